@@ -1,0 +1,97 @@
+/**
+ * Errors are data: a stable code, a message that says what went wrong and how to fix it,
+ * and whether it is the user's input (exit 1) or damaged memory / an internal fault (exit 2).
+ */
+export const ERROR_CODES = {
+  E_NOT_INITIALIZED: 'user',
+  E_ALREADY_INITIALIZED: 'user',
+  E_INVALID_ARGUMENT: 'user',
+  E_BRANCH_NAME: 'user',
+  E_BRANCH_EXISTS: 'user',
+  E_BRANCH_NOT_FOUND: 'user',
+  E_BRANCH_CLOSED: 'user',
+  E_MERGE_SELF: 'user',
+  E_MERGE_MAIN: 'user',
+  E_ABANDON_MAIN: 'user',
+  E_BUSY: 'user',
+  E_COMMIT_NOT_FOUND: 'user',
+  E_OBJECTIVE_NOT_FOUND: 'user',
+  E_CONFIG_KEY: 'user',
+  E_CONFLICT: 'user',
+  E_LOCKED: 'user',
+  E_PATH_ESCAPE: 'user',
+  E_READ_ONLY: 'user',
+  E_CORRUPT: 'corrupt',
+  E_IO: 'corrupt',
+  E_INTERNAL: 'corrupt',
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface ErrorData {
+  code: ErrorCode;
+  message: string;
+  /** The corrected call or the remedy, quoted so it can be copied. */
+  fix?: string;
+  file?: string;
+  line?: number;
+}
+
+export class GccError extends Error {
+  readonly code: ErrorCode;
+  readonly fix: string | undefined;
+  readonly file: string | undefined;
+  readonly line: number | undefined;
+
+  constructor(data: ErrorData) {
+    super(data.message);
+    this.name = 'GccError';
+    this.code = data.code;
+    this.fix = data.fix;
+    this.file = data.file;
+    this.line = data.line;
+  }
+
+  /** 1 for a user error, 2 for corruption or an internal fault. */
+  get exitCode(): 1 | 2 {
+    return ERROR_CODES[this.code] === 'user' ? 1 : 2;
+  }
+
+  toJSON(): ErrorData {
+    const out: ErrorData = { code: this.code, message: this.message };
+    if (this.fix !== undefined) out.fix = this.fix;
+    if (this.file !== undefined) out.file = this.file;
+    if (this.line !== undefined) out.line = this.line;
+    return out;
+  }
+
+  /** One line for people: code, message, fix. */
+  oneLine(): string {
+    const where = this.file ? ` (${this.file}${this.line ? `:${this.line}` : ''})` : '';
+    return `${this.code}: ${this.message}${where}${this.fix ? ` Fix: ${this.fix}` : ''}`;
+  }
+}
+
+export function gccError(code: ErrorCode, message: string, fix?: string, where?: { file?: string; line?: number }): GccError {
+  const data: ErrorData = { code, message };
+  if (fix !== undefined) data.fix = fix;
+  if (where?.file !== undefined) data.file = where.file;
+  if (where?.line !== undefined) data.line = where.line;
+  return new GccError(data);
+}
+
+/** Wrap anything thrown into a GccError so front ends have one shape to print. */
+export function asGccError(err: unknown): GccError {
+  if (err instanceof GccError) return err;
+  const e = err as NodeJS.ErrnoException;
+  if (e && typeof e === 'object' && typeof e.code === 'string') {
+    if (e.code === 'EROFS' || e.code === 'EACCES' || e.code === 'EPERM') {
+      return gccError('E_READ_ONLY', `cannot write memory: ${e.message}`, 'make .GCC/ writable, or run from a writable checkout');
+    }
+    if (e.code === 'ENOSPC' || e.code === 'EIO' || e.code === 'EDQUOT') {
+      return gccError('E_IO', `write failed: ${e.message}`, 'free disk space, then retry; nothing unacknowledged was recorded');
+    }
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return gccError('E_INTERNAL', message, 'run `gctx doctor` and report the output');
+}

@@ -1,0 +1,58 @@
+/**
+ * The normalized hook envelope: one vocabulary for every host. Adapters (Pi, Claude Code,
+ * Codex) translate their own tool names and input shapes into this before the engine's hook
+ * logic sees a call, so the logic has a single switch.
+ *
+ * Canonical tool names follow Claude Code's spelling because its hooks are the most widely
+ * copied; other hosts map onto them.
+ */
+export type CanonicalTool =
+  | 'Read'
+  | 'Write'
+  | 'Edit'
+  | 'Bash'
+  | 'Grep'
+  | 'Glob'
+  | 'WebFetch'
+  | 'WebSearch'
+  | 'Task'
+  | 'Memory'
+  | 'Other';
+
+/** Canonical input keys: `file_path`, `content`, `edits` ({old_string,new_string}[]), `command`, `pattern`, `path`. */
+export interface CanonicalInput {
+  file_path?: string;
+  content?: string;
+  edits?: { old_string: string; new_string: string }[];
+  command?: string;
+  pattern?: string;
+  path?: string;
+  [key: string]: unknown;
+}
+
+export type HookEventKind = 'pre-tool' | 'post-tool' | 'session-start' | 'prompt' | 'compaction' | 'stop';
+
+export interface HookEnvelope {
+  host: string;
+  session: string;
+  event: HookEventKind;
+  /** Project directory the call runs in. */
+  cwd?: string;
+  tool?: CanonicalTool;
+  /** The host's own tool name, kept for the log. */
+  hostTool?: string;
+  input?: CanonicalInput;
+  /** Tool result text (post-tool). */
+  result?: string;
+  isError?: boolean;
+  /** session-start only: startup, resume, reload, new, fork, clear, compact. */
+  reason?: string;
+  /** prompt only. */
+  prompt?: string;
+}
+
+export type HookDecision =
+  | { kind: 'block'; reason: string }
+  | { kind: 'guidance'; text: string }
+  | { kind: 'context'; text: string }
+  | { kind: 'none' };
