@@ -1,0 +1,255 @@
+/**
+ * Branch operations routed through the branch lifecycle machine (./branch-machine.ts).
+ *
+ * API for the engine's decider (all pure, no actors, no clocks):
+ *
+ *   decideBranchOp(state: BranchWorld | BranchView, op: BranchOp): BranchDecision
+ *     → { ok: true, emitted: NewEvent[], next: BranchWorld } | { ok: false, error: GccError }
+ *   replayBranch(events: readonly (GccEvent | NewEvent)[], opts?: { session?: string }): BranchWorld
+ *   branchView(world: BranchWorld): BranchView          plain JSON, for comparisons and storage
+ *   worldFromView(view: BranchView): BranchWorld        from the engine's projection
+ *   initialBranchWorld(): BranchWorld                   main only, current
+ *
+ * `commit` and `merge` leave their branches in flight (committing / merging), so any op that
+ * would race them gets E_BUSY. After the store acknowledges the append, call
+ * `decideBranchOp(next, { type: 'settle' })`. If the append fails, discard `next` and keep the
+ * world you had: nothing was recorded, so nothing moved.
+ *
+ * Error precedence (first that applies): unknown branch (E_BRANCH_NOT_FOUND) / existing name
+ * (E_BRANCH_EXISTS); then the machines in this order — create: current FORK; switch: current
+ * SWITCH_OUT, target SWITCH_IN; commit: current COMMIT; merge: source MERGE, current SWITCH_OUT
+ * (when it is neither source nor target), target SWITCH_IN (when not current), target COMMIT;
+ * abandon: ABANDON, then the fallback's SWITCH_IN when the abandoned branch was current.
+ */
+import { initialTransition, transition } from 'xstate';
+import { gccError, type GccError } from '../errors.js';
+import { MAIN, type GccEvent, type NewEvent } from '../events/types.js';
+import { emittedBy } from './effects.js';
+import {
+  branchInFlight, branchMachine, branchStatus,
+  type BranchEmitted, type BranchMachineEvent, type BranchRejected, type BranchSnapshot,
+  type BranchStatus, type CommitData,
+} from './branch-machine.js';
+
+export { branchMachine, branchStatus, branchInFlight };
+export type { BranchSnapshot, BranchStatus, BranchMachineEvent, BranchEmitted, BranchRejected, CommitData };
+
+export interface BranchWorld {
+  readonly kind: 'world';
+  /** This session's current branch. */
+  readonly current: string;
+  readonly branches: Readonly<Record<string, BranchSnapshot>>;
+}
+
+export interface BranchView {
+  current: string;
+  branches: Record<string, { status: BranchStatus; parent: string | null; inFlight?: 'commit' | 'merge' | null }>;
+}
+
+export type BranchOp =
+  | { type: 'create'; name: string; purpose: string; hypotheses?: string[]; session?: string }
+  | { type: 'switch'; to: string; session?: string }
+  | { type: 'commit'; commit: CommitData }
+  /** `into` defaults to the branch's parent. `commit` is the synthesis commit for the target. */
+  | { type: 'merge'; branch: string; into?: string; commit: CommitData; session?: string }
+  | { type: 'abandon'; branch: string; reason: string; session?: string }
+  | { type: 'settle' };
+
+export type BranchDecision =
+  | { ok: true; emitted: NewEvent[]; next: BranchWorld }
+  | { ok: false; error: GccError };
+
+function snapshotAt(name: string, parent: string | null, value: BranchSnapshot['value']): BranchSnapshot {
+  return branchMachine.resolveState({ value, context: { name, parent } });
+}
+
+export function initialBranchWorld(): BranchWorld {
+  return { kind: 'world', current: MAIN, branches: { [MAIN]: snapshotAt(MAIN, null, { active: { current: 'idle' } }) } };
+}
+
+export function worldFromView(view: BranchView): BranchWorld {
+  const branches: Record<string, BranchSnapshot> = { ...initialBranchWorld().branches };
+  for (const [name, b] of Object.entries(view.branches)) {
+    const parent = name === MAIN ? null : (b.parent ?? MAIN);
+    let value: BranchSnapshot['value'];
+    if (b.status !== 'active') value = { closed: b.status };
+    else if (b.inFlight === 'merge') value = 'merging';
+    else if (name === view.current) value = { active: { current: b.inFlight === 'commit' ? 'committing' : 'idle' } };
+    else value = { active: 'notCurrent' };
+    branches[name] = snapshotAt(name, parent, value);
+  }
+  return { kind: 'world', current: view.current, branches };
+}
+
+export function branchView(world: BranchWorld): BranchView {
+  const branches: BranchView['branches'] = {};
+  for (const [name, s] of Object.entries(world.branches)) {
+    branches[name] = { status: branchStatus(s), parent: s.context.parent, inFlight: branchInFlight(s) };
+  }
+  return { current: world.current, branches };
+}
+
+/** A mutable working copy: ops send machine events until one is rejected. */
+class Draft {
+  current: string;
+  readonly branches: Record<string, BranchSnapshot>;
+  readonly emitted: NewEvent[] = [];
+  constructor(world: BranchWorld) {
+    this.current = world.current;
+    this.branches = { ...world.branches };
+  }
+  send(name: string, event: BranchMachineEvent): BranchRejected | null {
+    const snap = this.branches[name] ?? initialTransition(branchMachine, { name })[0];
+    const [next, actions] = transition(branchMachine, snap, event);
+    for (const out of emittedBy<BranchEmitted>(actions)) {
+      if (out.type === 'gcc.rejected') return out;
+      this.emitted.push(out);
+    }
+    this.branches[name] = next;
+    return null;
+  }
+  world(): BranchWorld {
+    return { kind: 'world', current: this.current, branches: this.branches };
+  }
+}
+
+const FIX_STATUS = 'see the branches with `gctx status`';
+
+function rejection(r: BranchRejected, d: Draft): GccError {
+  const s = d.branches[r.branch];
+  switch (r.code) {
+    case 'E_BUSY':
+      return gccError('E_BUSY', `branch "${r.branch}" has a ${s ? branchInFlight(s) ?? 'write' : 'write'} in flight`, 'wait for it to be recorded, then retry');
+    case 'E_BRANCH_CLOSED':
+      return gccError('E_BRANCH_CLOSED', `branch "${r.branch}" is ${s ? branchStatus(s) : 'closed'}: it takes no more commits, merges or switches`, `switch to an open branch (\`gctx switch ${MAIN}\`) or start one (\`gctx branch <name>\`)`);
+    case 'E_MERGE_SELF':
+      return gccError('E_MERGE_SELF', `cannot merge "${r.branch}" into itself`, `name another target: \`gctx merge ${r.branch} --into ${MAIN}\``);
+    case 'E_MERGE_MAIN':
+      return gccError('E_MERGE_MAIN', `${MAIN} is the trunk and cannot be merged into another branch`, 'merge a branch into main instead: `gctx merge <branch>`');
+    case 'E_ABANDON_MAIN':
+      return gccError('E_ABANDON_MAIN', `${MAIN} cannot be abandoned`, 'abandon a branch instead: `gctx abandon <branch> --reason "..."`');
+  }
+}
+
+const notFound = (name: string): BranchDecision => ({
+  ok: false, error: gccError('E_BRANCH_NOT_FOUND', `no branch named "${name}"`, FIX_STATUS),
+});
+
+/** Nearest open ancestor: where a session goes when its branch is abandoned under it. */
+function fallbackOf(d: Draft, name: string): string {
+  const seen = new Set<string>();
+  let at = d.branches[name]?.context.parent ?? MAIN;
+  while (!seen.has(at)) {
+    seen.add(at);
+    const s = d.branches[at];
+    if (s && s.matches('active')) return at;
+    at = s?.context.parent ?? MAIN;
+  }
+  return MAIN;
+}
+
+export function decideBranchOp(state: BranchWorld | BranchView, op: BranchOp): BranchDecision {
+  const d = new Draft('kind' in state ? state : worldFromView(state));
+  const fail = (r: BranchRejected | null): BranchDecision | null => (r ? { ok: false, error: rejection(r, d) } : null);
+  const session = 'session' in op && op.session !== undefined ? { session: op.session } : {};
+  switch (op.type) {
+    case 'create': {
+      if (d.branches[op.name]) {
+        return { ok: false, error: gccError('E_BRANCH_EXISTS', `branch "${op.name}" already exists`, `switch to it (\`gctx switch ${op.name}\`) or pick another name`) };
+      }
+      const parent = d.current;
+      const err = fail(d.send(parent, { type: 'FORK' }))
+        ?? fail(d.send(op.name, { type: 'CREATE', parent, purpose: op.purpose, hypotheses: op.hypotheses ?? [], ...session }))
+        ?? fail(d.send(op.name, { type: 'SWITCH_IN', ...session }));
+      if (err) return err;
+      d.current = op.name;
+      break;
+    }
+    case 'switch': {
+      if (!d.branches[op.to]) return notFound(op.to);
+      if (op.to === d.current) break;
+      const err = fail(d.send(d.current, { type: 'SWITCH_OUT' })) ?? fail(d.send(op.to, { type: 'SWITCH_IN', ...session }));
+      if (err) return err;
+      d.current = op.to;
+      break;
+    }
+    case 'commit': {
+      const err = fail(d.send(d.current, { type: 'COMMIT', commit: op.commit }));
+      if (err) return err;
+      break;
+    }
+    case 'merge': {
+      const source = d.branches[op.branch];
+      if (!source) return notFound(op.branch);
+      const into = op.into ?? source.context.parent ?? MAIN;
+      if (!d.branches[into]) return notFound(into);
+      const wasCurrent = d.current;
+      let err = fail(d.send(op.branch, { type: 'MERGE', into, commit: op.commit.id, ...session }));
+      if (!err && wasCurrent !== op.branch && wasCurrent !== into) err = fail(d.send(wasCurrent, { type: 'SWITCH_OUT' }));
+      if (!err && wasCurrent !== into) err = fail(d.send(into, { type: 'SWITCH_IN', ...session }));
+      if (!err) err = fail(d.send(into, { type: 'COMMIT', commit: op.commit }));
+      if (err) return err;
+      d.current = into;
+      // The synthesis commit leads the batch: projections then see the merge after its commit.
+      const rank = (e: NewEvent): number => (e.type === 'commit.recorded' ? 0 : e.type === 'branch.merged' ? 1 : 2);
+      d.emitted.sort((a, b) => rank(a) - rank(b));
+      break;
+    }
+    case 'abandon': {
+      if (!d.branches[op.branch]) return notFound(op.branch);
+      const err = fail(d.send(op.branch, { type: 'ABANDON', reason: op.reason, ...session }));
+      if (err) return err;
+      if (d.current === op.branch) {
+        const to = fallbackOf(d, op.branch);
+        const e2 = fail(d.send(to, { type: 'SWITCH_IN', ...session }));
+        if (e2) return e2;
+        d.current = to;
+      }
+      break;
+    }
+    case 'settle': {
+      for (const [name, s] of Object.entries(d.branches)) if (branchInFlight(s)) d.send(name, { type: 'DONE' });
+      break;
+    }
+  }
+  return { ok: true, emitted: d.emitted, next: d.world() };
+}
+
+/**
+ * Fold a log through the machines. Lenient on purpose: the log is the truth, and a union of
+ * two clones' logs may hold moves that one clone alone would have refused; such a move leaves
+ * the branch where it was. Commits do not change lifecycle state, so they are skipped.
+ * With `session`, only that session's switches (and unattributed ones) move `current`.
+ */
+export function replayBranch(events: readonly (GccEvent | NewEvent)[], opts: { session?: string } = {}): BranchWorld {
+  const d = new Draft(initialBranchWorld());
+  for (const e of events) {
+    switch (e.type) {
+      case 'branch.created':
+        if (!d.branches[e.data.name]) {
+          d.send(e.data.name, { type: 'CREATE', parent: e.data.parent, purpose: e.data.purpose, hypotheses: e.data.hypotheses });
+        }
+        break;
+      case 'branch.switched': {
+        const mine = opts.session === undefined || e.data.session === undefined || e.data.session === opts.session;
+        if (!mine || !d.branches[e.data.to] || e.data.to === d.current) break;
+        if (d.send(e.data.to, { type: 'SWITCH_IN' })) break;
+        d.send(d.current, { type: 'SWITCH_OUT' });
+        d.current = e.data.to;
+        break;
+      }
+      case 'branch.merged':
+        if (d.branches[e.data.branch] && !d.send(e.data.branch, { type: 'MERGE', into: e.data.into, commit: e.data.commit })) {
+          d.send(e.data.branch, { type: 'DONE' });
+        }
+        break;
+      case 'branch.abandoned':
+        if (d.branches[e.data.branch]) d.send(e.data.branch, { type: 'ABANDON', reason: e.data.reason });
+        break;
+      default:
+        break;
+    }
+  }
+  d.emitted.length = 0;
+  return d.world();
+}
