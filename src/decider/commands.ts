@@ -1,0 +1,18 @@
+/** Commands: what a front end asks the engine to do. Every front end speaks these. */
+import type { FileChange } from '../events/types.js';
+
+export type RoadmapAction = 'add' | 'check' | 'uncheck' | 'remove';
+
+export type Command =
+  | { type: 'commit'; contribution: string; title?: string; files?: FileChange[]; check?: string[] }
+  | { type: 'branch'; name: string; purpose: string; hypotheses?: string[] }
+  | { type: 'switch'; name: string }
+  | { type: 'merge'; branch: string; into?: string; synthesis: string; learned?: string }
+  | { type: 'abandon'; branch: string; reason: string }
+  | { type: 'roadmap'; action: RoadmapAction; target: string }
+  | { type: 'log'; observation: string; thought: string; action: string }
+  | { type: 'record-tool'; tool: string; input: string; result: string; isError: boolean; files: FileChange[]; host?: string }
+  | { type: 'config'; key: string; value: string | number | boolean }
+  | { type: 'session'; kind: 'started' | 'compacted' | 'ended'; host: string; reason?: string };
+
+export type CommandType = Command['type'];

@@ -1,0 +1,28 @@
+/** Finding objectives by number or text, and keeping their text to one clean line. */
+import { type GccError, gccError } from '../errors.js';
+import type { Objective } from '../projections/state.js';
+
+/** One line, whitespace folded, control characters dropped: objectives live on one line of main.md. */
+export function normalizeLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029\s]+/g, ' ').trim();
+}
+
+/** By 1-based number as shown in main.md, by exact text, or by a unique case-insensitive part of it. */
+export function findObjective(objectives: readonly Objective[], target: string): Objective | GccError {
+  const t = normalizeLine(String(target));
+  if (/^#?\d+$/.test(t)) {
+    const o = objectives[Number(t.replace('#', '')) - 1];
+    if (o) return o;
+  }
+  const exact = objectives.find((o) => o.text === t);
+  if (exact) return exact;
+  const lower = t.toLowerCase();
+  const partial = objectives.filter((o) => o.text.toLowerCase().includes(lower));
+  if (partial.length === 1 && lower !== '') return partial[0]!;
+  const hint = objectives.length ? `objectives are numbered 1 to ${objectives.length} in main.md` : 'there are no objectives yet: `gctx roadmap add "<text>"`';
+  return gccError(
+    'E_OBJECTIVE_NOT_FOUND',
+    partial.length > 1 ? `${JSON.stringify(t)} matches ${partial.length} objectives` : `no objective matches ${JSON.stringify(t)}`,
+    hint,
+  );
+}

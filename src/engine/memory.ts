@@ -1,0 +1,261 @@
+/**
+ * Memory: one project's `.GCC/`, opened. It ties the store (logs, lock), the decider, the
+ * fold and the projection writer together:
+ *
+ *   lock → catch up with other writers → adopt hand edits → decide → append (fsync)
+ *        → fold → write the projections the batch touched → unlock
+ *
+ * Reads catch up without the lock. Every public method returns data or throws GccError.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, lstatSync, mkdirSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Command } from '../decider/commands.js';
+import { currentBranch, decide } from '../decider/decide.js';
+import { type Config, DEFAULT_CONFIG, FORMAT_VERSION, type GccEvent, MAIN, type NewEvent } from '../events/types.js';
+import { asGccError, gccError } from '../errors.js';
+import { evolve } from '../projections/evolve.js';
+import { incrementalWrites } from '../projections/files.js';
+import { initialState, type MemoryState } from '../projections/state.js';
+import { layout, type Layout } from '../store/paths.js';
+import { type CatchUp, Store } from '../store/store.js';
+import { markSeen, reconcileEdits, rebuildProjections } from './reconcile.js';
+import { type Problem, replayMemory, verifyMemory } from './verify.js';
+import { ProjectionWriter, readText } from './writer.js';
+import { briefing } from '../context/briefing.js';
+import { type ContextAnswer, type ContextQuery, contextQuery } from '../context/query.js';
+
+export interface OpenOptions {
+  /** Create `.GCC/` when missing (as `gctx init` does). */
+  create?: boolean;
+  /** Clock, injectable for tests. */
+  now?: () => Date;
+  /** Give up waiting for another process's lock after this long. */
+  lockTimeoutMs?: number;
+  /** Session used when a call names none. */
+  session?: string;
+}
+
+export interface ExecuteOptions {
+  session?: string | undefined;
+  /** Fail with E_CONFLICT unless the target log is at this sequence. */
+  expectedSeq?: number;
+}
+
+export interface ExecResult {
+  events: GccEvent[];
+  /** The session's branch after the operation. */
+  branch: string;
+  message: string;
+}
+
+export const GITIGNORE = '.cache/\n.lock\n.lock.break\n*.tmp-*\nquarantine/\n';
+
+export class Memory {
+  private _state: MemoryState = initialState();
+  readonly warnings: string[] = [];
+  private readonly writer: ProjectionWriter;
+  private readonly now: () => Date;
+
+  private constructor(
+    readonly layout: Layout,
+    private readonly store: Store,
+    private readonly opts: OpenOptions,
+  ) {
+    this.writer = new ProjectionWriter(layout);
+    this.now = opts.now ?? (() => new Date());
+  }
+
+  get root(): string {
+    return this.layout.root;
+  }
+  get gccDir(): string {
+    return this.layout.gcc;
+  }
+  get state(): MemoryState {
+    return this._state;
+  }
+  get config(): Config {
+    return this._state.config;
+  }
+
+  static async open(dir: string, opts: OpenOptions = {}): Promise<Memory> {
+    const l = layout(resolve(dir));
+    let exists = false;
+    try {
+      const st = lstatSync(l.gcc);
+      if (st.isSymbolicLink()) throw gccError('E_PATH_ESCAPE', '.GCC is a symbolic link', 'replace it with a real folder; memory never follows links out of the project');
+      exists = st.isDirectory();
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'ENOENT') throw asGccError(err);
+    }
+    if (!exists && !existsSync(l.logOf(MAIN))) {
+      if (!opts.create) throw gccError('E_NOT_INITIALIZED', `no memory in ${l.root}`, 'run `gctx init` in the project folder (or pass --dir)');
+    }
+    const m = new Memory(l, new Store(l), opts);
+    try {
+      if (!existsSync(l.logOf(MAIN))) await m.initialize();
+      m.load();
+      await m.settle();
+    } catch (err) {
+      throw asGccError(err);
+    }
+    return m;
+  }
+
+  private async initialize(): Promise<void> {
+    mkdirSync(this.layout.gcc, { recursive: true });
+    if (!existsSync(`${this.layout.gcc}/.gitignore`)) writeFileSync(`${this.layout.gcc}/.gitignore`, GITIGNORE);
+    await this.store.withLock(() => {
+      this.store.catchUp();
+      if (this.store.logs.get(MAIN)!.seq > 0) return;
+      const events: NewEvent[] = [{ type: 'memory.initialized', data: { format: FORMAT_VERSION, config: { ...DEFAULT_CONFIG } } }];
+      this.store.append(MAIN, events, 0, '', this.now());
+    }, this.lockOpts());
+  }
+
+  private lockOpts() {
+    return { timeoutMs: this.opts.lockTimeoutMs ?? 30_000, onStale: (h: { pid: number }) => this.warnings.push(`took over a stale lock left by dead process ${h.pid}`) };
+  }
+
+  /** Read every log from scratch and fold. */
+  private load(): void {
+    this.store.catchUp();
+    this._state = evolve(initialState(), this.store.allEvents());
+  }
+
+  /** Catch up with other writers; replays from scratch when a log was rewritten. */
+  refresh(): CatchUp {
+    const cu = this.store.catchUp();
+    if (cu.reset) this._state = evolve(initialState(), this.store.allEvents());
+    else this._state = evolve(this._state, cu.added);
+    return cu;
+  }
+
+  /** On open: quarantine torn tails, bring projections up to date, adopt hand edits. */
+  private async settle(): Promise<void> {
+    const torn = [...this.store.logs.values()].some((l) => existsSync(l.path) && lstatSync(l.path).size > l.size);
+    const stale = this.writer.readCheckpoint() !== this._state.lastId;
+    if (!torn && !stale && !this.editsPending()) return;
+    try {
+      await this.store.withLock(() => this.settleLocked(true), this.lockOpts());
+    } catch (err) {
+      const e = asGccError(err);
+      if (e.code !== 'E_READ_ONLY') throw e;
+      this.warnings.push(`memory is read-only: ${e.message}; projections were not refreshed`);
+    }
+  }
+
+  private editsPending(): boolean {
+    return reconcileEdits(this.layout, this.writer, this._state, () => this.nonce(), true).dirty || this.writer.readBase(this.layout.mainMd) === null;
+  }
+
+  private settleLocked(full: boolean): void {
+    const cu = this.refresh();
+    for (const log of cu.torn) {
+      const moved = log.quarantine(this.layout.quarantine, this.now());
+      if (moved) this.warnings.push(`a torn entry at the end of ${log.rel} (a crash mid-write) was moved to ${moved}`);
+    }
+    const adoption = reconcileEdits(this.layout, this.writer, this._state, () => this.nonce(), false);
+    this.warnings.push(...adoption.warnings);
+    if (adoption.events.length) this.appendAndProject(MAIN, adoption.events, undefined);
+    if (full || adoption.dirty || this.writer.readCheckpoint() !== this._state.lastId) rebuildProjections(this.layout, this.writer, this._state, this.store.allEvents());
+    this.writer.checkpoint(this._state.lastId);
+  }
+
+  private nonce(): string {
+    return randomBytes(8).toString('hex');
+  }
+
+  private appendAndProject(log: string, events: NewEvent[], expectedSeq: number | undefined): GccEvent[] {
+    const file = this.store.track(log);
+    const appended = this.store.append(log, events, expectedSeq ?? file.seq, this._state.lastId, this.now());
+    this._state = evolve(this._state, appended);
+    const writes = incrementalWrites(this.layout, this._state, appended);
+    this.writer.apply(writes);
+    if (writes.has(this.layout.mainMd)) markSeen(this.layout.mainMd);
+    if (writes.has(this.layout.metadata)) markSeen(this.layout.metadata);
+    this.writer.checkpoint(this._state.lastId);
+    return appended;
+  }
+
+  currentBranch(session?: string): string {
+    return currentBranch(this._state, session ?? this.opts.session);
+  }
+
+  pendingWork(session?: string): { edits: number; turns: number; files: string[] } {
+    const b = this._state.branches[this.currentBranch(session)]!;
+    return { edits: b.pending.edits, turns: b.pending.turns, files: Object.keys(b.pending.files).sort() };
+  }
+
+  async execute(cmd: Command, opts: ExecuteOptions = {}): Promise<ExecResult> {
+    const session = opts.session ?? this.opts.session;
+    try {
+      return await this.store.withLock(() => {
+        this.settleLocked(false);
+        const d = decide(this._state, cmd, { session, nonce: this.nonce() });
+        if (!d.ok) throw d.error;
+        const events = this.appendAndProject(d.log, d.events, opts.expectedSeq);
+        return { events, branch: this.currentBranch(session), message: d.message };
+      }, this.lockOpts());
+    } catch (err) {
+      throw asGccError(err);
+    }
+  }
+
+  /** CONTEXT at any level, inside a token budget. Catches up with other writers first. */
+  context(q: ContextQuery, opts: { session?: string; budget?: number } = {}): ContextAnswer {
+    this.refresh();
+    const src = { state: this._state, eventsOf: (b: string) => this.eventsOf(b), allEvents: () => this.events() };
+    return contextQuery(src, q, { session: opts.session ?? this.opts.session, budget: opts.budget });
+  }
+
+  /** The session briefing: under 1,000 tokens whatever the history. */
+  briefing(opts: { session?: string; budget?: number } = {}): string {
+    this.refresh();
+    return briefing(this._state, opts.session ?? this.opts.session, opts.budget);
+  }
+
+  /** Integrity of every log and agreement of every projection with a replay. */
+  verify(): Problem[] {
+    this.refresh();
+    return verifyMemory(this.layout, this.store);
+  }
+
+  /** Rewrite every projection from the logs; differing files are kept aside first. */
+  async replay(): Promise<{ written: string[]; kept: string[] }> {
+    return this.store.withLock(() => {
+      this.refresh();
+      const r = replayMemory(this.layout, this.store);
+      this.writer.saveBase(this.layout.mainMd, readText(this.layout.mainMd) ?? '');
+      this.writer.saveBase(this.layout.metadata, readText(this.layout.metadata) ?? '');
+      markSeen(this.layout.mainMd);
+      markSeen(this.layout.metadata);
+      this.writer.checkpoint(this._state.lastId);
+      return r;
+    }, this.lockOpts());
+  }
+
+  /** Every event of every log, in replay (id) order. */
+  events(): GccEvent[] {
+    return this.store.allEvents();
+  }
+
+  /** The events of one branch's log, in file order. */
+  eventsOf(branch: string): readonly GccEvent[] {
+    return this.store.logs.get(branch)?.events ?? [];
+  }
+
+  /** Sequence of a branch's log: the expected sequence for an optimistic write. */
+  seqOf(branch: string): number {
+    return this.store.logs.get(branch)?.seq ?? 0;
+  }
+
+  get storeForTools(): Store {
+    return this.store;
+  }
+
+  close(): void {
+    this.store.lock.release();
+  }
+}

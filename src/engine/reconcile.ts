@@ -1,0 +1,87 @@
+/**
+ * Keeping projections honest: spotting a person's edits of main.md and metadata.yaml (to
+ * adopt them as events, or keep them aside when they cannot be adopted), and rebuilding
+ * projection files that fell behind their logs.
+ */
+import { copyFileSync, mkdirSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { GccEvent, NewEvent } from '../events/types.js';
+import { adoptMain, adoptMetadata } from '../projections/adopt.js';
+import { allFiles } from '../projections/files.js';
+import { renderMain } from '../projections/render-main.js';
+import { renderMetadata } from '../projections/render-metadata.js';
+import type { MemoryState } from '../projections/state.js';
+import type { Layout } from '../store/paths.js';
+import { readText, type ProjectionWriter } from './writer.js';
+
+export interface Reconciled {
+  events: NewEvent[];
+  warnings: string[];
+  /** Some file differs from what gctx wrote and must be regenerated. */
+  dirty: boolean;
+}
+
+/** Files seen unchanged since gctx last wrote or checked them: size and mtime. */
+const seen = new Map<string, string>();
+
+function signature(path: string): string | null {
+  try {
+    const st = statSync(path);
+    return `${st.size}:${st.mtimeMs}:${st.ino}`;
+  } catch {
+    return null;
+  }
+}
+
+export function markSeen(path: string): void {
+  const sig = signature(path);
+  if (sig) seen.set(path, sig);
+  else seen.delete(path);
+}
+
+function keepAside(l: Layout, path: string, why: string[]): string {
+  mkdirSync(l.aside, { recursive: true });
+  const target = join(l.aside, `${basename(path)}.${new Date().toISOString().replace(/[:.]/g, '-')}.${process.pid}`);
+  copyFileSync(path, target);
+  return `${basename(path)} was edited in ways that cannot be recorded (${why.join('; ')}); your version is kept at ${target} and the file was regenerated`;
+}
+
+/**
+ * Compare main.md and metadata.yaml with what gctx last wrote. With dryRun, only report
+ * whether there is anything to adopt (nothing is written).
+ */
+export function reconcileEdits(l: Layout, w: ProjectionWriter, state: MemoryState, nonce: () => string, dryRun: boolean): Reconciled {
+  const events: NewEvent[] = [];
+  const warnings: string[] = [];
+  let dirty = false;
+  const checks: [string, (s: MemoryState) => string, (base: string, disk: string) => { events: NewEvent[]; unadopted: string[] }][] = [
+    [l.mainMd, renderMain, (base, disk) => adoptMain(state, base, disk, nonce)],
+    [l.metadata, renderMetadata, (base, disk) => adoptMetadata(base, disk)],
+  ];
+  for (const [path, render, adopt] of checks) {
+    const sig = signature(path);
+    if (sig !== null && seen.get(path) === sig) continue;
+    const disk = readText(path);
+    if (disk === null) continue; // missing: rebuilt with the other projections
+    const rendered = render(state);
+    const base = w.readBase(path);
+    if (disk === rendered || disk === base) {
+      if (!dryRun && disk === rendered) markSeen(path);
+      continue;
+    }
+    dirty = true;
+    if (dryRun) continue;
+    const a = adopt(base ?? rendered, disk);
+    events.push(...a.events);
+    if (a.unadopted.length) warnings.push(keepAside(l, path, a.unadopted));
+  }
+  return { events, warnings, dirty };
+}
+
+/** Rewrite every projection that differs from a fresh render of the state. */
+export function rebuildProjections(l: Layout, w: ProjectionWriter, state: MemoryState, events: readonly GccEvent[]): string[] {
+  const written = w.applyFull(allFiles(l, state, events));
+  markSeen(l.mainMd);
+  markSeen(l.metadata);
+  return written;
+}

@@ -1,0 +1,90 @@
+/**
+ * Writing projection files. Rewrites go through a temporary file and a rename so a reader
+ * never sees half a file; appends extend commit.md. Projections are caches of the logs, so
+ * they are not fsynced: a crash leaves them behind, and the next open rebuilds them.
+ * The `.cache/` copies of main.md and metadata.yaml are the base for spotting a person's
+ * edits (anything on disk that differs from what gctx last wrote).
+ */
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import type { FileWrite } from '../projections/files.js';
+import { assertNoSymlink, type Layout } from '../store/paths.js';
+
+export function readText(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+let counter = 0;
+export function writeAtomic(path: string, content: string): void {
+  const tmp = `${path}.tmp-${process.pid}-${++counter}`;
+  writeFileSync(tmp, content);
+  renameSync(tmp, path);
+}
+
+export class ProjectionWriter {
+  private readonly madeDirs = new Set<string>();
+  constructor(private readonly l: Layout) {}
+
+  private ensureDir(dir: string): void {
+    if (this.madeDirs.has(dir)) return;
+    assertNoSymlink(this.l.root, dir);
+    mkdirSync(dir, { recursive: true });
+    this.madeDirs.add(dir);
+  }
+
+  apply(writes: Map<string, FileWrite>): void {
+    for (const [path, w] of writes) {
+      this.ensureDir(dirname(path));
+      if (w.kind === 'write') {
+        writeAtomic(path, w.content);
+        if (path === this.l.mainMd || path === this.l.metadata) this.saveBase(path, w.content);
+      } else if (!existsSync(path)) {
+        writeAtomic(path, w.create + w.content);
+      } else if (w.content) {
+        appendFileSync(path, w.content);
+      }
+    }
+  }
+
+  /** Write only the files whose content differs; returns the paths written. */
+  applyFull(files: Map<string, string>): string[] {
+    const written: string[] = [];
+    for (const [path, content] of files) {
+      if (readText(path) !== content) {
+        this.ensureDir(dirname(path));
+        writeAtomic(path, content);
+        written.push(path);
+      }
+      if (path === this.l.mainMd || path === this.l.metadata) this.saveBase(path, content);
+    }
+    return written;
+  }
+
+  basePath(path: string): string {
+    return join(this.l.cache, basename(path));
+  }
+
+  saveBase(path: string, content: string): void {
+    const base = this.basePath(path);
+    if (readText(base) === content) return;
+    this.ensureDir(this.l.cache);
+    writeAtomic(base, content);
+  }
+
+  readBase(path: string): string | null {
+    return readText(this.basePath(path));
+  }
+
+  checkpoint(lastId: string): void {
+    this.ensureDir(this.l.cache);
+    writeFileSync(join(this.l.cache, 'checkpoint'), lastId);
+  }
+
+  readCheckpoint(): string | null {
+    return readText(join(this.l.cache, 'checkpoint'));
+  }
+}

@@ -1,0 +1,18 @@
+/**
+ * git-context-controller: the public library entry. Everything a front end needs and
+ * nothing of the internals; internal modules may change between releases.
+ */
+export { Memory, type ExecResult, type ExecuteOptions, type OpenOptions } from './engine/memory.js';
+export type { Command, RoadmapAction } from './decider/commands.js';
+export { decide, currentBranch, type Decision } from './decider/decide.js';
+export type { ContextAnswer, ContextQuery } from './context/query.js';
+export { briefing } from './context/briefing.js';
+export { estimateTokens } from './context/budget.js';
+export { GccError, type ErrorCode, type ErrorData } from './errors.js';
+export { DEFAULT_CONFIG, EVENT_TYPES, MAIN, type Config, type EventPayloads, type EventType, type FileChange, type GccEvent, type NewEvent } from './events/types.js';
+export { parse as parseLog, serialize as serializeLog } from './log/codec.js';
+export { evolve } from './projections/evolve.js';
+export { initialState, type BranchInfo, type MemoryState } from './projections/state.js';
+export { branchNameProblem } from './store/paths.js';
+export type { Problem } from './engine/verify.js';
+export { VERSION } from './version.js';

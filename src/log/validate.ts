@@ -1,0 +1,90 @@
+/**
+ * Shape checks for events read from disk. A machine line with a valid CRC can still have
+ * been written by hand; projections must never see an event of the wrong shape.
+ */
+import { EVENT_TYPES, type EventType, type GccEvent } from '../events/types.js';
+
+type Kind = 'string' | 'number' | 'boolean' | 'strings' | 'files' | 'object' | 'scalar';
+type Shape = Record<string, Kind | `${Kind}?`>;
+
+const SHAPES: Record<EventType, Shape> = {
+  'memory.initialized': { format: 'number', config: 'object' },
+  'objective.added': { id: 'string', text: 'string' },
+  'objective.checked': { id: 'string' },
+  'objective.unchecked': { id: 'string' },
+  'objective.removed': { id: 'string' },
+  'objective.edited': { id: 'string', text: 'string' },
+  'notes.patched': { patch: 'string' },
+  'config.set': { key: 'string', value: 'scalar' },
+  'branch.created': { name: 'string', parent: 'string', purpose: 'string', hypotheses: 'strings', session: 'string?' },
+  'branch.switched': { to: 'string', session: 'string?' },
+  'commit.recorded': {
+    id: 'string',
+    label: 'string',
+    title: 'string',
+    contribution: 'string',
+    purpose: 'string',
+    previous: 'string',
+    files: 'files',
+    merge: 'object?',
+  },
+  'branch.merged': { branch: 'string', into: 'string', commit: 'string', session: 'string?' },
+  'branch.abandoned': { branch: 'string', reason: 'string', session: 'string?' },
+  'ota.logged': { observation: 'string', thought: 'string', action: 'string' },
+  'tool.recorded': { tool: 'string', input: 'string', result: 'string', isError: 'boolean', files: 'files', host: 'string?' },
+  'session.started': { session: 'string', host: 'string', reason: 'string' },
+  'session.compacted': { session: 'string', host: 'string' },
+  'session.ended': { session: 'string', host: 'string', reason: 'string' },
+};
+
+const TYPES = new Set<string>(EVENT_TYPES);
+
+function isKind(v: unknown, kind: Kind): boolean {
+  switch (kind) {
+    case 'string':
+      return typeof v === 'string';
+    case 'number':
+      return typeof v === 'number' && Number.isFinite(v);
+    case 'boolean':
+      return typeof v === 'boolean';
+    case 'scalar':
+      return typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+    case 'object':
+      return typeof v === 'object' && v !== null && !Array.isArray(v);
+    case 'strings':
+      return Array.isArray(v) && v.every((s) => typeof s === 'string');
+    case 'files':
+      return (
+        Array.isArray(v) &&
+        v.every(
+          (f: unknown) =>
+            typeof f === 'object' &&
+            f !== null &&
+            typeof (f as { path?: unknown }).path === 'string' &&
+            typeof (f as { added?: unknown }).added === 'number' &&
+            typeof (f as { removed?: unknown }).removed === 'number',
+        )
+      );
+  }
+}
+
+export function validateEvent(raw: unknown): GccEvent {
+  if (typeof raw !== 'object' || raw === null) throw new Error('not an object');
+  const e = raw as Record<string, unknown>;
+  if (typeof e.id !== 'string' || e.id.length === 0) throw new Error('missing id');
+  if (typeof e.seq !== 'number' || !Number.isInteger(e.seq) || e.seq < 1) throw new Error('bad seq');
+  if (typeof e.at !== 'string' || Number.isNaN(Date.parse(e.at))) throw new Error('bad time');
+  if (typeof e.branch !== 'string') throw new Error('missing branch');
+  if (typeof e.type !== 'string' || !TYPES.has(e.type)) throw new Error(`unknown event type ${String(e.type)}`);
+  if (e.more !== undefined && (typeof e.more !== 'number' || !Number.isInteger(e.more) || e.more < 1)) throw new Error('bad batch marker');
+  const data = e.data;
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new Error('missing data');
+  const shape = SHAPES[e.type as EventType];
+  for (const [key, spec] of Object.entries(shape)) {
+    const optional = spec.endsWith('?');
+    const v = (data as Record<string, unknown>)[key];
+    if (v === undefined && optional) continue;
+    if (!isKind(v, spec.replace('?', '') as Kind)) throw new Error(`${e.type}: field ${key} is not ${spec}`);
+  }
+  return raw as GccEvent;
+}

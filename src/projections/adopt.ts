@@ -1,0 +1,147 @@
+/**
+ * Adopting a person's edits of main.md and metadata.yaml as events. Pure: given the
+ * version gctx last wrote (the base), the version on disk and the state, return the events
+ * that carry the edit, plus whether some part could not be adopted (the caller keeps that
+ * file aside and warns). Diffing against the base, not the current state, keeps another
+ * writer's newer events from being read as the person's deletions.
+ */
+import { applyPatch, createPatch } from 'diff';
+import { parse as parseYaml } from 'yaml';
+import { type Config, DEFAULT_CONFIG, type NewEvent } from '../events/types.js';
+import { normalizeLine } from '../decider/objectives.js';
+import { NO_OBJECTIVES, NOTES_HEADER } from './render-main.js';
+import type { MemoryState } from './state.js';
+
+export interface Adoption {
+  events: NewEvent[];
+  /** Something was edited that cannot be carried into the log. */
+  unadopted: string[];
+}
+
+interface MainParts {
+  objectives: { text: string; done: boolean }[];
+  /** The generated sections, with objectives and notes cut out, for comparison. */
+  rest: string;
+  notes: string;
+  badObjectiveLines: string[];
+}
+
+function splitMain(text: string): MainParts {
+  const notesAt = text.indexOf(`\n${NOTES_HEADER}\n`);
+  const head = notesAt === -1 ? text : text.slice(0, notesAt + 1);
+  let notes = notesAt === -1 ? '' : text.slice(notesAt + NOTES_HEADER.length + 2);
+  if (notes.startsWith('\n')) notes = notes.slice(1);
+  const objStart = head.indexOf('\n## Objectives\n');
+  const objectives: MainParts['objectives'] = [];
+  const badObjectiveLines: string[] = [];
+  let rest = head;
+  if (objStart !== -1) {
+    const bodyStart = objStart + '\n## Objectives\n'.length;
+    const next = head.indexOf('\n## ', bodyStart - 1);
+    const bodyEnd = next === -1 ? head.length : next + 1;
+    for (const line of head.slice(bodyStart, bodyEnd).split('\n')) {
+      const m = /^\s*[-*] \[( |x|X)\]\s*(.*)$/.exec(line);
+      if (m) {
+        const t = normalizeLine(m[2]!);
+        if (t) objectives.push({ text: t, done: m[1] !== ' ' });
+      } else if (line.trim() !== '' && line.trim() !== NO_OBJECTIVES) badObjectiveLines.push(line);
+    }
+    rest = head.slice(0, bodyStart) + head.slice(bodyEnd);
+  }
+  return { objectives, rest, notes, badObjectiveLines };
+}
+
+export function adoptMain(state: MemoryState, base: string, disk: string, nonce: () => string): Adoption {
+  const b = splitMain(base);
+  const d = splitMain(disk);
+  const events: NewEvent[] = [];
+  const unadopted: string[] = [];
+  if (d.badObjectiveLines.length) unadopted.push(`lines under Objectives that are not checkboxes: ${d.badObjectiveLines.slice(0, 3).join(' | ')}`);
+  if (b.rest !== d.rest) unadopted.push('edits outside Objectives and Notes (those sections are generated)');
+
+  // Match the base's objectives to state ids by position: the base was rendered from state.
+  const baseIds = b.objectives.map((o, i) => ({ ...o, id: state.objectives.find((s, j) => j === i && s.text === o.text)?.id ?? state.objectives.find((s) => s.text === o.text)?.id }));
+  const unmatchedBase = new Set(baseIds.map((_, i) => i));
+  const unmatchedDisk: number[] = [];
+  d.objectives.forEach((o, i) => {
+    const j = baseIds.findIndex((x, k) => unmatchedBase.has(k) && x.text === o.text);
+    if (j === -1) return unmatchedDisk.push(i);
+    unmatchedBase.delete(j);
+    const id = baseIds[j]!.id;
+    if (id && baseIds[j]!.done !== o.done) events.push({ type: o.done ? 'objective.checked' : 'objective.unchecked', data: { id } });
+  });
+  const leftBase = [...unmatchedBase];
+  for (const i of unmatchedDisk) {
+    const o = d.objectives[i]!;
+    const k = leftBase.shift();
+    const old = k === undefined ? undefined : baseIds[k];
+    if (old?.id) {
+      events.push({ type: 'objective.edited', data: { id: old.id, text: o.text } });
+      if (old.done !== o.done) events.push({ type: o.done ? 'objective.checked' : 'objective.unchecked', data: { id: old.id } });
+    } else {
+      const id = `o-${nonce().slice(0, 8)}`;
+      events.push({ type: 'objective.added', data: { id, text: o.text } });
+      if (o.done) events.push({ type: 'objective.checked', data: { id } });
+    }
+  }
+  for (const k of leftBase) {
+    const id = baseIds[k]!.id;
+    if (id) events.push({ type: 'objective.removed', data: { id } });
+  }
+
+  if (b.notes !== d.notes) {
+    const patch = createPatch('main.md#notes', b.notes, d.notes, undefined, undefined, { context: 3 });
+    if (applyPatch(state.notes, patch) === false) unadopted.push('Notes changed here and in the log at the same time');
+    else events.push({ type: 'notes.patched', data: { patch } });
+  }
+  return { events, unadopted };
+}
+
+function configOf(text: string): Record<string, unknown> | null {
+  try {
+    const doc = parseYaml(text) as { config?: unknown } | null;
+    return doc && typeof doc.config === 'object' && doc.config !== null ? (doc.config as Record<string, unknown>) : {};
+  } catch {
+    return null;
+  }
+}
+
+function withoutConfig(text: string): unknown {
+  try {
+    const doc = parseYaml(text) as Record<string, unknown> | null;
+    if (!doc || typeof doc !== 'object') return doc;
+    const { config: _config, proactive_commits: _p, ...rest } = doc;
+    return rest;
+  } catch {
+    return Symbol('unparseable');
+  }
+}
+
+export function adoptMetadata(base: string, disk: string): Adoption {
+  const events: NewEvent[] = [];
+  const unadopted: string[] = [];
+  const b = configOf(base) ?? {};
+  const d = configOf(disk);
+  if (d === null) return { events, unadopted: ['metadata.yaml is not valid YAML'] };
+  // The skill toggles proactive_commits at the top level; accept that spelling too.
+  const top = (() => {
+    try {
+      return (parseYaml(disk) as Record<string, unknown> | null)?.proactive_commits;
+    } catch {
+      return undefined;
+    }
+  })();
+  if (top !== undefined && d.proactive_commits === b.proactive_commits) d.proactive_commits = top;
+  for (const key of Object.keys(DEFAULT_CONFIG) as (keyof Config)[]) {
+    const v = d[key];
+    if (v === undefined || v === b[key]) continue;
+    if (typeof v !== typeof DEFAULT_CONFIG[key] || (typeof v === 'number' && (!Number.isInteger(v) || v < 1))) {
+      unadopted.push(`config.${key} = ${JSON.stringify(v)} is not a valid value`);
+      continue;
+    }
+    events.push({ type: 'config.set', data: { key, value: v as Config[keyof Config] } });
+  }
+  for (const key of Object.keys(d)) if (!(key in DEFAULT_CONFIG)) unadopted.push(`unknown config key ${key}`);
+  if (JSON.stringify(withoutConfig(base)) !== JSON.stringify(withoutConfig(disk))) unadopted.push('edits outside `config:` (those values are generated)');
+  return { events, unadopted };
+}

@@ -1,0 +1,168 @@
+/**
+ * Cross-process lock on a memory: an O_EXCL lock file naming its holder (pid, host, the
+ * process start time). A lock is stale only when its holder is provably dead on this host
+ * (no such pid, or the pid was reused by a process that started later); a live holder's
+ * lock is never broken, however long it is held. Breaking a stale lock goes through a
+ * second short-lived lock so two breakers cannot remove each other's fresh locks.
+ */
+import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { gccError } from '../errors.js';
+
+export interface LockHolder {
+  pid: number;
+  host: string;
+  start: string | null;
+  at: string;
+}
+
+export interface LockOptions {
+  /** Give up after this long with E_LOCKED (the holder is alive). */
+  timeoutMs?: number;
+  /** Called once when a stale lock is taken over, for the caller's warnings. */
+  onStale?: (holder: LockHolder) => void;
+}
+
+const HOST = hostname();
+
+/** Kernel start time of a process (clock ticks since boot), to tell a reused pid apart. */
+function processStart(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return fields[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+const SELF_START = processStart(process.pid);
+
+function isAlive(holder: LockHolder): boolean {
+  if (holder.host !== HOST) return true; // cannot see other hosts' processes: never break
+  try {
+    process.kill(holder.pid, 0);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  if (holder.start === null) return true;
+  const now = processStart(holder.pid);
+  return now === null || now === holder.start;
+}
+
+function readHolder(path: string): LockHolder | null {
+  try {
+    const parsed = JSON.parse(readFileSync(path, 'utf8')) as LockHolder;
+    return typeof parsed.pid === 'number' ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+function tryCreate(path: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, 'wx');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+  try {
+    const holder: LockHolder = { pid: process.pid, host: HOST, start: SELF_START, at: new Date().toISOString() };
+    writeSync(fd, JSON.stringify(holder));
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
+/** Remove `path` if its holder is dead. Returns the dead holder when it did. */
+function breakIfStale(path: string): LockHolder | null {
+  let holder = readHolder(path);
+  // A lock file with no readable holder may be mid-write by a live creator; one that stays
+  // unreadable for seconds belongs to a creator that died between open and write.
+  if (!holder) {
+    const age = ageMs(path);
+    if (age === null || age < 5_000) return null;
+    holder = { pid: -1, host: HOST, start: null, at: 'unreadable' };
+    unlinkQuiet(path);
+    return holder;
+  }
+  if (isAlive(holder)) return null;
+  const breaker = `${path}.break`;
+  if (!tryCreate(breaker)) {
+    const b = readHolder(breaker);
+    if (b && !isAlive(b)) unlinkQuiet(breaker);
+    return null;
+  }
+  try {
+    const again = readHolder(path);
+    if (again && again.pid === holder.pid && again.at === holder.at && !isAlive(again)) {
+      unlinkQuiet(path);
+      return holder;
+    }
+    return null;
+  } finally {
+    unlinkQuiet(breaker);
+  }
+}
+
+function ageMs(path: string): number | null {
+  try {
+    return Date.now() - statSync(path).mtimeMs;
+  } catch {
+    return null;
+  }
+}
+
+function unlinkQuiet(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    /* already gone */
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export class FileLock {
+  private held = false;
+  constructor(readonly path: string) {}
+
+  async acquire(opts: LockOptions = {}): Promise<void> {
+    const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
+    let delay = 1;
+    for (;;) {
+      if (tryCreate(this.path)) {
+        this.held = true;
+        return;
+      }
+      const dead = breakIfStale(this.path);
+      if (dead) {
+        opts.onStale?.(dead);
+        continue;
+      }
+      if (Date.now() > deadline) {
+        const h = readHolder(this.path);
+        throw gccError(
+          'E_LOCKED',
+          `memory is locked by process ${h?.pid ?? '?'} on ${h?.host ?? '?'} since ${h?.at ?? '?'}, which is still running`,
+          `wait for it to finish, or stop that process; the lock file is ${this.path}`,
+        );
+      }
+      await sleep(delay + Math.random() * delay);
+      delay = Math.min(delay * 2, 25);
+    }
+  }
+
+  release(): void {
+    if (!this.held) return;
+    this.held = false;
+    const h = readHolder(this.path);
+    if (h && h.pid === process.pid) unlinkQuiet(this.path);
+  }
+
+  get isHeld(): boolean {
+    return this.held;
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * One log.md on disk and the events read from it. Reading is incremental (only bytes past
+ * what was already parsed); a file that shrank or was replaced (a git checkout, a merge) is
+ * read again from the start and reported as a reset so the caller replays.
+ */
+import { closeSync, fsyncSync, mkdirSync, openSync, readSync, statSync, writeFileSync, writeSync, ftruncateSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import type { GccEvent } from '../events/types.js';
+import { parse } from '../log/codec.js';
+
+export interface RefreshResult {
+  added: GccEvent[];
+  reset: boolean;
+  /** Bytes after the last complete batch: a torn write, or a writer mid-append. */
+  tail: string;
+}
+
+function readFrom(path: string, offset: number, length: number): string {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(length);
+    let got = 0;
+    while (got < length) {
+      const n = readSync(fd, buf, got, length - got, offset + got);
+      if (n === 0) break;
+      got += n;
+    }
+    return buf.subarray(0, got).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function fsyncDir(dir: string): void {
+  try {
+    const fd = openSync(dir, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    /* some filesystems refuse directory fsync; the file fsync still stands */
+  }
+}
+
+export class LogFile {
+  events: GccEvent[] = [];
+  size = 0;
+  private ino = -1;
+
+  constructor(
+    readonly branch: string,
+    readonly path: string,
+    readonly root: string,
+  ) {}
+
+  get seq(): number {
+    return this.events.length === 0 ? 0 : this.events[this.events.length - 1]!.seq;
+  }
+
+  get rel(): string {
+    return relative(this.root, this.path);
+  }
+
+  refresh(): RefreshResult {
+    let st;
+    try {
+      st = statSync(this.path);
+    } catch {
+      const reset = this.size > 0;
+      this.events = [];
+      this.size = 0;
+      this.ino = -1;
+      return { added: [], reset, tail: '' };
+    }
+    if ((this.ino !== -1 && st.ino !== this.ino) || st.size < this.size) {
+      this.events = [];
+      this.size = 0;
+      this.ino = st.ino;
+      const whole = parse(readFrom(this.path, 0, st.size), this.rel);
+      this.events = whole.events;
+      this.size = whole.validLength;
+      return { added: [], reset: true, tail: whole.tail };
+    }
+    this.ino = st.ino;
+    if (st.size === this.size) return { added: [], reset: false, tail: '' };
+    const chunk = parse(readFrom(this.path, this.size, st.size - this.size), this.rel, this.seq);
+    for (const e of chunk.events) this.events.push(e);
+    this.size += chunk.validLength;
+    return { added: chunk.events, reset: false, tail: chunk.tail };
+  }
+
+  /**
+   * Move a torn tail aside and cut the log back to its last complete batch. Only called
+   * under the memory's lock, where a tail cannot be another writer's append in flight.
+   */
+  quarantine(dir: string, now: Date): string | null {
+    const st = statSync(this.path);
+    if (st.size <= this.size) return null;
+    const tail = readFrom(this.path, this.size, st.size - this.size);
+    mkdirSync(dir, { recursive: true });
+    const name = `${this.branch.replaceAll('/', '__')}-${now.toISOString().replace(/[:.]/g, '-')}-${process.pid}.md`;
+    const target = join(dir, name);
+    writeFileSync(target, tail);
+    const fd = openSync(this.path, 'r+');
+    try {
+      ftruncateSync(fd, this.size);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    return target;
+  }
+
+  /** Write a batch with one write call and fsync it before returning (the acknowledgement). */
+  append(text: string, events: readonly GccEvent[]): void {
+    const buf = Buffer.from(text, 'utf8');
+    const created = this.size === 0;
+    if (created) mkdirSync(dirname(this.path), { recursive: true });
+    const fd = openSync(this.path, 'a');
+    try {
+      let off = 0;
+      while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    if (created) fsyncDir(dirname(this.path));
+    this.size += buf.length;
+    this.ino = statSync(this.path).ino;
+    for (const e of events) this.events.push(e);
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * The event store: every log.md of a memory, the lock, ids and appends with an expected
+ * sequence. It knows nothing of what events mean beyond which branches have logs.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { type GccEvent, MAIN, type NewEvent } from '../events/types.js';
+import { gccError } from '../errors.js';
+import { serialize } from '../log/codec.js';
+import { FileLock, type LockOptions } from './lock.js';
+import { LogFile } from './logfile.js';
+import { assertNoSymlink, type Layout } from './paths.js';
+
+export interface CatchUp {
+  /** New events from every log, in id order. */
+  added: GccEvent[];
+  /** A log changed other than by appending: the caller must replay from scratch. */
+  reset: boolean;
+  /** Logs whose end holds an incomplete batch. */
+  torn: LogFile[];
+}
+
+/** Ids sort by time, then by a random tail; under the lock they only ever grow. */
+export function nextId(lastId: string, nowMs: number): string {
+  const last = lastId ? Number.parseInt(lastId.slice(0, 12), 16) : 0;
+  const ms = Math.max(nowMs, Number.isFinite(last) ? last + 1 : 0);
+  return ms.toString(16).padStart(12, '0') + randomBytes(5).toString('hex');
+}
+
+export function byId(a: GccEvent, b: GccEvent): number {
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+export class Store {
+  readonly logs = new Map<string, LogFile>();
+  readonly lock: FileLock;
+
+  constructor(readonly layout: Layout) {
+    this.lock = new FileLock(layout.lock);
+    this.track(MAIN);
+  }
+
+  track(branch: string): LogFile {
+    let log = this.logs.get(branch);
+    if (!log) {
+      const path = this.layout.logOf(branch);
+      assertNoSymlink(this.layout.root, path);
+      log = new LogFile(branch, path, this.layout.root);
+      this.logs.set(branch, log);
+    }
+    return log;
+  }
+
+  /** Every event of every log in id order (the replay order). */
+  allEvents(): GccEvent[] {
+    const all: GccEvent[] = [];
+    for (const log of this.logs.values()) for (const e of log.events) all.push(e);
+    return all.sort(byId);
+  }
+
+  /** Read what other writers appended, discovering branch logs as their creation is seen. */
+  catchUp(): CatchUp {
+    const added: GccEvent[] = [];
+    const torn: LogFile[] = [];
+    let reset = false;
+    const pending = [...this.logs.values()];
+    while (pending.length) {
+      const log = pending.pop()!;
+      const r = log.refresh();
+      if (r.reset) reset = true;
+      if (r.tail.length) torn.push(log);
+      const seen = r.reset ? log.events : r.added;
+      for (const e of seen) {
+        if (!r.reset) added.push(e);
+        if (e.type === 'branch.created' && !this.logs.has(e.data.name)) pending.push(this.track(e.data.name));
+      }
+    }
+    added.sort(byId);
+    return { added, reset, torn };
+  }
+
+  async withLock<T>(fn: () => T | Promise<T>, opts?: LockOptions): Promise<T> {
+    await this.lock.acquire(opts);
+    try {
+      return await fn();
+    } finally {
+      this.lock.release();
+    }
+  }
+
+  /**
+   * Append a batch to one branch's log. Must run under the lock, after catchUp. Fails with
+   * E_CONFLICT when the log is not at the sequence the decision was made against.
+   */
+  append(branch: string, events: readonly NewEvent[], expectedSeq: number, lastId: string, now: Date): GccEvent[] {
+    if (!this.lock.isHeld) throw gccError('E_INTERNAL', 'append outside the lock');
+    const log = this.track(branch);
+    if (log.seq !== expectedSeq) {
+      throw gccError('E_CONFLICT', `log of ${branch} is at sequence ${log.seq}, expected ${expectedSeq}`, 'read the memory again and retry the operation');
+    }
+    if (!existsSync(this.layout.gcc)) throw gccError('E_NOT_INITIALIZED', 'the .GCC/ folder disappeared', 'run `gctx init`');
+    let id = lastId;
+    const at = now.toISOString();
+    const envelopes = events.map((ev, i) => {
+      id = nextId(id, now.getTime());
+      const env = { id, seq: expectedSeq + i + 1, at, branch, type: ev.type, data: ev.data } as GccEvent;
+      const more = events.length - 1 - i;
+      if (more > 0) env.more = more;
+      return env;
+    });
+    log.append(serialize(envelopes), envelopes);
+    return envelopes;
+  }
+}
