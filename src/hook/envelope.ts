@@ -49,6 +49,18 @@ export interface HookEnvelope {
   reason?: string;
   /** prompt only. */
   prompt?: string;
+  /**
+   * post-tool only: file contents around the call, when the host could capture them (the Pi
+   * adapter snapshots on tool_call and reads again on tool_result). `null` means the file did
+   * not exist. Without it, line counts are derived from the input alone.
+   */
+  fileStates?: FileState[];
+}
+
+export interface FileState {
+  path: string;
+  before: string | null;
+  after: string | null;
 }
 
 export type HookDecision =

@@ -1,0 +1,144 @@
+import { boundText, INPUT_LIMIT, RESULT_LIMIT, SCAN_LIMIT } from './bound.js';
+import { commitNudge, type PendingWork } from './commit-nudge.js';
+import { describeInput } from './describe-call.js';
+import type { HookDecision, HookEnvelope } from './envelope.js';
+import { fileChangesFor } from './file-changes.js';
+import { asProjectData } from './framing.js';
+import { gccWriteReason } from './gcc-write-guard.js';
+import type { HookMemory } from './memory-port.js';
+import { redactSecrets } from './redact.js';
+
+/**
+ * The hook logic every host shares (the Pi adapter in-process, `gctx hook` for Claude Code and
+ * others): log each call as an OTA entry, block generic writes into `.GCC/`, suggest commits,
+ * hand out the briefing. It never throws and never blocks on a failure of its own: an error, a
+ * timeout or an abort yields `{ kind: 'none' }`, so a hiccup never stops a call the user asked for.
+ */
+
+export interface HookOptions {
+  /** Cap on the whole decision, in ms. The work may still finish in the background. */
+  timeoutMs?: number;
+  /** Token budget of the briefing handed out on session start and after compaction. */
+  briefingBudget?: number;
+  signal?: AbortSignal;
+  /** Called with anything that went wrong, for a host that wants to surface it. */
+  onError?: (err: unknown) => void;
+}
+
+export const DEFAULT_HOOK_TIMEOUT_MS = 5_000;
+
+const NONE: HookDecision = { kind: 'none' };
+
+export async function handleHook(memory: HookMemory, env: HookEnvelope, opts: HookOptions = {}): Promise<HookDecision> {
+  try {
+    // The write guard is decided first and synchronously: a block must not lose a race with a
+    // slow log append, and it needs nothing from the store.
+    if (env.event === 'pre-tool') {
+      const reason = blockReason(memory, env);
+      if (reason) {
+        void bounded(recordCall(memory, env, `blocked: ${reason}`, true), opts).catch((e) => opts.onError?.(e));
+        return { kind: 'block', reason };
+      }
+      return NONE;
+    }
+    return await bounded(decide(memory, env, opts), opts);
+  } catch (err) {
+    opts.onError?.(err);
+    return NONE;
+  }
+}
+
+function blockReason(memory: HookMemory, env: HookEnvelope): string | null {
+  if (!env.tool || env.tool === 'Memory' || !env.input) return null;
+  return gccWriteReason({ tool: env.tool, input: env.input, cwd: env.cwd ?? memory.root, gccDir: memory.gccDir });
+}
+
+async function decide(memory: HookMemory, env: HookEnvelope, opts: HookOptions): Promise<HookDecision> {
+  const session = env.session;
+  switch (env.event) {
+    case 'session-start': {
+      await memory.execute({ type: 'session', kind: 'started', host: env.host, reason: env.reason ?? 'startup' }, { session });
+      return briefing(memory, session, opts);
+    }
+    case 'compaction': {
+      await memory.execute({ type: 'session', kind: 'compacted', host: env.host }, { session });
+      return briefing(memory, session, opts);
+    }
+    case 'stop': {
+      await memory.execute({ type: 'session', kind: 'ended', host: env.host, reason: env.reason ?? 'quit' }, { session });
+      return NONE;
+    }
+    case 'post-tool': {
+      // Memory tools log themselves through the operation they perform.
+      if (!env.tool || env.tool === 'Memory') return NONE;
+      const before = pending(memory, session);
+      const branch = await recordCall(memory, env, env.result ?? '', env.isError ?? false);
+      const after = pending(memory, session);
+      if (!before || !after) return NONE;
+      const text = commitNudge(before, after, memory.config, branch);
+      return text ? { kind: 'guidance', text } : NONE;
+    }
+    default:
+      return NONE;
+  }
+}
+
+function briefing(memory: HookMemory, session: string, opts: HookOptions): HookDecision {
+  const budget = opts.briefingBudget;
+  const text = memory.briefing(budget === undefined ? { session } : { session, budget });
+  return { kind: 'context', text: asProjectData(text) };
+}
+
+async function recordCall(memory: HookMemory, env: HookEnvelope, result: string, isError: boolean): Promise<string> {
+  const cwd = env.cwd ?? memory.root;
+  const files = isError ? [] : fileChangesFor(env.tool, env.input, env.fileStates, cwd, memory.root);
+  const res = await memory.execute(
+    {
+      type: 'record-tool',
+      tool: env.hostTool ?? env.tool ?? 'unknown',
+      input: clean(describeInput(env.tool, env.input), INPUT_LIMIT),
+      result: clean(result, RESULT_LIMIT),
+      isError,
+      files,
+      host: env.host,
+    },
+    { session: env.session },
+  );
+  return res.branch;
+}
+
+/** Redact, then bound: a secret is always seen whole by the redactor before any cut. */
+function clean(text: string, limit: number): string {
+  return boundText(redactSecrets(boundText(text, SCAN_LIMIT)), limit);
+}
+
+function pending(memory: HookMemory, session: string): PendingWork | null {
+  try {
+    return memory.pendingWork(session);
+  } catch {
+    return null;
+  }
+}
+
+function bounded<T>(work: Promise<T>, opts: HookOptions): Promise<T> {
+  const ms = opts.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`hook timed out after ${ms} ms`)), ms);
+    timer.unref?.();
+    const onAbort = () => reject(new Error('hook aborted'));
+    if (opts.signal?.aborted) onAbort();
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (v) => {
+        clearTimeout(timer);
+        opts.signal?.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(timer);
+        opts.signal?.removeEventListener('abort', onAbort);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}

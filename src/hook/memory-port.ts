@@ -1,0 +1,31 @@
+import type { Config, FileChange } from '../events/types.js';
+
+/**
+ * The slice of the engine's `Memory` the hook logic needs. Declared structurally here so the
+ * hook depends on a contract, not on the engine's module graph: `gctx hook` and the Pi adapter
+ * pass the real `Memory`, which satisfies it.
+ */
+export interface HookMemory {
+  readonly config: Config;
+  readonly root: string;
+  readonly gccDir: string;
+  execute(
+    cmd: HookCommand,
+    opts?: { session?: string },
+  ): Promise<{ branch: string; message: string }>;
+  briefing(opts?: { session?: string; budget?: number }): string;
+  pendingWork(session?: string): { edits: number; turns: number; files: string[] };
+}
+
+/** The engine commands the hook issues. */
+export type HookCommand =
+  | {
+      type: 'record-tool';
+      tool: string;
+      input: string;
+      result: string;
+      isError: boolean;
+      files: FileChange[];
+      host?: string;
+    }
+  | { type: 'session'; kind: 'started' | 'compacted' | 'ended'; host: string; reason?: string };
