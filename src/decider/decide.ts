@@ -102,7 +102,19 @@ function coerceConfig(key: string, value: string | number | boolean): { key: key
   return { key: k, value: n };
 }
 
-export function decide(state: MemoryState, cmd: Command, ctx: DecideContext): Decision {
+/**
+ * Files are UTF-8, which cannot hold a lone surrogate; make every string of a command
+ * well-formed up front so what is logged is exactly what every projection can show.
+ */
+function wellFormed<T>(value: T): T {
+  if (typeof value === 'string') return value.toWellFormed() as T;
+  if (Array.isArray(value)) return value.map(wellFormed) as T;
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, wellFormed(v)])) as T;
+  return value;
+}
+
+export function decide(state: MemoryState, input: Command, ctx: DecideContext): Decision {
+  const cmd = wellFormed(input);
   const here = currentBranch(state, ctx.session);
   const session = ctx.session !== undefined ? { session: ctx.session } : {};
   switch (cmd.type) {

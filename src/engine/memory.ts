@@ -171,6 +171,7 @@ export class Memory {
     const file = this.store.track(log);
     const appended = this.store.append(log, events, expectedSeq ?? file.seq, this._state.lastId, this.now());
     this._state = evolve(this._state, appended);
+    for (const e of appended) if (e.type === 'branch.created') this.store.track(e.data.name).touch();
     const writes = incrementalWrites(this.layout, this._state, appended);
     this.writer.apply(writes);
     if (writes.has(this.layout.mainMd)) markSeen(this.layout.mainMd);

@@ -92,9 +92,9 @@ export function parse(text: string, file = 'log.md', startSeq = 0): ParsedLog {
     const sp = ok.lastIndexOf(' ');
     const json = sp === -1 ? '' : ok.slice(0, sp);
     const crc = sp === -1 ? '' : ok.slice(sp + 1);
-    const atEnd = lineEnd + TERMINATOR.length >= text.length;
+    // A whole entry (terminator present) with a bad CRC was edited or damaged, even at the
+    // end: a crash mid-append can only leave an entry without its terminator.
     if (!json || crcHex(prose, json) !== crc) {
-      if (atEnd) break;
       throw gccError('E_CORRUPT', 'log entry fails its integrity check (edited or damaged)', 'restore the file from git; log.md is written only by gctx', {
         file,
         line: lineOf(text, m + 1),

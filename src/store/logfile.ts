@@ -3,7 +3,7 @@
  * what was already parsed); a file that shrank or was replaced (a git checkout, a merge) is
  * read again from the start and reported as a reset so the caller replays.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readSync, statSync, writeFileSync, writeSync, ftruncateSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readSync, statSync, writeFileSync, writeSync, ftruncateSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { GccEvent } from '../events/types.js';
 import { parse } from '../log/codec.js';
@@ -111,6 +111,13 @@ export class LogFile {
       closeSync(fd);
     }
     return target;
+  }
+
+  /** Create the file empty if missing: a new branch gets its log.md at once, as the skill lays out. */
+  touch(): void {
+    if (existsSync(this.path)) return;
+    mkdirSync(dirname(this.path), { recursive: true });
+    writeFileSync(this.path, '', { flag: 'a' });
   }
 
   /** Write a batch with one write call and fsync it before returning (the acknowledgement). */

@@ -1,0 +1,182 @@
+/**
+ * Model-based property: random operation sequences (branch, switch, commit, merge,
+ * abandon, roadmap, log, reopen) against a small reference model. Each operation either
+ * succeeds as the model says or fails with the model's error code; after every step the
+ * files on disk equal a full replay, byte for byte.
+ */
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Memory } from '../../src/engine/memory.js';
+import { GccError } from '../../src/errors.js';
+import { hostileText } from '../support/arbitraries.js';
+import { cleanup, tempProject } from '../support/tmp.js';
+
+interface Model {
+  branches: Map<string, { status: 'active' | 'merged' | 'abandoned'; parent: string }>;
+  current: string;
+  objectives: number;
+}
+interface Real {
+  memory: Memory;
+  dir: string;
+}
+
+const NAMES = ['a', 'b', 'feat/x', 'B', 'main'];
+
+async function attempt(r: Real, run: () => Promise<unknown>, expected: string | null): Promise<void> {
+  let code: string | null = null;
+  try {
+    await run();
+  } catch (e) {
+    if (!(e instanceof GccError)) throw e;
+    code = e.code;
+  }
+  expect(code).toBe(expected);
+  expect(r.memory.verify()).toEqual([]);
+}
+
+function current(m: Model): string {
+  return m.branches.get(m.current)?.status === 'active' ? m.current : 'main';
+}
+
+class BranchCmd implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly name: string, readonly purpose: string) {}
+  check = () => true;
+  async run(m: Model, r: Real) {
+    const exists = [...m.branches.keys()].some((n) => n.toLowerCase() === this.name.toLowerCase());
+    const expected = this.name === 'main' ? 'E_BRANCH_NAME' : exists ? 'E_BRANCH_EXISTS' : this.purpose.trim() === '' ? 'E_INVALID_ARGUMENT' : null;
+    await attempt(r, () => r.memory.execute({ type: 'branch', name: this.name, purpose: this.purpose }), expected);
+    if (expected === null) {
+      m.branches.set(this.name, { status: 'active', parent: current(m) });
+      m.current = this.name;
+    }
+    expect(r.memory.currentBranch()).toBe(current(m));
+  }
+  toString = () => `Branch(${this.name})`;
+}
+
+class SwitchCmd implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly name: string) {}
+  check = () => true;
+  async run(m: Model, r: Real) {
+    const b = m.branches.get(this.name);
+    const expected = !b ? 'E_BRANCH_NOT_FOUND' : b.status !== 'active' ? 'E_BRANCH_CLOSED' : null;
+    await attempt(r, () => r.memory.execute({ type: 'switch', name: this.name }), expected);
+    if (expected === null) m.current = this.name;
+    expect(r.memory.currentBranch()).toBe(current(m));
+  }
+  toString = () => `Switch(${this.name})`;
+}
+
+class CommitCmd implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly text: string) {}
+  check = () => true;
+  async run(m: Model, r: Real) {
+    const expected = this.text.trim() === '' ? 'E_INVALID_ARGUMENT' : null;
+    await attempt(r, () => r.memory.execute({ type: 'commit', contribution: this.text }), expected);
+  }
+  toString = () => `Commit(${JSON.stringify(this.text)})`;
+}
+
+class MergeCmd implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly name: string) {}
+  check = () => true;
+  async run(m: Model, r: Real) {
+    const b = m.branches.get(this.name);
+    const into = b && m.branches.get(b.parent)?.status === 'active' ? b.parent : 'main';
+    const expected = this.name === 'main' ? 'E_MERGE_MAIN' : !b ? 'E_BRANCH_NOT_FOUND' : b.status !== 'active' ? 'E_BRANCH_CLOSED' : into === this.name ? 'E_MERGE_SELF' : null;
+    await attempt(r, () => r.memory.execute({ type: 'merge', branch: this.name, synthesis: 'learned things' }), expected);
+    if (expected === null && b) {
+      b.status = 'merged';
+      if (current(m) === this.name || m.current === this.name) m.current = into;
+    }
+    expect(r.memory.currentBranch()).toBe(current(m));
+  }
+  toString = () => `Merge(${this.name})`;
+}
+
+class AbandonCmd implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly name: string) {}
+  check = () => true;
+  async run(m: Model, r: Real) {
+    const b = m.branches.get(this.name);
+    const expected = this.name === 'main' ? 'E_ABANDON_MAIN' : !b ? 'E_BRANCH_NOT_FOUND' : b.status !== 'active' ? 'E_BRANCH_CLOSED' : null;
+    await attempt(r, () => r.memory.execute({ type: 'abandon', branch: this.name, reason: 'dead end' }), expected);
+    if (expected === null && b) {
+      b.status = 'abandoned';
+      if (m.current === this.name) m.current = b.parent;
+    }
+    expect(r.memory.currentBranch()).toBe(current(m));
+  }
+  toString = () => `Abandon(${this.name})`;
+}
+
+class RoadmapCmd implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly action: 'add' | 'check', readonly text: string) {}
+  check = () => true;
+  async run(m: Model, r: Real) {
+    if (this.action === 'add') {
+      const blank = this.text.replace(/[\u0000-\u001f\u007f\u2028\u2029\s]+/g, ' ').trim() === '';
+      await attempt(r, () => r.memory.execute({ type: 'roadmap', action: 'add', target: this.text }), this.text.trim() === '' ? 'E_INVALID_ARGUMENT' : null);
+      if (this.text.trim() !== '') m.objectives += 1;
+      void blank;
+    } else {
+      const n = (this.text.length % 4) + 1;
+      await attempt(r, () => r.memory.execute({ type: 'roadmap', action: 'check', target: String(n) }), n <= m.objectives ? null : 'E_OBJECTIVE_NOT_FOUND');
+    }
+    expect(r.memory.state.objectives).toHaveLength(m.objectives);
+  }
+  toString = () => `Roadmap(${this.action}, ${JSON.stringify(this.text)})`;
+}
+
+class LogCmd implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly text: string) {}
+  check = () => true;
+  async run(_m: Model, r: Real) {
+    await attempt(r, () => r.memory.execute({ type: 'log', observation: this.text, thought: 'because', action: 'did' }), null);
+  }
+  toString = () => `Log(${JSON.stringify(this.text)})`;
+}
+
+class ReopenCmd implements fc.AsyncCommand<Model, Real> {
+  check = () => true;
+  async run(m: Model, r: Real) {
+    const before = r.memory.state;
+    r.memory.close();
+    r.memory = await Memory.open(r.dir);
+    expect(r.memory.state).toEqual(before);
+    expect(r.memory.currentBranch()).toBe(current(m));
+  }
+  toString = () => 'Reopen';
+}
+
+const name = fc.constantFrom(...NAMES);
+const commands = [
+  fc.tuple(name, fc.oneof(hostileText, fc.constant('purpose'))).map(([n, p]) => new BranchCmd(n, p)),
+  name.map((n) => new SwitchCmd(n)),
+  fc.oneof(hostileText, fc.constant('work')).map((t) => new CommitCmd(t)),
+  name.map((n) => new MergeCmd(n)),
+  name.map((n) => new AbandonCmd(n)),
+  fc.tuple(fc.constantFrom('add' as const, 'check' as const), hostileText).map(([a, t]) => new RoadmapCmd(a, t)),
+  hostileText.map((t) => new LogCmd(t)),
+  fc.constant(new ReopenCmd()),
+];
+
+describe('engine against a reference model', () => {
+  afterAll(cleanup);
+  it('every operation succeeds or fails as the model says, and files always equal a replay', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.commands(commands, { maxCommands: 20 }), async (cmds) => {
+        const dir = tempProject();
+        const real: Real = { dir, memory: await Memory.open(dir, { create: true }) };
+        const model: Model = { branches: new Map([['main', { status: 'active', parent: 'main' }]]), current: 'main', objectives: 0 };
+        try {
+          await fc.asyncModelRun(() => ({ model, real }), cmds);
+        } finally {
+          real.memory.close();
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+});

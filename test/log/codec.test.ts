@@ -1,0 +1,113 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { GccEvent } from '../../src/events/types.js';
+import { GccError } from '../../src/errors.js';
+import { parse, serialize, serializeEvent } from '../../src/log/codec.js';
+import { eventLog, hostileText } from '../support/arbitraries.js';
+
+/** JSON can only carry well-formed text: lone surrogates come back escaped, so compare via JSON. */
+const same = (a: unknown) => JSON.parse(JSON.stringify(a));
+
+function ota(seq: number, observation: string, more?: number): GccEvent {
+  const e: GccEvent = { id: `${String(seq).padStart(12, '0')}0000000000`, seq, at: '2026-01-01T00:00:00.000Z', branch: 'main', type: 'ota.logged', data: { observation, thought: 't', action: 'a' } };
+  if (more) e.more = more;
+  return e;
+}
+
+describe('log codec', () => {
+  it('parse(serialize(events)) returns the events, whatever the free text', () => {
+    fc.assert(
+      fc.property(eventLog, (events) => {
+        const parsed = parse(serialize(events));
+        expect(parsed.tail).toBe('');
+        expect(parsed.events).toEqual(same(events));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('no free text creates, splits or hides an entry: one entry per event, whatever it says', () => {
+    fc.assert(
+      fc.property(fc.array(hostileText, { minLength: 1, maxLength: 5 }), (texts) => {
+        const events = texts.map((t, i) => ota(i + 1, t));
+        const text = serialize(events);
+        expect(text.split('\n<!-- gcc:e ').length - 1).toBe(events.length);
+        expect(parse(text).events.map((e) => e.seq)).toEqual(events.map((e) => e.seq));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('round-trips a 1 MB observation', () => {
+    const big = '-->\n---\n<!-- gcc:e '.repeat(55_000).slice(0, 1_048_576);
+    const events = [ota(1, big), ota(2, 'after')];
+    expect(parse(serialize(events)).events).toEqual(events);
+  });
+
+  it('a log cut at any byte of its last entry opens with every earlier entry and reports the fragment', () => {
+    const events = [ota(1, 'first ⏎ ünïcødé 😀'), ota(2, 'second'), ota(3, 'third -->')];
+    const whole = Buffer.from(serialize(events));
+    const before = Buffer.byteLength(serialize(events.slice(0, 2)));
+    for (let cut = before; cut < whole.length; cut++) {
+      const text = whole.subarray(0, cut).toString('utf8');
+      const p = parse(text);
+      expect(p.events).toEqual(events.slice(0, 2));
+      expect(p.validLength).toBe(before);
+      expect(p.tail.length > 0).toBe(cut > before);
+    }
+    expect(parse(whole.toString('utf8')).events).toHaveLength(3);
+  });
+
+  it('an unfinished batch at the end counts as torn, even when its first entries are whole', () => {
+    const events = [ota(1, 'solo'), ota(2, 'batch a', 2), ota(3, 'batch b', 1), ota(4, 'batch c')];
+    const partial = serialize(events.slice(0, 3));
+    const p = parse(partial);
+    expect(p.events).toEqual(events.slice(0, 1));
+    expect(p.tail).toBe(serialize(events.slice(1, 3)));
+  });
+
+  it('a damaged entry in the middle is an error naming the file and line, never a silent skip', () => {
+    const events = [ota(1, 'one'), ota(2, 'two'), ota(3, 'three')];
+    const text = serialize(events);
+    const at = text.indexOf('two');
+    const flipped = `${text.slice(0, at)}twX${text.slice(at + 3)}`;
+    let err: unknown;
+    try {
+      parse(flipped, '.GCC/log.md');
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(GccError);
+    expect((err as GccError).code).toBe('E_CORRUPT');
+    expect((err as GccError).file).toBe('.GCC/log.md');
+    const machineLine = flipped.slice(0, flipped.indexOf('<!-- gcc:e ', at)).split('\n').length;
+    expect((err as GccError).line).toBe(machineLine);
+  });
+
+  it('every single bit flip in a middle entry is refused or detected, never parsed as something else', () => {
+    const events = [ota(1, 'one'), ota(2, 'two'), ota(3, 'three')];
+    const buf = Buffer.from(serialize(events));
+    const start = Buffer.byteLength(serializeEvent(events[0]!));
+    const end = start + Buffer.byteLength(serializeEvent(events[1]!));
+    for (let i = start; i < end; i++) {
+      for (const bit of [0, 3, 6]) {
+        const copy = Buffer.from(buf);
+        copy[i] = copy[i]! ^ (1 << bit);
+        try {
+          const p = parse(copy.toString('utf8'));
+          // Only a flip that leaves the text identical after decoding may pass.
+          expect(p.events).toEqual(events);
+        } catch (e) {
+          expect((e as GccError).code).toBe('E_CORRUPT');
+        }
+      }
+    }
+  });
+
+  it('refuses duplicated or reordered entries', () => {
+    const a = ota(1, 'a');
+    const b = ota(2, 'b');
+    expect(() => parse(serialize([a, a]))).toThrow(/sequence 1, expected 2/);
+    expect(() => parse(serialize([b, a]))).toThrow(/sequence 2, expected 1/);
+  });
+});
