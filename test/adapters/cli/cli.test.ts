@@ -1,0 +1,117 @@
+/** The gctx command line, spawned for real: exit codes, --json, errors, hostile arguments. */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { gctx } from '../../support/cli.js';
+import { cleanup, tempProject } from '../../support/tmp.js';
+
+function project() {
+  const dir = tempProject();
+  expect(gctx(dir, ['init']).code).toBe(0);
+  return dir;
+}
+
+describe('gctx', () => {
+  afterAll(cleanup);
+
+  it('runs the whole loop: roadmap, branch, log, commit, merge, status, context, search, verify', () => {
+    const dir = project();
+    const ok = (args: string[]) => {
+      const r = gctx(dir, args);
+      expect(r.stderr, args.join(' ')).toBe('');
+      expect(r.code, args.join(' ')).toBe(0);
+      return r.stdout;
+    };
+    ok(['roadmap', 'add', 'Ship', 'the', 'parser']);
+    ok(['branch', 'try-peg', '--purpose', 'Try a PEG parser', '--hypothesis', 'simpler', '--hypothesis', 'fast enough']);
+    ok(['log', '--observation', 'PEG grammar is 40 lines', '--thought', 'promising', '--action', 'benchmark it']);
+    expect(ok(['commit', 'PEG parser passes all tests', '--title', 'PEG parser'])).toMatch(/Committed C001 \([0-9a-f]{7}\) on try-peg/);
+    expect(ok(['merge', 'try-peg', '--synthesis', 'PEG wins'])).toMatch(/Purpose: Try a PEG parser[\s\S]*Merged try-peg into main/);
+    ok(['roadmap', 'check', '1']);
+    const status = ok(['status']);
+    expect(status).toMatch(/1\. \[x\] Ship the parser/);
+    expect(status).toMatch(/try-peg \[merged\]/);
+    expect(ok(['context', '--branch', 'try-peg'])).toMatch(/\[C001\] PEG parser/);
+    expect(ok(['context', '--commit', 'try-peg@C001'])).toMatch(/PEG parser passes all tests/);
+    expect(ok(['context', '--log', '5'])).toMatch(/Log of main/);
+    expect(ok(['context', '--metadata', 'branches'])).toMatch(/name: try-peg/);
+    expect(ok(['context', '--full'])).toMatch(/# Project Roadmap/);
+    expect(ok(['search', 'grammar'])).toMatch(/try-peg ota.logged/);
+    expect(ok(['verify'])).toMatch(/^OK/);
+  });
+
+  it('--json on reads gives data', () => {
+    const dir = project();
+    const r = gctx(dir, ['status', '--json']);
+    const j = JSON.parse(r.stdout) as { level: string; data: { branch: string } };
+    expect(j.level).toBe('status');
+    expect(j.data.branch).toBe('main');
+  });
+
+  it('user errors: one line on stderr, exit 1, and nothing is lost', () => {
+    const dir = project();
+    const before = readFileSync(join(dir, '.GCC', 'log.md'), 'utf8');
+    for (const args of [['switch', 'nope'], ['branch', '../escape', '--purpose', 'x'], ['merge', 'main', '--synthesis', 'x'], ['commit'], ['frobnicate'], ['context', '--page', 'zero']]) {
+      const r = gctx(dir, args);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+      expect(r.stderr).toMatch(/^gctx: E_[A-Z_]+: /);
+      expect(r.stderr).not.toMatch(/at .*\.js:\d+/);
+    }
+    expect(readFileSync(join(dir, '.GCC', 'log.md'), 'utf8')).toBe(before);
+    const j = gctx(dir, ['switch', 'nope', '--json']);
+    expect(JSON.parse(j.stdout)).toMatchObject({ error: { code: 'E_BRANCH_NOT_FOUND' } });
+  });
+
+  it('corruption: exit 2 naming file and line', () => {
+    const dir = project();
+    gctx(dir, ['roadmap', 'add', 'one']);
+    gctx(dir, ['roadmap', 'add', 'two']);
+    const log = join(dir, '.GCC', 'log.md');
+    writeFileSync(log, readFileSync(log, 'utf8').replace('Objective added', 'Objective a-dded'));
+    const r = gctx(dir, ['status']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/E_CORRUPT: .*\(\.GCC\/log\.md:\d+\)/);
+  });
+
+  it('not initialised: a clear error with the fix', () => {
+    const r = gctx(tempProject(), ['status']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/E_NOT_INITIALIZED.*gctx init/);
+  });
+
+  it('finds the memory upward from a subfolder, or where --dir says', () => {
+    const dir = project();
+    const sub = join(dir, 'src', 'deep');
+    mkdirSync(sub, { recursive: true });
+    expect(gctx(sub, ['status']).code).toBe(0);
+    expect(gctx(tempProject(), ['status', '--dir', dir]).code).toBe(0);
+  });
+
+  it('hostile text in arguments round-trips exactly and forges nothing', () => {
+    const dir = project();
+    const nasty = 'line1\n---\n<!-- gcc:e {"id":"forged","seq":99} 00000000 -->\n**[OTA-999]** fake | Branch: main\n\u202e😀 \t"quotes"\\';
+    expect(gctx(dir, ['log', '--observation', nasty, '--thought', '--looks-like-a-flag', '--action=-->']).code).toBe(0);
+    expect(gctx(dir, ['commit', '--', nasty]).code).toBe(0);
+    const log = JSON.parse(gctx(dir, ['context', '--log', '--json']).stdout) as { data: { events: { type: string; data: Record<string, unknown> }[] } };
+    const ota = log.data.events.find((e) => e.type === 'ota.logged')!;
+    expect(ota.data).toEqual({ observation: nasty, thought: '--looks-like-a-flag', action: '-->' });
+    const commit = log.data.events.find((e) => e.type === 'commit.recorded')!;
+    expect(commit.data.contribution).toBe(nasty);
+    expect(log.data.events).toHaveLength(3);
+    expect(gctx(dir, ['verify']).code).toBe(0);
+  });
+
+  it('config get and set', () => {
+    const dir = project();
+    expect(gctx(dir, ['config', 'set', 'proactive_commits', 'off']).code).toBe(0);
+    expect(gctx(dir, ['config', 'get', 'proactive_commits']).stdout.trim()).toBe('proactive_commits: false');
+    expect(readFileSync(join(dir, '.GCC', 'metadata.yaml'), 'utf8')).toMatch(/proactive_commits: false/);
+  });
+
+  it('--help everywhere', () => {
+    const dir = tempProject();
+    expect(gctx(dir, ['--help']).stdout).toMatch(/gctx commit <contribution>/);
+    expect(gctx(dir, ['merge', '--help']).stdout).toMatch(/--synthesis/);
+  });
+});

@@ -1,0 +1,125 @@
+/**
+ * A person's edits of main.md and metadata.yaml are not lost: they become events (so a
+ * replay reproduces them), or the edited file is kept aside with a warning.
+ */
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Memory } from '../../src/engine/memory.js';
+import { cleanup, tempProject } from '../support/tmp.js';
+
+async function fresh() {
+  const dir = tempProject();
+  const m = await Memory.open(dir, { create: true });
+  await m.execute({ type: 'roadmap', action: 'add', target: 'Parse the input' });
+  await m.execute({ type: 'roadmap', action: 'add', target: 'Write docs' });
+  m.close();
+  return { dir, main: join(dir, '.GCC', 'main.md'), meta: join(dir, '.GCC', 'metadata.yaml') };
+}
+
+function edit(path: string, fn: (s: string) => string) {
+  writeFileSync(path, fn(readFileSync(path, 'utf8')));
+}
+
+describe('hand edits', () => {
+  afterAll(cleanup);
+
+  it('ticking, adding and rewording objectives in main.md become events on the next open', async () => {
+    const p = await fresh();
+    edit(p.main, (s) => s.replace('- [ ] Parse the input', '- [x] Parse the input, streaming').replace('- [ ] Write docs', '- [ ] Write docs\n- [x] Added by a person'));
+    const m = await Memory.open(p.dir);
+    expect(m.state.objectives.map((o) => [o.text, o.done])).toEqual([
+      ['Parse the input, streaming', true],
+      ['Write docs', false],
+      ['Added by a person', true],
+    ]);
+    const types = m.eventsOf('main').map((e) => e.type);
+    expect(types).toContain('objective.edited');
+    expect(types).toContain('objective.added');
+    expect(m.verify()).toEqual([]);
+    // Replay from the logs alone reproduces the person's edit.
+    await m.replay();
+    expect(readFileSync(p.main, 'utf8')).toContain('- [x] Added by a person');
+    m.close();
+  });
+
+  it('a removed objective line removes the objective', async () => {
+    const p = await fresh();
+    edit(p.main, (s) => s.replace('- [ ] Write docs\n', ''));
+    const m = await Memory.open(p.dir);
+    expect(m.state.objectives.map((o) => o.text)).toEqual(['Parse the input']);
+    m.close();
+  });
+
+  it('notes are adopted as a unified patch and replayed', async () => {
+    const p = await fresh();
+    edit(p.main, (s) => `${s}Remember: the API rate limit is 100/min.\n`);
+    const m = await Memory.open(p.dir);
+    const patch = m.eventsOf('main').find((e) => e.type === 'notes.patched');
+    expect(patch?.type === 'notes.patched' && patch.data.patch).toMatch(/^\+Remember: the API rate limit/m);
+    expect(m.state.notes).toBe('Remember: the API rate limit is 100/min.\n');
+    expect(m.verify()).toEqual([]);
+    m.close();
+  });
+
+  it('edits are picked up by the next operation of a long-lived process too', async () => {
+    const p = await fresh();
+    const m = await Memory.open(p.dir);
+    edit(p.main, (s) => s.replace('- [ ] Write docs', '- [x] Write docs'));
+    await m.execute({ type: 'log', observation: 'o', thought: 't', action: 'a' });
+    expect(m.state.objectives[1]!.done).toBe(true);
+    m.close();
+  });
+
+  it('config edited in metadata.yaml (as the GCC skill does) becomes a config event', async () => {
+    const p = await fresh();
+    edit(p.meta, (s) => s.replace('proactive_commits: true', 'proactive_commits: false').replace('commit_after_edits: 8', 'commit_after_edits: 3'));
+    const m = await Memory.open(p.dir);
+    expect(m.config.proactive_commits).toBe(false);
+    expect(m.config.commit_after_edits).toBe(3);
+    expect(m.verify()).toEqual([]);
+    m.close();
+  });
+
+  it('edits that cannot be adopted are kept aside with a warning, and the file is regenerated', async () => {
+    const p = await fresh();
+    const m0 = await Memory.open(p.dir);
+    await m0.execute({ type: 'commit', contribution: 'milestone one' });
+    m0.close();
+    edit(p.main, (s) => s.replace('### M1: milestone one', '### M1: rewritten by hand').replace('- [ ] Write docs', '- [x] Write docs'));
+    const m = await Memory.open(p.dir);
+    expect(m.state.objectives[1]!.done).toBe(true); // the adoptable part still counts
+    expect(m.warnings.join('\n')).toMatch(/kept at .*aside/);
+    const aside = readdirSync(join(p.dir, '.GCC', 'aside'));
+    expect(aside).toHaveLength(1);
+    expect(readFileSync(join(p.dir, '.GCC', 'aside', aside[0]!), 'utf8')).toContain('rewritten by hand');
+    expect(readFileSync(p.main, 'utf8')).toContain('### M1: milestone one');
+    expect(m.verify()).toEqual([]);
+    m.close();
+  });
+
+  it('an invalid config value is kept aside, not adopted', async () => {
+    const p = await fresh();
+    edit(p.meta, (s) => s.replace('commit_after_edits: 8', 'commit_after_edits: lots'));
+    const m = await Memory.open(p.dir);
+    expect(m.config.commit_after_edits).toBe(8);
+    expect(m.warnings.join('\n')).toMatch(/not a valid value/);
+    m.close();
+  });
+
+  it('other projections edited by hand are found by verify and restored by replay, kept aside first', async () => {
+    const p = await fresh();
+    const commitMd = join(p.dir, '.GCC', 'commit.md');
+    edit(commitMd, (s) => `${s}\nhand note\n`);
+    const m = await Memory.open(p.dir);
+    const problems = m.verify();
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ file: '.GCC/commit.md' });
+    const r = await m.replay();
+    expect(r.kept).toHaveLength(1);
+    expect(readFileSync(r.kept[0]!, 'utf8')).toContain('hand note');
+    expect(m.verify()).toEqual([]);
+    expect(existsSync(commitMd)).toBe(true);
+    m.close();
+  });
+});
