@@ -1,0 +1,83 @@
+import type { ExtensionAPI, ToolCallEventResult, ToolResultEventResult } from '@earendil-works/pi-coding-agent';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { HookEnvelope } from '../../hook/envelope.js';
+import { gccWriteReason } from '../../hook/gcc-write-guard.js';
+import { handleHook } from '../../hook/handle.js';
+import { FileSnapshots } from './file-snapshots.js';
+import type { MemorySlot } from './memory-slot.js';
+import { toCanonical } from './translate.js';
+
+/**
+ * Channel 2: every tool call Pi is about to run (codemode's nested calls included, since they
+ * pass through the same events) is translated into the canonical envelope and handed to the
+ * shared hook logic; its decision is applied here. Block → `{ block, reason }`; guidance →
+ * appended to the result of the call it concerns, with `structuredContent` passed through
+ * untouched (replacing content alone would drop it and break codemode scripts).
+ */
+
+export const HOST = 'pi';
+
+export function installHookBridge(pi: ExtensionAPI, slot: MemorySlot): void {
+  const snapshots = new FileSnapshots();
+
+  pi.on('tool_call', async (event, ctx): Promise<ToolCallEventResult | undefined> => {
+    try {
+      const resolved = slot.resolved;
+      if (resolved && !resolved.config.hook) return undefined;
+      const call = toCanonical(event.toolName, event.input);
+      const path = typeof call.input.file_path === 'string' ? call.input.file_path : undefined;
+      const memory = slot.memory;
+      if (!memory) {
+        // No memory to log into, but a `.GCC/` on disk is still not for generic writes.
+        const gccDir = resolved ? join(resolved.memoryRoot, '.GCC') : undefined;
+        if (!gccDir || !existsSync(gccDir)) return undefined;
+        const reason = gccWriteReason({ tool: call.tool, input: call.input, cwd: ctx.cwd, gccDir });
+        return reason ? { block: true, reason } : undefined;
+      }
+      if (path && (call.tool === 'Write' || call.tool === 'Edit')) snapshots.begin(event.toolCallId, path, ctx.cwd);
+      const decision = await handleHook(memory, envelope(slot, ctx.cwd, 'pre-tool', call), hookOptions(slot, ctx.signal));
+      if (decision.kind === 'block') {
+        snapshots.drop(event.toolCallId);
+        return { block: true, reason: decision.reason };
+      }
+      return undefined;
+    } catch {
+      return undefined; // fail open: the call goes ahead
+    }
+  });
+
+  pi.on('tool_result', async (event, ctx): Promise<ToolResultEventResult | undefined> => {
+    try {
+      const memory = slot.memory;
+      const fileStates = snapshots.end(event.toolCallId);
+      if (!memory || (slot.resolved && !slot.resolved.config.hook)) return undefined;
+      const call = toCanonical(event.toolName, event.input);
+      const result = event.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
+      const env: HookEnvelope = { ...envelope(slot, ctx.cwd, 'post-tool', call), result, isError: event.isError };
+      if (fileStates) env.fileStates = fileStates;
+      const decision = await handleHook(memory, env, hookOptions(slot, ctx.signal));
+      if (decision.kind !== 'guidance') return undefined;
+      const patch: ToolResultEventResult = { content: [...event.content, { type: 'text', text: `\n${decision.text}` }] };
+      if (event.structuredContent !== undefined) patch.structuredContent = event.structuredContent;
+      return patch;
+    } catch {
+      return undefined;
+    }
+  });
+}
+
+function envelope(slot: MemorySlot, cwd: string, event: 'pre-tool' | 'post-tool', call: ReturnType<typeof toCanonical>): HookEnvelope {
+  return { host: HOST, session: slot.session, event, cwd, tool: call.tool, hostTool: call.hostTool, input: call.input };
+}
+
+export function hookOptions(slot: MemorySlot, signal?: AbortSignal): Parameters<typeof handleHook>[2] {
+  const opts: NonNullable<Parameters<typeof handleHook>[2]> = {};
+  const cfg = slot.resolved?.config;
+  if (cfg) {
+    opts.timeoutMs = cfg.hookTimeoutMs;
+    opts.briefingBudget = cfg.briefingBudget;
+  }
+  if (signal) opts.signal = signal;
+  return opts;
+}

@@ -1,0 +1,208 @@
+/**
+ * GCC for Pi 1.x: project memory inside the agent. Load it as a Pi package (`pi install` /
+ * `pi -e` on this package: its `pi.extensions` entry points here) or as a file.
+ *
+ * One factory call per Pi session (startup, reload, new, resume and fork each build a fresh
+ * instance), so all state lives in the closure: nothing module-level, which would leak across
+ * the sessions Pi runs from one cached module.
+ *
+ * Fail open everywhere: any failure costs the session memory features, never the session.
+ */
+import type { ExtensionAPI, ExtensionContext } from '@earendil-works/pi-coding-agent';
+import { Memory } from '../../engine/memory.js';
+import { handleHook } from '../../hook/handle.js';
+import { createReadinessBarrier } from '../../machines/readiness.js';
+import { BRIEFING_TYPE, NOTICE_TYPE, briefingInContext } from './briefing-message.js';
+import { DEFAULTS, ENV_VARS, resolveConfig } from './config.js';
+import { registerGccCommand } from './gcc-command.js';
+import { HOST, hookOptions, installHookBridge } from './hook-bridge.js';
+import { checkVersion, planMcp, registerMcp, waitForMcpTools } from './mcp-channel.js';
+import { MemorySlot } from './memory-slot.js';
+import { registerMemoryTools } from './memory-tools.js';
+import { IDENTITY_ENTRY, memoryIdentity } from './session-identity.js';
+
+export { resolveConfig, type PiConfig, type ResolvedConfig } from './config.js';
+export { toCanonical } from './translate.js';
+
+/** How long a locked store may hold up an operation before the session moves on without it. */
+const LOCK_TIMEOUT_MS = 5_000;
+
+export default function gccPiExtension(pi: ExtensionAPI): void {
+  const slot = new MemorySlot();
+  // Armed now: Pi may submit the first prompt before session_start has run (seed 001).
+  const barrier = createReadinessBarrier({ capMs: readyCapFromEnv() });
+  /** One-shot notices for the next turn: each is told to the model exactly once. */
+  const notices: string[] = [];
+  const channel = { name: 'tools' as 'tools' | 'mcp', note: '' };
+  let toolsRegistered = false;
+  let stale = false;
+
+  const ensureInProcessTools = () => {
+    if (toolsRegistered) return;
+    toolsRegistered = true;
+    registerMemoryTools(pi, slot, () => ({ contextBudget: slot.resolved?.config.contextBudget ?? DEFAULTS.contextBudget }));
+  };
+
+  const openMemory = async (create: boolean) => {
+    const resolved = slot.resolved;
+    if (!resolved) return;
+    slot.memory?.close();
+    slot.memory = null;
+    slot.problem = null;
+    try {
+      slot.memory = await Memory.open(resolved.memoryRoot, { create, session: slot.session, lockTimeoutMs: LOCK_TIMEOUT_MS });
+    } catch (err) {
+      slot.fail(err, `opening ${resolved.memoryRoot}/.GCC`);
+    }
+  };
+
+  registerGccCommand(pi, slot, {
+    reopen: openMemory,
+    statusLines: () => {
+      const r = slot.resolved;
+      if (!r) return ['(configuration not resolved yet)'];
+      const cfg = Object.entries(r.config).map(([k, v]) => `  ${k} = ${JSON.stringify(v)} (${r.sources[k as keyof typeof r.sources]})`);
+      return [
+        `Memory session: ${slot.session}`,
+        `Channel: ${channel.name}${channel.note ? ` (${channel.note})` : ''}`,
+        `Project root: ${r.projectRoot}`,
+        `Config (project file ${r.projectFile}, global file ${r.globalFile}):`,
+        ...cfg,
+        ...(slot.memory?.warnings.length ? ['Memory warnings:', ...slot.memory.warnings.map((w) => `  ${w}`)] : []),
+        ...(r.warnings.length ? ['Config warnings:', ...r.warnings.map((w) => `  ${w}`)] : []),
+      ];
+    },
+  });
+  installHookBridge(pi, slot);
+
+  pi.on('session_start', async (event, ctx) => {
+    try {
+      const resolved = resolveConfig(ctx.cwd);
+      slot.resolved = resolved;
+      for (const w of resolved.warnings) notify(ctx, `gcc: ${w}`, 'warning');
+
+      const identity = memoryIdentity(ctx.sessionManager);
+      slot.session = identity.id;
+      if (identity.needsMarker) pi.appendEntry(IDENTITY_ENTRY, { id: identity.id, forkedFrom: identity.forkedFrom ?? null });
+
+      await openMemory(resolved.config.autoInit);
+      const memory = slot.memory as Memory | null;
+      if (memory && identity.forkedFrom) await carryBranch(memory, identity.forkedFrom, identity.id);
+      if (memory) {
+        const decision = await handleHook(memory, { host: HOST, session: slot.session, event: 'session-start', reason: event.reason, cwd: ctx.cwd }, hookOptions(slot));
+        if (decision.kind === 'context' && resolved.config.briefing && !briefingInContext(ctx.sessionManager)) {
+          pi.sendMessage({ customType: BRIEFING_TYPE, content: decision.text, display: false, details: { session: slot.session } });
+        }
+        for (const w of memory.warnings) notify(ctx, `gcc: ${w}`, 'warning');
+      } else {
+        notices.push(slot.describeProblem());
+        notify(ctx, `gcc: ${slot.describeProblem()}`, 'warning');
+      }
+      setUpChannel(ctx);
+    } catch (err) {
+      // Even our own bug must not take the session down: report it as missing memory.
+      slot.fail(err, 'starting GCC for this session');
+      notices.push(slot.describeProblem());
+      ensureInProcessTools();
+      barrier.toolsReady();
+    } finally {
+      barrier.sessionHookRan();
+    }
+  });
+
+  const setUpChannel = (ctx: ExtensionContext) => {
+    const cfg = slot.resolved?.config ?? DEFAULTS;
+    if (cfg.channel !== 'mcp') {
+      ensureInProcessTools();
+      barrier.toolsReady();
+      return;
+    }
+    const plan = planMcp(pi, cfg.bin);
+    if (!plan.ok) {
+      fallBack(ctx, plan.why);
+      return;
+    }
+    const refused = registerMcp(pi, plan.cmd, slot.resolved?.memoryRoot ?? ctx.cwd);
+    channel.name = 'mcp';
+    channel.note = `gctx mcp from ${plan.cmd.source}`;
+    // Pi reports no connection event: watch for the tools in the background, under the cap.
+    void waitForMcpTools(pi, cfg.readyTimeoutMs, () => stale).then((seen) => {
+      if (stale) return;
+      if (seen) barrier.toolsReady();
+      else fallBack(ctx, refused ? `Pi refused the MCP registration (${refused})` : 'the gctx MCP server did not come up');
+    });
+    void checkVersion(plan.cmd).then((warning) => {
+      if (!warning || stale) return;
+      notices.push(warning);
+      notify(ctx, `gcc: ${warning}`, 'warning');
+    });
+  };
+
+  const fallBack = (ctx: ExtensionContext, why: string) => {
+    channel.name = 'tools';
+    channel.note = `MCP unavailable: ${why}`;
+    ensureInProcessTools();
+    barrier.toolsReady();
+    const text = `GCC memory tools run in-process (gcc_*) because the MCP channel is unavailable: ${why}.`;
+    notices.push(text);
+    notify(ctx, `gcc: ${text}`, 'info');
+  };
+
+  pi.on('before_agent_start', async () => {
+    const turn = await barrier.awaitTurn();
+    const parts = notices.splice(0);
+    if (turn.notice) parts.push(turn.notice);
+    if (!parts.length) return undefined;
+    return { message: { customType: NOTICE_TYPE, content: parts.map((p) => `[gcc] ${p}`).join('\n\n'), display: false } };
+  });
+
+  pi.on('session_compact', async (_event, ctx) => {
+    const memory = slot.memory;
+    if (!memory) return;
+    try {
+      const decision = await handleHook(memory, { host: HOST, session: slot.session, event: 'compaction', cwd: ctx.cwd }, hookOptions(slot));
+      // The compaction dropped the briefing with the history it summarised: send it again.
+      if (decision.kind === 'context' && slot.resolved?.config.briefing !== false && !briefingInContext(ctx.sessionManager)) {
+        pi.sendMessage({ customType: BRIEFING_TYPE, content: decision.text, display: false, details: { session: slot.session, afterCompaction: true } });
+      }
+    } catch {
+      // fail open
+    }
+  });
+
+  pi.on('session_shutdown', async (event, ctx) => {
+    stale = true;
+    barrier.stop();
+    const memory = slot.memory;
+    if (!memory) return;
+    try {
+      await handleHook(memory, { host: HOST, session: slot.session, event: 'stop', reason: event.reason, cwd: ctx.cwd }, hookOptions(slot));
+    } finally {
+      memory.close();
+      slot.memory = null;
+    }
+  });
+}
+
+/** A fork starts on the memory branch its parent session was on. */
+async function carryBranch(memory: Memory, from: string, to: string): Promise<void> {
+  try {
+    const branch = memory.currentBranch(from);
+    if (branch !== memory.currentBranch(to)) await memory.execute({ type: 'switch', name: branch }, { session: to });
+  } catch {
+    // The parent's branch may be closed by now; the fork starts on the default.
+  }
+}
+
+function readyCapFromEnv(): number {
+  const n = Number(process.env[ENV_VARS.readyTimeoutMs]);
+  return Number.isFinite(n) && n > 0 ? n : DEFAULTS.readyTimeoutMs;
+}
+
+function notify(ctx: ExtensionContext, text: string, level: 'info' | 'warning' | 'error'): void {
+  try {
+    if (ctx.hasUI) ctx.ui.notify(text, level);
+  } catch {
+    // No UI in this mode.
+  }
+}

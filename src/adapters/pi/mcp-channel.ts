@@ -1,0 +1,134 @@
+import type { ExtensionAPI } from '@earendil-works/pi-coding-agent';
+import { execFile } from 'node:child_process';
+import { accessSync, constants, existsSync } from 'node:fs';
+import { delimiter, isAbsolute, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MCP_TOOL_PREFIX } from './translate.js';
+
+/**
+ * Channel 1, optional: `gctx mcp` registered through Pi's built-in MCP with direct exposure, so
+ * its tools are declared like built-ins. Pi reports neither a connection nor a failure to
+ * extensions, so each step that can be checked is checked before registering: a connector
+ * (the `/mcp` command) must be loaded, and the binary must resolve, since a missing one would
+ * look like a server still connecting. Anything else falls back to the in-process tools.
+ */
+
+export const SERVER_NAME = 'gcc';
+/** Seconds per MCP request: generous, a CONTEXT over a long history may take a while. */
+export const MCP_TIMEOUT_S = 600;
+/** Oldest `gctx` whose MCP tools this adapter knows how to use. Advisory only. */
+export const MCP_VERSION_FLOOR = '0.1.0';
+
+export interface McpCommand {
+  command: string;
+  args: string[];
+  /** Where the executable came from, for messages. */
+  source: string;
+}
+
+export type McpPlan = { ok: true; cmd: McpCommand } | { ok: false; why: string };
+
+/** Decide whether the MCP channel can be used, and with which command. */
+export function planMcp(pi: ExtensionAPI, bin: string | null, env: NodeJS.ProcessEnv = process.env): McpPlan {
+  if (typeof pi.registerMcpServer !== 'function') return { ok: false, why: 'this Pi has no registerMcpServer (needs Pi ≥ 1.0)' };
+  let connector = false;
+  try {
+    connector = pi.getCommands().some((c) => c.name === 'mcp');
+  } catch {
+    connector = false;
+  }
+  if (!connector) return { ok: false, why: 'no loaded extension connects MCP servers (Pi started with --no-mcp, or its MCP support is replaced)' };
+  const cmd = resolveGctx(bin, env);
+  if (!cmd) return { ok: false, why: bin ? `the gctx executable "${bin}" does not resolve` : 'no gctx executable found (set GCC_BIN or install git-context-controller)' };
+  return { ok: true, cmd };
+}
+
+/**
+ * The command that starts `gctx mcp`: an explicit bin (environment or global file), else
+ * `gctx` on PATH, else this package's own CLI run with the current Node.
+ */
+export function resolveGctx(bin: string | null, env: NodeJS.ProcessEnv = process.env): McpCommand | null {
+  if (bin) {
+    const found = isAbsolute(bin) || bin.includes('/') ? (executable(bin) ? bin : null) : onPath(bin, env);
+    return found ? { command: found, args: ['mcp'], source: bin } : null;
+  }
+  const fromPath = onPath('gctx', env);
+  if (fromPath) return { command: fromPath, args: ['mcp'], source: 'PATH' };
+  const own = fileURLToPath(new URL('../cli/main.js', import.meta.url));
+  if (existsSync(own)) return { command: process.execPath, args: [own, 'mcp'], source: 'this package' };
+  return null;
+}
+
+export function registerMcp(pi: ExtensionAPI, cmd: McpCommand, cwd: string): string | null {
+  try {
+    pi.registerMcpServer(SERVER_NAME, {
+      command: cmd.command,
+      args: cmd.args,
+      cwd,
+      exposure: 'direct',
+      timeout: MCP_TIMEOUT_S,
+      description: 'GCC project memory: commit, branch, merge, roadmap and context over .GCC/',
+    });
+    return null;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
+/** Whether a callable `mcp__gcc__` tool is registered (withdrawn tools linger as hidden). */
+export function mcpToolsVisible(pi: ExtensionAPI): boolean {
+  try {
+    return pi.getAllTools().some((t) => t.name.startsWith(MCP_TOOL_PREFIX) && (t as { exposure?: string }).exposure !== 'hidden');
+  } catch {
+    return false;
+  }
+}
+
+/** Poll for the server's tools: Pi has no event for them. Resolves true when seen, false at the cap. */
+export async function waitForMcpTools(pi: ExtensionAPI, capMs: number, isStale: () => boolean): Promise<boolean> {
+  const deadline = Date.now() + capMs;
+  while (Date.now() < deadline && !isStale()) {
+    if (mcpToolsVisible(pi)) return true;
+    await new Promise((r) => setTimeout(r, 25).unref());
+  }
+  return mcpToolsVisible(pi);
+}
+
+/** `gctx --version`, compared against the floor. Null when fine or unknown. */
+export function checkVersion(cmd: McpCommand): Promise<string | null> {
+  return new Promise((resolve) => {
+    const args = [...cmd.args.slice(0, -1), '--version'];
+    execFile(cmd.command, args, { timeout: 5_000 }, (err, stdout) => {
+      if (err) return resolve(null);
+      const v = /(\d+)\.(\d+)\.(\d+)/.exec(stdout);
+      if (!v) return resolve(null);
+      const found = v.slice(1, 4).map(Number);
+      const floor = MCP_VERSION_FLOOR.split('.').map(Number);
+      for (let i = 0; i < 3; i++) {
+        if ((found[i] ?? 0) > (floor[i] ?? 0)) return resolve(null);
+        if ((found[i] ?? 0) < (floor[i] ?? 0)) {
+          return resolve(`gctx ${v[0]} is older than ${MCP_VERSION_FLOOR}, the oldest this extension is built for: a memory tool may misbehave. Update git-context-controller.`);
+        }
+      }
+      resolve(null);
+    });
+  });
+}
+
+function onPath(name: string, env: NodeJS.ProcessEnv): string | null {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const p = join(dir, name);
+    if (executable(p)) return p;
+  }
+  return null;
+}
+
+function executable(p: string): boolean {
+  try {
+    accessSync(p, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
