@@ -1,0 +1,274 @@
+/**
+ * Shared pieces of the benchmarks: statistics, tables, result files, and a fast way to
+ * build a big, valid history. Benchmarks import the built library from ../dist/ (run
+ * `npm run build` first; `npm run bench` does).
+ */
+import { randomBytes } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir, cpus, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { decide } from '../dist/decider/decide.js';
+import { DEFAULT_CONFIG, FORMAT_VERSION, MAIN } from '../dist/events/types.js';
+import { serialize } from '../dist/log/codec.js';
+import { evolve } from '../dist/projections/evolve.js';
+import { initialState } from '../dist/projections/state.js';
+import { layout } from '../dist/store/paths.js';
+import { nextId } from '../dist/store/store.js';
+import { Memory } from '../dist/index.js';
+
+export const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
+export const ROOT = dirname(BENCH_DIR);
+export const RESULTS_DIR = join(BENCH_DIR, 'results');
+
+// ---------------------------------------------------------------- statistics
+
+export function quantile(sorted, q) {
+  if (sorted.length === 0) return NaN;
+  const pos = (sorted.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
+}
+
+/** Median and spread of a sample: p10/p90, min/max, and the relative IQR. */
+export function stats(samples) {
+  const s = [...samples].sort((a, b) => a - b);
+  const median = quantile(s, 0.5);
+  const q1 = quantile(s, 0.25);
+  const q3 = quantile(s, 0.75);
+  return {
+    n: s.length,
+    median,
+    p10: quantile(s, 0.1),
+    p90: quantile(s, 0.9),
+    min: s[0],
+    max: s[s.length - 1],
+    iqrPct: median ? ((q3 - q1) / median) * 100 : 0,
+  };
+}
+
+export const median = (xs) => stats(xs).median;
+
+/** Time a synchronous or async function once, in milliseconds. */
+export async function timeMs(fn) {
+  const t0 = process.hrtime.bigint();
+  await fn();
+  return Number(process.hrtime.bigint() - t0) / 1e6;
+}
+
+export function fmt(x, digits = 2) {
+  if (typeof x !== 'number') return String(x);
+  if (!Number.isFinite(x)) return String(x);
+  if (Math.abs(x) >= 1000) return Math.round(x).toLocaleString('en-US');
+  if (Math.abs(x) >= 100) return x.toFixed(Math.max(0, digits - 2));
+  if (Math.abs(x) >= 10) return x.toFixed(Math.max(0, digits - 1));
+  return x.toFixed(digits);
+}
+
+/** "median (p10–p90)" */
+export function spread(st, digits = 2) {
+  return `${fmt(st.median, digits)} (${fmt(st.p10, digits)}–${fmt(st.p90, digits)})`;
+}
+
+// ---------------------------------------------------------------- output
+
+/** A markdown table: printable on a terminal and pasteable into docs/benchmarks.md. */
+export function table(columns, rows) {
+  const cells = [columns, ...rows.map((r) => r.map((c) => String(c)))];
+  const widths = columns.map((_, i) => Math.max(...cells.map((r) => r[i].length)));
+  const line = (r) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  return [line(columns), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map((r) => line(r.map(String)))].join('\n');
+}
+
+export function machine() {
+  const c = cpus();
+  return { node: process.version, platform: `${process.platform}-${process.arch}`, cpus: c.length, cpu: c[0]?.model ?? '?', memGiB: +(totalmem() / 2 ** 30).toFixed(1) };
+}
+
+/** Write bench/results/<name>.json with the machine and the time. */
+export function writeResult(name, data) {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const out = { bench: name, at: new Date().toISOString(), machine: machine(), ...data };
+  writeFileSync(join(RESULTS_DIR, `${name}.json`), `${JSON.stringify(out, null, 2)}\n`);
+  return out;
+}
+
+// ---------------------------------------------------------------- fixtures
+
+export function tempDir(prefix = 'gcc-bench-') {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function removeDir(dir) {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+const WORDS = 'parser cache lock replay index branch merge token budget schema writer reader tail crc fsync retry commit context'.split(' ');
+function words(rng, n) {
+  let s = '';
+  for (let i = 0; i < n; i++) s += (i ? ' ' : '') + WORDS[Math.floor(rng() * WORDS.length)];
+  return s;
+}
+
+/** A small deterministic PRNG (mulberry32), so histories are the same from run to run. */
+export function prng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Build a history of about `events` events by running the real decider and fold in
+ * memory and writing the logs with the real codec (the same bytes `execute` would append,
+ * without 100,000 fsyncs). The mix is what an agent session produces: tool-call records
+ * with file edits, OTA entries, a commit every `commitEvery` events, objectives, and now
+ * and then a branch with a few commits that is merged or abandoned.
+ * Returns the project directory (holding .GCC/) and counts.
+ */
+export async function buildHistory(dir, { events: target, commitEvery = 10, seed = 1, commitsOnly = false, objectives = 6 } = {}) {
+  const rng = prng(seed);
+  const logs = new Map(); // branch -> events
+  let state = initialState();
+  let lastId = '';
+  let t = Date.now() - target * 10 - 86_400_000;
+  let count = 0;
+  let commits = 0;
+  // Tool records and OTA entries do not depend on the state beyond the current branch, so
+  // they are folded lazily in batches (one immer draft per batch instead of per event).
+  let unfolded = [];
+  const flush = () => {
+    if (unfolded.length) state = evolve(state, unfolded);
+    unfolded = [];
+  };
+  const push = (branch, news, fold) => {
+    let list = logs.get(branch);
+    if (!list) logs.set(branch, (list = []));
+    const seq0 = list.length;
+    const at = new Date((t += 7));
+    const envs = news.map((ev, i) => {
+      lastId = nextId(lastId, at.getTime());
+      const env = { id: lastId, seq: seq0 + i + 1, at: at.toISOString(), branch, type: ev.type, data: ev.data };
+      const more = news.length - 1 - i;
+      if (more > 0) env.more = more;
+      return env;
+    });
+    for (const e of envs) list.push(e);
+    if (fold) {
+      flush();
+      state = evolve(state, envs);
+    } else {
+      for (const e of envs) unfolded.push(e);
+    }
+    count += envs.length;
+  };
+  const run = (cmd) => {
+    const lazy = cmd.type === 'log' || cmd.type === 'record-tool';
+    if (!lazy) flush();
+    const d = decide(state, cmd, { nonce: randomBytes(8).toString('hex') });
+    if (!d.ok) throw d.error;
+    push(d.log, d.events, !lazy);
+    if (cmd.type === 'commit' || cmd.type === 'merge') commits++;
+  };
+  push(MAIN, [{ type: 'memory.initialized', data: { format: FORMAT_VERSION, config: { ...DEFAULT_CONFIG } } }], true);
+  for (let i = 0; i < objectives; i++) run({ type: 'roadmap', action: 'add', target: `Objective ${i + 1}: ${words(rng, 6)}` });
+  let sinceCommit = 0;
+  let branchNo = 0;
+  let onBranch = null;
+  let branchCommits = 0;
+  while (commitsOnly ? commits < target : count < target) {
+    if (commitsOnly) {
+      run({ type: 'commit', contribution: `Commit ${commits + 1}: ${words(rng, 30)}`, files: [{ path: `src/m${Math.floor(rng() * 200)}.ts`, added: 3, removed: 1 }] });
+      continue;
+    }
+    if (sinceCommit >= commitEvery - 1) {
+      run({ type: 'commit', contribution: `${words(rng, 8)}.\n\n${words(rng, 40)}`, title: `Step ${commits + 1}: ${words(rng, 5)}` });
+      sinceCommit = 0;
+      if (onBranch) {
+        branchCommits++;
+        if (branchCommits >= 3) {
+          if (rng() < 0.75) run({ type: 'merge', branch: onBranch, synthesis: `Merged ${onBranch}: ${words(rng, 25)}` });
+          else run({ type: 'abandon', branch: onBranch, reason: words(rng, 12) });
+          onBranch = null;
+        }
+      } else if (rng() < 0.05) {
+        onBranch = `exp-${++branchNo}`;
+        branchCommits = 0;
+        run({ type: 'branch', name: onBranch, purpose: `Try ${words(rng, 6)}`, hypotheses: [words(rng, 8)] });
+      }
+      continue;
+    }
+    if (rng() < 0.3) {
+      run({ type: 'log', observation: words(rng, 20), thought: words(rng, 15), action: words(rng, 10) });
+    } else {
+      const edit = rng() < 0.5;
+      const path = `src/${WORDS[Math.floor(rng() * WORDS.length)]}/${Math.floor(rng() * 20)}.ts`;
+      run({
+        type: 'record-tool',
+        tool: edit ? 'edit' : 'bash',
+        input: edit ? JSON.stringify({ path, oldText: words(rng, 6), newText: words(rng, 8) }) : `npm test -- ${words(rng, 2)}`,
+        result: words(rng, 30),
+        isError: rng() < 0.05,
+        files: edit ? [{ path, added: 1 + Math.floor(rng() * 9), removed: Math.floor(rng() * 5) }] : [],
+        host: 'bench',
+      });
+    }
+    sinceCommit++;
+  }
+  // Close a branch left open so the session ends on main.
+  if (onBranch) run({ type: 'merge', branch: onBranch, synthesis: `Merged ${onBranch}` });
+  flush();
+  const l = layout(dir);
+  mkdirSync(l.gcc, { recursive: true });
+  let bytes = 0;
+  for (const [branch, list] of logs) {
+    const path = l.logOf(branch);
+    mkdirSync(dirname(path), { recursive: true });
+    const text = serialize(list);
+    bytes += Buffer.byteLength(text);
+    writeFileSync(path, text);
+  }
+  writeFileSync(join(l.gcc, '.gitignore'), '.cache/\n.lock\n.lock.break\n*.tmp-*\nquarantine/\n');
+  // Opening renders every projection once (the checkpoint is missing) and leaves it settled.
+  const m = await Memory.open(dir);
+  m.close();
+  return { dir, events: count, commits, branches: logs.size, logBytes: bytes };
+}
+
+// ---------------------------------------------------------------- shared fixtures
+
+/**
+ * A fixture built once per harness run and shared by the benchmarks (each runs in its own
+ * process): `GCC_BENCH_FIXTURES` names the folder; without it, a temporary one is used.
+ * Read-only users take it as is; a benchmark that writes takes `fixtureCopy`.
+ */
+export async function fixture(key, opts) {
+  const root = process.env.GCC_BENCH_FIXTURES ?? (process.env.GCC_BENCH_FIXTURES = tempDir('gcc-bench-fixtures-'));
+  const dir = join(root, key);
+  const done = join(dir, '.fixture.json');
+  if (existsSync(done)) return JSON.parse(readFileSync(done, 'utf8'));
+  removeDir(dir);
+  mkdirSync(dir, { recursive: true });
+  const info = await buildHistory(dir, opts);
+  writeFileSync(done, JSON.stringify(info));
+  return info;
+}
+
+export async function fixtureCopy(key, opts) {
+  const info = await fixture(key, opts);
+  const dir = tempDir('gcc-bench-copy-');
+  cpSync(join(info.dir, '.GCC'), join(dir, '.GCC'), { recursive: true });
+  return { ...info, dir };
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Give the collector a chance between timed runs when node runs with --expose-gc. */
+export function gc() {
+  if (typeof globalThis.gc === 'function') globalThis.gc();
+}

@@ -1,0 +1,159 @@
+/**
+ * Replay of a whole history into every projection, against the floor of merely reading
+ * the same logs and JSON-parsing their machine lines.
+ *
+ * - replay (end to end): a fresh Memory.open of a memory whose projections and cache are
+ *   gone: read every log, check every entry (CRC, schema, sequence), fold every event,
+ *   render and write every projection file.
+ * - replay (in memory): the same without the open and the file writes (parse + fold +
+ *   render), timed stage by stage.
+ * - floor A: read the same log files, find the machine lines, JSON.parse each.
+ * - floor B: JSON.parse alone, over the machine lines already in memory.
+ * Runs alternate (floor, replay, floor, …) so both see the same machine.
+ */
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { Memory } from '../dist/index.js';
+import { parse } from '../dist/log/codec.js';
+import { allFiles } from '../dist/projections/files.js';
+import { evolve } from '../dist/projections/evolve.js';
+import { initialState } from '../dist/projections/state.js';
+import { layout } from '../dist/store/paths.js';
+import { byId } from '../dist/store/store.js';
+import { fixtureCopy, fmt, gc, removeDir, spread, stats } from './lib.js';
+
+export const title = 'Replay into every projection vs JSON-parsing the machine lines';
+
+const PREFIX = '\n<!-- gcc:e ';
+
+function logFiles(dir) {
+  const l = layout(dir);
+  const out = [l.logOf('main')];
+  const walk = (d, rel) => {
+    let names;
+    try {
+      names = readdirSync(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const n of names) {
+      if (!n.isDirectory()) continue;
+      const b = rel ? `${rel}/${n.name}` : n.name;
+      try {
+        statSync(l.logOf(b));
+        out.push(l.logOf(b));
+      } catch {
+        /* a folder of nested branches only */
+      }
+      walk(join(d, n.name), b);
+    }
+  };
+  walk(join(l.gcc, 'branches'), '');
+  return out;
+}
+
+function machineLines(text, out) {
+  for (let i = text.indexOf(PREFIX); i !== -1; i = text.indexOf(PREFIX, i + 1)) {
+    const end = text.indexOf('\n', i + 1);
+    const line = text.slice(i + PREFIX.length, end);
+    out.push(line.slice(0, line.lastIndexOf(' ', line.length - 5)));
+  }
+  return out;
+}
+
+function floorA(files) {
+  let n = 0;
+  for (const f of files) for (const json of machineLines(readFileSync(f, 'utf8'), [])) (JSON.parse(json), n++);
+  return n;
+}
+
+function floorB(lines) {
+  let n = 0;
+  for (const json of lines) (JSON.parse(json), n++);
+  return n;
+}
+
+function inMemory(dir, files) {
+  const t = [process.hrtime.bigint()];
+  const texts = files.map((f) => readFileSync(f, 'utf8'));
+  t.push(process.hrtime.bigint());
+  const events = [];
+  for (let i = 0; i < files.length; i++) for (const e of parse(texts[i], files[i]).events) events.push(e);
+  events.sort(byId);
+  t.push(process.hrtime.bigint());
+  const state = evolve(initialState(), events);
+  t.push(process.hrtime.bigint());
+  const out = allFiles(layout(dir), state, events);
+  t.push(process.hrtime.bigint());
+  const ms = (a, b) => Number(t[b] - t[a]) / 1e6;
+  return { events: events.length, files: out.size, read: ms(0, 1), parse: ms(1, 2), fold: ms(2, 3), render: ms(3, 4), total: ms(0, 4) };
+}
+
+async function endToEnd(dir) {
+  const gcc = join(dir, '.GCC');
+  rmSync(join(gcc, '.cache'), { recursive: true, force: true });
+  for (const f of ['main.md', 'metadata.yaml', 'commit.md']) rmSync(join(gcc, f), { force: true });
+  const t0 = process.hrtime.bigint();
+  const m = await Memory.open(dir);
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  const n = m.state.events;
+  m.close();
+  return { ms, events: n };
+}
+
+export async function run({ quick = false, long = false } = {}) {
+  const size = quick ? 10_000 : 100_000;
+  const runs = quick ? 3 : long ? 9 : 5;
+  const fx = await fixtureCopy(`h${size}`, { events: size });
+  const files = logFiles(fx.dir);
+  const lines = [];
+  for (const f of files) machineLines(readFileSync(f, 'utf8'), lines);
+  const s = { floorA: [], floorB: [], e2e: [], mem: [], read: [], parse: [], fold: [], render: [], ratioA: [], ratioB: [] };
+  let events = 0;
+  for (let r = 0; r < runs; r++) {
+    gc();
+    let t0 = process.hrtime.bigint();
+    const n = floorA(files);
+    const a = Number(process.hrtime.bigint() - t0) / 1e6;
+    gc();
+    t0 = process.hrtime.bigint();
+    floorB(lines);
+    const b = Number(process.hrtime.bigint() - t0) / 1e6;
+    gc();
+    const im = inMemory(fx.dir, files);
+    gc();
+    const e2e = await endToEnd(fx.dir);
+    events = e2e.events;
+    if (n !== im.events || n !== e2e.events) throw new Error(`event counts differ: floor ${n}, replay ${im.events}, open ${e2e.events}`);
+    s.floorA.push(a);
+    s.floorB.push(b);
+    s.e2e.push(e2e.ms);
+    s.mem.push(im.total);
+    for (const k of ['read', 'parse', 'fold', 'render']) s[k].push(im[k]);
+    s.ratioA.push(e2e.ms / a);
+    s.ratioB.push(e2e.ms / b);
+  }
+  const bytes = files.reduce((acc, f) => acc + statSync(f).size, 0);
+  removeDir(fx.dir);
+  const st = Object.fromEntries(Object.entries(s).map(([k, v]) => [k, stats(v)]));
+  const A = st.floorA.median;
+  const row = (name, x) => [name, spread(x, 0), fmt(x.median / A)];
+  const ratio = st.e2e.median / A;
+  return {
+    title,
+    columns: [`${events.toLocaleString('en-US')} events, ${fmt(bytes / 2 ** 20, 1)} MiB of logs in ${files.length} files`, 'ms median (p10–p90)', '× floor A'],
+    rows: [
+      row('replay end to end: open, check, fold, render and write every projection', st.e2e),
+      row('replay in memory: read + parse + fold + render', st.mem),
+      row('  · read and decode the files', st.read),
+      row('  · parse and check entries (CRC, schema, seq), sort', st.parse),
+      row('  · fold (evolve)', st.fold),
+      row('  · render every projection', st.render),
+      row('floor A: read the files and JSON.parse each machine line', st.floorA),
+      row('floor B: JSON.parse the machine lines alone (already in memory)', st.floorB),
+    ],
+    summary: `Replay of ${events.toLocaleString('en-US')} events: ${fmt(st.e2e.median, 0)} ms end to end = ${fmt(ratio)}× floor A (read + JSON.parse), ${fmt(st.e2e.median / st.floorB.median, 1)}× floor B (JSON.parse alone); targets ≤ 4× and < 1,000 ms`,
+    pass: ratio <= 4 && st.e2e.median < 1000,
+    json: { events, bytes, logFiles: files.length, runs, ...st, samples: s },
+  };
+}
