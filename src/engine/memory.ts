@@ -19,7 +19,7 @@ import { incrementalWrites } from '../projections/files.js';
 import { initialState, type MemoryState } from '../projections/state.js';
 import { layout, type Layout } from '../store/paths.js';
 import { type CatchUp, Store } from '../store/store.js';
-import { markSeen, reconcileEdits, rebuildProjections } from './reconcile.js';
+import { markSeen, reconcileEdits, rebuildProjections, setAsideUnexplained } from './reconcile.js';
 import { type Problem, replayMemory, verifyMemory } from './verify.js';
 import { ProjectionWriter, readText } from './writer.js';
 import { briefing } from '../context/briefing.js';
@@ -34,6 +34,12 @@ export interface OpenOptions {
   lockTimeoutMs?: number;
   /** Session used when a call names none. */
   session?: string;
+  /**
+   * Whether a projection file on disk is exactly what version control checked out (the git
+   * hooks pass this). Consulted only after the logs changed underneath gctx: such a file is
+   * replaced by a fresh render instead of being kept aside as a possible hand edit.
+   */
+  checkedOut?: (path: string) => boolean;
 }
 
 export interface ExecuteOptions {
@@ -135,7 +141,7 @@ export class Memory {
   /** On open: quarantine torn tails, bring projections up to date, adopt hand edits. */
   private async settle(): Promise<void> {
     const torn = [...this.store.logs.values()].some((l) => existsSync(l.path) && lstatSync(l.path).size > l.size);
-    const stale = this.writer.readCheckpoint() !== this._state.lastId;
+    const stale = this.writer.readCheckpoint() !== this.stamp();
     if (!torn && !stale && !this.editsPending()) return;
     try {
       await this.store.withLock(() => this.settleLocked(true), this.lockOpts());
@@ -156,11 +162,32 @@ export class Memory {
       const moved = log.quarantine(this.layout.quarantine, this.now());
       if (moved) this.warnings.push(`a torn entry at the end of ${log.rel} (a crash mid-write) was moved to ${moved}`);
     }
-    const adoption = reconcileEdits(this.layout, this.writer, this._state, () => this.nonce(), false);
-    this.warnings.push(...adoption.warnings);
-    if (adoption.events.length) this.appendAndProject(MAIN, adoption.events, undefined);
-    if (full || adoption.dirty || this.writer.readCheckpoint() !== this._state.lastId) rebuildProjections(this.layout, this.writer, this._state, this.store.allEvents());
-    this.writer.checkpoint(this._state.lastId);
+    // Logs that changed other than through gctx (a git checkout, merge, rebase or reset, or
+    // a crash between an append and its projections) leave projections on disk that belong
+    // to other logs. Reading them as a person's edits would turn a pull into bogus events
+    // (objectives "removed" because the other side's main.md lacks them), so they are only
+    // rebuilt; a file that matches neither what gctx last wrote nor the new render is kept
+    // aside, unless git vouches that it is exactly what it checked out.
+    const moved = this.writer.readCheckpoint() !== this.stamp();
+    let dirty = false;
+    if (moved) {
+      this.warnings.push(...setAsideUnexplained(this.layout, this.writer, this._state, this.opts.checkedOut));
+    } else {
+      const adoption = reconcileEdits(this.layout, this.writer, this._state, () => this.nonce(), false);
+      this.warnings.push(...adoption.warnings);
+      if (adoption.events.length) this.appendAndProject(MAIN, adoption.events, undefined);
+      dirty = adoption.dirty;
+    }
+    if (full || moved || dirty) rebuildProjections(this.layout, this.writer, this._state, this.store.allEvents());
+    this.writer.checkpoint(this.stamp());
+  }
+
+  /**
+   * What the projections were last written for: the newest event id and the event count.
+   * The count matters after a union where our newest event stays the newest overall.
+   */
+  private stamp(): string {
+    return `${this._state.lastId} ${this._state.events}`;
   }
 
   private nonce(): string {
@@ -176,7 +203,7 @@ export class Memory {
     this.writer.apply(writes);
     if (writes.has(this.layout.mainMd)) markSeen(this.layout.mainMd);
     if (writes.has(this.layout.metadata)) markSeen(this.layout.metadata);
-    this.writer.checkpoint(this._state.lastId);
+    this.writer.checkpoint(this.stamp());
     return appended;
   }
 
@@ -232,7 +259,7 @@ export class Memory {
       this.writer.saveBase(this.layout.metadata, readText(this.layout.metadata) ?? '');
       markSeen(this.layout.mainMd);
       markSeen(this.layout.metadata);
-      this.writer.checkpoint(this._state.lastId);
+      this.writer.checkpoint(this.stamp());
       return r;
     }, this.lockOpts());
   }

@@ -78,6 +78,22 @@ export function reconcileEdits(l: Layout, w: ProjectionWriter, state: MemoryStat
   return { events, warnings, dirty };
 }
 
+/**
+ * After the logs changed underneath gctx: keep aside main.md / metadata.yaml when they match
+ * neither what gctx last wrote nor a render of the new state (nor what git checked out, when
+ * the caller can tell), since only then may they hold an edit. Nothing is adopted.
+ */
+export function setAsideUnexplained(l: Layout, w: ProjectionWriter, state: MemoryState, checkedOut?: (path: string) => boolean): string[] {
+  const warnings: string[] = [];
+  for (const [path, render] of [[l.mainMd, renderMain], [l.metadata, renderMetadata]] as const) {
+    const disk = readText(path);
+    if (disk === null || disk === w.readBase(path) || disk === render(state)) continue;
+    if (checkedOut?.(path)) continue;
+    warnings.push(keepAside(l, path, ['it differs from what gctx wrote, and git (or another tool) replaced the logs meanwhile']));
+  }
+  return warnings;
+}
+
 /** Rewrite every projection that differs from a fresh render of the state. */
 export function rebuildProjections(l: Layout, w: ProjectionWriter, state: MemoryState, events: readonly GccEvent[]): string[] {
   const written = w.applyFull(allFiles(l, state, events));
