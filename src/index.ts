@@ -11,7 +11,7 @@ export { estimateTokens } from './context/budget.js';
 export { GccError, type ErrorCode, type ErrorData } from './errors.js';
 export { DEFAULT_CONFIG, EVENT_TYPES, MAIN, type Config, type EventPayloads, type EventType, type FileChange, type GccEvent, type NewEvent } from './events/types.js';
 export { parse as parseLog, serialize as serializeLog } from './log/codec.js';
-export { evolve } from './projections/evolve.js';
+export { evolve, replay } from './projections/evolve.js';
 export { initialState, type BranchInfo, type MemoryState } from './projections/state.js';
 export { branchNameProblem } from './store/paths.js';
 export type { Problem } from './engine/verify.js';

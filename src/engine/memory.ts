@@ -14,7 +14,7 @@ import type { Command } from '../decider/commands.js';
 import { currentBranch, decide } from '../decider/decide.js';
 import { type Config, DEFAULT_CONFIG, FORMAT_VERSION, type GccEvent, MAIN, type NewEvent } from '../events/types.js';
 import { asGccError, gccError } from '../errors.js';
-import { evolve } from '../projections/evolve.js';
+import { evolve, replay as replayEvents } from '../projections/evolve.js';
 import { incrementalWrites } from '../projections/files.js';
 import { initialState, type MemoryState } from '../projections/state.js';
 import { layout, type Layout } from '../store/paths.js';
@@ -127,13 +127,13 @@ export class Memory {
   /** Read every log from scratch and fold. */
   private load(): void {
     this.store.catchUp();
-    this._state = evolve(initialState(), this.store.allEvents());
+    this._state = replayEvents(this.store.allEvents());
   }
 
   /** Catch up with other writers; replays from scratch when a log was rewritten. */
   refresh(): CatchUp {
     const cu = this.store.catchUp();
-    if (cu.reset) this._state = evolve(initialState(), this.store.allEvents());
+    if (cu.reset) this._state = replayEvents(this.store.allEvents());
     else this._state = evolve(this._state, cu.added);
     return cu;
   }

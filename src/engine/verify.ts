@@ -8,9 +8,8 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { GccError } from '../errors.js';
 import { parse } from '../log/codec.js';
-import { evolve } from '../projections/evolve.js';
+import { replay } from '../projections/evolve.js';
 import { allFiles } from '../projections/files.js';
-import { initialState } from '../projections/state.js';
 import type { Layout } from '../store/paths.js';
 import { byId, type Store } from '../store/store.js';
 import { readText, writeAtomic } from './writer.js';
@@ -35,8 +34,9 @@ export function verifyMemory(l: Layout, store: Store): Problem[] {
   for (const log of store.logs.values()) {
     if (!existsSync(log.path)) continue; // a branch with no events of its own yet
     try {
-      const parsed = parse(readFileSync(log.path, 'utf8'), log.rel);
-      if (parsed.tail) problems.push({ file: log.rel, line: readFileSync(log.path, 'utf8').slice(0, parsed.validLength).split('\n').length, message: 'torn entry at the end (a crash mid-write); open the memory to quarantine it' });
+      const bytes = readFileSync(log.path);
+      const parsed = parse(bytes, log.rel);
+      if (parsed.tail) problems.push({ file: log.rel, line: bytes.subarray(0, parsed.validLength).toString('utf8').split('\n').length, message: 'torn entry at the end (a crash mid-write); open the memory to quarantine it' });
       for (const e of parsed.events) {
         if (e.branch !== log.branch) problems.push({ file: log.rel, message: `entry ${e.seq} claims branch ${e.branch}` });
         events.push(e);
@@ -48,7 +48,7 @@ export function verifyMemory(l: Layout, store: Store): Problem[] {
   }
   if (problems.length) return problems;
   events.sort(byId);
-  const state = evolve(initialState(), events);
+  const state = replay(events);
   for (const [path, want] of allFiles(l, state, events)) {
     const have = readText(path);
     const file = relative(l.root, path);
@@ -60,7 +60,7 @@ export function verifyMemory(l: Layout, store: Store): Problem[] {
 
 export function replayMemory(l: Layout, store: Store): { written: string[]; kept: string[] } {
   const events = store.allEvents();
-  const state = evolve(initialState(), events);
+  const state = replay(events);
   const written: string[] = [];
   const kept: string[] = [];
   for (const [path, want] of allFiles(l, state, events)) {

@@ -1,6 +1,6 @@
 /**
  * log.md codec. An entry is readable prose followed by one machine line that carries the
- * whole event as JSON plus a CRC-32 over prose and JSON:
+ * whole event as JSON plus a CRC-32 of the entry up to the end of that JSON:
  *
  *   **[OTA-042]** 2026-11-29T10:00:00.000Z | Branch: main
  *   - **Observation**: ...
@@ -26,8 +26,9 @@ function escapeJson(json: string): string {
   return json.replace(/[<>\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/** CRC-32 of the entry's bytes as they stand in the file, from its first byte to the end of the JSON. */
 function crcHex(prose: string, json: string): string {
-  return crc32(`${prose}\n${json}`).toString(16).padStart(8, '0');
+  return crc32(Buffer.from(`${prose}\n${MACHINE_PREFIX}${json}`, 'utf8')).toString(16).padStart(8, '0');
 }
 
 /** The envelope in its canonical key order, so bytes are deterministic. */
@@ -51,69 +52,87 @@ export function serialize(events: readonly GccEvent[]): string {
 
 export interface ParsedLog {
   events: GccEvent[];
-  /** Byte-exact text of every complete entry, i.e. where appending resumes. */
+  /** Bytes of every complete entry: where appending resumes. */
   validLength: number;
   /** Text after the last complete batch: a crash mid-write. Empty when the log is whole. */
   tail: string;
 }
 
-function lineOf(text: string, offset: number): number {
+function lineOf(buf: Uint8Array, offset: number): number {
   let line = 1;
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+  for (let i = 0; i < offset && i < buf.length; i++) if (buf[i] === NL) line++;
   return line;
+}
+
+const NL = 0x0a;
+const FIND_BYTES = Buffer.from(FIND, 'utf8');
+const AFTER_LINE = Buffer.from(TERMINATOR.slice(1), 'utf8');
+const SUFFIX_BYTES = Buffer.from(MACHINE_SUFFIX, 'utf8');
+const JSON_START = FIND_BYTES.length; // offset of the JSON from the newline before the machine line
+
+/** Eight lowercase hex digits at `at` as an unsigned number, or -1. */
+function readHex(buf: Buffer, at: number): number {
+  let n = 0;
+  for (let i = at; i < at + 8; i++) {
+    const c = buf[i]!;
+    const d = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1;
+    if (d < 0) return -1;
+    n = n * 16 + d;
+  }
+  return n;
+}
+
+function matchesAt(buf: Buffer, at: number, what: Buffer): boolean {
+  if (at < 0 || at + what.length > buf.length) return false;
+  for (let i = 0; i < what.length; i++) if (buf[at + i] !== what[i]) return false;
+  return true;
+}
+
+/** Text of a log, as a string or as the bytes read from disk. */
+export function parse(text: string | Buffer, file = 'log.md', startSeq = 0): ParsedLog {
+  return parseBytes(typeof text === 'string' ? Buffer.from(text, 'utf8') : text, file, startSeq);
 }
 
 /**
  * Parse a whole log. A damaged entry followed by intact ones is corruption (an error naming
  * file and line). Damage that only reaches to the end of the file is a torn tail: returned,
  * not thrown, so the store can quarantine it. An incomplete batch at the end counts as torn.
+ * Works on bytes: prose is checked by its CRC and never decoded, only the JSON is.
  */
-export function parse(text: string, file = 'log.md', startSeq = 0): ParsedLog {
+export function parseBytes(buf: Buffer, file = 'log.md', startSeq = 0): ParsedLog {
   const events: GccEvent[] = [];
   let pos = 0;
   let batchStartIndex = 0;
   let batchStartPos = 0;
   let expectedSeq = startSeq;
-  while (pos < text.length) {
+  const corrupt = (message: string, fix: string, at: number) => gccError('E_CORRUPT', message, fix, { file, line: lineOf(buf, at) });
+  while (pos < buf.length) {
     const entryStart = pos;
-    const m = text.indexOf(FIND, pos);
-    const lineEnd = m === -1 ? -1 : text.indexOf('\n', m + 1);
-    const complete = lineEnd !== -1 && text.startsWith(TERMINATOR.slice(1), lineEnd + 1);
-    if (!complete) {
-      if (m === -1 || lineEnd === -1 || lineEnd + TERMINATOR.length > text.length) break; // torn tail
-      throw gccError('E_CORRUPT', 'log entry is not followed by its `---` separator', 'restore the file from git, or run `gctx doctor`', {
-        file,
-        line: lineOf(text, lineEnd + 1),
-      });
+    const m = buf.indexOf(FIND_BYTES, pos);
+    const lineEnd = m === -1 ? -1 : buf.indexOf(NL, m + 1);
+    if (lineEnd === -1 || !matchesAt(buf, lineEnd + 1, AFTER_LINE)) {
+      if (m === -1 || lineEnd === -1 || lineEnd + TERMINATOR.length > buf.length) break; // torn tail
+      throw corrupt('log entry is not followed by its `---` separator', 'restore the file from git, or run `gctx doctor`', lineEnd + 1);
     }
-    const prose = text.slice(entryStart, m);
-    const machine = text.slice(m + 1, lineEnd);
-    const ok = machine.endsWith(MACHINE_SUFFIX) ? machine.slice(MACHINE_PREFIX.length, -MACHINE_SUFFIX.length) : '';
-    const sp = ok.lastIndexOf(' ');
-    const json = sp === -1 ? '' : ok.slice(0, sp);
-    const crc = sp === -1 ? '' : ok.slice(sp + 1);
+    // <!-- gcc:e JSON CRC8 -->: fixed-width CRC and suffix, so positions are arithmetic.
+    const suffixAt = lineEnd - SUFFIX_BYTES.length;
+    const crcAt = suffixAt - 8;
+    const jsonStart = m + JSON_START;
+    const jsonEnd = crcAt - 1;
+    const shaped = jsonEnd > jsonStart && buf[jsonEnd] === 0x20 && matchesAt(buf, suffixAt, SUFFIX_BYTES);
     // A whole entry (terminator present) with a bad CRC was edited or damaged, even at the
     // end: a crash mid-append can only leave an entry without its terminator.
-    if (!json || crcHex(prose, json) !== crc) {
-      throw gccError('E_CORRUPT', 'log entry fails its integrity check (edited or damaged)', 'restore the file from git; log.md is written only by gctx', {
-        file,
-        line: lineOf(text, m + 1),
-      });
+    if (!shaped || readHex(buf, crcAt) !== crc32(buf.subarray(entryStart, jsonEnd))) {
+      throw corrupt('log entry fails its integrity check (edited or damaged)', 'restore the file from git; log.md is written only by gctx', m + 1);
     }
     let event: GccEvent;
     try {
-      event = validateEvent(JSON.parse(json));
+      event = validateEvent(JSON.parse(buf.toString('utf8', jsonStart, jsonEnd)));
     } catch (err) {
-      throw gccError('E_CORRUPT', `log entry does not hold a valid event: ${(err as Error).message}`, 'restore the file from git', {
-        file,
-        line: lineOf(text, m + 1),
-      });
+      throw corrupt(`log entry does not hold a valid event: ${(err as Error).message}`, 'restore the file from git', m + 1);
     }
     if (event.seq !== ++expectedSeq) {
-      throw gccError('E_CORRUPT', `log entry has sequence ${event.seq}, expected ${expectedSeq} (duplicated or reordered entry)`, 'restore the file from git, or run `gctx doctor`', {
-        file,
-        line: lineOf(text, m + 1),
-      });
+      throw corrupt(`log entry has sequence ${event.seq}, expected ${expectedSeq} (duplicated or reordered entry)`, 'restore the file from git, or run `gctx doctor`', m + 1);
     }
     if (events.length === batchStartIndex) batchStartPos = entryStart;
     events.push(event);
@@ -125,5 +144,5 @@ export function parse(text: string, file = 'log.md', startSeq = 0): ParsedLog {
     events.length = batchStartIndex;
     pos = batchStartPos;
   }
-  return { events, validLength: Buffer.byteLength(text.slice(0, pos)), tail: text.slice(pos) };
+  return { events, validLength: pos, tail: buf.toString('utf8', pos) };
 }

@@ -4,6 +4,7 @@
  */
 import { EVENT_TYPES, type EventType, type GccEvent } from '../events/types.js';
 
+
 type Kind = 'string' | 'number' | 'boolean' | 'strings' | 'files' | 'object' | 'scalar';
 type Shape = Record<string, Kind | `${Kind}?`>;
 
@@ -38,6 +39,11 @@ const SHAPES: Record<EventType, Shape> = {
 };
 
 const TYPES = new Set<string>(EVENT_TYPES);
+
+/** Shapes compiled once into [key, kind, optional] rows: validation runs per event on replay. */
+const COMPILED = new Map<string, [string, Kind, boolean][]>(
+  Object.entries(SHAPES).map(([type, shape]) => [type, Object.entries(shape).map(([k, spec]) => [k, spec.replace('?', '') as Kind, spec.endsWith('?')])]),
+);
 
 function isKind(v: unknown, kind: Kind): boolean {
   switch (kind) {
@@ -79,12 +85,10 @@ export function validateEvent(raw: unknown): GccEvent {
   if (e.more !== undefined && (typeof e.more !== 'number' || !Number.isInteger(e.more) || e.more < 1)) throw new Error('bad batch marker');
   const data = e.data;
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new Error('missing data');
-  const shape = SHAPES[e.type as EventType];
-  for (const [key, spec] of Object.entries(shape)) {
-    const optional = spec.endsWith('?');
+  for (const [key, kind, optional] of COMPILED.get(e.type)!) {
     const v = (data as Record<string, unknown>)[key];
     if (v === undefined && optional) continue;
-    if (!isKind(v, spec.replace('?', '') as Kind)) throw new Error(`${e.type}: field ${key} is not ${spec}`);
+    if (!isKind(v, kind)) throw new Error(`${e.type}: field ${key} is not ${kind}`);
   }
   return raw as GccEvent;
 }

@@ -5,9 +5,9 @@
  * clones' logs can produce — are absorbed by rule, never thrown.
  */
 import { applyPatch } from 'diff';
-import { type Draft, produce } from 'immer';
+import { type Draft, freeze, produce } from 'immer';
 import { type Config, DEFAULT_CONFIG, type GccEvent, MAIN } from '../events/types.js';
-import { type BranchInfo, type MemoryState, MILESTONE_WINDOW, newBranch, RECENT_COMMITS } from './state.js';
+import { type BranchInfo, initialState, type MemoryState, MILESTONE_WINDOW, newBranch, RECENT_COMMITS } from './state.js';
 
 function branchOf(d: Draft<MemoryState>, name: string, at: string): Draft<BranchInfo> {
   let b = d.branches[name];
@@ -154,4 +154,15 @@ export function evolve(state: MemoryState, events: readonly GccEvent[]): MemoryS
   return produce(state, (d) => {
     for (const e of events) evolveDraft(d, e);
   });
+}
+
+/**
+ * Replay from scratch: the same recipe applied to a fresh plain state that nothing else
+ * can see yet, then frozen. Skipping immer's proxies here is what keeps a 100,000-event
+ * replay fast; sharing `evolveDraft` is what keeps it equal to the incremental path.
+ */
+export function replay(events: readonly GccEvent[]): MemoryState {
+  const d = initialState() as Draft<MemoryState>;
+  for (const e of events) evolveDraft(d, e);
+  return freeze(d as MemoryState, true);
 }

@@ -15,7 +15,7 @@ export interface RefreshResult {
   tail: string;
 }
 
-function readFrom(path: string, offset: number, length: number): string {
+function readFrom(path: string, offset: number, length: number): Buffer {
   const fd = openSync(path, 'r');
   try {
     const buf = Buffer.allocUnsafe(length);
@@ -25,7 +25,7 @@ function readFrom(path: string, offset: number, length: number): string {
       if (n === 0) break;
       got += n;
     }
-    return buf.subarray(0, got).toString('utf8');
+    return buf.subarray(0, got);
   } finally {
     closeSync(fd);
   }
@@ -99,6 +99,7 @@ export class LogFile {
     const st = statSync(this.path);
     if (st.size <= this.size) return null;
     const tail = readFrom(this.path, this.size, st.size - this.size);
+
     mkdirSync(dir, { recursive: true });
     const name = `${this.branch.replaceAll('/', '__')}-${now.toISOString().replace(/[:.]/g, '-')}-${process.pid}.md`;
     const target = join(dir, name);
