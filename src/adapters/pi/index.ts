@@ -26,6 +26,8 @@ export { toCanonical } from './translate.js';
 
 /** How long a locked store may hold up an operation before the session moves on without it. */
 const LOCK_TIMEOUT_MS = 5_000;
+/** Share of the readiness cap spent waiting for MCP tools before falling back in-process. */
+const MCP_WAIT_SHARE = 0.7;
 
 export default function gccPiExtension(pi: ExtensionAPI): void {
   const slot = new MemorySlot();
@@ -122,11 +124,12 @@ export default function gccPiExtension(pi: ExtensionAPI): void {
       fallBack(ctx, plan.why);
       return;
     }
-    const refused = registerMcp(pi, plan.cmd, slot.resolved?.memoryRoot ?? ctx.cwd);
+    const refused = registerMcp(pi, plan.cmd, slot.resolved?.memoryRoot ?? ctx.cwd, slot.session);
     channel.name = 'mcp';
     channel.note = `gctx mcp from ${plan.cmd.source}`;
-    // Pi reports no connection event: watch for the tools in the background, under the cap.
-    void waitForMcpTools(pi, cfg.readyTimeoutMs, () => stale).then((seen) => {
+    // Pi reports no connection event (nor a failure): watch for the tools in the background.
+    // The watch gives up before the turn's cap, so a fallback still lands in the first turn.
+    void waitForMcpTools(pi, Math.floor(cfg.readyTimeoutMs * MCP_WAIT_SHARE), () => stale).then((seen) => {
       if (stale) return;
       if (seen) barrier.toolsReady();
       else fallBack(ctx, refused ? `Pi refused the MCP registration (${refused})` : 'the gctx MCP server did not come up');

@@ -59,12 +59,14 @@ export function resolveGctx(bin: string | null, env: NodeJS.ProcessEnv = process
   return null;
 }
 
-export function registerMcp(pi: ExtensionAPI, cmd: McpCommand, cwd: string): string | null {
+export function registerMcp(pi: ExtensionAPI, cmd: McpCommand, cwd: string, session: string): string | null {
   try {
     pi.registerMcpServer(SERVER_NAME, {
       command: cmd.command,
-      args: cmd.args,
+      args: [...cmd.args, '--session', session],
       cwd,
+      // The server acts for this Pi session, so its calls and the hook bridge share a branch.
+      env: { GCC_SESSION: session },
       exposure: 'direct',
       timeout: MCP_TIMEOUT_S,
       description: 'GCC project memory: commit, branch, merge, roadmap and context over .GCC/',
