@@ -1,0 +1,66 @@
+/**
+ * A crash at any byte of an append: opening the memory keeps every acknowledged event and
+ * moves the torn fragment to .GCC/quarantine/, reported as a warning.
+ */
+import { readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Memory } from '../../src/engine/memory.js';
+import { cleanup, tempProject } from '../support/tmp.js';
+
+describe('torn tails', () => {
+  afterAll(cleanup);
+
+  it('truncating the last batch at ~150 offsets across it (the codec test covers every byte): open succeeds, earlier events intact, fragment quarantined', async () => {
+    const dir = tempProject();
+    const m = await Memory.open(dir, { create: true });
+    await m.execute({ type: 'roadmap', action: 'add', target: 'first objective' });
+    await m.execute({ type: 'branch', name: 'exp', purpose: 'p' });
+    await m.execute({ type: 'commit', contribution: 'on exp' });
+    const log = join(dir, '.GCC', 'branches', 'exp', 'log.md');
+    const acked = readFileSync(log);
+    // The merge is a two-event batch on main: a torn merge must vanish whole.
+    await m.execute({ type: 'merge', branch: 'exp', synthesis: 'learned ünïcødé 😀 --> ---' });
+    const mainLog = join(dir, '.GCC', 'log.md');
+    const full = readFileSync(mainLog);
+    const mainEvents = m.eventsOf('main').length;
+    m.close();
+    // Find where the merge batch starts: the end of the entry before it.
+    const text = full.toString('utf8');
+    const mergeStart = Buffer.byteLength(text.slice(0, text.lastIndexOf('**[COMMIT-')));
+    const step = Math.max(1, Math.floor((full.length - mergeStart) / 150));
+    for (let cut = mergeStart + 1; cut < full.length; cut += step) {
+      writeFileSync(mainLog, full.subarray(0, cut));
+      const again = await Memory.open(dir);
+      expect(again.eventsOf('main')).toHaveLength(mainEvents - 2);
+      expect(again.state.branches.exp!.status).toBe('active');
+      expect(statSync(mainLog).size).toBe(mergeStart);
+      expect(again.warnings.join('\n')).toMatch(/torn entry at the end of \.GCC\/log\.md .* moved to .*quarantine/);
+      expect(again.verify()).toEqual([]);
+      // The branch's own log was untouched.
+      expect(readFileSync(log)).toEqual(acked);
+      again.close();
+    }
+    const q = readdirSync(join(dir, '.GCC', 'quarantine'));
+    expect(q.length).toBeGreaterThan(100);
+    // Appending after recovery works and keeps sequences gapless.
+    const m2 = await Memory.open(dir);
+    await m2.execute({ type: 'merge', branch: 'exp', synthesis: 'again' });
+    expect(m2.eventsOf('main').map((e) => e.seq)).toEqual(Array.from({ length: mainEvents }, (_, i) => i + 1));
+    expect(m2.verify()).toEqual([]);
+    m2.close();
+  });
+
+  it('a cut exactly between entries is a clean log, not a tear', async () => {
+    const dir = tempProject();
+    const m = await Memory.open(dir, { create: true });
+    await m.execute({ type: 'log', observation: 'o', thought: 't', action: 'a' });
+    m.close();
+    const mainLog = join(dir, '.GCC', 'log.md');
+    const size = statSync(mainLog).size;
+    truncateSync(mainLog, size);
+    const again = await Memory.open(dir);
+    expect(again.warnings).toEqual([]);
+    again.close();
+  });
+});
