@@ -11,8 +11,9 @@ import { GCC_DIR } from '../../store/paths.js';
 import { has, one, parseArgs } from './args.js';
 import { COMMANDS, type CommandSpec, type Output } from './commands.js';
 import { MORE_COMMANDS } from './more-commands.js';
+import { AGENT_COMMANDS } from './agent-commands.js';
 
-const ALL: Record<string, CommandSpec> = { ...COMMANDS, ...MORE_COMMANDS };
+const ALL: Record<string, CommandSpec> = { ...COMMANDS, ...MORE_COMMANDS, ...AGENT_COMMANDS };
 
 /** The nearest folder upward that holds .GCC/, else the starting folder. */
 export function findProject(start: string): string {
@@ -78,7 +79,8 @@ export async function run(argv: readonly string[]): Promise<number> {
         memory.close();
       }
     }
-    process.stdout.write(json ? `${JSON.stringify(out.json, null, 2)}\n` : out.text.endsWith('\n') ? out.text : `${out.text}\n`);
+    // A command with nothing to say prints nothing (`gctx hook` with no decision; `gctx mcp`, whose stdout was the protocol).
+    if (json ? out.json !== null : out.text !== '') process.stdout.write(json ? `${JSON.stringify(out.json, null, 2)}\n` : out.text.endsWith('\n') ? out.text : `${out.text}\n`);
     return out.exit ?? 0;
   } catch (err) {
     const e = asGccError(err);

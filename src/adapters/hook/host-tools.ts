@@ -1,0 +1,136 @@
+/**
+ * Host tool calls → the canonical vocabulary of src/hook/envelope.ts. Claude Code's names are
+ * already canonical; its input shapes differ only for edits (one old/new pair, MultiEdit's
+ * list, notebooks). Codex reports its shell as `Bash` and file edits as `apply_patch`.
+ * The memory's own MCP tools map to `Memory`, which the hook logic never logs twice.
+ */
+import type { CanonicalInput, CanonicalTool, FileState } from '../../hook/envelope.js';
+import { parsePatch } from './apply-patch.js';
+
+/** Servers whose MCP tools are this memory's (`mcp__<server>__<tool>`); override with GCC_MCP_SERVERS. */
+export function memoryServers(env: NodeJS.ProcessEnv = process.env): string[] {
+  const extra = (env.GCC_MCP_SERVERS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return ['gcc', 'gctx', ...extra];
+}
+
+export interface CanonicalCall {
+  tool: CanonicalTool;
+  input: CanonicalInput;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+const SAME_NAME: Record<string, CanonicalTool> = {
+  Read: 'Read',
+  Write: 'Write',
+  Bash: 'Bash',
+  Grep: 'Grep',
+  Glob: 'Glob',
+  WebFetch: 'WebFetch',
+  WebSearch: 'WebSearch',
+  Task: 'Task',
+  Agent: 'Task',
+};
+
+/** One host call as canonical calls: usually one; a multi-file patch gives one per file. */
+export function canonicalCalls(name: string, rawInput: unknown, servers: readonly string[]): CanonicalCall[] {
+  const input: Obj = isObj(rawInput) ? rawInput : {};
+  const mcp = /^mcp__(.+?)__/.exec(name);
+  if (mcp) return [{ tool: servers.includes(mcp[1]!) ? 'Memory' : 'Other', input }];
+  switch (name) {
+    case 'Edit':
+      return [{ tool: 'Edit', input: { ...input, edits: [{ old_string: str(input.old_string) ?? '', new_string: str(input.new_string) ?? '' }] } }];
+    case 'MultiEdit': {
+      const edits = Array.isArray(input.edits) ? input.edits.filter(isObj).map((e) => ({ old_string: str(e.old_string) ?? '', new_string: str(e.new_string) ?? '' })) : [];
+      return [{ tool: 'Edit', input: { ...input, edits } }];
+    }
+    case 'NotebookEdit':
+      return [{ tool: 'Edit', input: { ...input, file_path: str(input.notebook_path) ?? '', edits: [{ old_string: '', new_string: str(input.new_source) ?? '' }] } }];
+    case 'Bash':
+    case 'shell':
+    case 'exec_command':
+      return [{ tool: 'Bash', input: { ...input, command: shellCommand(input.command) } }];
+    case 'apply_patch': {
+      const body = str(input.command) ?? str(input.patch) ?? str(input.input) ?? '';
+      const files = parsePatch(body);
+      if (!files.length) return [{ tool: 'Other', input: { command: body } }];
+      // One call per path the patch writes, so the write guard sees each of them.
+      return files.flatMap((f) => {
+        const paths = f.moveTo ? [f.path, f.moveTo] : [f.path];
+        return paths.map((p): CanonicalCall =>
+          f.op === 'add' ? { tool: 'Write', input: { file_path: p, content: f.after ?? '' } } : { tool: 'Edit', input: { file_path: p, edits: [{ old_string: f.before ?? '', new_string: f.after ?? '' }] } },
+        );
+      });
+    }
+    default:
+      return [{ tool: SAME_NAME[name] ?? 'Other', input }];
+  }
+}
+
+/** Codex has sent the shell command both as a string and as argv (`["bash","-lc","…"]`). */
+function shellCommand(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) {
+    const argv = v as string[];
+    if (argv.length === 3 && /(^|\/)(ba|z|da)?sh$/.test(argv[0]!) && (argv[1] === '-lc' || argv[1] === '-c')) return argv[2]!;
+    return argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+  }
+  return '';
+}
+
+/**
+ * File contents around the call, where the host's result says: Claude Code's Write/Edit results
+ * carry a `structuredPatch` (hunks of ' ', '-', '+' lines) and a create/update type; a Codex
+ * patch carries both sides itself. Without these, counts come from the input alone.
+ */
+export function fileStatesFrom(name: string, rawInput: unknown, response: unknown): FileState[] | undefined {
+  const input: Obj = isObj(rawInput) ? rawInput : {};
+  if (name === 'apply_patch') {
+    const files = parsePatch(str(input.command) ?? str(input.patch) ?? str(input.input) ?? '');
+    return files.length ? files.map((f) => ({ path: f.moveTo ?? f.path, before: f.before, after: f.after })) : undefined;
+  }
+  if (!isObj(response)) return undefined;
+  const path = str(response.filePath) ?? str(input.file_path) ?? str(input.notebook_path);
+  if (!path) return undefined;
+  if (name === 'Write' && response.type === 'create') return [{ path, before: null, after: str(input.content) ?? str(response.content) ?? '' }];
+  if (Array.isArray(response.structuredPatch)) {
+    const before: string[] = [];
+    const after: string[] = [];
+    for (const hunk of response.structuredPatch) {
+      if (!isObj(hunk) || !Array.isArray(hunk.lines)) continue;
+      for (const line of hunk.lines) {
+        if (typeof line !== 'string') continue;
+        if (line.startsWith('+')) after.push(line.slice(1));
+        else if (line.startsWith('-')) before.push(line.slice(1));
+        else {
+          before.push(line.slice(1));
+          after.push(line.slice(1));
+        }
+      }
+    }
+    return [{ path, before: before.join('\n'), after: after.join('\n') }];
+  }
+  return undefined;
+}
+
+/** Keys of a tool result that repeat the input or the whole file: left out of the log. */
+const BULKY = new Set(['originalFile', 'structuredPatch', 'content', 'oldString', 'newString', 'originalFileContents']);
+
+/** The text of a tool result for the log, and whether the host marked it as failed. */
+export function resultText(response: unknown): { text: string; isError: boolean } {
+  if (response === undefined || response === null) return { text: '', isError: false };
+  if (typeof response === 'string') return { text: response, isError: false };
+  if (!isObj(response)) return { text: JSON.stringify(response), isError: false };
+  const isError = response.is_error === true || response.isError === true || response.success === false;
+  if (typeof response.stdout === 'string' || typeof response.stderr === 'string') {
+    const out = str(response.stdout) ?? '';
+    const err = str(response.stderr) ?? '';
+    const tail = response.interrupted === true ? '\n[interrupted]' : '';
+    return { text: `${out}${err ? `${out ? '\n' : ''}[stderr]\n${err}` : ''}${tail}`, isError };
+  }
+  if (typeof response.output === 'string') return { text: response.output, isError };
+  const slim = Object.fromEntries(Object.entries(response).filter(([k]) => !BULKY.has(k)));
+  return { text: JSON.stringify(slim), isError };
+}

@@ -1,0 +1,85 @@
+/**
+ * The memory as the hook logic sees it (`HookMemory`), opened only when needed. Most hook
+ * calls are PreToolUse checks that need nothing but the `.GCC/` path, so the engine (and its
+ * module graph) is loaded on first use. Writes started by the hook logic are tracked so the
+ * process closes the memory, and releases its lock, only after they land.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { Config } from '../../events/types.js';
+import type { HookCommand, HookMemory } from '../../hook/memory-port.js';
+import type { Memory } from '../../engine/memory.js';
+
+const GCC = '.GCC';
+
+/** The nearest folder upward holding `.GCC/`, or null. */
+export function findMemoryRoot(start: string): string | null {
+  let dir = resolve(start);
+  for (;;) {
+    if (existsSync(join(dir, GCC))) return dir;
+    const up = dirname(dir);
+    if (up === dir) return null;
+    dir = up;
+  }
+}
+
+export class LazyHookMemory implements HookMemory {
+  private memory: Memory | null = null;
+  private opening: Promise<Memory> | null = null;
+  private readonly inflight = new Set<Promise<unknown>>();
+
+  constructor(
+    readonly root: string,
+    private readonly session: string | undefined,
+  ) {}
+
+  get gccDir(): string {
+    return join(this.root, GCC);
+  }
+
+  async open(): Promise<Memory> {
+    if (this.memory) return this.memory;
+    this.opening ??= import('../../engine/memory.js').then(({ Memory }) => Memory.open(this.root, this.session ? { session: this.session } : {}));
+    this.memory = await this.opening;
+    return this.memory;
+  }
+
+  private opened(): Memory {
+    if (!this.memory) throw new Error('memory read before it was opened');
+    return this.memory;
+  }
+
+  get config(): Config {
+    return this.opened().config;
+  }
+
+  execute(cmd: HookCommand, opts?: { session?: string }): Promise<{ branch: string; message: string }> {
+    const work = this.open().then((m) => m.execute(cmd, opts));
+    this.inflight.add(work);
+    const done = () => this.inflight.delete(work);
+    work.then(done, done);
+    return work;
+  }
+
+  briefing(opts?: { session?: string; budget?: number }): string {
+    return this.opened().briefing(opts);
+  }
+
+  pendingWork(session?: string): { edits: number; turns: number; files: string[] } {
+    return this.opened().pendingWork(session);
+  }
+
+  /** Wait for every write the hook logic started, including fire-and-forget ones. */
+  async drain(): Promise<void> {
+    while (this.inflight.size) await Promise.allSettled([...this.inflight]);
+  }
+
+  /** Engine warnings (a stale lock taken over, a torn tail quarantined), for stderr. */
+  get warnings(): readonly string[] {
+    return this.memory?.warnings ?? [];
+  }
+
+  close(): void {
+    this.memory?.close();
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * `gctx hook`: one event in on stdin, at most one decision out on stdout. The shared logic
+ * (src/hook) decides; this module only translates and carries. Nothing here may block the
+ * agent by failing: malformed input, a missing or broken memory, a timeout all end in "no
+ * decision", with one line on stderr when something was actually wrong.
+ */
+import type { HookDecision, HookEnvelope } from '../../hook/envelope.js';
+import { handleHook } from '../../hook/handle.js';
+import { answer, translate, type ClaudeStyleHost } from './claude-format.js';
+import { answerEnvelope, parseEnvelope } from './envelope-input.js';
+import { memoryServers } from './host-tools.js';
+import { HookInputError } from './input-error.js';
+import { findMemoryRoot, LazyHookMemory } from './lazy-memory.js';
+
+export type HookAgent = ClaudeStyleHost | 'generic';
+export const HOOK_AGENTS: readonly HookAgent[] = ['claude-code', 'codex', 'generic'];
+
+export interface HookRequest {
+  agent: HookAgent;
+  /** The raw stdin text. */
+  input: string;
+  /** Project folder (--dir); default: the nearest `.GCC/` upward from the event's cwd. */
+  dir?: string | undefined;
+  /** Overrides the host's session id (--session, GCC_SESSION). */
+  session?: string | undefined;
+}
+
+export interface HookOutcome {
+  /** What to print on stdout; null prints nothing. */
+  stdout: string | null;
+  /** Lines for stderr. */
+  stderr: string[];
+}
+
+interface Parsed {
+  envelopes: HookEnvelope[];
+  cwd: string | undefined;
+  reply: (d: HookDecision) => string | null;
+}
+
+function parse(req: HookRequest): Parsed {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(req.input);
+  } catch (err) {
+    throw new HookInputError(req.input.trim() ? `stdin is not JSON (${(err as Error).message})` : 'nothing on stdin');
+  }
+  if (req.agent === 'generic') {
+    const env = parseEnvelope(payload);
+    return { envelopes: [env], cwd: env.cwd, reply: answerEnvelope };
+  }
+  const t = translate(payload, req.agent, memoryServers());
+  return { envelopes: t.envelopes, cwd: t.cwd, reply: (d) => answer(t.hostEvent, d) };
+}
+
+/** The first block wins (any file of a patch may be refused); else the first thing to say. */
+function combine(decisions: HookDecision[]): HookDecision {
+  return decisions.find((d) => d.kind === 'block') ?? decisions.find((d) => d.kind !== 'none') ?? { kind: 'none' };
+}
+
+export async function runHook(req: HookRequest): Promise<HookOutcome> {
+  const stderr: string[] = [];
+  let parsed: Parsed;
+  try {
+    parsed = parse(req);
+  } catch (err) {
+    if (err instanceof HookInputError) return { stdout: null, stderr: [`gctx hook: ignored malformed ${req.agent} input: ${err.message}`] };
+    throw err;
+  }
+  if (!parsed.envelopes.length) return { stdout: null, stderr };
+  const envelopes = req.session ? parsed.envelopes.map((e) => ({ ...e, session: req.session! })) : parsed.envelopes;
+  const start = parsed.cwd ?? process.cwd();
+  const root = req.dir ?? findMemoryRoot(start);
+  const preTool = envelopes.every((e) => e.event === 'pre-tool');
+  // No memory here: the project does not use GCC. Writes into a `.GCC/` are still refused.
+  if (!root && !preTool) return { stdout: null, stderr };
+  const memory = new LazyHookMemory(root ?? start, req.session);
+  try {
+    if (!preTool) await memory.open();
+  } catch (err) {
+    return { stdout: null, stderr: [`gctx hook: memory unavailable, no decision: ${oneLine(err)}`] };
+  }
+  const onError = (err: unknown) => {
+    // Recording a refused write in a folder with no memory is expected to fail; stay quiet.
+    if (!root) return;
+    stderr.push(`gctx hook: ${oneLine(err)}`);
+  };
+  try {
+    const decisions: HookDecision[] = [];
+    for (const env of envelopes) decisions.push(await handleHook(memory, env, { onError }));
+    await memory.drain();
+    for (const w of memory.warnings) stderr.push(`gctx hook: warning: ${w}`);
+    return { stdout: parsed.reply(combine(decisions)), stderr };
+  } finally {
+    memory.close();
+  }
+}
+
+function oneLine(err: unknown): string {
+  const e = err as { code?: unknown; message?: unknown; fix?: unknown };
+  const msg = typeof e?.message === 'string' ? e.message : String(err);
+  return `${typeof e?.code === 'string' ? `${e.code}: ` : ''}${msg}${typeof e?.fix === 'string' ? ` Fix: ${e.fix}` : ''}`.replace(/\s*\n\s*/g, ' ');
+}

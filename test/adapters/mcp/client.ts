@@ -1,0 +1,59 @@
+/**
+ * Test helper: the real `gctx mcp` as a child process, driven by the SDK's own client over
+ * stdio, exactly as a host would. Needs `npm run build` first.
+ */
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+export const MAIN_JS = join(REPO, 'dist/adapters/cli/main.js');
+/** Node 22 from the devDependency when present, else the one running the tests. */
+export const NODE = existsSync(join(REPO, 'node_modules/.bin/node')) ? join(REPO, 'node_modules/.bin/node') : process.execPath;
+
+export function tempProject(prefix = 'gcc-mcp-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export interface Connected {
+  client: Client;
+  stderr: () => string;
+  close: () => Promise<void>;
+}
+
+export async function connect(dir: string, extraArgs: string[] = [], env: Record<string, string> = {}): Promise<Connected> {
+  if (!existsSync(MAIN_JS)) throw new Error(`${MAIN_JS} is missing: run \`npm run build\` first`);
+  const cleanEnv: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'GCC_SESSION' && k !== 'CLAUDE_CODE_SESSION_ID') cleanEnv[k] = v;
+  const transport = new StdioClientTransport({
+    command: NODE,
+    args: [MAIN_JS, 'mcp', '--dir', dir, ...extraArgs],
+    cwd: dir,
+    env: { ...cleanEnv, ...env },
+    stderr: 'pipe',
+  });
+  let err = '';
+  transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+  const client = new Client({ name: 'gcc-test', version: '1.0.0' });
+  await client.connect(transport);
+  // Caches the output schemas, so every later callTool validates structuredContent against them.
+  await client.listTools();
+  return { client, stderr: () => err, close: () => client.close() };
+}
+
+export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+export function textOf(r: CallToolResult): string {
+  return r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+}
+
+export function structured<T = Record<string, unknown>>(r: CallToolResult): T {
+  if (r.isError) throw new Error(`tool failed: ${textOf(r)}`);
+  return r.structuredContent as T;
+}
