@@ -8,21 +8,26 @@
  *   assert that every assertion was exercised at least once.
  */
 import { TestModel } from 'xstate/graph';
-import type { ActorLogic, AnyStateMachine, EventFrom, InputFrom, SnapshotFrom } from 'xstate';
+import type { ActorLogic, AnyMachineSnapshot, AnyStateMachine, EventFrom, InputFrom, SnapshotFrom } from 'xstate';
+
+/** A delayed `after` transition, offered to the path generator as an ordinary event (§3.1). */
+export type AfterEvent = { type: `xstate.after.${string}` };
 
 export type Snap<M extends AnyStateMachine> = SnapshotFrom<M>;
 
 export function modelOf<M extends AnyStateMachine>(
   machine: M,
-  opts: { events: EventFrom<M>[]; input?: InputFrom<M> },
-): TestModel<Snap<M>, EventFrom<M>, InputFrom<M>> {
+  opts: { events: Array<EventFrom<M> | AfterEvent>; input?: InputFrom<M> },
+): TestModel<Snap<M>, EventFrom<M> | AfterEvent, InputFrom<M>> {
   // The cast: TestModel's ActorLogic has `emitted = EventObject`, which machines with typed emits do not satisfy.
-  const logic = machine as unknown as ActorLogic<Snap<M>, EventFrom<M>, InputFrom<M>>;
+  const logic = machine as unknown as ActorLogic<Snap<M>, EventFrom<M> | AfterEvent, InputFrom<M>>;
   return new TestModel(logic, {
     events: opts.events,
     ...(opts.input !== undefined ? { input: opts.input } : {}),
-    stateMatcher: (snap, key) =>
-      key.startsWith('#') ? snap._nodes.includes(machine.getStateNodeById(key)) : snap.matches(key as never),
+    stateMatcher: (snapshot, key) => {
+      const snap = snapshot as unknown as AnyMachineSnapshot;
+      return key.startsWith('#') ? snap._nodes.includes(machine.getStateNodeById(key)) : snap.matches(key as never);
+    },
   });
 }
 

@@ -13,12 +13,12 @@ import { createReadinessBarrier, readinessMachine, type ReadinessEvent, type Tur
 import { counted, flush, modelOf } from './mbt.js';
 
 const CAP = 1000;
-const AFTER_CAP = 'xstate.after.cap.readiness.waiting';
+const AFTER_CAP = 'xstate.after.cap.readiness.waiting' as const;
 
 describe('readiness barrier: model-based (xstate/graph paths incl. the delayed cap)', () => {
   const model = modelOf(readinessMachine, {
     input: { capMs: CAP },
-    events: [{ type: 'SESSION_HOOK_RAN' }, { type: 'TOOLS_READY' }, { type: 'TURN' }, { type: AFTER_CAP } as unknown as ReadinessEvent],
+    events: [{ type: 'SESSION_HOOK_RAN' }, { type: 'TOOLS_READY' }, { type: 'TURN' }, { type: AFTER_CAP }],
   });
   const shortest = model.getShortestPaths();
   const simple = model.getSimplePaths();

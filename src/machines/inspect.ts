@@ -1,0 +1,152 @@
+/**
+ * Opt-in live inspection of the machines. Off unless the environment asks:
+ *
+ *   GCC_INSPECT=ws://127.0.0.1:8080   stream to a Stately inspector relay
+ *                                     (createInspectorServer from '@statelyai/inspect/server';
+ *                                     the page it serves embeds stately.ai, so viewing needs internet)
+ *   GCC_INSPECT_FILE=inspect.jsonl    append every inspection event as one JSON line (offline)
+ *
+ * Pass `handle.inspect` to createActor(..., { inspect }) and call `handle.stop()` when done.
+ *
+ * Never keeping the process alive: @statelyai/inspect's own WebSocket adapter retries every
+ * 5 s forever, even after stop(), so a missing relay hangs Node. We use the package only for
+ * its event conversion (createInspector, loaded with a dynamic import, so it is not needed at
+ * run time otherwise) and bring our own adapter on Node's global WebSocket: reconnect timers
+ * are unref'd and end at stop(). An OPEN socket does hold the process, so the CLI calls
+ * stop() (or exits explicitly) when its work is done. The JSONL recorder writes synchronously
+ * and holds nothing.
+ */
+import { appendFileSync } from 'node:fs';
+import type { InspectionEvent } from 'xstate';
+
+export interface InspectorHandle {
+  inspect?: (ev: InspectionEvent) => void;
+  stop(): void;
+}
+
+/** One JSON line per inspection event: small, stable, replayable into any viewer. */
+export function inspectionRecord(ev: InspectionEvent): Record<string, unknown> {
+  // actorRef is typed as ActorRefLike; at run time it is the full actor, with id and logic.
+  const ref = ev.actorRef as typeof ev.actorRef & { id?: string; logic?: { id?: unknown } };
+  const base = { type: ev.type, rootId: ev.rootId, sessionId: ref.sessionId, actor: ref.id ?? null, at: Date.now() };
+  switch (ev.type) {
+    case '@xstate.event':
+      return { ...base, event: ev.event, source: ev.sourceRef?.sessionId ?? null };
+    case '@xstate.snapshot': {
+      const s = ev.snapshot as { value?: unknown; status?: unknown; context?: unknown };
+      return { ...base, event: ev.event, value: s.value ?? null, status: s.status ?? null, context: s.context ?? null };
+    }
+    case '@xstate.actor': {
+      return { ...base, machine: typeof ref.logic?.id === 'string' ? ref.logic.id : null };
+    }
+    case '@xstate.action':
+      return { ...base, action: ev.action };
+    case '@xstate.microstep':
+      return { ...base, event: ev.event, transitions: ev._transitions.map((t) => ({ source: t.source.id, target: t.target?.map((n) => n.id) ?? [] })) };
+    default:
+      return base;
+  }
+}
+
+function safeJson(v: unknown): string {
+  const seen = new WeakSet<object>();
+  return JSON.stringify(v, (_k, x: unknown) => {
+    if (typeof x === 'function') return `[function]`;
+    if (x && typeof x === 'object') {
+      if (seen.has(x)) return '[circular]';
+      seen.add(x);
+    }
+    return x;
+  });
+}
+
+export function jsonlRecorder(path: string): InspectorHandle {
+  let on = true;
+  return {
+    inspect: (ev) => {
+      if (!on) return;
+      try {
+        appendFileSync(path, `${safeJson(inspectionRecord(ev))}\n`);
+      } catch {
+        on = false; // fail open: a bad path costs the recording, never the session
+      }
+    },
+    stop: () => { on = false; },
+  };
+}
+
+interface StatelyInspector {
+  inspect: { next?: (ev: InspectionEvent) => void };
+}
+
+export function websocketInspector(url: string): InspectorHandle {
+  let stopped = false;
+  let ws: WebSocket | null = null;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const outbox: string[] = [];
+  const pending: InspectionEvent[] = [];
+  let inspector: StatelyInspector | null = null;
+
+  const flush = (): void => {
+    while (ws?.readyState === WebSocket.OPEN && outbox.length > 0) ws.send(outbox.shift() ?? '');
+  };
+  const connect = (): void => {
+    if (stopped) return;
+    try {
+      ws = new WebSocket(url);
+    } catch {
+      return; // a malformed URL: inspection is off, the host goes on
+    }
+    ws.onopen = flush;
+    ws.onerror = () => {
+      ws = null;
+      if (stopped) return;
+      timer = setTimeout(connect, 5000);
+      timer.unref();
+    };
+  };
+  const adapter = {
+    start: connect,
+    stop: () => undefined,
+    send: (e: unknown) => {
+      outbox.push(safeJson(e));
+      if (outbox.length > 1000) outbox.shift();
+      flush();
+    },
+  };
+  void import('@statelyai/inspect')
+    .then((m) => {
+      if (stopped) return;
+      inspector = m.createInspector(adapter) as unknown as StatelyInspector;
+      connect();
+      for (const ev of pending.splice(0)) inspector.inspect.next?.(ev);
+    })
+    .catch(() => { stopped = true; }); // package absent: live inspection silently off
+
+  return {
+    inspect: (ev) => {
+      if (stopped) return;
+      if (inspector) inspector.inspect.next?.(ev);
+      else if (pending.length < 1000) pending.push(ev);
+    },
+    stop: () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      ws?.close();
+      ws = null;
+    },
+  };
+}
+
+export function inspectorFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): InspectorHandle {
+  const parts: InspectorHandle[] = [];
+  const url = env.GCC_INSPECT?.trim();
+  const file = env.GCC_INSPECT_FILE?.trim();
+  if (url) parts.push(websocketInspector(url));
+  if (file) parts.push(jsonlRecorder(file));
+  if (parts.length === 0) return { stop: () => undefined };
+  return {
+    inspect: (ev) => { for (const p of parts) p.inspect?.(ev); },
+    stop: () => { for (const p of parts) p.stop(); },
+  };
+}
