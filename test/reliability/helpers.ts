@@ -1,0 +1,95 @@
+/**
+ * Shared pieces of the reliability suite. Children are real node processes
+ * (process.execPath) running small scripts against the built library in dist/ — the same
+ * code a user runs. GCC_LONG=1 turns the bounded default run into a soak run.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const LONG = process.env.GCC_LONG === '1';
+export const SCRIPTS = fileURLToPath(new URL('./scripts/', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../dist/adapters/cli/main.js', import.meta.url));
+
+/** Pick the default-run or the long-run value. */
+export const pick = <T>(short: T, long: T): T => (LONG ? long : short);
+
+/** Test timeout: generous in long mode, where the counts are much larger. */
+export const TIMEOUT = LONG ? 3_600_000 : 60_000;
+
+export interface Child {
+  proc: ChildProcess;
+  /** Every complete stdout line so far. */
+  lines: string[];
+  stderr: () => string;
+  /** Resolves with the exit code (or the signal name) when the process ends. */
+  exited: Promise<number | string>;
+  /** Resolves when a line satisfying `pred` has been printed. */
+  waitFor(pred: (line: string) => boolean): Promise<string>;
+}
+
+export function start(script: string, args: string[], opts: { stdin?: boolean; cmd?: string[] } = {}): Child {
+  const argv = [...(opts.cmd ?? []), process.execPath, `${SCRIPTS}${script}`, ...args];
+  const proc = spawn(argv[0]!, argv.slice(1), { stdio: [opts.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  let partial = '';
+  let err = '';
+  const waiters: { pred: (l: string) => boolean; resolve: (l: string) => void }[] = [];
+  proc.stdout!.setEncoding('utf8');
+  proc.stdout!.on('data', (chunk: string) => {
+    partial += chunk;
+    let nl: number;
+    while ((nl = partial.indexOf('\n')) !== -1) {
+      const line = partial.slice(0, nl);
+      partial = partial.slice(nl + 1);
+      lines.push(line);
+      for (const w of [...waiters]) {
+        if (w.pred(line)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(line);
+        }
+      }
+    }
+  });
+  proc.stderr!.setEncoding('utf8');
+  proc.stderr!.on('data', (c: string) => (err += c));
+  const exited = new Promise<number | string>((resolve) => proc.on('close', (code, signal) => resolve(code ?? signal ?? -1)));
+  return {
+    proc,
+    lines,
+    stderr: () => err,
+    exited,
+    waitFor(pred) {
+      const hit = lines.find(pred);
+      if (hit !== undefined) return Promise.resolve(hit);
+      return new Promise((resolve, reject) => {
+        waiters.push({ pred, resolve });
+        void exited.then((code) => reject(new Error(`child exited (${code}) before the expected line; stderr: ${err}`)));
+      });
+    },
+  };
+}
+
+/** Acknowledged event ids printed by a child (`ack <id> ...` lines). */
+export function acks(lines: readonly string[]): string[] {
+  return lines.filter((l) => l.startsWith('ack ')).map((l) => l.split(' ')[1]!);
+}
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Deterministic PRNG (mulberry32), seeded per test so a failure can be replayed. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A seed from GCC_SEED, else a fresh one that the test prints so it can be replayed. */
+export function seed(): number {
+  const s = process.env.GCC_SEED ? Number(process.env.GCC_SEED) : Math.floor(Math.random() * 2 ** 31);
+  return s;
+}
