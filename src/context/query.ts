@@ -2,7 +2,7 @@
  * CONTEXT: memory at several granularities, each answer inside a token budget.
  * Pure over (state, events): the engine passes what it holds, this module only reads.
  */
-import { stringify } from 'yaml';
+import { yamlLib } from '../lazy-deps.js';
 import { currentBranch } from '../decider/decide.js';
 import { type EventOf, type GccEvent, MAIN } from '../events/types.js';
 import { gccError } from '../errors.js';
@@ -190,7 +190,7 @@ export function contextQuery(src: ContextSource, q: ContextQuery, opts: { sessio
         throw gccError('E_INVALID_ARGUMENT', `no metadata segment ${JSON.stringify(q.segment)}`, `use one of: ${Object.keys(meta).join(', ')}`);
       }
       const value = q.segment === undefined ? meta : { [q.segment]: meta[q.segment] };
-      out = { text: stringify(value, { lineWidth: 0 }), data: value };
+      out = { text: yamlLib().stringify(value, { lineWidth: 0 }), data: value };
       break;
     }
     case 'full':

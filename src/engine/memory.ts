@@ -19,7 +19,7 @@ import { incrementalWrites } from '../projections/files.js';
 import { initialState, type MemoryState } from '../projections/state.js';
 import { layout, type Layout } from '../store/paths.js';
 import { type CatchUp, Store } from '../store/store.js';
-import { markSeen, reconcileEdits, rebuildProjections, setAsideUnexplained } from './reconcile.js';
+import { reconcileEdits, rebuildProjections, setAsideUnexplained } from './reconcile.js';
 import { type Problem, replayMemory, verifyMemory } from './verify.js';
 import { ProjectionWriter, readText } from './writer.js';
 import { briefing } from '../context/briefing.js';
@@ -201,8 +201,8 @@ export class Memory {
     for (const e of appended) if (e.type === 'branch.created') this.store.track(e.data.name).touch();
     const writes = incrementalWrites(this.layout, this._state, appended);
     this.writer.apply(writes);
-    if (writes.has(this.layout.mainMd)) markSeen(this.layout.mainMd);
-    if (writes.has(this.layout.metadata)) markSeen(this.layout.metadata);
+    if (writes.has(this.layout.mainMd)) this.writer.markSeen(this.layout.mainMd);
+    if (writes.has(this.layout.metadata)) this.writer.markSeen(this.layout.metadata);
     this.writer.checkpoint(this.stamp());
     return appended;
   }
@@ -257,8 +257,8 @@ export class Memory {
       const r = replayMemory(this.layout, this.store);
       this.writer.saveBase(this.layout.mainMd, readText(this.layout.mainMd) ?? '');
       this.writer.saveBase(this.layout.metadata, readText(this.layout.metadata) ?? '');
-      markSeen(this.layout.mainMd);
-      markSeen(this.layout.metadata);
+      this.writer.markSeen(this.layout.mainMd);
+      this.writer.markSeen(this.layout.metadata);
       this.writer.checkpoint(this.stamp());
       return r;
     }, this.lockOpts());

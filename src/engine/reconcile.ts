@@ -3,7 +3,7 @@
  * adopt them as events, or keep them aside when they cannot be adopted), and rebuilding
  * projection files that fell behind their logs.
  */
-import { copyFileSync, mkdirSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { GccEvent, NewEvent } from '../events/types.js';
 import { adoptMain, adoptMetadata } from '../projections/adopt.js';
@@ -21,23 +21,6 @@ export interface Reconciled {
   dirty: boolean;
 }
 
-/** Files seen unchanged since gctx last wrote or checked them: size and mtime. */
-const seen = new Map<string, string>();
-
-function signature(path: string): string | null {
-  try {
-    const st = statSync(path);
-    return `${st.size}:${st.mtimeMs}:${st.ino}`;
-  } catch {
-    return null;
-  }
-}
-
-export function markSeen(path: string): void {
-  const sig = signature(path);
-  if (sig) seen.set(path, sig);
-  else seen.delete(path);
-}
 
 function keepAside(l: Layout, path: string, why: string[]): string {
   mkdirSync(l.aside, { recursive: true });
@@ -59,14 +42,13 @@ export function reconcileEdits(l: Layout, w: ProjectionWriter, state: MemoryStat
     [l.metadata, renderMetadata, (base, disk) => adoptMetadata(base, disk)],
   ];
   for (const [path, render, adopt] of checks) {
-    const sig = signature(path);
-    if (sig !== null && seen.get(path) === sig) continue;
+    if (w.isSeen(path)) continue;
     const disk = readText(path);
     if (disk === null) continue; // missing: rebuilt with the other projections
     const rendered = render(state);
     const base = w.readBase(path);
     if (disk === rendered || disk === base) {
-      if (!dryRun && disk === rendered) markSeen(path);
+      if (!dryRun && disk === rendered) w.markSeen(path);
       continue;
     }
     dirty = true;
@@ -97,7 +79,7 @@ export function setAsideUnexplained(l: Layout, w: ProjectionWriter, state: Memor
 /** Rewrite every projection that differs from a fresh render of the state. */
 export function rebuildProjections(l: Layout, w: ProjectionWriter, state: MemoryState, events: readonly GccEvent[]): string[] {
   const written = w.applyFull(allFiles(l, state, events));
-  markSeen(l.mainMd);
-  markSeen(l.metadata);
+  w.markSeen(l.mainMd);
+  w.markSeen(l.metadata);
   return written;
 }

@@ -5,7 +5,7 @@
  * The `.cache/` copies of main.md and metadata.yaml are the base for spotting a person's
  * edits (anything on disk that differs from what gctx last wrote).
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { FileWrite } from '../projections/files.js';
 import { assertNoSymlink, type Layout } from '../store/paths.js';
@@ -25,9 +25,51 @@ export function writeAtomic(path: string, content: string): void {
   renameSync(tmp, path);
 }
 
+function signature(path: string): string | null {
+  try {
+    const st = statSync(path);
+    return `${st.size}:${st.mtimeMs}:${st.ino}`;
+  } catch {
+    return null;
+  }
+}
+
 export class ProjectionWriter {
   private readonly madeDirs = new Set<string>();
+  private seen: Record<string, string> | null = null;
   constructor(private readonly l: Layout) {}
+
+  /**
+   * Signatures (size, mtime, inode) of main.md and metadata.yaml as gctx last wrote or
+   * checked them, kept in .cache/ so a fresh process can skip reading and rendering both
+   * when nobody touched them — the common case, and the one short-lived hooks hit.
+   */
+  private seenMap(): Record<string, string> {
+    if (this.seen === null) {
+      try {
+        this.seen = JSON.parse(readFileSync(join(this.l.cache, 'seen.json'), 'utf8')) as Record<string, string>;
+      } catch {
+        this.seen = {};
+      }
+    }
+    return this.seen;
+  }
+
+  isSeen(path: string): boolean {
+    const sig = signature(path);
+    return sig !== null && this.seenMap()[basename(path)] === sig;
+  }
+
+  markSeen(path: string): void {
+    const map = this.seenMap();
+    const sig = signature(path);
+    const key = basename(path);
+    if ((sig ?? undefined) === map[key]) return;
+    if (sig === null) delete map[key];
+    else map[key] = sig;
+    this.ensureDir(this.l.cache);
+    writeAtomic(join(this.l.cache, 'seen.json'), JSON.stringify(map));
+  }
 
   private ensureDir(dir: string): void {
     if (this.madeDirs.has(dir)) return;

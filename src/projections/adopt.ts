@@ -5,8 +5,7 @@
  * file aside and warns). Diffing against the base, not the current state, keeps another
  * writer's newer events from being read as the person's deletions.
  */
-import { applyPatch, createPatch } from 'diff';
-import { parse as parseYaml } from 'yaml';
+import { diffLib, yamlLib } from '../lazy-deps.js';
 import { type Config, DEFAULT_CONFIG, type NewEvent } from '../events/types.js';
 import { normalizeLine } from '../decider/objectives.js';
 import { NO_OBJECTIVES, NOTES_HEADER } from './render-main.js';
@@ -90,8 +89,8 @@ export function adoptMain(state: MemoryState, base: string, disk: string, nonce:
   }
 
   if (b.notes !== d.notes) {
-    const patch = createPatch('main.md#notes', b.notes, d.notes, undefined, undefined, { context: 3 });
-    if (applyPatch(state.notes, patch) === false) unadopted.push('Notes changed here and in the log at the same time');
+    const patch = diffLib().createPatch('main.md#notes', b.notes, d.notes, undefined, undefined, { context: 3 });
+    if (diffLib().applyPatch(state.notes, patch) === false) unadopted.push('Notes changed here and in the log at the same time');
     else events.push({ type: 'notes.patched', data: { patch } });
   }
   return { events, unadopted };
@@ -99,7 +98,7 @@ export function adoptMain(state: MemoryState, base: string, disk: string, nonce:
 
 function configOf(text: string): Record<string, unknown> | null {
   try {
-    const doc = parseYaml(text) as { config?: unknown } | null;
+    const doc = yamlLib().parse(text) as { config?: unknown } | null;
     return doc && typeof doc.config === 'object' && doc.config !== null ? (doc.config as Record<string, unknown>) : {};
   } catch {
     return null;
@@ -108,7 +107,7 @@ function configOf(text: string): Record<string, unknown> | null {
 
 function withoutConfig(text: string): unknown {
   try {
-    const doc = parseYaml(text) as Record<string, unknown> | null;
+    const doc = yamlLib().parse(text) as Record<string, unknown> | null;
     if (!doc || typeof doc !== 'object') return doc;
     const { config: _config, proactive_commits: _p, ...rest } = doc;
     return rest;
@@ -126,7 +125,7 @@ export function adoptMetadata(base: string, disk: string): Adoption {
   // The skill toggles proactive_commits at the top level; accept that spelling too.
   const top = (() => {
     try {
-      return (parseYaml(disk) as Record<string, unknown> | null)?.proactive_commits;
+      return (yamlLib().parse(disk) as Record<string, unknown> | null)?.proactive_commits;
     } catch {
       return undefined;
     }

@@ -4,7 +4,7 @@
  * very same code. Evolve is total: events in an unusual order — as a git union of two
  * clones' logs can produce — are absorbed by rule, never thrown.
  */
-import { applyPatch } from 'diff';
+import { diffLib } from '../lazy-deps.js';
 import { type Draft, freeze, produce } from 'immer';
 import { type Config, DEFAULT_CONFIG, type GccEvent, MAIN } from '../events/types.js';
 import { type BranchInfo, initialState, type MemoryState, MILESTONE_WINDOW, newBranch, RECENT_COMMITS } from './state.js';
@@ -69,7 +69,7 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
       return;
     }
     case 'notes.patched': {
-      const next = applyPatch(d.notes, e.data.patch);
+      const next = diffLib().applyPatch(d.notes, e.data.patch);
       if (next !== false) d.notes = next;
       return;
     }

@@ -1,5 +1,5 @@
 /** metadata.yaml: branches, default branch, file tree and configuration, through `yaml`. */
-import { stringify } from 'yaml';
+import { yamlLib } from '../lazy-deps.js';
 import { FORMAT_VERSION } from '../events/types.js';
 import type { MemoryState } from './state.js';
 
@@ -30,5 +30,5 @@ export function metadataObject(state: MemoryState): Record<string, unknown> {
 }
 
 export function renderMetadata(state: MemoryState): string {
-  return METADATA_COMMENT + stringify(metadataObject(state), { lineWidth: 0 });
+  return METADATA_COMMENT + yamlLib().stringify(metadataObject(state), { lineWidth: 0 });
 }

@@ -1,0 +1,24 @@
+/**
+ * yaml and diff, loaded on first use. Most calls — a hook recording a tool call, a commit
+ * without files — never render metadata.yaml or apply a patch, and short-lived processes
+ * (every `gctx hook`) should not pay ~70 ms to load both. `require` keeps the call sites
+ * synchronous; both packages ship CommonJS builds.
+ */
+import { createRequire } from 'node:module';
+
+type Yaml = typeof import('yaml');
+type Diff = typeof import('diff');
+
+const require = createRequire(import.meta.url);
+let yaml: Yaml | undefined;
+let diff: Diff | undefined;
+
+export function yamlLib(): Yaml {
+  yaml ??= require('yaml') as Yaml;
+  return yaml;
+}
+
+export function diffLib(): Diff {
+  diff ??= require('diff') as Diff;
+  return diff;
+}
