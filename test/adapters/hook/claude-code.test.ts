@@ -1,0 +1,185 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Memory } from '../../../src/engine/memory.js';
+import type { GccEvent } from '../../../src/events/types.js';
+import { tempProject } from '../mcp/client.js';
+import { fixture, runHook } from './run.js';
+
+const SESSION = '3f1c9a52-7be0-4d3e-9b8a-1c2d3e4f5a6b';
+const CC = ['--agent', 'claude-code'];
+
+async function project(): Promise<string> {
+  const dir = tempProject('gcc-hook-');
+  (await Memory.open(dir, { create: true })).close();
+  return dir;
+}
+
+async function events(dir: string): Promise<GccEvent[]> {
+  const m = await Memory.open(dir);
+  try {
+    return m.events();
+  } finally {
+    m.close();
+  }
+}
+
+function send(name: string, dir: string, args = CC) {
+  const r = runHook(args, fixture(name, dir), dir);
+  expect(r.status).toBe(0);
+  return r;
+}
+
+interface ClaudeAnswer {
+  hookSpecificOutput: { hookEventName: string; permissionDecision?: string; permissionDecisionReason?: string; additionalContext?: string };
+}
+
+describe('gctx hook --agent claude-code', () => {
+  it('SessionStart: records the session and answers with the briefing as additionalContext', async () => {
+    const dir = await project();
+    const r = send('session-start', dir);
+    const out = JSON.parse(r.stdout) as ClaudeAnswer;
+    expect(out.hookSpecificOutput.hookEventName).toBe('SessionStart');
+    expect(out.hookSpecificOutput.additionalContext).toContain('<gcc-memory');
+    expect(out.hookSpecificOutput.additionalContext).toContain('Current memory branch: main');
+    const started = (await events(dir)).filter((e) => e.type === 'session.started');
+    expect(started.map((e) => e.data)).toEqual([{ session: SESSION, host: 'claude-code', reason: 'startup' }]);
+  });
+
+  it('PreToolUse on an ordinary command: no decision, nothing logged', async () => {
+    const dir = await project();
+    const before = (await events(dir)).length;
+    for (const name of ['pre-tool-use-bash', 'pre-tool-use-edit-src']) {
+      const r = send(name, dir);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe('');
+    }
+    expect((await events(dir)).length).toBe(before);
+  });
+
+  it('PreToolUse writing into .GCC/ (Write or shell): denied with a reason, and the refusal is logged', async () => {
+    const dir = await project();
+    for (const name of ['pre-tool-use-write-gcc', 'pre-tool-use-bash-gcc']) {
+      const out = JSON.parse(send(name, dir).stdout) as ClaudeAnswer;
+      expect(out.hookSpecificOutput).toMatchObject({ hookEventName: 'PreToolUse', permissionDecision: 'deny' });
+      expect(out.hookSpecificOutput.permissionDecisionReason).toContain('.GCC/');
+    }
+    // The refusal is written after the answer; the process waits for it before exiting.
+    const blocked = (await events(dir)).filter((e) => e.type === 'tool.recorded');
+    expect(blocked).toHaveLength(2);
+    for (const e of blocked) expect((e.data as { result: string }).result).toMatch(/^blocked: /);
+    expect(readFileSync(join(dir, '.GCC/main.md'), 'utf8')).not.toContain('[x] everything');
+  });
+
+  it('PostToolUse Edit and Write: one log entry each, with line counts from the result', async () => {
+    const dir = await project();
+    expect(send('post-tool-use-edit', dir).stdout).toBe('');
+    expect(send('post-tool-use-write-create', dir).stdout).toBe('');
+    const tools = (await events(dir)).filter((e) => e.type === 'tool.recorded').map((e) => e.data as { tool: string; files: unknown[]; host: string; input: string });
+    expect(tools.map((t) => t.tool)).toEqual(['Edit', 'Write']);
+    // The hunk rewrites the signature line unchanged: a real diff counts 2 added, 1 removed.
+    expect(tools[0]!.files).toEqual([{ path: 'src/parser.ts', added: 2, removed: 1 }]);
+    expect(tools[1]!.files).toEqual([{ path: 'src/build.ts', added: 3, removed: 0 }]);
+    expect(tools.every((t) => t.host === 'claude-code')).toBe(true);
+    // The whole original file is not copied into the log.
+    expect(JSON.stringify(tools)).not.toContain("import { tokenize } from './tokenize'");
+  });
+
+  it('PostToolUse Bash: logs stdout with secrets redacted', async () => {
+    const dir = await project();
+    send('post-tool-use-bash-secret', dir);
+    const e = (await events(dir)).find((x) => x.type === 'tool.recorded')!;
+    const data = e.data as { tool: string; input: string; result: string };
+    expect(data.tool).toBe('Bash');
+    expect(data.input).toBe('env | grep KEY');
+    expect(data.result).not.toContain('AKIAIOSFODNN7EXAMPLE');
+    expect(data.result).not.toContain('ghp_abcdefghijklmnopqrstuvwxyzABCDEFGHIJ');
+  });
+
+  it('PostToolUseFailure: logged as an error', async () => {
+    const dir = await project();
+    send('post-tool-use-failure', dir);
+    const e = (await events(dir)).find((x) => x.type === 'tool.recorded')!;
+    expect(e.data).toMatchObject({ tool: 'Bash', isError: true, result: 'Command failed with exit code 1: 3 lint errors' });
+  });
+
+  it("the memory's own MCP tools are not logged twice", async () => {
+    const dir = await project();
+    const r = send('post-tool-use-mcp-gcc', dir);
+    expect(r.stdout).toBe('');
+    expect((await events(dir)).filter((e) => e.type === 'tool.recorded')).toEqual([]);
+  });
+
+  it('suggests a commit through additionalContext when the edit threshold is crossed', async () => {
+    const dir = await project();
+    const m = await Memory.open(dir);
+    await m.execute({ type: 'config', key: 'commit_after_edits', value: 2 });
+    m.close();
+    expect(send('post-tool-use-edit', dir).stdout).toBe('');
+    const out = JSON.parse(send('post-tool-use-write-create', dir).stdout) as ClaudeAnswer;
+    expect(out.hookSpecificOutput.hookEventName).toBe('PostToolUse');
+    expect(out.hookSpecificOutput.additionalContext).toMatch(/2 edit\(s\).*since the last memory commit/);
+  });
+
+  it('logs on the branch the MCP server chose for the same Claude session', async () => {
+    const dir = await project();
+    const m = await Memory.open(dir);
+    // What `gctx mcp` does with CLAUDE_CODE_SESSION_ID set to this session.
+    await m.execute({ type: 'branch', name: 'try-ast', purpose: 'build an AST' }, { session: SESSION });
+    m.close();
+    send('post-tool-use-edit', dir);
+    const e = (await events(dir)).find((x) => x.type === 'tool.recorded')!;
+    expect(e.branch).toBe('try-ast');
+  });
+
+  it('compaction: PreCompact records it quietly; SessionStart(compact) hands the briefing back', async () => {
+    const dir = await project();
+    expect(send('pre-compact', dir).stdout).toBe('');
+    const out = JSON.parse(send('session-start-compact', dir).stdout) as ClaudeAnswer;
+    expect(out.hookSpecificOutput.additionalContext).toContain('<gcc-memory');
+    const types = (await events(dir)).map((e) => e.type);
+    expect(types).toContain('session.compacted');
+    expect((await events(dir)).find((e) => e.type === 'session.started')!.data).toMatchObject({ reason: 'compact' });
+  });
+
+  it('UserPromptSubmit and Stop: accepted, no decision; SessionEnd records the end', async () => {
+    const dir = await project();
+    const before = (await events(dir)).length;
+    expect(send('user-prompt-submit', dir).stdout).toBe('');
+    expect(send('stop', dir).stdout).toBe('');
+    expect((await events(dir)).length).toBe(before);
+    expect(send('session-end', dir).stdout).toBe('');
+    expect((await events(dir)).at(-1)!.data).toMatchObject({ session: SESSION, host: 'claude-code', reason: 'prompt_input_exit' });
+  });
+
+  it('malformed input: exit 0, no decision, one line on stderr', async () => {
+    const dir = await project();
+    const bad = ['', 'not json', '[1,2]', '{"session_id":"x"}', '{"hook_event_name":"PreToolUse","session_id":"x"}', '{"hook_event_name":"PostToolUse","session_id":"x","tool_name":"Bash","tool_input":"rm -rf /"}'];
+    for (const input of bad) {
+      const r = runHook(CC, input, dir);
+      expect(r.status, input).toBe(0);
+      expect(r.stdout, input).toBe('');
+      expect(r.stderr.trim().split('\n'), input).toHaveLength(1);
+      expect(r.stderr).toContain('gctx hook: ignored malformed claude-code input');
+    }
+  });
+
+  it('an unknown --agent is reported, never blocking', async () => {
+    const dir = await project();
+    const r = runHook(['--agent', 'emacs'], fixture('pre-tool-use-write-gcc', dir), dir);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('unknown --agent');
+  });
+
+  it('in a folder without memory: nothing is created, writes into .GCC/ are still refused', async () => {
+    const dir = tempProject('gcc-hook-bare-');
+    const post = send('post-tool-use-edit', dir);
+    expect(post.stdout).toBe('');
+    expect(post.stderr).toBe('');
+    expect(send('session-start', dir).stdout).toBe('');
+    expect(existsSync(join(dir, '.GCC'))).toBe(false);
+    const out = JSON.parse(send('pre-tool-use-write-gcc', dir).stdout) as ClaudeAnswer;
+    expect(out.hookSpecificOutput.permissionDecision).toBe('deny');
+  });
+});
