@@ -55,10 +55,17 @@ export interface HostOptions {
   /** Shared agent dir, e.g. for two hosts in one test. */
   agentDir?: string;
   extraFactories?: ExtensionFactory[];
+  /**
+   * Start binding (session_start) without waiting for it, so a prompt can race the session
+   * hook as a fast user can in the TUI. `Host.bound` settles when session_start has run.
+   */
+  deferBind?: boolean;
 }
 
 export interface Host {
   runtime: AgentSessionRuntime;
+  /** Settles when the first session_start has run. */
+  bound: Promise<void>;
   cwd: string;
   agentDir: string;
   /** Extension errors Pi reported. */
@@ -151,7 +158,8 @@ export async function createHost(opts: HostOptions = {}): Promise<Host> {
   };
   runtime.setRebindSession(bind);
   const loadErrors = [...runtime.session.resourceLoader.getExtensions().errors];
-  await bind(runtime.session);
+  const bound = bind(runtime.session);
+  if (!opts.deferBind) await bound;
 
   const toFaux = (step: Step, i: number) => (context: { messages: Parameters<typeof getCurrentTools>[0] }) => {
     const seen: Seen = {
@@ -170,6 +178,7 @@ export async function createHost(opts: HostOptions = {}): Promise<Host> {
 
   const host: Host = {
     runtime,
+    bound,
     cwd,
     agentDir,
     errors,

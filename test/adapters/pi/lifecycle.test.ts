@@ -141,3 +141,30 @@ describe('Pi extension on the real host: session lifecycle', () => {
     }
   });
 });
+
+describe('Pi extension on the real host: readiness barrier', () => {
+  it('a first prompt racing a slow session start waits under the cap, then exactly one turn is told', async () => {
+    const { FileLock } = await import('../../../src/store/lock.js');
+    const dir = await project();
+    // Hold the memory's lock, so this session's start blocks on it well past the cap.
+    const lock = new FileLock(join(dir, '.GCC/.lock'));
+    await lock.acquire();
+    process.env.GCC_PI_READY_TIMEOUT_MS = '300';
+    try {
+      const h = await createHost({ cwd: dir, deferBind: true });
+      hosts.push(h);
+      await h.turn('quick first prompt', [say('ok')]);
+      lock.release();
+      await h.bound;
+      await h.turn('second', [say('ok')]);
+      await h.turn('third', [say('ok')]);
+      const told = h.visible().filter((m) => m.customType === 'gcc-notice' && /may not be callable yet.*\/reload/s.test(m.text));
+      expect(told).toHaveLength(1);
+      // It was on the first request.
+      expect(h.requests[0]?.messages.some((m) => /may not be callable yet/.test(m.text))).toBe(true);
+    } finally {
+      lock.release();
+      delete process.env.GCC_PI_READY_TIMEOUT_MS;
+    }
+  });
+});
