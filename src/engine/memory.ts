@@ -14,10 +14,12 @@ import type { Command } from '../decider/commands.js';
 import { currentBranch, decide } from '../decider/decide.js';
 import { type Config, DEFAULT_CONFIG, FORMAT_VERSION, type GccEvent, MAIN, type NewEvent } from '../events/types.js';
 import { asGccError, gccError } from '../errors.js';
+import { freeze } from 'immer';
 import { evolve, replay as replayEvents } from '../projections/evolve.js';
 import { incrementalWrites } from '../projections/files.js';
 import { initialState, type MemoryState } from '../projections/state.js';
 import { layout, type Layout } from '../store/paths.js';
+import { readSnapshot, SNAPSHOT_FORMAT, writeSnapshot } from '../store/snapshot.js';
 import { type CatchUp, Store } from '../store/store.js';
 import { reconcileEdits, rebuildProjections, setAsideUnexplained } from './reconcile.js';
 import { type Problem, replayMemory, verifyMemory } from './verify.js';
@@ -55,10 +57,15 @@ export interface ExecResult {
   message: string;
 }
 
+/** Events a long-lived process may run ahead of the snapshot before it writes a new one. */
+const SNAPSHOT_EVERY = 200;
+
 export const GITIGNORE = '.cache/\n.lock\n.lock.break\n*.tmp-*\nquarantine/\n';
 
 export class Memory {
   private _state: MemoryState = initialState();
+  /** Event count the snapshot on disk reflects (-1: none written by this process). */
+  private snapshotAt = -1;
   readonly warnings: string[] = [];
   private readonly writer: ProjectionWriter;
   private readonly now: () => Date;
@@ -125,9 +132,30 @@ export class Memory {
   }
 
   /** Read every log from scratch and fold. */
+  /** Fold every log: from the snapshot plus what was appended since, or from scratch. */
   private load(): void {
+    const snap = readSnapshot(this.layout);
+    if (snap && this.store.restore(snap.logs)) {
+      this._state = freeze(snap.state, true);
+      const cu = this.store.catchUp();
+      this._state = cu.reset ? replayEvents(this.store.allEvents()) : evolve(this._state, cu.added);
+      this.snapshotAt = cu.reset ? -1 : snap.state.events;
+      return;
+    }
     this.store.catchUp();
     this._state = replayEvents(this.store.allEvents());
+  }
+
+  /** Keep the snapshot close enough behind that an open never folds many events. */
+  private saveSnapshot(force: boolean): void {
+    const behind = this._state.events - this.snapshotAt;
+    if (behind === 0 || (!force && behind < SNAPSHOT_EVERY)) return;
+    try {
+      writeSnapshot(this.layout, { format: SNAPSHOT_FORMAT, logs: this.store.identities(), state: this._state });
+      this.snapshotAt = this._state.events;
+    } catch {
+      /* a cache: a read-only or full disk only costs the next open some time */
+    }
   }
 
   /** Catch up with other writers; replays from scratch when a log was rewritten. */
@@ -199,6 +227,7 @@ export class Memory {
     const appended = this.store.append(log, events, expectedSeq ?? file.seq, this._state.lastId, this.now());
     this._state = evolve(this._state, appended);
     for (const e of appended) if (e.type === 'branch.created') this.store.track(e.data.name).touch();
+    this.saveSnapshot(false);
     const writes = incrementalWrites(this.layout, this._state, appended);
     this.writer.apply(writes);
     if (writes.has(this.layout.mainMd)) this.writer.markSeen(this.layout.mainMd);
@@ -285,5 +314,6 @@ export class Memory {
 
   close(): void {
     this.store.lock.release();
+    this.saveSnapshot(true);
   }
 }

@@ -5,7 +5,9 @@
  */
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readSync, statSync, writeFileSync, writeSync, ftruncateSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { crc32 } from 'node:zlib';
 import type { GccEvent } from '../events/types.js';
+import { gccError } from '../errors.js';
 import { parse } from '../log/codec.js';
 
 export interface RefreshResult {
@@ -44,8 +46,22 @@ export function fsyncDir(dir: string): void {
   }
 }
 
+/** What a snapshot remembers of a log, to trust its prefix without reading it. */
+export interface LogIdentity {
+  branch: string;
+  size: number;
+  ino: number;
+  seq: number;
+  /** CRC-32 of the (up to) 64 bytes before `size`: catches a file rewritten in place. */
+  check: number;
+}
+
 export class LogFile {
-  events: GccEvent[] = [];
+  private loaded: GccEvent[] = [];
+  /** Bytes before this offset were not parsed in this process (trusted from a snapshot). */
+  private prefix = 0;
+  private prefixSeq = 0;
+  private lastSeq = 0;
   size = 0;
   private ino = -1;
 
@@ -55,8 +71,48 @@ export class LogFile {
     readonly root: string,
   ) {}
 
+  /** Every event of the log; reads a snapshot-trusted prefix on first use. */
+  get events(): GccEvent[] {
+    if (this.prefix > 0) {
+      const head = parse(readFrom(this.path, 0, this.prefix), this.rel);
+      if (head.validLength !== this.prefix || head.events.length !== this.prefixSeq) {
+        throw gccError('E_CORRUPT', `${this.rel} changed while it was open`, 'run the command again');
+      }
+      this.loaded = [...head.events, ...this.loaded];
+      this.prefix = 0;
+    }
+    return this.loaded;
+  }
+
   get seq(): number {
-    return this.events.length === 0 ? 0 : this.events[this.events.length - 1]!.seq;
+    return this.lastSeq;
+  }
+
+  private tailCheck(size: number): number {
+    const n = Math.min(64, size);
+    return n === 0 ? 0 : crc32(readFrom(this.path, size - n, n));
+  }
+
+  identity(): LogIdentity {
+    return { branch: this.branch, size: this.size, ino: this.ino, seq: this.lastSeq, check: this.size > 0 ? this.tailCheck(this.size) : 0 };
+  }
+
+  /** Trust a snapshot's view of this log if the file still starts with what it saw. */
+  restore(id: LogIdentity): boolean {
+    let st;
+    try {
+      st = statSync(this.path);
+    } catch {
+      return id.size === 0;
+    }
+    if (st.ino !== id.ino || st.size < id.size || this.tailCheck(id.size) !== id.check) return false;
+    this.loaded = [];
+    this.prefix = id.size;
+    this.prefixSeq = id.seq;
+    this.lastSeq = id.seq;
+    this.size = id.size;
+    this.ino = id.ino;
+    return true;
   }
 
   get rel(): string {
@@ -69,24 +125,27 @@ export class LogFile {
       st = statSync(this.path);
     } catch {
       const reset = this.size > 0;
-      this.events = [];
+      this.loaded = [];
+      this.prefix = 0;
+      this.lastSeq = 0;
       this.size = 0;
       this.ino = -1;
       return { added: [], reset, tail: '' };
     }
     if ((this.ino !== -1 && st.ino !== this.ino) || st.size < this.size) {
-      this.events = [];
-      this.size = 0;
+      this.prefix = 0;
       this.ino = st.ino;
       const whole = parse(readFrom(this.path, 0, st.size), this.rel);
-      this.events = whole.events;
+      this.loaded = whole.events;
+      this.lastSeq = whole.events.length ? whole.events[whole.events.length - 1]!.seq : 0;
       this.size = whole.validLength;
       return { added: [], reset: true, tail: whole.tail };
     }
     this.ino = st.ino;
     if (st.size === this.size) return { added: [], reset: false, tail: '' };
-    const chunk = parse(readFrom(this.path, this.size, st.size - this.size), this.rel, this.seq);
-    for (const e of chunk.events) this.events.push(e);
+    const chunk = parse(readFrom(this.path, this.size, st.size - this.size), this.rel, this.lastSeq);
+    for (const e of chunk.events) this.loaded.push(e);
+    if (chunk.events.length) this.lastSeq = chunk.events[chunk.events.length - 1]!.seq;
     this.size += chunk.validLength;
     return { added: chunk.events, reset: false, tail: chunk.tail };
   }
@@ -137,6 +196,7 @@ export class LogFile {
     if (created) fsyncDir(dirname(this.path));
     this.size += buf.length;
     this.ino = statSync(this.path).ino;
-    for (const e of events) this.events.push(e);
+    for (const e of events) this.loaded.push(e);
+    if (events.length) this.lastSeq = events[events.length - 1]!.seq;
   }
 }

@@ -8,7 +8,7 @@ import { type GccEvent, MAIN, type NewEvent } from '../events/types.js';
 import { gccError } from '../errors.js';
 import { serialize } from '../log/codec.js';
 import { FileLock, type LockOptions } from './lock.js';
-import { LogFile } from './logfile.js';
+import { LogFile, type LogIdentity } from './logfile.js';
 import { assertNoSymlink, type Layout } from './paths.js';
 
 export interface CatchUp {
@@ -49,6 +49,25 @@ export class Store {
       this.logs.set(branch, log);
     }
     return log;
+  }
+
+  /** Trust a snapshot's view of every log, or of none (then the caller reads from scratch). */
+  restore(logs: readonly LogIdentity[]): boolean {
+    const restored: LogFile[] = [];
+    for (const id of logs) {
+      const log = new LogFile(id.branch, this.layout.logOf(id.branch), this.layout.root);
+      if (!log.restore(id)) return false;
+      restored.push(log);
+    }
+    for (const log of restored) {
+      assertNoSymlink(this.layout.root, log.path);
+      this.logs.set(log.branch, log);
+    }
+    return true;
+  }
+
+  identities(): LogIdentity[] {
+    return [...this.logs.values()].map((l) => l.identity());
   }
 
   /** Every event of every log in id order (the replay order). */
