@@ -7,6 +7,8 @@ import type { ContextQuery } from '../../context/query.js';
 import { gccError } from '../../errors.js';
 import type { Memory } from '../../engine/memory.js';
 import { type Arity, has, intFlag, one, type Parsed, required } from './args.js';
+import { installGit } from '../git/install.js';
+import { describeInstall } from './git-commands.js';
 
 export interface Output {
   text: string;
@@ -61,7 +63,12 @@ export const COMMANDS: Record<string, CommandSpec> = {
     summary: 'create .GCC/ in this folder (with --git: set it up to be committed and merged)',
     flags: { git: 'flag' },
     memory: 'create',
-    run: (_p, ctx) => ({ text: `Memory ready in ${ctx.memory.gccDir}`, json: { ok: true, dir: ctx.memory.gccDir } }),
+    run: (p, ctx) => {
+      const ready = `Memory ready in ${ctx.memory.gccDir}`;
+      if (!has(p, 'git')) return { text: ready, json: { ok: true, dir: ctx.memory.gccDir } };
+      const git = installGit(ctx.memory.root);
+      return { text: `${ready}\n${describeInstall(git)}`, json: { ok: true, dir: ctx.memory.gccDir, git } };
+    },
   },
   status: {
     usage: 'gctx status',
