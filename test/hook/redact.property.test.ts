@@ -140,16 +140,16 @@ describe('redactSecrets', () => {
     );
   });
 
-  it('stays linear on hostile megabyte inputs (completes, no catastrophic backtracking)', () => {
+  it('stays linear on hostile inputs of a few hundred kilobytes (completes, no catastrophic backtracking)', () => {
     const hostile = [
-      'sk-'.repeat(300_000),
-      'password='.repeat(100_000),
-      '-----BEGIN PRIVATE KEY-----'.repeat(30_000) + '-----END CERTIFICATE-----',
-      'a://b:'.repeat(150_000),
-      `${'a'.repeat(500_000)}@`,
-      'Bearer '.repeat(120_000),
-      `"password": "${'x'.repeat(900_000)}`,
-      'eyJ' + 'a.'.repeat(400_000),
+      'sk-'.repeat(100_000),
+      'password='.repeat(30_000),
+      '-----BEGIN PRIVATE KEY-----'.repeat(10_000) + '-----END CERTIFICATE-----',
+      'a://b:'.repeat(50_000),
+      `${'a'.repeat(250_000)}@`,
+      'Bearer '.repeat(40_000),
+      `"password": "${'x'.repeat(250_000)}`,
+      'eyJ' + 'a.'.repeat(120_000),
     ];
     for (const h of hostile) expect(typeof redactSecrets(h)).toBe('string');
   });

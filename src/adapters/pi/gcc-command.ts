@@ -2,6 +2,7 @@ import type { ExtensionAPI, ExtensionCommandContext } from '@earendil-works/pi-c
 import type { Command } from '../../decider/commands.js';
 import type { ContextQuery } from '../../context/query.js';
 import { asGccError } from '../../errors.js';
+import { gitGraphMermaid } from '../../machines/gitgraph.js';
 import type { MemorySlot } from './memory-slot.js';
 
 /**
@@ -107,7 +108,7 @@ export async function runGcc(line: string, slot: MemorySlot, deps: GcCommandDeps
       case 'search':
         return need(rest.length >= 1, 'search <text>') ?? ctxAnswer({ level: 'search', text: tail(0) });
       case 'graph':
-        return await graph(memory);
+        return graph(memory);
       default:
         return usage(`unknown subcommand "${sub}"`);
     }
@@ -137,17 +138,8 @@ function contextFromWords(w: string[]): ContextQuery {
   }
 }
 
-async function graph(memory: NonNullable<MemorySlot['memory']>): Promise<GccOutput> {
-  // The gitGraph renderer lives with the machines (another module, possibly absent in a build
-  // that predates it): load it by a computed path so its absence degrades to a message.
-  const spec = '../../machines/gitgraph.js';
-  try {
-    const mod = (await import(spec)) as { gitGraphMermaid?: (events: unknown) => string };
-    if (typeof mod.gitGraphMermaid !== 'function') throw new Error('no gitGraphMermaid export');
-    return { title: 'gcc graph', text: mod.gitGraphMermaid(memory.events()), level: 'info' };
-  } catch {
-    return { title: 'gcc graph', text: 'The memory graph renderer is not available in this build; run `gctx graph` in a terminal.', level: 'warning' };
-  }
+function graph(memory: NonNullable<MemorySlot['memory']>): GccOutput {
+  return { title: 'gcc graph', text: gitGraphMermaid(memory.events()), level: 'info' };
 }
 
 function need(ok: boolean, form: string): GccOutput | null {
