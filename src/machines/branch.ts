@@ -10,6 +10,13 @@
  *   worldFromView(view: BranchView): BranchWorld        from the engine's projection
  *   initialBranchWorld(): BranchWorld                   main only, current
  *
+ * Emitted events follow the engine's projection (src/projections/evolve.ts): create emits
+ * 'branch.created', merge 'commit.recorded' (the synthesis) + 'branch.merged', abandon
+ * 'branch.abandoned'; the session moves they imply are not repeated as 'branch.switched'
+ * (only a sessionless merge run from a third branch adds one). `merge` without `into` targets
+ * the parent if open, else main; abandoning the current branch moves to the parent if open,
+ * else main.
+ *
  * `commit` and `merge` leave their branches in flight (committing / merging), so any op that
  * would race them gets E_BUSY. After the store acknowledges the append, call
  * `decideBranchOp(next, { type: 'settle' })`. If the append fails, discard `next` and keep the
@@ -25,6 +32,7 @@ import { initialTransition, transition } from 'xstate';
 import { gccError, type GccError } from '../errors.js';
 import { MAIN, type GccEvent, type NewEvent } from '../events/types.js';
 import { emittedBy } from './effects.js';
+import { fallbackOf, Pointers } from './branch-pointers.js';
 import {
   branchInFlight, branchMachine, branchStatus,
   type BranchEmitted, type BranchMachineEvent, type BranchRejected, type BranchSnapshot,
@@ -135,19 +143,6 @@ const notFound = (name: string): BranchDecision => ({
   ok: false, error: gccError('E_BRANCH_NOT_FOUND', `no branch named "${name}"`, FIX_STATUS),
 });
 
-/** Nearest open ancestor: where a session goes when its branch is abandoned under it. */
-function fallbackOf(d: Draft, name: string): string {
-  const seen = new Set<string>();
-  let at = d.branches[name]?.context.parent ?? MAIN;
-  while (!seen.has(at)) {
-    seen.add(at);
-    const s = d.branches[at];
-    if (s && s.matches('active')) return at;
-    at = s?.context.parent ?? MAIN;
-  }
-  return MAIN;
-}
-
 export function decideBranchOp(state: BranchWorld | BranchView, op: BranchOp): BranchDecision {
   const d = new Draft('kind' in state ? state : worldFromView(state));
   const fail = (r: BranchRejected | null): BranchDecision | null => (r ? { ok: false, error: rejection(r, d) } : null);
@@ -181,7 +176,7 @@ export function decideBranchOp(state: BranchWorld | BranchView, op: BranchOp): B
     case 'merge': {
       const source = d.branches[op.branch];
       if (!source) return notFound(op.branch);
-      const into = op.into ?? source.context.parent ?? MAIN;
+      const into = op.into ?? fallbackOf(d.branches, op.branch);
       if (!d.branches[into]) return notFound(into);
       const wasCurrent = d.current;
       let err = fail(d.send(op.branch, { type: 'MERGE', into, commit: op.commit.id, ...session }));
@@ -200,7 +195,7 @@ export function decideBranchOp(state: BranchWorld | BranchView, op: BranchOp): B
       const err = fail(d.send(op.branch, { type: 'ABANDON', reason: op.reason, ...session }));
       if (err) return err;
       if (d.current === op.branch) {
-        const to = fallbackOf(d, op.branch);
+        const to = fallbackOf(d.branches, op.branch);
         const e2 = fail(d.send(to, { type: 'SWITCH_IN', ...session }));
         if (e2) return e2;
         d.current = to;
@@ -212,44 +207,58 @@ export function decideBranchOp(state: BranchWorld | BranchView, op: BranchOp): B
       break;
     }
   }
-  return { ok: true, emitted: d.emitted, next: d.world() };
+  return { ok: true, emitted: withoutImpliedSwitches(d, state, op), next: d.world() };
+}
+
+/**
+ * The engine's projection already moves sessions on create, merge and abandon, so a
+ * 'branch.switched' is kept only where those rules would not land the session where this
+ * decision did (a sessionless merge run from a third branch). One rule, also used by replay.
+ */
+function withoutImpliedSwitches(d: Draft, before: BranchWorld | BranchView, op: BranchOp): NewEvent[] {
+  if (op.type === 'switch') return d.emitted;
+  const session = 'session' in op ? op.session : undefined;
+  const rest = d.emitted.filter((e) => e.type !== 'branch.switched');
+  if (rest.length === d.emitted.length) return d.emitted;
+  const p = new Pointers(before.current);
+  if (session !== undefined) p.sessions.set(session, before.current);
+  for (const e of rest) p.apply(e, d.branches);
+  if (p.current(session, settled(d.branches)) === d.current) return rest;
+  return [...rest, { type: 'branch.switched', data: session === undefined ? { to: d.current } : { to: d.current, session } }];
+}
+
+/** In-flight merges count as merged when judging where sessions point. */
+function settled(branches: Readonly<Record<string, BranchSnapshot>>): Record<string, BranchSnapshot> {
+  const out: Record<string, BranchSnapshot> = {};
+  for (const [n, s] of Object.entries(branches)) out[n] = s.matches('merging') ? transition(branchMachine, s, { type: 'DONE' })[0] : s;
+  return out;
 }
 
 /**
  * Fold a log through the machines. Lenient on purpose: the log is the truth, and a union of
  * two clones' logs may hold moves that one clone alone would have refused; such a move leaves
  * the branch where it was. Commits do not change lifecycle state, so they are skipped.
- * With `session`, only that session's switches (and unattributed ones) move `current`.
+ * `current` is where `session` (or, without one, the default pointer) stands afterwards,
+ * moved by the rules of the engine's projection (see Pointers).
  */
 export function replayBranch(events: readonly (GccEvent | NewEvent)[], opts: { session?: string } = {}): BranchWorld {
   const d = new Draft(initialBranchWorld());
+  const p = new Pointers(MAIN);
   for (const e of events) {
-    switch (e.type) {
-      case 'branch.created':
-        if (!d.branches[e.data.name]) {
-          d.send(e.data.name, { type: 'CREATE', parent: e.data.parent, purpose: e.data.purpose, hypotheses: e.data.hypotheses });
-        }
-        break;
-      case 'branch.switched': {
-        const mine = opts.session === undefined || e.data.session === undefined || e.data.session === opts.session;
-        if (!mine || !d.branches[e.data.to] || e.data.to === d.current) break;
-        if (d.send(e.data.to, { type: 'SWITCH_IN' })) break;
-        d.send(d.current, { type: 'SWITCH_OUT' });
-        d.current = e.data.to;
-        break;
+    if (e.type === 'branch.created') {
+      if (!d.branches[e.data.name]) {
+        d.send(e.data.name, { type: 'CREATE', parent: e.data.parent, purpose: e.data.purpose, hypotheses: e.data.hypotheses });
       }
-      case 'branch.merged':
-        if (d.branches[e.data.branch] && !d.send(e.data.branch, { type: 'MERGE', into: e.data.into, commit: e.data.commit })) {
-          d.send(e.data.branch, { type: 'DONE' });
-        }
-        break;
-      case 'branch.abandoned':
-        if (d.branches[e.data.branch]) d.send(e.data.branch, { type: 'ABANDON', reason: e.data.reason });
-        break;
-      default:
-        break;
-    }
+    } else if (e.type === 'branch.merged') {
+      if (d.branches[e.data.branch] && !d.send(e.data.branch, { type: 'MERGE', into: e.data.into, commit: e.data.commit })) {
+        d.send(e.data.branch, { type: 'DONE' });
+      }
+    } else if (e.type === 'branch.abandoned') {
+      if (d.branches[e.data.branch]) d.send(e.data.branch, { type: 'ABANDON', reason: e.data.reason });
+    } else if (e.type !== 'branch.switched') continue;
+    p.apply(e, d.branches);
   }
-  d.emitted.length = 0;
-  return d.world();
+  // Lifecycle states come from the machines; current/notCurrent from the pointer.
+  const view = branchView(d.world());
+  return worldFromView({ ...view, current: p.current(opts.session, d.branches) });
 }

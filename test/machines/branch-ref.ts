@@ -24,6 +24,13 @@ export function refView(m: RefModel): BranchView {
 
 const closed = (b: RefBranch): boolean => b.status !== 'active';
 
+/** The parent if it is open (active and not being merged), else main. */
+function fallback(m: RefModel, name: string): string {
+  const parent = m.branches.get(name)?.parent ?? 'main';
+  const p = m.branches.get(parent);
+  return p && p.status === 'active' && p.inFlight !== 'merge' ? parent : 'main';
+}
+
 /** Applies op to m in place when it succeeds; returns what decideBranchOp should say. */
 export function refApply(m: RefModel, op: BranchOp): RefResult {
   const B = m.branches;
@@ -36,7 +43,7 @@ export function refApply(m: RefModel, op: BranchOp): RefResult {
       if (cur.inFlight) return err('E_BUSY');
       B.set(op.name, { status: 'active', parent: m.current, inFlight: null });
       m.current = op.name;
-      return { ok: true, types: ['branch.created', 'branch.switched'] };
+      return { ok: true, types: ['branch.created'] };
     }
     case 'switch': {
       const to = B.get(op.to);
@@ -57,7 +64,7 @@ export function refApply(m: RefModel, op: BranchOp): RefResult {
     case 'merge': {
       const src = B.get(op.branch);
       if (!src) return err('E_BRANCH_NOT_FOUND');
-      const intoName = op.into ?? src.parent ?? 'main';
+      const intoName = op.into ?? fallback(m, op.branch);
       const into = B.get(intoName);
       if (!into) return err('E_BRANCH_NOT_FOUND');
       if (closed(src)) return err('E_BRANCH_CLOSED');
@@ -67,7 +74,8 @@ export function refApply(m: RefModel, op: BranchOp): RefResult {
       if (m.current !== op.branch && m.current !== intoName && cur.inFlight === 'commit') return err('E_BUSY');
       if (closed(into)) return err('E_BRANCH_CLOSED');
       if (into.inFlight) return err('E_BUSY');
-      const switched = m.current !== intoName;
+      // The projection moves the acting session to the target; sessionless, only off the source.
+      const switched = op.session === undefined && m.current !== intoName && m.current !== op.branch;
       src.inFlight = 'merge';
       into.inFlight = 'commit';
       m.current = intoName;
@@ -81,14 +89,8 @@ export function refApply(m: RefModel, op: BranchOp): RefResult {
       if (b.parent === null) return err('E_ABANDON_MAIN');
       b.status = 'abandoned';
       if (m.current !== op.branch) return { ok: true, types: ['branch.abandoned'] };
-      let at = b.parent;
-      for (;;) {
-        const p = B.get(at)!;
-        if (p.status === 'active' && p.inFlight !== 'merge') break;
-        at = p.parent ?? 'main';
-      }
-      m.current = at;
-      return { ok: true, types: ['branch.abandoned', 'branch.switched'] };
+      m.current = fallback(m, op.branch);
+      return { ok: true, types: ['branch.abandoned'] };
     }
     case 'settle': {
       for (const b of B.values()) {
