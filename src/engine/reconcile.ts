@@ -11,7 +11,7 @@ import { allFiles } from '../projections/files.js';
 import { renderMain } from '../projections/render-main.js';
 import { renderMetadata } from '../projections/render-metadata.js';
 import type { MemoryState } from '../projections/state.js';
-import type { Layout } from '../store/paths.js';
+import { assertNoSymlink, type Layout } from '../store/paths.js';
 import { readText, type ProjectionWriter } from './writer.js';
 
 export interface Reconciled {
@@ -23,8 +23,9 @@ export interface Reconciled {
 
 
 function keepAside(l: Layout, path: string, why: string[]): string {
-  mkdirSync(l.aside, { recursive: true });
   const target = join(l.aside, `${basename(path)}.${new Date().toISOString().replace(/[:.]/g, '-')}.${process.pid}`);
+  assertNoSymlink(l.root, target);
+  mkdirSync(l.aside, { recursive: true });
   copyFileSync(path, target);
   return `${basename(path)} was edited in ways that cannot be recorded (${why.join('; ')}); your version is kept at ${target} and the file was regenerated`;
 }
@@ -43,6 +44,7 @@ export function reconcileEdits(l: Layout, w: ProjectionWriter, state: MemoryStat
   ];
   for (const [path, render, adopt] of checks) {
     if (w.isSeen(path)) continue;
+    assertNoSymlink(l.root, path); // never take a file outside the tree in as a hand edit
     const disk = readText(path);
     if (disk === null) continue; // missing: rebuilt with the other projections
     const rendered = render(state);
@@ -68,6 +70,7 @@ export function reconcileEdits(l: Layout, w: ProjectionWriter, state: MemoryStat
 export function setAsideUnexplained(l: Layout, w: ProjectionWriter, state: MemoryState, checkedOut?: (path: string) => boolean): string[] {
   const warnings: string[] = [];
   for (const [path, render] of [[l.mainMd, renderMain], [l.metadata, renderMetadata]] as const) {
+    assertNoSymlink(l.root, path);
     const disk = readText(path);
     if (disk === null || disk === w.readBase(path) || disk === render(state)) continue;
     if (checkedOut?.(path)) continue;

@@ -10,7 +10,7 @@ import { GccError } from '../errors.js';
 import { parse } from '../log/codec.js';
 import { replay } from '../projections/evolve.js';
 import { allFiles } from '../projections/files.js';
-import type { Layout } from '../store/paths.js';
+import { assertNoSymlink, type Layout } from '../store/paths.js';
 import { byId, type Store } from '../store/store.js';
 import { readText, writeAtomic } from './writer.js';
 import type { GccEvent } from '../events/types.js';
@@ -64,11 +64,13 @@ export function replayMemory(l: Layout, store: Store): { written: string[]; kept
   const written: string[] = [];
   const kept: string[] = [];
   for (const [path, want] of allFiles(l, state, events)) {
+    assertNoSymlink(l.root, path);
     const have = readText(path);
     if (have === want) continue;
     if (have !== null) {
-      mkdirSync(l.aside, { recursive: true });
       const target = join(l.aside, `${relative(l.gcc, path).replaceAll('/', '__')}.${new Date().toISOString().replace(/[:.]/g, '-')}`);
+      assertNoSymlink(l.root, target);
+      mkdirSync(l.aside, { recursive: true });
       copyFileSync(path, target);
       kept.push(target);
     }

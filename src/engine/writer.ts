@@ -81,6 +81,7 @@ export class ProjectionWriter {
   apply(writes: Map<string, FileWrite>): void {
     for (const [path, w] of writes) {
       this.ensureDir(dirname(path));
+      assertNoSymlink(this.l.root, path); // an append would follow a link out of the tree
       if (w.kind === 'write') {
         writeAtomic(path, w.content);
         if (path === this.l.mainMd || path === this.l.metadata) this.saveBase(path, w.content);
@@ -96,6 +97,7 @@ export class ProjectionWriter {
   applyFull(files: Map<string, string>): string[] {
     const written: string[] = [];
     for (const [path, content] of files) {
+      assertNoSymlink(this.l.root, path);
       if (readText(path) !== content) {
         this.ensureDir(dirname(path));
         writeAtomic(path, content);
@@ -118,6 +120,7 @@ export class ProjectionWriter {
   }
 
   readBase(path: string): string | null {
+    assertNoSymlink(this.l.root, this.basePath(path));
     return readText(this.basePath(path));
   }
 

@@ -9,6 +9,7 @@ import { crc32 } from 'node:zlib';
 import type { GccEvent } from '../events/types.js';
 import { gccError } from '../errors.js';
 import { parse } from '../log/codec.js';
+import { assertNoSymlink } from './paths.js';
 
 export interface RefreshResult {
   added: GccEvent[];
@@ -159,9 +160,10 @@ export class LogFile {
     if (st.size <= this.size) return null;
     const tail = readFrom(this.path, this.size, st.size - this.size);
 
-    mkdirSync(dir, { recursive: true });
     const name = `${this.branch.replaceAll('/', '__')}-${now.toISOString().replace(/[:.]/g, '-')}-${process.pid}.md`;
     const target = join(dir, name);
+    assertNoSymlink(this.root, target);
+    mkdirSync(dir, { recursive: true });
     writeFileSync(target, tail);
     const fd = openSync(this.path, 'r+');
     try {
