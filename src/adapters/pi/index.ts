@@ -10,15 +10,16 @@
  */
 import type { ExtensionAPI, ExtensionContext } from '@earendil-works/pi-coding-agent';
 import { Memory } from '../../engine/memory.js';
-import { handleHook } from '../../hook/handle.js';
+import { asProjectData } from '../../hook/framing.js';
 import { createReadinessBarrier } from '../../machines/readiness.js';
 import { BRIEFING_TYPE, NOTICE_TYPE, briefingInContext } from './briefing-message.js';
 import { DEFAULTS, ENV_VARS, resolveConfig } from './config.js';
 import { registerGccCommand } from './gcc-command.js';
-import { HOST, hookOptions, installHookBridge } from './hook-bridge.js';
+import { HOST, installHookBridge } from './hook-bridge.js';
 import { checkVersion, planMcp, registerMcp, waitForMcpTools } from './mcp-channel.js';
 import { MemorySlot } from './memory-slot.js';
 import { registerMemoryTools } from './memory-tools.js';
+import { SessionDriver } from './session-driver.js';
 import { IDENTITY_ENTRY, memoryIdentity } from './session-identity.js';
 
 export { resolveConfig, type PiConfig, type ResolvedConfig } from './config.js';
@@ -38,6 +39,23 @@ export default function gccPiExtension(pi: ExtensionAPI): void {
   const channel = { name: 'tools' as 'tools' | 'mcp', note: '' };
   let toolsRegistered = false;
   let stale = false;
+  const lifecycle = new SessionDriver(HOST, readyCapFromEnv());
+  /** Log what the session machine emitted; bounded, and silent on failure (fail open). */
+  const flushLifecycle = async () => {
+    const timeoutMs = slot.resolved?.config.hookTimeoutMs ?? DEFAULTS.hookTimeoutMs;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const cap = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs);
+      timer.unref();
+    });
+    try {
+      await Promise.race([lifecycle.flush(slot.memory, slot.session), cap]);
+    } catch {
+      // A locked or read-only store costs the log entry, not the session.
+    } finally {
+      clearTimeout(timer);
+    }
+  };
 
   const ensureInProcessTools = () => {
     if (toolsRegistered) return;
@@ -65,7 +83,7 @@ export default function gccPiExtension(pi: ExtensionAPI): void {
       if (!r) return ['(configuration not resolved yet)'];
       const cfg = Object.entries(r.config).map(([k, v]) => `  ${k} = ${JSON.stringify(v)} (${r.sources[k as keyof typeof r.sources]})`);
       return [
-        `Memory session: ${slot.session}`,
+        `Memory session: ${slot.session} (${lifecycle.state()}${lifecycle.degraded() ? `: ${lifecycle.degraded()?.reason}` : ''})`,
         `Channel: ${channel.name}${channel.note ? ` (${channel.note})` : ''}`,
         `Project root: ${r.projectRoot}`,
         `Config (project file ${r.projectFile}, global file ${r.globalFile}):`,
@@ -79,24 +97,29 @@ export default function gccPiExtension(pi: ExtensionAPI): void {
 
   pi.on('session_start', async (event, ctx) => {
     try {
-      const resolved = resolveConfig(ctx.cwd);
-      slot.resolved = resolved;
-      for (const w of resolved.warnings) notify(ctx, `gcc: ${w}`, 'warning');
-
       const identity = memoryIdentity(ctx.sessionManager);
       slot.session = identity.id;
+      lifecycle.start(identity.id, event.reason);
+      const resolved = resolveConfig(ctx.cwd);
+      slot.resolved = resolved;
+      lifecycle.configResolved();
+      for (const w of resolved.warnings) notify(ctx, `gcc: ${w}`, 'warning');
       if (identity.needsMarker) pi.appendEntry(IDENTITY_ENTRY, { id: identity.id, forkedFrom: identity.forkedFrom ?? null });
 
       await openMemory(resolved.config.autoInit);
       const memory = slot.memory as Memory | null;
-      if (memory && identity.forkedFrom) await carryBranch(memory, identity.forkedFrom, identity.id);
       if (memory) {
-        const decision = await handleHook(memory, { host: HOST, session: slot.session, event: 'session-start', reason: event.reason, cwd: ctx.cwd }, hookOptions(slot));
-        if (decision.kind === 'context' && resolved.config.briefing && !briefingInContext(ctx.sessionManager)) {
-          pi.sendMessage({ customType: BRIEFING_TYPE, content: decision.text, display: false, details: { session: slot.session } });
+        lifecycle.storeOpened(memory);
+        if (identity.forkedFrom) await carryBranch(memory, identity.forkedFrom, identity.id);
+        const briefing = asProjectData(memory.briefing({ session: slot.session, budget: resolved.config.briefingBudget }));
+        lifecycle.briefingBuilt();
+        await flushLifecycle();
+        if (resolved.config.briefing && !briefingInContext(ctx.sessionManager)) {
+          pi.sendMessage({ customType: BRIEFING_TYPE, content: briefing, display: false, details: { session: slot.session } });
         }
         for (const w of memory.warnings) notify(ctx, `gcc: ${w}`, 'warning');
       } else {
+        lifecycle.failed(slot.describeProblem());
         notices.push(slot.describeProblem());
         notify(ctx, `gcc: ${slot.describeProblem()}`, 'warning');
       }
@@ -104,6 +127,7 @@ export default function gccPiExtension(pi: ExtensionAPI): void {
     } catch (err) {
       // Even our own bug must not take the session down: report it as missing memory.
       slot.fail(err, 'starting GCC for this session');
+      lifecycle.failed(slot.describeProblem());
       notices.push(slot.describeProblem());
       ensureInProcessTools();
       barrier.toolsReady();
@@ -127,17 +151,18 @@ export default function gccPiExtension(pi: ExtensionAPI): void {
     const refused = registerMcp(pi, plan.cmd, slot.resolved?.memoryRoot ?? ctx.cwd, slot.session);
     channel.name = 'mcp';
     channel.note = `gctx mcp from ${plan.cmd.source}`;
-    // Pi reports no connection event (nor a failure): watch for the tools in the background.
-    // The watch gives up before the turn's cap, so a fallback still lands in the first turn.
-    void waitForMcpTools(pi, Math.floor(cfg.readyTimeoutMs * MCP_WAIT_SHARE), () => stale).then((seen) => {
+    // Pi reports no connection event (nor a failure): watch for the tools, and read the
+    // server's version meanwhile, so the first turn (held by the barrier) hears of both. The
+    // watch gives up before the turn's cap, so a fallback still lands in the first turn.
+    const waitMs = Math.floor(cfg.readyTimeoutMs * MCP_WAIT_SHARE);
+    void Promise.all([waitForMcpTools(pi, waitMs, () => stale), withCap(checkVersion(plan.cmd), waitMs)]).then(([seen, warning]) => {
       if (stale) return;
+      if (warning) {
+        notices.push(warning);
+        notify(ctx, `gcc: ${warning}`, 'warning');
+      }
       if (seen) barrier.toolsReady();
       else fallBack(ctx, refused ? `Pi refused the MCP registration (${refused})` : 'the gctx MCP server did not come up');
-    });
-    void checkVersion(plan.cmd).then((warning) => {
-      if (!warning || stale) return;
-      notices.push(warning);
-      notify(ctx, `gcc: ${warning}`, 'warning');
     });
   };
 
@@ -163,25 +188,27 @@ export default function gccPiExtension(pi: ExtensionAPI): void {
     const memory = slot.memory;
     if (!memory) return;
     try {
-      const decision = await handleHook(memory, { host: HOST, session: slot.session, event: 'compaction', cwd: ctx.cwd }, hookOptions(slot));
+      lifecycle.compacted();
+      await flushLifecycle();
       // The compaction dropped the briefing with the history it summarised: send it again.
-      if (decision.kind === 'context' && slot.resolved?.config.briefing !== false && !briefingInContext(ctx.sessionManager)) {
-        pi.sendMessage({ customType: BRIEFING_TYPE, content: decision.text, display: false, details: { session: slot.session, afterCompaction: true } });
+      if (slot.resolved?.config.briefing !== false && !briefingInContext(ctx.sessionManager)) {
+        const briefing = asProjectData(memory.briefing({ session: slot.session, budget: slot.resolved?.config.briefingBudget ?? DEFAULTS.briefingBudget }));
+        pi.sendMessage({ customType: BRIEFING_TYPE, content: briefing, display: false, details: { session: slot.session, afterCompaction: true } });
       }
     } catch {
       // fail open
     }
   });
 
-  pi.on('session_shutdown', async (event, ctx) => {
+  pi.on('session_shutdown', async (event) => {
     stale = true;
     barrier.stop();
+    lifecycle.shutdown(event.reason);
     const memory = slot.memory;
-    if (!memory) return;
     try {
-      await handleHook(memory, { host: HOST, session: slot.session, event: 'stop', reason: event.reason, cwd: ctx.cwd }, hookOptions(slot));
+      await flushLifecycle();
     } finally {
-      memory.close();
+      memory?.close();
       slot.memory = null;
     }
   });
@@ -195,6 +222,24 @@ async function carryBranch(memory: Memory, from: string, to: string): Promise<vo
   } catch {
     // The parent's branch may be closed by now; the fork starts on the default.
   }
+}
+
+/** The promise's value, or null once `ms` have passed. */
+function withCap<T>(work: Promise<T | null>, ms: number): Promise<T | null> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(null), ms);
+    timer.unref();
+    work.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      () => {
+        clearTimeout(timer);
+        resolve(null);
+      },
+    );
+  });
 }
 
 function readyCapFromEnv(): number {

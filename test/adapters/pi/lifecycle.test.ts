@@ -91,7 +91,10 @@ describe('Pi extension on the real host: session lifecycle', () => {
     const log = join(dir, '.GCC/log.md');
     // Damage an acknowledged entry in the middle of the log (not a torn tail).
     const text = readFileSync(log, 'utf8');
-    writeFileSync(log, text.replace('Ship the streaming parser', 'Ship the streaming PARSER'));
+    // Damage the event itself (its machine line), which the integrity check covers.
+    const damaged = text.replace('"text":"Ship the streaming parser"', '"text":"Ship the streaming PARSER"');
+    expect(damaged).not.toBe(text);
+    writeFileSync(log, damaged);
     const h = await createHost({ cwd: dir });
     hosts.push(h);
     expect(h.loadErrors).toEqual([]);
