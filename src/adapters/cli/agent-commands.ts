@@ -3,9 +3,24 @@
  * one decision out). Both load their modules on demand, so the other commands never pay for
  * the MCP SDK and a hook loads only what its event needs.
  */
+import { enableCompileCache } from 'node:module';
 import { gccError } from '../../errors.js';
 import { one } from './args.js';
 import type { CommandSpec } from './commands.js';
+
+/**
+ * Both commands start a fresh process per host session or per hook event, and most of their
+ * start-up is compiling the MCP SDK, zod and the engine. Node's on-disk compile cache (in the
+ * OS temp folder; NODE_DISABLE_COMPILE_CACHE=1 turns it off) covers every module loaded after
+ * this call, i.e. everything imported on demand below.
+ */
+function cacheCompiledCode(): void {
+  try {
+    enableCompileCache?.();
+  } catch {
+    // An unwritable cache folder only costs speed.
+  }
+}
 
 export const AGENT_COMMANDS: Record<string, CommandSpec> = {
   mcp: {
@@ -14,6 +29,7 @@ export const AGENT_COMMANDS: Record<string, CommandSpec> = {
     flags: {},
     memory: 'none',
     run: async (_p, ctx) => {
+      cacheCompiledCode();
       const { serveMcp } = await import('../mcp/server.js');
       await serveMcp({ dir: ctx.dir, session: ctx.session, budget: ctx.budget });
       // stdout belongs to the protocol: nothing more is printed after the client leaves.
@@ -26,6 +42,7 @@ export const AGENT_COMMANDS: Record<string, CommandSpec> = {
     flags: { agent: 'one' },
     memory: 'none',
     run: async (p, ctx) => {
+      cacheCompiledCode();
       const { HOOK_AGENTS, runHook } = await import('../hook/run-hook.js');
       const { readStdin } = await import('../hook/stdin.js');
       const agent = one(p, 'agent') ?? 'generic';

@@ -47,7 +47,6 @@ export function defaultSession(explicit: string | undefined, env: NodeJS.Process
 interface Registered {
   spec: ToolSpec;
   kinds: Record<string, FieldKind>;
-  tool: Tool;
 }
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchema'] {
@@ -56,18 +55,15 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchem
   return out as Tool['inputSchema'];
 }
 
-function register(spec: ToolSpec): Registered {
+/** The tool as `tools/list` describes it. Built on the first listing, not at startup: the handshake should not wait for it. */
+function describeTool(spec: ToolSpec): Tool {
   return {
-    spec,
-    kinds: fieldKinds(spec.input.shape),
-    tool: {
-      name: spec.name,
-      title: spec.title,
-      description: spec.description,
-      inputSchema: jsonSchema(spec.input, 'input'),
-      outputSchema: jsonSchema(spec.output, 'output') as Tool['outputSchema'],
-      annotations: { title: spec.title, readOnlyHint: spec.readOnly, destructiveHint: false, idempotentHint: spec.readOnly, openWorldHint: false },
-    },
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    inputSchema: jsonSchema(spec.input, 'input'),
+    outputSchema: jsonSchema(spec.output, 'output') as Tool['outputSchema'],
+    annotations: { title: spec.title, readOnlyHint: spec.readOnly, destructiveHint: false, idempotentHint: spec.readOnly, openWorldHint: false },
   };
 }
 
@@ -124,7 +120,8 @@ class MemoryHolder {
 export function createMcpServer(opts: McpOptions): { server: Server; holder: MemoryHolder; idle: () => Promise<void> } {
   const session = defaultSession(opts.session);
   const holder = new MemoryHolder(opts.dir);
-  const tools = new Map(TOOLS.map((t) => [t.name, register(t)]));
+  const tools = new Map<string, Registered>(TOOLS.map((spec) => [spec.name, { spec, kinds: fieldKinds(spec.input.shape) }]));
+  let listing: Tool[] | null = null;
   const server = new Server({ name: 'gcc', title: 'GCC project memory', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
 
   let tail: Promise<unknown> = Promise.resolve();
@@ -134,7 +131,7 @@ export function createMcpServer(opts: McpOptions): { server: Server; holder: Mem
     return run;
   };
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...tools.values()].map((t) => t.tool) }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: (listing ??= TOOLS.map(describeTool)) }));
 
   server.setRequestHandler(CallToolRequestSchema, (request) =>
     serial(async (): Promise<CallToolResult> => {
