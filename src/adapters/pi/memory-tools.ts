@@ -83,7 +83,12 @@ export const MEMORY_TOOLS: MemoryToolSpec[] = [
       },
       ['branch', 'synthesis'],
     ),
-    run: (p, slot) => exec(slot, { type: 'merge', branch: s(p.branch), synthesis: s(p.synthesis), ...opt('learned', p.learned), ...opt('into', p.into) }),
+    run: async (p, slot) => {
+      // MERGE surfaces the source branch first, so the synthesis is read next to what it sums up.
+      const before = slot.memory?.context({ level: 'branch', name: s(p.branch), k: 5 }, { session: slot.session, budget: 600 });
+      const r = await exec(slot, { type: 'merge', branch: s(p.branch), synthesis: s(p.synthesis), ...opt('learned', p.learned), ...opt('into', p.into) });
+      return before ? { ...r, text: `${r.text}\n\nThe merged branch, as it stood:\n${asProjectData(before.text)}` } : r;
+    },
   },
   {
     name: 'gcc_abandon',

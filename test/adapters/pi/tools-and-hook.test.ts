@@ -139,6 +139,12 @@ describe('Pi extension on the real host: tools and hook bridge', () => {
     expect(byBranch).toEqual({ 'Fixed the tokenizer on main': 'main', 'Cache prototype works': 'try-cache' });
     expect(a.toolResults()[1]?.details).toMatchObject({ branch: 'try-cache' });
     expect(b.toolResults()[0]?.details).toMatchObject({ branch: 'main' });
+    // Merging shows the branch as it stood, framed as project data, and brings A back to main.
+    await a.turn('merge', [call('gcc_merge', { branch: 'try-cache', synthesis: 'Caching helps; kept the LRU' }), say('merged')]);
+    const merged = a.toolResults()[2];
+    expect(merged?.isError, merged?.text).toBe(false);
+    expect(merged?.text).toMatch(/<gcc-memory[^]*Cache prototype works[^]*<\/gcc-memory>/);
+    expect(merged?.details).toMatchObject({ branch: 'main' });
   });
 
   it('answers a bad memory call with a readable tool error carrying the engine code', async () => {
