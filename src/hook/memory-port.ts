@@ -1,4 +1,5 @@
-import type { Config, FileChange } from '../events/types.js';
+import type { Command } from '../decider/commands.js';
+import type { Config } from '../events/types.js';
 
 /**
  * The slice of the engine's `Memory` the hook logic needs. Declared structurally here so the
@@ -18,14 +19,4 @@ export interface HookMemory {
 }
 
 /** The engine commands the hook issues. */
-export type HookCommand =
-  | {
-      type: 'record-tool';
-      tool: string;
-      input: string;
-      result: string;
-      isError: boolean;
-      files: FileChange[];
-      host?: string;
-    }
-  | { type: 'session'; kind: 'started' | 'compacted' | 'ended'; host: string; reason?: string };
+export type HookCommand = Extract<Command, { type: 'record-tool' | 'session' }>;
