@@ -3,7 +3,7 @@
  * bounded size whatever the history (every list is capped, every item clipped).
  */
 import { MAIN } from '../events/types.js';
-import { currentBranch } from '../decider/decide.js';
+import { currentBranch } from '../decider/decision.js';
 import type { MemoryState } from '../projections/state.js';
 import { clip, fitBudget } from './budget.js';
 

@@ -3,7 +3,7 @@
  * Pure over (state, events): the engine passes what it holds, this module only reads.
  */
 import { yamlLib } from '../lazy-deps.js';
-import { currentBranch } from '../decider/decide.js';
+import { currentBranch } from '../decider/decision.js';
 import { type EventOf, type GccEvent, MAIN } from '../events/types.js';
 import { gccError } from '../errors.js';
 import { renderProse } from '../log/prose.js';

@@ -11,7 +11,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from '../decider/commands.js';
-import { currentBranch, decide } from '../decider/decide.js';
+import { decideRecord } from '../decider/decide-records.js';
+import { currentBranch, type DecideContext, type Decision, isBranchCommand, isRecordCommand, unknownCommand } from '../decider/decision.js';
 import { type Config, DEFAULT_CONFIG, FORMAT_VERSION, type GccEvent, MAIN, type NewEvent } from '../events/types.js';
 import { asGccError, gccError } from '../errors.js';
 import { freeze } from 'immer';
@@ -228,11 +229,18 @@ export class Memory {
     this._state = evolve(this._state, appended);
     for (const e of appended) if (e.type === 'branch.created') this.store.track(e.data.name).touch();
     this.saveSnapshot(false);
-    const writes = incrementalWrites(this.layout, this._state, appended);
-    this.writer.apply(writes);
-    if (writes.has(this.layout.mainMd)) this.writer.markSeen(this.layout.mainMd);
-    if (writes.has(this.layout.metadata)) this.writer.markSeen(this.layout.metadata);
-    this.writer.checkpoint(this.stamp());
+    try {
+      const writes = incrementalWrites(this.layout, this._state, appended);
+      this.writer.apply(writes);
+      if (writes.has(this.layout.mainMd)) this.writer.markSeen(this.layout.mainMd);
+      if (writes.has(this.layout.metadata)) this.writer.markSeen(this.layout.metadata);
+      this.writer.checkpoint(this.stamp());
+    } catch (err) {
+      // The events are durable, so the operation stands: failing it now would make a caller
+      // retry and record it twice. Projections are caches; the checkpoint still names the
+      // earlier state, so the next operation or open rebuilds them.
+      this.warnings.push(`the events were recorded, but projections could not be written (${asGccError(err).message}); they are rebuilt on the next operation`);
+    }
     return appended;
   }
 
@@ -248,9 +256,12 @@ export class Memory {
   async execute(cmd: Command, opts: ExecuteOptions = {}): Promise<ExecResult> {
     const session = opts.session ?? this.opts.session;
     try {
+      // The branch machines load on the first branch command: a process that only records
+      // (every hook invocation) never pays for xstate.
+      const branchDecider = isBranchCommand(cmd) ? (await import('../decider/decide-branches.js')).decideBranchCommand : undefined;
       return await this.store.withLock(() => {
         this.settleLocked(false);
-        const d = decide(this._state, cmd, { session, nonce: this.nonce() });
+        const d = this.decide(cmd, { session, nonce: this.nonce() }, branchDecider);
         if (!d.ok) throw d.error;
         const events = this.appendAndProject(d.log, d.events, opts.expectedSeq);
         return { events, branch: this.currentBranch(session), message: d.message };
@@ -291,6 +302,12 @@ export class Memory {
       this.writer.checkpoint(this.stamp());
       return r;
     }, this.lockOpts());
+  }
+
+  private decide(cmd: Command, ctx: DecideContext, branchDecider: typeof import('../decider/decide-branches.js').decideBranchCommand | undefined): Decision {
+    if (isBranchCommand(cmd) && branchDecider) return branchDecider(this._state, cmd, ctx);
+    if (isRecordCommand(cmd)) return decideRecord(this._state, cmd, ctx);
+    return unknownCommand(cmd);
   }
 
   /** Every event of every log, in replay (id) order. */

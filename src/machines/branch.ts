@@ -129,7 +129,7 @@ function rejection(r: BranchRejected, d: Draft): GccError {
     case 'E_BUSY':
       return gccError('E_BUSY', `branch "${r.branch}" has a ${s ? branchInFlight(s) ?? 'write' : 'write'} in flight`, 'wait for it to be recorded, then retry');
     case 'E_BRANCH_CLOSED':
-      return gccError('E_BRANCH_CLOSED', `branch "${r.branch}" is ${s ? branchStatus(s) : 'closed'}: it takes no more commits, merges or switches`, `switch to an open branch (\`gctx switch ${MAIN}\`) or start one (\`gctx branch <name>\`)`);
+      return gccError('E_BRANCH_CLOSED', `branch "${r.branch}" is ${s ? branchStatus(s) : 'closed'}: it takes no more commits, merges or switches`, `read it with \`gctx context --branch ${r.branch}\`; work on an open branch (\`gctx switch ${MAIN}\`) or start one (\`gctx branch <name>\`)`);
     case 'E_MERGE_SELF':
       return gccError('E_MERGE_SELF', `cannot merge "${r.branch}" into itself`, `name another target: \`gctx merge ${r.branch} --into ${MAIN}\``);
     case 'E_MERGE_MAIN':

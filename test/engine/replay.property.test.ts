@@ -88,7 +88,8 @@ class MergeCmd implements fc.AsyncCommand<Model, Real> {
     await attempt(r, () => r.memory.execute({ type: 'merge', branch: this.name, synthesis: 'learned things' }), expected);
     if (expected === null && b) {
       b.status = 'merged';
-      if (current(m) === this.name || m.current === this.name) m.current = into;
+      m.current = into; // MERGE switches the caller to the target, wherever it was
+
     }
     expect(r.memory.currentBranch()).toBe(current(m));
   }
