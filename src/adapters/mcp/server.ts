@@ -94,6 +94,8 @@ class MemoryHolder {
   }
 
   async get(): Promise<{ memory: Memory; initialized: boolean }> {
+    // Someone removed .GCC/ under a running server: start over as in a fresh folder.
+    if (this.memory && !this.exists) this.forget();
     if (this.memory) return { memory: this.memory, initialized: false };
     const initialized = !this.exists;
     this.opening ??= Memory.open(this.dir, { create: true });
@@ -110,6 +112,14 @@ class MemoryHolder {
   flushWarnings(): void {
     const w = this.memory?.warnings ?? [];
     for (; this.warned < w.length; this.warned++) process.stderr.write(`gctx mcp: warning: ${w[this.warned]}\n`);
+  }
+
+  /** Drop the open memory (its folder was removed): the next call opens, or creates, it afresh. */
+  forget(): void {
+    this.memory?.close();
+    this.memory = null;
+    this.opening = null;
+    this.warned = 0;
   }
 
   close(): void {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Memory } from '../../../src/engine/memory.js';
@@ -256,6 +256,21 @@ describe('gctx mcp: two servers writing at once', () => {
     expect(new Set(commits.map((e) => e.id)).size).toBe(2 * N);
     expect(new Set(commits.map((e) => (e.data as { label: string }).label)).size).toBe(2 * N);
     expect(memory.verify()).toEqual([]);
+    memory.close();
+  });
+});
+
+describe('gctx mcp: memory removed under a running server', () => {
+  it('starts a fresh memory on the next call and says so, as in a new folder', async () => {
+    const dir = tempProject();
+    const { client } = await server(dir);
+    await call(client, 'commit', { contribution: 'before removal' });
+    rmSync(join(dir, '.GCC'), { recursive: true, force: true });
+    const again = await call(client, 'commit', { contribution: 'after' });
+    expect(textOf(again)).toContain('Initialised GCC memory');
+    expect(structured<Write>(again).ok).toBe(true);
+    const memory = await Memory.open(dir);
+    expect(memory.events().filter((e) => e.type === 'commit.recorded')).toHaveLength(1);
     memory.close();
   });
 });
