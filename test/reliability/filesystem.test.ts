@@ -93,23 +93,26 @@ describe('filesystem: full disk and failing devices (injected failing writes)', 
     expect(contributions).toEqual(['commit 1', 'before the fault', 'after the fault']);
   });
 
-  it('a short write then ENOSPC (a torn append in a live process): E_IO, and the fragment is quarantined before the next append', { timeout: TIMEOUT }, async () => {
+  it('a short write then ENOSPC (a torn append in a live process): E_IO, and no part of it stays in the log', { timeout: TIMEOUT }, async () => {
     const { out, contributions, dir } = await check('log-short');
     expect(out.failed.code).toBe('E_IO');
     expect(contributions).toEqual(['commit 1', 'before the fault', 'after the fault']);
-    const q = readdirSync(gcc(dir, 'quarantine'));
-    expect(q).toHaveLength(1);
-    expect(readFileSync(gcc(dir, 'quarantine', q[0]!), 'utf8')).toContain('under the fault'.slice(0, 5));
+    // Either cut back at once, or set aside as a torn tail before the next append.
+    const q = existsSync(gcc(dir, 'quarantine')) ? readdirSync(gcc(dir, 'quarantine')) : [];
+    expect(q.length).toBeLessThanOrEqual(1);
   });
 
-  it('EIO on fsync: the commit is not acknowledged', { timeout: TIMEOUT }, async () => {
-    const { out } = await check('log-fsync');
+  it('EIO on fsync: the commit is not acknowledged, and does not surface later', { timeout: TIMEOUT }, async () => {
+    const { out, contributions } = await check('log-fsync');
     expect(out.failed.code).toBe('E_IO');
+    expect(contributions).toEqual(['commit 1', 'before the fault', 'after the fault']);
   });
 
-  it('ENOSPC while writing projections after the append: reported, and the memory heals on the next operation', { timeout: TIMEOUT }, async () => {
-    const { out } = await check('projection');
-    expect(out.failed.code ?? 'accepted').toMatch(/E_IO|accepted/);
+  it('ENOSPC while writing projections after a durable append: the commit stands, with a warning, and projections heal', { timeout: TIMEOUT }, async () => {
+    const { out, contributions } = await check('projection');
+    expect(out.failed.accepted, JSON.stringify(out.failed)).toHaveLength(1);
+    expect(out.warnings.some((w) => w.includes('projections could not be written'))).toBe(true);
+    expect(contributions).toEqual(['commit 1', 'before the fault', 'under the fault', 'after the fault']);
   });
 });
 
