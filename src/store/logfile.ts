@@ -192,6 +192,16 @@ export class LogFile {
       let off = 0;
       while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
       fsyncSync(fd);
+    } catch (err) {
+      // Not acknowledged: take back whatever part reached the file, so an append reported as
+      // failed never surfaces later (after a failed fsync the bytes still sit in the cache).
+      try {
+        ftruncateSync(fd, this.size);
+        fsyncSync(fd);
+      } catch {
+        /* left as a torn tail: quarantined before the next append or at the next open */
+      }
+      throw err;
     } finally {
       closeSync(fd);
     }
