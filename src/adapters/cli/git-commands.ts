@@ -28,6 +28,10 @@ export const GIT_COMMANDS: Record<string, CommandSpec> = {
       const [verb, ...args] = p.positionals;
       if (verb === 'install') {
         const r = installGit(ctx.dir);
+        // A fresh clone may check out a merge commit whose projections are one side's: bring
+        // them in line now, while git can still vouch for them (see sync.ts).
+        const s = await syncAfterGit(ctx.dir);
+        for (const w of s.warnings) process.stderr.write(`gctx: warning: ${w}\n`);
         return { text: describeInstall(r), json: { ok: true, ...r } };
       }
       if (verb === 'merge-driver') {

@@ -9,7 +9,7 @@ import { shellQuote } from '../../../src/adapters/git/git.js';
 import { installGit } from '../../../src/adapters/git/install.js';
 import { Memory } from '../../../src/engine/memory.js';
 import { cleanup, tempProject } from '../../support/tmp.js';
-import { CLI, conflictMarkers, Sandbox } from './support.js';
+import { CLI, conflictMarkers, Sandbox, staleProjections } from './support.js';
 
 afterAll(cleanup);
 
@@ -82,5 +82,27 @@ describe('gctx git install', () => {
     expect(moved.match(/# >>> gctx/g)).toHaveLength(1);
     expect(moved).toContain('gctx-moved git sync');
     expect(existsSync(join(hooks, 'post-checkout'))).toBe(true);
+  });
+});
+
+describe('a fresh clone', () => {
+  it('of a commit whose projections lag its logs (a merge commit): install rebuilds them quietly', async () => {
+    const box = new Sandbox(tempProject('gcc-clone-'));
+    const dir = await repo(box, 'r');
+    box.git(dir, 'add', '-A');
+    box.git(dir, 'commit', '-qm', 'init');
+    const m = await Memory.open(dir);
+    await m.execute({ type: 'roadmap', action: 'add', target: 'from the other side' });
+    m.close();
+    box.git(dir, 'checkout', '-q', 'HEAD', '--', '.GCC/main.md'); // main.md of before the event
+    box.git(dir, 'add', '-A');
+    box.git(dir, 'commit', '-qm', 'logs ahead of main.md');
+    const clone = box.clone(dir, 'clone');
+    expect(staleProjections(clone)).toEqual(['.GCC/main.md']);
+    const r = box.gctx(clone, 'git', 'install');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(staleProjections(clone)).toEqual([]);
+    expect(existsSync(join(clone, '.GCC', 'aside'))).toBe(false);
   });
 });
