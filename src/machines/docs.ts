@@ -54,5 +54,18 @@ export function machineDocsMarkdown(): string {
     const about = ABOUT[name];
     parts.push(`## ${about.title} (\`${name}\`)`, '', about.text, '', '```mermaid', machineMermaid(name).trimEnd(), '```', '');
   }
+  parts.push(
+    '## Watching them run',
+    '',
+    'Inspection is off unless asked for, and never on in tests unless a test turns it on.',
+    '',
+    '- `GCC_INSPECT=ws://127.0.0.1:8080` streams the running actors (the Pi extension\'s session',
+    '  machine and readiness barrier) to a Stately inspector relay started with',
+    '  `@statelyai/inspect/server`\'s `createInspectorServer({ port: 8080 })`; its page shows them in',
+    '  the Stately inspector (that page needs internet). Reconnect timers never keep the process',
+    '  alive, and the connection is closed at session shutdown.',
+    '- `GCC_INSPECT_FILE=inspect.jsonl` records the same stream offline, one JSON event a line.',
+    '',
+  );
   return parts.join('\n');
 }

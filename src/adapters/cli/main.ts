@@ -13,8 +13,9 @@ import { COMMANDS, type CommandSpec, type Output } from './commands.js';
 import { MORE_COMMANDS } from './more-commands.js';
 import { GIT_COMMANDS } from './git-commands.js';
 import { AGENT_COMMANDS } from './agent-commands.js';
+import { MACHINE_COMMANDS } from './machine-commands.js';
 
-const ALL: Record<string, CommandSpec> = { ...COMMANDS, ...MORE_COMMANDS, ...GIT_COMMANDS, ...AGENT_COMMANDS };
+const ALL: Record<string, CommandSpec> = { ...COMMANDS, ...MORE_COMMANDS, ...GIT_COMMANDS, ...AGENT_COMMANDS, ...MACHINE_COMMANDS };
 
 /** The nearest folder upward that holds .GCC/, else the starting folder. */
 export function findProject(start: string): string {

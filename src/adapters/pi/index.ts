@@ -11,6 +11,7 @@
 import type { ExtensionAPI, ExtensionContext } from '@earendil-works/pi-coding-agent';
 import { Memory } from '../../engine/memory.js';
 import { asProjectData } from '../../hook/framing.js';
+import { inspectorFromEnv } from '../../machines/inspect.js';
 import { createReadinessBarrier } from '../../machines/readiness.js';
 import { BRIEFING_TYPE, NOTICE_TYPE, briefingInContext } from './briefing-message.js';
 import { DEFAULTS, ENV_VARS, resolveConfig } from './config.js';
@@ -33,13 +34,15 @@ const MCP_WAIT_SHARE = 0.7;
 export default function gccPiExtension(pi: ExtensionAPI): void {
   const slot = new MemorySlot();
   // Armed now: Pi may submit the first prompt before session_start has run (seed 001).
-  const barrier = createReadinessBarrier({ capMs: readyCapFromEnv() });
+  // Opt-in live inspection of this instance's machines (GCC_INSPECT / GCC_INSPECT_FILE).
+  const inspector = inspectorFromEnv(process.env);
+  const barrier = createReadinessBarrier({ capMs: readyCapFromEnv(), ...(inspector.inspect ? { inspect: inspector.inspect } : {}) });
   /** One-shot notices for the next turn: each is told to the model exactly once. */
   const notices: string[] = [];
   const channel = { name: 'tools' as 'tools' | 'mcp', note: '' };
   let toolsRegistered = false;
   let stale = false;
-  const lifecycle = new SessionDriver(HOST, readyCapFromEnv());
+  const lifecycle = new SessionDriver(HOST, readyCapFromEnv(), inspector.inspect);
   /** Log what the session machine emitted; bounded, and silent on failure (fail open). */
   const flushLifecycle = async () => {
     const timeoutMs = slot.resolved?.config.hookTimeoutMs ?? DEFAULTS.hookTimeoutMs;
@@ -204,6 +207,7 @@ export default function gccPiExtension(pi: ExtensionAPI): void {
     stale = true;
     barrier.stop();
     lifecycle.shutdown(event.reason);
+    inspector.stop();
     const memory = slot.memory;
     try {
       await flushLifecycle();

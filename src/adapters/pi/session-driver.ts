@@ -1,4 +1,4 @@
-import { createActor } from 'xstate';
+import { createActor, type InspectionEvent } from 'xstate';
 import type { Memory } from '../../engine/memory.js';
 import { type SessionDomainEvent, sessionMachine, type SessionStep, type StartReason } from '../../machines/session.js';
 
@@ -14,13 +14,13 @@ export class SessionDriver {
   private readonly queued: SessionDomainEvent[] = [];
   private degradedWhy: { step: SessionStep; reason: string } | null = null;
 
-  constructor(host: string, openCapMs: number) {
+  constructor(host: string, openCapMs: number, inspect?: (ev: InspectionEvent) => void) {
     // Real timers, unref'd: the opening cap must not keep Pi alive on exit.
     const clock = {
       setTimeout: (fn: (...args: unknown[]) => void, ms: number) => setTimeout(fn, ms).unref(),
       clearTimeout: (id: unknown) => clearTimeout(id as ReturnType<typeof setTimeout>),
     };
-    this.actor = createActor(sessionMachine, { input: { host, openCapMs }, clock });
+    this.actor = createActor(sessionMachine, { input: { host, openCapMs }, clock, ...(inspect ? { inspect } : {}) });
     this.actor.on('*', (e) => {
       if (e.type === 'gcc.degraded') this.degradedWhy = { step: e.step, reason: e.reason };
       else this.queued.push(e);

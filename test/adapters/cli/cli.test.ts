@@ -115,3 +115,40 @@ describe('gctx', () => {
     expect(gctx(dir, ['merge', '--help']).stdout).toMatch(/--synthesis/);
   });
 });
+
+describe('gctx graph and viz', () => {
+  afterAll(cleanup);
+
+  it('graph prints a gitGraph that Mermaid parses: branches, C### commits, merges, abandoned branches', async () => {
+    const { parse } = await import('@mermaid-js/parser');
+    const dir = project();
+    for (const args of [
+      ['branch', 'try-a', '--purpose', 'first idea'],
+      ['commit', 'a "quoted" title\nwith a newline'],
+      ['merge', 'try-a', '--synthesis', 'kept it'],
+      ['branch', 'try-b', '--purpose', 'second idea'],
+      ['commit', 'b work'],
+      ['abandon', 'try-b', '--reason', 'too slow'],
+    ])
+      expect(gctx(dir, args).code, args.join(' ')).toBe(0);
+    const r = gctx(dir, ['graph']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^gitGraph/);
+    expect(r.stdout).toMatch(/C001/);
+    expect(r.stdout).toMatch(/merge "try-a"/);
+    expect(r.stdout).toMatch(/abandoned/);
+    await expect(parse('gitGraph', r.stdout)).resolves.toBeDefined();
+    expect(JSON.parse(gctx(dir, ['graph', '--format', 'json']).stdout)).toBeTypeOf('object');
+  });
+
+  it('viz prints each machine from its definition; unknown names are a user error', () => {
+    const dir = tempProject();
+    for (const m of ['branch', 'session', 'readiness']) {
+      const r = gctx(dir, ['viz', m]);
+      expect(r.code, m).toBe(0);
+      expect(r.stdout).toMatch(/^stateDiagram-v2/);
+    }
+    expect(gctx(dir, ['viz', 'branch', '--format', 'json']).stdout).toMatch(/"states"|"nodes"|"id"/);
+    expect(gctx(dir, ['viz', 'nope']).code).toBe(1);
+  });
+});
