@@ -8,7 +8,8 @@
  *    the project can choose what executes; if the package or node moves, re-run install;
  *  - post-merge / post-checkout / post-rewrite hooks that rebuild projections (hooks.ts).
  */
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
+import { gccError } from '../../errors.js';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { layout } from '../../store/paths.js';
@@ -29,7 +30,23 @@ export function selfCommand(): string {
   return `${shellQuote(process.execPath)} ${shellQuote(cli)}`;
 }
 
+const inside = (dir: string, path: string) => {
+  const rel = relative(dir, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+};
+
+/**
+ * A core.hooksPath inside the working tree (and outside .git) belongs to a hook manager
+ * such as husky or lefthook: its files are committed or regenerated, and must not carry
+ * this clone's absolute paths.
+ */
+function managedHooks(top: string, hooksDir: string): boolean {
+  const gitDir = git(top, ['rev-parse', '--absolute-git-dir']).trim();
+  return inside(top, hooksDir) && !inside(gitDir, hooksDir);
+}
+
 export function installGit(projectDir: string, command = selfCommand()): InstallReport {
+  if (!existsSync(layout(resolve(projectDir)).gcc)) throw gccError('E_NOT_INITIALIZED', `no memory in ${resolve(projectDir)}`, 'run `gctx init --git` there');
   const root = realpathSync(resolve(projectDir));
   const top = realpathSync(repoTop(root));
   const project = relative(top, root) || '.';
@@ -52,11 +69,9 @@ export function installGit(projectDir: string, command = selfCommand()): Install
   }
   // Asked from the top, where git runs hooks, so a relative core.hooksPath resolves alike.
   const hooksPath = git(top, ['rev-parse', '--git-path', 'hooks']).trim();
-  const hooksDir = isAbsolute(hooksPath) ? hooksPath : join(top, hooksPath);
+  const hooksDir = resolve(top, hooksPath);
   const block = hookBlock(command, project);
-  // A core.hooksPath inside the working tree belongs to a hook manager (husky, lefthook):
-  // its files are committed or regenerated, and must not carry this clone's absolute paths.
-  const managed = !relative(top, resolve(hooksDir)).startsWith('..') && !resolve(hooksDir).startsWith(resolve(git(top, ['rev-parse', '--absolute-git-dir']).trim()));
+  const managed = managedHooks(top, hooksDir);
   const hooks = HOOKS.map((h): HookResult =>
     managed ? { hook: h, path: join(hooksDir, h), action: 'skipped', why: `core.hooksPath (${hooksPath}) is managed in the repository; have it run the line in docs/git.md` } : installHook(hooksDir, h, block, project),
   );

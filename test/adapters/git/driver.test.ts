@@ -83,6 +83,18 @@ describe('gctx git install', () => {
     expect(moved).toContain('gctx-moved git sync');
     expect(existsSync(join(hooks, 'post-checkout'))).toBe(true);
   });
+
+  it('leaves a hook manager\'s folder (core.hooksPath in the working tree) alone, and refuses a folder without memory', async () => {
+    const box = new Sandbox(tempProject('gcc-install-'));
+    const dir = await repo(box, 'r');
+    box.git(dir, 'config', 'core.hooksPath', '.husky');
+    const r = installGit(dir, 'gctx-cmd');
+    expect(r.hooks.every((h) => h.action === 'skipped')).toBe(true);
+    expect(existsSync(join(dir, '.husky'))).toBe(false);
+    const bare = join(box.root, 'plain');
+    box.git(box.root, 'init', '-q', bare);
+    expect(() => installGit(bare, 'gctx-cmd')).toThrow(/no memory/);
+  });
 });
 
 describe('a fresh clone', () => {
