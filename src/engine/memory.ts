@@ -197,9 +197,9 @@ export class Memory {
     // (objectives "removed" because the other side's main.md lacks them), so they are only
     // rebuilt; a file that matches neither what gctx last wrote nor the new render is kept
     // aside, unless git vouches that it is exactly what it checked out.
-    const moved = this.writer.readCheckpoint() !== this.stamp();
+    const logsReplaced = this.writer.readCheckpoint() !== this.stamp();
     let dirty = false;
-    if (moved) {
+    if (logsReplaced) {
       this.warnings.push(...setAsideUnexplained(this.layout, this.writer, this._state, this.opts.checkedOut));
     } else {
       const adoption = reconcileEdits(this.layout, this.writer, this._state, () => this.nonce(), false);
@@ -207,7 +207,7 @@ export class Memory {
       if (adoption.events.length) this.appendAndProject(MAIN, adoption.events, undefined);
       dirty = adoption.dirty;
     }
-    if (full || moved || dirty) rebuildProjections(this.layout, this.writer, this._state, this.store.allEvents());
+    if (full || logsReplaced || dirty) rebuildProjections(this.layout, this.writer, this._state, this.store.allEvents());
     this.writer.checkpoint(this.stamp());
   }
 
