@@ -1,0 +1,37 @@
+/**
+ * metadata.yaml is rendered item by item (with a cache) so COMMIT stays flat as the branch
+ * list and file tree grow; the bytes must be exactly those of rendering the whole object
+ * through `yaml` at once, whatever the names, reasons and paths hold.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { renderMetadata, renderMetadataWhole } from '../../src/projections/render-metadata.js';
+import { initialState, newBranch, type MemoryState } from '../../src/projections/state.js';
+import { hostileText } from '../support/arbitraries.js';
+
+const text = fc.oneof(hostileText, fc.constantFrom('', ' ', '- x', 'a: b', '"q"', "'", '#c', '|', '>', '\n', ' lead', 'trail ', 'yes', 'null', '0x1F', '1e3', '~', '*a', '&a', '!t', '%', '@', '`', '{', '[', 'multi\nline\n\n  indented', '\t\ttabs'));
+
+const state = fc
+  .record({
+    created: text,
+    defaultBranch: text,
+    branches: fc.array(fc.record({ name: text, parent: fc.option(text), status: fc.constantFrom('active', 'merged', 'abandoned'), created: text, reason: fc.option(text), mergedInto: fc.option(text) }), { maxLength: 6 }),
+    files: fc.dictionary(text, fc.record({ commit: text, branch: text }), { maxKeys: 8 }),
+  })
+  .map((r) => {
+    const s: MemoryState = { ...initialState(), created: r.created, defaultBranch: r.defaultBranch, branches: { ...initialState().branches }, files: r.files };
+    for (const b of r.branches) s.branches[b.name] = { ...newBranch(b.name, b.parent, b.created, 'p', []), status: b.status as 'active', reason: b.reason, mergedInto: b.mergedInto };
+    return s;
+  });
+
+describe('metadata.yaml rendering', () => {
+  it('item by item equals the whole document through yaml', () => {
+    fc.assert(
+      fc.property(state, (s) => {
+        expect(renderMetadata(s)).toBe(renderMetadataWhole(s));
+        expect(renderMetadata(s)).toBe(renderMetadataWhole(s)); // and again, from the cache
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
