@@ -14,6 +14,7 @@ import { MORE_COMMANDS } from './more-commands.js';
 import { GIT_COMMANDS } from './git-commands.js';
 import { AGENT_COMMANDS } from './agent-commands.js';
 import { MACHINE_COMMANDS } from './machine-commands.js';
+import { checkedOut } from '../git/sync.js';
 
 const ALL: Record<string, CommandSpec> = { ...COMMANDS, ...MORE_COMMANDS, ...GIT_COMMANDS, ...AGENT_COMMANDS, ...MACHINE_COMMANDS };
 
@@ -73,7 +74,8 @@ export async function run(argv: readonly string[]): Promise<number> {
     if (spec.memory === 'none') {
       out = await spec.run(p, { dir, session, budget });
     } else {
-      const memory = await Memory.open(dir, { create: spec.memory === 'create', ...(session ? { session } : {}) });
+      // After a git checkout or merge, projection files git wrote are rebuilt, not kept aside.
+      const memory = await Memory.open(dir, { create: spec.memory === 'create', checkedOut: checkedOut(dir), ...(session ? { session } : {}) });
       try {
         out = await spec.run(p, { memory, session, budget });
         for (const w of memory.warnings) process.stderr.write(`gctx: warning: ${w}\n`);

@@ -1,9 +1,22 @@
 /** gctx commands that look at a memory from the outside: doctor. */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { Memory } from '../../engine/memory.js';
 import { asGccError } from '../../errors.js';
 import { layout } from '../../store/paths.js';
+import { LOG_DRIVER } from '../git/attributes.js';
 import type { CommandSpec } from './commands.js';
+
+/** Memory set up for git needs the union driver in each clone's own config. */
+function gitDriverCheck(dir: string): { check: string; ok: boolean; detail: string } {
+  try {
+    const driver = execFileSync('git', ['config', '--get', `merge.${LOG_DRIVER}.driver`], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return { check: 'git', ok: true, detail: `log merge driver registered: ${driver}` };
+  } catch {
+    return { check: 'git', ok: false, detail: 'this clone has no log merge driver, so git would text-merge log.md: run `gctx git install`' };
+  }
+}
 
 function listDir(dir: string): string[] {
   try {
@@ -40,9 +53,12 @@ export const MORE_COMMANDS: Record<string, CommandSpec> = {
         checks.push({ check: 'quarantine', ok: true, detail: q.length ? `${q.length} torn fragment(s) in ${l.quarantine}` : 'empty' });
         const a = listDir(l.aside);
         checks.push({ check: 'aside', ok: true, detail: a.length ? `${a.length} hand-edited version(s) kept in ${l.aside}` : 'empty' });
+        if (existsSync(join(l.gcc, '.gitattributes'))) checks.push(gitDriverCheck(ctx.dir));
       }
-      const bad = checks.filter((c) => !c.ok).length;
-      return { text: checks.map((c) => `${c.ok ? 'ok  ' : 'FAIL'} ${c.check}: ${c.detail}`).join('\n'), json: { ok: bad === 0, checks }, exit: bad ? 2 : 0 };
+      const bad = checks.filter((c) => !c.ok);
+      // Damaged memory is exit 2, like every corruption; a setup problem is the user's (exit 1).
+      const exit = bad.some((c) => c.check === 'integrity') ? 2 : bad.length ? 1 : 0;
+      return { text: checks.map((c) => `${c.ok ? 'ok  ' : 'FAIL'} ${c.check}: ${c.detail}`).join('\n'), json: { ok: bad.length === 0, checks }, exit };
     },
   },
 };

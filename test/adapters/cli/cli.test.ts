@@ -1,4 +1,5 @@
 /** The gctx command line, spawned for real: exit codes, --json, errors, hostile arguments. */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -150,5 +151,26 @@ describe('gctx graph and viz', () => {
     }
     expect(gctx(dir, ['viz', 'branch', '--format', 'json']).stdout).toMatch(/"states"|"nodes"|"id"/);
     expect(gctx(dir, ['viz', 'nope']).code).toBe(1);
+  });
+});
+
+describe('gctx doctor', () => {
+  afterAll(cleanup);
+
+  it('reports a healthy memory, then a damaged log (exit 2), then a clone without the git driver (exit 1)', () => {
+    const dir = project();
+    expect(gctx(dir, ['doctor']).code).toBe(0);
+    const log = join(dir, '.GCC', 'log.md');
+    const good = readFileSync(log, 'utf8');
+    writeFileSync(log, good.replace('Memory initialized', 'Memory initialised'));
+    const bad = gctx(dir, ['doctor']);
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toMatch(/FAIL integrity: .*log\.md:\d+.*(integrity|E_CORRUPT)/);
+    writeFileSync(log, good);
+    writeFileSync(join(dir, '.GCC', '.gitattributes'), 'log.md merge=gcc-log\n');
+    spawnSync('git', ['init', '-q'], { cwd: dir });
+    const noDriver = gctx(dir, ['doctor']);
+    expect(noDriver.code).toBe(1);
+    expect(noDriver.stdout).toMatch(/FAIL git: .*gctx git install/);
   });
 });
