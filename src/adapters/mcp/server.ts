@@ -82,7 +82,7 @@ function invalidArguments(spec: ToolSpec, issues: readonly z.core.$ZodIssue[]): 
 }
 
 /** Opens the memory once, creating `.GCC/` on first use; a failed open is retried next call. */
-class MemoryHolder {
+export class MemoryHolder {
   private opening: Promise<Memory> | null = null;
   private memory: Memory | null = null;
   private warned = 0;
