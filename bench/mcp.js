@@ -24,7 +24,8 @@ import { fixtureCopy, fmt, removeDir, ROOT, spread, stats } from './lib.js';
 
 export const title = 'MCP over stdio (gctx mcp, SDK client)';
 
-const GCTX = join(ROOT, 'dist', 'adapters', 'cli', 'main.js');
+/** The package's bin, as hosts run it. */
+const GCTX = join(ROOT, 'dist', 'adapters', 'cli', 'gctx.js');
 /** open-gcc's gcc_commit over MCP, fastest figure measured here (competitors.md §7). */
 const OPEN_GCC_COMMIT_MS = 9.5;
 

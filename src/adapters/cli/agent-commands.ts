@@ -38,7 +38,7 @@ export const AGENT_COMMANDS: Record<string, CommandSpec> = {
   },
   hook: {
     usage: 'gctx hook [--agent claude-code|codex] [--dir <project>] [--session <id>]',
-    summary: 'read one hook event on stdin, print one decision (always exits 0)',
+    summary: 'read one hook event on stdin, print one decision (exits 0 whatever the input)',
     flags: { agent: 'one' },
     memory: 'none',
     run: async (p, ctx) => {

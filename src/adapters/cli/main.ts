@@ -3,8 +3,9 @@
  * gctx: the command line. Prints one line and exits 1 on a user error, 2 on corruption or
  * an internal fault; with --json, the error is printed as JSON on stdout as well.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Memory } from '../../engine/memory.js';
 import { asGccError, gccError } from '../../errors.js';
 import { GCC_DIR } from '../../store/paths.js';
@@ -94,8 +95,16 @@ export async function run(argv: readonly string[]): Promise<number> {
   }
 }
 
-const entry = process.argv[1] ? resolve(process.argv[1]) : '';
-if (entry.endsWith(join('cli', 'main.js')) || entry.endsWith('gctx')) {
+/** True when this file is the program (run directly or through a link), not imported by the gctx bootstrap (gctx.ts). */
+function isEntry(): boolean {
+  try {
+    return process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
+  } catch {
+    return false;
+  }
+}
+
+if (isEntry()) {
   run(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

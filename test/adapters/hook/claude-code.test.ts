@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { Memory } from '../../../src/engine/memory.js';
 import type { GccEvent } from '../../../src/events/types.js';
 import { tempProject } from '../mcp/client.js';
-import { fixture, runHook } from './run.js';
+import { fixture, MAIN_JS, runHook } from './run.js';
 
 const SESSION = '3f1c9a52-7be0-4d3e-9b8a-1c2d3e4f5a6b';
 const CC = ['--agent', 'claude-code'];
@@ -181,5 +181,17 @@ describe('gctx hook --agent claude-code', () => {
     expect(existsSync(join(dir, '.GCC'))).toBe(false);
     const out = JSON.parse(send('pre-tool-use-write-gcc', dir).stdout) as ClaudeAnswer;
     expect(out.hookSpecificOutput.permissionDecision).toBe('deny');
+  });
+
+  it('answers the same through main.js as through the bin', async () => {
+    const dir = await project();
+    const viaBin = runHook(CC, fixture('pre-tool-use-write-gcc', dir), dir);
+    const viaMain = runHook(CC, fixture('pre-tool-use-write-gcc', dir), dir, {}, MAIN_JS);
+    expect(viaMain.status).toBe(0);
+    expect(viaMain.stdout).toBe(viaBin.stdout);
+    expect(JSON.parse(viaMain.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+    // Options the fast path does not take go through main.js too.
+    const help = runHook([...CC, '--help'], '', dir);
+    expect(help.stdout).toContain('gctx hook');
   });
 });

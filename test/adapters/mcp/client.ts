@@ -12,6 +12,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const MAIN_JS = join(REPO, 'dist/adapters/cli/main.js');
+/** The package's `bin`: a bootstrap in front of main.js (compile cache, fast hook path). */
+export const GCTX_JS = join(REPO, 'dist/adapters/cli/gctx.js');
 /** Node 22 from the devDependency when present, else the one running the tests. */
 export const NODE = existsSync(join(REPO, 'node_modules/.bin/node')) ? join(REPO, 'node_modules/.bin/node') : process.execPath;
 
@@ -25,13 +27,13 @@ export interface Connected {
   close: () => Promise<void>;
 }
 
-export async function connect(dir: string, extraArgs: string[] = [], env: Record<string, string> = {}): Promise<Connected> {
+export async function connect(dir: string, extraArgs: string[] = [], env: Record<string, string> = {}, entry = MAIN_JS): Promise<Connected> {
   if (!existsSync(MAIN_JS)) throw new Error(`${MAIN_JS} is missing: run \`npm run build\` first`);
   const cleanEnv: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'GCC_SESSION' && k !== 'CLAUDE_CODE_SESSION_ID') cleanEnv[k] = v;
   const transport = new StdioClientTransport({
     command: NODE,
-    args: [MAIN_JS, 'mcp', '--dir', dir, ...extraArgs],
+    args: [entry, 'mcp', '--dir', dir, ...extraArgs],
     cwd: dir,
     env: { ...cleanEnv, ...env },
     stderr: 'pipe',

@@ -2,13 +2,13 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Memory } from '../../../src/engine/memory.js';
-import { call, connect, type Connected, REPO, structured, tempProject, textOf } from './client.js';
+import { call, connect, type Connected, GCTX_JS, REPO, structured, tempProject, textOf } from './client.js';
 
 const pkgVersion = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
 
 const open: Connected[] = [];
-async function server(dir: string, args: string[] = [], env: Record<string, string> = {}): Promise<Connected> {
-  const c = await connect(dir, args, env);
+async function server(dir: string, args: string[] = [], env: Record<string, string> = {}, entry?: string): Promise<Connected> {
+  const c = await connect(dir, args, env, entry);
   open.push(c);
   return c;
 }
@@ -48,6 +48,12 @@ describe('gctx mcp: handshake and tools', () => {
     expect(commit.inputSchema.required).toEqual(['contribution']);
     expect(commit.annotations?.readOnlyHint).toBe(false);
     expect(tools.find((t) => t.name === 'context')!.annotations?.readOnlyHint).toBe(true);
+  });
+
+  it('serves the same through the package bin (the gctx bootstrap)', async () => {
+    const { client } = await server(tempProject(), [], {}, GCTX_JS);
+    expect(client.getServerVersion()).toMatchObject({ name: 'gcc', version: pkgVersion });
+    expect(structured<Write>(await call(client, 'commit', { contribution: 'through the bin' })).ok).toBe(true);
   });
 
   it('creates .GCC/ on the first call in a bare folder and says so, once', async () => {
