@@ -3,7 +3,7 @@
  * one decision out). Both load their modules on demand, so the other commands never pay for
  * the MCP SDK and a hook loads only what its event needs.
  */
-import { enableCompileCache } from 'node:module';
+import * as nodeModule from 'node:module';
 import { gccError } from '../../errors.js';
 import { one } from './args.js';
 import type { CommandSpec } from './commands.js';
@@ -16,7 +16,7 @@ import type { CommandSpec } from './commands.js';
  */
 function cacheCompiledCode(): void {
   try {
-    enableCompileCache?.();
+    nodeModule.enableCompileCache?.();
   } catch {
     // An unwritable cache folder only costs speed.
   }

@@ -6,36 +6,56 @@
  * - Node's on-disk compile cache is turned on, so later starts skip recompiling modules;
  * - `gctx hook`, which a host runs as a fresh process for every tool call, goes straight to the
  *   hook modules: it never loads the command table, and the engine only when the event needs
- *   it (a PreToolUse that refuses nothing does not).
+ *   it (a PreToolUse that refuses nothing does not); `gctx mcp` likewise skips the table.
  *
- * Everything else, and any hook call with options the fast path does not take, is main.ts.
+ * Everything else, and any hook or mcp call with options the fast path does not take, is main.ts.
  */
-import { enableCompileCache } from 'node:module';
+// A namespace import: on a Node without enableCompileCache, a named import would fail to link.
+import * as nodeModule from 'node:module';
 
 try {
-  enableCompileCache?.();
+  nodeModule.enableCompileCache?.();
 } catch {
   // An unwritable cache folder only costs speed.
 }
 
-/** `hook` with only --agent/--dir/--session (as hosts are configured): the fast path. */
-function fastHook(argv: readonly string[]): boolean {
-  if (argv[0] !== 'hook') return false;
+/** The options each fast path takes, each with a value (as hosts are configured). */
+const FAST: Record<string, readonly string[]> = {
+  hook: ['--agent', '--dir', '--session'],
+  mcp: ['--dir', '--session', '--budget'],
+};
+
+function fastPath(argv: readonly string[]): 'hook' | 'mcp' | null {
+  const name = argv[0];
+  if (name !== 'hook' && name !== 'mcp') return null;
   for (let i = 1; i < argv.length; i += 2) {
-    if (!['--agent', '--dir', '--session'].includes(argv[i]!) || argv[i + 1] === undefined) return false;
+    if (!FAST[name]!.includes(argv[i]!) || argv[i + 1] === undefined || argv[i + 1]!.startsWith('--')) return null;
   }
-  return true;
+  return name;
 }
 
 async function main(argv: readonly string[]): Promise<number> {
-  if (fastHook(argv)) {
-    const [{ AGENT_COMMANDS }, { parseArgs, one }, { resolve }] = await Promise.all([import('./agent-commands.js'), import('./args.js'), import('node:path')]);
-    const spec = AGENT_COMMANDS.hook!;
+  const fast = fastPath(argv);
+  if (fast) {
+    const [{ AGENT_COMMANDS }, { parseArgs, one }, { resolve }, { findMemoryRoot }] = await Promise.all([
+      import('./agent-commands.js'),
+      import('./args.js'),
+      import('node:path'),
+      import('../hook/lazy-memory.js'),
+    ]);
+    const spec = AGENT_COMMANDS[fast]!;
     const p = parseArgs(argv.slice(1), spec.flags, spec.usage);
-    const dir = one(p, 'dir');
-    const out = spec.memory === 'none' ? await spec.run(p, { dir: dir ? resolve(dir) : process.cwd(), session: one(p, 'session') ?? process.env.GCC_SESSION, budget: undefined }) : null;
-    if (out?.text) process.stdout.write(out.text.endsWith('\n') ? out.text : `${out.text}\n`);
-    return 0;
+    const dirFlag = one(p, 'dir');
+    // As main.ts: --dir, else the nearest folder upward holding .GCC/, else here.
+    const dir = dirFlag ? resolve(dirFlag) : (findMemoryRoot(process.cwd()) ?? process.cwd());
+    const budgetText = one(p, 'budget');
+    const budget = budgetText === undefined ? undefined : Number(budgetText);
+    // A budget main.ts would refuse goes there, for its error message.
+    if (budget === undefined || (Number.isInteger(budget) && budget > 0)) {
+      const out = spec.memory === 'none' ? await spec.run(p, { dir, session: one(p, 'session') ?? process.env.GCC_SESSION, budget }) : null;
+      if (out?.text) process.stdout.write(out.text.endsWith('\n') ? out.text : `${out.text}\n`);
+      return out?.exit ?? 0;
+    }
   }
   const { run } = await import('./main.js');
   return run(argv);
