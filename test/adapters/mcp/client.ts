@@ -27,13 +27,14 @@ export interface Connected {
   close: () => Promise<void>;
 }
 
-export async function connect(dir: string, extraArgs: string[] = [], env: Record<string, string> = {}, entry = MAIN_JS): Promise<Connected> {
+/** `dir` is the server's working folder and, unless `withDir` is false, its --dir. */
+export async function connect(dir: string, extraArgs: string[] = [], env: Record<string, string> = {}, entry = MAIN_JS, withDir = true): Promise<Connected> {
   if (!existsSync(MAIN_JS)) throw new Error(`${MAIN_JS} is missing: run \`npm run build\` first`);
   const cleanEnv: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'GCC_SESSION' && k !== 'CLAUDE_CODE_SESSION_ID') cleanEnv[k] = v;
   const transport = new StdioClientTransport({
     command: NODE,
-    args: [entry, 'mcp', '--dir', dir, ...extraArgs],
+    args: [entry, 'mcp', ...(withDir ? ['--dir', dir] : []), ...extraArgs],
     cwd: dir,
     env: { ...cleanEnv, ...env },
     stderr: 'pipe',

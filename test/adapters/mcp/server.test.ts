@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Memory } from '../../../src/engine/memory.js';
@@ -54,6 +54,20 @@ describe('gctx mcp: handshake and tools', () => {
     const { client } = await server(tempProject(), [], {}, GCTX_JS);
     expect(client.getServerVersion()).toMatchObject({ name: 'gcc', version: pkgVersion });
     expect(structured<Write>(await call(client, 'commit', { contribution: 'through the bin' })).ok).toBe(true);
+  });
+
+  it('without --dir, serves the memory found upward from its folder, as the CLI does', async () => {
+    const dir = tempProject();
+    (await Memory.open(dir, { create: true })).close();
+    const sub = join(dir, 'packages', 'app');
+    mkdirSync(sub, { recursive: true });
+    const c = await connect(sub, [], {}, GCTX_JS, false);
+    open.push(c);
+    expect(structured<Write>(await call(c.client, 'commit', { contribution: 'from a subfolder' })).ok).toBe(true);
+    expect(existsSync(join(sub, '.GCC'))).toBe(false);
+    const memory = await Memory.open(dir);
+    expect(memory.events().some((e) => e.type === 'commit.recorded')).toBe(true);
+    memory.close();
   });
 
   it('creates .GCC/ on the first call in a bare folder and says so, once', async () => {
