@@ -12,6 +12,13 @@ import type { Memory } from '../../engine/memory.js';
 
 const GCC = '.GCC';
 
+/**
+ * How long a hook waits for another writer's lock. Writers hold it for milliseconds; a host
+ * waits for the hook process to exit, so a hook gives up on its log entry (reported on stderr)
+ * rather than stall the agent behind a stuck holder for the engine's default 30 s.
+ */
+export const HOOK_LOCK_TIMEOUT_MS = 3_000;
+
 /** The nearest folder upward holding `.GCC/`, or null. */
 export function findMemoryRoot(start: string): string | null {
   let dir = resolve(start);
@@ -39,7 +46,7 @@ export class LazyHookMemory implements HookMemory {
 
   async open(): Promise<Memory> {
     if (this.memory) return this.memory;
-    this.opening ??= import('../../engine/memory.js').then(({ Memory }) => Memory.open(this.root, this.session ? { session: this.session } : {}));
+    this.opening ??= import('../../engine/memory.js').then(({ Memory }) => Memory.open(this.root, { lockTimeoutMs: HOOK_LOCK_TIMEOUT_MS, ...(this.session ? { session: this.session } : {}) }));
     this.memory = await this.opening;
     return this.memory;
   }

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Memory } from '../../../src/engine/memory.js';
@@ -193,5 +194,16 @@ describe('gctx hook --agent claude-code', () => {
     // Options the fast path does not take go through main.js too.
     const help = runHook([...CC, '--help'], '', dir);
     expect(help.stdout).toContain('gctx hook');
+  });
+
+  it('gives up on its log entry, not on the agent, when a live process holds the lock', async () => {
+    const dir = await project();
+    // This test process is alive, so the engine must not break its lock.
+    writeFileSync(join(dir, '.GCC/.lock'), JSON.stringify({ pid: process.pid, host: hostname(), start: null, at: new Date().toISOString() }));
+    const r = send('post-tool-use-edit', dir);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^gctx hook: E_LOCKED: /);
+    rmSync(join(dir, '.GCC/.lock'));
+    expect((await events(dir)).filter((e) => e.type === 'tool.recorded')).toEqual([]);
   });
 });
