@@ -22,6 +22,6 @@ export function commitNudge(before: PendingWork, after: PendingWork, config: Con
   return (
     `[gcc] ${after.edits} edit(s) and ${after.turns} tool call(s) since the last memory commit${where}` +
     (files ? ` (files: ${files})` : '') +
-    '. If this is a coherent step, record it with gcc_commit: one or two sentences on what changed and why.'
+    '. If this is a coherent step, record it with the memory commit tool (gcc_commit, mcp__gcc__commit or `gctx commit`): one or two sentences on what changed and why.'
   );
 }

@@ -1,4 +1,4 @@
-import { diffLines } from 'diff';
+import { diffLib } from '../lazy-deps.js';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { FileChange } from '../events/types.js';
 import type { CanonicalInput, CanonicalTool, FileState } from './envelope.js';
@@ -48,7 +48,7 @@ export function fileChangesFor(
 
 /** Added and removed lines between two texts, with the `diff` package. */
 export function countLines(before: string, after: string): { added: number; removed: number } {
-  const changes = diffLines(before, after, { maxEditLength: MAX_EDIT_LENGTH });
+  const changes = diffLib().diffLines(before, after, { maxEditLength: MAX_EDIT_LENGTH });
   if (!changes) {
     // Too different to diff cheaply: report it as a rewrite.
     return { added: lineCount(after), removed: lineCount(before) };

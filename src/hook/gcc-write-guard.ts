@@ -10,7 +10,7 @@ import { shellWrites, type ShellWrite } from './shell-writes.js';
  */
 export const GCC_WRITE_REASON =
   'The files under .GCC/ are generated from the memory log; writing them directly would corrupt it. ' +
-  'Use the memory tools instead (gcc_commit, gcc_branch, gcc_merge, gcc_roadmap; or `gctx` on the command line).';
+  'Use the memory tools instead (commit, branch, merge, roadmap — gcc_* in Pi, mcp__gcc__* over MCP — or `gctx` on the command line).';
 
 export interface GuardInput {
   tool: CanonicalTool;

@@ -64,7 +64,10 @@ function tryCreate(path: string): boolean {
   try {
     fd = openSync(path, 'wx');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    // The folder holding the lock is gone: the memory was removed under an open process.
+    if (code === 'ENOENT') throw gccError('E_NOT_INITIALIZED', `the memory folder of ${path} no longer exists`, 'run `gctx init` to start a new memory');
     throw err;
   }
   try {

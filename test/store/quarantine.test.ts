@@ -64,3 +64,15 @@ describe('torn tails', () => {
     again.close();
   });
 });
+
+describe('memory removed under an open process', () => {
+  afterAll(cleanup);
+  it('the next operation says the memory is gone and how to start again', async () => {
+    const { rmSync } = await import('node:fs');
+    const dir = tempProject();
+    const m = await Memory.open(dir, { create: true });
+    rmSync(join(dir, '.GCC'), { recursive: true, force: true });
+    await expect(m.execute({ type: 'log', observation: 'o', thought: 't', action: 'a' })).rejects.toMatchObject({ code: 'E_NOT_INITIALIZED' });
+    m.close();
+  });
+});

@@ -112,7 +112,7 @@ describe('Pi extension on the real host: tools and hook bridge', () => {
       call('bash', { command: 'ls' }),
       say('done'),
     ]);
-    const nudged = h.toolResults().map((r) => /record it with gcc_commit/.test(r.text));
+    const nudged = h.toolResults().map((r) => /record it with the memory commit tool \(gcc_commit/.test(r.text));
     expect(nudged).toEqual([false, true, false, false]);
     // After a commit the counts reset, and the next crossing nudges again.
     await h.turn('more', [
@@ -121,7 +121,7 @@ describe('Pi extension on the real host: tools and hook bridge', () => {
       call('write', { path: 'e.txt', content: 'e\n' }),
       say('done'),
     ]);
-    expect(h.toolResults().slice(4).map((r) => /record it with gcc_commit/.test(r.text))).toEqual([false, false, true]);
+    expect(h.toolResults().slice(4).map((r) => /record it with the memory commit tool \(gcc_commit/.test(r.text))).toEqual([false, false, true]);
   });
 
   it('keeps two Pi sessions on the same repository on their own memory branches', async () => {
