@@ -10,7 +10,7 @@
  *
  * Target (issue 5): under 80 ms per invocation. Public alternatives measured on this kind of
  * machine spend 60–75 ms (open-gcc, Node) and 450–800 ms (gcc-memory, Python) per hook
- * process (/work/shared/reference/competitors.md §3, §4, §7).
+ * process (the project brief's survey of public implementations).
  *
  *   node bench/hook.js [--quick]          (after `npm run build`)
  *   node bench/run.js hook                (through the harness)

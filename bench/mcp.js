@@ -9,7 +9,7 @@
  *
  * Targets (issue 5): COMMIT median under 3 ms once connected; startup to first answer under
  * 300 ms. The best public GCC MCP server measured on this kind of machine (open-gcc) takes
- * 9.5–15 ms per commit, growing with history (docs: /work/shared/reference/competitors.md §7).
+ * 9.5–15 ms per commit, growing with history (measured for the project brief's survey of public implementations).
  *
  *   node bench/mcp.js [--quick]          (after `npm run build`)
  *   node bench/run.js mcp                (through the harness)
