@@ -4,12 +4,15 @@
  * memory; `gctx commit` on the same memory (it writes, with fsync).
  */
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixtureCopy, fmt, removeDir, ROOT, spread, stats } from './lib.js';
 
 export const title = 'CLI cold start (fresh process per call)';
 
-const GCTX = join(ROOT, 'dist', 'adapters', 'cli', 'main.js');
+/** The package's bin as installed (a bootstrap when the build has one), else the CLI module. */
+const BIN = join(ROOT, 'dist', 'adapters', 'cli', 'gctx.js');
+const GCTX = existsSync(BIN) ? BIN : join(ROOT, 'dist', 'adapters', 'cli', 'main.js');
 
 function timeSpawn(args) {
   const t0 = process.hrtime.bigint();
