@@ -248,7 +248,13 @@ export async function buildHistory(dir, { events: target, commitEvery = 10, seed
  * Read-only users take it as is; a benchmark that writes takes `fixtureCopy`.
  */
 export async function fixture(key, opts) {
-  const root = process.env.GCC_BENCH_FIXTURES ?? (process.env.GCC_BENCH_FIXTURES = tempDir('gcc-bench-fixtures-'));
+  let root = process.env.GCC_BENCH_FIXTURES;
+  if (!root) {
+    // Run on its own (not through bench/run.js): the fixtures live as long as this process.
+    root = process.env.GCC_BENCH_FIXTURES = tempDir('gcc-bench-fixtures-');
+    const own = root;
+    process.on('exit', () => removeDir(own));
+  }
   const dir = join(root, key);
   const done = join(dir, '.fixture.json');
   if (existsSync(done)) return JSON.parse(readFileSync(done, 'utf8'));
