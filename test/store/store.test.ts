@@ -1,6 +1,7 @@
 /**
- * A crash at any byte of an append: opening the memory keeps every acknowledged event and
- * moves the torn fragment to .GCC/quarantine/, reported as a warning.
+ * The store under stress: a crash at any byte of an append (every acknowledged event kept,
+ * the torn fragment moved to .GCC/quarantine/), a memory removed under an open process,
+ * and optimistic concurrency on the expected sequence.
  */
 import { readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -74,5 +75,23 @@ describe('memory removed under an open process', () => {
     rmSync(join(dir, '.GCC'), { recursive: true, force: true });
     await expect(m.execute({ type: 'log', observation: 'o', thought: 't', action: 'a' })).rejects.toMatchObject({ code: 'E_NOT_INITIALIZED' });
     m.close();
+  });
+});
+
+describe('expected sequence', () => {
+  afterAll(cleanup);
+  it('an append against a stale sequence fails with E_CONFLICT and changes nothing; the right one succeeds', async () => {
+    const dir = tempProject();
+    const a = await Memory.open(dir, { create: true });
+    const b = await Memory.open(dir);
+    const seen = a.seqOf('main');
+    await b.execute({ type: 'roadmap', action: 'add', target: 'from b' }); // moves main on
+    const before = readFileSync(join(dir, '.GCC', 'log.md'));
+    await expect(a.execute({ type: 'roadmap', action: 'add', target: 'from a' }, { expectedSeq: seen })).rejects.toMatchObject({ code: 'E_CONFLICT' });
+    expect(readFileSync(join(dir, '.GCC', 'log.md'))).toEqual(before);
+    await a.execute({ type: 'roadmap', action: 'add', target: 'from a' }, { expectedSeq: a.seqOf('main') });
+    expect(a.state.objectives.map((o) => o.text)).toEqual(['from b', 'from a']);
+    a.close();
+    b.close();
   });
 });
