@@ -41,17 +41,12 @@ export class ProjectionWriter {
 
   /**
    * Signatures (size, mtime, inode) of main.md and metadata.yaml as gctx last wrote or
-   * checked them, kept in .cache/ so a fresh process can skip reading and rendering both
-   * when nobody touched them — the common case, and the one short-lived hooks hit.
+   * checked them, kept in the checkpoint so a fresh process can skip reading and rendering
+   * both when nobody touched them — the common case, and the one short-lived hooks hit.
+   * A stale entry only costs a read: any rewrite changes the inode or the mtime.
    */
   private seenMap(): Record<string, string> {
-    if (this.seen === null) {
-      try {
-        this.seen = JSON.parse(readFileSync(join(this.l.cache, 'seen.json'), 'utf8')) as Record<string, string>;
-      } catch {
-        this.seen = {};
-      }
-    }
+    if (this.seen === null) this.seen = this.readCheckpointFile()?.seen ?? {};
     return this.seen;
   }
 
@@ -60,15 +55,12 @@ export class ProjectionWriter {
     return sig !== null && this.seenMap()[basename(path)] === sig;
   }
 
+  /** Remember a file's signature; it is saved with the next checkpoint. */
   markSeen(path: string): void {
     const map = this.seenMap();
     const sig = signature(path);
-    const key = basename(path);
-    if ((sig ?? undefined) === map[key]) return;
-    if (sig === null) delete map[key];
-    else map[key] = sig;
-    this.ensureDir(this.l.cache);
-    writeAtomic(join(this.l.cache, 'seen.json'), JSON.stringify(map));
+    if (sig === null) delete map[basename(path)];
+    else map[basename(path)] = sig;
   }
 
   private ensureDir(dir: string): void {
@@ -124,12 +116,27 @@ export class ProjectionWriter {
     return readText(this.basePath(path));
   }
 
-  checkpoint(lastId: string): void {
+  /**
+   * What the projections were last written for (the state's stamp), with the signatures of
+   * main.md and metadata.yaml. One small write per operation, no rename: a torn checkpoint
+   * reads as none, which only makes the next open rebuild the projections.
+   */
+  checkpoint(stamp: string): void {
     this.ensureDir(this.l.cache);
-    writeFileSync(join(this.l.cache, 'checkpoint'), lastId);
+    writeFileSync(join(this.l.cache, 'checkpoint'), JSON.stringify({ stamp, seen: this.seenMap() }));
   }
 
   readCheckpoint(): string | null {
-    return readText(join(this.l.cache, 'checkpoint'));
+    return this.readCheckpointFile()?.stamp ?? null;
+  }
+
+  private readCheckpointFile(): { stamp: string; seen: Record<string, string> } | null {
+    try {
+      const c = JSON.parse(readFileSync(join(this.l.cache, 'checkpoint'), 'utf8')) as { stamp?: unknown; seen?: unknown };
+      if (typeof c.stamp !== 'string') return null;
+      return { stamp: c.stamp, seen: c.seen && typeof c.seen === 'object' ? (c.seen as Record<string, string>) : {} };
+    } catch {
+      return null;
+    }
   }
 }
