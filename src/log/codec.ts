@@ -88,6 +88,17 @@ function matchesAt(buf: Buffer, at: number, what: Buffer): boolean {
   return true;
 }
 
+const ENTRY_START = Buffer.from('**[', 'utf8');
+
+/** Whether the bytes from `at` to the end can be the start of a torn entry (or zero fill). */
+function couldStartEntry(buf: Buffer, at: number): boolean {
+  let end = buf.length;
+  while (end > at && buf[end - 1] === 0) end--;
+  const n = Math.min(end - at, ENTRY_START.length);
+  for (let i = 0; i < n; i++) if (buf[at + i] !== ENTRY_START[i]) return false;
+  return true;
+}
+
 /** Text of a log, as a string or as the bytes read from disk. */
 export function parse(text: string | Buffer, file = 'log.md', startSeq = 0): ParsedLog {
   return parseBytes(typeof text === 'string' ? Buffer.from(text, 'utf8') : text, file, startSeq);
@@ -111,7 +122,15 @@ export function parseBytes(buf: Buffer, file = 'log.md', startSeq = 0): ParsedLo
     const m = buf.indexOf(FIND_BYTES, pos);
     const lineEnd = m === -1 ? -1 : buf.indexOf(NL, m + 1);
     if (lineEnd === -1 || !matchesAt(buf, lineEnd + 1, AFTER_LINE)) {
-      if (m === -1 || lineEnd === -1 || lineEnd + TERMINATOR.length > buf.length) break; // torn tail
+      if (m === -1 || lineEnd === -1 || lineEnd + TERMINATOR.length > buf.length) {
+        // A crash mid-append leaves a prefix of an entry, which starts like every entry
+        // (or zeros, where a filesystem extended the file before its data). Anything else
+        // was written by something other than gctx: corruption, not a tear to set aside.
+        if (!couldStartEntry(buf, pos)) {
+          throw corrupt('the end of the log is not an entry (text written by something other than gctx)', 'restore the file from git, or move the stray text out of log.md', pos);
+        }
+        break; // torn tail
+      }
       throw corrupt('log entry is not followed by its `---` separator', 'restore the file from git, or run `gctx doctor`', lineEnd + 1);
     }
     // <!-- gcc:e JSON CRC8 -->: fixed-width CRC and suffix, so positions are arithmetic.

@@ -111,3 +111,32 @@ describe('log codec', () => {
     expect(() => parse(serialize([b, a]))).toThrow(/sequence 2, expected 1/);
   });
 });
+
+describe('what counts as a torn tail', () => {
+  const events = [ota(1, 'one'), ota(2, 'two')];
+  const whole = serialize(events);
+
+  it('a prefix of an entry, or zero fill, is a tear', () => {
+    expect(parse(`${whole}**[OTA-003]** 2026`).tail).toBe('**[OTA-003]** 2026');
+    expect(parse(`${whole}*`).tail).toBe('*');
+    expect(parse(`${whole}\u0000\u0000\u0000`).events).toHaveLength(2);
+    expect(parse(`${whole}**[OT\u0000\u0000`).events).toHaveLength(2);
+  });
+
+  it('anything else after the last entry is corruption naming the line, not something to set aside', () => {
+    for (const junk of ['hello', '\n', '# notes added by hand\n', '---\n']) {
+      let err: unknown;
+      try {
+        parse(`${whole}${junk}`, '.GCC/log.md');
+      } catch (e) {
+        err = e;
+      }
+      expect((err as GccError).code, JSON.stringify(junk)).toBe('E_CORRUPT');
+      expect((err as GccError).line).toBe(whole.split('\n').length);
+    }
+  });
+
+  it('a file that is garbage from its first byte is refused, so the memory is not opened empty', () => {
+    expect(() => parse('not a log at all\n', 'log.md')).toThrow(/not an entry/);
+  });
+});
