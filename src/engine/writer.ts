@@ -37,6 +37,8 @@ function signature(path: string): string | null {
 export class ProjectionWriter {
   private readonly madeDirs = new Set<string>();
   private seen: Record<string, string> | null = null;
+  /** What this process last wrote to the checkpoint. */
+  private lastCheckpoint: string | null = null;
   constructor(private readonly l: Layout) {}
 
   /**
@@ -104,11 +106,16 @@ export class ProjectionWriter {
     return join(this.l.cache, basename(path));
   }
 
+  /**
+   * The base is written in place, without a temp file and rename: it is written before the
+   * checkpoint, so a crash that tears it also leaves the checkpoint behind, and the next
+   * open then rebuilds from the logs without reading any base.
+   */
   saveBase(path: string, content: string): void {
     const base = this.basePath(path);
-    if (readText(base) === content) return;
     this.ensureDir(this.l.cache);
-    writeAtomic(base, content);
+    assertNoSymlink(this.l.root, base);
+    writeFileSync(base, content);
   }
 
   readBase(path: string): string | null {
@@ -122,8 +129,11 @@ export class ProjectionWriter {
    * reads as none, which only makes the next open rebuild the projections.
    */
   checkpoint(stamp: string): void {
+    const text = JSON.stringify({ stamp, seen: this.seenMap() });
+    if (text === this.lastCheckpoint) return; // unchanged since this process wrote it
     this.ensureDir(this.l.cache);
-    writeFileSync(join(this.l.cache, 'checkpoint'), JSON.stringify({ stamp, seen: this.seenMap() }));
+    writeFileSync(join(this.l.cache, 'checkpoint'), text);
+    this.lastCheckpoint = text;
   }
 
   readCheckpoint(): string | null {
