@@ -4,7 +4,7 @@
  */
 import { MAIN, type NewEvent } from '../events/types.js';
 import { GccError, gccError } from '../errors.js';
-import type { BranchInfo, MemoryState } from '../projections/state.js';
+import type { MemoryState } from '../projections/state.js';
 import type { Command } from './commands.js';
 
 export type BranchCommand = Extract<Command, { type: 'commit' | 'branch' | 'switch' | 'merge' | 'abandon' }>;
@@ -44,15 +44,6 @@ export function text(field: string, value: unknown, required = true): string | G
   if (required && value.trim() === '') return gccError('E_INVALID_ARGUMENT', `${field} cannot be empty`, `give a ${field}`);
   if (value.length > MAX_TEXT) return gccError('E_INVALID_ARGUMENT', `${field} is longer than ${MAX_TEXT} characters`, 'summarize it; keep large output in files');
   return value;
-}
-
-export function activeBranch(state: MemoryState, name: string, role: string): BranchInfo | GccError {
-  const b = state.branches[name];
-  if (!b) return gccError('E_BRANCH_NOT_FOUND', `no branch named ${JSON.stringify(name)}`, 'list branches with `gctx status`');
-  if (b.status !== 'active') {
-    return gccError('E_BRANCH_CLOSED', `${role} ${name} is ${b.status}`, `read it with \`gctx context --branch ${name}\`; work continues on an active branch`);
-  }
-  return b;
 }
 
 /**

@@ -325,9 +325,6 @@ export class Memory {
     return this.store.logs.get(branch)?.seq ?? 0;
   }
 
-  get storeForTools(): Store {
-    return this.store;
-  }
 
   close(): void {
     this.store.lock.release();

@@ -3,7 +3,7 @@
  * what was already parsed); a file that shrank or was replaced (a git checkout, a merge) is
  * read again from the start and reported as a reset so the caller replays.
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readSync, statSync, writeFileSync, writeSync, ftruncateSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, statSync, writeFileSync, writeSync, ftruncateSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { GccEvent } from '../events/types.js';
@@ -192,6 +192,7 @@ export class LogFile {
       let off = 0;
       while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
       fsyncSync(fd);
+      this.ino = fstatSync(fd).ino;
     } catch (err) {
       // Not acknowledged: take back whatever part reached the file, so an append reported as
       // failed never surfaces later (after a failed fsync the bytes still sit in the cache).
@@ -207,7 +208,6 @@ export class LogFile {
     }
     if (created) fsyncDir(dirname(this.path));
     this.size += buf.length;
-    this.ino = statSync(this.path).ino;
     for (const e of events) this.loaded.push(e);
     if (events.length) this.lastSeq = events[events.length - 1]!.seq;
   }

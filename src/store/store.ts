@@ -3,7 +3,6 @@
  * sequence. It knows nothing of what events mean beyond which branches have logs.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { type GccEvent, MAIN, type NewEvent } from '../events/types.js';
 import { gccError } from '../errors.js';
 import { serialize } from '../log/codec.js';
@@ -117,7 +116,6 @@ export class Store {
     if (log.seq !== expectedSeq) {
       throw gccError('E_CONFLICT', `log of ${branch} is at sequence ${log.seq}, expected ${expectedSeq}`, 'read the memory again and retry the operation');
     }
-    if (!existsSync(this.layout.gcc)) throw gccError('E_NOT_INITIALIZED', 'the .GCC/ folder disappeared', 'run `gctx init`');
     let id = lastId;
     const at = now.toISOString();
     const envelopes = events.map((ev, i) => {
