@@ -4,13 +4,13 @@
  * file by path and line. replay rewrites every projection from the logs, keeping any
  * differing file aside first so a hand edit is never lost.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { GccError } from '../errors.js';
-import { parse } from '../log/codec.js';
 import { replay } from '../projections/evolve.js';
 import { allFiles } from '../projections/files.js';
 import { assertNoSymlink, type Layout } from '../store/paths.js';
+import { lineInFile, readLog } from '../store/read-log.js';
 import { byId, type Store } from '../store/store.js';
 import { readText, writeAtomic } from './writer.js';
 import type { GccEvent } from '../events/types.js';
@@ -34,9 +34,8 @@ export function verifyMemory(l: Layout, store: Store): Problem[] {
   for (const log of store.logs.values()) {
     if (!existsSync(log.path)) continue; // a branch with no events of its own yet
     try {
-      const bytes = readFileSync(log.path);
-      const parsed = parse(bytes, log.rel);
-      if (parsed.tail) problems.push({ file: log.rel, line: bytes.subarray(0, parsed.validLength).toString('utf8').split('\n').length, message: 'torn entry at the end (a crash mid-write); open the memory to quarantine it' });
+      const parsed = readLog(log.path, 0, statSync(log.path).size, log.rel, 0);
+      if (parsed.tail) problems.push({ file: log.rel, line: lineInFile(log.path, parsed.validLength), message: 'torn entry at the end (a crash mid-write); open the memory to quarantine it' });
       for (const e of parsed.events) {
         if (e.branch !== log.branch) problems.push({ file: log.rel, message: `entry ${e.seq} claims branch ${e.branch}` });
         events.push(e);

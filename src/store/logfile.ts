@@ -8,8 +8,8 @@ import { dirname, join, relative } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { GccEvent } from '../events/types.js';
 import { gccError } from '../errors.js';
-import { parse } from '../log/codec.js';
 import { assertNoSymlink } from './paths.js';
+import { readLog } from './read-log.js';
 
 export interface RefreshResult {
   added: GccEvent[];
@@ -75,7 +75,7 @@ export class LogFile {
   /** Every event of the log; reads a snapshot-trusted prefix on first use. */
   get events(): GccEvent[] {
     if (this.prefix > 0) {
-      const head = parse(readFrom(this.path, 0, this.prefix), this.rel);
+      const head = readLog(this.path, 0, this.prefix, this.rel, 0);
       if (head.validLength !== this.prefix || head.events.length !== this.prefixSeq) {
         throw gccError('E_CORRUPT', `${this.rel} changed while it was open`, 'run the command again');
       }
@@ -136,7 +136,7 @@ export class LogFile {
     if ((this.ino !== -1 && st.ino !== this.ino) || st.size < this.size) {
       this.prefix = 0;
       this.ino = st.ino;
-      const whole = parse(readFrom(this.path, 0, st.size), this.rel);
+      const whole = readLog(this.path, 0, st.size, this.rel, 0);
       this.loaded = whole.events;
       this.lastSeq = whole.events.length ? whole.events[whole.events.length - 1]!.seq : 0;
       this.size = whole.validLength;
@@ -144,7 +144,7 @@ export class LogFile {
     }
     this.ino = st.ino;
     if (st.size === this.size) return { added: [], reset: false, tail: '' };
-    const chunk = parse(readFrom(this.path, this.size, st.size - this.size), this.rel, this.lastSeq);
+    const chunk = readLog(this.path, this.size, st.size - this.size, this.rel, this.lastSeq);
     for (const e of chunk.events) this.loaded.push(e);
     if (chunk.events.length) this.lastSeq = chunk.events[chunk.events.length - 1]!.seq;
     this.size += chunk.validLength;

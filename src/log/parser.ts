@@ -1,0 +1,155 @@
+/**
+ * The byte-level reader of log entries, fed a window of the file at a time so a large log
+ * is never held whole in memory: on these machines touching fresh memory costs more than
+ * reading the bytes (a 96 MiB log read into new buffers spends most of its time in page
+ * faults), so readers stream through one reused buffer.
+ *
+ * Entry layout and the torn-versus-corrupt rules are described in codec.ts.
+ */
+import { isAscii } from 'node:buffer';
+import { crc32 } from 'node:zlib';
+import type { GccEvent } from '../events/types.js';
+import { type GccError, gccError } from '../errors.js';
+import { validateEvent } from './validate.js';
+
+export const MACHINE_PREFIX = '<!-- gcc:e ';
+export const MACHINE_SUFFIX = ' -->';
+export const TERMINATOR = '\n\n---\n\n';
+
+const NL = 0x0a;
+const FIND = `\n${MACHINE_PREFIX}`;
+const AFTER_LINE = Buffer.from(TERMINATOR.slice(1), 'latin1');
+const SUFFIX_BYTES = Buffer.from(MACHINE_SUFFIX, 'latin1');
+const ENTRY_START = Buffer.from('**[', 'latin1');
+const JSON_START = FIND.length; // offset of the JSON from the newline before the machine line
+
+/** Eight lowercase hex digits at `at` as an unsigned number, or -1. */
+function readHex(buf: Buffer, at: number): number {
+  let n = 0;
+  for (let i = at; i < at + 8; i++) {
+    const c = buf[i]!;
+    const d = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1;
+    if (d < 0) return -1;
+    n = n * 16 + d;
+  }
+  return n;
+}
+
+function matchesAt(buf: Buffer, at: number, what: Buffer): boolean {
+  if (at < 0 || at + what.length > buf.length) return false;
+  for (let i = 0; i < what.length; i++) if (buf[at + i] !== what[i]) return false;
+  return true;
+}
+
+/** Whether the bytes from `at` to the end can be the start of a torn entry (or zero fill). */
+function couldStartEntry(buf: Buffer, at: number): boolean {
+  let end = buf.length;
+  while (end > at && buf[end - 1] === 0) end--;
+  const n = Math.min(end - at, ENTRY_START.length);
+  for (let i = 0; i < n; i++) if (buf[at + i] !== ENTRY_START[i]) return false;
+  return true;
+}
+
+/** JSON is nearly always ASCII, which decodes several times faster as latin1. */
+function decode(buf: Buffer, start: number, end: number): string {
+  return buf.toString(isAscii(buf.subarray(start, end)) ? 'latin1' : 'utf8', start, end);
+}
+
+export class EntryParser {
+  readonly events: GccEvent[] = [];
+  /** File offset just past the last entry read. */
+  consumed: number;
+  private batchStartIndex = 0;
+  private batchStartPos: number;
+  private expectedSeq: number;
+
+  /**
+   * @param start file offset of the first byte to be fed
+   * @param lineAt the 1-based line of a file offset, for error messages
+   */
+  constructor(
+    private readonly file: string,
+    startSeq: number,
+    start: number,
+    private readonly lineAt: (offset: number) => number,
+  ) {
+    this.expectedSeq = startSeq;
+    this.consumed = start;
+    this.batchStartPos = start;
+  }
+
+  private corrupt(message: string, fix: string, offset: number): GccError {
+    return gccError('E_CORRUPT', message, fix, { file: this.file, line: this.lineAt(offset) });
+  }
+
+  /**
+   * Read the entries in `view`, whose first byte sits at file offset `base` (at or before
+   * `consumed`; the bytes up to `consumed` were read already). Stops at the first entry not
+   * wholly inside the view; at the end of the file (`eof`), what is left is judged.
+   */
+  feed(view: Buffer, base: number, eof: boolean): void {
+    let pos = this.consumed - base;
+    while (pos < view.length) {
+      const entryStart = pos;
+      const m = view.indexOf(FIND, pos, 'latin1');
+      const lineEnd = m === -1 ? -1 : view.indexOf(NL, m + 1);
+      if (lineEnd === -1 || !matchesAt(view, lineEnd + 1, AFTER_LINE)) {
+        if (m === -1 || lineEnd === -1 || lineEnd + TERMINATOR.length > view.length) {
+          if (!eof) break; // the entry continues past the view
+          // A crash mid-append leaves a prefix of an entry, which starts like every entry
+          // (or zeros, where a filesystem extended the file before its data). Anything else
+          // was written by something other than gctx: corruption, not a tear to set aside.
+          if (!couldStartEntry(view, pos)) {
+            throw this.corrupt('the end of the log is not an entry (text written by something other than gctx)', 'restore the file from git, or move the stray text out of log.md', base + pos);
+          }
+          break; // torn tail
+        }
+        throw this.corrupt('log entry is not followed by its `---` separator', 'restore the file from git, or run `gctx doctor`', base + lineEnd + 1);
+      }
+      // <!-- gcc:e JSON CRC8 -->: fixed-width CRC and suffix, so positions are arithmetic.
+      const suffixAt = lineEnd - SUFFIX_BYTES.length;
+      const crcAt = suffixAt - 8;
+      const jsonStart = m + JSON_START;
+      const jsonEnd = crcAt - 1;
+      const shaped = jsonEnd > jsonStart && view[jsonEnd] === 0x20 && matchesAt(view, suffixAt, SUFFIX_BYTES);
+      // A whole entry (terminator present) with a bad CRC was edited or damaged, even at the
+      // end: a crash mid-append can only leave an entry without its terminator.
+      if (!shaped || readHex(view, crcAt) !== crc32(view.subarray(entryStart, jsonEnd))) {
+        throw this.corrupt('log entry fails its integrity check (edited or damaged)', 'restore the file from git; log.md is written only by gctx', base + m + 1);
+      }
+      let event: GccEvent;
+      try {
+        event = validateEvent(JSON.parse(decode(view, jsonStart, jsonEnd)));
+      } catch (err) {
+        throw this.corrupt(`log entry does not hold a valid event: ${(err as Error).message}`, 'restore the file from git', base + m + 1);
+      }
+      if (event.seq !== ++this.expectedSeq) {
+        throw this.corrupt(`log entry has sequence ${event.seq}, expected ${this.expectedSeq} (duplicated or reordered entry)`, 'restore the file from git, or run `gctx doctor`', base + m + 1);
+      }
+      if (this.events.length === this.batchStartIndex) this.batchStartPos = base + entryStart;
+      this.events.push(event);
+      pos = lineEnd + TERMINATOR.length;
+      if (!event.more) this.batchStartIndex = this.events.length;
+    }
+    this.consumed = base + pos;
+  }
+
+  /**
+   * End of input: an unfinished batch was never acknowledged, so it belongs to the torn
+   * tail with whatever follows it. Returns the file offset where the complete batches end.
+   */
+  finish(): number {
+    if (this.batchStartIndex < this.events.length) {
+      this.events.length = this.batchStartIndex;
+      this.consumed = this.batchStartPos;
+    }
+    return this.consumed;
+  }
+}
+
+/** 1-based line of `offset` in `buf`. */
+export function lineOf(buf: Uint8Array, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < buf.length; i++) if (buf[i] === NL) line++;
+  return line;
+}
