@@ -311,7 +311,7 @@ export class Memory {
   }
 
   /** Every event of every log, in replay (id) order. */
-  events(): GccEvent[] {
+  events(): readonly GccEvent[] {
     return this.store.allEvents();
   }
 

@@ -12,7 +12,8 @@ import { allFiles } from '../projections/files.js';
 import { assertNoSymlink, type Layout } from '../store/paths.js';
 import { lineInFile, readLog } from '../store/read-log.js';
 import { byId, type Store } from '../store/store.js';
-import { readText, writeAtomic } from './writer.js';
+import { sameText, writeTextAtomic } from '../store/text-file.js';
+import { readText } from './writer.js';
 import type { GccEvent } from '../events/types.js';
 
 export interface Problem {
@@ -49,6 +50,7 @@ export function verifyMemory(l: Layout, store: Store): Problem[] {
   events.sort(byId);
   const state = replay(events);
   for (const [path, want] of allFiles(l, state, events)) {
+    if (sameText(path, want)) continue;
     const have = readText(path);
     const file = relative(l.root, path);
     if (have === null) problems.push({ file, message: 'projection file is missing; run `gctx replay`' });
@@ -62,11 +64,11 @@ export function replayMemory(l: Layout, store: Store): { written: string[]; kept
   const state = replay(events);
   const written: string[] = [];
   const kept: string[] = [];
+  const checked = new Set<string>();
   for (const [path, want] of allFiles(l, state, events)) {
-    assertNoSymlink(l.root, path);
-    const have = readText(path);
-    if (have === want) continue;
-    if (have !== null) {
+    assertNoSymlink(l.root, path, checked);
+    if (sameText(path, want)) continue;
+    if (existsSync(path)) {
       const target = join(l.aside, `${relative(l.gcc, path).replaceAll('/', '__')}.${new Date().toISOString().replace(/[:.]/g, '-')}`);
       assertNoSymlink(l.root, target);
       mkdirSync(l.aside, { recursive: true });
@@ -74,7 +76,7 @@ export function replayMemory(l: Layout, store: Store): { written: string[]; kept
       kept.push(target);
     }
     mkdirSync(join(path, '..'), { recursive: true });
-    writeAtomic(path, want);
+    writeTextAtomic(path, want);
     written.push(relative(l.root, path));
   }
   void basename;

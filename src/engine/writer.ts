@@ -5,10 +5,11 @@
  * The `.cache/` copies of main.md and metadata.yaml are the base for spotting a person's
  * edits (anything on disk that differs from what gctx last wrote).
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { FileWrite } from '../projections/files.js';
 import { assertNoSymlink, type Layout } from '../store/paths.js';
+import { sameText, writeTextAtomic } from '../store/text-file.js';
 
 export function readText(path: string): string | null {
   try {
@@ -18,12 +19,6 @@ export function readText(path: string): string | null {
   }
 }
 
-let counter = 0;
-export function writeAtomic(path: string, content: string): void {
-  const tmp = `${path}.tmp-${process.pid}-${++counter}`;
-  writeFileSync(tmp, content);
-  renameSync(tmp, path);
-}
 
 function signature(path: string): string | null {
   try {
@@ -73,14 +68,15 @@ export class ProjectionWriter {
   }
 
   apply(writes: Map<string, FileWrite>): void {
+    const checked = new Set<string>();
     for (const [path, w] of writes) {
       this.ensureDir(dirname(path));
-      assertNoSymlink(this.l.root, path); // an append would follow a link out of the tree
+      assertNoSymlink(this.l.root, path, checked); // an append would follow a link out of the tree
       if (w.kind === 'write') {
-        writeAtomic(path, w.content);
+        writeTextAtomic(path, w.content);
         if (path === this.l.mainMd || path === this.l.metadata) this.saveBase(path, w.content);
       } else if (!existsSync(path)) {
-        writeAtomic(path, w.create + w.content);
+        writeTextAtomic(path, w.create + w.content);
       } else if (w.content) {
         appendFileSync(path, w.content);
       }
@@ -90,11 +86,12 @@ export class ProjectionWriter {
   /** Write only the files whose content differs; returns the paths written. */
   applyFull(files: Map<string, string>): string[] {
     const written: string[] = [];
+    const checked = new Set<string>();
     for (const [path, content] of files) {
-      assertNoSymlink(this.l.root, path);
-      if (readText(path) !== content) {
+      assertNoSymlink(this.l.root, path, checked);
+      if (!sameText(path, content)) {
         this.ensureDir(dirname(path));
-        writeAtomic(path, content);
+        writeTextAtomic(path, content);
         written.push(path);
       }
       if (path === this.l.mainMd || path === this.l.metadata) this.saveBase(path, content);

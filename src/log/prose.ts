@@ -27,15 +27,19 @@ const KIND: Record<GccEvent['type'], string> = {
   'session.ended': 'SESSION',
 };
 
+/** Characters the two functions below may rewrite: most text has none and skips both passes. */
+const SPECIAL = /[\u0000-\u001f\u007f\u2028\u2029]/;
+
 /** One line of free text: newlines folded so a title cannot open a new line. */
 export function oneLine(text: string, max = 200): string {
-  const flat = text.replace(/[\r\n\u2028\u2029]+/g, ' ⏎ ').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '�');
+  const flat = !SPECIAL.test(text) ? text : text.replace(/[\r\n\u2028\u2029]+/g, ' ⏎ ').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '�');
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
 /** A multi-line field: continuation lines indented so they stay inside the list item. */
 export function block(text: string, max = 4000): string {
   const cut = text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  if (!SPECIAL.test(cut)) return cut;
   const clean = cut.replace(/\r\n?|[\u2028\u2029]/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '�');
   return clean.split('\n').join('\n  ');
 }

@@ -46,7 +46,7 @@ export function runViz(args: { machine?: string; format?: 'mermaid' | 'json'; ac
   return graphs.map(([name, g]) => (graphs.length === 1 ? graphToMermaid(g) : `%% ${name}\n${graphToMermaid(g)}`)).join('\n');
 }
 
-export function runGraph(events: GccEvent[], format: 'mermaid' | 'json'): string {
+export function runGraph(events: readonly GccEvent[], format: 'mermaid' | 'json'): string {
   if (format === 'json') return `${JSON.stringify(gitGraphModel(events), null, 2)}\n`;
   if (format !== 'mermaid') {
     throw gccError('E_INVALID_ARGUMENT', `unknown format "${String(format)}"`, 'use `--format mermaid` or `--format json`');

@@ -33,6 +33,8 @@ export function byId(a: GccEvent, b: GccEvent): number {
 export class Store {
   readonly logs = new Map<string, LogFile>();
   readonly lock: FileLock;
+  /** allEvents() until the logs change: opening a memory asks for it more than once. */
+  private sorted: GccEvent[] | null = null;
 
   constructor(readonly layout: Layout) {
     this.lock = new FileLock(layout.lock);
@@ -53,6 +55,7 @@ export class Store {
   /** Trust a snapshot's view of every log, or of none (then the caller reads from scratch). */
   restore(logs: readonly LogIdentity[]): boolean {
     const restored: LogFile[] = [];
+    this.sorted = null;
     for (const id of logs) {
       const log = new LogFile(id.branch, this.layout.logOf(id.branch), this.layout.root);
       if (!log.restore(id)) return false;
@@ -69,15 +72,24 @@ export class Store {
     return [...this.logs.values()].map((l) => l.identity());
   }
 
-  /** Every event of every log in id order (the replay order). */
-  allEvents(): GccEvent[] {
+  /** Every event of every log in id order (the replay order). Read-only: it is shared. */
+  allEvents(): readonly GccEvent[] {
+    if (this.sorted) return this.sorted;
     const all: GccEvent[] = [];
     for (const log of this.logs.values()) for (const e of log.events) all.push(e);
-    return all.sort(byId);
+    return (this.sorted = all.sort(byId));
+  }
+
+  /** Events held across all logs (a log's sequence counts its events). */
+  private count(): number {
+    let n = 0;
+    for (const log of this.logs.values()) n += log.seq;
+    return n;
   }
 
   /** Read what other writers appended, discovering branch logs as their creation is seen. */
   catchUp(): CatchUp {
+    const fresh = this.count() === 0;
     const added: GccEvent[] = [];
     const torn: LogFile[] = [];
     let reset = false;
@@ -94,6 +106,7 @@ export class Store {
       }
     }
     added.sort(byId);
+    if (reset || added.length) this.sorted = fresh && !reset ? added : null;
     return { added, reset, torn };
   }
 
@@ -126,6 +139,7 @@ export class Store {
       return env;
     });
     log.append(serialize(envelopes), envelopes);
+    this.sorted = null;
     return envelopes;
   }
 }

@@ -7,7 +7,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } 
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { unionLogs } from '../../src/adapters/git/union.js';
-import { writeAtomic } from '../../src/engine/writer.js';
+import { writeTextAtomic as writeAtomic } from '../../src/store/text-file.js';
 import { Memory } from '../../src/engine/memory.js';
 import { cleanup, tempProject } from '../support/tmp.js';
 

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeAtomic } from '../../engine/writer.js';
+import { writeTextAtomic } from '../../store/text-file.js';
 
 export const LOG_DRIVER = 'gcc-log';
 export const PROJECTION_DRIVER = 'gcc-projection';
@@ -34,6 +34,6 @@ export function writeAttributes(gccDir: string): boolean {
     /* not there yet */
   }
   if (have === GITATTRIBUTES) return false;
-  writeAtomic(path, GITATTRIBUTES);
+  writeTextAtomic(path, GITATTRIBUTES);
   return true;
 }

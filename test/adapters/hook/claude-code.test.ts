@@ -16,7 +16,7 @@ async function project(): Promise<string> {
   return dir;
 }
 
-async function events(dir: string): Promise<GccEvent[]> {
+async function events(dir: string): Promise<readonly GccEvent[]> {
   const m = await Memory.open(dir);
   try {
     return m.events();
