@@ -16,7 +16,7 @@ import { currentBranch, type DecideContext, type Decision, isBranchCommand, isRe
 import { type Config, DEFAULT_CONFIG, FORMAT_VERSION, type GccEvent, MAIN, type NewEvent } from '../events/types.js';
 import { asGccError, gccError } from '../errors.js';
 import { freeze } from 'immer';
-import { evolve, replay as replayEvents } from '../projections/evolve.js';
+import { evolve, replay as replayEvents, replayer } from '../projections/evolve.js';
 import { incrementalWrites } from '../projections/files.js';
 import { initialState, type MemoryState } from '../projections/state.js';
 import { layout, type Layout } from '../store/paths.js';
@@ -67,6 +67,8 @@ export class Memory {
   private _state: MemoryState = initialState();
   /** Event count the snapshot on disk reflects (-1: none written by this process). */
   private snapshotAt = -1;
+  /** Every commit.recorded event in id order, once known: commit.md files render from it. */
+  private commitEvents: GccEvent[] | null = null;
   readonly warnings: string[] = [];
   private readonly writer: ProjectionWriter;
   private readonly now: () => Date;
@@ -132,8 +134,10 @@ export class Memory {
     return { timeoutMs: this.opts.lockTimeoutMs ?? 30_000, onStale: (h: { pid: number }) => this.warnings.push(`took over a stale lock left by dead process ${h.pid}`) };
   }
 
-  /** Read every log from scratch and fold. */
-  /** Fold every log: from the snapshot plus what was appended since, or from scratch. */
+  /**
+   * Fold every log: from the snapshot plus what was appended since, or from scratch —
+   * streamed, so a long history is never held whole, unless the logs cannot be streamed.
+   */
   private load(): void {
     const snap = readSnapshot(this.layout);
     if (snap && this.store.restore(snap.logs)) {
@@ -141,10 +145,44 @@ export class Memory {
       const cu = this.store.catchUp();
       this._state = cu.reset ? replayEvents(this.store.allEvents()) : evolve(this._state, cu.added);
       this.snapshotAt = cu.reset ? -1 : snap.state.events;
+      this.noteEvents(cu.added, cu.reset);
       return;
     }
-    this.store.catchUp();
-    this._state = replayEvents(this.store.allEvents());
+    let fold = replayer();
+    const commits: GccEvent[] = [];
+    const streamed = this.store.stream((e) => {
+      fold.add(e);
+      if (e.type === 'commit.recorded') commits.push(e);
+    });
+    if (streamed) {
+      this.commitEvents = commits;
+    } else {
+      this.store.catchUp();
+      fold = replayer();
+      for (const e of this.store.allEvents()) fold.add(e);
+    }
+    this._state = fold.state();
+  }
+
+  /** Commit events in id order, from what is known or, failing that, from the logs. */
+  private commits(): readonly GccEvent[] {
+    this.commitEvents ??= this.store.allEvents().filter((e) => e.type === 'commit.recorded');
+    return this.commitEvents;
+  }
+
+  /** Keep the known commits in step with events folded into the state. */
+  private noteEvents(added: readonly GccEvent[], reset: boolean): void {
+    if (reset) this.commitEvents = null;
+    const known = this.commitEvents;
+    if (!known) return;
+    for (const e of added) {
+      if (e.type !== 'commit.recorded') continue;
+      if (known.length && e.id <= known[known.length - 1]!.id) {
+        this.commitEvents = null; // out of order: rebuilt from the logs when next needed
+        return;
+      }
+      known.push(e);
+    }
   }
 
   /** Keep the snapshot close enough behind that an open never folds many events. */
@@ -164,6 +202,7 @@ export class Memory {
     const cu = this.store.catchUp();
     if (cu.reset) this._state = replayEvents(this.store.allEvents());
     else this._state = evolve(this._state, cu.added);
+    this.noteEvents(cu.added, cu.reset);
     return cu;
   }
 
@@ -207,7 +246,7 @@ export class Memory {
       if (adoption.events.length) this.appendAndProject(MAIN, adoption.events, undefined);
       dirty = adoption.dirty;
     }
-    if (full || logsReplaced || dirty) rebuildProjections(this.layout, this.writer, this._state, this.store.allEvents());
+    if (full || logsReplaced || dirty) rebuildProjections(this.layout, this.writer, this._state, this.commits());
     this.writer.checkpoint(this.stamp());
   }
 
@@ -227,6 +266,7 @@ export class Memory {
     const file = this.store.track(log);
     const appended = this.store.append(log, events, expectedSeq ?? file.seq, this._state.lastId, this.now());
     this._state = evolve(this._state, appended);
+    this.noteEvents(appended, false);
     for (const e of appended) if (e.type === 'branch.created') this.store.track(e.data.name).touch();
     this.saveSnapshot(false);
     try {
@@ -294,7 +334,9 @@ export class Memory {
   async replay(): Promise<{ written: string[]; kept: string[] }> {
     return this.store.withLock(() => {
       this.refresh();
-      const r = replayMemory(this.layout, this.store);
+      // From the logs, not from the state in hand: replay is the repair for a bad cache too.
+      const events = this.store.allEvents();
+      const r = replayMemory(this.layout, replayEvents(events), events);
       this.writer.saveBase(this.layout.mainMd, readText(this.layout.mainMd) ?? '');
       this.writer.saveBase(this.layout.metadata, readText(this.layout.metadata) ?? '');
       this.writer.markSeen(this.layout.mainMd);

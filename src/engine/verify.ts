@@ -12,9 +12,10 @@ import { allFiles } from '../projections/files.js';
 import { assertNoSymlink, type Layout } from '../store/paths.js';
 import { lineInFile, readLog } from '../store/read-log.js';
 import { byId, type Store } from '../store/store.js';
-import { sameText, writeTextAtomic } from '../store/text-file.js';
+import { joined, sameText, writeTextAtomic } from '../store/text-file.js';
 import { readText } from './writer.js';
 import type { GccEvent } from '../events/types.js';
+import type { MemoryState } from '../projections/state.js';
 
 export interface Problem {
   file: string;
@@ -54,14 +55,13 @@ export function verifyMemory(l: Layout, store: Store): Problem[] {
     const have = readText(path);
     const file = relative(l.root, path);
     if (have === null) problems.push({ file, message: 'projection file is missing; run `gctx replay`' });
-    else if (have !== want) problems.push({ file, line: firstDifferentLine(have, want), message: 'differs from a replay of the logs; run `gctx replay` (a differing file is kept aside first)' });
+    else if (have !== want) problems.push({ file, line: firstDifferentLine(have, joined(want)), message: 'differs from a replay of the logs; run `gctx replay` (a differing file is kept aside first)' });
   }
   return problems;
 }
 
-export function replayMemory(l: Layout, store: Store): { written: string[]; kept: string[] } {
-  const events = store.allEvents();
-  const state = replay(events);
+/** Rewrite every projection of `state`; `events` need only hold the commits. */
+export function replayMemory(l: Layout, state: MemoryState, events: readonly GccEvent[]): { written: string[]; kept: string[] } {
   const written: string[] = [];
   const kept: string[] = [];
   const checked = new Set<string>();

@@ -9,7 +9,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFil
 import { basename, dirname, join } from 'node:path';
 import type { FileWrite } from '../projections/files.js';
 import { assertNoSymlink, type Layout } from '../store/paths.js';
-import { sameText, writeTextAtomic } from '../store/text-file.js';
+import { joined, sameText, type Text, writeTextAtomic } from '../store/text-file.js';
 
 export function readText(path: string): string | null {
   try {
@@ -84,7 +84,7 @@ export class ProjectionWriter {
   }
 
   /** Write only the files whose content differs; returns the paths written. */
-  applyFull(files: Map<string, string>): string[] {
+  applyFull(files: Map<string, Text>): string[] {
     const written: string[] = [];
     const checked = new Set<string>();
     for (const [path, content] of files) {
@@ -94,7 +94,7 @@ export class ProjectionWriter {
         writeTextAtomic(path, content);
         written.push(path);
       }
-      if (path === this.l.mainMd || path === this.l.metadata) this.saveBase(path, content);
+      if (path === this.l.mainMd || path === this.l.metadata) this.saveBase(path, joined(content));
     }
     return written;
   }

@@ -135,6 +135,16 @@ export class EntryParser {
   }
 
   /**
+   * Hand over the events of complete batches read so far and forget them: a streaming
+   * reader keeps only an unfinished batch, which a later window may still complete.
+   */
+  takeSettled(): GccEvent[] {
+    const settled = this.events.splice(0, this.batchStartIndex);
+    this.batchStartIndex = 0;
+    return settled;
+  }
+
+  /**
    * End of input: an unfinished batch was never acknowledged, so it belongs to the torn
    * tail with whatever follows it. Returns the file offset where the complete batches end.
    */

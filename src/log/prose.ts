@@ -27,21 +27,27 @@ const KIND: Record<GccEvent['type'], string> = {
   'session.ended': 'SESSION',
 };
 
-/** Characters the two functions below may rewrite: most text has none and skips both passes. */
-const SPECIAL = /[\u0000-\u001f\u007f\u2028\u2029]/;
+const BREAKS = /[\r\u2028\u2029]/;
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
+const CONTROL_ALL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
 
 /** One line of free text: newlines folded so a title cannot open a new line. */
 export function oneLine(text: string, max = 200): string {
-  const flat = !SPECIAL.test(text) ? text : text.replace(/[\r\n\u2028\u2029]+/g, ' ⏎ ').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '�');
+  let flat = text;
+  if (flat.includes('\n') || BREAKS.test(flat)) flat = flat.replace(/[\r\n\u2028\u2029]+/g, ' ⏎ ');
+  if (CONTROL.test(flat)) flat = flat.replace(CONTROL_ALL, '�');
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-/** A multi-line field: continuation lines indented so they stay inside the list item. */
+/**
+ * A multi-line field: continuation lines indented so they stay inside the list item.
+ * Each rewrite runs only on text that needs it: replay renders every commit's fields.
+ */
 export function block(text: string, max = 4000): string {
-  const cut = text.length > max ? `${text.slice(0, max - 1)}…` : text;
-  if (!SPECIAL.test(cut)) return cut;
-  const clean = cut.replace(/\r\n?|[\u2028\u2029]/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '�');
-  return clean.split('\n').join('\n  ');
+  let clean = text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  if (BREAKS.test(clean)) clean = clean.replace(/\r\n?|[\u2028\u2029]/g, '\n');
+  if (CONTROL.test(clean)) clean = clean.replace(CONTROL_ALL, '�');
+  return clean.includes('\n') ? clean.replaceAll('\n', '\n  ') : clean;
 }
 
 function field(name: string, value: string): string {

@@ -162,7 +162,16 @@ export function evolve(state: MemoryState, events: readonly GccEvent[]): MemoryS
  * replay fast; sharing `evolveDraft` is what keeps it equal to the incremental path.
  */
 export function replay(events: readonly GccEvent[]): MemoryState {
+  const r = replayer();
+  for (const e of events) r.add(e);
+  return r.state();
+}
+
+/** replay() one event at a time, for events streamed from the logs rather than held. */
+export function replayer(): { add(e: GccEvent): void; state(): MemoryState } {
   const d = initialState() as Draft<MemoryState>;
-  for (const e of events) evolveDraft(d, e);
-  return freeze(d as MemoryState, true);
+  return {
+    add: (e) => evolveDraft(d, e),
+    state: () => freeze(d as MemoryState, true),
+  };
 }

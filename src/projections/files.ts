@@ -5,6 +5,7 @@
  */
 import { type GccEvent, MAIN } from '../events/types.js';
 import type { Layout } from '../store/paths.js';
+import type { Text } from '../store/text-file.js';
 import { commitHeader, renderCommit } from './render-commit.js';
 import { renderMain } from './render-main.js';
 import { renderMetadata } from './render-metadata.js';
@@ -79,9 +80,12 @@ export function incrementalWrites(l: Layout, state: MemoryState, events: readonl
   return out;
 }
 
-/** Every projection file, from scratch: what replay writes and verify compares against. */
-export function allFiles(l: Layout, state: MemoryState, events: readonly GccEvent[]): Map<string, string> {
-  const out = new Map<string, string>();
+/**
+ * Every projection file, from scratch: what replay writes and verify compares against.
+ * Only the commits among `events` matter. A commit.md comes as its parts, unjoined.
+ */
+export function allFiles(l: Layout, state: MemoryState, events: readonly GccEvent[]): Map<string, Text> {
+  const out = new Map<string, Text>();
   out.set(l.mainMd, renderMain(state));
   out.set(l.metadata, renderMetadata(state));
   const commits = new Map<string, string[]>();
@@ -92,7 +96,7 @@ export function allFiles(l: Layout, state: MemoryState, events: readonly GccEven
     if (!parts) commits.set(e.branch, (parts = [commitHeader(e.branch)]));
     parts.push(renderCommit(e));
   }
-  for (const [name, parts] of commits) out.set(l.commitOf(name), parts.join(''));
+  for (const [name, parts] of commits) out.set(l.commitOf(name), parts);
   for (const b of Object.values(state.branches)) if (b.name !== MAIN) out.set(l.summaryOf(b.name), renderSummary(b));
   return out;
 }

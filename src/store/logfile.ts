@@ -116,6 +116,19 @@ export class LogFile {
     return true;
   }
 
+  /**
+   * Take the outcome of reading the file elsewhere (a streamed replay) without keeping its
+   * events: they are read again on first use, as after a snapshot.
+   */
+  markRead(validLength: number, lastSeq: number, ino: number): void {
+    this.loaded = [];
+    this.prefix = validLength;
+    this.prefixSeq = lastSeq;
+    this.lastSeq = lastSeq;
+    this.size = validLength;
+    this.ino = ino;
+  }
+
   get rel(): string {
     return relative(this.root, this.path);
   }

@@ -9,6 +9,7 @@ import { serialize } from '../log/codec.js';
 import { FileLock, type LockOptions } from './lock.js';
 import { LogFile, type LogIdentity } from './logfile.js';
 import { assertNoSymlink, type Layout } from './paths.js';
+import { streamLogs } from './stream.js';
 
 export interface CatchUp {
   /** New events from every log, in id order. */
@@ -41,11 +42,12 @@ export class Store {
     this.track(MAIN);
   }
 
-  track(branch: string): LogFile {
+  /** `checked`: folders already found real in this pass (see assertNoSymlink). */
+  track(branch: string, checked?: Set<string>): LogFile {
     let log = this.logs.get(branch);
     if (!log) {
       const path = this.layout.logOf(branch);
-      assertNoSymlink(this.layout.root, path);
+      assertNoSymlink(this.layout.root, path, checked);
       log = new LogFile(branch, path, this.layout.root);
       this.logs.set(branch, log);
     }
@@ -87,6 +89,22 @@ export class Store {
     return n;
   }
 
+  /**
+   * Read every log from scratch, handing each event to `visit` in id order and keeping
+   * none (see stream.ts). Only before anything was read; false when the logs cannot be
+   * streamed, after which `visit` must be considered to have seen nothing and the caller
+   * reads with catchUp().
+   */
+  stream(visit: (e: GccEvent) => void): boolean {
+    if (this.count() !== 0) return false;
+    const checked = new Set<string>();
+    const read = streamLogs(this.logs.get(MAIN)!, (branch) => this.track(branch, checked), visit);
+    if (!read) return false;
+    for (const r of read) r.log.markRead(r.validLength, r.lastSeq, r.ino);
+    this.sorted = null;
+    return true;
+  }
+
   /** Read what other writers appended, discovering branch logs as their creation is seen. */
   catchUp(): CatchUp {
     const fresh = this.count() === 0;
@@ -94,6 +112,7 @@ export class Store {
     const torn: LogFile[] = [];
     let reset = false;
     const pending = [...this.logs.values()];
+    const checked = new Set<string>();
     while (pending.length) {
       const log = pending.pop()!;
       const r = log.refresh();
@@ -102,7 +121,7 @@ export class Store {
       const seen = r.reset ? log.events : r.added;
       for (const e of seen) {
         if (!r.reset) added.push(e);
-        if (e.type === 'branch.created' && !this.logs.has(e.data.name)) pending.push(this.track(e.data.name));
+        if (e.type === 'branch.created' && !this.logs.has(e.data.name)) pending.push(this.track(e.data.name, checked));
       }
     }
     added.sort(byId);

@@ -17,18 +17,51 @@ function buffers(): [Buffer, Buffer] {
   return [scratch, other];
 }
 
+/**
+ * A file's text, whole or as parts to be concatenated (commit.md of a long branch is ten
+ * thousand entries: joining them first would build one more large string per write).
+ */
+export type Text = string | readonly string[];
+
+export function joined(text: Text): string {
+  return typeof text === 'string' ? text : text.join('');
+}
+
+const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
+
+function partsOf(text: Text): readonly string[] {
+  if (typeof text === 'string') return [text];
+  // A pair split across two parts must be encoded as one character: join such text.
+  return text.some((p) => p.length > 0 && isHigh(p.charCodeAt(p.length - 1))) ? [text.join('')] : text;
+}
+
 /** Calls `fn` with successive UTF-8 pieces of `text`, never splitting a surrogate pair. */
-function eachPiece(text: string, fn: (bytes: Buffer) => boolean | void): boolean {
+function eachPiece(text: Text, fn: (bytes: Buffer) => boolean | void): boolean {
   const [buf] = buffers();
-  for (let i = 0; i < text.length; ) {
-    let end = Math.min(text.length, i + STEP);
-    const last = text.charCodeAt(end - 1);
-    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
-    const n = buf.write(text.slice(i, end), 0, 'utf8');
-    if (fn(buf.subarray(0, n)) === false) return false;
-    i = end;
+  let used = 0;
+  const flush = (): boolean => {
+    if (used === 0) return true;
+    const ok = fn(buf.subarray(0, used)) !== false;
+    used = 0;
+    return ok;
+  };
+  for (const part of partsOf(text)) {
+    for (let i = 0; i < part.length; ) {
+      let end = Math.min(part.length, i + STEP);
+      if (end < part.length && isHigh(part.charCodeAt(end - 1))) end--;
+      if (used + (end - i) * 3 > buf.length && !flush()) return false;
+      used += buf.write(i === 0 && end === part.length ? part : part.slice(i, end), used, 'utf8');
+      i = end;
+    }
   }
-  return true;
+  return flush();
+}
+
+/** Encoded length of `text` in bytes. */
+export function byteLength(text: Text): number {
+  let n = 0;
+  for (const part of partsOf(text)) n += Buffer.byteLength(part, 'utf8');
+  return n;
 }
 
 function writeAll(fd: number, bytes: Buffer): void {
@@ -36,7 +69,7 @@ function writeAll(fd: number, bytes: Buffer): void {
 }
 
 /** Write `text` to `path` (created or truncated). */
-export function writeText(path: string, text: string): void {
+export function writeText(path: string, text: Text): void {
   const fd = openSync(path, 'w');
   try {
     eachPiece(text, (bytes) => writeAll(fd, bytes));
@@ -47,7 +80,7 @@ export function writeText(path: string, text: string): void {
 
 let counter = 0;
 /** Through a temporary file and a rename, so a reader never sees half a file. */
-export function writeTextAtomic(path: string, text: string): void {
+export function writeTextAtomic(path: string, text: Text): void {
   const tmp = `${path}.tmp-${process.pid}-${++counter}`;
   writeText(tmp, text);
   renameSync(tmp, path);
@@ -64,7 +97,7 @@ function readFull(fd: number, buf: Buffer, length: number, position: number): nu
 }
 
 /** Whether the file at `path` holds exactly `text` (false when it is missing). */
-export function sameText(path: string, text: string): boolean {
+export function sameText(path: string, text: Text): boolean {
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -72,7 +105,7 @@ export function sameText(path: string, text: string): boolean {
     return false;
   }
   try {
-    if (fstatSync(fd).size !== Buffer.byteLength(text, 'utf8')) return false;
+    if (fstatSync(fd).size !== byteLength(text)) return false;
     const [, disk] = buffers();
     let position = 0;
     return eachPiece(text, (bytes) => {

@@ -4,6 +4,8 @@
  * succeeds as the model says or fails with the model's error code; after every step the
  * files on disk equal a full replay, byte for byte.
  */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Memory } from '../../src/engine/memory.js';
@@ -151,6 +153,23 @@ class ReopenCmd implements fc.AsyncCommand<Model, Real> {
   toString = () => 'Reopen';
 }
 
+/** Reopen with `.cache/` gone: no snapshot, so every log is streamed from scratch. */
+class ColdReopenCmd implements fc.AsyncCommand<Model, Real> {
+  check = () => true;
+  async run(m: Model, r: Real) {
+    const before = r.memory.state;
+    const events = r.memory.events();
+    r.memory.close();
+    rmSync(join(r.dir, '.GCC', '.cache'), { recursive: true, force: true });
+    r.memory = await Memory.open(r.dir);
+    expect(r.memory.state).toEqual(before);
+    expect(r.memory.events()).toEqual(events);
+    expect(r.memory.currentBranch()).toBe(current(m));
+    expect(r.memory.verify()).toEqual([]);
+  }
+  toString = () => 'ColdReopen';
+}
+
 const name = fc.constantFrom(...NAMES);
 const commands = [
   fc.tuple(name, fc.oneof(hostileText, fc.constant('purpose'))).map(([n, p]) => new BranchCmd(n, p)),
@@ -161,6 +180,7 @@ const commands = [
   fc.tuple(fc.constantFrom('add' as const, 'check' as const), hostileText).map(([a, t]) => new RoadmapCmd(a, t)),
   hostileText.map((t) => new LogCmd(t)),
   fc.constant(new ReopenCmd()),
+  fc.constant(new ColdReopenCmd()),
 ];
 
 describe('engine against a reference model', () => {

@@ -11,6 +11,7 @@ import type { GccEvent } from '../../../src/events/types.js';
 import { parse } from '../../../src/log/codec.js';
 import { evolve } from '../../../src/projections/evolve.js';
 import { allFiles } from '../../../src/projections/files.js';
+import { joined } from '../../../src/store/text-file.js';
 import { initialState } from '../../../src/projections/state.js';
 import { layout } from '../../../src/store/paths.js';
 import { byId } from '../../../src/store/store.js';
@@ -96,7 +97,7 @@ export function staleProjections(dir: string): string[] {
     } catch {
       /* missing */
     }
-    if (have !== content) bad.push(path.slice(dir.length + 1));
+    if (have !== joined(content)) bad.push(path.slice(dir.length + 1));
   }
   return bad;
 }

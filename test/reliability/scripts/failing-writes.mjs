@@ -14,7 +14,9 @@ const paths = new Map();
 let armed = false;
 const fault = (code) => Object.assign(new Error(`${code}: simulated (${mode})`), { code, errno: code === 'ENOSPC' ? -28 : -5, syscall: 'write' });
 const { openSync, writeSync, fsyncSync, writeFileSync, closeSync } = fs;
+const isProjectionTemp = (path) => /\.md\.tmp-|\.yaml\.tmp-/.test(String(path));
 fs.openSync = (path, ...rest) => {
+  if (armed && mode === 'projection' && isProjectionTemp(path)) throw fault('ENOSPC');
   const fd = openSync(path, ...rest);
   paths.set(fd, String(path));
   return fd;
@@ -42,7 +44,7 @@ fs.fsyncSync = (fd) => {
   return fsyncSync(fd);
 };
 fs.writeFileSync = (path, ...rest) => {
-  if (armed && mode === 'projection' && /\.md\.tmp-|\.yaml\.tmp-/.test(String(path))) throw fault('ENOSPC');
+  if (armed && mode === 'projection' && isProjectionTemp(path)) throw fault('ENOSPC');
   return writeFileSync(path, ...rest);
 };
 syncBuiltinESMExports();
