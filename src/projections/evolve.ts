@@ -5,7 +5,7 @@
  * clones' logs can produce — are absorbed by rule, never thrown.
  */
 import { diffLib } from '../lazy-deps.js';
-import { type Draft, freeze, produce } from 'immer';
+import { current, type Draft, freeze, isDraft, produce } from 'immer';
 import { type Config, DEFAULT_CONFIG, type GccEvent, MAIN } from '../events/types.js';
 import { type BranchInfo, initialState, type MemoryState, MILESTONE_WINDOW, newBranch, RECENT_COMMITS } from './state.js';
 
@@ -29,10 +29,21 @@ function labelRange(first: number, last: number): string {
   return first === last ? l(first) : `${l(first)}–${l(last)}`;
 }
 
+/**
+ * Append to a bounded window by building the new array: splicing a draft array goes
+ * through immer's traps element by element, which made every commit on a long history pay
+ * for the whole window.
+ */
+function pushWindow<T>(draft: readonly T[], item: T, max: number): T[] {
+  const list = isDraft(draft) ? (current(draft as unknown as object) as readonly T[]) : draft;
+  const keep = list.length >= max ? list.slice(list.length - max + 1) : list.slice();
+  keep.push(item);
+  return keep;
+}
+
 function addMilestone(d: Draft<MemoryState>, title: string, branch: string, commits: string, status: string, at: string): void {
   d.milestoneCount += 1;
-  d.milestones.push({ n: d.milestoneCount, title, branch, commits, status, at });
-  if (d.milestones.length > MILESTONE_WINDOW) d.milestones.splice(0, d.milestones.length - MILESTONE_WINDOW);
+  d.milestones = pushWindow(d.milestones, { n: d.milestoneCount, title, branch, commits, status, at }, MILESTONE_WINDOW) as Draft<MemoryState>['milestones'];
 }
 
 export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
@@ -93,8 +104,7 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
       return;
     case 'commit.recorded': {
       owner.commits += 1;
-      owner.recent.push({ id: e.data.id, label: e.data.label, title: e.data.title, at: e.at });
-      if (owner.recent.length > RECENT_COMMITS) owner.recent.splice(0, owner.recent.length - RECENT_COMMITS);
+      owner.recent = pushWindow(owner.recent, { id: e.data.id, label: e.data.label, title: e.data.title, at: e.at }, RECENT_COMMITS);
       owner.lastContribution = e.data.contribution.slice(0, 600);
       owner.pending = { edits: 0, turns: 0, files: {} };
       for (const f of e.data.files) d.files[f.path] = { commit: e.data.id, branch: e.branch };
