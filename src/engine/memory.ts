@@ -197,9 +197,15 @@ export class Memory {
     }
   }
 
+  /** Branches gctx no longer appends to: their logs are looked at less often (Store.catchUp). */
+  private readonly closed = (branch: string): boolean => {
+    const b = this._state.branches[branch];
+    return branch !== MAIN && b !== undefined && b.status !== 'active';
+  };
+
   /** Catch up with other writers; replays from scratch when a log was rewritten. */
   refresh(): CatchUp {
-    const cu = this.store.catchUp();
+    const cu = this.store.catchUp(this.closed);
     if (cu.reset) this._state = replayEvents(this.store.allEvents());
     else this._state = evolve(this._state, cu.added);
     this.noteEvents(cu.added, cu.reset);

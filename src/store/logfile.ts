@@ -133,6 +133,16 @@ export class LogFile {
     return relative(this.root, this.path);
   }
 
+  /** Whether the file is no longer what was last read of it (by size and inode). */
+  changedOnDisk(): boolean {
+    try {
+      const st = statSync(this.path);
+      return st.size !== this.size || (this.ino !== -1 && st.ino !== this.ino);
+    } catch {
+      return this.size > 0;
+    }
+  }
+
   refresh(): RefreshResult {
     let st;
     try {

@@ -27,6 +27,9 @@ export function nextId(lastId: string, nowMs: number): string {
   return ms.toString(16).padStart(12, '0') + randomBytes(5).toString('hex');
 }
 
+/** Quiet logs looked at per catch-up when nothing else changed (see Store.catchUp). */
+export const QUIET_PER_CATCH_UP = 8;
+
 export function byId(a: GccEvent, b: GccEvent): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
@@ -105,28 +108,60 @@ export class Store {
     return true;
   }
 
-  /** Read what other writers appended, discovering branch logs as their creation is seen. */
-  catchUp(): CatchUp {
+  /**
+   * Read what other writers appended, discovering branch logs as their creation is seen.
+   *
+   * Every log costs a stat, which on a long history (hundreds of branches) made each
+   * operation grow with it. Logs that `quiet` names (closed branches: gctx never appends
+   * to them) are only looked at all together when any other log changed underneath this
+   * process — another writer or git is at work — and otherwise a few per call in turn, so
+   * a change that touched nothing else (a pull that only extended a closed branch) is
+   * still seen within a bounded number of operations.
+   */
+  catchUp(quiet?: (branch: string) => boolean): CatchUp {
+    this.looked.clear();
     const fresh = this.count() === 0;
     const added: GccEvent[] = [];
     const torn: LogFile[] = [];
     let reset = false;
-    const pending = [...this.logs.values()];
     const checked = new Set<string>();
-    while (pending.length) {
-      const log = pending.pop()!;
-      const r = log.refresh();
-      if (r.reset) reset = true;
-      if (r.tail.length) torn.push(log);
-      const seen = r.reset ? log.events : r.added;
-      for (const e of seen) {
-        if (!r.reset) added.push(e);
-        if (e.type === 'branch.created' && !this.logs.has(e.data.name)) pending.push(this.track(e.data.name, checked));
+    const read = (pending: LogFile[]): void => {
+      while (pending.length) {
+        const log = pending.pop()!;
+        this.looked.add(log);
+        const r = log.refresh();
+        if (r.reset) reset = true;
+        if (r.tail.length) torn.push(log);
+        const seen = r.reset ? log.events : r.added;
+        for (const e of seen) {
+          if (!r.reset) added.push(e);
+          if (e.type === 'branch.created' && !this.logs.has(e.data.name)) pending.push(this.track(e.data.name, checked));
+        }
       }
-    }
+    };
+    const all = [...this.logs.values()];
+    const calm = quiet && !fresh && !this.lookAtAll ? all.filter((l) => quiet(l.branch)) : [];
+    this.lookAtAll = false;
+    read(calm.length ? all.filter((l) => !quiet!(l.branch)) : all);
+    if (calm.length) read(reset || added.length || torn.length ? calm : this.turnOf(calm));
     added.sort(byId);
     if (reset || added.length) this.sorted = fresh && !reset ? added : null;
     return { added, reset, torn };
+  }
+
+  private quietTurn = 0;
+  private lookAtAll = false;
+  /** Logs the last catch-up looked at: an append to any other must look first. */
+  private readonly looked = new Set<LogFile>();
+
+  /** The next few quiet logs, round-robin. */
+  private turnOf(calm: LogFile[]): LogFile[] {
+    if (calm.length <= QUIET_PER_CATCH_UP) return calm;
+    const start = this.quietTurn % calm.length;
+    this.quietTurn = start + QUIET_PER_CATCH_UP;
+    const turn = calm.slice(start, start + QUIET_PER_CATCH_UP);
+    if (turn.length < QUIET_PER_CATCH_UP) turn.push(...calm.slice(0, QUIET_PER_CATCH_UP - turn.length));
+    return turn;
   }
 
   async withLock<T>(fn: () => T | Promise<T>, opts?: LockOptions): Promise<T> {
@@ -145,6 +180,12 @@ export class Store {
   append(branch: string, events: readonly NewEvent[], expectedSeq: number, lastId: string, now: Date): GccEvent[] {
     if (!this.lock.isHeld) throw gccError('E_INTERNAL', 'append outside the lock');
     const log = this.track(branch);
+    // A quiet log skipped by the last catch-up may have grown since: never append on a
+    // sequence that was not read (appending past unseen entries would repeat their seqs).
+    if (!this.looked.has(log) && log.changedOnDisk()) {
+      this.lookAtAll = true;
+      throw gccError('E_CONFLICT', `log of ${branch} changed since it was last read`, 'read the memory again and retry the operation');
+    }
     if (log.seq !== expectedSeq) {
       throw gccError('E_CONFLICT', `log of ${branch} is at sequence ${log.seq}, expected ${expectedSeq}`, 'read the memory again and retry the operation');
     }
