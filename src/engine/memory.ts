@@ -227,7 +227,7 @@ export class Memory {
   }
 
   private editsPending(): boolean {
-    return reconcileEdits(this.layout, this.writer, this._state, () => this.nonce(), true).dirty || this.writer.readBase(this.layout.mainMd) === null;
+    return reconcileEdits(this.layout, this.writer, this._state, () => this.nonce(), true).dirty || !this.writer.hasBase(this.layout.mainMd);
   }
 
   private settleLocked(full: boolean): void {

@@ -48,14 +48,14 @@ export function reconcileEdits(l: Layout, w: ProjectionWriter, state: MemoryStat
     const disk = readText(path);
     if (disk === null) continue; // missing: rebuilt with the other projections
     const rendered = render(state);
-    const base = w.readBase(path);
-    if (disk === rendered || disk === base) {
+    if (disk === rendered || w.isBase(path, disk)) {
       if (!dryRun && disk === rendered) w.markSeen(path);
       continue;
     }
     dirty = true;
     if (dryRun) continue;
-    const a = adopt(base ?? rendered, disk);
+    // With the checkpoint current, what gctx last wrote is the render of this state.
+    const a = adopt(rendered, disk);
     events.push(...a.events);
     if (a.unadopted.length) warnings.push(keepAside(l, path, a.unadopted));
   }
@@ -72,7 +72,7 @@ export function setAsideUnexplained(l: Layout, w: ProjectionWriter, state: Memor
   for (const [path, render] of [[l.mainMd, renderMain], [l.metadata, renderMetadata]] as const) {
     assertNoSymlink(l.root, path);
     const disk = readText(path);
-    if (disk === null || disk === w.readBase(path) || disk === render(state)) continue;
+    if (disk === null || w.isBase(path, disk) || disk === render(state)) continue;
     if (checkedOut?.(path)) continue;
     warnings.push(keepAside(l, path, ['it differs from what gctx wrote, and git (or another tool) replaced the logs meanwhile']));
   }

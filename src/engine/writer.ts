@@ -2,9 +2,10 @@
  * Writing projection files. Rewrites go through a temporary file and a rename so a reader
  * never sees half a file; appends extend commit.md. Projections are caches of the logs, so
  * they are not fsynced: a crash leaves them behind, and the next open rebuilds them.
- * The `.cache/` copies of main.md and metadata.yaml are the base for spotting a person's
- * edits (anything on disk that differs from what gctx last wrote).
+ * Digests of main.md and metadata.yaml as gctx last wrote them, kept in the checkpoint,
+ * tell a person's edits (anything on disk that differs) from gctx's own writes.
  */
+import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { FileWrite } from '../projections/files.js';
@@ -19,7 +20,6 @@ export function readText(path: string): string | null {
   }
 }
 
-
 function signature(path: string): string | null {
   try {
     const st = statSync(path);
@@ -29,32 +29,46 @@ function signature(path: string): string | null {
   }
 }
 
+/** What the checkpoint file holds; see ProjectionWriter. */
+interface Checkpoint {
+  stamp: string | null;
+  /** Signatures (size, mtime, inode) of main.md and metadata.yaml as gctx last wrote or checked them. */
+  seen: Record<string, string>;
+  /** Digests of main.md and metadata.yaml as gctx last wrote them. */
+  bases: Record<string, string>;
+}
+
+function digest(text: string): string {
+  return createHash('sha1').update(text).digest('base64');
+}
+
 export class ProjectionWriter {
   private readonly madeDirs = new Set<string>();
-  private seen: Record<string, string> | null = null;
+  private cp: Checkpoint | null = null;
   /** What this process last wrote to the checkpoint. */
   private lastCheckpoint: string | null = null;
   constructor(private readonly l: Layout) {}
 
   /**
-   * Signatures (size, mtime, inode) of main.md and metadata.yaml as gctx last wrote or
-   * checked them, kept in the checkpoint so a fresh process can skip reading and rendering
-   * both when nobody touched them — the common case, and the one short-lived hooks hit.
-   * A stale entry only costs a read: any rewrite changes the inode or the mtime.
+   * The checkpoint as last read, or written by this process. Signatures let a fresh process
+   * skip reading and rendering main.md and metadata.yaml when nobody touched them — the
+   * common case, and the one short-lived hooks hit; a stale one only costs a read, as any
+   * rewrite changes the inode or the mtime. Digests tell what gctx last wrote from a
+   * person's edit without keeping a copy of each file.
    */
-  private seenMap(): Record<string, string> {
-    if (this.seen === null) this.seen = this.readCheckpointFile()?.seen ?? {};
-    return this.seen;
+  private current(): Checkpoint {
+    this.cp ??= this.readCheckpointFile();
+    return this.cp;
   }
 
   isSeen(path: string): boolean {
     const sig = signature(path);
-    return sig !== null && this.seenMap()[basename(path)] === sig;
+    return sig !== null && this.current().seen[basename(path)] === sig;
   }
 
   /** Remember a file's signature; it is saved with the next checkpoint. */
   markSeen(path: string): void {
-    const map = this.seenMap();
+    const map = this.current().seen;
     const sig = signature(path);
     if (sig === null) delete map[basename(path)];
     else map[basename(path)] = sig;
@@ -99,51 +113,51 @@ export class ProjectionWriter {
     return written;
   }
 
-  basePath(path: string): string {
-    return join(this.l.cache, basename(path));
-  }
-
-  /**
-   * The base is written in place, without a temp file and rename: it is written before the
-   * checkpoint, so a crash that tears it also leaves the checkpoint behind, and the next
-   * open then rebuilds from the logs without reading any base.
-   */
+  /** Remember `content` as what gctx wrote to `path`; saved with the next checkpoint. */
   saveBase(path: string, content: string): void {
-    const base = this.basePath(path);
-    this.ensureDir(this.l.cache);
-    assertNoSymlink(this.l.root, base);
-    writeFileSync(base, content);
+    this.current().bases[basename(path)] = digest(content);
   }
 
-  readBase(path: string): string | null {
-    assertNoSymlink(this.l.root, this.basePath(path));
-    return readText(this.basePath(path));
+  /** Whether `text` is what gctx last wrote to `path`. */
+  isBase(path: string, text: string): boolean {
+    return this.current().bases[basename(path)] === digest(text);
+  }
+
+  hasBase(path: string): boolean {
+    return basename(path) in this.current().bases;
   }
 
   /**
-   * What the projections were last written for (the state's stamp), with the signatures of
-   * main.md and metadata.yaml. One small write per operation, no rename: a torn checkpoint
-   * reads as none, which only makes the next open rebuild the projections.
+   * What the projections were last written for (the state's stamp), with the signatures and
+   * digests. One small write per operation, no rename: a torn checkpoint reads as none,
+   * which only makes the next open rebuild the projections.
    */
   checkpoint(stamp: string): void {
-    const text = JSON.stringify({ stamp, seen: this.seenMap() });
+    const cp = this.current();
+    cp.stamp = stamp;
+    const text = JSON.stringify(cp);
     if (text === this.lastCheckpoint) return; // unchanged since this process wrote it
     this.ensureDir(this.l.cache);
     writeFileSync(join(this.l.cache, 'checkpoint'), text);
     this.lastCheckpoint = text;
   }
 
+  /**
+   * Read the checkpoint afresh (another process may have written it since): called at the
+   * start of every operation under the lock, it also drops anything unsaved of this one.
+   */
   readCheckpoint(): string | null {
-    return this.readCheckpointFile()?.stamp ?? null;
+    this.cp = this.readCheckpointFile();
+    return this.cp.stamp;
   }
 
-  private readCheckpointFile(): { stamp: string; seen: Record<string, string> } | null {
+  private readCheckpointFile(): Checkpoint {
     try {
-      const c = JSON.parse(readFileSync(join(this.l.cache, 'checkpoint'), 'utf8')) as { stamp?: unknown; seen?: unknown };
-      if (typeof c.stamp !== 'string') return null;
-      return { stamp: c.stamp, seen: c.seen && typeof c.seen === 'object' ? (c.seen as Record<string, string>) : {} };
+      const c = JSON.parse(readFileSync(join(this.l.cache, 'checkpoint'), 'utf8')) as Partial<Record<keyof Checkpoint, unknown>>;
+      const map = (v: unknown) => (v && typeof v === 'object' ? { ...(v as Record<string, string>) } : {});
+      return { stamp: typeof c.stamp === 'string' ? c.stamp : null, seen: map(c.seen), bases: map(c.bases) };
     } catch {
-      return null;
+      return { stamp: null, seen: {}, bases: {} };
     }
   }
 }
