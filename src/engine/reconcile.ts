@@ -47,6 +47,12 @@ export function reconcileEdits(l: Layout, w: ProjectionWriter, state: MemoryStat
     assertNoSymlink(l.root, path); // never take a file outside the tree in as a hand edit
     const disk = readText(path);
     if (disk === null) continue; // missing: rebuilt with the other projections
+    if (disk === '') {
+      // What a crash leaves of a file whose data never reached the disk (see replaceText);
+      // a person clearing the file would not be asking to drop every objective.
+      dirty = true;
+      continue;
+    }
     const rendered = render(state);
     if (disk === rendered || w.isBase(path, disk)) {
       if (!dryRun && disk === rendered) w.markSeen(path);
@@ -72,7 +78,7 @@ export function setAsideUnexplained(l: Layout, w: ProjectionWriter, state: Memor
   for (const [path, render] of [[l.mainMd, renderMain], [l.metadata, renderMetadata]] as const) {
     assertNoSymlink(l.root, path);
     const disk = readText(path);
-    if (disk === null || w.isBase(path, disk) || disk === render(state)) continue;
+    if (disk === null || disk === '' || w.isBase(path, disk) || disk === render(state)) continue;
     if (checkedOut?.(path)) continue;
     warnings.push(keepAside(l, path, ['it differs from what gctx wrote, and git (or another tool) replaced the logs meanwhile']));
   }

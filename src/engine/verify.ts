@@ -12,7 +12,7 @@ import { allFiles } from '../projections/files.js';
 import { assertNoSymlink, type Layout } from '../store/paths.js';
 import { lineInFile, readLog } from '../store/read-log.js';
 import { byId, type Store } from '../store/store.js';
-import { joined, sameText, writeTextAtomic } from '../store/text-file.js';
+import { joined, replaceText, sameText } from '../store/text-file.js';
 import { readText } from './writer.js';
 import type { GccEvent } from '../events/types.js';
 import type { MemoryState } from '../projections/state.js';
@@ -76,7 +76,7 @@ export function replayMemory(l: Layout, state: MemoryState, events: readonly Gcc
       kept.push(target);
     }
     mkdirSync(join(path, '..'), { recursive: true });
-    writeTextAtomic(path, want);
+    replaceText(path, want);
     written.push(relative(l.root, path));
   }
   void basename;

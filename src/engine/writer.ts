@@ -6,11 +6,11 @@
  * tell a person's edits (anything on disk that differs) from gctx's own writes.
  */
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { FileWrite } from '../projections/files.js';
 import { assertNoSymlink, type Layout } from '../store/paths.js';
-import { joined, sameText, type Text, writeTextAtomic } from '../store/text-file.js';
+import { joined, overwriteText, replaceText, sameText, type Text } from '../store/text-file.js';
 
 export function readText(path: string): string | null {
   try {
@@ -87,10 +87,10 @@ export class ProjectionWriter {
       this.ensureDir(dirname(path));
       assertNoSymlink(this.l.root, path, checked); // an append would follow a link out of the tree
       if (w.kind === 'write') {
-        writeTextAtomic(path, w.content);
+        replaceText(path, w.content);
         if (path === this.l.mainMd || path === this.l.metadata) this.saveBase(path, w.content);
       } else if (!existsSync(path)) {
-        writeTextAtomic(path, w.create + w.content);
+        replaceText(path, w.create + w.content);
       } else if (w.content) {
         appendFileSync(path, w.content);
       }
@@ -105,7 +105,7 @@ export class ProjectionWriter {
       assertNoSymlink(this.l.root, path, checked);
       if (!sameText(path, content)) {
         this.ensureDir(dirname(path));
-        writeTextAtomic(path, content);
+        replaceText(path, content);
         written.push(path);
       }
       if (path === this.l.mainMd || path === this.l.metadata) this.saveBase(path, joined(content));
@@ -138,7 +138,7 @@ export class ProjectionWriter {
     const text = JSON.stringify(cp);
     if (text === this.lastCheckpoint) return; // unchanged since this process wrote it
     this.ensureDir(this.l.cache);
-    writeFileSync(join(this.l.cache, 'checkpoint'), text);
+    overwriteText(join(this.l.cache, 'checkpoint'), text);
     this.lastCheckpoint = text;
   }
 

@@ -24,6 +24,25 @@ function edit(path: string, fn: (s: string) => string) {
 describe('hand edits', () => {
   afterAll(cleanup);
 
+  it('an empty main.md or metadata.yaml (a crash before their data reached the disk) is rebuilt, never read as an edit', async () => {
+    const p = await fresh();
+    const before = readFileSync(p.main, 'utf8');
+    const events = (await Memory.open(p.dir)).events().length;
+    writeFileSync(p.main, '');
+    writeFileSync(p.meta, '');
+    const m = await Memory.open(p.dir);
+    try {
+      expect(m.events()).toHaveLength(events);
+      expect(m.state.objectives.map((o) => o.text)).toEqual(['Parse the input', 'Write docs']);
+      expect(readFileSync(p.main, 'utf8')).toBe(before);
+      expect(readFileSync(p.meta, 'utf8')).not.toBe('');
+      expect(m.warnings).toEqual([]);
+      expect(m.verify()).toEqual([]);
+    } finally {
+      m.close();
+    }
+  });
+
   it('ticking, adding and rewording objectives in main.md become events on the next open', async () => {
     const p = await fresh();
     edit(p.main, (s) => s.replace('- [ ] Parse the input', '- [x] Parse the input, streaming').replace('- [ ] Write docs', '- [ ] Write docs\n- [x] Added by a person'));
