@@ -3,13 +3,13 @@
  * what was already parsed); a file that shrank or was replaced (a git checkout, a merge) is
  * read again from the start and reported as a reset so the caller replays.
  */
-import { closeSync, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, statSync, writeFileSync, writeSync, ftruncateSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, statSync, writeFileSync, writeSync, ftruncateSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { GccEvent } from '../events/types.js';
 import { gccError } from '../errors.js';
 import { assertNoSymlink } from './paths.js';
-import { readLog } from './read-log.js';
+import { readFull, readLog } from './read-log.js';
 
 export interface RefreshResult {
   added: GccEvent[];
@@ -22,13 +22,7 @@ function readFrom(path: string, offset: number, length: number): Buffer {
   const fd = openSync(path, 'r');
   try {
     const buf = Buffer.allocUnsafe(length);
-    let got = 0;
-    while (got < length) {
-      const n = readSync(fd, buf, got, length - got, offset + got);
-      if (n === 0) break;
-      got += n;
-    }
-    return buf.subarray(0, got);
+    return buf.subarray(0, readFull(fd, buf, 0, length, offset));
   } finally {
     closeSync(fd);
   }

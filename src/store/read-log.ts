@@ -11,7 +11,8 @@ const WINDOW = 1 << 20;
 /** Kept between reads; a window grown for a huge entry is not kept. */
 let spare: Buffer | null = null;
 
-function readFull(fd: number, buf: Buffer, at: number, length: number, position: number): number {
+/** Read `length` bytes at `position` into `buf` at `at`, looping over short reads; fewer only at the end of the file. */
+export function readFull(fd: number, buf: Buffer, at: number, length: number, position: number): number {
   let got = 0;
   while (got < length) {
     const n = readSync(fd, buf, at + got, length - got, position + got);

@@ -9,13 +9,13 @@
  * it. Logs that break this (possible after merging clones by hand) are reported, and the
  * caller reads them the usual way.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync } from 'node:fs';
 import type { GccEvent } from '../events/types.js';
 import { GccError, gccError } from '../errors.js';
 import { EntryParser } from '../log/parser.js';
 import { CrcWorker } from './crc-worker.js';
 import type { LogFile } from './logfile.js';
-import { lineInFile, readLog } from './read-log.js';
+import { lineInFile, readFull, readLog } from './read-log.js';
 
 const WINDOW = 1 << 20;
 
@@ -105,12 +105,7 @@ class Cursor {
       this.filled = keep;
     }
     const want = Math.min(this.buf.length - this.filled, this.end - this.base - this.filled);
-    let got = 0;
-    while (got < want) {
-      const n = readSync(fd, this.buf, this.filled + got, want - got, this.base + this.filled + got);
-      if (n === 0) break;
-      got += n;
-    }
+    const got = readFull(fd, this.buf, this.filled, want, this.base + this.filled);
     this.filled += got;
     const eof = this.base + this.filled >= this.end || got < want;
     this.parser.feed(this.buf.subarray(0, this.filled), this.base, eof);

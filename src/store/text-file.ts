@@ -4,7 +4,8 @@
  * fresh memory costs several times the write itself; the same goes for decoding a file
  * only to compare it with a string.
  */
-import { closeSync, fstatSync, ftruncateSync, openSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { readFull } from './read-log.js';
 
 /** Characters encoded per step: at most 3 bytes each in UTF-8, so a step fits the buffer. */
 const STEP = 256 * 1024;
@@ -127,16 +128,6 @@ export function overwriteText(path: string, text: string): void {
   }
 }
 
-function readFull(fd: number, buf: Buffer, length: number, position: number): number {
-  let got = 0;
-  while (got < length) {
-    const n = readSync(fd, buf, got, length - got, position + got);
-    if (n === 0) break;
-    got += n;
-  }
-  return got;
-}
-
 /** Whether the file at `path` holds exactly `text` (false when it is missing). */
 export function sameText(path: string, text: Text): boolean {
   let fd: number;
@@ -150,7 +141,7 @@ export function sameText(path: string, text: Text): boolean {
     const [, disk] = buffers();
     let position = 0;
     return eachPiece(text, (bytes) => {
-      const got = readFull(fd, disk, bytes.length, position);
+      const got = readFull(fd, disk, 0, bytes.length, position);
       position += got;
       return got === bytes.length && disk.compare(bytes, 0, bytes.length, 0, got) === 0;
     });
