@@ -5,6 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -62,19 +63,28 @@ describe('the gctx executable', () => {
     expect(r.stdout).toBe(`${pkg.version}\n`);
   });
 
-  it('answers a PreToolUse that decides nothing without the engine, the CLI table or the MCP SDK', () => {
+  it('carries yaml and diff as files of their own', () => {
+    const require = createRequire(CLI);
+    expect((require('./yaml.cjs') as typeof import('yaml')).stringify({ a: [1] })).toBe('a:\n  - 1\n');
+    expect((require('./diff.cjs') as typeof import('diff')).diffLines('a\n', 'b\n').length).toBe(2);
+  });
+
+  it('answers a PreToolUse that decides nothing without the engine, yaml, diff, the CLI table or the MCP SDK', () => {
     const dir = project();
     const r = traced(['hook', '--agent', 'claude-code'], fixture('pre-tool-use-bash', dir), dir);
     expect(r.stdout).toBe('');
     expect(r.loaded).toContain('gctx.js');
     expect(r.loaded.filter((f) => f.includes('/node_modules/'))).toEqual([]);
-    none(r.loaded, chunk('memory'), chunk('main'), chunk('server'));
+    none(r.loaded, chunk('memory'), chunk('main'), chunk('server'), 'yaml.cjs', 'diff.cjs');
   });
 
   it('logs a PostToolUse with the engine, still without the CLI table or the MCP SDK', () => {
     const dir = project();
     const r = traced(['hook', '--agent', 'claude-code'], fixture('post-tool-use-edit', dir), dir);
     expect(r.loaded.some((f) => chunk('memory').test(f))).toBe(true);
+    // Line counts of the edit come from diff, bundled next to the executable.
+    expect(r.loaded).toContain('diff.cjs');
+    expect(r.loaded.filter((f) => f.includes('/node_modules/'))).toEqual([]);
     none(r.loaded, chunk('main'), chunk('server'));
   });
 
