@@ -13,8 +13,14 @@
  * - yaml and diff are `require`d synchronously on first use (src/lazy-deps.ts): each is bundled
  *   into a CommonJS file of its own (dist/bin/yaml.cjs, diff.cjs) rather than left as dozens of
  *   files in node_modules.
+ * - ajv, which the MCP SDK imports for one feature gctx never uses (checking elicitation
+ *   answers), goes the same way: its import in the SDK becomes a stub that loads dist/bin/ajv.cjs
+ *   when an Ajv is first constructed (src/adapters/mcp/server.ts defers that too).
+ * - zod is imported as a namespace in src/adapters/mcp/, so the unused parts (locales, about
+ *   360 KB) are left out.
  */
 import { readFileSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -22,6 +28,26 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = `${root}dist/bin`;
 const { version } = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 const common = { absWorkingDir: root, bundle: true, platform: 'node', target: 'node22', legalComments: 'none', logLevel: 'warning', metafile: true };
+
+/** Where the MCP SDK's own `ajv` import resolves, so the lazily loaded copy is the one it asked for. */
+const sdkDir = dirname(fileURLToPath(import.meta.resolve('@modelcontextprotocol/sdk/validation/ajv')));
+
+const LAZY_AJV = {
+  ajv: 'export default function Ajv(options) { return new (load().Ajv)(options); }',
+  'ajv-formats': 'export default function addFormats(ajv, options) { return load().addFormats(ajv, options); }',
+};
+
+/** The SDK's `import Ajv from 'ajv'` / `addFormats from 'ajv-formats'`, as stubs over dist/bin/ajv.cjs. */
+const lazyAjv = {
+  name: 'lazy-ajv',
+  setup(b) {
+    b.onResolve({ filter: /^ajv(-formats)?$/ }, (args) => (args.importer.includes('@modelcontextprotocol') ? { path: args.path, namespace: 'lazy-ajv' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-ajv' }, (args) => ({
+      contents: `import { createRequire } from 'node:module';\nconst load = () => createRequire(import.meta.url)('./ajv.cjs');\n${LAZY_AJV[args.path]}\n`,
+      loader: 'js',
+    }));
+  },
+};
 
 // Chunk names carry content hashes: stale chunks from an earlier build would pile up.
 rmSync(outdir, { recursive: true, force: true });
@@ -39,10 +65,12 @@ const results = [
     // Read by src/version.ts, src/self.ts and src/lazy-deps.ts, which otherwise find
     // package.json, the executable and their dependencies relative to their own file.
     define: { GCTX_VERSION: JSON.stringify(version), GCTX_BUNDLED: 'true' },
+    plugins: [lazyAjv],
   }),
   ...[
     ['yaml', "module.exports = require('yaml');", root],
     ['diff', "module.exports = require('diff');", root],
+    ['ajv', "module.exports = { Ajv: require('ajv'), addFormats: require('ajv-formats') };", sdkDir],
   ].map(([name, contents, resolveDir]) => build({ ...common, stdin: { contents, resolveDir, loader: 'js' }, outfile: `${outdir}/${name}.cjs`, format: 'cjs' })),
 ];
 

@@ -63,10 +63,14 @@ describe('the gctx executable', () => {
     expect(r.stdout).toBe(`${pkg.version}\n`);
   });
 
-  it('carries yaml and diff as files of their own', () => {
+  it('carries yaml, diff and ajv as files of their own', () => {
     const require = createRequire(CLI);
     expect((require('./yaml.cjs') as typeof import('yaml')).stringify({ a: [1] })).toBe('a:\n  - 1\n');
     expect((require('./diff.cjs') as typeof import('diff')).diffLines('a\n', 'b\n').length).toBe(2);
+    const { Ajv, addFormats } = require('./ajv.cjs') as { Ajv: new (o: object) => { validate: (s: object, d: unknown) => boolean }; addFormats: (a: object) => void };
+    const ajv = new Ajv({ strict: false });
+    addFormats(ajv);
+    expect([ajv.validate({ type: 'string', format: 'email' }, 'a@b.example'), ajv.validate({ type: 'string', format: 'email' }, 'nope')]).toEqual([true, false]);
   });
 
   it('answers a PreToolUse that decides nothing without the engine, yaml, diff, the CLI table or the MCP SDK', () => {
@@ -75,7 +79,7 @@ describe('the gctx executable', () => {
     expect(r.stdout).toBe('');
     expect(r.loaded).toContain('gctx.js');
     expect(r.loaded.filter((f) => f.includes('/node_modules/'))).toEqual([]);
-    none(r.loaded, chunk('memory'), chunk('main'), chunk('server'), 'yaml.cjs', 'diff.cjs');
+    none(r.loaded, chunk('memory'), chunk('main'), chunk('server'), 'yaml.cjs', 'diff.cjs', 'ajv.cjs');
   });
 
   it('logs a PostToolUse with the engine, still without the CLI table or the MCP SDK', () => {
@@ -88,7 +92,7 @@ describe('the gctx executable', () => {
     none(r.loaded, chunk('main'), chunk('server'));
   });
 
-  it('serves MCP without the CLI table', () => {
+  it('serves MCP without the CLI table and without ajv', () => {
     const dir = project();
     const lines = [
       { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
@@ -98,6 +102,7 @@ describe('the gctx executable', () => {
     const r = traced(['mcp', '--dir', dir], lines.map((l) => JSON.stringify(l)).join('\n') + '\n', dir);
     expect(r.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { id: number }).id)).toEqual([1, 2]);
     expect(r.loaded.some((f) => chunk('server').test(f))).toBe(true);
-    none(r.loaded, chunk('main'));
+    expect(r.loaded.filter((f) => f.includes('/node_modules/'))).toEqual([]);
+    none(r.loaded, chunk('main'), 'ajv.cjs');
   });
 });
