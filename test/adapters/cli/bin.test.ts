@@ -1,7 +1,8 @@
 /**
  * The executable as shipped: package.json `bin` is the bundle built by scripts/bundle.mjs, it
- * runs on its own (node builtins and its own files only), and each fast path loads only its
- * part of it. What is loaded is read from Node's module hooks, not from timings.
+ * runs on its own (node builtins and its own files only), and each front door (hook-main.js,
+ * mcp-main.js, main.js) loads only its part of it. What is loaded is read from Node's module
+ * hooks, not from timings.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -58,9 +59,18 @@ describe('the gctx executable', () => {
     }
   });
 
-  it('reports the package version', () => {
-    const r = spawnSync(NODE, [CLI, '--version'], { encoding: 'utf8' });
+  it('reports the package version from the bootstrap alone', () => {
+    const r = traced(['--version'], '', REPO);
     expect(r.stdout).toBe(`${pkg.version}\n`);
+    expect(r.loaded).toEqual(['gctx.js']);
+  });
+
+  it('runs every other command through main.js', () => {
+    const dir = project();
+    const r = traced(['status', '--dir', dir], '', dir);
+    expect(r.stdout).toMatch(/^On memory branch main\./);
+    expect(r.loaded.slice(0, 2)).toEqual(['gctx.js', 'main.js']);
+    none(r.loaded, 'hook-main.js', 'mcp-main.js');
   });
 
   it('carries yaml, diff and ajv as files of their own', () => {
@@ -77,9 +87,9 @@ describe('the gctx executable', () => {
     const dir = project();
     const r = traced(['hook', '--agent', 'claude-code'], fixture('pre-tool-use-bash', dir), dir);
     expect(r.stdout).toBe('');
-    expect(r.loaded).toContain('gctx.js');
+    expect(r.loaded.slice(0, 2)).toEqual(['gctx.js', 'hook-main.js']);
     expect(r.loaded.filter((f) => f.includes('/node_modules/'))).toEqual([]);
-    none(r.loaded, chunk('memory'), chunk('main'), chunk('server'), 'yaml.cjs', 'diff.cjs', 'ajv.cjs');
+    none(r.loaded, chunk('memory'), 'main.js', 'mcp-main.js', chunk('server'), 'yaml.cjs', 'diff.cjs', 'ajv.cjs');
   });
 
   it('logs a PostToolUse with the engine, still without the CLI table or the MCP SDK', () => {
@@ -89,7 +99,7 @@ describe('the gctx executable', () => {
     // Line counts of the edit come from diff, bundled next to the executable.
     expect(r.loaded).toContain('diff.cjs');
     expect(r.loaded.filter((f) => f.includes('/node_modules/'))).toEqual([]);
-    none(r.loaded, chunk('main'), chunk('server'));
+    none(r.loaded, 'main.js', 'mcp-main.js', chunk('server'), 'ajv.cjs');
   });
 
   it('serves MCP without the CLI table and without ajv', () => {
@@ -101,8 +111,8 @@ describe('the gctx executable', () => {
     ];
     const r = traced(['mcp', '--dir', dir], lines.map((l) => JSON.stringify(l)).join('\n') + '\n', dir);
     expect(r.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { id: number }).id)).toEqual([1, 2]);
-    expect(r.loaded.some((f) => chunk('server').test(f))).toBe(true);
+    expect(r.loaded.slice(0, 2)).toEqual(['gctx.js', 'mcp-main.js']);
     expect(r.loaded.filter((f) => f.includes('/node_modules/'))).toEqual([]);
-    none(r.loaded, chunk('main'), 'ajv.cjs');
+    none(r.loaded, 'main.js', 'hook-main.js', 'ajv.cjs');
   });
 });
