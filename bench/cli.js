@@ -4,15 +4,14 @@
  * memory; `gctx commit` on the same memory (it writes, with fsync).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixtureCopy, fmt, removeDir, ROOT, spread, stats } from './lib.js';
 
 export const title = 'CLI cold start (fresh process per call)';
 
-/** The package's bin as installed (a bootstrap when the build has one), else the CLI module. */
-const BIN = join(ROOT, 'dist', 'adapters', 'cli', 'gctx.js');
-const GCTX = existsSync(BIN) ? BIN : join(ROOT, 'dist', 'adapters', 'cli', 'main.js');
+/** The package's bin as installed. */
+const GCTX = join(ROOT, JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).bin.gctx);
 
 function timeSpawn(args) {
   const t0 = process.hrtime.bigint();
@@ -28,7 +27,8 @@ export async function run({ quick = false, long = false } = {}) {
   const fx = await fixtureCopy(`h${size}`, { events: size });
   const cases = [
     ['node -e 0 (floor: start node)', ['-e', '0']],
-    ['gctx --version (load the CLI, no memory)', [GCTX, '--version']],
+    ['gctx --version (the bootstrap alone)', [GCTX, '--version']],
+    ['gctx --help (load the command table, no memory)', [GCTX, '--help']],
     [`gctx status on ${fx.events.toLocaleString('en-US')} events`, [GCTX, 'status', '--dir', fx.dir]],
     [`gctx status --json on ${fx.events.toLocaleString('en-US')} events`, [GCTX, 'status', '--json', '--dir', fx.dir]],
     [`gctx commit on ${fx.events.toLocaleString('en-US')} events`, null],
@@ -48,7 +48,7 @@ export async function run({ quick = false, long = false } = {}) {
     title,
     columns: ['command', 'ms median (p10–p90)', 'over node start ms'],
     rows: cases.map(([name], i) => [name, spread(st[i], 0), i === 0 ? '—' : fmt(st[i].median - floor, 0)]),
-    summary: `gctx status cold on ${fx.events.toLocaleString('en-US')} events: ${fmt(st[2].median, 0)} ms (node itself starts in ${fmt(floor, 0)} ms)`,
+    summary: `gctx status cold on ${fx.events.toLocaleString('en-US')} events: ${fmt(st[3].median, 0)} ms (node itself starts in ${fmt(floor, 0)} ms)`,
     json: { runs, events: fx.events, cases: cases.map(([name], i) => ({ name, ...st[i], samples: samples[i] })) },
   };
 }

@@ -14,7 +14,7 @@
  *   node bench/mcp.js [--quick]          (after `npm run build`)
  *   node bench/run.js mcp                (through the harness)
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,7 +25,7 @@ import { fixtureCopy, fmt, removeDir, ROOT, spread, stats } from './lib.js';
 export const title = 'MCP over stdio (gctx mcp, SDK client)';
 
 /** The package's bin, as hosts run it. */
-const GCTX = join(ROOT, 'dist', 'adapters', 'cli', 'gctx.js');
+const GCTX = join(ROOT, JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).bin.gctx);
 /** open-gcc's gcc_commit over MCP, fastest figure measured here (competitors.md §7). */
 const OPEN_GCC_COMMIT_MS = 9.5;
 

@@ -9,16 +9,20 @@ import { createRequire } from 'node:module';
 type Yaml = typeof import('yaml');
 type Diff = typeof import('diff');
 
+/** Set by scripts/bundle.mjs: the `gctx` executable has each one bundled into a file next to it. */
+declare const GCTX_BUNDLED: boolean | undefined;
+
 const require = createRequire(import.meta.url);
+const bundled = typeof GCTX_BUNDLED === 'boolean';
 let yaml: Yaml | undefined;
 let diff: Diff | undefined;
 
 export function yamlLib(): Yaml {
-  yaml ??= require('yaml') as Yaml;
+  yaml ??= require(bundled ? './yaml.cjs' : 'yaml') as Yaml;
   return yaml;
 }
 
 export function diffLib(): Diff {
-  diff ??= require('diff') as Diff;
+  diff ??= require(bundled ? './diff.cjs' : 'diff') as Diff;
   return diff;
 }

@@ -1,6 +1,9 @@
 /** The package version, reported by `gctx --version` and the MCP handshake. */
 import { readFileSync } from 'node:fs';
 
+/** Set by scripts/bundle.mjs in the `gctx` executable, whose chunks are not where ../package.json is. */
+declare const GCTX_VERSION: string | undefined;
+
 function read(): string {
   try {
     const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string };
@@ -10,4 +13,4 @@ function read(): string {
   }
 }
 
-export const VERSION = read();
+export const VERSION = typeof GCTX_VERSION === 'string' ? GCTX_VERSION : read();

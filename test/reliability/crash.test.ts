@@ -7,7 +7,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Memory } from '../../src/engine/memory.js';
 import { cleanup, tempProject } from '../support/tmp.js';
@@ -130,10 +130,9 @@ describe('crash: SIGKILL at random moments', () => {
     const full = readFileSync(join(copy, '.GCC', 'log.md')).length;
     truncateSync(join(copy, '.GCC', 'log.md'), before + Math.floor((full - before) / 2));
     const r = await new Promise<{ code: number | null; stderr: string; stdout: string }>((resolve) => {
-      const c = start('../../../dist/adapters/cli/main.js', ['status', '--dir', copy]);
+      const c = start(relative(SCRIPTS, CLI), ['status', '--dir', copy]);
       void c.exited.then((code) => resolve({ code: typeof code === 'number' ? code : null, stderr: c.stderr(), stdout: c.lines.join('\n') }));
     });
-    void CLI;
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/torn entry at the end of \.GCC\/log\.md/);
     expect(quarantined(copy)).toHaveLength(1);

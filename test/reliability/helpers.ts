@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 export const LONG = process.env.GCC_LONG === '1';
 export const SCRIPTS = fileURLToPath(new URL('./scripts/', import.meta.url));
-export const CLI = fileURLToPath(new URL('../../dist/adapters/cli/main.js', import.meta.url));
+export { CLI } from '../support/cli.js';
 
 /** Pick the default-run or the long-run value. */
 export const pick = <T>(short: T, long: T): T => (LONG ? long : short);

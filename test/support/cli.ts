@@ -1,8 +1,13 @@
-/** Running the real built gctx binary in a child process. */
+/** Running the real built gctx executable (package.json `bin`, the bundle) in a child process. */
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-export const CLI = fileURLToPath(new URL('../../dist/adapters/cli/main.js', import.meta.url));
+const root = new URL('../../', import.meta.url);
+const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { bin: { gctx: string } };
+
+/** What `npm install` links as `gctx`. */
+export const CLI = fileURLToPath(new URL(pkg.bin.gctx, root));
 
 export interface CliResult {
   code: number;

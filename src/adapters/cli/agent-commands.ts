@@ -4,7 +4,6 @@
  * the MCP SDK and a hook loads only what its event needs.
  */
 import * as nodeModule from 'node:module';
-import { gccError } from '../../errors.js';
 import { one } from './args.js';
 import type { CommandSpec } from './commands.js';
 
@@ -43,18 +42,9 @@ export const AGENT_COMMANDS: Record<string, CommandSpec> = {
     memory: 'none',
     run: async (p, ctx) => {
       cacheCompiledCode();
-      const { HOOK_AGENTS, runHook } = await import('../hook/run-hook.js');
-      const { readStdin } = await import('../hook/stdin.js');
-      const agent = one(p, 'agent') ?? 'generic';
-      if (!(HOOK_AGENTS as readonly string[]).includes(agent)) {
-        // A misconfigured hook must not block the agent either: say so on stderr, exit 0.
-        process.stderr.write(`gctx hook: ${gccError('E_INVALID_ARGUMENT', `unknown --agent ${JSON.stringify(agent)}`, 'use --agent claude-code, --agent codex, or no --agent for the normalized envelope').oneLine()}\n`);
-        return { text: '', json: null };
-      }
-      const input = await readStdin();
-      const out = await runHook({ agent: agent as (typeof HOOK_AGENTS)[number], input, dir: p.flags.has('dir') ? ctx.dir : undefined, session: ctx.session });
-      for (const line of out.stderr) process.stderr.write(`${line}\n`);
-      return { text: out.stdout ?? '', json: out.stdout === null ? null : JSON.parse(out.stdout) };
+      const { hookCommand } = await import('./hook-main.js');
+      const stdout = await hookCommand({ agent: one(p, 'agent'), dir: p.flags.has('dir') ? ctx.dir : undefined, session: ctx.session });
+      return { text: stdout ?? '', json: stdout === null ? null : JSON.parse(stdout) };
     },
   },
 };

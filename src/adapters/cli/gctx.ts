@@ -4,9 +4,11 @@
  * before the CLI's module graph loads, which main.ts cannot do for its own static imports:
  *
  * - Node's on-disk compile cache is turned on, so later starts skip recompiling modules;
- * - `gctx hook`, which a host runs as a fresh process for every tool call, goes straight to the
- *   hook modules: it never loads the command table, and the engine only when the event needs
- *   it (a PreToolUse that refuses nothing does not); `gctx mcp` likewise skips the table.
+ * - `gctx hook`, which a host runs as a fresh process for every tool call, goes straight to
+ *   hook-main.ts: it never loads the command table, and the engine only when the event needs
+ *   it (a PreToolUse that refuses nothing does not); `gctx mcp` likewise goes to mcp-main.ts.
+ *   Each of the three is a single import so that the bundle (scripts/bundle.mjs) can ship each
+ *   as one file.
  *
  * Everything else, and any hook or mcp call with options the fast path does not take, is main.ts.
  */
@@ -25,37 +27,34 @@ const FAST: Record<string, readonly string[]> = {
   mcp: ['--dir', '--session', '--budget'],
 };
 
-function fastPath(argv: readonly string[]): 'hook' | 'mcp' | null {
-  const name = argv[0];
-  if (name !== 'hook' && name !== 'mcp') return null;
+/** The options of a hook or mcp call the fast path takes, by name; null for anything else. */
+function fastOptions(argv: readonly string[]): Record<string, string> | null {
+  const allowed = FAST[argv[0] ?? ''];
+  if (!allowed) return null;
+  const opts: Record<string, string> = {};
   for (let i = 1; i < argv.length; i += 2) {
-    if (!FAST[name]!.includes(argv[i]!) || argv[i + 1] === undefined || argv[i + 1]!.startsWith('--')) return null;
+    const value = argv[i + 1];
+    if (!allowed.includes(argv[i]!) || value === undefined || value.startsWith('--')) return null;
+    opts[argv[i]!.slice(2)] = value;
   }
-  return name;
+  return opts;
 }
 
 async function main(argv: readonly string[]): Promise<number> {
-  const fast = fastPath(argv);
-  if (fast) {
-    const [{ AGENT_COMMANDS }, { parseArgs, one }, { resolve }, { findMemoryRoot }] = await Promise.all([
-      import('./agent-commands.js'),
-      import('./args.js'),
-      import('node:path'),
-      import('../hook/lazy-memory.js'),
-    ]);
-    const spec = AGENT_COMMANDS[fast]!;
-    const p = parseArgs(argv.slice(1), spec.flags, spec.usage);
-    const dirFlag = one(p, 'dir');
-    // As main.ts: --dir, else the nearest folder upward holding .GCC/, else here.
-    const dir = dirFlag ? resolve(dirFlag) : (findMemoryRoot(process.cwd()) ?? process.cwd());
-    const budgetText = one(p, 'budget');
-    const budget = budgetText === undefined ? undefined : Number(budgetText);
-    // A budget main.ts would refuse goes there, for its error message.
-    if (budget === undefined || (Number.isInteger(budget) && budget > 0)) {
-      const out = spec.memory === 'none' ? await spec.run(p, { dir, session: one(p, 'session') ?? process.env.GCC_SESSION, budget }) : null;
-      if (out?.text) process.stdout.write(out.text.endsWith('\n') ? out.text : `${out.text}\n`);
-      return out?.exit ?? 0;
-    }
+  const opts = fastOptions(argv);
+  if (opts && argv[0] === 'hook') {
+    const { hookFromBootstrap } = await import('./hook-main.js');
+    return hookFromBootstrap(opts);
+  }
+  if (opts && argv[0] === 'mcp') {
+    const { mcpFromBootstrap } = await import('./mcp-main.js');
+    // false: a --budget main.ts refuses, with its own message.
+    if (await mcpFromBootstrap(opts)) return 0;
+  }
+  if (argv[0] === '--version' || argv[0] === 'version') {
+    const { VERSION } = await import('../../version.js');
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
   }
   const { run } = await import('./main.js');
   return run(argv);

@@ -11,7 +11,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { gccError } from '../../errors.js';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { gctxBin } from '../../self.js';
 import { layout } from '../../store/paths.js';
 import { writeAttributes, LOG_DRIVER, PROJECTION_DRIVER } from './attributes.js';
 import { git, repoTop, shellQuote } from './git.js';
@@ -24,10 +24,9 @@ export interface InstallReport {
   hooks: HookResult[];
 }
 
-/** How git should run this gctx: the current node and this package's CLI, both absolute. */
+/** How git should run this gctx: the current node and this package's executable, both absolute. */
 export function selfCommand(): string {
-  const cli = fileURLToPath(new URL('../cli/main.js', import.meta.url));
-  return `${shellQuote(process.execPath)} ${shellQuote(cli)}`;
+  return `${shellQuote(process.execPath)} ${shellQuote(gctxBin())}`;
 }
 
 const inside = (dir: string, path: string) => {

@@ -5,7 +5,7 @@
  * this pass runs before validation and only rewrites values whose declared type is an array or
  * a number, so nothing else changes.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 export type FieldKind = 'array' | 'strings' | 'number' | 'other';
 

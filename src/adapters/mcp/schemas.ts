@@ -3,7 +3,8 @@
  * engine's message, the session's branch after it, the events appended) and a read (the
  * CONTEXT answer: its text inside the budget, and the data behind it).
  */
-import { z } from 'zod';
+// Not `{ z }`: a namespace import lets the bundle leave out unused zod (scripts/bundle.mjs).
+import * as z from 'zod';
 
 const eventRef = z.object({
   id: z.string(),

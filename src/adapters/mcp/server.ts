@@ -13,7 +13,10 @@ import { join } from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+// Not `{ z }`: a namespace import lets the bundle leave out unused zod (scripts/bundle.mjs).
+import * as z from 'zod';
 import { Memory } from '../../engine/memory.js';
 import { asGccError, gccError, type GccError } from '../../errors.js';
 import { GCC_DIR } from '../../store/paths.js';
@@ -42,6 +45,15 @@ const INSTRUCTIONS =
  */
 export function defaultSession(explicit: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
   return explicit || env.CLAUDE_CODE_SESSION_ID || `mcp-${process.pid}-${randomBytes(3).toString('hex')}`;
+}
+
+/**
+ * The SDK checks elicitation answers with ajv, which its Server builds in its constructor unless
+ * given a validator. This server never elicits: build ajv on first use, not on every start.
+ */
+function lazyValidator(): jsonSchemaValidator {
+  let ajv: AjvJsonSchemaValidator | undefined;
+  return { getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) };
 }
 
 interface Registered {
@@ -132,7 +144,7 @@ export function createMcpServer(opts: McpOptions): { server: Server; holder: Mem
   const holder = new MemoryHolder(opts.dir);
   const tools = new Map<string, Registered>(TOOLS.map((spec) => [spec.name, { spec, kinds: fieldKinds(spec.input.shape) }]));
   let listing: Tool[] | null = null;
-  const server = new Server({ name: 'gcc', title: 'GCC project memory', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new Server({ name: 'gcc', title: 'GCC project memory', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: lazyValidator() });
 
   let tail: Promise<unknown> = Promise.resolve();
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {

@@ -3,7 +3,8 @@
  * schema and a handler that turns the engine's answer into compact text plus structured data.
  * Descriptions are short on purpose: they ride in every request the host makes.
  */
-import { z } from 'zod';
+// Not `{ z }`: a namespace import lets the bundle leave out unused zod (scripts/bundle.mjs).
+import * as z from 'zod';
 import type { ContextQuery } from '../../context/query.js';
 import type { Command } from '../../decider/commands.js';
 import type { ExecResult, Memory } from '../../engine/memory.js';

@@ -2,7 +2,7 @@ import type { ExtensionAPI } from '@earendil-works/pi-coding-agent';
 import { execFile } from 'node:child_process';
 import { accessSync, constants, existsSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { gctxBin } from '../../self.js';
 import { MCP_TOOL_PREFIX } from './translate.js';
 
 /**
@@ -45,7 +45,7 @@ export function planMcp(pi: ExtensionAPI, bin: string | null, env: NodeJS.Proces
 
 /**
  * The command that starts `gctx mcp`: an explicit bin (environment or global file), else
- * `gctx` on PATH, else this package's own CLI run with the current Node.
+ * `gctx` on PATH, else this package's own executable run with the current Node.
  */
 export function resolveGctx(bin: string | null, env: NodeJS.ProcessEnv = process.env): McpCommand | null {
   if (bin) {
@@ -54,7 +54,7 @@ export function resolveGctx(bin: string | null, env: NodeJS.ProcessEnv = process
   }
   const fromPath = onPath('gctx', env);
   if (fromPath) return { command: fromPath, args: ['mcp'], source: 'PATH' };
-  const own = fileURLToPath(new URL('../cli/main.js', import.meta.url));
+  const own = gctxBin();
   if (existsSync(own)) return { command: process.execPath, args: [own, 'mcp'], source: 'this package' };
   return null;
 }

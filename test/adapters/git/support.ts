@@ -6,7 +6,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { GccEvent } from '../../../src/events/types.js';
 import { parse } from '../../../src/log/codec.js';
 import { evolve } from '../../../src/projections/evolve.js';
@@ -16,7 +16,9 @@ import { initialState } from '../../../src/projections/state.js';
 import { layout } from '../../../src/store/paths.js';
 import { byId } from '../../../src/store/store.js';
 
-export const CLI = resolve('dist/adapters/cli/main.js');
+import { CLI } from '../../support/cli.js';
+
+export { CLI };
 
 export function gitEnv(home: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};

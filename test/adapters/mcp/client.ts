@@ -9,11 +9,12 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CLI } from '../../support/cli.js';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const MAIN_JS = join(REPO, 'dist/adapters/cli/main.js');
-/** The package's `bin`: a bootstrap in front of main.js (compile cache, fast hook path). */
-export const GCTX_JS = join(REPO, 'dist/adapters/cli/gctx.js');
+/** The package's `bin`: the bundled executable (scripts/bundle.mjs), as hosts run it. */
+export const GCTX_JS = CLI;
 /** Node 22 from the devDependency when present, else the one running the tests. */
 export const NODE = existsSync(join(REPO, 'node_modules/.bin/node')) ? join(REPO, 'node_modules/.bin/node') : process.execPath;
 
@@ -28,8 +29,8 @@ export interface Connected {
 }
 
 /** `dir` is the server's working folder and, unless `withDir` is false, its --dir. */
-export async function connect(dir: string, extraArgs: string[] = [], env: Record<string, string> = {}, entry = MAIN_JS, withDir = true): Promise<Connected> {
-  if (!existsSync(MAIN_JS)) throw new Error(`${MAIN_JS} is missing: run \`npm run build\` first`);
+export async function connect(dir: string, extraArgs: string[] = [], env: Record<string, string> = {}, entry = GCTX_JS, withDir = true): Promise<Connected> {
+  if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` first`);
   const cleanEnv: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'GCC_SESSION' && k !== 'CLAUDE_CODE_SESSION_ID') cleanEnv[k] = v;
   const transport = new StdioClientTransport({

@@ -1,0 +1,103 @@
+/**
+ * Builds the `gctx` executable (package.json `bin`): dist/bin/, an esbuild bundle of the CLI
+ * as tsc compiled it. Run by `npm run build`, after tsc. The library (dist/index.js,
+ * dist/adapters/pi/) stays tsc's output; only the executable is bundled.
+ *
+ * Why: a host starts `gctx hook` as a fresh process for every tool call and `gctx mcp` once per
+ * session. Unbundled, those processes spent much of their start-up finding, reading and linking
+ * separate modules: ~30 for a hook that decides nothing, ~70 once the engine is needed, ~400
+ * for the MCP SDK with zod and ajv. Every file still costs a process about 0.7 ms, so:
+ *
+ * - gctx.js is the bootstrap alone (src/adapters/cli/gctx.ts). Each of its imports is a front
+ *   door built on its own: hook-main.js (every hook), mcp-main.js (`gctx mcp`: the SDK and the
+ *   engine), main.js (the command table, everything else). Nothing is shared between doors, so
+ *   no module becomes a chunk just because two doors use it.
+ * - Within a door, each `import()` in the sources stays a chunk loaded on demand: a hook loads
+ *   the engine (memory-….js) only when its event needs the memory.
+ * - yaml and diff are `require`d synchronously on first use (src/lazy-deps.ts): each is bundled
+ *   into a CommonJS file of its own (yaml.cjs, diff.cjs) rather than dozens in node_modules.
+ * - ajv, which the MCP SDK imports for one feature gctx never uses (checking elicitation
+ *   answers), goes the same way: its import in the SDK becomes a stub that loads ajv.cjs when
+ *   an Ajv is first constructed (src/adapters/mcp/server.ts defers that too).
+ * - zod is imported as a namespace in src/adapters/mcp/, so its unused parts (locales, about
+ *   360 KB) are left out.
+ */
+import { readFileSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const outdir = `${root}dist/bin`;
+const { version } = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
+const DOORS = ['hook-main', 'mcp-main', 'main'];
+
+const common = { absWorkingDir: root, bundle: true, platform: 'node', target: 'node22', legalComments: 'none', logLevel: 'warning', metafile: true };
+const esm = {
+  outdir,
+  format: 'esm',
+  // A chunk is named after the module an `import()` loads (memory-…); the tests check by
+  // name which files a process loads.
+  chunkNames: '[name]-[hash]',
+  // Read by src/version.ts, src/self.ts and src/lazy-deps.ts, which otherwise find
+  // package.json, the executable and their dependencies relative to their own file.
+  define: { GCTX_VERSION: JSON.stringify(version), GCTX_BUNDLED: 'true' },
+};
+
+/** The bootstrap's imports of the doors stay imports: the doors sit next to it in dist/bin. */
+const doorsOutside = {
+  name: 'doors-outside',
+  setup(b) {
+    b.onResolve({ filter: new RegExp(`^\\./(${DOORS.join('|')})\\.js$`) }, (args) => ({ path: args.path, external: true }));
+  },
+};
+
+/** Where the MCP SDK's own `ajv` import resolves, so the lazily loaded copy is the one it asked for. */
+const sdkDir = dirname(fileURLToPath(import.meta.resolve('@modelcontextprotocol/sdk/validation/ajv')));
+const LAZY_AJV = {
+  ajv: 'export default function Ajv(options) { return new (load().Ajv)(options); }',
+  'ajv-formats': 'export default function addFormats(ajv, options) { return load().addFormats(ajv, options); }',
+};
+
+/** The SDK's `import Ajv from 'ajv'` / `addFormats from 'ajv-formats'`, as stubs over ajv.cjs. */
+const lazyAjv = {
+  name: 'lazy-ajv',
+  setup(b) {
+    b.onResolve({ filter: /^ajv(-formats)?$/ }, (args) => (args.importer.includes('@modelcontextprotocol') ? { path: args.path, namespace: 'lazy-ajv' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-ajv' }, (args) => ({
+      contents: `import { createRequire } from 'node:module';\nconst load = () => createRequire(import.meta.url)('./ajv.cjs');\n${LAZY_AJV[args.path]}\n`,
+      loader: 'js',
+    }));
+  },
+};
+
+// Chunk names carry content hashes: stale chunks from an earlier build would pile up.
+rmSync(outdir, { recursive: true, force: true });
+
+// One build at a time, each file checked: two doors may emit the same chunk, which must then
+// be the same bytes (a chunk's name hashes its content).
+const written = new Map();
+async function emit(options) {
+  const r = await build(options);
+  for (const file of Object.keys(r.metafile.outputs)) {
+    const text = readFileSync(`${root}${file}`, 'utf8');
+    if (written.has(file) && written.get(file) !== text) throw new Error(`${file} was emitted twice with different contents`);
+    written.set(file, text);
+  }
+}
+
+await emit({ ...common, ...esm, entryPoints: { gctx: 'dist/adapters/cli/gctx.js' }, plugins: [doorsOutside] });
+for (const door of DOORS) await emit({ ...common, ...esm, entryPoints: { [door]: `dist/adapters/cli/${door}.js` }, splitting: true, plugins: [lazyAjv] });
+for (const [name, contents, resolveDir] of [
+  ['yaml', "module.exports = require('yaml');", root],
+  ['diff', "module.exports = require('diff');", root],
+  ['ajv', "module.exports = { Ajv: require('ajv'), addFormats: require('ajv-formats') };", sdkDir],
+]) {
+  await emit({ ...common, stdin: { contents, resolveDir, loader: 'js' }, outfile: `${outdir}/${name}.cjs`, format: 'cjs' });
+}
+
+// A bundled CommonJS module requiring something left outside (a builtin) compiles to a
+// `__require` that throws in an ES module at run time; refuse to ship that.
+for (const [file, text] of written) {
+  if (file.endsWith('.js') && /\b__require\(\s*["'`]/.test(text)) throw new Error(`${file}: a bundled CommonJS module requires a module left outside the bundle`);
+}

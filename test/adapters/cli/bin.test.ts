@@ -1,0 +1,118 @@
+/**
+ * The executable as shipped: package.json `bin` is the bundle built by scripts/bundle.mjs, it
+ * runs on its own (node builtins and its own files only), and each front door (hook-main.js,
+ * mcp-main.js, main.js) loads only its part of it. What is loaded is read from Node's module
+ * hooks, not from timings.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CLI } from '../../support/cli.js';
+import { NODE, REPO } from '../mcp/client.js';
+import { fixture } from '../hook/run.js';
+
+const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string; bin: Record<string, string>; files: string[] };
+const BIN_DIR = dirname(CLI);
+
+/** Prints, on exit, every file the process loaded through import or require. */
+const TRACE = `data:text/javascript,${encodeURIComponent(
+  "import { registerHooks } from 'node:module'; import { writeSync } from 'node:fs'; const seen = []; " +
+    'registerHooks({ load(url, context, next) { seen.push(url); return next(url, context); } }); ' +
+    "process.on('exit', () => writeSync(2, '@@loaded ' + JSON.stringify(seen) + '\\n'));",
+)}`;
+
+function traced(args: string[], input: string, cwd: string): { stdout: string; loaded: string[] } {
+  const r = spawnSync(NODE, ['--import', TRACE, CLI, ...args], { input, cwd, encoding: 'utf8', env: { ...process.env, GCC_SESSION: '' } });
+  expect(r.status).toBe(0);
+  const line = r.stderr.split('\n').find((l) => l.startsWith('@@loaded '));
+  const urls = JSON.parse(line!.slice('@@loaded '.length)) as string[];
+  return { stdout: r.stdout, loaded: urls.filter((u) => u.startsWith('file:')).map((u) => (u.includes('/node_modules/') ? u : basename(new URL(u).pathname))) };
+}
+
+const project = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gcc-bin-'));
+  expect(spawnSync(NODE, [CLI, 'init', '--dir', dir]).status).toBe(0);
+  return dir;
+};
+const chunk = (name: string) => new RegExp(`^${name}-[A-Z0-9]+\\.js$`);
+const none = (loaded: string[], ...names: (string | RegExp)[]) => {
+  for (const n of names) expect(loaded.filter((f) => (typeof n === 'string' ? f === n : n.test(f)))).toEqual([]);
+};
+
+describe('the gctx executable', () => {
+  it('is the bundle in dist/bin, shipped with the package', () => {
+    expect(pkg.bin.gctx).toBe('dist/bin/gctx.js');
+    expect(pkg.files).toContain('dist');
+    expect(readFileSync(CLI, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
+  });
+
+  it('imports nothing but node builtins and its own files', () => {
+    const chunks = readdirSync(BIN_DIR).filter((f) => f.endsWith('.js'));
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const f of chunks) {
+      const text = readFileSync(join(BIN_DIR, f), 'utf8');
+      const specifiers = [...text.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s*"([^"]+)"/gm), ...text.matchAll(/\bimport\(\s*"([^"]+)"\s*\)/g)].map((m) => m[1]);
+      for (const s of specifiers) expect(s, `${f} imports ${s}`).toMatch(/^(node:|\.\/)/);
+    }
+  });
+
+  it('reports the package version from the bootstrap alone', () => {
+    const r = traced(['--version'], '', REPO);
+    expect(r.stdout).toBe(`${pkg.version}\n`);
+    expect(r.loaded).toEqual(['gctx.js']);
+  });
+
+  it('runs every other command through main.js', () => {
+    const dir = project();
+    const r = traced(['status', '--dir', dir], '', dir);
+    expect(r.stdout).toMatch(/^On memory branch main\./);
+    expect(r.loaded.slice(0, 2)).toEqual(['gctx.js', 'main.js']);
+    none(r.loaded, 'hook-main.js', 'mcp-main.js');
+  });
+
+  it('carries yaml, diff and ajv as files of their own', () => {
+    const require = createRequire(CLI);
+    expect((require('./yaml.cjs') as typeof import('yaml')).stringify({ a: [1] })).toBe('a:\n  - 1\n');
+    expect((require('./diff.cjs') as typeof import('diff')).diffLines('a\n', 'b\n').length).toBe(2);
+    const { Ajv, addFormats } = require('./ajv.cjs') as { Ajv: new (o: object) => { validate: (s: object, d: unknown) => boolean }; addFormats: (a: object) => void };
+    const ajv = new Ajv({ strict: false });
+    addFormats(ajv);
+    expect([ajv.validate({ type: 'string', format: 'email' }, 'a@b.example'), ajv.validate({ type: 'string', format: 'email' }, 'nope')]).toEqual([true, false]);
+  });
+
+  it('answers a PreToolUse that decides nothing without the engine, yaml, diff, the CLI table or the MCP SDK', () => {
+    const dir = project();
+    const r = traced(['hook', '--agent', 'claude-code'], fixture('pre-tool-use-bash', dir), dir);
+    expect(r.stdout).toBe('');
+    expect(r.loaded.slice(0, 2)).toEqual(['gctx.js', 'hook-main.js']);
+    expect(r.loaded.filter((f) => f.includes('/node_modules/'))).toEqual([]);
+    none(r.loaded, chunk('memory'), 'main.js', 'mcp-main.js', chunk('server'), 'yaml.cjs', 'diff.cjs', 'ajv.cjs');
+  });
+
+  it('logs a PostToolUse with the engine, still without the CLI table or the MCP SDK', () => {
+    const dir = project();
+    const r = traced(['hook', '--agent', 'claude-code'], fixture('post-tool-use-edit', dir), dir);
+    expect(r.loaded.some((f) => chunk('memory').test(f))).toBe(true);
+    // Line counts of the edit come from diff, bundled next to the executable.
+    expect(r.loaded).toContain('diff.cjs');
+    expect(r.loaded.filter((f) => f.includes('/node_modules/'))).toEqual([]);
+    none(r.loaded, 'main.js', 'mcp-main.js', chunk('server'), 'ajv.cjs');
+  });
+
+  it('serves MCP without the CLI table and without ajv', () => {
+    const dir = project();
+    const lines = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'context', arguments: {} } },
+    ];
+    const r = traced(['mcp', '--dir', dir], lines.map((l) => JSON.stringify(l)).join('\n') + '\n', dir);
+    expect(r.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { id: number }).id)).toEqual([1, 2]);
+    expect(r.loaded.slice(0, 2)).toEqual(['gctx.js', 'mcp-main.js']);
+    expect(r.loaded.filter((f) => f.includes('/node_modules/'))).toEqual([]);
+    none(r.loaded, 'main.js', 'hook-main.js', 'ajv.cjs');
+  });
+});
