@@ -27,9 +27,11 @@ export function pathMentionsGcc(path: string): boolean {
 
 /** Does `text` contain `.GCC` anywhere, quotes and escapes aside? A cheap pre-filter. */
 export function textMentionsGcc(text: string): boolean {
-  const plain = text.replace(/['"\\{},]/g, '').toLowerCase();
-  // `.gcc` as a whole name (not `.gccache`), or a glob that could spell it.
-  return /\.gcc(?![a-z0-9_-])|\.g\?c|\.\?cc|\.g\[|\.\[g|\.g\*|\.gc\*/.test(plain);
+  // `.gcc` as a whole name (not `.gccache`), or a glob that could spell it; with quotes and
+  // braces dropped (the shell's `.G''CC`) and, for code, read as separators (`'.GCC',{`).
+  const mentions = (plain: string) => /\.gcc(?![a-z0-9_-])|\.g\?c|\.\?cc|\.g\[|\.\[g|\.g\*|\.gc\*/.test(plain);
+  const lower = text.toLowerCase();
+  return mentions(lower.replace(/['"\\{},]/g, '')) || mentions(lower.replace(/['"\\{},]/g, ' '));
 }
 
 /**

@@ -37,6 +37,7 @@ const IN_PLACE = new Set(['sed', 'gsed', 'perl', 'ruby', 'gawk', 'awk']);
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'busybox']);
 /** Run inline code in another language; judged by what the code mentions. */
 const INTERPRETERS = new Set(['python', 'python2', 'python3', 'node', 'nodejs', 'deno', 'bun', 'perl', 'ruby', 'php', 'lua', 'Rscript', 'osascript', 'pwsh', 'tsx', 'ts-node']);
+const CODE_FLAGS = new Set(['--eval', '--print', '-p', '-r', '-Command', '-command', '--command']);
 /** Prefixes that run the rest of the words as a command. */
 const WRAPPERS = new Set(['sudo', 'doas', 'env', 'nice', 'nohup', 'time', 'command', 'builtin', 'exec', 'stdbuf', 'timeout', 'ionice', 'chronic', 'unbuffer', 'xargs', 'parallel', 'watch', 'strace', 'ltrace', 'flock']);
 const RESERVED = new Set(['{', '}', '!', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', 'time', 'coproc']);
@@ -45,7 +46,7 @@ const GIT_WRITES = new Set(['checkout', 'restore', 'rm', 'mv', 'clean', 'apply',
 
 // Code that writes or deletes, in the usual scripting languages.
 const WRITE_CODE =
-  /open\s*\(|write|unlink|remove|rmtree|rename|replace|truncate|mkdir|rmdir|copy|move|symlink|chmod|File\.|fs\.|shutil|os\.|Path\(|>\s*\S|\brm\b|\bmv\b|\bcp\b|\btee\b|sed\s+-i|print\s*>|syswrite|spurt|put_contents|-Force|Set-Content|Out-File/i;
+  /open\s*\(|write|unlink|remove|rmtree|rmSync|\.rm\s*\(|rename|replace|truncate|mkdir|rmdir|copy|move|symlink|chmod|File\.|fs\.|shutil|os\.|Path\(|>\s*\S|\brm\b|\bmv\b|\bcp\b|\btee\b|sed\s+-i|print\s*>|syswrite|spurt|put_contents|-Force|Set-Content|Out-File/i;
 
 export function shellWrites(command: string): ShellWrite[] {
   const out: ShellWrite[] = [];
@@ -173,7 +174,7 @@ function simpleCommand(
   }
   if (IN_PLACE.has(name) && hasInPlace(name, rest)) for (const w of operands) push(w, 'command');
   if (INTERPRETERS.has(name)) {
-    const code = [...rest.map((w) => w.text), ...heredocs].join('\n');
+    const code = [...inlineCode(rest), ...heredocs].join('\n');
     if (textMentionsGcc(code) && WRITE_CODE.test(code)) {
       out.push({ target: '.GCC', base: cwd.base, how: 'inline-script', dynamic: false, recursive: false });
     }
@@ -261,6 +262,21 @@ function nonOptions(words: Expanded[]): Expanded[] {
     else out.push(w);
   }
   return out;
+}
+
+/**
+ * The code an interpreter is given inline: values of -c, -e, --eval, -r, -Command and the like
+ * (also in clusters such as perl's -ne), or after `eval` (deno, bun). Other words are a
+ * script's arguments — `python3 -m json.tool .GCC/x` reads a file, it does not run it.
+ */
+function inlineCode(words: Expanded[]): string[] {
+  const code: string[] = [];
+  for (let k = 0; k < words.length - 1; k++) {
+    const t = words[k]!.text;
+    const flag = CODE_FLAGS.has(t) || (k === 0 && t === 'eval') || /^-[a-zA-Z]*[ceE]$/.test(t);
+    if (flag) code.push(words[k + 1]!.text);
+  }
+  return code;
 }
 
 function optionValue(words: Expanded[], names: string[]): Expanded | undefined {

@@ -59,7 +59,8 @@ describe('the .GCC write guard', () => {
       "eval 'rm .GCC/F'", "python3 -c \"open('.GCC/F','w').write('x')\"", "node -e \"require('fs').writeFileSync('.GCC/F','x')\"",
       "python3 - <<'PY'\nimport shutil\nshutil.rmtree('.GCC')\nPY", 'ls .GCC | xargs rm', 'find . -name F -path "*.GCC*" -exec rm {} \\;',
       'rm -rf .', 'rm -rf ./', `rm -rf ${ROOT}`, 'rm -rf ..', 'find . -delete', 'echo x | tee >(cat > .GCC/F)', 'tar xf a.tar -C .GCC',
-      "awk -i inplace '{print}' .GCC/F", 'bash <<EOF\nrm .GCC/F\nEOF',
+      "awk -i inplace '{print}' .GCC/F", 'bash <<EOF\nrm .GCC/F\nEOF', "node --eval \"require('fs').rmSync('.GCC',{recursive:true})\"",
+      "perl -ne 'unlink \".GCC/F\"'", "deno eval \"Deno.removeSync('.GCC/F')\"", "php -r 'unlink(\".GCC/F\");'",
     );
     fc.assert(
       fc.property(indirect, fileName, (form, f) => {
@@ -82,6 +83,18 @@ describe('the .GCC write guard', () => {
         expect(bash(cmd), cmd).toBeNull();
       }),
       { numRuns: 1000 },
+    );
+  });
+
+  it('lets reads of .GCC through whatever the file is called (a script's arguments are not its code)', () => {
+    const word = fc.constantFrom('rm', 'tee', 'mv', 'cp', 'write', 'copy', 'move', 'remove', 'os.x', 'fs.x', 'open(x', 'shutil');
+    const reader = fc.constantFrom('python3 -m json.tool P', 'python3 show.py P', 'node print.js P', 'perl -ne print P', 'ruby dump.rb P');
+    fc.assert(
+      fc.property(reader, word, fc.constantFrom('', '-1', '.md', '_x.yaml'), (form, w, tail) => {
+        const cmd = form.replace('P', `.GCC/${w}${tail}`);
+        expect(bash(cmd), cmd).toBeNull();
+      }),
+      { numRuns: 200 },
     );
   });
 
