@@ -55,8 +55,6 @@ function decode(buf: Buffer, start: number, end: number): string {
   return buf.toString(isAscii(buf.subarray(start, end)) ? 'latin1' : 'utf8', start, end);
 }
 
-const CRC_FAULT = ['log entry fails its integrity check (edited or damaged)', 'restore the file from git; log.md is written only by gctx'] as const;
-
 export class EntryParser {
   readonly events: GccEvent[] = [];
   /** File offset just past the last entry read. */
@@ -79,9 +77,6 @@ export class EntryParser {
     this.consumed = start;
     this.batchStartPos = start;
   }
-
-  /** Skip CRCs: a CrcWorker checks them (see store/crc-worker.ts). */
-  crcElsewhere = false;
 
   private corrupt(message: string, fix: string, offset: number): GccError {
     return gccError('E_CORRUPT', message, fix, { file: this.file, line: this.lineAt(offset) });
@@ -119,8 +114,8 @@ export class EntryParser {
       const shaped = jsonEnd > jsonStart && view[jsonEnd] === 0x20 && matchesAt(view, suffixAt, SUFFIX_BYTES);
       // A whole entry (terminator present) with a bad CRC was edited or damaged, even at the
       // end: a crash mid-append can only leave an entry without its terminator.
-      if (!shaped || (!this.crcElsewhere && readHex(view, crcAt) !== crc32(view.subarray(entryStart, jsonEnd)))) {
-        throw this.corrupt(...CRC_FAULT, base + m + 1);
+      if (!shaped || readHex(view, crcAt) !== crc32(view.subarray(entryStart, jsonEnd))) {
+        throw this.corrupt('log entry fails its integrity check (edited or damaged)', 'restore the file from git; log.md is written only by gctx', base + m + 1);
       }
       let event: GccEvent;
       try {

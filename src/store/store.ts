@@ -9,7 +9,7 @@ import { serialize } from '../log/codec.js';
 import { FileLock, type LockOptions } from './lock.js';
 import { LogFile, type LogIdentity } from './logfile.js';
 import { assertNoSymlink, type Layout } from './paths.js';
-import { type StreamOptions, streamLogs } from './stream.js';
+import { streamLogs } from './stream.js';
 
 export interface CatchUp {
   /** New events from every log, in id order. */
@@ -98,10 +98,10 @@ export class Store {
    * streamed, after which `visit` must be considered to have seen nothing and the caller
    * reads with catchUp().
    */
-  stream(visit: (e: GccEvent) => void, opts?: StreamOptions): boolean {
+  stream(visit: (e: GccEvent) => void): boolean {
     if (this.count() !== 0) return false;
     const checked = new Set<string>();
-    const read = streamLogs(this.logs.get(MAIN)!, (branch) => this.track(branch, checked), visit, opts);
+    const read = streamLogs(this.logs.get(MAIN)!, (branch) => this.track(branch, checked), visit);
     if (!read) return false;
     for (const r of read) r.log.markRead(r.validLength, r.lastSeq, r.ino);
     this.sorted = null;

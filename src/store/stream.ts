@@ -11,11 +11,9 @@
  */
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import type { GccEvent } from '../events/types.js';
-import { GccError, gccError } from '../errors.js';
 import { EntryParser } from '../log/parser.js';
-import { CrcWorker } from './crc-worker.js';
 import type { LogFile } from './logfile.js';
-import { lineInFile, readFull, readLog } from './read-log.js';
+import { lineInFile, readFull } from './read-log.js';
 
 const WINDOW = 1 << 20;
 
@@ -28,19 +26,13 @@ class Cursor {
   /** File offset of buf[0], bytes held, and the end read up to (the size when opened). */
   private base = 0;
   private filled = 0;
-  readonly end: number;
+  private readonly end: number;
   readonly ino: number;
   private done = false;
   validLength = 0;
   lastSeq = 0;
 
-  /** Whether this file's CRCs went to the worker. */
-  readonly delegated: boolean;
-
-  constructor(
-    readonly log: LogFile,
-    crcFor: (size: number) => CrcWorker | null,
-  ) {
+  constructor(readonly log: LogFile) {
     let fd: number;
     try {
       fd = openSync(log.path, 'r');
@@ -51,7 +43,6 @@ class Cursor {
       this.buf = Buffer.alloc(0);
       this.parser = new EntryParser(log.rel, 0, 0, () => 1);
       this.done = true;
-      this.delegated = false;
       return;
     }
     try {
@@ -61,25 +52,15 @@ class Cursor {
       // Appends after this point are left for the next catch-up, as a read would leave them.
       this.buf = Buffer.allocUnsafe(Math.max(1, Math.min(st.size, WINDOW)));
       this.parser = new EntryParser(log.rel, 0, 0, (offset) => lineInFile(log.path, offset));
-      const crc = crcFor(st.size);
-      this.delegated = crc !== null;
-      if (crc) {
-        this.parser.crcElsewhere = true;
-        crc.check(log.path, st.size);
-      }
-    } catch (err) {
+      this.fill(fd);
+    } finally {
       closeSync(fd);
-      throw err;
     }
-    this.fd = fd; // the first peek reads from it, so a fault is raised with the cursor known
   }
-
-  private fd: number | null = null;
 
   peek(): GccEvent | undefined {
     while (this.at >= this.queue.length && !this.done) {
-      const fd = this.fd ?? openSync(this.log.path, 'r');
-      this.fd = null;
+      const fd = openSync(this.log.path, 'r');
       try {
         this.fill(fd);
       } finally {
@@ -172,75 +153,33 @@ export interface Streamed {
   ino: number;
 }
 
-export interface StreamOptions {
-  /** Hand CRC checks to a second thread once this many bytes of logs are open. */
-  crcWorkerAbove?: number;
-}
-
-/** Below this much log, starting a thread costs more than the CRCs it would take over. */
-const CRC_WORKER_ABOVE = 8 * 2 ** 20;
-
-/** Parse a whole file on this thread, CRCs included: the judge of any fault. */
-function recheck(cur: Cursor): never {
-  readLog(cur.log.path, 0, cur.end, cur.log.rel, 0);
-  throw gccError('E_CORRUPT', `${cur.log.rel} failed its integrity check`, 'restore the file from git; log.md is written only by gctx', { file: cur.log.rel });
-}
-
 /**
  * Visit every event of `first` and of every branch log its events lead to, in id order.
  * `track` returns the log of a branch whose creation was just visited. Returns what was
  * read of each log, or null as soon as an event arrives out of id order (the events
  * visited so far must then be thrown away).
  */
-export function streamLogs(first: LogFile, track: (branch: string) => LogFile, visit: (e: GccEvent) => void, opts: StreamOptions = {}): Streamed[] | null {
-  const above = opts.crcWorkerAbove ?? CRC_WORKER_ABOVE;
-  let crc: CrcWorker | null = null;
-  let opened = 0;
-  const crcFor = (size: number): CrcWorker | null => {
-    opened += size;
-    if (!crc && opened > above) crc = CrcWorker.start();
-    return crc;
-  };
-  const cursors: Cursor[] = [];
-  try {
-    cursors.push(new Cursor(first, crcFor));
-    const heap = new Heap();
-    heap.push(cursors[0]!);
-    const open = new Set<LogFile>([first]);
-    let lastId = '';
-    for (let c = heap.top(); c; c = heap.top()) {
-      const e = c.peek()!;
-      if (e.id <= lastId) {
-        (crc as CrcWorker | null)?.finish(0);
-        return null;
+export function streamLogs(first: LogFile, track: (branch: string) => LogFile, visit: (e: GccEvent) => void): Streamed[] | null {
+  const cursors = [new Cursor(first)];
+  const heap = new Heap();
+  heap.push(cursors[0]!);
+  const open = new Set<LogFile>([first]);
+  let lastId = '';
+  for (let c = heap.top(); c; c = heap.top()) {
+    const e = c.peek()!;
+    if (e.id <= lastId) return null;
+    lastId = e.id;
+    c.shift();
+    heap.settle();
+    visit(e);
+    if (e.type === 'branch.created') {
+      const log = track(e.data.name);
+      if (!open.has(log)) {
+        open.add(log);
+        const next = new Cursor(log);
+        cursors.push(next);
+        heap.push(next);
       }
-      lastId = e.id;
-      c.shift();
-      heap.settle();
-      visit(e);
-      if (e.type === 'branch.created') {
-        const log = track(e.data.name);
-        if (!open.has(log)) {
-          open.add(log);
-          const next = new Cursor(log, crcFor);
-          cursors.push(next);
-          heap.push(next);
-        }
-      }
-    }
-  } catch (err) {
-    // A fault in a file whose CRCs were not checked here may sit after a bad CRC, which
-    // must be what is reported: the file is read again on this thread to say.
-    const bad = err instanceof GccError && err.code === 'E_CORRUPT' ? cursors.find((c) => c.delegated && c.log.rel === err.file) : undefined;
-    (crc as CrcWorker | null)?.finish(0);
-    if (bad) recheck(bad);
-    throw err;
-  }
-  const worker = crc as CrcWorker | null;
-  if (worker) {
-    const failures = worker.finish();
-    for (const cur of cursors) {
-      if (cur.delegated && (failures === null || failures.some((f) => f.path === cur.log.path))) recheck(cur);
     }
   }
   return cursors.map((cur) => ({ log: cur.log, validLength: cur.validLength, lastSeq: cur.lastSeq, ino: cur.ino }));
