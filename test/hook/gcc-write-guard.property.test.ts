@@ -86,7 +86,7 @@ describe('the .GCC write guard', () => {
     );
   });
 
-  it('lets reads of .GCC through whatever the file is called (a script's arguments are not its code)', () => {
+  it("lets reads of .GCC through whatever the file is called (a script's arguments are not its code)", () => {
     const word = fc.constantFrom('rm', 'tee', 'mv', 'cp', 'write', 'copy', 'move', 'remove', 'os.x', 'fs.x', 'open(x', 'shutil');
     const reader = fc.constantFrom('python3 -m json.tool P', 'python3 show.py P', 'node print.js P', 'perl -ne print P', 'ruby dump.rb P');
     fc.assert(
