@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { type FileChange, MAIN, type NewEvent } from '../events/types.js';
 import { GccError, gccError } from '../errors.js';
 import { type BranchOp, type BranchView, decideBranchOp } from '../machines/branch.js';
-import type { BranchInfo, MemoryState } from '../projections/state.js';
+import { type BranchInfo, fileEntries, type MemoryState } from '../projections/state.js';
 import { branchNameProblem } from '../store/paths.js';
 import { type BranchCommand, currentBranch, type DecideContext, type Decision, fail, ok, text, wellFormed } from './decision.js';
 import { findObjective, normalizeLine } from './objectives.js';
@@ -127,7 +127,7 @@ export function decideBranchCommand(state: MemoryState, input: BranchCommand, ct
         ? [`Purpose: ${src.purpose}`, ...src.hypotheses.map((h) => `Hypothesis: ${h}`), `${src.commits} commit(s)${src.recent.length ? `: ${src.recent.map((c) => `${c.label} ${c.title}`).join('; ')}` : ''}`].join('\n')
         : '';
       const files = mergeFiles(
-        Object.entries(state.files)
+        fileEntries(state)
           .filter(([, f]) => f.branch === cmd.branch)
           .map(([path]) => ({ path, added: 0, removed: 0 })),
         src ? Object.values(src.pending.files) : [],

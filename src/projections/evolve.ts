@@ -7,7 +7,7 @@
 import { diffLib } from '../lazy-deps.js';
 import { current, type Draft, freeze, isDraft, produce } from 'immer';
 import { type Config, DEFAULT_CONFIG, type GccEvent, MAIN } from '../events/types.js';
-import { type BranchInfo, initialState, type MemoryState, MILESTONE_WINDOW, newBranch, RECENT_COMMITS } from './state.js';
+import { type BranchInfo, fileBucket, initialState, type MemoryState, MILESTONE_WINDOW, newBranch, RECENT_COMMITS } from './state.js';
 
 function branchOf(d: Draft<MemoryState>, name: string, at: string): Draft<BranchInfo> {
   let b = d.branches[name];
@@ -107,7 +107,7 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
       owner.recent = pushWindow(owner.recent, { id: e.data.id, label: e.data.label, title: e.data.title, at: e.at }, RECENT_COMMITS);
       owner.lastContribution = e.data.contribution.slice(0, 600);
       owner.pending = { edits: 0, turns: 0, files: {} };
-      for (const f of e.data.files) d.files[f.path] = { commit: e.data.id, branch: e.branch };
+      for (const f of e.data.files) (d.files[fileBucket(f.path)] ??= {})[f.path] = { commit: e.data.id, branch: e.branch };
       if (e.branch === MAIN) {
         const m = e.data.merge;
         if (m) {

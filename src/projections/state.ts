@@ -61,11 +61,37 @@ export interface MemoryState {
   milestones: Milestone[];
   milestoneCount: number;
   branches: Record<string, BranchInfo>;
-  /** Files touched by commits: path → the last commit that touched it. */
-  files: Record<string, { commit: string; branch: string }>;
+  /**
+   * Files touched by commits: path → the last commit that touched it, in buckets by a hash
+   * of the path (see fileBucket). Read it through fileEntries().
+   */
+  files: Record<string, Record<string, FileInfo>>;
   /** Id of the newest event folded in; new ids must sort after it. */
   lastId: string;
   events: number;
+}
+
+export interface FileInfo {
+  commit: string;
+  branch: string;
+}
+
+/**
+ * The bucket of a path in `files`. State is updated through immer, which copies every
+ * object on the path to a change: one flat record of every file ever touched made each
+ * commit copy the whole tree (~0.3 ms at 10,000 events). FNV-1a, 64 buckets.
+ */
+export function fileBucket(path: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < path.length; i++) h = Math.imul(h ^ path.charCodeAt(i), 0x01000193);
+  return String((h >>> 0) & 63);
+}
+
+/** Every [path, info] of the file tree, in no particular order. */
+export function fileEntries(state: MemoryState): [string, FileInfo][] {
+  const out: [string, FileInfo][] = [];
+  for (const bucket of Object.values(state.files)) for (const path of Object.keys(bucket)) out.push([path, bucket[path]!]);
+  return out;
 }
 
 export const MILESTONE_WINDOW = 50;

@@ -12,7 +12,7 @@ import type { Layout } from './paths.js';
 import { readFileSync, renameSync, writeFileSync, mkdirSync } from 'node:fs';
 
 /** Bump whenever MemoryState's shape or meaning changes. */
-export const SNAPSHOT_FORMAT = 1;
+export const SNAPSHOT_FORMAT = 2;
 
 export interface Snapshot {
   format: number;
