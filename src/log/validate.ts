@@ -74,6 +74,35 @@ function isKind(v: unknown, kind: Kind): boolean {
   }
 }
 
+const isFiles = (v: unknown) => isKind(v, 'files');
+
+/**
+ * The same checks as SHAPES for the types that make up most of a log, written out: the
+ * table's loop reads each field by a computed key, which costs a tenth of a replay. A
+ * false here only means "ask the table", which also words the error (a property test
+ * holds the two to the same answers).
+ */
+type Loose = Record<string, unknown>;
+export const FAST: Partial<Record<string, (d: Loose) => boolean>> = {
+  'tool.recorded': (d) =>
+    typeof d.tool === 'string' &&
+    typeof d.input === 'string' &&
+    typeof d.result === 'string' &&
+    typeof d.isError === 'boolean' &&
+    isFiles(d.files) &&
+    (d.host === undefined || typeof d.host === 'string'),
+  'ota.logged': (d) => typeof d.observation === 'string' && typeof d.thought === 'string' && typeof d.action === 'string',
+  'commit.recorded': (d) =>
+    typeof d.id === 'string' &&
+    typeof d.label === 'string' &&
+    typeof d.title === 'string' &&
+    typeof d.contribution === 'string' &&
+    typeof d.purpose === 'string' &&
+    typeof d.previous === 'string' &&
+    isFiles(d.files) &&
+    (d.merge === undefined || isKind(d.merge, 'object')),
+};
+
 /**
  * The form toISOString writes, with field ranges so that whatever matches also parses:
  * tried first because Date.parse is slow enough per event to show in a replay.
@@ -95,10 +124,18 @@ export function validateEvent(raw: unknown): GccEvent {
   if (e.more !== undefined && (typeof e.more !== 'number' || !Number.isInteger(e.more) || e.more < 1)) throw new Error('bad batch marker');
   const data = e.data;
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new Error('missing data');
-  for (const [key, kind, optional] of COMPILED.get(e.type)!) {
-    const v = (data as Record<string, unknown>)[key];
-    if (v === undefined && optional) continue;
-    if (!isKind(v, kind)) throw new Error(`${e.type}: field ${key} is not ${kind}`);
-  }
+  if (FAST[e.type]?.(data as Loose)) return raw as GccEvent;
+  const problem = tableProblem(e.type, data as Loose);
+  if (problem) throw new Error(problem);
   return raw as GccEvent;
+}
+
+/** What is wrong with an event's data by the SHAPES table, or null. */
+export function tableProblem(type: string, data: Loose): string | null {
+  for (const [key, kind, optional] of COMPILED.get(type)!) {
+    const v = data[key];
+    if (v === undefined && optional) continue;
+    if (!isKind(v, kind)) return `${type}: field ${key} is not ${kind}`;
+  }
+  return null;
 }
