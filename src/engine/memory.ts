@@ -24,7 +24,7 @@ import { readSnapshot, SNAPSHOT_FORMAT, writeSnapshot } from '../store/snapshot.
 import { type CatchUp, Store } from '../store/store.js';
 import { reconcileEdits, rebuildProjections, setAsideUnexplained } from './reconcile.js';
 import { type Problem, replayMemory, verifyMemory } from './verify.js';
-import { ProjectionWriter, readText } from './writer.js';
+import { ProjectionWriter } from './writer.js';
 import { briefing } from '../context/briefing.js';
 import { type ContextAnswer, type ContextQuery, contextQuery } from '../context/query.js';
 
@@ -227,7 +227,7 @@ export class Memory {
   }
 
   private editsPending(): boolean {
-    return reconcileEdits(this.layout, this.writer, this._state, () => this.nonce(), true).dirty || !this.writer.hasBase(this.layout.mainMd);
+    return reconcileEdits(this.layout, this.writer, this._state, () => this.nonce(), true).dirty || !this.writer.hasSeen(this.layout.mainMd);
   }
 
   private settleLocked(full: boolean): void {
@@ -343,8 +343,6 @@ export class Memory {
       // From the logs, not from the state in hand: replay is the repair for a bad cache too.
       const events = this.store.allEvents();
       const r = replayMemory(this.layout, replayEvents(events), events);
-      this.writer.saveBase(this.layout.mainMd, readText(this.layout.mainMd) ?? '');
-      this.writer.saveBase(this.layout.metadata, readText(this.layout.metadata) ?? '');
       this.writer.markSeen(this.layout.mainMd);
       this.writer.markSeen(this.layout.metadata);
       this.writer.checkpoint(this.stamp());

@@ -54,8 +54,8 @@ export function reconcileEdits(l: Layout, w: ProjectionWriter, state: MemoryStat
       continue;
     }
     const rendered = render(state);
-    if (disk === rendered || w.isBase(path, disk)) {
-      if (!dryRun && disk === rendered) w.markSeen(path);
+    if (disk === rendered) {
+      if (!dryRun) w.markSeen(path);
       continue;
     }
     dirty = true;
@@ -78,7 +78,7 @@ export function setAsideUnexplained(l: Layout, w: ProjectionWriter, state: Memor
   for (const [path, render] of [[l.mainMd, renderMain], [l.metadata, renderMetadata]] as const) {
     assertNoSymlink(l.root, path);
     const disk = readText(path);
-    if (disk === null || disk === '' || w.isBase(path, disk) || disk === render(state)) continue;
+    if (disk === null || disk === '' || w.isSeen(path) || disk === render(state)) continue;
     if (checkedOut?.(path)) continue;
     warnings.push(keepAside(l, path, ['it differs from what gctx wrote, and git (or another tool) replaced the logs meanwhile']));
   }

@@ -2,15 +2,14 @@
  * Writing projection files. Rewrites go through a temporary file and a rename so a reader
  * never sees half a file; appends extend commit.md. Projections are caches of the logs, so
  * they are not fsynced: a crash leaves them behind, and the next open rebuilds them.
- * Digests of main.md and metadata.yaml as gctx last wrote them, kept in the checkpoint,
- * tell a person's edits (anything on disk that differs) from gctx's own writes.
+ * Signatures of main.md and metadata.yaml as gctx last wrote them, kept in the checkpoint,
+ * tell a person's edits (anything on disk that changed since) from gctx's own writes.
  */
-import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { FileWrite } from '../projections/files.js';
 import { assertNoSymlink, type Layout } from '../store/paths.js';
-import { joined, overwriteText, replaceText, sameText, type Text } from '../store/text-file.js';
+import { overwriteText, replaceText, sameText, type Text } from '../store/text-file.js';
 
 export function readText(path: string): string | null {
   try {
@@ -34,12 +33,6 @@ interface Checkpoint {
   stamp: string | null;
   /** Signatures (size, mtime, inode) of main.md and metadata.yaml as gctx last wrote or checked them. */
   seen: Record<string, string>;
-  /** Digests of main.md and metadata.yaml as gctx last wrote them. */
-  bases: Record<string, string>;
-}
-
-function digest(text: string): string {
-  return createHash('sha1').update(text).digest('base64');
 }
 
 export class ProjectionWriter {
@@ -50,11 +43,10 @@ export class ProjectionWriter {
   constructor(private readonly l: Layout) {}
 
   /**
-   * The checkpoint as last read, or written by this process. Signatures let a fresh process
-   * skip reading and rendering main.md and metadata.yaml when nobody touched them — the
-   * common case, and the one short-lived hooks hit; a stale one only costs a read, as any
-   * rewrite changes the inode or the mtime. Digests tell what gctx last wrote from a
-   * person's edit without keeping a copy of each file.
+   * The checkpoint as last read, or written by this process. Signatures tell a file gctx
+   * wrote (or checked) and nobody touched since from one a person or a tool changed, without
+   * reading it: a fresh process skips reading and rendering main.md and metadata.yaml in the
+   * common case, the one short-lived hooks hit. Any rewrite changes the inode or the mtime.
    */
   private current(): Checkpoint {
     this.cp ??= this.readCheckpointFile();
@@ -88,8 +80,7 @@ export class ProjectionWriter {
       assertNoSymlink(this.l.root, path, checked); // an append would follow a link out of the tree
       if (w.kind === 'write') {
         replaceText(path, w.content);
-        if (path === this.l.mainMd || path === this.l.metadata) this.saveBase(path, w.content);
-      } else if (!existsSync(path)) {
+        } else if (!existsSync(path)) {
         replaceText(path, w.create + w.content);
       } else if (w.content) {
         appendFileSync(path, w.content);
@@ -108,28 +99,17 @@ export class ProjectionWriter {
         replaceText(path, content);
         written.push(path);
       }
-      if (path === this.l.mainMd || path === this.l.metadata) this.saveBase(path, joined(content));
     }
     return written;
   }
 
-  /** Remember `content` as what gctx wrote to `path`; saved with the next checkpoint. */
-  saveBase(path: string, content: string): void {
-    this.current().bases[basename(path)] = digest(content);
-  }
-
-  /** Whether `text` is what gctx last wrote to `path`. */
-  isBase(path: string, text: string): boolean {
-    return this.current().bases[basename(path)] === digest(text);
-  }
-
-  hasBase(path: string): boolean {
-    return basename(path) in this.current().bases;
+  /** Whether a signature of the file is on record (none before the first checkpoint). */
+  hasSeen(path: string): boolean {
+    return basename(path) in this.current().seen;
   }
 
   /**
-   * What the projections were last written for (the state's stamp), with the signatures and
-   * digests. One small write per operation, no rename: a torn checkpoint reads as none,
+   * What the projections were last written for (the state's stamp), with the signatures. One small write per operation, no rename: a torn checkpoint reads as none,
    * which only makes the next open rebuild the projections.
    */
   checkpoint(stamp: string): void {
@@ -155,9 +135,9 @@ export class ProjectionWriter {
     try {
       const c = JSON.parse(readFileSync(join(this.l.cache, 'checkpoint'), 'utf8')) as Partial<Record<keyof Checkpoint, unknown>>;
       const map = (v: unknown) => (v && typeof v === 'object' ? { ...(v as Record<string, string>) } : {});
-      return { stamp: typeof c.stamp === 'string' ? c.stamp : null, seen: map(c.seen), bases: map(c.bases) };
+      return { stamp: typeof c.stamp === 'string' ? c.stamp : null, seen: map(c.seen) };
     } catch {
-      return { stamp: null, seen: {}, bases: {} };
+      return { stamp: null, seen: {} };
     }
   }
 }
