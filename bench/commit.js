@@ -37,19 +37,23 @@ export async function run({ quick = false, long = false } = {}) {
   const big = mems[mems.length - 1];
   const ratio = stats(big.samples).median / base;
   const rr = stats(ratioPerRound);
-  const summary = `COMMIT at ${big.size.toLocaleString('en-US')} events / at ${sizes[0]}: ${fmt(ratio)}× of medians (per-round ratio ${spread(rr)}); target ≤ 1.3`;
+  // Issue 2's bar is 10,000 events of history against 100; DESIGN §7's is 100,000.
+  const tenK = mems.find((x) => x.size === 10_000);
+  const ratio10k = tenK ? stats(tenK.samples).median / base : ratio;
+  const summary = `COMMIT at 10,000 events / at ${sizes[0]}: ${fmt(ratio10k)}×${big.size !== 10_000 ? `, at ${big.size.toLocaleString('en-US')}: ${fmt(ratio)}×` : ''} of medians (per-round ratio at ${big.size.toLocaleString('en-US')}: ${spread(rr)}); target ≤ 1.3 each`;
   for (const x of mems) removeDir(x.fx.dir);
   return {
     title,
     columns: ['history (events)', 'actual events', 'COMMIT ms median (p10–p90)', 'IQR/median', 'first after open ms', 'ratio to smallest'],
     rows,
     summary,
-    pass: ratio <= 1.3,
+    pass: ratio <= 1.3 && ratio10k <= 1.3,
     json: {
       rounds,
       warmup,
       sizes: mems.map((x) => ({ size: x.size, events: x.fx.events, logBytes: x.fx.logBytes, firstAfterOpenMs: x.first, ...stats(x.samples), samples: x.samples })),
       ratioOfMedians: ratio,
+      ratio10kOfMedians: ratio10k,
       ratioPerRound: rr,
       target: 1.3,
     },
