@@ -60,6 +60,8 @@ export interface ExecResult {
 
 /** Events a long-lived process may run ahead of the snapshot before it writes a new one. */
 const SNAPSHOT_EVERY = 200;
+/** Events behind the snapshot that make a closing process write a new one. */
+const SNAPSHOT_ON_CLOSE = 32;
 
 export const GITIGNORE = '.cache/\n.lock\n.lock.break\n*.tmp-*\nquarantine/\n';
 
@@ -67,6 +69,8 @@ export class Memory {
   private _state: MemoryState = initialState();
   /** Event count the snapshot on disk reflects (-1: none written by this process). */
   private snapshotAt = -1;
+  /** Whether reading the logs at open found a torn tail (settled under the lock). */
+  private tornAtOpen = false;
   /** Every commit.recorded event in id order, once known: commit.md files render from it. */
   private commitEvents: GccEvent[] | null = null;
   readonly warnings: string[] = [];
@@ -146,6 +150,7 @@ export class Memory {
       this._state = cu.reset ? replayEvents(this.store.allEvents()) : evolve(this._state, cu.added);
       this.snapshotAt = cu.reset ? -1 : snap.state.events;
       this.noteEvents(cu.added, cu.reset);
+      this.tornAtOpen = cu.torn.length > 0;
       return;
     }
     let fold = replayer();
@@ -156,8 +161,9 @@ export class Memory {
     });
     if (streamed) {
       this.commitEvents = commits;
+      this.tornAtOpen = streamed.torn.length > 0;
     } else {
-      this.store.catchUp();
+      this.tornAtOpen = this.store.catchUp().torn.length > 0;
       fold = replayer();
       for (const e of this.store.allEvents()) fold.add(e);
     }
@@ -185,10 +191,15 @@ export class Memory {
     }
   }
 
-  /** Keep the snapshot close enough behind that an open never folds many events. */
-  private saveSnapshot(force: boolean): void {
+  /**
+   * Keep the snapshot close enough behind that an open never folds many events. On close,
+   * a few events behind is close enough: a hook process appends one event and exits, and
+   * rewriting the whole state for it would make every tool call pay for the history.
+   */
+  private saveSnapshot(closing: boolean): void {
     const behind = this._state.events - this.snapshotAt;
-    if (behind === 0 || (!force && behind < SNAPSHOT_EVERY)) return;
+    const enough = !closing ? SNAPSHOT_EVERY : this.snapshotAt < 0 ? 1 : SNAPSHOT_ON_CLOSE;
+    if (behind < enough) return;
     try {
       writeSnapshot(this.layout, { format: SNAPSHOT_FORMAT, logs: this.store.identities(), state: this._state });
       this.snapshotAt = this._state.events;
@@ -214,7 +225,7 @@ export class Memory {
 
   /** On open: quarantine torn tails, bring projections up to date, adopt hand edits. */
   private async settle(): Promise<void> {
-    const torn = [...this.store.logs.values()].some((l) => existsSync(l.path) && lstatSync(l.path).size > l.size);
+    const torn = this.tornAtOpen;
     const stale = this.writer.readCheckpoint() !== this.stamp();
     if (!torn && !stale && !this.editsPending()) return;
     try {

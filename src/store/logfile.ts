@@ -83,9 +83,19 @@ export class LogFile {
     return this.lastSeq;
   }
 
+  /**
+   * The CRC of the 64 bytes before `size` when this process already knows it (it checked or
+   * wrote them): a snapshot names every log, and reading each one's tail again on every
+   * snapshot write cost a file open per branch.
+   */
+  private knownTail: { size: number; check: number } | null = null;
+
   private tailCheck(size: number): number {
+    if (this.knownTail?.size === size) return this.knownTail.check;
     const n = Math.min(64, size);
-    return n === 0 ? 0 : crc32(readFrom(this.path, size - n, n));
+    const check = n === 0 ? 0 : crc32(readFrom(this.path, size - n, n));
+    this.knownTail = { size, check };
+    return check;
   }
 
   identity(): LogIdentity {
@@ -100,6 +110,7 @@ export class LogFile {
     } catch {
       return id.size === 0;
     }
+    this.knownTail = null;
     if (st.ino !== id.ino || st.size < id.size || this.tailCheck(id.size) !== id.check) return false;
     this.loaded = [];
     this.prefix = id.size;
@@ -115,6 +126,7 @@ export class LogFile {
    * events: they are read again on first use, as after a snapshot.
    */
   markRead(validLength: number, lastSeq: number, ino: number): void {
+    this.knownTail = null;
     this.loaded = [];
     this.prefix = validLength;
     this.prefixSeq = lastSeq;
@@ -143,6 +155,7 @@ export class LogFile {
       st = statSync(this.path);
     } catch {
       const reset = this.size > 0;
+      this.knownTail = null;
       this.loaded = [];
       this.prefix = 0;
       this.lastSeq = 0;
@@ -151,6 +164,7 @@ export class LogFile {
       return { added: [], reset, tail: '' };
     }
     if ((this.ino !== -1 && st.ino !== this.ino) || st.size < this.size) {
+      this.knownTail = null;
       this.prefix = 0;
       this.ino = st.ino;
       const whole = readLog(this.path, 0, st.size, this.rel, 0);
@@ -162,6 +176,7 @@ export class LogFile {
     this.ino = st.ino;
     if (st.size === this.size) return { added: [], reset: false, tail: '' };
     const chunk = readLog(this.path, this.size, st.size - this.size, this.rel, this.lastSeq);
+    if (chunk.validLength > 0) this.knownTail = null;
     for (const e of chunk.events) this.loaded.push(e);
     if (chunk.events.length) this.lastSeq = chunk.events[chunk.events.length - 1]!.seq;
     this.size += chunk.validLength;
@@ -225,6 +240,7 @@ export class LogFile {
     }
     if (created) fsyncDir(dirname(this.path));
     this.size += buf.length;
+    this.knownTail = buf.length >= 64 ? { size: this.size, check: crc32(buf.subarray(buf.length - 64)) } : null;
     for (const e of events) this.loaded.push(e);
     if (events.length) this.lastSeq = events[events.length - 1]!.seq;
   }

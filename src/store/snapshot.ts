@@ -34,7 +34,12 @@ export function readSnapshot(l: Layout): Snapshot | null {
 }
 
 export function writeSnapshot(l: Layout, snapshot: Snapshot): void {
-  mkdirSync(l.cache, { recursive: true });
+  // Not recursive: a memory folder removed under a running process stays removed.
+  try {
+    mkdirSync(l.cache);
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'EEXIST') throw err;
+  }
   const tmp = `${path(l)}.tmp-${process.pid}`;
   writeFileSync(tmp, JSON.stringify(snapshot));
   renameSync(tmp, path(l));

@@ -94,18 +94,18 @@ export class Store {
 
   /**
    * Read every log from scratch, handing each event to `visit` in id order and keeping
-   * none (see stream.ts). Only before anything was read; false when the logs cannot be
-   * streamed, after which `visit` must be considered to have seen nothing and the caller
-   * reads with catchUp().
+   * none (see stream.ts), and report logs with a torn tail. Only before anything was read;
+   * null when the logs cannot be streamed, after which `visit` must be considered to have
+   * seen nothing and the caller reads with catchUp().
    */
-  stream(visit: (e: GccEvent) => void): boolean {
-    if (this.count() !== 0) return false;
+  stream(visit: (e: GccEvent) => void): { torn: LogFile[] } | null {
+    if (this.count() !== 0) return null;
     const checked = new Set<string>();
     const read = streamLogs(this.logs.get(MAIN)!, (branch) => this.track(branch, checked), visit);
-    if (!read) return false;
+    if (!read) return null;
     for (const r of read) r.log.markRead(r.validLength, r.lastSeq, r.ino);
     this.sorted = null;
-    return true;
+    return { torn: read.filter((r) => r.end > r.validLength).map((r) => r.log) };
   }
 
   /**

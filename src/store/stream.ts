@@ -26,7 +26,7 @@ class Cursor {
   /** File offset of buf[0], bytes held, and the end read up to (the size when opened). */
   private base = 0;
   private filled = 0;
-  private readonly end: number;
+  readonly end: number;
   readonly ino: number;
   private done = false;
   validLength = 0;
@@ -147,6 +147,8 @@ class Heap {
 
 export interface Streamed {
   log: LogFile;
+  /** The file's size when opened; more than validLength means a torn tail. */
+  end: number;
   /** Bytes of complete batches, their last sequence, and the inode read. */
   validLength: number;
   lastSeq: number;
@@ -182,5 +184,5 @@ export function streamLogs(first: LogFile, track: (branch: string) => LogFile, v
       }
     }
   }
-  return cursors.map((cur) => ({ log: cur.log, validLength: cur.validLength, lastSeq: cur.lastSeq, ino: cur.ino }));
+  return cursors.map((cur) => ({ log: cur.log, end: cur.end, validLength: cur.validLength, lastSeq: cur.lastSeq, ino: cur.ino }));
 }

@@ -2,7 +2,8 @@
  * The snapshot is a cache: an open that trusts it must end in the same state as reading
  * every log, and any snapshot that does not match the logs must be ignored.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { crc32 } from 'node:zlib';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Memory } from '../../src/engine/memory.js';
@@ -65,5 +66,36 @@ describe('snapshot', () => {
     const m3 = await Memory.open(dir);
     expect(m3.state.objectives).toHaveLength(1);
     m3.close();
+  });
+
+  it('a process that appends a few events and exits leaves the snapshot alone; one far behind rewrites it', async () => {
+    const dir = await build();
+    const before = readFileSync(snapPath(dir), 'utf8');
+    const hook = await Memory.open(dir);
+    await hook.execute({ type: 'log', observation: 'one tool call', thought: 't', action: 'a' });
+    hook.close();
+    expect(readFileSync(snapPath(dir), 'utf8')).toBe(before);
+    const m = await Memory.open(dir);
+    expect(m.state).toEqual(replay(m.events()));
+    for (let i = 0; i < 40; i++) await m.execute({ type: 'log', observation: `call ${i}`, thought: 't', action: 'a' });
+    m.close();
+    const after = JSON.parse(readFileSync(snapPath(dir), 'utf8')) as { state: { events: number } };
+    expect(after.state.events).toBe(JSON.parse(before).state.events + 41);
+  });
+
+  it('names each log by the CRC of its real last 64 bytes, also for bytes this process appended', async () => {
+    const dir = await build();
+    const m = await Memory.open(dir);
+    await m.execute({ type: 'switch', name: 'main' });
+    for (let i = 0; i < 40; i++) await m.execute({ type: 'commit', contribution: `more ${i}` });
+    m.close();
+    const snap = JSON.parse(readFileSync(snapPath(dir), 'utf8')) as { logs: { branch: string; size: number; check: number }[] };
+    expect(snap.logs.length).toBeGreaterThan(1);
+    for (const log of snap.logs) {
+      const file = log.branch === 'main' ? join(dir, '.GCC', 'log.md') : join(dir, '.GCC', 'branches', log.branch, 'log.md');
+      const bytes = readFileSync(file);
+      expect(log.size).toBe(statSync(file).size);
+      expect(log.check).toBe(crc32(bytes.subarray(Math.max(0, log.size - 64), log.size)));
+    }
   });
 });
