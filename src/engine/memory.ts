@@ -153,21 +153,20 @@ export class Memory {
       this.tornAtOpen = cu.torn.length > 0;
       return;
     }
-    let fold = replayer();
+    const fold = replayer();
     const commits: GccEvent[] = [];
     const streamed = this.store.stream((e) => {
       fold.add(e);
       if (e.type === 'commit.recorded') commits.push(e);
     });
     if (streamed) {
+      this._state = fold.state();
       this.commitEvents = commits;
       this.tornAtOpen = streamed.torn.length > 0;
     } else {
       this.tornAtOpen = this.store.catchUp().torn.length > 0;
-      fold = replayer();
-      for (const e of this.store.allEvents()) fold.add(e);
+      this._state = replayEvents(this.store.allEvents());
     }
-    this._state = fold.state();
   }
 
   /** Commit events in id order, from what is known or, failing that, from the logs. */

@@ -80,7 +80,7 @@ export class ProjectionWriter {
       assertNoSymlink(this.l.root, path, checked); // an append would follow a link out of the tree
       if (w.kind === 'write') {
         replaceText(path, w.content);
-        } else if (!existsSync(path)) {
+      } else if (!existsSync(path)) {
         replaceText(path, w.create + w.content);
       } else if (w.content) {
         appendFileSync(path, w.content);
@@ -109,8 +109,9 @@ export class ProjectionWriter {
   }
 
   /**
-   * What the projections were last written for (the state's stamp), with the signatures. One small write per operation, no rename: a torn checkpoint reads as none,
-   * which only makes the next open rebuild the projections.
+   * What the projections were last written for (the state's stamp), with the signatures.
+   * One small write per operation, in place: a torn checkpoint reads as none, which only
+   * makes the next open rebuild the projections.
    */
   checkpoint(stamp: string): void {
     const cp = this.current();

@@ -47,42 +47,69 @@ function readText(fd: number, from: number, to: number): string {
 }
 
 /**
+ * A file fed to a parser a window at a time: what the parser has not taken yet is kept at the
+ * front of the window, which widens only for an entry larger than it.
+ */
+export class LogWindow {
+  private base: number;
+  private filled = 0;
+  done = false;
+
+  /** @param start file offset of the first byte to read; @param end where to stop */
+  constructor(
+    private buf: Buffer,
+    readonly parser: EntryParser,
+    start: number,
+    readonly end: number,
+  ) {
+    this.base = start;
+  }
+
+  get buffer(): Buffer {
+    return this.buf;
+  }
+
+  /** File offset just past the bytes read so far. */
+  get held(): number {
+    return this.base + this.filled;
+  }
+
+  /** Read the next window from `fd` and feed it; `done` once the end was fed. */
+  step(fd: number): void {
+    const keep = this.held - this.parser.consumed;
+    if (keep === this.filled && this.filled === this.buf.length) {
+      const wider = Buffer.allocUnsafe(this.buf.length * 2);
+      this.buf.copy(wider, 0, 0, this.filled);
+      this.buf = wider;
+    } else if (keep < this.filled) {
+      this.buf.copy(this.buf, 0, this.filled - keep, this.filled);
+      this.base = this.parser.consumed;
+      this.filled = keep;
+    }
+    const want = Math.min(this.buf.length - this.filled, this.end - this.held);
+    const got = readFull(fd, this.buf, this.filled, want, this.held);
+    this.filled += got;
+    this.done = this.held >= this.end || got < want;
+    this.parser.feed(this.buf.subarray(0, this.filled), this.base, this.done);
+  }
+}
+
+/**
  * Parse the bytes of `path` from `offset` for `length` bytes (fewer if the file is shorter),
  * as `parse` would parse them read whole: `validLength` counts from `offset`, and error
  * lines count from the start of the file.
  */
 export function readLog(path: string, offset: number, length: number, rel: string, startSeq: number, window = WINDOW): ParsedLog {
   const fd = openSync(path, 'r');
-  let buf = window === WINDOW && spare ? spare : Buffer.allocUnsafe(window);
+  const parser = new EntryParser(rel, startSeq, offset, (at) => lineInFile(path, at));
+  const w = new LogWindow(window === WINDOW && spare ? spare : Buffer.allocUnsafe(window), parser, offset, offset + length);
   if (window === WINDOW) spare = null;
   try {
-    const end = offset + length;
-    const parser = new EntryParser(rel, startSeq, offset, (at) => lineInFile(path, at));
-    let base = offset; // file offset of buf[0]
-    let filled = 0;
-    for (;;) {
-      const want = Math.min(buf.length - filled, end - base - filled);
-      const got = want > 0 ? readFull(fd, buf, filled, want, base + filled) : 0;
-      filled += got;
-      const eof = base + filled >= end || got < want;
-      parser.feed(buf.subarray(0, filled), base, eof);
-      if (eof) break;
-      const keep = base + filled - parser.consumed;
-      if (keep === filled) {
-        // One entry larger than the window: widen it.
-        const wider = Buffer.allocUnsafe(buf.length * 2);
-        buf.copy(wider, 0, 0, filled);
-        buf = wider;
-      } else {
-        buf.copy(buf, 0, filled - keep, filled);
-        base = parser.consumed;
-        filled = keep;
-      }
-    }
+    while (!w.done) w.step(fd);
     const validEnd = parser.finish();
-    return { events: parser.events, validLength: validEnd - offset, tail: readText(fd, validEnd, base + filled) };
+    return { events: parser.events, validLength: validEnd - offset, tail: readText(fd, validEnd, w.held) };
   } finally {
     closeSync(fd);
-    if (buf.length === WINDOW) spare = buf;
+    if (w.buffer.length === WINDOW) spare = w.buffer;
   }
 }

@@ -13,7 +13,7 @@ import { closeSync, fstatSync, openSync } from 'node:fs';
 import type { GccEvent } from '../events/types.js';
 import { EntryParser } from '../log/parser.js';
 import type { LogFile } from './logfile.js';
-import { lineInFile, readFull } from './read-log.js';
+import { lineInFile, LogWindow } from './read-log.js';
 
 const WINDOW = 1 << 20;
 
@@ -21,14 +21,10 @@ const WINDOW = 1 << 20;
 class Cursor {
   private queue: GccEvent[] = [];
   private at = 0;
-  private readonly parser: EntryParser;
-  private buf: Buffer;
-  /** File offset of buf[0], bytes held, and the end read up to (the size when opened). */
-  private base = 0;
-  private filled = 0;
+  /** null once the file was read to its end (or is missing). */
+  private window: LogWindow | null = null;
   readonly end: number;
   readonly ino: number;
-  private done = false;
   validLength = 0;
   lastSeq = 0;
 
@@ -40,18 +36,15 @@ class Cursor {
       if ((err as { code?: string }).code !== 'ENOENT') throw err;
       this.end = 0;
       this.ino = -1;
-      this.buf = Buffer.alloc(0);
-      this.parser = new EntryParser(log.rel, 0, 0, () => 1);
-      this.done = true;
       return;
     }
     try {
       const st = fstatSync(fd);
+      // Appends after this point are left for the next catch-up, as a read would leave them.
       this.end = st.size;
       this.ino = st.ino;
-      // Appends after this point are left for the next catch-up, as a read would leave them.
-      this.buf = Buffer.allocUnsafe(Math.max(1, Math.min(st.size, WINDOW)));
-      this.parser = new EntryParser(log.rel, 0, 0, (offset) => lineInFile(log.path, offset));
+      const parser = new EntryParser(log.rel, 0, 0, (offset) => lineInFile(log.path, offset));
+      this.window = new LogWindow(Buffer.allocUnsafe(Math.max(1, Math.min(st.size, WINDOW))), parser, 0, st.size);
       this.fill(fd);
     } finally {
       closeSync(fd);
@@ -59,7 +52,7 @@ class Cursor {
   }
 
   peek(): GccEvent | undefined {
-    while (this.at >= this.queue.length && !this.done) {
+    while (this.at >= this.queue.length && this.window) {
       const fd = openSync(this.log.path, 'r');
       try {
         this.fill(fd);
@@ -75,29 +68,15 @@ class Cursor {
   }
 
   private fill(fd: number): void {
-    const keep = this.base + this.filled - this.parser.consumed;
-    if (keep === this.filled && this.filled === this.buf.length) {
-      const wider = Buffer.allocUnsafe(this.buf.length * 2); // one entry larger than the window
-      this.buf.copy(wider, 0, 0, this.filled);
-      this.buf = wider;
-    } else if (keep < this.filled) {
-      this.buf.copy(this.buf, 0, this.filled - keep, this.filled);
-      this.base = this.parser.consumed;
-      this.filled = keep;
+    const w = this.window!;
+    w.step(fd);
+    if (w.done) {
+      this.validLength = w.parser.finish();
+      this.window = null;
     }
-    const want = Math.min(this.buf.length - this.filled, this.end - this.base - this.filled);
-    const got = readFull(fd, this.buf, this.filled, want, this.base + this.filled);
-    this.filled += got;
-    const eof = this.base + this.filled >= this.end || got < want;
-    this.parser.feed(this.buf.subarray(0, this.filled), this.base, eof);
-    if (eof) {
-      this.validLength = this.parser.finish();
-      this.done = true;
-    }
-    this.queue = this.parser.takeSettled();
+    this.queue = w.parser.takeSettled();
     this.at = 0;
     if (this.queue.length) this.lastSeq = this.queue[this.queue.length - 1]!.seq;
-    if (this.done) this.buf = Buffer.alloc(0);
   }
 }
 

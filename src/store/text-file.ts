@@ -80,11 +80,16 @@ export function writeText(path: string, text: Text): void {
 }
 
 let counter = 0;
-/** Through a temporary file and a rename, so a reader never sees half a file. */
-export function writeTextAtomic(path: string, text: Text): void {
+/** `text` in a new temporary file beside `path`; returns its path. */
+function writeTemp(path: string, text: Text): string {
   const tmp = `${path}.tmp-${process.pid}-${++counter}`;
   writeText(tmp, text);
-  renameSync(tmp, path);
+  return tmp;
+}
+
+/** Through a temporary file and a rename, so a reader never sees half a file. */
+export function writeTextAtomic(path: string, text: Text): void {
+  renameSync(writeTemp(path, text), path);
 }
 
 /**
@@ -96,8 +101,7 @@ export function writeTextAtomic(path: string, text: Text): void {
  * to rebuild, never as a person's edit.
  */
 export function replaceText(path: string, text: Text): void {
-  const tmp = `${path}.tmp-${process.pid}-${++counter}`;
-  writeText(tmp, text);
+  const tmp = writeTemp(path, text);
   try {
     unlinkSync(path);
   } catch (err) {
