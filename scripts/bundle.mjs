@@ -14,7 +14,7 @@
  *   no module becomes a chunk just because two doors use it.
  * - Within a door, each `import()` in the sources stays a chunk loaded on demand: a hook loads
  *   the engine (memory-….js) only when its event needs the memory.
- * - yaml and diff are `require`d synchronously on first use (src/lazy-deps.ts): each is bundled
+ * - yaml and diff are `require`d synchronously on first use (src/runtime/lazy-deps.ts): each is bundled
  *   into a CommonJS file of its own (yaml.cjs, diff.cjs) rather than dozens in node_modules.
  * - ajv, which the MCP SDK imports for one feature gctx never uses (checking elicitation
  *   answers), goes the same way: its import in the SDK becomes a stub that loads ajv.cjs when
@@ -39,7 +39,7 @@ const esm = {
   // A chunk is named after the module an `import()` loads (memory-…); the tests check by
   // name which files a process loads.
   chunkNames: '[name]-[hash]',
-  // Read by src/version.ts, src/self.ts and src/lazy-deps.ts, which otherwise find
+  // Read by src/runtime/version.ts, src/runtime/self.ts and src/runtime/lazy-deps.ts, which otherwise find
   // package.json, the executable and their dependencies relative to their own file.
   define: { GCTX_VERSION: JSON.stringify(version), GCTX_BUNDLED: 'true' },
 };

@@ -4,7 +4,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { machineDocsMarkdown } from '../src/machines/docs.js';
+import { machineDocsMarkdown } from '../src/diagrams/docs.js';
 
 const target = fileURLToPath(new URL('../docs/machines.md', import.meta.url));
 const text = machineDocsMarkdown();

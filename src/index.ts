@@ -15,4 +15,4 @@ export { evolve, replay } from './projections/evolve.js';
 export { initialState, type BranchInfo, type MemoryState } from './projections/state.js';
 export { branchNameProblem } from './store/paths.js';
 export type { Problem } from './engine/verify.js';
-export { VERSION } from './version.js';
+export { VERSION } from './runtime/version.js';

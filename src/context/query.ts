@@ -2,7 +2,7 @@
  * CONTEXT: memory at several granularities, each answer inside a token budget.
  * Pure over (state, events): the engine passes what it holds, this module only reads.
  */
-import { yamlLib } from '../lazy-deps.js';
+import { yamlLib } from '../runtime/lazy-deps.js';
 import { currentBranch } from '../decider/decision.js';
 import { type EventOf, type GccEvent, MAIN } from '../events/types.js';
 import { gccError } from '../errors.js';

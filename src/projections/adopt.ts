@@ -5,7 +5,7 @@
  * file aside and warns). Diffing against the base, not the current state, keeps another
  * writer's newer events from being read as the person's deletions.
  */
-import { diffLib, yamlLib } from '../lazy-deps.js';
+import { diffLib, yamlLib } from '../runtime/lazy-deps.js';
 import { type Config, DEFAULT_CONFIG, type NewEvent } from '../events/types.js';
 import { normalizeLine } from '../decider/objectives.js';
 import { NO_OBJECTIVES, NOTES_HEADER } from './render-main.js';

@@ -4,7 +4,7 @@
  * very same code. Evolve is total: events in an unusual order — as a git union of two
  * clones' logs can produce — are absorbed by rule, never thrown.
  */
-import { diffLib } from '../lazy-deps.js';
+import { diffLib } from '../runtime/lazy-deps.js';
 import { current, type Draft, freeze, isDraft, produce } from 'immer';
 import { type Config, DEFAULT_CONFIG, type GccEvent, MAIN } from '../events/types.js';
 import { type BranchInfo, fileBucket, initialState, type MemoryState, MILESTONE_WINDOW, newBranch, RECENT_COMMITS } from './state.js';

@@ -1,5 +1,5 @@
 /** metadata.yaml: branches, default branch, file tree and configuration, through `yaml`. */
-import { yamlLib } from '../lazy-deps.js';
+import { yamlLib } from '../runtime/lazy-deps.js';
 import { FORMAT_VERSION } from '../events/types.js';
 import { type BranchInfo, fileEntries, type MemoryState } from './state.js';
 

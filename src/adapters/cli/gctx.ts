@@ -52,7 +52,7 @@ async function main(argv: readonly string[]): Promise<number> {
     if (await mcpFromBootstrap(opts)) return 0;
   }
   if (argv[0] === '--version' || argv[0] === 'version') {
-    const { VERSION } = await import('../../version.js');
+    const { VERSION } = await import('../../runtime/version.js');
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }

@@ -18,7 +18,7 @@ export const MACHINE_COMMANDS: Record<string, CommandSpec> = {
     flags: { format: 'one', active: 'one' },
     memory: 'none',
     run: async (p) => {
-      const { runViz } = await import('../../machines/cli.js');
+      const { runViz } = await import('../../diagrams/cli.js');
       const machine = p.positionals[0];
       const active = one(p, 'active');
       const text = runViz({ ...(machine ? { machine } : {}), format: format(one(p, 'format')), ...(active ? { active } : {}) });
@@ -31,7 +31,7 @@ export const MACHINE_COMMANDS: Record<string, CommandSpec> = {
     flags: { format: 'one' },
     memory: 'open',
     run: async (p, ctx) => {
-      const { runGraph } = await import('../../machines/cli.js');
+      const { runGraph } = await import('../../diagrams/cli.js');
       const events = ctx.memory.events();
       const text = runGraph(events, format(one(p, 'format')));
       return { text, json: has(p, 'json') ? JSON.parse(runGraph(events, 'json')) : text };

@@ -51,7 +51,7 @@ export async function run(argv: readonly string[]): Promise<number> {
     return 0;
   }
   if (name === '--version' || name === 'version') {
-    const { VERSION } = await import('../../version.js');
+    const { VERSION } = await import('../../runtime/version.js');
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }

@@ -11,7 +11,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { gccError } from '../../errors.js';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { gctxBin } from '../../self.js';
+import { gctxBin } from '../../runtime/self.js';
 import { layout } from '../../store/paths.js';
 import { writeAttributes, LOG_DRIVER, PROJECTION_DRIVER } from './attributes.js';
 import { git, repoTop, shellQuote } from './git.js';

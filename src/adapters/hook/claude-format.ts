@@ -5,7 +5,7 @@
  * for the events that take it). Exit status is always 0: blocking goes through the JSON, so
  * a hook that fails can never block the agent.
  */
-import type { HookDecision, HookEnvelope, HookEventKind } from '../../hook/envelope.js';
+import type { HookDecision, HookEnvelope, HookEventKind } from '../../observer/envelope.js';
 import { canonicalCalls, fileStatesFrom, resultText } from './host-tools.js';
 import { HookInputError } from './input-error.js';
 

@@ -3,7 +3,7 @@
  * adapter builds in-process), checked field by field here. Checked by hand rather than with a
  * schema library so a hook process loads nothing it does not need.
  */
-import type { CanonicalTool, HookDecision, HookEnvelope, HookEventKind } from '../../hook/envelope.js';
+import type { CanonicalTool, HookDecision, HookEnvelope, HookEventKind } from '../../observer/envelope.js';
 import { HookInputError } from './input-error.js';
 
 const EVENTS: readonly HookEventKind[] = ['pre-tool', 'post-tool', 'session-start', 'prompt', 'compaction', 'stop'];

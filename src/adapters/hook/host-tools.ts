@@ -1,10 +1,10 @@
 /**
- * Host tool calls → the canonical vocabulary of src/hook/envelope.ts. Claude Code's names are
+ * Host tool calls → the canonical vocabulary of src/observer/envelope.ts. Claude Code's names are
  * already canonical; its input shapes differ only for edits (one old/new pair, MultiEdit's
  * list, notebooks). Codex reports its shell as `Bash` and file edits as `apply_patch`.
  * The memory's own MCP tools map to `Memory`, which the hook logic never logs twice.
  */
-import type { CanonicalInput, CanonicalTool, FileState } from '../../hook/envelope.js';
+import type { CanonicalInput, CanonicalTool, FileState } from '../../observer/envelope.js';
 import { parsePatch } from './apply-patch.js';
 
 /** Servers whose MCP tools are this memory's (`mcp__<server>__<tool>`); override with GCC_MCP_SERVERS. */

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Config } from '../../events/types.js';
-import type { HookCommand, HookMemory } from '../../hook/memory-port.js';
+import type { HookCommand, HookMemory } from '../../observer/memory-port.js';
 import type { Memory } from '../../engine/memory.js';
 
 const GCC = '.GCC';

@@ -4,8 +4,8 @@
  * agent by failing: malformed input, a missing or broken memory, a timeout all end in "no
  * decision", with one line on stderr when something was actually wrong.
  */
-import type { HookDecision, HookEnvelope } from '../../hook/envelope.js';
-import { handleHook } from '../../hook/handle.js';
+import type { HookDecision, HookEnvelope } from '../../observer/envelope.js';
+import { handleHook } from '../../observer/handle.js';
 import { answer, translate, type ClaudeStyleHost } from './claude-format.js';
 import { answerEnvelope, parseEnvelope } from './envelope-input.js';
 import { memoryServers } from './host-tools.js';

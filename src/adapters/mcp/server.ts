@@ -20,7 +20,7 @@ import * as z from 'zod';
 import { Memory } from '../../engine/memory.js';
 import { asGccError, gccError, type GccError } from '../../errors.js';
 import { GCC_DIR } from '../../store/paths.js';
-import { VERSION } from '../../version.js';
+import { VERSION } from '../../runtime/version.js';
 import { coerceArgs, fieldKinds, type FieldKind } from './coerce.js';
 import { TOOLS, type ToolSpec } from './tools.js';
 

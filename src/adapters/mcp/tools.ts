@@ -9,7 +9,7 @@ import type { ContextQuery } from '../../context/query.js';
 import type { Command } from '../../decider/commands.js';
 import type { ExecResult, Memory } from '../../engine/memory.js';
 import { gccError } from '../../errors.js';
-import { asProjectData } from '../../hook/framing.js';
+import { asProjectData } from '../../observer/framing.js';
 import { readOutput, writeOutput, type ReadOutput, type WriteOutput } from './schemas.js';
 
 export interface ToolRun {

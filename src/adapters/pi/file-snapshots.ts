@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
-import type { FileState } from '../../hook/envelope.js';
-import { resolveToolPath } from '../../hook/gcc-paths.js';
+import type { FileState } from '../../observer/envelope.js';
+import { resolveToolPath } from '../../observer/gcc-paths.js';
 
 /**
  * File contents around a write or edit, for exact line counts: read on tool_call, read again on

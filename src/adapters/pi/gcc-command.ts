@@ -2,7 +2,7 @@ import type { ExtensionAPI, ExtensionCommandContext } from '@earendil-works/pi-c
 import type { Command } from '../../decider/commands.js';
 import type { ContextQuery } from '../../context/query.js';
 import { asGccError } from '../../errors.js';
-import { gitGraphMermaid } from '../../machines/gitgraph.js';
+import { gitGraphMermaid } from '../../diagrams/gitgraph.js';
 import type { MemorySlot } from './memory-slot.js';
 
 /**

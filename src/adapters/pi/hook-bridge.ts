@@ -1,9 +1,9 @@
 import type { ExtensionAPI, ToolCallEventResult, ToolResultEventResult } from '@earendil-works/pi-coding-agent';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HookEnvelope } from '../../hook/envelope.js';
-import { gccWriteReason } from '../../hook/gcc-write-guard.js';
-import { handleHook } from '../../hook/handle.js';
+import type { HookEnvelope } from '../../observer/envelope.js';
+import { gccWriteReason } from '../../observer/gcc-write-guard.js';
+import { handleHook } from '../../observer/handle.js';
 import { FileSnapshots } from './file-snapshots.js';
 import type { MemorySlot } from './memory-slot.js';
 import { toCanonical } from './translate.js';

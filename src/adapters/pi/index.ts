@@ -10,8 +10,8 @@
  */
 import type { ExtensionAPI, ExtensionContext } from '@earendil-works/pi-coding-agent';
 import { Memory } from '../../engine/memory.js';
-import { asProjectData } from '../../hook/framing.js';
-import { inspectorFromEnv } from '../../machines/inspect.js';
+import { asProjectData } from '../../observer/framing.js';
+import { inspectorFromEnv } from '../../diagrams/inspect.js';
 import { createReadinessBarrier } from '../../machines/readiness.js';
 import { BRIEFING_TYPE, NOTICE_TYPE, briefingInContext } from './briefing-message.js';
 import { DEFAULTS, ENV_VARS, resolveConfig } from './config.js';

@@ -2,7 +2,7 @@ import type { ExtensionAPI } from '@earendil-works/pi-coding-agent';
 import { execFile } from 'node:child_process';
 import { accessSync, constants, existsSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
-import { gctxBin } from '../../self.js';
+import { gctxBin } from '../../runtime/self.js';
 import { MCP_TOOL_PREFIX } from './translate.js';
 
 /**

@@ -2,7 +2,7 @@ import type { AgentToolResult, ExtensionAPI, ToolDefinition } from '@earendil-wo
 import type { Command } from '../../decider/commands.js';
 import type { ContextQuery } from '../../context/query.js';
 import { asGccError, gccError } from '../../errors.js';
-import { asProjectData } from '../../hook/framing.js';
+import { asProjectData } from '../../observer/framing.js';
 import type { MemorySlot } from './memory-slot.js';
 
 /**

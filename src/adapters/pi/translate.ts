@@ -1,4 +1,4 @@
-import type { CanonicalInput, CanonicalTool } from '../../hook/envelope.js';
+import type { CanonicalInput, CanonicalTool } from '../../observer/envelope.js';
 
 /**
  * Pi's tool vocabulary → the canonical one the hook logic switches on. Pi names its tools in

@@ -4,9 +4,9 @@
  * stateDiagram-v2 is rendered from that graph.
  */
 import type { AnyStateMachine, AnyStateNode, StateValue } from 'xstate';
-import { branchMachine } from './branch-machine.js';
-import { readinessMachine } from './readiness.js';
-import { sessionMachine } from './session.js';
+import { branchMachine } from '../machines/branch-machine.js';
+import { readinessMachine } from '../machines/readiness.js';
+import { sessionMachine } from '../machines/session.js';
 
 export const MACHINES = { branch: branchMachine, session: sessionMachine, readiness: readinessMachine } as const;
 export type MachineName = keyof typeof MACHINES;

@@ -1,4 +1,4 @@
-import { diffLib } from '../lazy-deps.js';
+import { diffLib } from '../runtime/lazy-deps.js';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { FileChange } from '../events/types.js';
 import type { CanonicalInput, CanonicalTool, FileState } from './envelope.js';

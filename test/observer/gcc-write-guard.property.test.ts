@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CanonicalTool } from '../../src/hook/envelope.js';
-import { gccWriteReason } from '../../src/hook/gcc-write-guard.js';
+import type { CanonicalTool } from '../../src/observer/envelope.js';
+import { gccWriteReason } from '../../src/observer/gcc-write-guard.js';
 
 const ROOT = '/tmp/gcc-guard-project';
 const GCC = `${ROOT}/.GCC`;

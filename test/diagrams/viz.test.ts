@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AnyStateNode } from 'xstate';
 import { createReadinessBarrier } from '../../src/machines/readiness.js';
-import { runGraph, runViz } from '../../src/machines/cli.js';
-import { machineDocsMarkdown } from '../../src/machines/docs.js';
-import { inspectorFromEnv } from '../../src/machines/inspect.js';
-import { MACHINE_NAMES, MACHINES, machineJson, machineMermaid } from '../../src/machines/mermaid.js';
+import { runGraph, runViz } from '../../src/diagrams/cli.js';
+import { machineDocsMarkdown } from '../../src/diagrams/docs.js';
+import { inspectorFromEnv } from '../../src/diagrams/inspect.js';
+import { MACHINE_NAMES, MACHINES, machineJson, machineMermaid } from '../../src/diagrams/mermaid.js';
 import { GccError } from '../../src/errors.js';
 import { SimulatedClock } from 'xstate';
 

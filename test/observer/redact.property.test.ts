@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { boundText } from '../../src/hook/bound.js';
-import { REDACTED, redactSecrets } from '../../src/hook/redact.js';
+import { boundText } from '../../src/observer/bound.js';
+import { REDACTED, redactSecrets } from '../../src/observer/redact.js';
 
 const chars = (alphabet: string, min: number, max: number) =>
   fc.string({ unit: fc.constantFrom(...alphabet.split('')), minLength: min, maxLength: max });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../src/events/types.js';
-import { handleHook } from '../../src/hook/handle.js';
-import type { HookCommand, HookMemory } from '../../src/hook/memory-port.js';
+import { handleHook } from '../../src/observer/handle.js';
+import type { HookCommand, HookMemory } from '../../src/observer/memory-port.js';
 
 /** A memory whose every operation misbehaves in the given way. */
 function memory(behaviour: 'throws' | 'hangs' | 'works', log: HookCommand[] = []): HookMemory {

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { GccEvent, NewEvent } from '../../src/events/types.js';
 import { decideBranchOp, initialBranchWorld, type BranchOp, type BranchWorld, type CommitData } from '../../src/machines/branch.js';
-import { gitGraphMermaid, gitGraphModel, mermaidText } from '../../src/machines/gitgraph.js';
+import { gitGraphMermaid, gitGraphModel, mermaidText } from '../../src/diagrams/gitgraph.js';
 
 /** What Mermaid's gitGraph database would do with the parsed statements: it throws on these. */
 interface Stmt { $type: string; id?: string; name?: string; branch?: string; tags?: string[] }
