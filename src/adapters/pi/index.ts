@@ -14,10 +14,10 @@ import { asProjectData } from '../../observer/framing.js';
 import { inspectorFromEnv } from '../../diagrams/inspect.js';
 import { createReadinessBarrier } from '../../machines/readiness.js';
 import { BRIEFING_TYPE, NOTICE_TYPE, briefingInContext } from './briefing-message.js';
-import { DEFAULTS, ENV_VARS, resolveConfig } from './config.js';
+import { agentDir, DEFAULTS, ENV_VARS, resolveConfig } from './config.js';
 import { registerGccCommand } from './gcc-command.js';
 import { HOST, installHookBridge } from './hook-bridge.js';
-import { checkVersion, planMcp, registerMcp, waitForMcpTools } from './mcp-channel.js';
+import { checkVersion, planMcp, registerMcp, userServer, waitForMcpTools } from './mcp-channel.js';
 import { MemorySlot } from './memory-slot.js';
 import { registerMemoryTools } from './memory-tools.js';
 import { SessionDriver } from './session-driver.js';
@@ -146,26 +146,31 @@ export default function gccPiExtension(pi: ExtensionAPI): void {
       barrier.toolsReady();
       return;
     }
-    const plan = planMcp(pi, cfg.bin);
+    const plan = planMcp(pi, cfg.bin, userServer(agentDir(), ctx.cwd, projectTrusted(ctx)));
     if (!plan.ok) {
       fallBack(ctx, plan.why);
       return;
     }
-    const refused = registerMcp(pi, plan.cmd, slot.resolved?.memoryRoot ?? ctx.cwd, slot.session);
     channel.name = 'mcp';
-    channel.note = `gctx mcp from ${plan.cmd.source}`;
+    // A `gcc` entry in Pi's mcp.json serves memory in place of ours: nothing to register, and
+    // our executable's version says nothing about the server in use.
+    const cmd = 'cmd' in plan ? plan.cmd : null;
+    const server = 'user' in plan ? `the "gcc" server in ${plan.user}` : 'the gctx MCP server';
+    const refused = cmd ? registerMcp(pi, cmd, slot.resolved?.memoryRoot ?? ctx.cwd, slot.session) : null;
+    channel.note = cmd ? `gctx mcp from ${cmd.source}` : `${server}, which takes precedence over gctx mcp`;
     // Pi reports no connection event (nor a failure): watch for the tools, and read the
     // server's version meanwhile, so the first turn (held by the barrier) hears of both. The
     // watch gives up before the turn's cap, so a fallback still lands in the first turn.
     const waitMs = Math.floor(cfg.readyTimeoutMs * MCP_WAIT_SHARE);
-    void Promise.all([waitForMcpTools(pi, waitMs, () => stale), withCap(checkVersion(plan.cmd), waitMs)]).then(([seen, warning]) => {
+    const version = cmd ? withCap(checkVersion(cmd), waitMs) : Promise.resolve(null);
+    void Promise.all([waitForMcpTools(pi, waitMs, () => stale), version]).then(([seen, warning]) => {
       if (stale) return;
       if (warning) {
         notices.push(warning);
         notify(ctx, `gcc: ${warning}`, 'warning');
       }
       if (seen) barrier.toolsReady();
-      else fallBack(ctx, refused ? `Pi refused the MCP registration (${refused})` : 'the gctx MCP server did not come up');
+      else fallBack(ctx, refused ? `Pi refused the MCP registration (${refused})` : `${server} did not come up`);
     });
   };
 
@@ -244,6 +249,15 @@ function withCap<T>(work: Promise<T | null>, ms: number): Promise<T | null> {
       },
     );
   });
+}
+
+/** Whether Pi reads this project's `.pi/mcp.json` (it does only for trusted projects). */
+function projectTrusted(ctx: ExtensionContext): boolean {
+  try {
+    return typeof ctx.isProjectTrusted === 'function' ? ctx.isProjectTrusted() : true;
+  } catch {
+    return true;
+  }
 }
 
 function readyCapFromEnv(): number {

@@ -1,6 +1,6 @@
 import type { ExtensionAPI } from '@earendil-works/pi-coding-agent';
 import { execFile } from 'node:child_process';
-import { accessSync, constants, existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { gctxBin } from '../../runtime/self.js';
 import { MCP_TOOL_PREFIX } from './translate.js';
@@ -10,7 +10,9 @@ import { MCP_TOOL_PREFIX } from './translate.js';
  * its tools are declared like built-ins. Pi reports neither a connection nor a failure to
  * extensions, so each step that can be checked is checked before registering: a connector
  * (the `/mcp` command) must be loaded, and the binary must resolve, since a missing one would
- * look like a server still connecting. Anything else falls back to the in-process tools.
+ * look like a server still connecting. Anything else falls back to the in-process tools. A `gcc`
+ * server in the user's own mcp.json is what Pi connects instead of any registration of that name,
+ * so then that server is the channel, and nothing is registered.
  */
 
 export const SERVER_NAME = 'gcc';
@@ -26,10 +28,21 @@ export interface McpCommand {
   source: string;
 }
 
-export type McpPlan = { ok: true; cmd: McpCommand } | { ok: false; why: string };
+/** A `gcc` server in Pi's own mcp.json. */
+export interface UserServer {
+  /** The mcp.json that settles it: the defining file, or a project file overriding the global entry. */
+  file: string;
+  enabled: boolean;
+}
 
-/** Decide whether the MCP channel can be used, and with which command. */
-export function planMcp(pi: ExtensionAPI, bin: string | null, env: NodeJS.ProcessEnv = process.env): McpPlan {
+/**
+ * How memory is served: our `gctx mcp` (`cmd`, to register), or the user's own `gcc` server from
+ * Pi's mcp.json (`user`, its file), which Pi connects instead of any registration of that name.
+ */
+export type McpPlan = { ok: true; cmd: McpCommand } | { ok: true; user: string } | { ok: false; why: string };
+
+/** Decide whether the MCP channel can be used, and with which command or whose server. */
+export function planMcp(pi: ExtensionAPI, bin: string | null, user: UserServer | null = null, env: NodeJS.ProcessEnv = process.env): McpPlan {
   if (typeof pi.registerMcpServer !== 'function') return { ok: false, why: 'this Pi has no registerMcpServer (needs Pi ≥ 1.0)' };
   let connector = false;
   try {
@@ -38,6 +51,9 @@ export function planMcp(pi: ExtensionAPI, bin: string | null, env: NodeJS.Proces
     connector = false;
   }
   if (!connector) return { ok: false, why: 'no loaded extension connects MCP servers (Pi started with --no-mcp, or its MCP support is replaced)' };
+  // Pi drops a registration whose name mcp.json defines, disabled or not: the user's entry
+  // serves memory, so our executable neither needs to resolve nor gets registered.
+  if (user) return user.enabled ? { ok: true, user: user.file } : { ok: false, why: `the "${SERVER_NAME}" server in ${user.file} is disabled, and it takes precedence over gctx mcp` };
   const cmd = resolveGctx(bin, env);
   if (!cmd) return { ok: false, why: bin ? `the gctx executable "${bin}" does not resolve` : 'no gctx executable found (set GCC_BIN or install git-context-controller)' };
   return { ok: true, cmd };
@@ -57,6 +73,38 @@ export function resolveGctx(bin: string | null, env: NodeJS.ProcessEnv = process
   const own = gctxBin();
   if (existsSync(own)) return { command: process.execPath, args: [own, 'mcp'], source: 'this package' };
   return null;
+}
+
+/**
+ * The `gcc` server in Pi's mcp.json files, read as Pi 1.6 reads them (dist/extensions/mcp/config.js):
+ * the agent directory's, then the project's `.pi/mcp.json` (from the session cwd) when the project
+ * is trusted. A project entry with a command or url replaces the global one; one without only
+ * overrides its `enabled` (and exposure). An entry Pi would reject for another reason still counts
+ * here: its tools then never appear, and the channel falls back as for a server that is down.
+ */
+export function userServer(agentDir: string, cwd: string, projectTrusted: boolean): UserServer | null {
+  let found: UserServer | null = null;
+  const files = [join(agentDir, 'mcp.json'), ...(projectTrusted ? [join(cwd, '.pi', 'mcp.json')] : [])];
+  for (const file of files) {
+    const entry = mcpJsonEntry(file, SERVER_NAME);
+    if (!entry) continue;
+    const defines = typeof entry.command === 'string' || typeof entry.url === 'string';
+    if (defines) found = { file, enabled: entry.enabled !== false };
+    else if (found && file !== files[0] && entry.command === undefined && entry.url === undefined && entry.type === undefined) {
+      found = { file, enabled: entry.enabled === undefined ? found.enabled : entry.enabled !== false };
+    }
+  }
+  return found;
+}
+
+function mcpJsonEntry(file: string, name: string): Record<string, unknown> | null {
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8').replace(/^\uFEFF/, '')) as { mcpServers?: Record<string, unknown> };
+    const entry = parsed?.mcpServers?.[name];
+    return typeof entry === 'object' && entry !== null && !Array.isArray(entry) ? (entry as Record<string, unknown>) : null;
+  } catch {
+    return null; // missing or malformed: Pi reads no servers from it either
+  }
 }
 
 export function registerMcp(pi: ExtensionAPI, cmd: McpCommand, cwd: string, session: string): string | null {

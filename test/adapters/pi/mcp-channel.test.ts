@@ -1,13 +1,14 @@
 /**
  * The MCP channel on the real host, for what docs/pi.md claims about it: the 600 s request
- * timeout and an executable that does not resolve. Every call goes through Pi's built-in MCP
- * connector (createMcpExtension) and a real stdio server.
+ * timeout, an executable that does not resolve, and a `gcc` entry in Pi's own mcp.json. Every
+ * call goes through Pi's built-in MCP connector (createMcpExtension) and a real stdio server.
  */
 import type { ExtensionAPI, ExtensionFactory } from '@earendil-works/pi-coding-agent';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { userServer } from '../../../src/adapters/pi/mcp-channel.js';
 import { Memory } from '../../../src/index.js';
 import { call, createHost, FIXTURES, type Host, say, tempDir } from './harness.js';
 
@@ -181,5 +182,120 @@ describe('an executable that does not resolve', () => {
     await h2.turn('hi', [say('ok')]);
     expect(h2.requests[0]?.tools).toContain('mcp__gcc__commit');
     expect(notices(h2).filter((n) => /run in-process/.test(n))).toEqual([]);
+  });
+});
+
+describe('a gcc entry in Pi\'s own mcp.json', () => {
+  /** The user's server: the prototype's echo, so the test can tell whose tools are visible. */
+  const userEntry = (log: string, extra: Record<string, unknown> = {}) => ({
+    mcpServers: { gcc: { command: process.execPath, args: [join(FIXTURES, 'echo-server.mjs')], exposure: 'direct', env: { ECHO_LOG: log }, ...extra } },
+  });
+  const spawned = (log: string) => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string; argv?: string[] }) : []);
+
+  it('is what Pi connects in place of a registered server of that name (Pi\'s rule the channel relies on)', async () => {
+    const dir = await project();
+    const agentDir = tempDir('gcc-pi-agent-');
+    const echoLog = join(agentDir, 'echo.jsonl');
+    const gctxLog = join(agentDir, 'gctx.jsonl');
+    writeFileSync(join(agentDir, 'mcp.json'), JSON.stringify(userEntry(echoLog)));
+    Object.assign(process.env, { GCC_TEST_NODE: process.execPath, FAKE_GCTX_LOG: gctxLog });
+    // Another extension registers `gcc` the way the channel used to; the default channel registers nothing.
+    const registersGcc: ExtensionFactory = (pi) => {
+      pi.on('session_start', () => pi.registerMcpServer('gcc', { command: join(FIXTURES, 'fake-gctx'), args: ['mcp'], exposure: 'direct' }));
+    };
+    const h = await createHost({ cwd: dir, agentDir, builtins: true, extraFactories: [registersGcc] });
+    hosts.push(h);
+    await h.turn('whose?', [say('ok')]);
+    // Pi dist/extensions/mcp/index.js:246-261: a registration whose namespace mcp.json defines is skipped.
+    expect(h.requests[0]?.tools).toContain('mcp__gcc__echo');
+    expect(h.requests[0]?.tools).not.toContain('mcp__gcc__commit');
+    expect(spawned(gctxLog)).toEqual([]);
+  });
+
+  it('serves memory in place of gctx mcp: the model sees the user\'s tools, ours is neither registered nor run, /gcc status says whose', async () => {
+    const dir = await project();
+    const agentDir = tempDir('gcc-pi-agent-');
+    const echoLog = join(agentDir, 'echo.jsonl');
+    const gctxLog = join(agentDir, 'gctx.jsonl');
+    writeFileSync(join(agentDir, 'mcp.json'), JSON.stringify(userEntry(echoLog)));
+    Object.assign(process.env, { GCC_PI_CHANNEL: 'mcp', GCC_BIN: join(FIXTURES, 'fake-gctx'), GCC_TEST_NODE: process.execPath, FAKE_GCTX_LOG: gctxLog });
+    const o = observer();
+    const h = await createHost({ cwd: dir, agentDir, builtins: true, extraFactories: [o.factory] });
+    hosts.push(h);
+    await h.turn('whose?', [call('mcp__gcc__echo', { text: 'whose tools?' }), say('ok')]);
+    expect(o.api().getMcpServers()).toEqual([]);
+
+    const tools = h.requests[0]?.tools ?? [];
+    expect(tools).toContain('mcp__gcc__echo');
+    expect(tools.filter((t) => t === 'mcp__gcc__commit' || t.startsWith('gcc_'))).toEqual([]);
+    expect(h.toolResults()[0]?.text).toBe('echo: whose tools?');
+    expect(spawned(echoLog).some((r) => r.kind === 'spawned')).toBe(true);
+    expect(spawned(gctxLog).filter((r) => r.argv?.[0] === 'mcp')).toEqual([]);
+    expect(notices(h)).toEqual([]);
+    expect(await status(h)).toContain(`Channel: mcp (the "gcc" server in ${join(agentDir, 'mcp.json')}`);
+  });
+
+  it('in the project\'s .pi/mcp.json, wins even when our executable does not resolve: no in-process duplicates', async () => {
+    const dir = await project();
+    const echoLog = join(dir, 'echo.jsonl');
+    mkdirSync(join(dir, '.pi'));
+    writeFileSync(join(dir, '.pi/mcp.json'), JSON.stringify(userEntry(echoLog)));
+    Object.assign(process.env, { GCC_PI_CHANNEL: 'mcp', GCC_BIN: '/nonexistent/bin/gctx' });
+    const h = await createHost({ cwd: dir, builtins: true });
+    hosts.push(h);
+    await h.turn('whose?', [call('mcp__gcc__echo', { text: 'still theirs' }), say('ok')]);
+
+    const tools = h.requests[0]?.tools ?? [];
+    expect(tools).toContain('mcp__gcc__echo');
+    expect(tools.filter((t) => t.startsWith('gcc_'))).toEqual([]);
+    expect(h.toolResults()[0]?.text).toBe('echo: still theirs');
+    expect(notices(h)).toEqual([]);
+  });
+
+  it('when disabled there, Pi connects neither it nor ours: memory falls back in-process at once, and says why', async () => {
+    const dir = await project();
+    const agentDir = tempDir('gcc-pi-agent-');
+    const echoLog = join(agentDir, 'echo.jsonl');
+    writeFileSync(join(agentDir, 'mcp.json'), JSON.stringify(userEntry(echoLog, { enabled: false })));
+    Object.assign(process.env, { GCC_PI_CHANNEL: 'mcp', GCC_BIN: join(FIXTURES, 'fake-gctx'), GCC_TEST_NODE: process.execPath });
+    const h = await createHost({ cwd: dir, agentDir, builtins: true });
+    hosts.push(h);
+    await h.turn('commit', [call('gcc_commit', { contribution: 'in-process, gcc disabled in mcp.json' }), say('ok')]);
+
+    expect(h.requests[0]?.tools).toContain('gcc_commit');
+    expect(h.requests[0]?.tools.filter((t) => t.startsWith('mcp__gcc__'))).toEqual([]);
+    expect(h.toolResults()[0]?.isError).toBe(false);
+    expect(notices(h)).toEqual([expect.stringMatching(/the "gcc" server in .*mcp\.json is disabled/)]);
+    expect(spawned(echoLog)).toEqual([]);
+  });
+});
+
+describe('reading Pi\'s mcp.json for a gcc entry', () => {
+  const write = (file: string, servers: Record<string, unknown>) => {
+    mkdirSync(join(file, '..'), { recursive: true });
+    writeFileSync(file, JSON.stringify({ mcpServers: servers }));
+  };
+  const server = { command: 'gctx', args: ['mcp'] };
+
+  it('follows Pi\'s layering: project entries replace or override the global one, only in trusted projects', () => {
+    const agent = tempDir('gcc-pi-agent-');
+    const cwd = tempDir('gcc-pi-cwd-');
+    const global = join(agent, 'mcp.json');
+    const local = join(cwd, '.pi', 'mcp.json');
+    expect(userServer(agent, cwd, true)).toBeNull();
+    write(global, { other: server, gcc: server });
+    expect(userServer(agent, cwd, true)).toEqual({ file: global, enabled: true });
+    // A project override of `enabled` alone applies to the global entry, in a trusted project.
+    write(local, { gcc: { enabled: false } });
+    expect(userServer(agent, cwd, true)).toEqual({ file: local, enabled: false });
+    expect(userServer(agent, cwd, false)).toEqual({ file: global, enabled: true });
+    // An override with nothing to override, or an entry Pi rejects outright, defines nothing.
+    write(global, { gcc: { enabled: true } });
+    expect(userServer(agent, cwd, true)).toBeNull();
+    // A full project entry stands on its own.
+    write(local, { gcc: { url: 'http://127.0.0.1:1/mcp' } });
+    expect(userServer(agent, cwd, true)).toEqual({ file: local, enabled: true });
+    writeFileSync(local, '{ not json');
+    expect(userServer(agent, cwd, true)).toBeNull();
   });
 });
