@@ -1,6 +1,8 @@
 /**
- * Token budgets. A token is counted as four characters: close enough for English and code
- * to keep answers inside a model's window, and cheap enough to apply to every answer.
+ * Token budgets. A token is counted as four characters: close enough for English and code to
+ * keep answers inside a model's window, and cheap enough to apply to every answer. Answers are
+ * lists, newest first: what must be cut is always the oldest, and the answer says exactly how
+ * to reach it.
  */
 export const CHARS_PER_TOKEN = 4;
 
@@ -8,18 +10,57 @@ export function estimateTokens(text: string): number {
   return Math.ceil(text.length / CHARS_PER_TOKEN);
 }
 
-/** Cut whole lines to fit; say so, and how to see more, when anything was cut. */
-export function fitBudget(text: string, budget: number, more: string): { text: string; truncated: boolean } {
+export function clip(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= max) return flat;
+  // At a word boundary where one is near, never inside a surrogate pair.
+  let cut = flat.lastIndexOf(' ', max - 1);
+  if (cut < max * 0.6) cut = max - 1;
+  if (/[\uD800-\uDBFF]/.test(flat.charAt(cut - 1))) cut--;
+  return `${flat.slice(0, cut).trimEnd()}…`;
+}
+
+export interface Fitted {
+  text: string;
+  /** How many items made it in (the newest ones). */
+  shown: number;
+  truncated: boolean;
+}
+
+/**
+ * A head, then items newest first, as many as the budget holds; `tail(shown)` words what is
+ * left out (and how to get it) when something is. The first item is always kept, clipped if it
+ * alone is over budget.
+ */
+export function fitItems(head: string, items: readonly string[], budget: number, tail: (shown: number) => string): Fitted {
+  const limit = Math.max(1, budget) * CHARS_PER_TOKEN;
+  let text = head;
+  let shown = 0;
+  for (const item of items) {
+    const note = shown + 1 < items.length ? tail(shown + 1) : '';
+    if (text.length + item.length + note.length + 2 > limit) {
+      if (shown === 0) {
+        const room = Math.max(40, limit - text.length - tail(1).length - 2);
+        text += `${item.slice(0, room)}…\n`;
+        shown = 1;
+      }
+      break;
+    }
+    text += item;
+    shown++;
+  }
+  const truncated = shown < items.length;
+  if (truncated) text += tail(shown);
+  return { text: text.replace(/\n+$/, ''), shown, truncated };
+}
+
+/** Cut whole lines from the end of a text that is not a list; say so when anything was cut. */
+export function fitText(text: string, budget: number, more: string): { text: string; truncated: boolean } {
   const limit = Math.max(1, budget) * CHARS_PER_TOKEN;
   if (text.length <= limit) return { text, truncated: false };
-  const note = `\n… truncated to ${budget} tokens; ${more}`;
+  const note = `\n… cut to ${budget} tokens; ${more}`;
   const room = Math.max(0, limit - note.length);
   let cut = text.lastIndexOf('\n', room);
   if (cut < room / 2) cut = room;
   return { text: text.slice(0, cut) + note, truncated: true };
-}
-
-export function clip(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }

@@ -1,17 +1,20 @@
 /**
- * CONTEXT: memory at several granularities, each answer inside a token budget.
- * Pure over (state, events): the engine passes what it holds, this module only reads.
+ * CONTEXT: memory at several granularities, each answer inside a token budget. Every list is
+ * newest first (search: most relevant first, ties newest first); an answer that must be cut
+ * keeps the newest and says exactly how to reach the rest (the next page is older). Text for
+ * the reader carries no internal ids and no event-type names; the data behind it does.
  */
 import { yamlLib } from '../runtime/lazy-deps.js';
-import { currentBranch } from '../decider/decision.js';
+import { currentBranch, displayLabel, type BranchInfo, type MemoryState } from '../decider/state.js';
 import { type EventOf, type GccEvent, MAIN } from '../events/types.js';
 import { gccError } from '../errors.js';
-import { renderProse } from '../log/prose.js';
+import { filesText } from '../log/prose.js';
 import { renderCommit } from '../projections/render-commit.js';
 import { renderMain } from '../projections/render-main.js';
 import { metadataObject } from '../projections/render-metadata.js';
-import type { MemoryState } from '../projections/state.js';
-import { clip, estimateTokens, fitBudget } from './budget.js';
+import { clip, estimateTokens, fitItems, fitText } from './budget.js';
+import { entryLine, failedLines, pendingLine } from './lines.js';
+import type { SearchHit, SearchKind } from './search-index.js';
 
 export type ContextQuery =
   | { level: 'status' }
@@ -20,189 +23,239 @@ export type ContextQuery =
   | { level: 'log'; n?: number; page?: number; branch?: string }
   | { level: 'metadata'; segment?: string }
   | { level: 'full' }
-  | { level: 'search'; text: string; limit?: number };
+  | { level: 'search'; text: string; limit?: number; page?: number };
+
+export type ContextLevel = ContextQuery['level'];
+export const CONTEXT_LEVELS: readonly ContextLevel[] = ['status', 'branch', 'commit', 'log', 'metadata', 'full', 'search'];
 
 export interface ContextAnswer {
   text: string;
   data: unknown;
   truncated: boolean;
   tokens: number;
+  /** The query that shows what was left out (older, or less relevant); null when nothing was. */
+  next: ContextQuery | null;
 }
-
-export interface ContextSource {
-  state: MemoryState;
-  eventsOf(branch: string): readonly GccEvent[];
-  allEvents(): readonly GccEvent[];
-}
-
-export const DEFAULT_BUDGET = 2000;
 
 type Commit = EventOf<'commit.recorded'>;
 
-function commitsOf(src: ContextSource, branch: string): Commit[] {
-  return src.eventsOf(branch).filter((e): e is Commit => e.type === 'commit.recorded');
+/** What CONTEXT reads: the folded state, and events read back newest first. */
+export interface ContextSource {
+  state: MemoryState;
+  newest(q: { branch?: string; before?: string; limit: number; filter?: (e: GccEvent) => boolean }): GccEvent[];
+  /** Every event (of a branch), newest log first; stop by returning false. */
+  scan(q: { branch?: string }, visit: (e: GccEvent) => boolean): void;
+  search(text: string, opts: { limit: number; page: number; branch?: string; kinds?: SearchKind[] }): { hits: SearchHit[]; total: number; pages: number; mode: string };
 }
 
-function page(n: number | undefined): number {
-  return n && Number.isInteger(n) && n > 0 ? n : 1;
+export interface ContextOptions {
+  session?: string | undefined;
+  budget?: number | undefined;
+  /** How the asking front end spells a query ("gctx context --log --page 2"), for the notes. */
+  spell?: (q: ContextQuery) => string;
 }
 
-function status(src: ContextSource, session?: string): { text: string; data: unknown } {
+export const DEFAULT_BUDGET = 2000;
+/** Commits a branch view shows by default: chosen with the resume benchmark (docs/benchmarks.md). */
+export const DEFAULT_K = 3;
+export const DEFAULT_LOG = 20;
+
+const defaultSpell = (q: ContextQuery): string => `context ${JSON.stringify(q)}`;
+const page = (n: number | undefined): number => (n && Number.isInteger(n) && n > 0 ? n : 1);
+const when = (at: string): string => at.slice(0, 16).replace('T', ' ');
+
+function status(src: ContextSource, o: ContextOptions, budget: number): ContextAnswer {
   const s = src.state;
-  const here = currentBranch(s, session);
-  const lines = [`On memory branch ${here}. ${s.events} events; ${s.milestoneCount} milestones.`, '', 'Objectives:'];
-  if (!s.objectives.length) lines.push('  (none yet)');
-  s.objectives.forEach((o, i) => lines.push(`  ${i + 1}. [${o.done ? 'x' : ' '}] ${o.text}`));
-  lines.push('', 'Branches:');
-  const branches = Object.values(s.branches).sort((a, b) => (a.name === MAIN ? -1 : b.name === MAIN ? 1 : a.name < b.name ? -1 : 1));
-  for (const b of branches) {
-    const last = b.recent[b.recent.length - 1];
-    lines.push(`  ${b.name === here ? '*' : ' '} ${b.name} [${b.status}] ${b.commits} commits${last ? `, last ${last.label}: ${clip(last.title, 80)}` : ''}`);
-    if (b.name !== MAIN) lines.push(`      purpose: ${clip(b.purpose, 120)}`);
-  }
-  const p = s.branches[here]!.pending;
-  if (p.turns) lines.push('', `Uncommitted on ${here}: ${p.turns} steps, ${p.edits} edits, files: ${Object.keys(p.files).slice(0, 10).join(', ') || '-'}`);
+  const here = currentBranch(s, o.session);
+  const b = s.branches[here]!;
+  const lines: string[] = [`On memory branch ${here}${here === MAIN ? '' : ` (from ${b.parent ?? MAIN})`}: ${clip(b.purpose || 'no purpose recorded', 200)}`];
+  const open = s.objectives.map((x, i) => ({ ...x, n: i + 1 })).filter((x) => !x.done);
+  lines.push(`Objectives: ${open.length} open, ${s.objectives.length - open.length} done${open.length ? '' : '.'}`);
+  for (const x of open.slice(0, 10)) lines.push(`  ${x.n}. ${clip(x.text, 160)}`);
+  if (open.length > 10) lines.push(`  … ${open.length - 10} more in \`full\``);
+  if (b.last) lines.push(`Last commit ${displayLabel(b, b.last.label, b.last.id)} ${b.last.id} (${when(b.last.at)}): ${clip(b.last.contribution, 300)}${b.last.next ? ` Next: ${clip(b.last.next, 200)}` : ''}`);
+  const pending = pendingLine(b, 10);
+  if (pending) lines.push(pending);
+  const active = Object.values(s.branches).filter((x) => x.life === 'active' && x.name !== MAIN).sort((x, y) => (x.created < y.created ? 1 : -1));
+  lines.push(`Branches: ${active.length} open${active.length ? ':' : '.'}`);
+  for (const x of active.slice(0, 8)) lines.push(`  ${x.name === here ? '*' : ' '} ${x.name} (${x.commits} commits): ${clip(x.purpose, 120)}`);
+  if (active.length > 8) lines.push(`  … ${active.length - 8} more in \`metadata branches\``);
+  const closed = Object.values(s.branches).filter((x) => x.life === 'merged').length;
+  if (closed) lines.push(`  ${closed} merged.`);
+  const failed = failedLines(s, 5);
+  if (failed.length) lines.push('Failed approaches (do not retry without a new reason), newest first:', ...failed);
+  const fit = fitText(lines.join('\n'), budget, 'ask for `full` or a narrower level');
   return {
-    text: lines.join('\n'),
-    data: { branch: here, objectives: s.objectives, branches: branches.map((b) => ({ name: b.name, status: b.status, commits: b.commits, purpose: b.purpose, last: b.recent[b.recent.length - 1] ?? null })), pending: p },
+    text: fit.text,
+    truncated: fit.truncated,
+    tokens: estimateTokens(fit.text),
+    next: null,
+    data: { branch: here, objectives: s.objectives, branches: Object.values(s.branches).map((x) => ({ name: x.name, status: x.life, parent: x.parent, commits: x.commits, purpose: x.purpose })), failed: [...s.failed].reverse(), pending: pendingFiles(b) },
   };
 }
 
-function branchView(src: ContextSource, q: Extract<ContextQuery, { level: 'branch' }>, session?: string) {
-  const name = q.name ?? currentBranch(src.state, session);
-  const b = src.state.branches[name];
+function pendingFiles(b: BranchInfo) {
+  return Object.values(b.pending.files).sort((x, y) => (x.at < y.at ? 1 : -1)).map((f) => ({ path: f.path, added: f.added, removed: f.removed }));
+}
+
+/** One commit, compactly: label, hash, date, contribution, files, next step. */
+export function commitBlock(b: BranchInfo | undefined, e: Commit, max = 600): string {
+  const d = e.data;
+  const head = `${displayLabel(b, d.label, d.id)} ${d.id} ${when(e.at)}${d.merge ? ` (merge of ${d.merge.from})` : d.abandon ? ` (abandoned ${d.abandon.from})` : ''}: ${clip(d.contribution, max)}`;
+  const more = [d.files.length ? `  Files: ${clip(filesText(d.files), 300)}` : '', d.next ? `  Next: ${clip(d.next, 200)}` : ''].filter(Boolean);
+  return `${[head, ...more].join('\n')}\n`;
+}
+
+function branchView(src: ContextSource, q: Extract<ContextQuery, { level: 'branch' }>, o: ContextOptions, budget: number): ContextAnswer {
+  const s = src.state;
+  const name = q.name ?? currentBranch(s, o.session);
+  const b = s.branches[name];
   if (!b) throw gccError('E_BRANCH_NOT_FOUND', `no branch named ${JSON.stringify(name)}`, 'list branches with `gctx status`');
-  const k = q.k && q.k > 0 ? Math.min(q.k, 100) : 10;
-  const all = commitsOf(src, name);
+  const k = q.k && q.k > 0 ? Math.min(q.k, 100) : DEFAULT_K;
   const p = page(q.page);
-  const end = all.length - (p - 1) * k;
-  const shown = all.slice(Math.max(0, end - k), Math.max(0, end)).reverse();
-  const pages = Math.max(1, Math.ceil(all.length / k));
-  const head = [`Branch ${name} [${b.status}]${b.parent ? ` from ${b.parent}` : ''}, created ${b.created}`, `Purpose: ${b.purpose}`];
-  for (const h of b.hypotheses) head.push(`Hypothesis: ${h}`);
-  if (b.reason) head.push(`Abandoned because: ${b.reason}`);
-  if (b.mergedInto) head.push(`Merged into ${b.mergedInto}`);
-  head.push('', `Commits ${shown.length ? `(page ${p} of ${pages}, newest first; ${all.length} in all)` : '(none on this page)'}:`, '');
-  return {
-    text: head.join('\n') + shown.map((c) => renderCommit(c)).join(''),
-    data: { branch: b, page: p, pages, commits: shown.map((c) => ({ ...c.data, at: c.at })) },
-  };
-}
-
-function findCommit(src: ContextSource, id: string, session?: string): Commit {
-  const want = id.trim();
-  const m = /^(?:(.+)[@:])?(C\d+)$/i.exec(want);
-  if (m) {
-    const branches = m[1] ? [m[1]] : [currentBranch(src.state, session), ...Object.keys(src.state.branches)];
-    for (const b of branches) {
-      const hit = commitsOf(src, b).find((c) => c.data.label.toUpperCase() === m[2]!.toUpperCase());
-      if (hit) return hit;
-    }
-  } else if (/^[0-9a-f]{4,}$/i.test(want)) {
-    const hits = src.allEvents().filter((e): e is Commit => e.type === 'commit.recorded' && e.data.id.startsWith(want.toLowerCase()));
-    if (hits.length === 1) return hits[0]!;
-    if (hits.length > 1) throw gccError('E_COMMIT_NOT_FOUND', `${want} matches ${hits.length} commits`, 'give more characters of the id');
-  }
-  throw gccError('E_COMMIT_NOT_FOUND', `no commit ${JSON.stringify(want)}`, 'use a commit id (7 hex) or a label like C003 or feat/x@C003; `gctx context --branch` lists them');
-}
-
-function logView(src: ContextSource, q: Extract<ContextQuery, { level: 'log' }>, session?: string) {
-  const branch = q.branch ?? currentBranch(src.state, session);
-  const n = q.n && q.n > 0 ? Math.min(q.n, 500) : 20;
-  const events = src.eventsOf(branch);
-  const p = page(q.page);
-  const end = events.length - (p - 1) * n;
-  const shown = events.slice(Math.max(0, end - n), Math.max(0, end));
-  const pages = Math.max(1, Math.ceil(events.length / n));
-  return {
-    text: `Log of ${branch}: entries ${Math.max(0, end - n) + 1}–${Math.max(0, end)} of ${events.length} (page ${p} of ${pages}, oldest first)\n\n${shown.map(renderProse).join('\n\n')}`,
-    data: { branch, page: p, pages, events: shown },
-  };
-}
-
-function haystack(e: GccEvent): string {
-  switch (e.type) {
-    case 'commit.recorded':
-      return `${e.data.title}\n${e.data.contribution}\n${e.data.merge ? `${e.data.merge.tried}\n${e.data.merge.learned}` : ''}`;
-    case 'ota.logged':
-      return `${e.data.observation}\n${e.data.thought}\n${e.data.action}`;
-    case 'tool.recorded':
-      return `${e.data.tool} ${e.data.input}\n${e.data.result}`;
-    case 'branch.created':
-      return `${e.data.name}\n${e.data.purpose}\n${e.data.hypotheses.join('\n')}`;
-    case 'branch.abandoned':
-      return `${e.data.branch}\n${e.data.reason}`;
-    case 'objective.added':
-    case 'objective.edited':
-      return e.data.text;
-    default:
-      return '';
-  }
-}
-
-function search(src: ContextSource, q: Extract<ContextQuery, { level: 'search' }>) {
-  const needle = q.text.trim().toLowerCase();
-  if (!needle) throw gccError('E_INVALID_ARGUMENT', 'search needs some text', 'gctx search "retry logic"');
-  const limit = q.limit && q.limit > 0 ? q.limit : 20;
-  const hits: { event: GccEvent; snippet: string }[] = [];
-  const all = src.allEvents();
-  for (let i = all.length - 1; i >= 0 && hits.length < limit; i--) {
-    const e = all[i]!;
-    const hay = haystack(e);
-    const at = hay.toLowerCase().indexOf(needle);
-    if (at === -1) continue;
-    hits.push({ event: e, snippet: clip(hay.slice(Math.max(0, at - 60), at + needle.length + 100), 200) });
-  }
-  const lines = hits.map(({ event: e, snippet }) => {
-    const what = e.type === 'commit.recorded' ? `${e.data.label} ${e.data.id}` : `${e.type} #${e.seq}`;
-    return `${e.branch} ${what} (${e.at}): ${snippet}`;
+  const commits = src.newest({ branch: name, limit: p * k, filter: (e) => e.type === 'commit.recorded' }) as Commit[];
+  const shown = commits.slice((p - 1) * k);
+  const head = [`Branch ${name} [${b.life}]${b.parent ? ` from ${b.parent}` : ''}, created ${when(b.created)}: ${clip(b.purpose, 400)}`];
+  if (b.hypotheses.length) head.push(`Hypotheses: ${b.hypotheses.map((h) => clip(h, 160)).join('; ')}`);
+  if (b.life === 'abandoned') head.push(`Abandoned ${when(b.closed ?? '')}: ${clip(b.reason ?? '', 400)}`);
+  if (b.life === 'merged') head.push(`Merged into ${b.mergedInto} ${when(b.closed ?? '')}`);
+  const earlier = b.recent.filter((c) => !shown.some((x) => x.data.id === c.id));
+  head.push(`${b.commits} commit${b.commits === 1 ? '' : 's'}${earlier.length ? `; earlier: ${earlier.map((c) => `${displayLabel(b, c.label, c.id)} ${clip(c.title, 60)}`).reverse().join('; ')}` : ''}.`);
+  if (!shown.length) head.push(b.commits ? `(no commits on page ${p})` : '(no commits yet)');
+  else head.push(`Newest first${p > 1 ? `, page ${p}` : ''}:`);
+  const older = b.commits - (p - 1) * k - shown.length;
+  const items = shown.map((e) => commitBlock(b, e));
+  const next = (n: number): ContextQuery => ({ level: 'branch', name, k, page: p + Math.max(1, Math.floor(n / k)) });
+  const spell = o.spell ?? defaultSpell;
+  const fit = fitItems(`${head.join('\n')}\n`, items, budget, (n) => {
+    const left = shown.length - n + Math.max(0, older);
+    return left > 0 ? `… ${left} older commit${left === 1 ? '' : 's'}: ${n < shown.length ? spell({ level: 'branch', name, k: n, page: Math.floor(((p - 1) * k) / n) + 2 }) : spell(next(k))}\n` : '';
   });
+  const truncated = fit.truncated || older > 0;
+  const text = fit.truncated || older <= 0 ? fit.text : `${fit.text}\n… ${older} older commit${older === 1 ? '' : 's'}: ${spell(next(k))}`;
   return {
-    text: hits.length ? `${hits.length} match${hits.length === 1 ? '' : 'es'} for ${JSON.stringify(q.text)}, newest first:\n${lines.join('\n')}` : `No match for ${JSON.stringify(q.text)}.`,
-    data: { hits: hits.map((h) => ({ branch: h.event.branch, type: h.event.type, seq: h.event.seq, id: h.event.id, at: h.event.at, snippet: h.snippet })) },
+    text,
+    truncated,
+    tokens: estimateTokens(text),
+    next: truncated ? (fit.truncated ? { level: 'branch', name, k: fit.shown, page: Math.floor(((p - 1) * k) / fit.shown) + 2 } : next(k)) : null,
+    data: { branch: { name, status: b.life, parent: b.parent, purpose: b.purpose, hypotheses: b.hypotheses, reason: b.reason, mergedInto: b.mergedInto, commits: b.commits }, page: p, commits: shown.slice(0, fit.shown).map((c) => ({ ...c.data, label: displayLabel(b, c.data.label, c.data.id), at: c.at })) },
   };
 }
 
-export function contextQuery(src: ContextSource, q: ContextQuery, opts: { session?: string | undefined; budget?: number | undefined } = {}): ContextAnswer {
-  const budget = opts.budget && opts.budget > 0 ? opts.budget : DEFAULT_BUDGET;
-  let out: { text: string; data: unknown };
-  let more = 'ask for a narrower view or raise the budget';
+/** A commit by hash prefix, label (`C003`, `feat/x@C003`) or display label (`C003.1a2b3c4`). */
+export function findCommit(src: ContextSource, ref: string, session?: string): Commit {
+  const want = ref.trim();
+  const m = /^(?:(.+)[@:])?(C\d+)(?:\.([0-9a-f]{4,}))?$/i.exec(want);
+  if (m) {
+    const branch = m[1] ?? currentBranch(src.state, session);
+    const label = m[2]!.toUpperCase();
+    const hits: Commit[] = [];
+    src.scan({ branch }, (e) => {
+      if (e.type === 'commit.recorded' && e.data.label === label && (!m[3] || e.data.id.startsWith(m[3].toLowerCase()))) hits.push(e);
+      return true;
+    });
+    if (hits.length === 1) return hits[0]!;
+    if (hits.length > 1) {
+      const b = src.state.branches[branch];
+      throw gccError('E_COMMIT_NOT_FOUND', `${label} names ${hits.length} commits on ${branch} (two writers both numbered one; labels are per writer until they meet): ${hits.map((h) => `${displayLabel(b, h.data.label, h.data.id)} "${clip(h.data.title, 50)}"`).join(', ')}`, `name one by its label with hash (${displayLabel(b, label, hits[0]!.data.id)}) or by its hash (${hits[0]!.data.id})`);
+    }
+    if (!m[1]) {
+      // Not on the current branch: a unique label elsewhere is accepted, an ambiguous one is not.
+      const elsewhere: Commit[] = [];
+      src.scan({}, (e) => {
+        if (e.type === 'commit.recorded' && e.data.label === label && (!m[3] || e.data.id.startsWith(m[3].toLowerCase()))) elsewhere.push(e);
+        return elsewhere.length < 2;
+      });
+      if (elsewhere.length === 1) return elsewhere[0]!;
+      if (elsewhere.length > 1) throw gccError('E_COMMIT_NOT_FOUND', `${label} is not on ${branch} and names commits on several branches`, 'name the branch: `<branch>@C003`, or use the hash');
+    }
+  } else if (/^[0-9a-f]{4,40}$/i.test(want)) {
+    const hits: Commit[] = [];
+    src.scan({}, (e) => {
+      if (e.type === 'commit.recorded' && e.data.id.startsWith(want.toLowerCase()) && !hits.some((h) => h.id === e.id)) hits.push(e);
+      return hits.length < 2;
+    });
+    if (hits.length === 1) return hits[0]!;
+    if (hits.length > 1) throw gccError('E_COMMIT_NOT_FOUND', `${want} matches several commits`, 'give more characters of the hash');
+  }
+  throw gccError('E_COMMIT_NOT_FOUND', `no commit ${JSON.stringify(want)}`, 'use a hash (7 hex) or a label like C003 or feat/x@C003; `gctx context --branch` lists them');
+}
+
+function logView(src: ContextSource, q: Extract<ContextQuery, { level: 'log' }>, o: ContextOptions, budget: number): ContextAnswer {
+  const branch = q.branch ?? currentBranch(src.state, o.session);
+  if (!src.state.branches[branch]) throw gccError('E_BRANCH_NOT_FOUND', `no branch named ${JSON.stringify(branch)}`, 'list branches with `gctx status`');
+  const n = q.n && q.n > 0 ? Math.min(q.n, 500) : DEFAULT_LOG;
+  const p = page(q.page);
+  const total = src.state.branches[branch]!.logged;
+  const events = src.newest({ branch, limit: p * n }).slice((p - 1) * n);
+  const items = events.map((e) => `${entryLine(e)}\n`);
+  const spell = o.spell ?? defaultSpell;
+  const before = (p - 1) * n;
+  const head = `Log of ${branch}, newest first: ${events.length ? `entries ${total - before} to ${total - before - events.length + 1} of ${total}` : `nothing on page ${p} (${total} entries)`}\n`;
+  let nextQ: ContextQuery | null = null;
+  const fit = fitItems(head, items, budget, (shown) => {
+    const left = total - before - shown;
+    if (left <= 0) return '';
+    nextQ = shown < events.length ? { level: 'log', branch, n: shown, page: Math.floor(before / shown) + 2 } : { level: 'log', branch, n, page: p + 1 };
+    return `… ${left} older entr${left === 1 ? 'y' : 'ies'}: ${spell(nextQ)}\n`;
+  });
+  let text = fit.text;
+  const left = total - before - events.length;
+  if (!fit.truncated && left > 0) {
+    nextQ = { level: 'log', branch, n, page: p + 1 };
+    text += `\n… ${left} older entr${left === 1 ? 'y' : 'ies'}: ${spell(nextQ)}`;
+  }
+  return { text, truncated: nextQ !== null, tokens: estimateTokens(text), next: nextQ, data: { branch, page: p, total, entries: events.slice(0, fit.shown).map((e) => ({ at: e.at, branch: e.branch, text: entryLine(e) })) } };
+}
+
+function search(src: ContextSource, q: Extract<ContextQuery, { level: 'search' }>, o: ContextOptions, budget: number): ContextAnswer {
+  const words = q.text.trim();
+  if (!words) throw gccError('E_INVALID_ARGUMENT', 'search needs some text', 'gctx search "retry logic"');
+  const limit = q.limit && q.limit > 0 ? Math.min(q.limit, 100) : 10;
+  const p = page(q.page);
+  const r = src.search(words, { limit, page: p });
+  const items = r.hits.map((h) => `${when(h.doc.at)} ${h.doc.branch} ${h.doc.ref ?? h.doc.kind}: ${h.snippet}\n`);
+  const spell = o.spell ?? defaultSpell;
+  const head = r.hits.length ? `${r.total} match${r.total === 1 ? '' : 'es'} for ${JSON.stringify(words)}${r.mode ? ` (${r.mode})` : ''}, most relevant first${p > 1 ? `, page ${p}` : ''}:\n` : `No match for ${JSON.stringify(words)}.\n`;
+  let nextQ: ContextQuery | null = p < r.pages ? { level: 'search', text: words, limit, page: p + 1 } : null;
+  const fit = fitItems(head, items, budget, (shown) => {
+    nextQ = { level: 'search', text: words, limit: shown, page: Math.floor(((p - 1) * limit) / shown) + 2 };
+    return `… more: ${spell(nextQ)}\n`;
+  });
+  const text = !fit.truncated && p < r.pages ? `${fit.text}\n… more: ${spell(nextQ!)}` : fit.text;
+  return { text, truncated: nextQ !== null, tokens: estimateTokens(text), next: nextQ, data: { total: r.total, page: p, pages: r.pages, hits: r.hits.slice(0, fit.shown).map((h) => ({ ...h.doc, score: h.score, snippet: h.snippet })) } };
+}
+
+export function contextQuery(src: ContextSource, q: ContextQuery, o: ContextOptions = {}): ContextAnswer {
+  const budget = o.budget && o.budget > 0 ? o.budget : DEFAULT_BUDGET;
   switch (q.level) {
     case 'status':
-      out = status(src, opts.session);
-      break;
+      return status(src, o, budget);
     case 'branch':
-      out = branchView(src, q, opts.session);
-      more = 'ask for the next page, or fewer commits (k)';
-      break;
+      return branchView(src, q, o, budget);
     case 'commit': {
-      const c = findCommit(src, q.id, opts.session);
-      out = { text: renderCommit(c), data: { ...c.data, at: c.at, branch: c.branch } };
-      break;
+      const c = findCommit(src, q.id, o.session);
+      const fit = fitText(renderCommit(c, displayLabel(src.state.branches[c.branch], c.data.label, c.data.id)), budget, 'raise the budget to read the whole commit');
+      return { text: fit.text, truncated: fit.truncated, tokens: estimateTokens(fit.text), next: null, data: { ...c.data, at: c.at, branch: c.branch } };
     }
     case 'log':
-      out = logView(src, q, opts.session);
-      more = 'ask for the next page or fewer entries (n)';
-      break;
+      return logView(src, q, o, budget);
     case 'metadata': {
       const meta = metadataObject(src.state);
-      if (q.segment !== undefined && !(q.segment in meta)) {
+      if (q.segment !== undefined && !Object.hasOwn(meta, q.segment)) {
         throw gccError('E_INVALID_ARGUMENT', `no metadata segment ${JSON.stringify(q.segment)}`, `use one of: ${Object.keys(meta).join(', ')}`);
       }
       const value = q.segment === undefined ? meta : { [q.segment]: meta[q.segment] };
-      out = { text: yamlLib().stringify(value, { lineWidth: 0 }), data: value };
-      break;
+      const fit = fitText(yamlLib().stringify(value, { lineWidth: 0 }), budget, 'ask for one segment (branches, file_tree, config)');
+      return { text: fit.text, truncated: fit.truncated, tokens: estimateTokens(fit.text), next: null, data: value };
     }
-    case 'full':
-      out = { text: renderMain(src.state), data: { objectives: src.state.objectives, milestones: src.state.milestones, notes: src.state.notes } };
-      break;
+    case 'full': {
+      const fit = fitText(renderMain(src.state), budget, 'raise the budget; milestones and failed approaches are listed newest first');
+      return { text: fit.text, truncated: fit.truncated, tokens: estimateTokens(fit.text), next: null, data: { objectives: src.state.objectives, milestones: [...src.state.milestones].reverse(), failed: [...src.state.failed].reverse(), notes: src.state.notes } };
+    }
     case 'search':
-      out = search(src, q);
-      more = 'search for a more specific phrase';
-      break;
+      return search(src, q, o, budget);
     default:
-      throw gccError('E_INVALID_ARGUMENT', `unknown context level ${JSON.stringify((q as { level?: unknown }).level)}`, 'use status, branch, commit, log, metadata, full or search');
+      throw gccError('E_INVALID_ARGUMENT', `unknown context level ${JSON.stringify((q as { level?: unknown }).level)}`, `use ${CONTEXT_LEVELS.join(', ')}`);
   }
-  const fit = fitBudget(out.text, budget, more);
-  return { text: fit.text, data: out.data, truncated: fit.truncated, tokens: estimateTokens(fit.text) };
 }

@@ -1,10 +1,11 @@
 /** Commands: what a front end asks the engine to do. Every front end speaks these. */
 import type { FileChange } from '../events/types.js';
+import type { SessionSignal } from '../machines/session.js';
 
 export type RoadmapAction = 'add' | 'check' | 'uncheck' | 'remove';
 
 export type Command =
-  | { type: 'commit'; contribution: string; title?: string; files?: FileChange[]; check?: string[] }
+  | { type: 'commit'; contribution: string; title?: string; files?: FileChange[]; check?: string[]; next?: string }
   | { type: 'branch'; name: string; purpose: string; hypotheses?: string[] }
   | { type: 'switch'; name: string }
   | { type: 'merge'; branch: string; into?: string; synthesis: string; learned?: string }
@@ -13,6 +14,8 @@ export type Command =
   | { type: 'log'; observation: string; thought: string; action: string }
   | { type: 'record-tool'; tool: string; input: string; result: string; isError: boolean; files: FileChange[]; host?: string }
   | { type: 'config'; key: string; value: string | number | boolean }
-  | { type: 'session'; kind: 'started' | 'compacted' | 'ended'; host: string; reason?: string };
+  /** A host session's lifecycle signal; the session machine decides what is logged. */
+  | { type: 'session'; signal: SessionSignal; host: string };
 
 export type CommandType = Command['type'];
+export const COMMAND_TYPES: readonly CommandType[] = ['commit', 'branch', 'switch', 'merge', 'abandon', 'roadmap', 'log', 'record-tool', 'config', 'session'];

@@ -1,20 +1,309 @@
 /**
- * decide: state + command → the events to append (and which log takes them), or a typed
- * error. Pure: randomness comes in as `nonce`, the session as data. Every front end — the
- * library, the CLI, MCP, Pi's tools — goes through here, so they all behave alike.
- * Branch lifecycle commands are decided through the branch machine (decide-branches.ts);
- * the rest only record (decide-records.ts).
+ * decide: state + command → the events to append, or a typed error. Pure: randomness comes in
+ * as a nonce, the session and what git says of the work tree as data. Every front end goes
+ * through here (via Memory.execute), so all behave alike.
+ *
+ * Branch lifecycle moves are asked of the branch machine (machines/steps.ts): the decider
+ * builds the candidate event, the machine accepts it (and emits it: that is what is appended)
+ * or rejects it with a code. Session lifecycle signals go to the session machine, whose
+ * emitted events are appended as they are.
+ *
+ * Shared events go to this clone's segment and travel through git; local ones (where a
+ * session stands, session lifecycles) go to the local log and never do.
  */
-import type { MemoryState } from '../projections/state.js';
+import { createHash } from 'node:crypto';
+import { type Config, DEFAULT_CONFIG, type FileChange, MAIN, type NewEvent, type Placed } from '../events/types.js';
+import { branchKey, branchNameProblem, MAX_ITEMS, MAX_LINE, MAX_PATH, MAX_TEXT } from '../events/rules.js';
+import { GccError, gccError } from '../errors.js';
+import type { BranchRejected } from '../machines/branch-machine.js';
+import { branchStep, sessionStep } from '../machines/steps.js';
 import type { Command } from './commands.js';
-import { decideBranchCommand } from './decide-branches.js';
-import { decideRecord } from './decide-records.js';
-import { type DecideContext, type Decision, isBranchCommand, isRecordCommand, unknownCommand } from './decision.js';
+import { findObjective, normalizeLine } from './objectives.js';
+import { type BranchInfo, currentBranch, isOpen, landing, lastLabel, type MemoryState } from './state.js';
 
-export { currentBranch, MAX_TEXT, type DecideContext, type Decision } from './decision.js';
+export { currentBranch };
 
-export function decide(state: MemoryState, cmd: Command, ctx: DecideContext): Decision {
-  if (isBranchCommand(cmd)) return decideBranchCommand(state, cmd, ctx);
-  if (isRecordCommand(cmd)) return decideRecord(state, cmd, ctx);
-  return unknownCommand(cmd);
+export interface DecideContext {
+  session?: string | undefined;
+  /** Random hex from the caller; makes ids unique without making decide impure. */
+  nonce: string;
+  /** Files the work tree changed since the branch's last commit, as git tells (engine/git-files.ts). */
+  gitFiles?: readonly FileChange[];
+}
+
+
+export type Decision =
+  | { ok: true; shared: Placed[]; local: Placed[]; message: string }
+  | { ok: false; error: GccError };
+
+const fail = (error: GccError): Decision => ({ ok: false, error });
+const ok = (shared: Placed[], local: Placed[], message: string): Decision => ({ ok: true, shared, local, message });
+const on = (branch: string, e: NewEvent): Placed => ({ ...e, branch }) as Placed;
+
+export function text(field: string, value: unknown, required = true, max = MAX_TEXT): string | GccError {
+  if (typeof value !== 'string') return gccError('E_INVALID_ARGUMENT', `${field} must be text`, `pass ${field} as a string`);
+  if (required && value.trim() === '') return gccError('E_INVALID_ARGUMENT', `${field} cannot be empty`, `give a ${field}`);
+  if (value.length > max) return gccError('E_INVALID_ARGUMENT', `${field} is longer than ${max} characters`, 'summarize it; keep large output in files');
+  return value;
+}
+
+/**
+ * Files are UTF-8, which cannot hold a lone surrogate; make every string of a command
+ * well-formed up front so what is logged is exactly what every view can show.
+ */
+export function wellFormed<T>(value: T): T {
+  if (typeof value === 'string') return value.toWellFormed() as T;
+  if (Array.isArray(value)) return value.map(wellFormed) as T;
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, wellFormed(v)])) as T;
+  return value;
+}
+
+function shortHash(...parts: string[]): string {
+  const h = createHash('sha256');
+  for (const p of parts) h.update(p).update('\u0000');
+  return h.digest('hex').slice(0, 7);
+}
+
+export const labelOf = (n: number): string => `C${String(n).padStart(3, '0')}`;
+
+export function titleOf(contribution: string, max = 72): string {
+  const first = normalizeLine(contribution.trim().split('\n')[0]!);
+  return first.length > max ? `${first.slice(0, max - 1)}…` : first;
+}
+
+function purposeOf(state: MemoryState, b: BranchInfo | undefined): string {
+  if (b && b.name !== MAIN) return b.purpose;
+  const open = state.objectives.filter((o) => !o.done).slice(0, 3);
+  return open.length ? `Roadmap: ${open.map((o) => o.text).join('; ')}` : 'Main line of the project';
+}
+
+/** Previous Progress: a rolling summary of the branch's recent commits, bounded. */
+function previousOf(b: BranchInfo | undefined): string {
+  if (!b || b.commits === 0) return 'No earlier commits on this branch.';
+  const older = b.commits - b.recent.length;
+  const list = b.recent.map((c) => `${c.label} ${c.title}`).join('; ');
+  const last = b.last ? titleOf(b.last.contribution, 200) : '';
+  return `${b.commits} earlier commit${b.commits === 1 ? '' : 's'}${older > 0 ? ` (${older} not listed)` : ''}: ${list}.${last ? ` Last: ${last}` : ''}`;
+}
+
+/** Files of several sources by path; the first source that counted a path's lines wins its counts. */
+export function mergeFiles(...lists: readonly (readonly FileChange[])[]): FileChange[] {
+  const map = new Map<string, FileChange>();
+  for (const list of lists) {
+    for (const f of list) {
+      const prev = map.get(f.path);
+      if (!prev || (prev.added === 0 && prev.removed === 0)) map.set(f.path, { path: f.path, added: f.added, removed: f.removed });
+    }
+  }
+  return [...map.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+function checkFiles(files: unknown): FileChange[] | GccError {
+  if (files === undefined) return [];
+  if (!Array.isArray(files) || files.length > MAX_ITEMS) return gccError('E_INVALID_ARGUMENT', 'files must be a list of paths', 'gctx commit "…" --files src/a.ts --files src/b.ts');
+  const out: FileChange[] = [];
+  for (const f of files as unknown[]) {
+    const rec = typeof f === 'string' ? { path: f, added: 0, removed: 0 } : (f as FileChange);
+    if (!rec || typeof rec.path !== 'string' || !rec.path.trim() || rec.path.length > MAX_PATH || /[\u0000-\u001f]/.test(rec.path)) {
+      return gccError('E_INVALID_ARGUMENT', `not a file path: ${JSON.stringify(rec?.path ?? f).slice(0, 80)}`, 'name files relative to the project, e.g. src/parser.ts');
+    }
+    const n = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : 0);
+    out.push({ path: rec.path.trim().replaceAll('\\', '/').replace(/^\.\//, ''), added: n(rec.added), removed: n(rec.removed) });
+  }
+  return out;
+}
+
+function rejection(r: BranchRejected): GccError {
+  const b = r.branch;
+  switch (r.code) {
+    case 'E_BRANCH_CLOSED':
+      return gccError('E_BRANCH_CLOSED', `branch "${b}" is closed: it takes no more commits, merges or switches`, `read it with \`gctx context --branch ${b}\`; work on an open branch (\`gctx switch ${MAIN}\`) or start one (\`gctx branch <name> --purpose "…"\`)`);
+    case 'E_MERGE_SELF':
+      return gccError('E_MERGE_SELF', `cannot merge "${b}" into itself`, `name another target: \`gctx merge ${b} --into ${MAIN} --synthesis "…"\``);
+    case 'E_MERGE_MAIN':
+      return gccError('E_MERGE_MAIN', `${MAIN} is the trunk and cannot be merged into another branch`, 'merge a branch into main instead: `gctx merge <branch> --synthesis "…"`');
+    case 'E_ABANDON_MAIN':
+      return gccError('E_ABANDON_MAIN', `${MAIN} cannot be abandoned`, 'abandon a branch instead: `gctx abandon <branch> --reason "…"`');
+    case 'E_BRANCH_EXISTS':
+      return gccError('E_BRANCH_EXISTS', `branch "${b}" already exists`, `switch to it (\`gctx switch ${b}\`) or pick another name`);
+    case 'E_BRANCH_NOT_FOUND':
+      return gccError('E_BRANCH_NOT_FOUND', `no branch named "${b}"`, 'see the branches with `gctx status`');
+  }
+}
+
+/** The branch machine's verdict on an event: the accepted events, or the error. */
+function through(state: MemoryState, name: string, e: Parameters<typeof branchStep>[2]): NewEvent[] | GccError {
+  const b = state.branches[name];
+  const step = branchStep(b?.life ?? 'unborn', { name, parent: name === MAIN ? null : (b?.parent ?? (e.type === 'branch.created' ? e.data.parent : MAIN)) }, e);
+  return step.rejected ? rejection(step.rejected) : step.accepted;
+}
+
+const notFound = (name: string) => gccError('E_BRANCH_NOT_FOUND', `no branch named ${JSON.stringify(name)}`, 'see the branches with `gctx status`');
+
+function switchTo(to: string, session: string | undefined): Placed {
+  return on(to, { type: 'branch.switched', data: session === undefined ? { to } : { to, session } });
+}
+
+export function decide(state: MemoryState, input: Command, ctx: DecideContext): Decision {
+  const cmd = wellFormed(input);
+  const here = currentBranch(state, ctx.session);
+  switch (cmd.type) {
+    case 'commit': {
+      const contribution = text('contribution', cmd.contribution);
+      if (contribution instanceof GccError) return fail(contribution);
+      const title = cmd.title !== undefined && cmd.title.trim() ? text('title', cmd.title, true, MAX_LINE) : titleOf(contribution);
+      if (title instanceof GccError) return fail(title);
+      const next = cmd.next !== undefined && cmd.next.trim() ? text('next', cmd.next) : undefined;
+      if (next instanceof GccError) return fail(next);
+      const explicit = checkFiles(cmd.files);
+      if (explicit instanceof GccError) return fail(explicit);
+      const b = state.branches[here]!;
+      const checks: Placed[] = [];
+      for (const target of cmd.check ?? []) {
+        const o = findObjective(state.objectives, target);
+        if (o instanceof GccError) return fail(o);
+        if (!o.done) checks.push(on(MAIN, { type: 'objective.checked', data: { id: o.id, text: o.text } }));
+      }
+      const label = labelOf(lastLabel(b) + 1);
+      const id = shortHash(here, label, title, contribution, ctx.nonce);
+      const pending = Object.values(b.pending.files).map((f) => ({ path: f.path, added: f.added, removed: f.removed }));
+      const files = mergeFiles(ctx.gitFiles ?? [], explicit, pending);
+      const data = { id, label, title: normalizeLine(title), contribution, purpose: purposeOf(state, b), previous: previousOf(b), files, ...(next ? { next } : {}) };
+      const accepted = through(state, here, { type: 'commit.recorded', data });
+      if (accepted instanceof GccError) return fail(accepted);
+      return ok([...accepted.map((e) => on(here, e)), ...checks], [], `Committed ${label} (${id}) on ${here}: ${data.title}`);
+    }
+    case 'branch': {
+      const problem = branchNameProblem(cmd.name);
+      if (problem || cmd.name === MAIN) {
+        return fail(gccError('E_BRANCH_NAME', `invalid branch name ${JSON.stringify(cmd.name)}: ${problem ?? 'main is the trunk'}`, 'pick a name like `try-sqlite` or `feat/parser`'));
+      }
+      // Branch folders must not collide on case-insensitive file systems.
+      const clash = Object.keys(state.branches).find((n) => branchKey(n) === branchKey(cmd.name));
+      if (clash) return fail(gccError('E_BRANCH_EXISTS', `branch ${clash} already exists`, `switch to it with \`gctx switch ${clash}\`, or pick another name`));
+      const purpose = text('purpose', cmd.purpose);
+      if (purpose instanceof GccError) return fail(purpose);
+      const hypotheses = (cmd.hypotheses ?? []).map((h) => normalizeLine(String(h))).filter((h) => h !== '');
+      const accepted = through(state, cmd.name, { type: 'branch.created', data: { name: cmd.name, parent: here, purpose, hypotheses } });
+      if (accepted instanceof GccError) return fail(accepted);
+      return ok(accepted.map((e) => on(cmd.name, e)), [switchTo(cmd.name, ctx.session)], `Created branch ${cmd.name} from ${here} and switched to it`);
+    }
+    case 'switch': {
+      const b = state.branches[cmd.name];
+      if (!b || b.life === 'unborn') return fail(notFound(cmd.name));
+      if (!isOpen(b)) return fail(rejection({ type: 'gcc.rejected', code: 'E_BRANCH_CLOSED', branch: cmd.name, refused: 'commit.recorded' }));
+      if (cmd.name === here) return ok([], [], `Already on ${cmd.name}`);
+      return ok([], [switchTo(cmd.name, ctx.session)], `Switched to ${cmd.name}`);
+    }
+    case 'merge': {
+      const synthesis = text('synthesis', cmd.synthesis);
+      if (synthesis instanceof GccError) return fail(synthesis);
+      const src = state.branches[cmd.branch];
+      if (!src || src.life === 'unborn') return fail(notFound(cmd.branch));
+      const into = cmd.into ?? (src.parent !== null && isOpen(state.branches[src.parent]) ? src.parent : MAIN);
+      const target = state.branches[into];
+      if (!target) return fail(notFound(into));
+      const tried = [`Purpose: ${src.purpose}`, ...src.hypotheses.map((h) => `Hypothesis: ${h}`), `${src.commits} commit(s)${src.recent.length ? `: ${src.recent.map((c) => `${c.label} ${c.title}`).join('; ')}` : ''}`].join('\n');
+      const files = mergeFiles(
+        Object.entries(state.files)
+          .filter(([, f]) => f.branch === cmd.branch)
+          .map(([path]) => ({ path, added: 0, removed: 0 })),
+        Object.values(src.pending.files),
+      );
+      const label = labelOf(lastLabel(target) + 1);
+      const title = normalizeLine(`Merge ${cmd.branch}: ${titleOf(synthesis)}`).slice(0, 120);
+      const id = shortHash(into, label, title, synthesis, ctx.nonce);
+      const merge = { from: cmd.branch, tried, learned: cmd.learned?.trim() ? cmd.learned : synthesis, integrated: synthesis };
+      const closed = through(state, cmd.branch, { type: 'branch.merged', data: { branch: cmd.branch, into, commit: id } });
+      if (closed instanceof GccError) return fail(closed);
+      const commit = through(state, into, { type: 'commit.recorded', data: { id, label, title, contribution: synthesis, purpose: purposeOf(state, target), previous: previousOf(target), files, merge } });
+      if (commit instanceof GccError) return fail(commit);
+      // The synthesis commit leads the batch: readers of the log see the merge after its commit.
+      const local = here !== cmd.branch && here !== into ? [switchTo(into, ctx.session)] : [];
+      return ok([...commit.map((e) => on(into, e)), ...closed.map((e) => on(cmd.branch, e))], local, `Merged ${cmd.branch} into ${into} as ${label} (${id}); now on ${into}`);
+    }
+    case 'abandon': {
+      const reason = text('reason', cmd.reason);
+      if (reason instanceof GccError) return fail(reason);
+      const src = state.branches[cmd.branch];
+      if (!src || src.life === 'unborn') return fail(notFound(cmd.branch));
+      const closed = through(state, cmd.branch, { type: 'branch.abandoned', data: { branch: cmd.branch, reason } });
+      if (closed instanceof GccError) return fail(closed);
+      const to = landing(state, src.parent ?? MAIN);
+      const target = state.branches[to]!;
+      const tried = [`Purpose: ${src.purpose}`, ...src.hypotheses.map((h) => `Hypothesis: ${h}`), `${src.commits} commit(s)${src.recent.length ? `: ${src.recent.map((c) => `${c.label} ${c.title}`).join('; ')}` : ''}`].join('\n');
+      const label = labelOf(lastLabel(target) + 1);
+      const title = normalizeLine(`Abandon ${cmd.branch}: ${titleOf(reason)}`).slice(0, 120);
+      const id = shortHash(to, label, title, reason, ctx.nonce);
+      const record = { id, label, title, contribution: `Tried on ${cmd.branch} and dropped: ${reason}`, purpose: purposeOf(state, target), previous: previousOf(target), files: [], abandon: { from: cmd.branch, tried, reason } };
+      const commit = through(state, to, { type: 'commit.recorded', data: record });
+      if (commit instanceof GccError) return fail(commit);
+      return ok([...commit.map((e) => on(to, e)), ...closed.map((e) => on(cmd.branch, e))], [], `Abandoned ${cmd.branch}, recorded on ${to} as ${label} (${id}); sessions on it are now on ${to}`);
+    }
+    case 'roadmap': {
+      if (cmd.action === 'add') {
+        const t = text('objective', cmd.target, true, MAX_LINE);
+        if (t instanceof GccError) return fail(t);
+        const line = normalizeLine(t);
+        return ok([on(MAIN, { type: 'objective.added', data: { id: `o-${ctx.nonce.slice(0, 8)}`, text: line } })], [], `Added objective ${state.objectives.length + 1}: ${line}`);
+      }
+      if (cmd.action !== 'check' && cmd.action !== 'uncheck' && cmd.action !== 'remove') {
+        return fail(gccError('E_INVALID_ARGUMENT', `unknown roadmap action ${JSON.stringify(cmd.action)}`, 'use add, check, uncheck or remove'));
+      }
+      const o = findObjective(state.objectives, cmd.target);
+      if (o instanceof GccError) return fail(o);
+      const type = cmd.action === 'check' ? 'objective.checked' : cmd.action === 'uncheck' ? 'objective.unchecked' : 'objective.removed';
+      const verb = cmd.action === 'check' ? 'done' : cmd.action === 'uncheck' ? 'reopened' : 'removed';
+      return ok([on(MAIN, { type, data: { id: o.id, text: o.text } })], [], `Objective ${verb}: ${o.text}`);
+    }
+    case 'log': {
+      for (const f of ['observation', 'thought', 'action'] as const) {
+        const t = text(f, cmd[f], false);
+        if (t instanceof GccError) return fail(t);
+      }
+      if (!cmd.observation.trim() && !cmd.thought.trim() && !cmd.action.trim()) {
+        return fail(gccError('E_INVALID_ARGUMENT', 'an OTA entry needs an observation, a thought or an action', 'gctx log --observation "…" --thought "…" --action "…"'));
+      }
+      return ok([on(here, { type: 'ota.logged', data: { observation: cmd.observation, thought: cmd.thought, action: cmd.action } })], [], `Logged on ${here}`);
+    }
+    case 'record-tool': {
+      for (const [f, v] of [['tool', cmd.tool], ['input', cmd.input], ['result', cmd.result]] as const) {
+        const t = text(f, v, f === 'tool');
+        if (t instanceof GccError) return fail(t);
+      }
+      const files = checkFiles(cmd.files);
+      if (files instanceof GccError) return fail(files);
+      const data = { tool: cmd.tool, input: cmd.input, result: cmd.result, isError: cmd.isError === true, files, ...(cmd.host ? { host: cmd.host } : {}) };
+      return ok([on(here, { type: 'tool.recorded', data })], [], `Recorded ${cmd.tool} on ${here}`);
+    }
+    case 'config': {
+      const c = coerceConfig(cmd.key, cmd.value);
+      if (c instanceof GccError) return fail(c);
+      return ok([on(MAIN, { type: 'config.set', data: c })], [], `Set ${c.key} = ${String(c.value)}`);
+    }
+    case 'session': {
+      const id = ctx.session ?? 'default';
+      const s = state.sessions[id];
+      const step = sessionStep(s ?? { life: 'idle', started: false, reason: '' }, { host: cmd.host, session: id }, [cmd.signal]);
+      return ok([], step.emitted.map((e) => on(here, e)), step.emitted.length ? `Session ${id}: ${step.emitted.map((e) => e.type.slice(8)).join(', ')}` : `Session ${id}: nothing to record`);
+    }
+    default:
+      return fail(gccError('E_INVALID_ARGUMENT', `unknown command ${JSON.stringify((cmd as { type?: unknown }).type)}`, 'use commit, branch, switch, merge, abandon, roadmap, log, record-tool, config or session'));
+  }
+}
+
+function coerceConfig(key: string, value: string | number | boolean): { key: keyof Config; value: Config[keyof Config] } | GccError {
+  if (typeof key !== 'string' || !Object.hasOwn(DEFAULT_CONFIG, key)) {
+    return gccError('E_CONFIG_KEY', `unknown config key ${JSON.stringify(key)}`, `use one of: ${Object.keys(DEFAULT_CONFIG).join(', ')}`);
+  }
+  const k = key as keyof Config;
+  if (typeof DEFAULT_CONFIG[k] === 'boolean') {
+    const s = String(value).toLowerCase();
+    if (['true', 'on', 'yes', '1'].includes(s)) return { key: k, value: true };
+    if (['false', 'off', 'no', '0'].includes(s)) return { key: k, value: false };
+    return gccError('E_INVALID_ARGUMENT', `${key} takes true or false`, `gctx config set ${key} true`);
+  }
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 10_000) return gccError('E_INVALID_ARGUMENT', `${key} takes a whole number from 1 to 10000`, `gctx config set ${key} 10`);
+  return { key: k, value: n };
 }

@@ -1,6 +1,6 @@
 /** Finding objectives by number or text, and keeping their text to one clean line. */
 import { type GccError, gccError } from '../errors.js';
-import type { Objective } from '../projections/state.js';
+import type { Objective } from './state.js';
 
 /** One line, whitespace folded, control characters dropped: objectives live on one line of main.md. */
 export function normalizeLine(text: string): string {

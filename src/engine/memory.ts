@@ -1,32 +1,41 @@
 /**
- * Memory: one project's `.GCC/`, opened. It ties the store (logs, lock), the decider, the
- * fold and the projection writer together:
+ * Memory: one project's `.GCC/`, opened. It ties the store (segments, local log, ledger,
+ * lock), the model (decide/evolve) and the views together:
  *
- *   lock → catch up with other writers → adopt hand edits → decide → append (fsync)
- *        → fold → write the projections the batch touched → unlock
+ *   open:    migrate an old layout → check every log against the ledger → fold (snapshot +
+ *            what was appended since, or a streamed replay) → under the lock, if anything
+ *            changed: set torn tails aside, acknowledge, rebuild views, adopt hand edits
+ *   execute: lock → catch up → adopt hand edits → decide → append (fsync) → acknowledge →
+ *            fold → write the views the batch touched → unlock
  *
  * Reads catch up without the lock. Every public method returns data or throws GccError.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from '../decider/commands.js';
-import { decideRecord } from '../decider/decide-records.js';
-import { currentBranch, type DecideContext, type Decision, isBranchCommand, isRecordCommand, unknownCommand } from '../decider/decision.js';
-import { type Config, DEFAULT_CONFIG, FORMAT_VERSION, type GccEvent, MAIN, type NewEvent } from '../events/types.js';
-import { asGccError, gccError } from '../errors.js';
-import { freeze } from 'immer';
-import { evolve, replay as replayEvents, replayer } from '../projections/evolve.js';
-import { incrementalWrites } from '../projections/files.js';
-import { initialState, type MemoryState } from '../projections/state.js';
+import { decide, type Decision } from '../decider/decide.js';
+import { evolve, replayer } from '../decider/evolve.js';
+import { currentBranch, type MemoryState } from '../decider/state.js';
+import { type Config, DEFAULT_CONFIG, FORMAT_VERSION, type GccEvent, MAIN, type Placed } from '../events/types.js';
+import { asGccError, GccError, gccError } from '../errors.js';
+import { incrementalPlan } from '../projections/files.js';
+import { LOG_WINDOW } from '../projections/render-log.js';
+import { migrate, needsMigration, resolveConflict } from '../store/migrate.js';
 import { layout, type Layout } from '../store/paths.js';
-import { readSnapshot, SNAPSHOT_FORMAT, writeSnapshot } from '../store/snapshot.js';
-import { type CatchUp, Store } from '../store/store.js';
-import { reconcileEdits, rebuildProjections, setAsideUnexplained } from './reconcile.js';
-import { type Problem, replayMemory, verifyMemory } from './verify.js';
-import { ProjectionWriter } from './writer.js';
+import { readSnapshot, type SnapshotLog, writeSnapshot } from '../store/snapshot.js';
+import { type Checked, LOCAL, Store } from '../store/store.js';
+import { hasConflictMarkers } from '../log/conflict.js';
+import { changedSince, recordTree } from './git-files.js';
+import { newest, scanNewest } from './reader.js';
 import { briefing } from '../context/briefing.js';
-import { type ContextAnswer, type ContextQuery, contextQuery } from '../context/query.js';
+import { type ContextAnswer, type ContextQuery, type ContextSource, contextQuery } from '../context/query.js';
+import { keepAside, type Problem, verifyMemory } from './integrity.js';
+import { searchMemory } from './search.js';
+import { reconcileEdits, setAsideUnexplained } from './reconcile.js';
+import { reviveState, SNAPSHOT_FORMAT } from './revive.js';
+import { FullRebuild, ViewWriter } from './views.js';
+import { redactCommand } from './redact-command.js';
 
 export interface OpenOptions {
   /** Create `.GCC/` when missing (as `gctx init` does). */
@@ -37,17 +46,11 @@ export interface OpenOptions {
   lockTimeoutMs?: number;
   /** Session used when a call names none. */
   session?: string;
-  /**
-   * Whether a projection file on disk is exactly what version control checked out (the git
-   * hooks pass this). Consulted only after the logs changed underneath gctx: such a file is
-   * replaced by a fresh render instead of being kept aside as a possible hand edit.
-   */
-  checkedOut?: (path: string) => boolean;
 }
 
 export interface ExecuteOptions {
   session?: string | undefined;
-  /** Fail with E_CONFLICT unless the target log is at this sequence. */
+  /** Fail with E_CONFLICT unless the session's branch holds this many events. */
   expectedSeq?: number;
 }
 
@@ -63,26 +66,30 @@ const SNAPSHOT_EVERY = 200;
 /** Events behind the snapshot that make a closing process write a new one. */
 const SNAPSHOT_ON_CLOSE = 32;
 
-export const GITIGNORE = '.cache/\n.lock\n.lock.break\n*.tmp-*\nquarantine/\n';
+export const GITIGNORE = `# Written by gctx. Only events/ travels through git: every other file here is generated
+# from it on each machine, or is this clone's own state (docs/git.md).
+/*
+!/.gitignore
+!/events/
+!/aside/
+`;
 
 export class Memory {
-  private _state: MemoryState = initialState();
-  /** Event count the snapshot on disk reflects (-1: none written by this process). */
+  private _state: MemoryState = replayer().state();
+  /** The snapshot's state and the events folded on top of it at open, for an incremental view update. */
+  private openDelta: { before: MemoryState; events: GccEvent[] } | null = null;
+  private rebuilt = false;
   private snapshotAt = -1;
-  /** Whether reading the logs at open found a torn tail (settled under the lock). */
-  private tornAtOpen = false;
-  /** Every commit.recorded event in id order, once known: commit.md files render from it. */
-  private commitEvents: GccEvent[] | null = null;
   readonly warnings: string[] = [];
-  private readonly writer: ProjectionWriter;
+  readonly views: ViewWriter;
   private readonly now: () => Date;
 
   private constructor(
     readonly layout: Layout,
-    private readonly store: Store,
+    readonly store: Store,
     private readonly opts: OpenOptions,
   ) {
-    this.writer = new ProjectionWriter(layout);
+    this.views = new ViewWriter(layout);
     this.now = opts.now ?? (() => new Date());
   }
 
@@ -109,217 +116,315 @@ export class Memory {
     } catch (err) {
       if ((err as { code?: string }).code !== 'ENOENT') throw asGccError(err);
     }
-    if (!exists && !existsSync(l.logOf(MAIN))) {
-      if (!opts.create) throw gccError('E_NOT_INITIALIZED', `no memory in ${l.root}`, 'run `gctx init` in the project folder (or pass --dir)');
-    }
-    const m = new Memory(l, new Store(l), opts);
+    if (!exists && !opts.create) throw gccError('E_NOT_INITIALIZED', `no memory in ${l.root}`, 'run `gctx init` in the project folder (or pass --dir)');
     try {
-      if (!existsSync(l.logOf(MAIN))) await m.initialize();
+      mkdirSync(l.gcc, { recursive: true });
+      const m = new Memory(l, new Store(l), opts);
+      await m.prepare();
+      const checked = await m.checkLogs();
+      if (!m.hasAnyLog()) {
+        if (!opts.create && !exists) throw gccError('E_NOT_INITIALIZED', `no memory in ${l.root}`, 'run `gctx init`');
+        await m.initialize();
+        return m;
+      }
       m.load();
-      await m.settle();
+      await m.settle(checked);
+      return m;
     } catch (err) {
       throw asGccError(err);
     }
-    return m;
-  }
-
-  private async initialize(): Promise<void> {
-    mkdirSync(this.layout.gcc, { recursive: true });
-    if (!existsSync(`${this.layout.gcc}/.gitignore`)) writeFileSync(`${this.layout.gcc}/.gitignore`, GITIGNORE);
-    await this.store.withLock(() => {
-      this.store.catchUp();
-      if (this.store.logs.get(MAIN)!.seq > 0) return;
-      const events: NewEvent[] = [{ type: 'memory.initialized', data: { format: FORMAT_VERSION, config: { ...DEFAULT_CONFIG } } }];
-      this.store.append(MAIN, events, 0, '', this.now());
-    }, this.lockOpts());
   }
 
   private lockOpts() {
     return { timeoutMs: this.opts.lockTimeoutMs ?? 30_000, onStale: (h: { pid: number }) => this.warnings.push(`took over a stale lock left by dead process ${h.pid}`) };
   }
 
-  /**
-   * Fold every log: from the snapshot plus what was appended since, or from scratch —
-   * streamed, so a long history is never held whole, unless the logs cannot be streamed.
-   */
-  private load(): void {
-    const snap = readSnapshot(this.layout);
-    if (snap && this.store.restore(snap.logs)) {
-      this._state = freeze(snap.state, true);
-      const cu = this.store.catchUp();
-      this._state = cu.reset ? replayEvents(this.store.allEvents()) : evolve(this._state, cu.added);
-      this.snapshotAt = cu.reset ? -1 : snap.state.events;
-      this.noteEvents(cu.added, cu.reset);
-      this.tornAtOpen = cu.torn.length > 0;
-      return;
+  /** .gitignore in place, and an old layout moved into segments. */
+  private async prepare(): Promise<void> {
+    const ignore = `${this.layout.gcc}/.gitignore`;
+    let current: string | null = null;
+    try {
+      current = readFileSync(ignore, 'utf8');
+    } catch {
+      /* missing */
     }
-    const fold = replayer();
-    const commits: GccEvent[] = [];
-    const streamed = this.store.stream((e) => {
-      fold.add(e);
-      if (e.type === 'commit.recorded') commits.push(e);
-    });
-    if (streamed) {
-      this._state = fold.state();
-      this.commitEvents = commits;
-      this.tornAtOpen = streamed.torn.length > 0;
-    } else {
-      this.tornAtOpen = this.store.catchUp().torn.length > 0;
-      this._state = replayEvents(this.store.allEvents());
+    if (current !== GITIGNORE && (current === null || !current.startsWith('# Written by gctx.'))) {
+      try {
+        writeFileSync(ignore, GITIGNORE);
+      } catch (err) {
+        this.warnings.push(`could not write ${ignore}: ${asGccError(err).message}`);
+      }
+    }
+    if (!needsMigration(this.layout)) return;
+    await this.store.withLock(() => {
+      if (!needsMigration(this.layout)) return;
+      const r = migrate(this.store, this.now());
+      this.warnings.push(
+        `moved ${r.events} events of the old layout into ${r.segments.length ? r.segments.map((s) => `.GCC/events/${s}`).join(', ') : 'the local log'} (docs/git.md: the layout that merges on every path)` +
+          (r.untracked ? '; the old log and view files left the git index: commit the change (`git add .GCC && git commit`)' : ''),
+      );
+    }, this.lockOpts());
+  }
+
+  /** Every log against the ledger; a segment git left conflicted is resolved by union first. */
+  private async checkLogs(): Promise<Checked> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return this.store.check(this.now().getTime());
+      } catch (err) {
+        const e = asGccError(err);
+        const name = e.file ? this.segmentOf(e.file) : null;
+        if (attempt > 20 || !name || !this.conflicted(name)) throw e;
+        await this.store.withLock(() => {
+          const n = resolveConflict(this.store, name);
+          this.warnings.push(`resolved the conflict markers in .GCC/events/${name} by union (${n} events)`);
+        }, this.lockOpts());
+      }
     }
   }
 
-  /** Commit events in id order, from what is known or, failing that, from the logs. */
-  private commits(): readonly GccEvent[] {
-    this.commitEvents ??= this.store.allEvents().filter((e) => e.type === 'commit.recorded');
-    return this.commitEvents;
+  private segmentOf(file: string): string | null {
+    const m = /events\/(\d{4}-\d{2}\/[^/]+\.md)$/.exec(file.replaceAll('\\', '/'));
+    return m ? m[1]! : null;
   }
 
-  /** Keep the known commits in step with events folded into the state. */
-  private noteEvents(added: readonly GccEvent[], reset: boolean): void {
-    if (reset) this.commitEvents = null;
-    const known = this.commitEvents;
-    if (!known) return;
-    for (const e of added) {
-      if (e.type !== 'commit.recorded') continue;
-      if (known.length && e.id <= known[known.length - 1]!.id) {
-        this.commitEvents = null; // out of order: rebuilt from the logs when next needed
+  private conflicted(name: string): boolean {
+    try {
+      return hasConflictMarkers(readFileSync(this.layout.segment(name), 'utf8'));
+    } catch {
+      return false;
+    }
+  }
+
+  private hasAnyLog(): boolean {
+    for (const f of this.store.logs.values()) if (f.name !== LOCAL && f.meta.size > 0) return true;
+    return false;
+  }
+
+  private async initialize(): Promise<void> {
+    await this.store.withLock(() => {
+      const cu = this.store.catchUp(this._state.lastId);
+      if (cu.added.some((e) => e.type === 'memory.initialized')) {
+        this._state = evolve(this._state, cu.added);
         return;
       }
-      known.push(e);
+      this.appendAndProject([{ type: 'memory.initialized', data: { format: FORMAT_VERSION, config: { ...DEFAULT_CONFIG } }, branch: MAIN }], []);
+    }, this.lockOpts());
+  }
+
+  /** What the views reflect: the ledger's epoch, the newest event id and the event count. */
+  private stamp(state = this._state): string {
+    return `${this.store.ledger.epoch} ${state.lastId} ${state.events}`;
+  }
+
+  /** Fold every log: from the snapshot plus what was appended since, or a streamed replay. */
+  private load(): void {
+    const snap = readSnapshot(this.layout, SNAPSHOT_FORMAT, reviveState);
+    if (snap && snap.epoch === this.store.ledger.epoch && this.store.ledger.epoch) {
+      const delta = this.deltaSince(snap.logs);
+      if (delta && (delta.length === 0 || delta[0]!.id > snap.state.lastId)) {
+        this._state = evolve(snap.state, delta);
+        this.openDelta = { before: snap.state, events: delta };
+        this.snapshotAt = snap.state.events;
+        return;
+      }
+    }
+    this.replayAll(false);
+  }
+
+  /** Events appended after a snapshot's positions, in id order; null when a log no longer reaches that far. */
+  private deltaSince(logs: Record<string, SnapshotLog>): GccEvent[] | null {
+    for (const name of Object.keys(logs)) if (!this.store.logs.has(name)) return null;
+    const out: GccEvent[] = [];
+    for (const f of this.store.logs.values()) {
+      const at = logs[f.name];
+      if (at && at.size > f.meta.size) return null;
+      for (const e of f.readAfter(at?.size ?? 0, at?.seq ?? 0, at?.lastId ?? '', this.now().getTime())) out.push(e);
+    }
+    return out.sort((a, b) => (a.id < b.id ? -1 : 1));
+  }
+
+  /** Stream every log in id order into a fresh state; with views, rebuild every view on the way. */
+  private replayAll(withViews: boolean): void {
+    const fold = replayer();
+    const build = withViews ? new FullRebuild(this.layout, 2 * LOG_WINDOW) : null;
+    this.store.stream((e) => {
+      fold.add(e);
+      build?.add(e);
+    }, this.now().getTime());
+    this._state = fold.state();
+    this.openDelta = null;
+    this.snapshotAt = -1;
+    if (build) {
+      for (const name of build.finish(this.views, this._state)) this.rewriteCommits(name);
+      this.rebuilt = true;
     }
   }
 
-  /**
-   * Keep the snapshot close enough behind that an open never folds many events. On close,
-   * a few events behind is close enough: a hook process appends one event and exits, and
-   * rewriting the whole state for it would make every tool call pay for the history.
-   */
-  private saveSnapshot(closing: boolean): void {
-    const behind = this._state.events - this.snapshotAt;
-    const enough = !closing ? SNAPSHOT_EVERY : this.snapshotAt < 0 ? 1 : SNAPSHOT_ON_CLOSE;
-    if (behind < enough) return;
-    try {
-      writeSnapshot(this.layout, { format: SNAPSHOT_FORMAT, logs: this.store.identities(), state: this._state });
-      this.snapshotAt = this._state.events;
-    } catch {
-      /* a cache: a read-only or full disk only costs the next open some time */
-    }
+  /** A branch's commit.md from the logs (labels as readers see them). */
+  private rewriteCommits(branch: string): void {
+    const commits = newest(this.store, { branch, limit: Number.MAX_SAFE_INTEGER, filter: (e) => e.type === 'commit.recorded' }).reverse();
+    this.views.writeCommits(this._state, branch, commits as never);
   }
 
-  /** Branches gctx no longer appends to: their logs are looked at less often (Store.catchUp). */
-  private readonly closed = (branch: string): boolean => {
-    const b = this._state.branches[branch];
-    return branch !== MAIN && b !== undefined && b.status !== 'active';
-  };
-
-  /** Catch up with other writers; replays from scratch when a log was rewritten. */
-  refresh(): CatchUp {
-    const cu = this.store.catchUp(this.closed);
-    if (cu.reset) this._state = replayEvents(this.store.allEvents());
-    else this._state = evolve(this._state, cu.added);
-    this.noteEvents(cu.added, cu.reset);
-    return cu;
+  private rewriteLog(branch: string): void {
+    const latest = newest(this.store, { branch, limit: 2 * LOG_WINDOW }).reverse();
+    this.views.writeLog(this._state, branch, latest);
   }
 
-  /** On open: quarantine torn tails, bring projections up to date, adopt hand edits. */
-  private async settle(): Promise<void> {
-    const torn = this.tornAtOpen;
-    const stale = this.writer.readCheckpoint() !== this.stamp();
-    if (!torn && !stale && !this.editsPending()) return;
+  /** On open: when anything changed, under the lock: torn tails aside, acknowledge, views, hand edits. */
+  private async settle(checked: Checked): Promise<void> {
+    this.warnings.push(...checked.warnings);
+    const changed = this.store.fresh || checked.added.length > 0 || checked.replaced.length > 0 || checked.grew.length > 0 || checked.torn.length > 0;
+    const stale = this.views.readCheckpoint() !== this.stamp();
+    if (!changed && !stale && !this.editsPending()) return;
     try {
-      await this.store.withLock(() => this.settleLocked(true), this.lockOpts());
+      await this.store.withLock(() => {
+        for (const f of checked.torn) {
+          const moved = f.quarantine(this.layout.quarantine, this.now());
+          if (moved) this.warnings.push(`a torn entry at the end of ${f.rel} (a crash mid-write) was moved to ${moved}`);
+        }
+        this.catchUp();
+        if (changed) this.store.acknowledge('all', checked.replaced.length > 0);
+        this.settleLocked(checked.replaced.length > 0 || checked.added.length > 0);
+      }, this.lockOpts());
     } catch (err) {
       const e = asGccError(err);
       if (e.code !== 'E_READ_ONLY') throw e;
-      this.warnings.push(`memory is read-only: ${e.message}; projections were not refreshed`);
+      this.warnings.push(`memory is read-only: ${e.message}; views were not refreshed`);
     }
   }
 
   private editsPending(): boolean {
-    return reconcileEdits(this.layout, this.writer, this._state, () => this.nonce(), true).dirty || !this.writer.hasSeen(this.layout.mainMd);
+    return reconcileEdits(this.layout, this.views, this._state, () => this.nonce(), true).dirty || !this.views.hasSeen(this.layout.mainMd);
   }
 
-  private settleLocked(full: boolean): void {
-    const cu = this.refresh();
-    for (const log of cu.torn) {
-      const moved = log.quarantine(this.layout.quarantine, this.now());
-      if (moved) this.warnings.push(`a torn entry at the end of ${log.rel} (a crash mid-write) was moved to ${moved}`);
+  /** Catch up with other writers (replaying from scratch when logs were replaced). */
+  private catchUp(): void {
+    const cu = this.store.catchUp(this._state.lastId, this.now().getTime());
+    if (cu.reset) {
+      this.replayAll(false);
+      return;
     }
-    // Logs that changed other than through gctx (a git checkout, merge, rebase or reset, or
-    // a crash between an append and its projections) leave projections on disk that belong
-    // to other logs. Reading them as a person's edits would turn a pull into bogus events
-    // (objectives "removed" because the other side's main.md lacks them), so they are only
-    // rebuilt; a file that matches neither what gctx last wrote nor the new render is kept
-    // aside, unless git vouches that it is exactly what it checked out.
-    const logsReplaced = this.writer.readCheckpoint() !== this.stamp();
-    let dirty = false;
-    if (logsReplaced) {
-      this.warnings.push(...setAsideUnexplained(this.layout, this.writer, this._state, this.opts.checkedOut));
-    } else {
-      const adoption = reconcileEdits(this.layout, this.writer, this._state, () => this.nonce(), false);
-      this.warnings.push(...adoption.warnings);
-      if (adoption.events.length) this.appendAndProject(MAIN, adoption.events, undefined);
-      dirty = adoption.dirty;
+    if (cu.added.length) {
+      const before = this._state;
+      this._state = evolve(this._state, cu.added);
+      this.openDelta = this.openDelta ? { before: this.openDelta.before, events: [...this.openDelta.events, ...cu.added] } : { before, events: cu.added };
     }
-    if (full || logsReplaced || dirty) rebuildProjections(this.layout, this.writer, this._state, this.commits());
-    this.writer.checkpoint(this.stamp());
   }
 
   /**
-   * What the projections were last written for: the newest event id and the event count.
-   * The count matters after a union where our newest event stays the newest overall.
+   * Under the lock: bring the views in line with the state, then adopt hand edits. After the
+   * logs changed underneath (a pull, a checkout), nothing is adopted: a differing file is kept
+   * aside, since the other side's events must not read as the person's deletions.
    */
-  private stamp(): string {
-    return `${this._state.lastId} ${this._state.events}`;
+  private settleLocked(logsReplaced: boolean): void {
+    const cp = this.views.readCheckpoint();
+    if (cp !== this.stamp()) {
+      if (logsReplaced) this.warnings.push(...setAsideUnexplained(this.layout, this.views, this._state));
+      const d = this.openDelta;
+      if (d && cp === this.stamp(d.before) && !logsReplaced) this.project(d.before, d.events);
+      else if (!this.rebuilt) this.replayAll(true);
+      this.views.writeSmall(this._state);
+      this.views.checkpoint(this.stamp());
+    }
+    this.openDelta = null;
+    this.rebuilt = false;
+    if (logsReplaced) return;
+    const adoption = reconcileEdits(this.layout, this.views, this._state, () => this.nonce(), false);
+    this.warnings.push(...adoption.warnings);
+    if (adoption.events.length) this.appendAndProject(adoption.events.map((e) => ({ ...e, branch: MAIN }) as Placed), []);
+    else if (adoption.dirty) {
+      this.views.writeSmall(this._state);
+      this.views.checkpoint(this.stamp());
+    }
   }
 
   private nonce(): string {
     return randomBytes(8).toString('hex');
   }
 
-  private appendAndProject(log: string, events: NewEvent[], expectedSeq: number | undefined): GccEvent[] {
-    const file = this.store.track(log);
-    const appended = this.store.append(log, events, expectedSeq ?? file.seq, this._state.lastId, this.now());
-    this._state = evolve(this._state, appended);
-    this.noteEvents(appended, false);
-    for (const e of appended) if (e.type === 'branch.created') this.store.track(e.data.name).touch();
+  /** Write the views a batch touched, from the states around it. */
+  private project(before: MemoryState, events: readonly GccEvent[]): void {
+    const plan = incrementalPlan(this.layout, before, this._state, events);
+    this.views.apply(plan.writes);
+    for (const b of plan.commitRebuild) this.rewriteCommits(b);
+    for (const b of plan.logRebuild) this.rewriteLog(b);
+    if (plan.writes.has(this.layout.mainMd)) this.views.markSeen(this.layout.mainMd);
+    if (plan.writes.has(this.layout.metadata)) this.views.markSeen(this.layout.metadata);
+  }
+
+  private appendAndProject(shared: readonly Placed[], local: readonly Placed[]): GccEvent[] {
+    const now = this.now();
+    const before = this._state;
+    const out = this.store.append(shared, 'shared', this._state.lastId, now);
+    const lastId = out.length ? out[out.length - 1]!.id : this._state.lastId;
+    out.push(...this.store.append(local, 'local', lastId, now));
+    this._state = evolve(this._state, out);
     this.saveSnapshot(false);
     try {
-      const writes = incrementalWrites(this.layout, this._state, appended);
-      this.writer.apply(writes);
-      if (writes.has(this.layout.mainMd)) this.writer.markSeen(this.layout.mainMd);
-      if (writes.has(this.layout.metadata)) this.writer.markSeen(this.layout.metadata);
-      this.writer.checkpoint(this.stamp());
+      this.project(before, out);
+      this.views.checkpoint(this.stamp());
     } catch (err) {
       // The events are durable, so the operation stands: failing it now would make a caller
-      // retry and record it twice. Projections are caches; the checkpoint still names the
-      // earlier state, so the next operation or open rebuilds them.
-      this.warnings.push(`the events were recorded, but projections could not be written (${asGccError(err).message}); they are rebuilt on the next operation`);
+      // retry and record it twice. Views are caches; the checkpoint still names the earlier
+      // state, so the next operation or open rebuilds them.
+      this.warnings.push(`the events were recorded, but the views could not be written (${asGccError(err).message}); they are rebuilt on the next operation`);
     }
-    return appended;
+    return out;
+  }
+
+  private saveSnapshot(closing: boolean): void {
+    const behind = this._state.events - this.snapshotAt;
+    const enough = !closing ? SNAPSHOT_EVERY : this.snapshotAt < 0 ? 1 : SNAPSHOT_ON_CLOSE;
+    if (behind < enough || !this.store.ledger.epoch) return;
+    try {
+      const logs: Record<string, SnapshotLog> = {};
+      for (const f of this.store.logs.values()) if (f.meta.size > 0) logs[f.name] = { size: f.meta.size, seq: f.meta.seq, lastId: f.meta.lastId };
+      writeSnapshot(this.layout, { format: SNAPSHOT_FORMAT, epoch: this.store.ledger.epoch, logs, state: this._state });
+      this.snapshotAt = this._state.events;
+    } catch {
+      /* a cache: a read-only or full disk only costs the next open some time */
+    }
   }
 
   currentBranch(session?: string): string {
     return currentBranch(this._state, session ?? this.opts.session);
   }
 
+  /** Events on a branch: the version an optimistic caller names as expectedSeq. */
+  seqOf(branch: string): number {
+    return this._state.branches[branch]?.logged ?? 0;
+  }
+
   pendingWork(session?: string): { edits: number; turns: number; files: string[] } {
     const b = this._state.branches[this.currentBranch(session)]!;
-    return { edits: b.pending.edits, turns: b.pending.turns, files: Object.keys(b.pending.files).sort() };
+    const files = Object.values(b.pending.files).sort((x, y) => (x.at < y.at ? 1 : x.at > y.at ? -1 : x.path < y.path ? -1 : 1));
+    return { edits: b.pending.edits, turns: b.pending.turns, files: files.map((f) => f.path) };
+  }
+
+  /** Refresh without the lock: what other writers appended since this process last looked. */
+  refresh(): void {
+    this.catchUp();
+    this.openDelta = null;
   }
 
   async execute(cmd: Command, opts: ExecuteOptions = {}): Promise<ExecResult> {
     const session = opts.session ?? this.opts.session;
     try {
-      // The branch machines load on the first branch command: a process that only records
-      // (every hook invocation) never pays for xstate.
-      const branchDecider = isBranchCommand(cmd) ? (await import('../decider/decide-branches.js')).decideBranchCommand : undefined;
+      const clean = redactCommand(cmd);
+      const git = clean.type === 'commit' ? this.gitFiles(session) : null;
       return await this.store.withLock(() => {
+        this.catchUp();
         this.settleLocked(false);
-        const d = this.decide(cmd, { session, nonce: this.nonce() }, branchDecider);
+        const here = currentBranch(this._state, session);
+        if (opts.expectedSeq !== undefined && this.seqOf(here) !== opts.expectedSeq) {
+          throw gccError('E_CONFLICT', `branch ${here} holds ${this.seqOf(here)} events, expected ${opts.expectedSeq}`, 'read the memory again and retry the operation');
+        }
+        const d: Decision = decide(this._state, clean, { session, nonce: this.nonce(), ...(git ? { gitFiles: git.files } : {}) });
         if (!d.ok) throw d.error;
-        const events = this.appendAndProject(d.log, d.events, opts.expectedSeq);
+        const events = this.appendAndProject(d.shared, d.local);
+        if (git && this.store.repo) recordTree(this.store.repo, this.root, here, git.tree);
         return { events, branch: this.currentBranch(session), message: d.message };
       }, this.lockOpts());
     } catch (err) {
@@ -327,11 +432,28 @@ export class Memory {
     }
   }
 
+  /** What git says changed since the session's branch last committed (null outside git). */
+  private gitFiles(session: string | undefined) {
+    const repo = this.store.repo;
+    if (!repo) return null;
+    const here = currentBranch(this._state, session);
+    return changedSince(repo, this.root, here, this._state.branches[here]?.parent ?? null);
+  }
+
+  /** What CONTEXT reads: the state, and events read back newest first. */
+  source(): ContextSource {
+    return {
+      state: this._state,
+      newest: (q) => newest(this.store, q),
+      scan: (q, visit) => scanNewest(this.store, q, visit),
+      search: (text, o) => searchMemory(this, text, o),
+    };
+  }
+
   /** CONTEXT at any level, inside a token budget. Catches up with other writers first. */
-  context(q: ContextQuery, opts: { session?: string; budget?: number } = {}): ContextAnswer {
+  context(q: ContextQuery, opts: { session?: string | undefined; budget?: number | undefined; spell?: (q: ContextQuery) => string } = {}): ContextAnswer {
     this.refresh();
-    const src = { state: this._state, eventsOf: (b: string) => this.eventsOf(b), allEvents: () => this.events() };
-    return contextQuery(src, q, { session: opts.session ?? this.opts.session, budget: opts.budget });
+    return contextQuery(this.source(), q, { session: opts.session ?? this.opts.session, budget: opts.budget, ...(opts.spell ? { spell: opts.spell } : {}) });
   }
 
   /** The session briefing: under 1,000 tokens whatever the history. */
@@ -340,50 +462,47 @@ export class Memory {
     return briefing(this._state, opts.session ?? this.opts.session, opts.budget);
   }
 
-  /** Integrity of every log and agreement of every projection with a replay. */
+  /** Every byte of every log checked, and every view against a rebuild. */
   verify(): Problem[] {
-    this.refresh();
-    return verifyMemory(this.layout, this.store);
+    return verifyMemory(this.layout, this.now().getTime());
   }
 
-  /** Rewrite every projection from the logs; differing files are kept aside first. */
+  /** Rebuild every view from the logs; differing main.md / metadata.yaml are kept aside first. */
   async replay(): Promise<{ written: string[]; kept: string[] }> {
     return this.store.withLock(() => {
-      this.refresh();
-      // From the logs, not from the state in hand: replay is the repair for a bad cache too.
-      const events = this.store.allEvents();
-      const r = replayMemory(this.layout, replayEvents(events), events);
-      this.writer.markSeen(this.layout.mainMd);
-      this.writer.markSeen(this.layout.metadata);
-      this.writer.checkpoint(this.stamp());
-      return r;
+      this.catchUp();
+      const kept: string[] = [];
+      for (const path of [this.layout.mainMd, this.layout.metadata]) {
+        if (existsSync(path) && !this.views.isSeen(path)) kept.push(keepAside(this.layout, path, this.now()));
+      }
+      this.replayAll(true);
+      this.views.checkpoint(this.stamp());
+      this.rebuilt = false;
+      return { written: ['.GCC views'], kept };
     }, this.lockOpts());
   }
 
-  private decide(cmd: Command, ctx: DecideContext, branchDecider: typeof import('../decider/decide-branches.js').decideBranchCommand | undefined): Decision {
-    if (isBranchCommand(cmd) && branchDecider) return branchDecider(this._state, cmd, ctx);
-    if (isRecordCommand(cmd)) return decideRecord(this._state, cmd, ctx);
-    return unknownCommand(cmd);
+  /** Branch lifecycle and commit events, in id order: what the history graph draws. */
+  historyEvents(): GccEvent[] {
+    const out: GccEvent[] = [];
+    this.store.stream((e) => {
+      if (e.type === 'branch.created' || e.type === 'commit.recorded' || e.type === 'branch.merged' || e.type === 'branch.abandoned') out.push(e);
+    });
+    return out;
   }
-
-  /** Every event of every log, in replay (id) order. */
-  events(): readonly GccEvent[] {
-    return this.store.allEvents();
-  }
-
-  /** The events of one branch's log, in file order. */
-  eventsOf(branch: string): readonly GccEvent[] {
-    return this.store.logs.get(branch)?.events ?? [];
-  }
-
-  /** Sequence of a branch's log: the expected sequence for an optimistic write. */
-  seqOf(branch: string): number {
-    return this.store.logs.get(branch)?.seq ?? 0;
-  }
-
 
   close(): void {
     this.store.lock.release();
     this.saveSnapshot(true);
+  }
+
+  /** Raised for callers that want to tell an integrity failure from others. */
+  static isCorruption(err: unknown): boolean {
+    return err instanceof GccError && err.code === 'E_CORRUPT';
+  }
+
+  /** The logs exist at all (false for a folder with only a .gitignore). */
+  get initialized(): boolean {
+    return existsSync(this.layout.events);
   }
 }

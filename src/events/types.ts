@@ -1,10 +1,14 @@
 /**
- * The event model. Every change to memory is one of these events, appended to a log.md.
+ * The event model. Every change to memory is one of these events, appended to a log.
  * Payloads are self-contained: everything a projection renders is in the event, so replay
  * never has to recompute (and can never recompute differently).
+ *
+ * Two kinds of log hold them (docs/architecture.md): shared segments under `.GCC/events/`,
+ * which travel through git, and this clone's local log, which never does. Which kind takes
+ * an event is a property of its type (LOCAL_TYPES).
  */
 
-export const FORMAT_VERSION = 1 as const;
+export const FORMAT_VERSION = 2 as const;
 
 export interface Config {
   /** Suggest a commit once enough work has piled up since the last one. */
@@ -27,39 +31,52 @@ export interface FileChange {
   removed: number;
 }
 
+/** What a MERGE integrates, on its synthesis commit. */
+export interface MergeRecord {
+  from: string;
+  tried: string;
+  learned: string;
+  integrated: string;
+}
+
+/** What an ABANDON records on the parent: the approach that failed and why. */
+export interface AbandonRecord {
+  from: string;
+  tried: string;
+  reason: string;
+}
+
 export interface EventPayloads {
   'memory.initialized': { format: number; config: Config };
   'objective.added': { id: string; text: string };
-  'objective.checked': { id: string };
-  'objective.unchecked': { id: string };
-  'objective.removed': { id: string };
+  /** `text` names the objective for readers of the log (absent on events of format 1). */
+  'objective.checked': { id: string; text?: string };
+  'objective.unchecked': { id: string; text?: string };
+  'objective.removed': { id: string; text?: string };
   'objective.edited': { id: string; text: string };
   /** A person's edit of main.md's Notes section, kept as a unified patch (made with `diff`). */
   'notes.patched': { patch: string };
   'config.set': { key: keyof Config; value: Config[keyof Config] };
-  'branch.created': {
-    name: string;
-    parent: string;
-    purpose: string;
-    hypotheses: string[];
-    session?: string;
-  };
-  'branch.switched': { to: string; session?: string };
+  'branch.created': { name: string; parent: string; purpose: string; hypotheses: string[] };
   'commit.recorded': {
     /** Content-derived short hash; stable because it is stored, never recomputed. */
     id: string;
-    /** Per-branch display label, C001, C002, ... */
+    /** Per-branch display label, C001, C002, ... (see docs/cli.md: what a label promises). */
     label: string;
     title: string;
     contribution: string;
     purpose: string;
     previous: string;
     files: FileChange[];
+    /** The next step, where the committer named one. */
+    next?: string;
     /** Set on synthesis commits written by MERGE. */
-    merge?: { from: string; tried: string; learned: string; integrated: string };
+    merge?: MergeRecord;
+    /** Set on the record ABANDON writes on the parent. */
+    abandon?: AbandonRecord;
   };
-  'branch.merged': { branch: string; into: string; commit: string; session?: string };
-  'branch.abandoned': { branch: string; reason: string; session?: string };
+  'branch.merged': { branch: string; into: string; commit: string };
+  'branch.abandoned': { branch: string; reason: string };
   'ota.logged': { observation: string; thought: string; action: string };
   'tool.recorded': {
     tool: string;
@@ -69,6 +86,11 @@ export interface EventPayloads {
     files: FileChange[];
     host?: string;
   };
+  /** Damage that could not be restored from git, recorded so the loss is never silent. */
+  'memory.repaired': { segment: string; kept: number; lost: number; reason: string };
+  /** Local: a session's (or, without one, the clone's default) current branch moved. */
+  'branch.switched': { to: string; session?: string };
+  /** Local: a host session's lifecycle, as its machine emitted it. */
   'session.started': { session: string; host: string; reason: string };
   'session.compacted': { session: string; host: string };
   'session.ended': { session: string; host: string; reason: string };
@@ -86,31 +108,40 @@ export const EVENT_TYPES = [
   'notes.patched',
   'config.set',
   'branch.created',
-  'branch.switched',
   'commit.recorded',
   'branch.merged',
   'branch.abandoned',
   'ota.logged',
   'tool.recorded',
+  'memory.repaired',
+  'branch.switched',
   'session.started',
   'session.compacted',
   'session.ended',
 ] as const satisfies readonly EventType[];
 
+/** Types that live in this clone's local log and never travel through git. */
+export const LOCAL_TYPES: ReadonlySet<EventType> = new Set<EventType>(['branch.switched', 'session.started', 'session.compacted', 'session.ended']);
+
+export const isLocalType = (type: EventType): boolean => LOCAL_TYPES.has(type);
+
 /** What a decision produces: an event before the store gives it an id, sequence and time. */
 export type NewEvent = { [K in EventType]: { type: K; data: EventPayloads[K] } }[EventType];
+
+/** A decided event and the memory branch it belongs to. */
+export type Placed = NewEvent & { branch: string };
 
 /** An event as it stands in a log: the envelope the store adds around a decided event. */
 export type GccEvent = { [K in EventType]: Envelope<K> }[EventType];
 
 export interface Envelope<K extends EventType = EventType> {
-  /** Globally unique (time-ordered, random tail), so two clones' logs can be unioned. */
+  /** Globally unique and time-ordered (12 hex of milliseconds, 10 random hex). */
   id: string;
   /** Position in its log file, 1-based and gapless. */
   seq: number;
   /** ISO 8601 UTC time of the append. */
   at: string;
-  /** The branch whose log holds the event. */
+  /** The memory branch the event belongs to. */
   branch: string;
   type: K;
   data: EventPayloads[K];
@@ -121,3 +152,8 @@ export interface Envelope<K extends EventType = EventType> {
 export type EventOf<K extends EventType> = Envelope<K>;
 
 export const MAIN = 'main';
+
+/** The time an event id encodes, in ms since the epoch (NaN for a malformed id). */
+export function idTime(id: string): number {
+  return /^[0-9a-f]{12}/.test(id) ? Number.parseInt(id.slice(0, 12), 16) : Number.NaN;
+}

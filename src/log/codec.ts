@@ -15,6 +15,7 @@ import { crc32 } from 'node:zlib';
 import type { GccEvent } from '../events/types.js';
 import { EntryParser, lineOf, MACHINE_PREFIX, MACHINE_SUFFIX, TERMINATOR } from './parser.js';
 import { renderProse } from './prose.js';
+import { validateEvent } from './validate.js';
 
 function escapeJson(json: string): string {
   return json.replace(/[<>\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
@@ -54,18 +55,66 @@ export interface ParsedLog {
 
 /** Text of a log, as a string or as the bytes read from disk. */
 export function parse(text: string | Buffer, file = 'log.md', startSeq = 0): ParsedLog {
-  return parseBytes(typeof text === 'string' ? Buffer.from(text, 'utf8') : text, file, startSeq);
+  return parseBytes(typeof text === 'string' ? Buffer.from(text, 'utf8') : text, { file, startSeq });
+}
+
+export interface ParseOptions {
+  /** Name for messages. */
+  file?: string;
+  /** Sequence and id of the entry before `buf[0]` (0 and '' at the start of a file). */
+  startSeq?: number;
+  lastId?: string;
+  /** File offset of `buf[0]`, when only a tail of the file was read. */
+  base?: number;
+  /** The 1-based line of a file offset, when the caller knows better than `buf`. */
+  lineAt?: (offset: number) => number;
+  /** The clock events' ids are held against (validateEvent). */
+  now?: number;
 }
 
 /**
- * Parse a whole log. A damaged entry followed by intact ones is corruption (an error naming
- * file and line). Damage that only reaches to the end of the file is a torn tail: returned,
- * not thrown, so the store can quarantine it. An incomplete batch at the end counts as torn.
- * Works on bytes: prose is checked by its CRC and never decoded, only the JSON is.
+ * Parse a log's bytes. A damaged entry followed by intact ones is corruption (an error naming
+ * file and line). Damage that only reaches to the end of the bytes is a torn tail: returned,
+ * not thrown. An incomplete batch at the end counts as torn. Works on bytes: prose is checked
+ * by its CRC and never decoded, only the JSON is.
  */
-export function parseBytes(buf: Buffer, file = 'log.md', startSeq = 0): ParsedLog {
-  const p = new EntryParser(file, startSeq, 0, (offset) => lineOf(buf, offset));
-  p.feed(buf, 0, true);
-  const validLength = p.finish();
-  return { events: p.events, validLength, tail: buf.toString('utf8', validLength) };
+export function parseBytes(buf: Buffer, o: ParseOptions = {}): ParsedLog {
+  const base = o.base ?? 0;
+  const p = new EntryParser(o.file ?? 'log.md', o.startSeq ?? 0, base, o.lineAt ?? ((offset) => lineOf(buf, offset - base)), o.now, o.lastId ?? '');
+  p.feed(buf, base, true);
+  const validEnd = p.finish();
+  return { events: p.events, validLength: validEnd - base, tail: buf.toString('utf8', validEnd - base) };
+}
+
+/**
+ * Every entry of a damaged log that still holds together — its CRC, its JSON, a valid event —
+ * in file order, and how many entries did not. For repair: what reads is kept.
+ */
+export function salvage(buf: Buffer, now?: number): { events: GccEvent[]; lost: number } {
+  const events: GccEvent[] = [];
+  let lost = 0;
+  const seen = new Set<string>();
+  for (const chunk of buf.toString('utf8').split(TERMINATOR)) {
+    const at = chunk.lastIndexOf(`\n${MACHINE_PREFIX}`);
+    if (at === -1) {
+      if (chunk.replaceAll('\u0000', '').trim()) lost++;
+      continue;
+    }
+    const start = chunk.startsWith('**[') ? 0 : chunk.lastIndexOf('\n**[', at) + 1;
+    const prose = chunk.slice(start, at);
+    const line = chunk.slice(at + 1);
+    try {
+      if (!prose.startsWith('**[') || !line.endsWith(MACHINE_SUFFIX)) throw new Error('no entry');
+      const inner = line.slice(MACHINE_PREFIX.length, line.length - MACHINE_SUFFIX.length);
+      const json = inner.slice(0, -9);
+      if (inner[inner.length - 9] !== ' ' || crcHex(prose, json) !== inner.slice(-8)) throw new Error('integrity');
+      const e = validateEvent(JSON.parse(json), now);
+      if (seen.has(e.id)) throw new Error('duplicate');
+      seen.add(e.id);
+      events.push(e);
+    } catch {
+      lost++;
+    }
+  }
+  return { events, lost };
 }

@@ -62,6 +62,8 @@ export class EntryParser {
   private batchStartIndex = 0;
   private batchStartPos: number;
   private expectedSeq: number;
+  /** Ids grow within a file (one writer issues them under its lock), so a file is in replay order. */
+  private lastId = '';
 
   /**
    * @param start file offset of the first byte to be fed
@@ -72,8 +74,11 @@ export class EntryParser {
     startSeq: number,
     start: number,
     private readonly lineAt: (offset: number) => number,
+    private readonly now?: number,
+    lastId = '',
   ) {
     this.expectedSeq = startSeq;
+    this.lastId = lastId;
     this.consumed = start;
     this.batchStartPos = start;
   }
@@ -119,29 +124,23 @@ export class EntryParser {
       }
       let event: GccEvent;
       try {
-        event = validateEvent(JSON.parse(decode(view, jsonStart, jsonEnd)));
+        event = validateEvent(JSON.parse(decode(view, jsonStart, jsonEnd)), this.now);
       } catch (err) {
         throw this.corrupt(`log entry does not hold a valid event: ${(err as Error).message}`, 'restore the file from git', base + m + 1);
       }
       if (event.seq !== ++this.expectedSeq) {
-        throw this.corrupt(`log entry has sequence ${event.seq}, expected ${this.expectedSeq} (duplicated or reordered entry)`, 'restore the file from git, or run `gctx doctor`', base + m + 1);
+        throw this.corrupt(`log entry has sequence ${event.seq}, expected ${this.expectedSeq} (duplicated or reordered entry)`, 'restore the file from git, or run `gctx doctor --repair`', base + m + 1);
       }
+      if (event.id <= this.lastId) {
+        throw this.corrupt(`log entry ${event.id} is not newer than the entry before it (ids grow within a log)`, 'restore the file from git, or run `gctx doctor --repair`', base + m + 1);
+      }
+      this.lastId = event.id;
       if (this.events.length === this.batchStartIndex) this.batchStartPos = base + entryStart;
       this.events.push(event);
       pos = lineEnd + TERMINATOR.length;
       if (!event.more) this.batchStartIndex = this.events.length;
     }
     this.consumed = base + pos;
-  }
-
-  /**
-   * Hand over the events of complete batches read so far and forget them: a streaming
-   * reader keeps only an unfinished batch, which a later window may still complete.
-   */
-  takeSettled(): GccEvent[] {
-    const settled = this.events.splice(0, this.batchStartIndex);
-    this.batchStartIndex = 0;
-    return settled;
   }
 
   /**

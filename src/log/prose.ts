@@ -1,8 +1,9 @@
 /**
  * The readable half of a log entry, in the GCC skill's shape. Prose is display only: the
  * machine line carries the event, so prose never has to be parsed and need not be
- * reversible. What it must guarantee is that no line it produces can be mistaken for a
- * machine line or an entry separator — every line starts with a fixed prefix or two spaces.
+ * reversible. It must guarantee that no line it produces can be mistaken for a machine line
+ * or an entry separator — every line starts with a fixed prefix or two spaces — and it says
+ * each thing once, in words a reader uses: no internal ids, no event-type names.
  */
 import type { GccEvent } from '../events/types.js';
 
@@ -22,6 +23,7 @@ const KIND: Record<GccEvent['type'], string> = {
   'branch.abandoned': 'ABANDON',
   'ota.logged': 'OTA',
   'tool.recorded': 'OTA',
+  'memory.repaired': 'REPAIR',
   'session.started': 'SESSION',
   'session.compacted': 'SESSION',
   'session.ended': 'SESSION',
@@ -39,10 +41,7 @@ export function oneLine(text: string, max = 200): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-/**
- * A multi-line field: continuation lines indented so they stay inside the list item.
- * Each rewrite runs only on text that needs it: replay renders every commit's fields.
- */
+/** A multi-line field: continuation lines indented so they stay inside the list item. */
 export function block(text: string, max = 4000): string {
   let clean = text.length > max ? `${text.slice(0, max - 1)}…` : text;
   if (BREAKS.test(clean)) clean = clean.replace(/\r\n?|[\u2028\u2029]/g, '\n');
@@ -50,61 +49,87 @@ export function block(text: string, max = 4000): string {
   return clean.includes('\n') ? clean.replaceAll('\n', '\n  ') : clean;
 }
 
-function field(name: string, value: string): string {
-  return `- **${name}**: ${block(value)}`;
+function field(name: string, value: string, max?: number): string {
+  return `- **${name}**: ${block(value, max)}`;
 }
 
 export function header(e: GccEvent): string {
   return `**[${KIND[e.type]}-${String(e.seq).padStart(3, '0')}]** ${e.at} | Branch: ${oneLine(e.branch, 120)}`;
 }
 
-function body(e: GccEvent): string[] {
+export function filesText(files: readonly { path: string; added: number; removed: number }[]): string {
+  return files.map((f) => (f.added || f.removed ? `${f.path} (+${f.added} -${f.removed})` : f.path)).join(', ');
+}
+
+const quoted = (t: string | undefined) => (t ? `: ${oneLine(t, 300)}` : '');
+
+/** What happened, in one line: used by the log files and by every log view. */
+export function summaryLine(e: GccEvent): string {
   switch (e.type) {
     case 'memory.initialized':
-      return [field('Action', `Memory initialized (format ${e.data.format})`)];
+      return 'Memory initialized';
     case 'objective.added':
-      return [field('Action', `Objective added (${e.data.id}): ${e.data.text}`)];
+      return `Objective added: ${oneLine(e.data.text, 300)}`;
     case 'objective.checked':
-      return [field('Action', `Objective ${e.data.id} checked`)];
+      return `Objective done${quoted(e.data.text)}`;
     case 'objective.unchecked':
-      return [field('Action', `Objective ${e.data.id} unchecked`)];
+      return `Objective reopened${quoted(e.data.text)}`;
     case 'objective.removed':
-      return [field('Action', `Objective ${e.data.id} removed`)];
+      return `Objective removed${quoted(e.data.text)}`;
     case 'objective.edited':
-      return [field('Action', `Objective ${e.data.id} reworded: ${e.data.text}`)];
+      return `Objective reworded: ${oneLine(e.data.text, 300)}`;
     case 'notes.patched':
-      return [field('Action', 'Notes in main.md edited by hand'), field('Patch', e.data.patch)];
+      return 'Notes in main.md edited by hand';
     case 'config.set':
-      return [field('Action', `Config ${e.data.key} = ${String(e.data.value)}`)];
+      return `Config ${e.data.key} = ${String(e.data.value)}`;
     case 'branch.created':
-      return [
-        field('Action', `Branch ${e.data.name} created from ${e.data.parent}`),
-        field('Purpose', e.data.purpose),
-        ...e.data.hypotheses.map((h) => field('Hypothesis', h)),
-      ];
+      return `Branch ${e.data.name} started from ${e.data.parent}: ${oneLine(e.data.purpose, 300)}`;
     case 'branch.switched':
-      return [field('Action', `Switched to ${e.data.to}${e.data.session ? ` (session ${e.data.session})` : ''}`)];
+      return `Switched to ${e.data.to}`;
     case 'commit.recorded':
-      return [field('Action', `Commit ${e.data.label} (${e.data.id}): ${oneLine(e.data.title)}`)];
+      return `Commit ${e.data.label} ${e.data.id}: ${oneLine(e.data.title, 160)}`;
     case 'branch.merged':
-      return [field('Action', `Branch ${e.data.branch} merged into ${e.data.into} (${e.data.commit})`)];
+      return `Branch ${e.data.branch} merged into ${e.data.into}`;
+    case 'branch.abandoned':
+      return `Branch ${e.data.branch} abandoned: ${oneLine(e.data.reason, 300)}`;
+    case 'ota.logged':
+      return oneLine([e.data.observation, e.data.thought, e.data.action].filter((x) => x.trim()).join(' — '), 300);
+    case 'tool.recorded':
+      return `${e.data.isError ? 'Failed: ' : ''}${oneLine(e.data.input ? `${e.data.tool} ${e.data.input}` : e.data.tool, 300)}`;
+    case 'memory.repaired':
+      return `Repaired ${e.data.segment}: ${e.data.lost} event(s) lost, ${e.data.kept} kept (${oneLine(e.data.reason, 200)})`;
+    case 'session.started':
+      return `Session started (${e.data.reason}) in ${e.data.host}`;
+    case 'session.compacted':
+      return `Context compacted in ${e.data.host}`;
+    case 'session.ended':
+      return `Session ended (${e.data.reason}) in ${e.data.host}`;
+  }
+}
+
+function body(e: GccEvent): string[] {
+  switch (e.type) {
+    case 'branch.created':
+      return [field('Action', `Branch ${e.data.name} started from ${e.data.parent}`), field('Purpose', e.data.purpose), ...e.data.hypotheses.map((h) => field('Hypothesis', h))];
     case 'branch.abandoned':
       return [field('Action', `Branch ${e.data.branch} abandoned`), field('Reason', e.data.reason)];
-    case 'ota.logged':
-      return [field('Observation', e.data.observation), field('Thought', e.data.thought), field('Action', e.data.action)];
-    case 'tool.recorded':
-      return [
-        field('Observation', `${e.data.isError ? 'Error from' : 'Result of'} ${e.data.tool}: ${e.data.result}`),
-        field('Thought', e.data.host ? `tool call via ${e.data.host}` : 'tool call'),
-        field('Action', `${e.data.tool} ${e.data.input}`),
-        ...(e.data.files.length ? [field('Files', e.data.files.map((f) => `${f.path} (+${f.added} -${f.removed})`).join(', '))] : []),
-      ];
-    case 'session.started':
-      return [field('Action', `Session ${e.data.session} started (${e.data.reason}) in ${e.data.host}`)];
-    case 'session.compacted':
-      return [field('Action', `Session ${e.data.session} compacted in ${e.data.host}`)];
-    case 'session.ended':
-      return [field('Action', `Session ${e.data.session} ended (${e.data.reason}) in ${e.data.host}`)];
+    case 'notes.patched':
+      return [field('Action', summaryLine(e)), field('Patch', e.data.patch)];
+    case 'ota.logged': {
+      const out: string[] = [];
+      if (e.data.observation.trim()) out.push(field('Observation', e.data.observation));
+      if (e.data.thought.trim()) out.push(field('Thought', e.data.thought));
+      if (e.data.action.trim()) out.push(field('Action', e.data.action));
+      return out;
+    }
+    case 'tool.recorded': {
+      const out = [field('Action', e.data.input ? `${e.data.tool}: ${e.data.input}` : e.data.tool)];
+      if (e.data.result.trim() || e.data.isError) out.push(field(e.data.isError ? 'Error' : 'Observation', e.data.result || '(no output)'));
+      if (e.data.files.length) out.push(field('Files', filesText(e.data.files)));
+      return out;
+    }
+    default:
+      return [field('Action', summaryLine(e))];
   }
 }
 

@@ -1,141 +1,131 @@
 /**
- * Shape checks for events read from disk. A machine line with a valid CRC can still have
- * been written by hand; projections must never see an event of the wrong shape.
+ * Validation of events read from disk. A machine line with a valid CRC can still have been
+ * written by anyone (a CRC is a checksum, not a signature), so an event from a log is
+ * untrusted input held to the same rules as a command: known type, fields of the right
+ * kind and size, names that are safe to turn into paths, ids of the right shape and not
+ * from the future.
  */
-import { EVENT_TYPES, type EventType, type GccEvent } from '../events/types.js';
+import { EVENT_TYPES, type EventType, type GccEvent, idTime } from '../events/types.js';
+import { branchNameProblem, COMMIT_HASH, COMMIT_LABEL, EVENT_ID, MAX_ITEMS, MAX_LINE, MAX_PATH, MAX_TEXT, OBJECTIVE_ID } from '../events/rules.js';
 
+/** How far ahead of this clock an event's id may be: clocks of a team's machines disagree a little. */
+export const FUTURE_SKEW_MS = 24 * 60 * 60 * 1000;
 
-type Kind = 'string' | 'number' | 'boolean' | 'strings' | 'files' | 'object' | 'scalar';
-type Shape = Record<string, Kind | `${Kind}?`>;
+type Check = (v: unknown) => string | null;
 
-const SHAPES: Record<EventType, Shape> = {
-  'memory.initialized': { format: 'number', config: 'object' },
-  'objective.added': { id: 'string', text: 'string' },
-  'objective.checked': { id: 'string' },
-  'objective.unchecked': { id: 'string' },
-  'objective.removed': { id: 'string' },
-  'objective.edited': { id: 'string', text: 'string' },
-  'notes.patched': { patch: 'string' },
-  'config.set': { key: 'string', value: 'scalar' },
-  'branch.created': { name: 'string', parent: 'string', purpose: 'string', hypotheses: 'strings', session: 'string?' },
-  'branch.switched': { to: 'string', session: 'string?' },
-  'commit.recorded': {
-    id: 'string',
-    label: 'string',
-    title: 'string',
-    contribution: 'string',
-    purpose: 'string',
-    previous: 'string',
-    files: 'files',
-    merge: 'object?',
-  },
-  'branch.merged': { branch: 'string', into: 'string', commit: 'string', session: 'string?' },
-  'branch.abandoned': { branch: 'string', reason: 'string', session: 'string?' },
-  'ota.logged': { observation: 'string', thought: 'string', action: 'string' },
-  'tool.recorded': { tool: 'string', input: 'string', result: 'string', isError: 'boolean', files: 'files', host: 'string?' },
-  'session.started': { session: 'string', host: 'string', reason: 'string' },
-  'session.compacted': { session: 'string', host: 'string' },
-  'session.ended': { session: 'string', host: 'string', reason: 'string' },
+const text = (max: number): Check => (v) => (typeof v !== 'string' ? 'is not text' : v.length > max ? `is longer than ${max} characters` : null);
+const pattern = (re: RegExp, what: string): Check => (v) => (typeof v === 'string' && re.test(v) ? null : `is not ${what}`);
+const branch: Check = (v) => {
+  const p = branchNameProblem(v);
+  return p ? `is not a valid branch name (${p})` : null;
 };
-
-const TYPES = new Set<string>(EVENT_TYPES);
-
-/** Shapes compiled once into [key, kind, optional] rows: validation runs per event on replay. */
-const COMPILED = new Map<string, [string, Kind, boolean][]>(
-  Object.entries(SHAPES).map(([type, shape]) => [type, Object.entries(shape).map(([k, spec]) => [k, spec.replace('?', '') as Kind, spec.endsWith('?')])]),
-);
-
-function isKind(v: unknown, kind: Kind): boolean {
-  switch (kind) {
-    case 'string':
-      return typeof v === 'string';
-    case 'number':
-      return typeof v === 'number' && Number.isFinite(v);
-    case 'boolean':
-      return typeof v === 'boolean';
-    case 'scalar':
-      return typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
-    case 'object':
-      return typeof v === 'object' && v !== null && !Array.isArray(v);
-    case 'strings':
-      return Array.isArray(v) && v.every((s) => typeof s === 'string');
-    case 'files':
-      return (
-        Array.isArray(v) &&
-        v.every(
-          (f: unknown) =>
-            typeof f === 'object' &&
-            f !== null &&
-            typeof (f as { path?: unknown }).path === 'string' &&
-            typeof (f as { added?: unknown }).added === 'number' &&
-            typeof (f as { removed?: unknown }).removed === 'number',
-        )
-      );
-  }
-}
-
-const isFiles = (v: unknown) => isKind(v, 'files');
-
-/**
- * The same checks as SHAPES for the types that make up most of a log, written out: the
- * table's loop reads each field by a computed key, which costs a tenth of a replay. A
- * false here only means "ask the table", which also words the error (a property test
- * holds the two to the same answers).
- */
-type Loose = Record<string, unknown>;
-export const FAST: Partial<Record<string, (d: Loose) => boolean>> = {
-  'tool.recorded': (d) =>
-    typeof d.tool === 'string' &&
-    typeof d.input === 'string' &&
-    typeof d.result === 'string' &&
-    typeof d.isError === 'boolean' &&
-    isFiles(d.files) &&
-    (d.host === undefined || typeof d.host === 'string'),
-  'ota.logged': (d) => typeof d.observation === 'string' && typeof d.thought === 'string' && typeof d.action === 'string',
-  'commit.recorded': (d) =>
-    typeof d.id === 'string' &&
-    typeof d.label === 'string' &&
-    typeof d.title === 'string' &&
-    typeof d.contribution === 'string' &&
-    typeof d.purpose === 'string' &&
-    typeof d.previous === 'string' &&
-    isFiles(d.files) &&
-    (d.merge === undefined || isKind(d.merge, 'object')),
+const bool: Check = (v) => (typeof v === 'boolean' ? null : 'is not true or false');
+const count: Check = (v) => (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= Number.MAX_SAFE_INTEGER ? null : 'is not a whole number');
+const texts = (max: number): Check => (v) => {
+  if (!Array.isArray(v)) return 'is not a list';
+  if (v.length > MAX_ITEMS) return `has more than ${MAX_ITEMS} items`;
+  for (const s of v) if (text(max)(s)) return 'holds an item that is not text of at most ' + max + ' characters';
+  return null;
 };
-
-/**
- * The form toISOString writes, with field ranges so that whatever matches also parses:
- * tried first because Date.parse is slow enough per event to show in a replay.
- */
-const ISO_TIME = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
-
-function isTime(v: unknown): boolean {
-  return typeof v === 'string' && (ISO_TIME.test(v) || !Number.isNaN(Date.parse(v)));
-}
-
-export function validateEvent(raw: unknown): GccEvent {
-  if (typeof raw !== 'object' || raw === null) throw new Error('not an object');
-  const e = raw as Record<string, unknown>;
-  if (typeof e.id !== 'string' || e.id.length === 0) throw new Error('missing id');
-  if (typeof e.seq !== 'number' || !Number.isInteger(e.seq) || e.seq < 1) throw new Error('bad seq');
-  if (!isTime(e.at)) throw new Error('bad time');
-  if (typeof e.branch !== 'string') throw new Error('missing branch');
-  if (typeof e.type !== 'string' || !TYPES.has(e.type)) throw new Error(`unknown event type ${String(e.type)}`);
-  if (e.more !== undefined && (typeof e.more !== 'number' || !Number.isInteger(e.more) || e.more < 1)) throw new Error('bad batch marker');
-  const data = e.data;
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new Error('missing data');
-  if (FAST[e.type]?.(data as Loose)) return raw as GccEvent;
-  const problem = tableProblem(e.type, data as Loose);
-  if (problem) throw new Error(problem);
-  return raw as GccEvent;
-}
-
-/** What is wrong with an event's data by the SHAPES table, or null. */
-export function tableProblem(type: string, data: Loose): string | null {
-  for (const [key, kind, optional] of COMPILED.get(type)!) {
-    const v = data[key];
-    if (v === undefined && optional) continue;
-    if (!isKind(v, kind)) return `${type}: field ${key} is not ${kind}`;
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const files: Check = (v) => {
+  if (!Array.isArray(v)) return 'is not a list';
+  if (v.length > MAX_ITEMS) return `has more than ${MAX_ITEMS} items`;
+  for (const f of v) {
+    if (!isRecord(f) || text(MAX_PATH)(f.path) || f.path === '' || count(f.added) || count(f.removed)) return 'holds an entry that is not {path, added, removed}';
   }
   return null;
+};
+const object = (shape: Shape): Check => (v) => (isRecord(v) ? problemOf(shape, v) : 'is not an object');
+const scalar: Check = (v) => (typeof v === 'string' ? text(MAX_LINE)(v) : typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)) ? null : 'is not a value');
+const configObject: Check = (v) => {
+  if (!isRecord(v)) return 'is not an object';
+  for (const [k, x] of Object.entries(v)) if (scalar(x)) return `has a bad value for ${k}`;
+  return null;
+};
+
+/** Field → check; a name ending in `?` is optional. */
+type Shape = Record<string, Check>;
+
+const commitShape: Shape = {
+  id: pattern(COMMIT_HASH, 'a commit hash'),
+  label: pattern(COMMIT_LABEL, 'a label like C001'),
+  title: text(MAX_LINE),
+  contribution: text(MAX_TEXT),
+  purpose: text(MAX_TEXT),
+  previous: text(MAX_TEXT),
+  files,
+  'next?': text(MAX_TEXT),
+  'merge?': object({ from: branch, tried: text(MAX_TEXT), learned: text(MAX_TEXT), integrated: text(MAX_TEXT) }),
+  'abandon?': object({ from: branch, tried: text(MAX_TEXT), reason: text(MAX_TEXT) }),
+};
+
+const SHAPES: Record<EventType, Shape> = {
+  'memory.initialized': { format: count, config: configObject },
+  'objective.added': { id: pattern(OBJECTIVE_ID, 'an objective id'), text: text(MAX_LINE) },
+  'objective.checked': { id: pattern(OBJECTIVE_ID, 'an objective id'), 'text?': text(MAX_LINE) },
+  'objective.unchecked': { id: pattern(OBJECTIVE_ID, 'an objective id'), 'text?': text(MAX_LINE) },
+  'objective.removed': { id: pattern(OBJECTIVE_ID, 'an objective id'), 'text?': text(MAX_LINE) },
+  'objective.edited': { id: pattern(OBJECTIVE_ID, 'an objective id'), text: text(MAX_LINE) },
+  'notes.patched': { patch: text(MAX_TEXT) },
+  'config.set': { key: text(64), value: scalar },
+  'branch.created': { name: branch, parent: branch, purpose: text(MAX_TEXT), hypotheses: texts(MAX_TEXT) },
+  'commit.recorded': commitShape,
+  'branch.merged': { branch, into: branch, commit: pattern(COMMIT_HASH, 'a commit hash') },
+  'branch.abandoned': { branch, reason: text(MAX_TEXT) },
+  'ota.logged': { observation: text(MAX_TEXT), thought: text(MAX_TEXT), action: text(MAX_TEXT) },
+  'tool.recorded': { tool: text(MAX_LINE), input: text(MAX_TEXT), result: text(MAX_TEXT), isError: bool, files, 'host?': text(200) },
+  'memory.repaired': { segment: text(MAX_PATH), kept: count, lost: count, reason: text(MAX_TEXT) },
+  'branch.switched': { to: branch, 'session?': text(200) },
+  'session.started': { session: text(200), host: text(200), reason: text(200) },
+  'session.compacted': { session: text(200), host: text(200) },
+  'session.ended': { session: text(200), host: text(200), reason: text(200) },
+};
+
+const COMPILED = new Map<string, [string, Check, boolean][]>(
+  Object.entries(SHAPES).map(([type, shape]) => [type, Object.entries(shape).map(([k, check]) => [k.replace('?', ''), check, k.endsWith('?')])]),
+);
+
+function problemOf(shape: Shape, data: Record<string, unknown>): string | null {
+  const rows = Object.entries(shape).map(([k, check]) => [k.replace('?', ''), check, k.endsWith('?')] as const);
+  return rowsProblem(rows, data, '');
+}
+
+function rowsProblem(rows: readonly (readonly [string, Check, boolean])[], data: Record<string, unknown>, where: string): string | null {
+  for (const [key, check, optional] of rows) {
+    const v = Object.hasOwn(data, key) ? data[key] : undefined;
+    if (v === undefined && optional) continue;
+    const p = v === undefined ? 'is missing' : check(v);
+    if (p) return `${where}${key} ${p}`;
+  }
+  return null;
+}
+
+const TYPES = new Set<string>(EVENT_TYPES);
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
+
+/**
+ * What is wrong with a value parsed from a machine line, or null when it is an event this
+ * engine may fold. `now` bounds how far in the future an id may lie.
+ */
+export function eventProblem(raw: unknown, now: number = Date.now()): string | null {
+  if (!isRecord(raw)) return 'not an object';
+  const e = raw;
+  if (typeof e.id !== 'string' || !EVENT_ID.test(e.id)) return 'missing or malformed id';
+  if (idTime(e.id) > now + FUTURE_SKEW_MS) return `id ${e.id} is dated in the future (${new Date(idTime(e.id)).toISOString()})`;
+  if (typeof e.seq !== 'number' || !Number.isInteger(e.seq) || e.seq < 1) return 'missing or bad seq';
+  if (typeof e.at !== 'string' || !ISO.test(e.at)) return 'missing or bad time';
+  const b = branchNameProblem(e.branch);
+  if (b) return `bad branch (${b})`;
+  if (typeof e.type !== 'string' || !TYPES.has(e.type)) return `unknown event type ${JSON.stringify(String(e.type)).slice(0, 80)}`;
+  if (e.more !== undefined && (typeof e.more !== 'number' || !Number.isInteger(e.more) || e.more < 1)) return 'bad batch marker';
+  if (!isRecord(e.data)) return 'missing data';
+  return rowsProblem(COMPILED.get(e.type)!, e.data, `${e.type}: `);
+}
+
+/** The event, or throws with what is wrong. */
+export function validateEvent(raw: unknown, now?: number): GccEvent {
+  const p = eventProblem(raw, now);
+  if (p) throw new Error(p);
+  return raw as GccEvent;
 }

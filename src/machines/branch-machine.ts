@@ -1,173 +1,101 @@
 /**
- * The lifecycle of ONE branch as an XState v5 machine. The world of all branches, and the
- * routing of each operation to the machines it touches, lives in ./branch.ts.
+ * The lifecycle of one branch as an XState v5 machine — the model, not a copy of one: each
+ * branch's state value is what the fold keeps (decider/state.ts), the decider sends a
+ * candidate event through `transition()` to learn whether the move is legal, and what the
+ * machine emits is what is appended; replay sends each logged event through the same
+ * `transition()` to move the branch on.
  *
- * The machine never throws and never looks outside its own context: an illegal move is a
- * self-transition that emits `gcc.rejected` with an error code, so the rejection is data,
- * visible in the diagram, and the same under `transition()` as under an actor.
- * Closed branches are ordinary (non-final) states on purpose: a final state would make the
- * snapshot `done`, and a done snapshot silently ignores every event, so we could not reject.
+ * The machine's events are the domain events themselves. It never throws and never looks
+ * outside its own context: an illegal move is a self-transition that emits `gcc.rejected`
+ * with an error code, so the rejection is data, visible in the diagram. Closed branches are
+ * ordinary (non-final) states on purpose: a final state would make the snapshot `done`, and a
+ * done snapshot silently ignores every event, so it could not reject.
  */
-import { assertEvent, assign, emit, setup, type SnapshotFrom } from 'xstate';
+import { emit, setup, type SnapshotFrom } from 'xstate';
 import type { ErrorCode } from '../errors.js';
 import type { EventPayloads, NewEvent } from '../events/types.js';
 
-export type CommitData = EventPayloads['commit.recorded'];
+type Domain<K extends 'branch.created' | 'commit.recorded' | 'branch.merged' | 'branch.abandoned'> = { type: K; data: EventPayloads[K] };
 
-export type BranchMachineEvent =
-  | { type: 'CREATE'; parent: string; purpose: string; hypotheses: string[]; session?: string }
-  /** The current branch gives way to a new child branch (refused if closed or busy). */
-  | { type: 'FORK' }
-  | { type: 'SWITCH_IN'; session?: string }
-  /** The session leaves this branch; always allowed unless a commit is in flight. */
-  | { type: 'SWITCH_OUT' }
-  | { type: 'COMMIT'; commit: CommitData }
-  | { type: 'MERGE'; into: string; commit: string; session?: string }
-  | { type: 'ABANDON'; reason: string; session?: string }
-  /** The store acknowledged the in-flight append. */
-  | { type: 'DONE' };
+/** The events a branch's machine takes: the domain events that move or touch a branch. */
+export type BranchMachineEvent = Domain<'branch.created'> | Domain<'commit.recorded'> | Domain<'branch.merged'> | Domain<'branch.abandoned'>;
 
-export type RejectCode = Extract<
-  ErrorCode,
-  'E_BRANCH_CLOSED' | 'E_MERGE_SELF' | 'E_MERGE_MAIN' | 'E_ABANDON_MAIN' | 'E_BUSY'
->;
+export type RejectCode = Extract<ErrorCode, 'E_BRANCH_EXISTS' | 'E_BRANCH_NOT_FOUND' | 'E_BRANCH_CLOSED' | 'E_MERGE_SELF' | 'E_MERGE_MAIN' | 'E_ABANDON_MAIN'>;
 
 export interface BranchRejected {
   type: 'gcc.rejected';
   code: RejectCode;
   branch: string;
-  /** The machine event that was refused. */
-  op: BranchMachineEvent['type'];
+  /** The event that was refused. */
+  refused: BranchMachineEvent['type'];
 }
 
 export type BranchEmitted = NewEvent | BranchRejected;
 
 export interface BranchContext {
   name: string;
-  /** null only for main. */
+  /** null only for main, the trunk. */
   parent: string | null;
 }
 
-const withSession = <T extends object>(data: T, session: string | undefined): T & { session?: string } =>
-  session === undefined ? data : { ...data, session };
+const reject = (code: RejectCode) => ({ type: 'reject' as const, params: { code } });
 
 export const branchMachine = setup({
   types: {
-    input: {} as { name: string; parent?: string | null },
+    input: {} as { name: string; parent: string | null },
     context: {} as BranchContext,
     events: {} as BranchMachineEvent,
     emitted: {} as BranchEmitted,
   },
   guards: {
     isMain: ({ context }) => context.parent === null,
-    intoSelf: ({ context, event }) => event.type === 'MERGE' && event.into === context.name,
+    intoSelf: ({ context, event }) => event.type === 'branch.merged' && event.data.into === context.name,
   },
   actions: {
-    reject: emit(({ context, event }, params: { code: RejectCode }) => ({
-      type: 'gcc.rejected' as const,
-      code: params.code,
-      branch: context.name,
-      op: event.type,
-    })),
-    adopt: assign(({ event }) => {
-      assertEvent(event, 'CREATE');
-      return { parent: event.parent };
-    }),
-    emitCreated: emit(({ context, event }) => {
-      assertEvent(event, 'CREATE');
-      const data = { name: context.name, parent: event.parent, purpose: event.purpose, hypotheses: event.hypotheses };
-      return { type: 'branch.created' as const, data: withSession(data, event.session) };
-    }),
-    emitSwitched: emit(({ context, event }) => {
-      assertEvent(event, 'SWITCH_IN');
-      return { type: 'branch.switched' as const, data: withSession({ to: context.name }, event.session) };
-    }),
-    emitCommit: emit(({ event }) => {
-      assertEvent(event, 'COMMIT');
-      return { type: 'commit.recorded' as const, data: event.commit };
-    }),
-    emitMerged: emit(({ context, event }) => {
-      assertEvent(event, 'MERGE');
-      const data = { branch: context.name, into: event.into, commit: event.commit };
-      return { type: 'branch.merged' as const, data: withSession(data, event.session) };
-    }),
-    emitAbandoned: emit(({ context, event }) => {
-      assertEvent(event, 'ABANDON');
-      const data = { branch: context.name, reason: event.reason };
-      return { type: 'branch.abandoned' as const, data: withSession(data, event.session) };
-    }),
+    reject: emit(({ context, event }, params: { code: RejectCode }) => ({ type: 'gcc.rejected' as const, code: params.code, branch: context.name, refused: event.type })),
+    /** The move is legal: the event is what gets appended. */
+    accept: emit(({ event }) => ({ type: event.type, data: event.data }) as NewEvent),
   },
 }).createMachine({
   id: 'branch',
-  context: ({ input }) => ({ name: input.name, parent: input.parent ?? null }),
-  initial: 'created',
+  context: ({ input }) => ({ name: input.name, parent: input.parent }),
+  initial: 'unborn',
   states: {
-    created: {
-      on: { CREATE: { target: 'active.notCurrent', actions: ['adopt', 'emitCreated'] } },
+    // No branch of this name yet: only its creation is legal.
+    unborn: {
+      on: {
+        'branch.created': { target: 'active', actions: 'accept' },
+        'commit.recorded': { actions: reject('E_BRANCH_NOT_FOUND') },
+        'branch.merged': { actions: reject('E_BRANCH_NOT_FOUND') },
+        'branch.abandoned': { actions: reject('E_BRANCH_NOT_FOUND') },
+      },
     },
     active: {
-      initial: 'notCurrent',
-      states: {
-        notCurrent: {
-          on: { SWITCH_IN: { target: 'current', actions: 'emitSwitched' } },
-        },
-        current: {
-          initial: 'idle',
-          states: {
-            idle: {
-              on: {
-                COMMIT: { target: 'committing', actions: 'emitCommit' },
-                FORK: { target: '#branch.active.notCurrent' },
-                SWITCH_OUT: { target: '#branch.active.notCurrent' },
-              },
-            },
-            // A commit is in flight until the store acknowledges it: nothing else may move.
-            committing: {
-              on: {
-                DONE: { target: 'idle' },
-                COMMIT: { actions: { type: 'reject', params: { code: 'E_BUSY' } } },
-                FORK: { actions: { type: 'reject', params: { code: 'E_BUSY' } } },
-                SWITCH_OUT: { actions: { type: 'reject', params: { code: 'E_BUSY' } } },
-                MERGE: { actions: { type: 'reject', params: { code: 'E_BUSY' } } },
-                ABANDON: { actions: { type: 'reject', params: { code: 'E_BUSY' } } },
-              },
-            },
-          },
-        },
-      },
       on: {
-        MERGE: [
-          { guard: 'isMain', actions: { type: 'reject', params: { code: 'E_MERGE_MAIN' } } },
-          { guard: 'intoSelf', actions: { type: 'reject', params: { code: 'E_MERGE_SELF' } } },
-          { target: 'merging', actions: 'emitMerged' },
+        'branch.created': { actions: reject('E_BRANCH_EXISTS') },
+        'commit.recorded': { actions: 'accept' },
+        'branch.merged': [
+          { guard: 'isMain', actions: reject('E_MERGE_MAIN') },
+          { guard: 'intoSelf', actions: reject('E_MERGE_SELF') },
+          { target: 'merged', actions: 'accept' },
         ],
-        ABANDON: [
-          { guard: 'isMain', actions: { type: 'reject', params: { code: 'E_ABANDON_MAIN' } } },
-          { target: 'closed.abandoned', actions: 'emitAbandoned' },
-        ],
+        'branch.abandoned': [{ guard: 'isMain', actions: reject('E_ABANDON_MAIN') }, { target: 'abandoned', actions: 'accept' }],
       },
     },
-    // The merge is decided; the branch closes once the store has the synthesis commit.
-    merging: {
+    merged: {
       on: {
-        DONE: { target: 'closed.merged' },
-        COMMIT: { actions: { type: 'reject', params: { code: 'E_BUSY' } } },
-        FORK: { actions: { type: 'reject', params: { code: 'E_BUSY' } } },
-        SWITCH_IN: { actions: { type: 'reject', params: { code: 'E_BUSY' } } },
-        MERGE: { actions: { type: 'reject', params: { code: 'E_BUSY' } } },
-        ABANDON: { actions: { type: 'reject', params: { code: 'E_BUSY' } } },
+        'branch.created': { actions: reject('E_BRANCH_EXISTS') },
+        'commit.recorded': { actions: reject('E_BRANCH_CLOSED') },
+        'branch.merged': { actions: reject('E_BRANCH_CLOSED') },
+        'branch.abandoned': { actions: reject('E_BRANCH_CLOSED') },
       },
     },
-    // Terminal. SWITCH_OUT is deliberately unhandled: leaving a closed branch is always fine.
-    closed: {
-      initial: 'merged',
-      states: { merged: {}, abandoned: {} },
+    abandoned: {
       on: {
-        COMMIT: { actions: { type: 'reject', params: { code: 'E_BRANCH_CLOSED' } } },
-        FORK: { actions: { type: 'reject', params: { code: 'E_BRANCH_CLOSED' } } },
-        SWITCH_IN: { actions: { type: 'reject', params: { code: 'E_BRANCH_CLOSED' } } },
-        MERGE: { actions: { type: 'reject', params: { code: 'E_BRANCH_CLOSED' } } },
-        ABANDON: { actions: { type: 'reject', params: { code: 'E_BRANCH_CLOSED' } } },
+        'branch.created': { actions: reject('E_BRANCH_EXISTS') },
+        'commit.recorded': { actions: reject('E_BRANCH_CLOSED') },
+        'branch.merged': { actions: reject('E_BRANCH_CLOSED') },
+        'branch.abandoned': { actions: reject('E_BRANCH_CLOSED') },
       },
     },
   },
@@ -175,18 +103,6 @@ export const branchMachine = setup({
 
 export type BranchSnapshot = SnapshotFrom<typeof branchMachine>;
 
-/** Coarse status, the vocabulary of metadata.yaml. */
-export type BranchStatus = 'active' | 'merged' | 'abandoned';
-
-export function branchStatus(s: BranchSnapshot): BranchStatus {
-  if (s.matches({ closed: 'merged' })) return 'merged';
-  if (s.matches({ closed: 'abandoned' })) return 'abandoned';
-  return 'active';
-}
-
-/** In-flight work of a branch, if any. */
-export function branchInFlight(s: BranchSnapshot): 'commit' | 'merge' | null {
-  if (s.matches('merging')) return 'merge';
-  if (s.matches({ active: { current: 'committing' } })) return 'commit';
-  return null;
-}
+/** The states a branch can be in: what the fold keeps and metadata.yaml shows. */
+export type BranchLifecycle = 'unborn' | 'active' | 'merged' | 'abandoned';
+export const BRANCH_LIFECYCLES: readonly BranchLifecycle[] = ['unborn', 'active', 'merged', 'abandoned'];

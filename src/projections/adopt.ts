@@ -8,8 +8,8 @@
 import { diffLib, yamlLib } from '../runtime/lazy-deps.js';
 import { type Config, DEFAULT_CONFIG, type NewEvent } from '../events/types.js';
 import { normalizeLine } from '../decider/objectives.js';
-import { NO_OBJECTIVES, NOTES_HEADER } from './render-main.js';
-import type { MemoryState } from './state.js';
+import type { MemoryState } from '../decider/state.js';
+import { NO_OBJECTIVES, NOTES_HEADER, OBJECTIVES_HEADER } from './render-main.js';
 
 export interface Adoption {
   events: NewEvent[];
@@ -17,7 +17,12 @@ export interface Adoption {
   unadopted: string[];
 }
 
+/** A main.md larger than this is not a hand edit gctx takes in: it is set aside whole. */
+export const MAX_HAND_EDIT = 256 * 1024;
+
 interface MainParts {
+  /** False when the Objectives heading is missing or renamed: then no objective is touched. */
+  hasObjectives: boolean;
   objectives: { text: string; done: boolean }[];
   /** The generated sections, with objectives and notes cut out, for comparison. */
   rest: string;
@@ -30,12 +35,12 @@ function splitMain(text: string): MainParts {
   const head = notesAt === -1 ? text : text.slice(0, notesAt + 1);
   let notes = notesAt === -1 ? '' : text.slice(notesAt + NOTES_HEADER.length + 2);
   if (notes.startsWith('\n')) notes = notes.slice(1);
-  const objStart = head.indexOf('\n## Objectives\n');
+  const objStart = head.indexOf(`\n${OBJECTIVES_HEADER}\n`);
   const objectives: MainParts['objectives'] = [];
   const badObjectiveLines: string[] = [];
   let rest = head;
   if (objStart !== -1) {
-    const bodyStart = objStart + '\n## Objectives\n'.length;
+    const bodyStart = objStart + OBJECTIVES_HEADER.length + 2;
     const next = head.indexOf('\n## ', bodyStart - 1);
     const bodyEnd = next === -1 ? head.length : next + 1;
     for (const line of head.slice(bodyStart, bodyEnd).split('\n')) {
@@ -47,14 +52,22 @@ function splitMain(text: string): MainParts {
     }
     rest = head.slice(0, bodyStart) + head.slice(bodyEnd);
   }
-  return { objectives, rest, notes, badObjectiveLines };
+  return { hasObjectives: objStart !== -1, objectives, rest, notes, badObjectiveLines };
 }
 
 export function adoptMain(state: MemoryState, base: string, disk: string, nonce: () => string): Adoption {
+  if (disk.length > MAX_HAND_EDIT) return { events: [], unadopted: [`main.md is ${disk.length} characters, more than the ${MAX_HAND_EDIT} gctx takes in as a hand edit`] };
   const b = splitMain(base);
   const d = splitMain(disk);
   const events: NewEvent[] = [];
   const unadopted: string[] = [];
+  if (!d.hasObjectives) {
+    // Renaming or deleting the heading is not a request to drop every objective.
+    unadopted.push(`the "${OBJECTIVES_HEADER}" heading is missing or renamed, so no objective was changed`);
+    d.objectives = b.objectives;
+    d.rest = b.rest;
+    d.badObjectiveLines = [];
+  }
   if (d.badObjectiveLines.length) unadopted.push(`lines under Objectives that are not checkboxes: ${d.badObjectiveLines.slice(0, 3).join(' | ')}`);
   if (b.rest !== d.rest) unadopted.push('edits outside Objectives and Notes (those sections are generated)');
 
@@ -67,7 +80,7 @@ export function adoptMain(state: MemoryState, base: string, disk: string, nonce:
     if (j === -1) return unmatchedDisk.push(i);
     unmatchedBase.delete(j);
     const id = baseIds[j]!.id;
-    if (id && baseIds[j]!.done !== o.done) events.push({ type: o.done ? 'objective.checked' : 'objective.unchecked', data: { id } });
+    if (id && baseIds[j]!.done !== o.done) events.push({ type: o.done ? 'objective.checked' : 'objective.unchecked', data: { id, text: o.text } });
   });
   const leftBase = [...unmatchedBase];
   for (const i of unmatchedDisk) {
@@ -76,16 +89,16 @@ export function adoptMain(state: MemoryState, base: string, disk: string, nonce:
     const old = k === undefined ? undefined : baseIds[k];
     if (old?.id) {
       events.push({ type: 'objective.edited', data: { id: old.id, text: o.text } });
-      if (old.done !== o.done) events.push({ type: o.done ? 'objective.checked' : 'objective.unchecked', data: { id: old.id } });
+      if (old.done !== o.done) events.push({ type: o.done ? 'objective.checked' : 'objective.unchecked', data: { id: old.id, text: o.text } });
     } else {
       const id = `o-${nonce().slice(0, 8)}`;
       events.push({ type: 'objective.added', data: { id, text: o.text } });
-      if (o.done) events.push({ type: 'objective.checked', data: { id } });
+      if (o.done) events.push({ type: 'objective.checked', data: { id, text: o.text } });
     }
   }
   for (const k of leftBase) {
     const id = baseIds[k]!.id;
-    if (id) events.push({ type: 'objective.removed', data: { id } });
+    if (id) events.push({ type: 'objective.removed', data: { id, text: baseIds[k]!.text } });
   }
 
   if (b.notes !== d.notes) {

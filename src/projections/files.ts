@@ -1,102 +1,66 @@
 /**
- * Which projection files an event touches, and their new content. The incremental path
- * renders only what a batch touched (appending to commit.md, rewriting small files);
- * replay renders everything. Both call the same renderers on the same state.
+ * Which view files a batch of events touches, and their new content. The incremental path
+ * renders only what a batch touched (appending to commit.md and log.md, rewriting the small
+ * files); a rebuild renders everything (engine/views.ts). Both call the same renderers on the
+ * same state, so a replay gives the same bytes.
  */
+import type { MemoryState } from '../decider/state.js';
+import { displayLabel } from '../decider/state.js';
 import { type GccEvent, MAIN } from '../events/types.js';
 import type { Layout } from '../store/paths.js';
-import type { Text } from '../store/text-file.js';
 import { commitHeader, renderCommit } from './render-commit.js';
+import { LOG_WINDOW, logEntry, logHeader } from './render-log.js';
 import { renderMain } from './render-main.js';
 import { renderMetadata } from './render-metadata.js';
 import { renderSummary } from './render-summary.js';
-import type { MemoryState } from './state.js';
 
 export type FileWrite = { kind: 'write'; content: string } | { kind: 'append'; content: string; create: string };
 
-const MAIN_EVENTS = new Set<GccEvent['type']>([
-  'memory.initialized',
-  'objective.added',
-  'objective.checked',
-  'objective.unchecked',
-  'objective.removed',
-  'objective.edited',
-  'notes.patched',
-  'branch.created',
-  'branch.merged',
-  'branch.abandoned',
-]);
-const META_EVENTS = new Set<GccEvent['type']>(['memory.initialized', 'config.set', 'branch.created', 'branch.merged', 'branch.abandoned']);
-
-/** A commit.md that exists keeps its entries; one that does not starts with its header. */
-function ensureCommitFile(out: Map<string, FileWrite>, path: string, branch: string): void {
-  if (!out.has(path)) out.set(path, { kind: 'append', content: '', create: commitHeader(branch) });
+export interface ViewPlan {
+  writes: Map<string, FileWrite>;
+  /** Branches whose commit.md is rebuilt from the logs: a label of theirs became ambiguous. */
+  commitRebuild: Set<string>;
+  /** Branches whose log.md is rebuilt from the logs: it reached the point where it is trimmed. */
+  logRebuild: Set<string>;
 }
 
-/** Files a batch changes, rendered from the state after the batch. */
-export function incrementalWrites(l: Layout, state: MemoryState, events: readonly GccEvent[]): Map<string, FileWrite> {
-  const out = new Map<string, FileWrite>();
-  let main = false;
-  let meta = false;
+function append(out: Map<string, FileWrite>, path: string, content: string, create: string): void {
+  const prev = out.get(path);
+  out.set(path, prev && prev.kind === 'append' ? { ...prev, content: prev.content + content } : { kind: 'append', content, create });
+}
+
+/** The files a batch changes, rendered from the state after it. */
+export function incrementalPlan(l: Layout, before: MemoryState, after: MemoryState, events: readonly GccEvent[]): ViewPlan {
+  const plan: ViewPlan = { writes: new Map(), commitRebuild: new Set(), logRebuild: new Set() };
   const summaries = new Set<string>();
   for (const e of events) {
-    if (MAIN_EVENTS.has(e.type)) main = true;
-    if (META_EVENTS.has(e.type)) meta = true;
-    switch (e.type) {
-      case 'memory.initialized':
-        ensureCommitFile(out, l.commitOf(MAIN), MAIN);
-        break;
-      case 'branch.created':
-        summaries.add(e.data.name);
-        ensureCommitFile(out, l.commitOf(e.data.name), e.data.name);
-        break;
-      case 'branch.switched':
-        if (!e.data.session) meta = true;
-        break;
-      case 'commit.recorded': {
-        if (e.branch === MAIN) main = true;
-        if (e.data.files.length) meta = true;
-        summaries.add(e.branch);
-        const path = l.commitOf(e.branch);
-        const prev = out.get(path);
-        const entry = renderCommit(e);
-        out.set(path, prev ? { ...prev, content: prev.content + entry } : { kind: 'append', content: entry, create: commitHeader(e.branch) });
-        break;
-      }
-      case 'branch.merged':
-      case 'branch.abandoned':
-        summaries.add(e.data.branch);
-        break;
-      default:
-        break;
+    const b = after.branches[e.branch];
+    if (!b) continue;
+    summaries.add(e.branch);
+    if (e.type === 'branch.merged' || e.type === 'branch.abandoned') summaries.add(e.data.branch);
+    if (b.logged >= 2 * LOG_WINDOW && b.logged % LOG_WINDOW === 0) plan.logRebuild.add(e.branch);
+    else if (!plan.logRebuild.has(e.branch)) append(plan.writes, l.logOf(e.branch), logEntry(e), logHeader(e.branch));
+    if (e.type === 'branch.created' || e.type === 'memory.initialized') {
+      const name = e.type === 'branch.created' ? e.data.name : MAIN;
+      append(plan.writes, l.commitOf(name), '', commitHeader(name));
+    }
+    if (e.type === 'commit.recorded') {
+      if ((before.branches[e.branch]?.dupLabels.length ?? 0) !== b.dupLabels.length) plan.commitRebuild.add(e.branch);
+      else append(plan.writes, l.commitOf(e.branch), renderCommit(e, displayLabel(b, e.data.label, e.data.id)), commitHeader(e.branch));
     }
   }
-  if (main) out.set(l.mainMd, { kind: 'write', content: renderMain(state) });
-  if (meta) out.set(l.metadata, { kind: 'write', content: renderMetadata(state) });
+  for (const name of plan.logRebuild) plan.writes.delete(l.logOf(name));
+  for (const name of plan.commitRebuild) plan.writes.delete(l.commitOf(name));
+  const main = renderMain(after);
+  if (main !== renderMain(before)) plan.writes.set(l.mainMd, { kind: 'write', content: main });
+  const meta = renderMetadata(after);
+  if (meta !== renderMetadata(before)) plan.writes.set(l.metadata, { kind: 'write', content: meta });
   for (const name of summaries) {
-    const b = state.branches[name];
-    if (b && name !== MAIN) out.set(l.summaryOf(name), { kind: 'write', content: renderSummary(b) });
+    const b = after.branches[name];
+    if (!b || name === MAIN || b.life === 'unborn') continue;
+    const text = renderSummary(b);
+    const old = before.branches[name];
+    if (!old || old.life === 'unborn' || renderSummary(old) !== text) plan.writes.set(l.summaryOf(name), { kind: 'write', content: text });
   }
-  return out;
-}
-
-/**
- * Every projection file, from scratch: what replay writes and verify compares against.
- * Only the commits among `events` matter. A commit.md comes as its parts, unjoined.
- */
-export function allFiles(l: Layout, state: MemoryState, events: readonly GccEvent[]): Map<string, Text> {
-  const out = new Map<string, Text>();
-  out.set(l.mainMd, renderMain(state));
-  out.set(l.metadata, renderMetadata(state));
-  const commits = new Map<string, string[]>();
-  for (const name of Object.keys(state.branches)) commits.set(name, [commitHeader(name)]);
-  for (const e of events) {
-    if (e.type !== 'commit.recorded') continue;
-    let parts = commits.get(e.branch);
-    if (!parts) commits.set(e.branch, (parts = [commitHeader(e.branch)]));
-    parts.push(renderCommit(e));
-  }
-  for (const [name, parts] of commits) out.set(l.commitOf(name), parts);
-  for (const b of Object.values(state.branches)) if (b.name !== MAIN) out.set(l.summaryOf(b.name), renderSummary(b));
-  return out;
+  return plan;
 }

@@ -1,6 +1,6 @@
 /** branches/<b>/summary.md: purpose, parent, creation, hypotheses and where the branch stands. */
+import type { BranchInfo } from '../decider/state.js';
 import { block, oneLine } from '../log/prose.js';
-import type { BranchInfo } from './state.js';
 
 export function renderSummary(b: BranchInfo): string {
   const out = [
@@ -9,7 +9,7 @@ export function renderSummary(b: BranchInfo): string {
     '## Purpose',
     block(b.purpose || '(no purpose recorded)', 4000),
     '',
-    `## Status: ${b.status}`,
+    `## Status: ${b.life}`,
     `## Parent: ${b.parent ?? '(none)'}`,
     `## Created: ${b.created}`,
     '',
@@ -20,7 +20,7 @@ export function renderSummary(b: BranchInfo): string {
     `- Commits: ${b.commits}`,
     ...b.recent.map((c) => `- ${c.label} (${c.id}): ${oneLine(c.title, 160)}`),
   ];
-  if (b.status === 'merged') out.push('', '## Outcome', `Merged into ${b.mergedInto} at ${b.closed}.`);
-  if (b.status === 'abandoned') out.push('', '## Outcome', `Abandoned at ${b.closed}: ${block(b.reason ?? '', 2000)}`);
+  if (b.life === 'merged') out.push('', '## Outcome', `Merged into ${b.mergedInto} at ${b.closed}.`);
+  if (b.life === 'abandoned') out.push('', '## Outcome', `Abandoned at ${b.closed}: ${block(b.reason ?? '', 2000)}`);
   return `${out.join('\n')}\n`;
 }

@@ -1,30 +1,41 @@
 /**
- * One log.md on disk and the events read from it. Reading is incremental (only bytes past
- * what was already parsed); a file that shrank or was replaced (a git checkout, a merge) is
- * read again from the start and reported as a reset so the caller replays.
+ * One log file on disk — a segment under `.GCC/events/`, or the clone's local log — and what
+ * is known of it: how many bytes hold complete batches, their last sequence, a CRC-32 of
+ * those bytes (the digest the ledger compares), the first and last event ids, and how many
+ * events each branch has in it. Events are not kept: a file is read, its events handed to
+ * the caller, and read again only when a query needs them.
  */
-import { closeSync, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, statSync, writeFileSync, writeSync, ftruncateSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { GccEvent } from '../events/types.js';
 import { gccError } from '../errors.js';
+import { parseBytes } from '../log/codec.js';
 import { assertNoSymlink } from './paths.js';
-import { readFull, readLog } from './read-log.js';
 
-export interface RefreshResult {
-  added: GccEvent[];
-  reset: boolean;
-  /** Bytes after the last complete batch: a torn write, or a writer mid-append. */
-  tail: string;
+/** A log larger than this was not written by gctx (segments roll over at ~1 MiB). */
+export const MAX_LOG_BYTES = 256 * 1024 * 1024;
+
+/** What is known of a file's complete batches. */
+export interface LogMeta {
+  size: number;
+  seq: number;
+  crc: number;
+  firstId: string;
+  lastId: string;
+  /** Events per branch, to skip files a query about one branch does not need. */
+  branches: Record<string, number>;
 }
 
-function readFrom(path: string, offset: number, length: number): Buffer {
-  const fd = openSync(path, 'r');
+export const emptyMeta = (): LogMeta => ({ size: 0, seq: 0, crc: 0, firstId: '', lastId: '', branches: Object.create(null) as Record<string, number> });
+
+/** size:mtime:inode — changes whenever the file is written or replaced. */
+export function signatureOf(path: string): string | null {
   try {
-    const buf = Buffer.allocUnsafe(length);
-    return buf.subarray(0, readFull(fd, buf, 0, length, offset));
-  } finally {
-    closeSync(fd);
+    const st = statSync(path);
+    return `${st.size}:${st.mtimeMs}:${st.ino}`;
+  } catch {
+    return null;
   }
 }
 
@@ -41,207 +52,179 @@ export function fsyncDir(dir: string): void {
   }
 }
 
-/** What a snapshot remembers of a log, to trust its prefix without reading it. */
-export interface LogIdentity {
-  branch: string;
-  size: number;
-  ino: number;
-  seq: number;
-  /** CRC-32 of the (up to) 64 bytes before `size`: catches a file rewritten in place. */
-  check: number;
+function readRange(path: string, from: number, to: number): Buffer {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(Math.max(0, to - from));
+    let got = 0;
+    while (got < buf.length) {
+      const n = readSync(fd, buf, got, buf.length - got, from + got);
+      if (n === 0) break;
+      got += n;
+    }
+    return buf.subarray(0, got);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export interface Read {
+  events: GccEvent[];
+  /** Bytes after the last complete batch: a crash mid-write, or another writer mid-append. */
+  tail: number;
+}
+
+function note(meta: LogMeta, events: readonly GccEvent[]): void {
+  for (const e of events) {
+    if (!meta.firstId) meta.firstId = e.id;
+    meta.lastId = e.id;
+    meta.branches[e.branch] = (meta.branches[e.branch] ?? 0) + 1;
+  }
+  if (events.length) meta.seq = events[events.length - 1]!.seq;
 }
 
 export class LogFile {
-  private loaded: GccEvent[] = [];
-  /** Bytes before this offset were not parsed in this process (trusted from a snapshot). */
-  private prefix = 0;
-  private prefixSeq = 0;
-  private lastSeq = 0;
-  size = 0;
-  private ino = -1;
+  meta: LogMeta = emptyMeta();
 
   constructor(
-    readonly branch: string,
+    /** The segment name (`YYYY-MM/….md`) or `local`. */
+    readonly name: string,
     readonly path: string,
-    readonly root: string,
+    /** Path relative to the project, for messages. */
+    readonly rel: string,
+    private readonly root: string,
   ) {}
 
-  /** Every event of the log; reads a snapshot-trusted prefix on first use. */
-  get events(): GccEvent[] {
-    if (this.prefix > 0) {
-      const head = readLog(this.path, 0, this.prefix, this.rel, 0);
-      if (head.validLength !== this.prefix || head.events.length !== this.prefixSeq) {
-        throw gccError('E_CORRUPT', `${this.rel} changed while it was open`, 'run the command again');
+  /** The file's current size on disk, or null when it is missing. */
+  sizeOnDisk(): number | null {
+    try {
+      return statSync(this.path).size;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Parse the bytes past what is known; complete batches join the meta. */
+  readNew(now?: number): Read {
+    const size = this.sizeOnDisk();
+    if (size === null || size <= this.meta.size) return { events: [], tail: 0 };
+    if (size > MAX_LOG_BYTES) throw gccError('E_CORRUPT', `${this.rel} is ${size} bytes, more than gctx ever writes to one log`, 'move it out of .GCC/events/ and run `gctx doctor --repair`', { file: this.rel });
+    const buf = readRange(this.path, this.meta.size, size);
+    const p = parseBytes(buf, { file: this.rel, startSeq: this.meta.seq, lastId: this.meta.lastId, base: this.meta.size, lineAt: lineOf(this.path, this.meta.size, buf), now });
+    this.meta.crc = crc32(buf.subarray(0, p.validLength), this.meta.crc);
+    this.meta.size += p.validLength;
+    note(this.meta, p.events);
+    return { events: p.events, tail: buf.length - p.validLength };
+  }
+
+  /**
+   * Every event of the file's known prefix, checked against what is known of it (a file
+   * that changed under the reader is E_CORRUPT, never half read).
+   */
+  readAll(now?: number): GccEvent[] {
+    if (this.meta.size === 0) return [];
+    const buf = readRange(this.path, 0, this.meta.size);
+    if (buf.length !== this.meta.size || crc32(buf) !== this.meta.crc) {
+      throw gccError('E_CORRUPT', `${this.rel} changed since it was read (its acknowledged bytes differ)`, 'run `gctx verify`; restore the file from git or run `gctx doctor --repair`', { file: this.rel });
+    }
+    const p = parseBytes(buf, { file: this.rel, now });
+    return p.events;
+  }
+
+  /**
+   * Read the whole file afresh: the meta is rebuilt from what parses, and the bytes are
+   * returned so the caller can hold an acknowledged prefix against them.
+   */
+  load(now?: number): Read & { bytes: Buffer } {
+    const size = this.sizeOnDisk() ?? 0;
+    if (size > MAX_LOG_BYTES) throw gccError('E_CORRUPT', `${this.rel} is ${size} bytes, more than gctx ever writes to one log`, 'move it out of .GCC/events/ and run `gctx doctor --repair`', { file: this.rel });
+    const buf = size ? readRange(this.path, 0, size) : Buffer.alloc(0);
+    const p = parseBytes(buf, { file: this.rel, now });
+    this.meta = emptyMeta();
+    this.meta.size = p.validLength;
+    this.meta.crc = crc32(buf.subarray(0, p.validLength));
+    note(this.meta, p.events);
+    return { events: p.events, tail: buf.length - p.validLength, bytes: buf };
+  }
+
+  /** Events of the known prefix after `offset`, where a snapshot stopped at `seq`/`lastId`. */
+  readAfter(offset: number, seq: number, lastId: string, now?: number): GccEvent[] {
+    if (offset >= this.meta.size) return [];
+    const buf = readRange(this.path, offset, this.meta.size);
+    const p = parseBytes(buf, { file: this.rel, startSeq: seq, lastId, base: offset, lineAt: lineOf(this.path, offset, buf), now });
+    if (p.validLength !== buf.length) {
+      throw gccError('E_CORRUPT', `${this.rel} changed while it was read`, 'run the command again; if it persists, run `gctx verify`', { file: this.rel });
+    }
+    return p.events;
+  }
+
+  /** Write a batch with one write call and fsync it before returning (the acknowledgement). */
+  append(text: string, events: readonly GccEvent[]): void {
+    const buf = Buffer.from(text, 'utf8');
+    const created = this.meta.size === 0 && this.sizeOnDisk() === null;
+    if (created) {
+      assertNoSymlink(this.root, dirname(this.path));
+      mkdirSync(dirname(this.path), { recursive: true });
+    }
+    const fd = openSync(this.path, 'a');
+    try {
+      if (fstatSync(fd).size !== this.meta.size) {
+        throw gccError('E_CONFLICT', `${this.rel} changed since it was last read`, 'read the memory again and retry the operation');
       }
-      this.loaded = [...head.events, ...this.loaded];
-      this.prefix = 0;
+      let off = 0;
+      try {
+        while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+        fsyncSync(fd);
+      } catch (err) {
+        // Not acknowledged: take back whatever part reached the file, so an append reported as
+        // failed never surfaces later (after a failed fsync the bytes still sit in the cache).
+        try {
+          ftruncateSync(fd, this.meta.size);
+          fsyncSync(fd);
+        } catch {
+          /* left as a torn tail: set aside before the next append or at the next open */
+        }
+        throw err;
+      }
+    } finally {
+      closeSync(fd);
     }
-    return this.loaded;
-  }
-
-  get seq(): number {
-    return this.lastSeq;
+    if (created) fsyncDir(dirname(this.path));
+    this.meta.crc = crc32(buf, this.meta.crc);
+    this.meta.size += buf.length;
+    note(this.meta, events);
   }
 
   /**
-   * The CRC of the 64 bytes before `size` when this process already knows it (it checked or
-   * wrote them): a snapshot names every log, and reading each one's tail again on every
-   * snapshot write cost a file open per branch.
-   */
-  private knownTail: { size: number; check: number } | null = null;
-
-  private tailCheck(size: number): number {
-    if (this.knownTail?.size === size) return this.knownTail.check;
-    const n = Math.min(64, size);
-    const check = n === 0 ? 0 : crc32(readFrom(this.path, size - n, n));
-    this.knownTail = { size, check };
-    return check;
-  }
-
-  identity(): LogIdentity {
-    return { branch: this.branch, size: this.size, ino: this.ino, seq: this.lastSeq, check: this.size > 0 ? this.tailCheck(this.size) : 0 };
-  }
-
-  /** Trust a snapshot's view of this log if the file still starts with what it saw. */
-  restore(id: LogIdentity): boolean {
-    let st;
-    try {
-      st = statSync(this.path);
-    } catch {
-      return id.size === 0;
-    }
-    this.knownTail = null;
-    if (st.ino !== id.ino || st.size < id.size || this.tailCheck(id.size) !== id.check) return false;
-    this.loaded = [];
-    this.prefix = id.size;
-    this.prefixSeq = id.seq;
-    this.lastSeq = id.seq;
-    this.size = id.size;
-    this.ino = id.ino;
-    return true;
-  }
-
-  /**
-   * Take the outcome of reading the file elsewhere (a streamed replay) without keeping its
-   * events: they are read again on first use, as after a snapshot.
-   */
-  markRead(validLength: number, lastSeq: number, ino: number): void {
-    this.knownTail = null;
-    this.loaded = [];
-    this.prefix = validLength;
-    this.prefixSeq = lastSeq;
-    this.lastSeq = lastSeq;
-    this.size = validLength;
-    this.ino = ino;
-  }
-
-  get rel(): string {
-    return relative(this.root, this.path);
-  }
-
-  /** Whether the file is no longer what was last read of it (by size and inode). */
-  changedOnDisk(): boolean {
-    try {
-      const st = statSync(this.path);
-      return st.size !== this.size || (this.ino !== -1 && st.ino !== this.ino);
-    } catch {
-      return this.size > 0;
-    }
-  }
-
-  refresh(): RefreshResult {
-    let st;
-    try {
-      st = statSync(this.path);
-    } catch {
-      const reset = this.size > 0;
-      this.knownTail = null;
-      this.loaded = [];
-      this.prefix = 0;
-      this.lastSeq = 0;
-      this.size = 0;
-      this.ino = -1;
-      return { added: [], reset, tail: '' };
-    }
-    if ((this.ino !== -1 && st.ino !== this.ino) || st.size < this.size) {
-      this.knownTail = null;
-      this.prefix = 0;
-      this.ino = st.ino;
-      const whole = readLog(this.path, 0, st.size, this.rel, 0);
-      this.loaded = whole.events;
-      this.lastSeq = whole.events.length ? whole.events[whole.events.length - 1]!.seq : 0;
-      this.size = whole.validLength;
-      return { added: [], reset: true, tail: whole.tail };
-    }
-    this.ino = st.ino;
-    if (st.size === this.size) return { added: [], reset: false, tail: '' };
-    const chunk = readLog(this.path, this.size, st.size - this.size, this.rel, this.lastSeq);
-    if (chunk.validLength > 0) this.knownTail = null;
-    for (const e of chunk.events) this.loaded.push(e);
-    if (chunk.events.length) this.lastSeq = chunk.events[chunk.events.length - 1]!.seq;
-    this.size += chunk.validLength;
-    return { added: chunk.events, reset: false, tail: chunk.tail };
-  }
-
-  /**
-   * Move a torn tail aside and cut the log back to its last complete batch. Only called
-   * under the memory's lock, where a tail cannot be another writer's append in flight.
+   * Move the bytes after the known prefix aside and cut the file back to it. Only for a file
+   * this clone writes, under the memory's lock, where a tail cannot be an append in flight.
    */
   quarantine(dir: string, now: Date): string | null {
-    const st = statSync(this.path);
-    if (st.size <= this.size) return null;
-    const tail = readFrom(this.path, this.size, st.size - this.size);
-
-    const name = `${this.branch.replaceAll('/', '__')}-${now.toISOString().replace(/[:.]/g, '-')}-${process.pid}.md`;
-    const target = join(dir, name);
+    const size = this.sizeOnDisk();
+    if (size === null || size <= this.meta.size) return null;
+    const tail = readRange(this.path, this.meta.size, size);
+    const target = join(dir, `${this.name.replaceAll('/', '__')}-${now.toISOString().replace(/[:.]/g, '-')}-${process.pid}.md`);
     assertNoSymlink(this.root, target);
     mkdirSync(dir, { recursive: true });
     writeFileSync(target, tail);
     const fd = openSync(this.path, 'r+');
     try {
-      ftruncateSync(fd, this.size);
+      ftruncateSync(fd, this.meta.size);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
     return target;
   }
+}
 
-  /** Create the file empty if missing: a new branch gets its log.md at once, as the skill lays out. */
-  touch(): void {
-    if (existsSync(this.path)) return;
-    mkdirSync(dirname(this.path), { recursive: true });
-    writeFileSync(this.path, '', { flag: 'a' });
-  }
-
-  /** Write a batch with one write call and fsync it before returning (the acknowledgement). */
-  append(text: string, events: readonly GccEvent[]): void {
-    const buf = Buffer.from(text, 'utf8');
-    const created = this.size === 0;
-    if (created) mkdirSync(dirname(this.path), { recursive: true });
-    const fd = openSync(this.path, 'a');
-    try {
-      let off = 0;
-      while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
-      fsyncSync(fd);
-      this.ino = fstatSync(fd).ino;
-    } catch (err) {
-      // Not acknowledged: take back whatever part reached the file, so an append reported as
-      // failed never surfaces later (after a failed fsync the bytes still sit in the cache).
-      try {
-        ftruncateSync(fd, this.size);
-        fsyncSync(fd);
-      } catch {
-        /* left as a torn tail: quarantined before the next append or at the next open */
-      }
-      throw err;
-    } finally {
-      closeSync(fd);
-    }
-    if (created) fsyncDir(dirname(this.path));
-    this.size += buf.length;
-    this.knownTail = buf.length >= 64 ? { size: this.size, check: crc32(buf.subarray(buf.length - 64)) } : null;
-    for (const e of events) this.loaded.push(e);
-    if (events.length) this.lastSeq = events[events.length - 1]!.seq;
-  }
+/** 1-based line of a file offset, for messages: counts newlines before it. */
+function lineOf(path: string, base: number, tail: Buffer): (offset: number) => number {
+  return (offset) => {
+    const head = readRange(path, 0, Math.min(base, offset));
+    let line = 1;
+    for (const b of head) if (b === 0x0a) line++;
+    for (let i = 0; i < offset - base && i < tail.length; i++) if (tail[i] === 0x0a) line++;
+    return line;
+  };
 }

@@ -1,33 +1,29 @@
 /**
- * Where each file of a memory lives, and the rules that keep every path inside `.GCC/`.
+ * Where each file of a memory lives, and the one function every path built from data goes
+ * through: `inside` resolves under `.GCC/` and refuses anything that would land elsewhere.
+ *
+ *   .GCC/events/YYYY-MM/<segment>.md   the truth, committed: append-only segment files
+ *   .GCC/.local/                       this clone's own state, never committed
+ *     local.md                         the local log (session pointers, session lifecycles)
+ *     ledger.json                      what this clone acknowledged, to tell damage
+ *     cache/                           snapshot, checkpoint, search index (rebuildable)
+ *   .GCC/main.md, metadata.yaml, commit.md, log.md, branches/<b>/…   views, generated here
+ *   .GCC/aside/, quarantine/           what gctx kept aside for a person to look at
  */
 import { lstatSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { branchNameProblem } from '../events/rules.js';
 import { MAIN } from '../events/types.js';
 import { gccError } from '../errors.js';
 
+export { branchNameProblem };
+
 export const GCC_DIR = '.GCC';
+export const EVENTS_DIR = 'events';
 
-const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
-
-/** Why a branch name is refused, or null when it is fine. Each rule is named in the message. */
-export function branchNameProblem(name: string): string | null {
-  if (name.length === 0) return 'a branch name cannot be empty';
-  if (name.length > 100) return 'a branch name is at most 100 characters';
-  if (name.startsWith('/') || /^[A-Za-z]:/.test(name)) return 'a branch name cannot be an absolute path';
-  if (/[\u0000-\u001f\u007f]/.test(name)) return 'a branch name cannot contain NUL or control characters';
-  if (name.includes('\\')) return 'a branch name cannot contain backslashes (use / to nest)';
-  for (const seg of name.split('/')) {
-    if (seg === '' ) return 'a branch name cannot have empty segments (`//` or a trailing `/`)';
-    if (seg === '.' || seg === '..') return 'a branch name cannot contain `.` or `..` segments';
-    if (seg.endsWith('.') || seg.endsWith(' ')) return 'a branch name segment cannot end with a dot or a space';
-    if (RESERVED.test(seg)) return `\`${seg}\` is a reserved file name on Windows`;
-    if (/\.(md|yaml|lock)$/i.test(seg)) return 'a branch name segment cannot end in .md, .yaml or .lock (those are memory files)';
-    if (!SEGMENT.test(seg)) return 'each segment must start with a letter or digit and use only letters, digits, `.`, `_` and `-`';
-  }
-  return null;
-}
+/** A segment's name relative to events/: `YYYY-MM/YYYYMMDDTHHMMSSZ-xxxxxx.md`. */
+export const SEGMENT_NAME = /^\d{4}-\d{2}\/\d{8}T\d{6}Z-[0-9a-f]{6}\.md$/;
+export const MONTH_DIR = /^\d{4}-\d{2}$/;
 
 export function assertBranchName(name: string): void {
   const problem = branchNameProblem(name);
@@ -40,46 +36,82 @@ export interface Layout {
   /** Project directory (holds .GCC/). */
   root: string;
   gcc: string;
+  events: string;
+  local: string;
+  localLog: string;
+  ledger: string;
+  lock: string;
+  cache: string;
+  quarantine: string;
+  aside: string;
+  /** The view files, generated from the logs. */
+  mainMd: string;
+  metadata: string;
+  dirOf(branch: string): string;
   logOf(branch: string): string;
   commitOf(branch: string): string;
   summaryOf(branch: string): string;
-  dirOf(branch: string): string;
-  mainMd: string;
-  metadata: string;
-  lock: string;
-  quarantine: string;
-  aside: string;
-  cache: string;
+  segment(name: string): string;
+}
+
+/**
+ * `parts` joined under `.GCC/`, or E_PATH_ESCAPE when the result would leave it (an absolute
+ * part, `..`, a NUL): the single door from data to a path.
+ */
+export function inside(gcc: string, ...parts: string[]): string {
+  for (const p of parts) {
+    if (typeof p !== 'string' || p.includes('\u0000') || isAbsolute(p)) throw escape(String(p));
+  }
+  const full = resolve(gcc, ...parts);
+  const rel = relative(gcc, full);
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel) || rel.split(sep).includes('..')) throw escape(parts.join('/'));
+  return full;
+}
+
+function escape(what: string) {
+  return gccError('E_PATH_ESCAPE', `${JSON.stringify(what)} would lead outside .GCC/`, 'memory files live under .GCC/ only; check the branch or file name');
 }
 
 export function layout(root: string): Layout {
   const gcc = join(root, GCC_DIR);
-  const dirOf = (b: string) => (b === MAIN ? gcc : join(gcc, 'branches', ...b.split('/')));
+  const local = join(gcc, '.local');
+  const dirOf = (b: string): string => {
+    if (b === MAIN) return gcc;
+    assertBranchName(b);
+    return inside(gcc, 'branches', ...b.split('/'));
+  };
   return {
     root,
     gcc,
+    events: join(gcc, EVENTS_DIR),
+    local,
+    localLog: join(local, 'local.md'),
+    ledger: join(local, 'ledger.json'),
+    lock: join(local, 'lock'),
+    cache: join(local, 'cache'),
+    quarantine: join(gcc, 'quarantine'),
+    aside: join(gcc, 'aside'),
+    mainMd: join(gcc, 'main.md'),
+    metadata: join(gcc, 'metadata.yaml'),
     dirOf,
     logOf: (b) => join(dirOf(b), 'log.md'),
     commitOf: (b) => join(dirOf(b), 'commit.md'),
     summaryOf: (b) => join(dirOf(b), 'summary.md'),
-    mainMd: join(gcc, 'main.md'),
-    metadata: join(gcc, 'metadata.yaml'),
-    lock: join(gcc, '.lock'),
-    quarantine: join(gcc, 'quarantine'),
-    aside: join(gcc, 'aside'),
-    cache: join(gcc, '.cache'),
+    segment: (name) => {
+      if (!SEGMENT_NAME.test(name)) throw escape(name);
+      return inside(gcc, EVENTS_DIR, ...name.split('/'));
+    },
   };
 }
 
 /**
  * Refuse a path under `.GCC/` if it, or any folder between it and the project root, is a
  * symbolic link: a link could lead a write outside the tree. `checked` remembers folders
- * already found to be real within one batch of writes (a replay writes ~900 files), so
- * each is looked at once per batch rather than once per file below it.
+ * already found to be real within one batch of writes.
  */
 export function assertNoSymlink(root: string, path: string, checked?: Set<string>): void {
   const rel = relative(root, path);
-  if (rel.startsWith('..')) {
+  if (rel.startsWith('..') || isAbsolute(rel)) {
     throw gccError('E_PATH_ESCAPE', `${path} is outside the project`, 'memory files live under .GCC/ only');
   }
   const parts = rel.split(sep);
@@ -99,4 +131,11 @@ export function assertNoSymlink(root: string, path: string, checked?: Set<string
     }
     if (folder) checked?.add(cur);
   }
+}
+
+/** The segment name for a new segment started at `now`, with a random tail. */
+export function newSegmentName(now: Date, random: string): string {
+  const iso = now.toISOString();
+  const stamp = `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}T${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}Z`;
+  return `${iso.slice(0, 7)}/${stamp}-${random.slice(0, 6)}.md`;
 }

@@ -1,45 +1,54 @@
 /**
- * A local snapshot of the folded state and of how far each log had been read, so opening a
- * memory costs the state's size plus the events appended since — not a parse of the whole
- * history. It is a cache in .GCC/.cache/ (never committed): anything that does not match
- * the logs on disk exactly (another inode, a shorter file, different bytes before the
- * recorded end, another format) is ignored and the logs are read from scratch.
+ * A local snapshot of a folded state and of how far each log had been folded into it, so
+ * opening a memory costs the state's size plus the events appended since — not a read of the
+ * whole history. A cache (`.GCC/.local/cache/snapshot.json`, never committed): one of another
+ * format, another ledger epoch, or naming a log that no longer reaches as far, is ignored and
+ * the logs are read from scratch. The store does not know what the state means: the caller
+ * validates it (`revive`), since a cache file is read off disk like anything else.
  */
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { MemoryState } from '../projections/state.js';
-import type { LogIdentity } from './logfile.js';
 import type { Layout } from './paths.js';
-import { readFileSync, renameSync, writeFileSync, mkdirSync } from 'node:fs';
 
-/** Bump whenever MemoryState's shape or meaning changes. */
-export const SNAPSHOT_FORMAT = 2;
+export interface SnapshotLog {
+  size: number;
+  seq: number;
+  lastId: string;
+}
 
-export interface Snapshot {
+export interface Snapshot<S> {
   format: number;
-  logs: LogIdentity[];
-  state: MemoryState;
+  epoch: string;
+  logs: Record<string, SnapshotLog>;
+  state: S;
 }
 
 function path(l: Layout): string {
   return join(l.cache, 'snapshot.json');
 }
 
-export function readSnapshot(l: Layout): Snapshot | null {
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export function readSnapshot<S>(l: Layout, format: number, revive: (raw: unknown) => S | null): Snapshot<S> | null {
   try {
-    const s = JSON.parse(readFileSync(path(l), 'utf8')) as Snapshot;
-    return s.format === SNAPSHOT_FORMAT && Array.isArray(s.logs) && s.state && typeof s.state === 'object' ? s : null;
+    const s: unknown = JSON.parse(readFileSync(path(l), 'utf8'));
+    if (!isRecord(s) || s.format !== format || typeof s.epoch !== 'string' || !isRecord(s.logs)) return null;
+    const logs = Object.create(null) as Record<string, SnapshotLog>;
+    for (const [name, v] of Object.entries(s.logs)) {
+      if (!isRecord(v) || typeof v.size !== 'number' || typeof v.seq !== 'number' || typeof v.lastId !== 'string') return null;
+      logs[name] = { size: v.size, seq: v.seq, lastId: v.lastId };
+    }
+    const state = revive(s.state);
+    return state === null ? null : { format, epoch: s.epoch, logs, state };
   } catch {
     return null;
   }
 }
 
-export function writeSnapshot(l: Layout, snapshot: Snapshot): void {
-  // Not recursive: a memory folder removed under a running process stays removed.
-  try {
-    mkdirSync(l.cache);
-  } catch (err) {
-    if ((err as { code?: string }).code !== 'EEXIST') throw err;
-  }
+export function writeSnapshot<S>(l: Layout, snapshot: Snapshot<S>): void {
+  // A memory folder removed under a running process stays removed.
+  if (!existsSync(l.local)) return;
+  mkdirSync(l.cache, { recursive: true });
   const tmp = `${path(l)}.tmp-${process.pid}`;
   writeFileSync(tmp, JSON.stringify(snapshot));
   renameSync(tmp, path(l));

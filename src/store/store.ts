@@ -1,170 +1,325 @@
 /**
- * The event store: every log.md of a memory, the lock, ids and appends with an expected
- * sequence. It knows nothing of what events mean beyond which branches have logs.
+ * The event store: the segments under `.GCC/events/`, this clone's local log, the lock, the
+ * ledger of what was acknowledged, ids, and appends. It knows nothing of what events mean
+ * beyond which kind of log takes them.
+ *
+ * Writers own their files: this clone appends to one open segment until it reaches
+ * SEGMENT_MAX or git has seen it (staged or committed), then starts another, so no git
+ * commit ever changes a file that another line of history may also change — every merge
+ * path is a union of files, conflict-free by construction (docs/git.md).
  */
 import { randomBytes } from 'node:crypto';
-import { type GccEvent, MAIN, type NewEvent } from '../events/types.js';
-import { gccError } from '../errors.js';
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { crc32 } from 'node:zlib';
+import { type GccEvent, idTime, type Placed } from '../events/types.js';
+import { GccError, gccError } from '../errors.js';
 import { serialize } from '../log/codec.js';
+import { type GitRepo, findRepo, gitPath, headOf, indexSignature, trackedUnder } from './git-probe.js';
+import { explainChange, explainVanished } from './git-explain.js';
+import { emptyLedger, type Ledger, type LedgerEntry, readLedger, writeLedger } from './ledger.js';
 import { FileLock, type LockOptions } from './lock.js';
-import { LogFile, type LogIdentity } from './logfile.js';
-import { assertNoSymlink, type Layout } from './paths.js';
-import { streamLogs } from './stream.js';
+import { LogFile, type LogMeta, signatureOf } from './logfile.js';
+import { type Layout, MONTH_DIR, newSegmentName, SEGMENT_NAME } from './paths.js';
+import { mergeById } from './stream.js';
+
+/** The local log's name among the logs. */
+export const LOCAL = 'local';
+/** A segment takes no more appends past this size. */
+export const SEGMENT_MAX = 1 << 20;
+/** How far ahead of the clock another writer's ids may pull this clone's (see nextId). */
+export const ID_SKEW_MS = 10 * 60 * 1000;
+
+/**
+ * The next id after `lastId` at `nowMs`: the later of now and just after the newest id seen,
+ * so an event follows what it answers, and after `ownLastId`, so this clone's ids grow. An id
+ * further ahead than ID_SKEW_MS is a clock running fast elsewhere (or a forged event): it does
+ * not drag this clone's ids along.
+ */
+export function nextId(lastId: string, nowMs: number, ownLastId = ''): string {
+  const t = idTime(lastId);
+  const own = idTime(ownLastId);
+  let ms = nowMs;
+  if (Number.isFinite(t) && t <= nowMs + ID_SKEW_MS) ms = Math.max(ms, t + 1);
+  if (Number.isFinite(own)) ms = Math.max(ms, own + 1);
+  return ms.toString(16).padStart(12, '0') + randomBytes(5).toString('hex');
+}
+
+export function byId(a: { id: string }, b: { id: string }): number {
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
 
 export interface CatchUp {
   /** New events from every log, in id order. */
   added: GccEvent[];
-  /** A log changed other than by appending: the caller must replay from scratch. */
+  /** Logs changed other than by growing past what was folded: the caller replays from scratch. */
   reset: boolean;
-  /** Logs whose end holds an incomplete batch. */
+  /** Logs this clone writes whose end holds an incomplete batch. */
   torn: LogFile[];
 }
 
-/** Ids sort by time, then by a random tail; under the lock they only ever grow. */
-export function nextId(lastId: string, nowMs: number): string {
-  const last = lastId ? Number.parseInt(lastId.slice(0, 12), 16) : 0;
-  const ms = Math.max(nowMs, Number.isFinite(last) ? last + 1 : 0);
-  return ms.toString(16).padStart(12, '0') + randomBytes(5).toString('hex');
+/** What check() found since the ledger was written. */
+export interface Checked {
+  /** Logs not in the ledger (new from git, or everything in a fresh clone). */
+  added: string[];
+  /** Logs git removed or replaced (HEAD moved): their events leave the memory. */
+  replaced: string[];
+  /** Logs that grew past what was acknowledged. */
+  grew: string[];
+  /** Logs this clone writes that end in an incomplete batch (set aside under the lock). */
+  torn: LogFile[];
+  warnings: string[];
 }
 
-/** Quiet logs looked at per catch-up when nothing else changed (see Store.catchUp). */
-export const QUIET_PER_CATCH_UP = 8;
-
-export function byId(a: GccEvent, b: GccEvent): number {
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-}
+const metaOf = (e: LedgerEntry): LogMeta => ({ size: e.size, seq: e.seq, crc: e.crc, firstId: e.firstId, lastId: e.lastId, branches: { ...e.branches } });
 
 export class Store {
   readonly logs = new Map<string, LogFile>();
   readonly lock: FileLock;
-  /** allEvents() until the logs change: opening a memory asks for it more than once. */
-  private sorted: GccEvent[] | null = null;
+  readonly repo: GitRepo | null;
+  ledger: Ledger;
+  /** True when no ledger was found: nothing on disk can be held against an acknowledgement. */
+  readonly fresh: boolean;
+  private dirMtimes = new Map<string, number>();
+  private head: string | null = null;
 
   constructor(readonly layout: Layout) {
     this.lock = new FileLock(layout.lock);
-    this.track(MAIN);
+    this.repo = findRepo(layout.root);
+    const ledger = readLedger(layout.ledger);
+    this.fresh = ledger === null;
+    this.ledger = ledger ?? emptyLedger();
+    if (this.repo) this.head = headOf(this.repo);
   }
 
-  /** `checked`: folders already found real in this pass (see assertNoSymlink). */
-  track(branch: string, checked?: Set<string>): LogFile {
-    let log = this.logs.get(branch);
-    if (!log) {
-      const path = this.layout.logOf(branch);
-      assertNoSymlink(this.layout.root, path, checked);
-      log = new LogFile(branch, path, this.layout.root);
-      this.logs.set(branch, log);
+  get local(): LogFile {
+    return this.file(LOCAL);
+  }
+
+  /** The log of a name (a segment name or LOCAL), tracked from now on. */
+  file(name: string): LogFile {
+    let f = this.logs.get(name);
+    if (!f) {
+      const path = name === LOCAL ? this.layout.localLog : this.layout.segment(name);
+      f = new LogFile(name, path, relative(this.layout.root, path), this.layout.root);
+      this.logs.set(name, f);
     }
-    return log;
+    return f;
   }
 
-  /** Trust a snapshot's view of every log, or of none (then the caller reads from scratch). */
-  restore(logs: readonly LogIdentity[]): boolean {
-    const restored: LogFile[] = [];
-    this.sorted = null;
-    for (const id of logs) {
-      const log = new LogFile(id.branch, this.layout.logOf(id.branch), this.layout.root);
-      if (!log.restore(id)) return false;
-      restored.push(log);
+  /** Segment names on disk, in name order; anything else in events/ is reported, never read. */
+  listSegments(warnings?: string[]): string[] {
+    const out: string[] = [];
+    const mtimes = new Map<string, number>();
+    let months: string[];
+    try {
+      months = readdirSync(this.layout.events);
+      mtimes.set(this.layout.events, statSync(this.layout.events).mtimeMs);
+    } catch {
+      this.dirMtimes = mtimes;
+      return out;
     }
-    for (const log of restored) {
-      assertNoSymlink(this.layout.root, log.path);
-      this.logs.set(log.branch, log);
+    for (const m of months.sort()) {
+      const dir = join(this.layout.events, m);
+      if (!MONTH_DIR.test(m)) {
+        warnings?.push(`${relative(this.layout.root, dir)} is not a memory file; gctx ignores it`);
+        continue;
+      }
+      let names: string[];
+      try {
+        names = readdirSync(dir);
+        mtimes.set(dir, statSync(dir).mtimeMs);
+      } catch {
+        continue;
+      }
+      for (const n of names.sort()) {
+        const name = `${m}/${n}`;
+        if (SEGMENT_NAME.test(name)) out.push(name);
+        else if (!n.includes('.tmp-')) warnings?.push(`${relative(this.layout.root, join(dir, n))} is not a memory segment; gctx ignores it`);
+      }
     }
-    return true;
-  }
-
-  identities(): LogIdentity[] {
-    return [...this.logs.values()].map((l) => l.identity());
-  }
-
-  /** Every event of every log in id order (the replay order). Read-only: it is shared. */
-  allEvents(): readonly GccEvent[] {
-    if (this.sorted) return this.sorted;
-    const all: GccEvent[] = [];
-    for (const log of this.logs.values()) for (const e of log.events) all.push(e);
-    return (this.sorted = all.sort(byId));
-  }
-
-  /** Events held across all logs (a log's sequence counts its events). */
-  private count(): number {
-    let n = 0;
-    for (const log of this.logs.values()) n += log.seq;
-    return n;
+    this.dirMtimes = mtimes;
+    return out;
   }
 
   /**
-   * Read every log from scratch, handing each event to `visit` in id order and keeping
-   * none (see stream.ts), and report logs with a torn tail. Only before anything was read;
-   * null when the logs cannot be streamed, after which `visit` must be considered to have
-   * seen nothing and the caller reads with catchUp().
+   * Every log on disk held against the ledger, on open. A log that vanished, shrank or whose
+   * acknowledged bytes changed is E_CORRUPT naming it — unless git did it (HEAD moved, and git
+   * holds what is there now): then its events are taken as they now stand. Logs of the two
+   * newest months are looked at one by one; older months by their folder (a file added or
+   * removed changes it), their bytes held against the ledger whenever they are read.
    */
-  stream(visit: (e: GccEvent) => void): { torn: LogFile[] } | null {
-    if (this.count() !== 0) return null;
-    const checked = new Set<string>();
-    const read = streamLogs(this.logs.get(MAIN)!, (branch) => this.track(branch, checked), visit);
-    if (!read) return null;
-    for (const r of read) r.log.markRead(r.validLength, r.lastSeq, r.ino);
-    this.sorted = null;
-    return { torn: read.filter((r) => r.end > r.validLength).map((r) => r.log) };
+  check(now: number, collect?: GccError[]): Checked {
+    const damage: GccError[] = collect ?? [];
+    const out: Checked = { added: [], replaced: [], grew: [], torn: [], warnings: [] };
+    const names = this.listSegments(out.warnings);
+    const onDisk = new Set(names);
+    const months = [...new Set(names.map((n) => n.slice(0, 7)))].sort();
+    const recent = new Set(months.slice(-2));
+    if (this.ledger.open) recent.add(this.ledger.open.slice(0, 7));
+    const headMoved = this.repo !== null && this.head !== this.ledger.head;
+    const own = (name: string) => name === LOCAL || name === this.ledger.open;
+
+    for (const name of Object.keys(this.ledger.logs)) {
+      if (name === LOCAL || onDisk.has(name)) continue;
+      const why = explainVanished(this, name, headMoved);
+      if (why === null) out.replaced.push(name);
+      else damage.push(why);
+    }
+    for (const name of [...names, LOCAL]) {
+      const f = this.file(name);
+      const entry = this.ledger.logs[name];
+      if (!entry) {
+        if (f.sizeOnDisk() === null) continue;
+        let r;
+        try {
+          r = f.load(now);
+        } catch (err) {
+          damage.push(err instanceof GccError ? err : gccError('E_CORRUPT', String(err), 'run `gctx doctor --repair`', { file: f.rel }));
+          this.logs.delete(name);
+          continue;
+        }
+        out.added.push(name);
+        if (r.tail) (own(name) ? out.torn.push(f) : out.warnings.push(`${f.rel} ends in an incomplete entry that this clone did not write; it is ignored`));
+        continue;
+      }
+      if (name !== LOCAL && !recent.has(name.slice(0, 7))) {
+        f.meta = metaOf(entry);
+        continue;
+      }
+      if (f.sizeOnDisk() === null) {
+        damage.push(gccError('E_CORRUPT', `${f.rel} vanished (it held ${entry.seq} acknowledged events)`, 'restore it (`git checkout -- <file>` if it was committed), or run `gctx doctor --repair` to record the loss', { file: f.rel }));
+        continue;
+      }
+      if (signatureOf(f.path) === entry.sig) {
+        f.meta = metaOf(entry);
+        continue;
+      }
+      let r;
+      try {
+        r = f.load(now);
+      } catch (err) {
+        const why = explainChange(this, f, headMoved);
+        if (why === null) out.replaced.push(name);
+        else damage.push(err instanceof GccError ? err : why);
+        continue;
+      }
+      const keeps = f.meta.size >= entry.size && crc32(r.bytes.subarray(0, entry.size)) === entry.crc;
+      if (!keeps) {
+        const why = explainChange(this, f, headMoved);
+        if (why === null) out.replaced.push(name);
+        else damage.push(why);
+        continue;
+      }
+      if (f.meta.size > entry.size) out.grew.push(name);
+      if (r.tail) (own(name) ? out.torn.push(f) : out.warnings.push(`${f.rel} ends in an incomplete entry that this clone did not write; it is ignored`));
+    }
+    if (damage.length && !collect) throw damage[0]!;
+    for (const name of out.replaced) {
+      if (!onDisk.has(name) && name !== LOCAL) this.logs.delete(name);
+    }
+    return out;
+  }
+
+  /** The ledger entry for a log as it stands. */
+  private entryOf(f: LogFile): LedgerEntry {
+    return { ...f.meta, branches: { ...f.meta.branches }, sig: signatureOf(f.path) ?? '' };
   }
 
   /**
-   * Read what other writers appended, discovering branch logs as their creation is seen.
-   *
-   * Every log costs a stat, which on a long history (hundreds of branches) made each
-   * operation grow with it. Logs that `quiet` names (closed branches: gctx never appends
-   * to them) are only looked at all together when any other log changed underneath this
-   * process — another writer or git is at work — and otherwise a few per call in turn, so
-   * a change that touched nothing else (a pull that only extended a closed branch) is
-   * still seen within a bounded number of operations.
+   * Record logs as acknowledged. `all`: every log (after open found changes); otherwise only
+   * `changed`, and the sealed part of the ledger is written only when its set changed.
    */
-  catchUp(quiet?: (branch: string) => boolean): CatchUp {
-    this.looked.clear();
-    const fresh = this.count() === 0;
+  acknowledge(changed: readonly LogFile[] | 'all', replaced = false): void {
+    if (!this.lock.isHeld) throw gccError('E_INTERNAL', 'ledger written outside the lock');
+    let sealedToo = changed === 'all';
+    if (changed === 'all') {
+      const logs = Object.create(null) as Record<string, LedgerEntry>;
+      for (const f of this.logs.values()) if (f.meta.size > 0 || f.sizeOnDisk() !== null) logs[f.name] = this.entryOf(f);
+      this.ledger.logs = logs;
+    } else {
+      for (const f of changed) {
+        if (!(f.name in this.ledger.logs) || !this.live().has(f.name)) sealedToo = true;
+        this.ledger.logs[f.name] = this.entryOf(f);
+      }
+    }
+    if (replaced || !this.ledger.epoch) this.ledger.epoch = randomBytes(6).toString('hex');
+    if (this.repo) this.ledger.head = this.head = headOf(this.repo);
+    mkdirSync(this.layout.local, { recursive: true });
+    writeLedger(this.layout.ledger, this.ledger, this.live(), sealedToo);
+  }
+
+  private live(): Set<string> {
+    return new Set([LOCAL, ...(this.ledger.open ? [this.ledger.open] : [])]);
+  }
+
+  /** Whether anything git or another writer does could have changed the logs since the last look. */
+  private somethingMoved(): boolean {
+    if (this.repo && headOf(this.repo) !== this.head) return true;
+    for (const [dir, mtime] of this.dirMtimes) {
+      try {
+        if (statSync(dir).mtimeMs !== mtime) return true;
+      } catch {
+        return true;
+      }
+    }
+    return this.dirMtimes.size === 0;
+  }
+
+  /**
+   * Catch up with what other writers appended since this process last looked: the open
+   * segment and the local log grow, and new segments appear (another writer rotated, or git
+   * brought them). A segment that vanished, or new events older than the memory's newest,
+   * ask the caller to replay from scratch.
+   */
+  catchUp(lastId: string, now?: number): CatchUp {
     const added: GccEvent[] = [];
     const torn: LogFile[] = [];
     let reset = false;
-    const checked = new Set<string>();
-    const read = (pending: LogFile[]): void => {
-      while (pending.length) {
-        const log = pending.pop()!;
-        this.looked.add(log);
-        const r = log.refresh();
-        if (r.reset) reset = true;
-        if (r.tail.length) torn.push(log);
-        const seen = r.reset ? log.events : r.added;
-        for (const e of seen) {
-          if (!r.reset) added.push(e);
-          if (e.type === 'branch.created' && !this.logs.has(e.data.name)) pending.push(this.track(e.data.name, checked));
+    const growing = new Set<LogFile>([this.local]);
+    if (this.somethingMoved()) {
+      const disk = readLedger(this.layout.ledger);
+      if (disk) {
+        this.ledger.open = disk.open;
+        if (disk.lastId > this.ledger.lastId) this.ledger.lastId = disk.lastId;
+        this.ledger.index = disk.index;
+      }
+      const names = new Set(this.listSegments());
+      for (const name of names) if (!this.logs.has(name) || name === this.ledger.open) growing.add(this.file(name));
+      for (const f of [...this.logs.values()]) {
+        if (f.name !== LOCAL && !names.has(f.name)) {
+          if (f.meta.size > 0) reset = true;
+          this.logs.delete(f.name);
         }
       }
-    };
-    const all = [...this.logs.values()];
-    const calm = quiet && !fresh && !this.lookAtAll ? all.filter((l) => quiet(l.branch)) : [];
-    this.lookAtAll = false;
-    read(calm.length ? all.filter((l) => !quiet!(l.branch)) : all);
-    if (calm.length) read(reset || added.length || torn.length ? calm : this.turnOf(calm));
+      if (this.repo) this.head = headOf(this.repo);
+    }
+    if (this.ledger.open) growing.add(this.file(this.ledger.open));
+    for (const f of growing) {
+      const size = f.sizeOnDisk();
+      if (size === null) continue;
+      if (size < f.meta.size) {
+        reset = true;
+        f.load(now);
+        continue;
+      }
+      const r = f.readNew(now);
+      for (const e of r.events) added.push(e);
+      if (r.tail > 0) torn.push(f);
+    }
     added.sort(byId);
-    if (reset || added.length) this.sorted = fresh && !reset ? added : null;
+    if (added.length && lastId && added[0]!.id <= lastId) reset = true;
     return { added, reset, torn };
   }
 
-  private quietTurn = 0;
-  private lookAtAll = false;
-  /** Logs the last catch-up looked at: an append to any other must look first. */
-  private readonly looked = new Set<LogFile>();
-
-  /** The next few quiet logs, round-robin. */
-  private turnOf(calm: LogFile[]): LogFile[] {
-    if (calm.length <= QUIET_PER_CATCH_UP) return calm;
-    const start = this.quietTurn % calm.length;
-    this.quietTurn = start + QUIET_PER_CATCH_UP;
-    const turn = calm.slice(start, start + QUIET_PER_CATCH_UP);
-    if (turn.length < QUIET_PER_CATCH_UP) turn.push(...calm.slice(0, QUIET_PER_CATCH_UP - turn.length));
-    return turn;
+  /** Every event of every log, in id order, one log's bytes in memory at a time (stream.ts). */
+  stream(visit: (e: GccEvent) => void, now?: number): void {
+    mergeById([...this.logs.values()].filter((f) => f.meta.size > 0), visit, now);
   }
 
   async withLock<T>(fn: () => T | Promise<T>, opts?: LockOptions): Promise<T> {
+    mkdirSync(this.layout.local, { recursive: true });
     await this.lock.acquire(opts);
     try {
       return await fn();
@@ -174,32 +329,61 @@ export class Store {
   }
 
   /**
-   * Append a batch to one branch's log. Must run under the lock, after catchUp. Fails with
-   * E_CONFLICT when the log is not at the sequence the decision was made against.
+   * The segment this clone appends to: the open one while it is under SEGMENT_MAX, still as
+   * this clone left it, and unknown to git; otherwise a new one.
    */
-  append(branch: string, events: readonly NewEvent[], expectedSeq: number, lastId: string, now: Date): GccEvent[] {
+  private writable(now: Date): { file: LogFile; rotated: boolean } {
+    const open = this.ledger.open;
+    if (open) {
+      const f = this.file(open);
+      if (f.sizeOnDisk() === f.meta.size && f.meta.size > 0 && f.meta.size < SEGMENT_MAX && !this.gitHasSeen(f)) return { file: f, rotated: false };
+      if (f.meta.size === 0 && f.sizeOnDisk() === null) return { file: f, rotated: false };
+    }
+    for (;;) {
+      const name = newSegmentName(now, randomBytes(3).toString('hex'));
+      if (this.logs.has(name)) continue;
+      const f = this.file(name);
+      if (f.sizeOnDisk() === null) {
+        this.ledger.open = name;
+        return { file: f, rotated: true };
+      }
+    }
+  }
+
+  /** Whether git's index holds the segment; asked of git only when the index changed since. */
+  private gitHasSeen(f: LogFile): boolean {
+    if (!this.repo) return false;
+    const sig = indexSignature(this.repo);
+    if (sig === null || sig === this.ledger.index) return false;
+    const tracked = trackedUnder(this.layout.root, this.layout.events);
+    this.ledger.index = sig;
+    // Unknown (git failed): a new segment is always safe.
+    return tracked === null || tracked.has(gitPath(this.layout.root, f.path));
+  }
+
+  /**
+   * Append a batch to this clone's open segment (shared events) or to the local log, in one
+   * write with fsync, and acknowledge it. Under the lock, after catchUp. `lastId`: the
+   * memory's newest id, which the batch's ids follow.
+   */
+  append(events: readonly Placed[], where: 'shared' | 'local', lastId: string, now: Date): GccEvent[] {
     if (!this.lock.isHeld) throw gccError('E_INTERNAL', 'append outside the lock');
-    const log = this.track(branch);
-    // A quiet log skipped by the last catch-up may have grown since: never append on a
-    // sequence that was not read (appending past unseen entries would repeat their seqs).
-    if (!this.looked.has(log) && log.changedOnDisk()) {
-      this.lookAtAll = true;
-      throw gccError('E_CONFLICT', `log of ${branch} changed since it was last read`, 'read the memory again and retry the operation');
-    }
-    if (log.seq !== expectedSeq) {
-      throw gccError('E_CONFLICT', `log of ${branch} is at sequence ${log.seq}, expected ${expectedSeq}`, 'read the memory again and retry the operation');
-    }
+    if (events.length === 0) return [];
+    const { file: f, rotated } = where === 'local' ? { file: this.local, rotated: false } : this.writable(now);
+    if ((f.sizeOnDisk() ?? 0) !== f.meta.size) throw gccError('E_CONFLICT', `${f.rel} changed since it was last read`, 'read the memory again and retry the operation');
     let id = lastId;
     const at = now.toISOString();
     const envelopes = events.map((ev, i) => {
-      id = nextId(id, now.getTime());
-      const env = { id, seq: expectedSeq + i + 1, at, branch, type: ev.type, data: ev.data } as GccEvent;
+      id = nextId(id, now.getTime(), this.ledger.lastId);
+      const env = { id, seq: f.meta.seq + i + 1, at, branch: ev.branch, type: ev.type, data: ev.data } as GccEvent;
       const more = events.length - 1 - i;
       if (more > 0) env.more = more;
       return env;
     });
-    log.append(serialize(envelopes), envelopes);
-    this.sorted = null;
+    f.append(serialize(envelopes), envelopes);
+    this.ledger.lastId = envelopes[envelopes.length - 1]!.id;
+    this.acknowledge(rotated ? [...this.logs.values()].filter((x) => x === f || x.name in this.ledger.logs) : [f]);
+    if (rotated) this.listSegments();
     return envelopes;
   }
 }

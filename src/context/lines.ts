@@ -1,0 +1,44 @@
+/**
+ * Memory as one line per thing, for the reader: what happened, when, on which files — with no
+ * internal ids, no event-type names, each input once, results clipped to what is worth their
+ * tokens (docs/benchmarks.md, the resume benchmark).
+ */
+import type { BranchInfo, MemoryState } from '../decider/state.js';
+import type { GccEvent } from '../events/types.js';
+import { filesText, summaryLine } from '../log/prose.js';
+import { clip } from './budget.js';
+
+const time = (at: string): string => `${at.slice(5, 10)} ${at.slice(11, 16)}`;
+
+/** One log entry as the log view shows it. */
+export function entryLine(e: GccEvent): string {
+  switch (e.type) {
+    case 'tool.recorded': {
+      const call = clip(e.data.input ? `${e.data.tool} ${e.data.input}` : e.data.tool, 200);
+      const result = e.data.result.trim() ? clip(e.data.result, e.data.isError ? 300 : 160) : '';
+      const files = e.data.files.length ? ` [${clip(filesText(e.data.files), 160)}]` : '';
+      return `${time(e.at)} ${call}${e.data.isError ? ` → failed: ${result || '(no output)'}` : result ? ` → ${result}` : ''}${files}`;
+    }
+    case 'ota.logged':
+      return `${time(e.at)} ${clip([e.data.observation, e.data.thought, e.data.action].filter((x) => x.trim()).join(' | '), 400)}`;
+    default:
+      return `${time(e.at)} ${summaryLine(e)}`;
+  }
+}
+
+/** Approaches tried and dropped, newest first, with why. */
+export function failedLines(state: MemoryState, max: number): string[] {
+  return [...state.failed]
+    .reverse()
+    .slice(0, max)
+    .map((f) => `  - ${f.branch} (${f.at.slice(0, 10)}): ${clip(f.purpose, 120)} — dropped: ${clip(f.reason, 240)}`);
+}
+
+/** Work since the branch's last commit: the files, newest first, bounded. */
+export function pendingLine(b: BranchInfo, max: number): string | null {
+  const p = b.pending;
+  if (!p.turns) return null;
+  const files = Object.values(p.files).sort((x, y) => (x.at < y.at ? 1 : x.at > y.at ? -1 : 0));
+  const shown = filesText(files.slice(0, max));
+  return `Since the last commit: ${p.turns} step${p.turns === 1 ? '' : 's'}, ${p.edits} edit${p.edits === 1 ? '' : 's'}${files.length ? ` in ${files.length} file${files.length === 1 ? '' : 's'}, newest first: ${shown}${files.length > max ? `, +${files.length - max} more` : ''}` : ''}.`;
+}

@@ -1,0 +1,260 @@
+/**
+ * evolve: the pure fold from events to state, written as immer draft recipes so the
+ * incremental path (one batch at a time) and replay (every event in one draft) run the very
+ * same code. Branch and session lifecycles move through their machines (machines/steps.ts):
+ * the machine is the model, the fold keeps its state value.
+ *
+ * Evolve is total: events in an unusual order — as a union of two clones' logs can produce —
+ * are absorbed by rule, never thrown. A lifecycle move the machine refuses (a branch merged
+ * on one clone and abandoned on the other) leaves the branch where the earlier event put it.
+ */
+import { type Draft, freeze, produce } from 'immer';
+import { diffLib } from '../runtime/lazy-deps.js';
+import { type Config, DEFAULT_CONFIG, type GccEvent, MAIN } from '../events/types.js';
+import { branchStep, sessionStep } from '../machines/steps.js';
+import { signalsOf } from '../machines/session.js';
+import { type BranchInfo, dict, FAILED_WINDOW, initialState, type MemoryState, MILESTONE_WINDOW, newBranch, RECENT_COMMITS, SESSION_WINDOW } from './state.js';
+
+/**
+ * The branch an event is about. One whose creation has not been folded yet (a union can deliver
+ * a branch's events before it) is held as `unborn`, the machine's state before creation: its
+ * events are kept, and its creation, when it comes, makes it active.
+ */
+function branchOf(d: Draft<MemoryState>, name: string, at: string): Draft<BranchInfo> {
+  let b = d.branches[name];
+  if (!b) {
+    b = newBranch(name, MAIN, at, '', []) as Draft<BranchInfo>;
+    b.life = 'unborn';
+    d.branches[name] = b;
+  }
+  return b;
+}
+
+function pushWindow<T>(list: T[], item: T, max: number): void {
+  list.push(item);
+  if (list.length > max) list.splice(0, list.length - max);
+}
+
+function labelRange(first: number, last: number): string {
+  const l = (n: number) => `C${String(n).padStart(3, '0')}`;
+  if (last <= 0) return 'none';
+  return first === last ? l(first) : `${l(first)}–${l(last)}`;
+}
+
+/** Record a label number as used; a number already used makes the label a duplicate. */
+function useLabel(b: Draft<BranchInfo>, label: string): void {
+  const n = Number(label.slice(1));
+  const ranges = b.labels;
+  let i = 0;
+  while (i < ranges.length && ranges[i]![1] < n - 1) i++;
+  const r = ranges[i];
+  if (r && r[0] <= n && n <= r[1]) {
+    if (!b.dupLabels.includes(label)) b.dupLabels.push(label);
+    return;
+  }
+  if (r && r[1] === n - 1) {
+    r[1] = n;
+    const after = ranges[i + 1];
+    if (after && after[0] === n + 1) {
+      r[1] = after[1];
+      ranges.splice(i + 1, 1);
+    }
+  } else if (r && r[0] === n + 1) {
+    r[0] = n;
+  } else {
+    ranges.splice(i, 0, [n, n]);
+  }
+}
+
+function lifecycle(d: Draft<MemoryState>, e: Extract<GccEvent, { type: 'branch.created' | 'branch.merged' | 'branch.abandoned' }>): boolean {
+  const name = e.type === 'branch.created' ? e.data.name : e.data.branch;
+  const b = d.branches[name];
+  const context = { name, parent: name === MAIN ? null : (b?.parent ?? (e.type === 'branch.created' ? e.data.parent : MAIN)) };
+  const step = branchStep(b?.life ?? 'unborn', context, e);
+  if (step.rejected) return false;
+  if (b) b.life = step.life;
+  return true;
+}
+
+export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
+  d.lastId = e.id > d.lastId ? e.id : d.lastId;
+  d.events += 1;
+  branchOf(d, e.branch, e.at).logged += 1;
+  switch (e.type) {
+    case 'memory.initialized': {
+      d.format = e.data.format;
+      d.config = { ...DEFAULT_CONFIG, ...e.data.config };
+      if (!d.created) d.created = e.at;
+      const main = branchOf(d, MAIN, e.at);
+      if (!main.created) main.created = e.at;
+      return;
+    }
+    case 'objective.added':
+      if (!d.objectives.some((o) => o.id === e.data.id)) d.objectives.push({ id: e.data.id, text: e.data.text, done: false });
+      return;
+    case 'objective.checked':
+    case 'objective.unchecked': {
+      const o = d.objectives.find((x) => x.id === e.data.id);
+      if (o) o.done = e.type === 'objective.checked';
+      return;
+    }
+    case 'objective.edited': {
+      const o = d.objectives.find((x) => x.id === e.data.id);
+      if (o) o.text = e.data.text;
+      return;
+    }
+    case 'objective.removed': {
+      const i = d.objectives.findIndex((x) => x.id === e.data.id);
+      if (i !== -1) d.objectives.splice(i, 1);
+      return;
+    }
+    case 'notes.patched': {
+      const next = diffLib().applyPatch(d.notes, e.data.patch);
+      if (next !== false) d.notes = next;
+      return;
+    }
+    case 'config.set':
+      if (Object.hasOwn(DEFAULT_CONFIG, e.data.key) && typeof e.data.value === typeof DEFAULT_CONFIG[e.data.key]) (d.config as Record<keyof Config, unknown>)[e.data.key] = e.data.value;
+      return;
+    case 'branch.created': {
+      const existing = d.branches[e.data.name];
+      // Created twice (a union of two clones that chose one name): the first creation stands.
+      if (!lifecycle(d, e)) return;
+      const b = newBranch(e.data.name, e.data.parent, e.at, e.data.purpose, e.data.hypotheses);
+      if (existing) {
+        // Events of the branch arrived before its creation (a union): keep what they recorded.
+        b.commits = existing.commits;
+        b.logged = existing.logged;
+        b.labels = existing.labels;
+        b.dupLabels = existing.dupLabels;
+        b.recent = existing.recent;
+        b.last = existing.last;
+        b.pending = existing.pending;
+      }
+      d.branches[e.data.name] = b as Draft<BranchInfo>;
+      return;
+    }
+    case 'commit.recorded': {
+      const owner = branchOf(d, e.branch, e.at);
+      owner.commits += 1;
+      useLabel(owner, e.data.label);
+      pushWindow(owner.recent, { id: e.data.id, label: e.data.label, title: e.data.title, at: e.at }, RECENT_COMMITS);
+      // The abandon record is a failed approach, listed as such: the last milestone stays the last progress.
+      if (!e.data.abandon) owner.last = {
+        id: e.data.id,
+        label: e.data.label,
+        title: e.data.title,
+        at: e.at,
+        contribution: e.data.contribution.slice(0, 600),
+        next: e.data.next ? e.data.next.slice(0, 300) : null,
+        files: e.data.files.slice(0, 20),
+      };
+      owner.pending = { edits: 0, turns: 0, files: dict() };
+      for (const f of e.data.files) d.files[f.path] = { commit: e.data.id, branch: e.branch };
+      if (e.data.abandon) {
+        const src = d.branches[e.data.abandon.from];
+        addMilestone(d, e.data.title, e.data.abandon.from, labelRange(1, src?.commits ?? 0), 'abandoned', e.at);
+      } else if (e.data.merge) {
+        const src = d.branches[e.data.merge.from];
+        addMilestone(d, e.data.title, e.data.merge.from, labelRange(1, src?.commits ?? 0), 'merged', e.at);
+      } else if (e.branch === MAIN) {
+        addMilestone(d, e.data.title, MAIN, e.data.label, 'committed', e.at);
+      }
+      return;
+    }
+    case 'branch.merged': {
+      const src = branchOf(d, e.data.branch, e.at);
+      if (!lifecycle(d, e)) return;
+      src.mergedInto = e.data.into;
+      src.closed = e.at;
+      return;
+    }
+    case 'branch.abandoned': {
+      const b = branchOf(d, e.data.branch, e.at);
+      if (!lifecycle(d, e)) return;
+      b.reason = e.data.reason;
+      b.closed = e.at;
+      d.failedCount += 1;
+      pushWindow(d.failed, { branch: b.name, parent: b.parent ?? MAIN, purpose: b.purpose.slice(0, 300), reason: e.data.reason.slice(0, 600), at: e.at }, FAILED_WINDOW);
+      return;
+    }
+    case 'ota.logged':
+      branchOf(d, e.branch, e.at).pending.turns += 1;
+      return;
+    case 'tool.recorded': {
+      const owner = branchOf(d, e.branch, e.at);
+      owner.pending.turns += 1;
+      if (e.data.files.length) owner.pending.edits += 1;
+      for (const f of e.data.files) {
+        const prev = owner.pending.files[f.path];
+        owner.pending.files[f.path] = { path: f.path, added: (prev?.added ?? 0) + f.added, removed: (prev?.removed ?? 0) + f.removed, at: e.at };
+      }
+      return;
+    }
+    case 'memory.repaired':
+      return;
+    case 'branch.switched': {
+      if (e.data.session === undefined) d.defaultBranch = e.data.to;
+      else sessionOf(d, e.data.session, '', e.at).branch = e.data.to;
+      return;
+    }
+    case 'session.started':
+    case 'session.compacted':
+    case 'session.ended': {
+      const s = sessionOf(d, e.data.session, e.data.host, e.at);
+      const step = sessionStep(s, { host: e.data.host, session: e.data.session }, signalsOf(e));
+      s.life = step.life;
+      s.started = step.started;
+      s.reason = step.reason;
+      s.host = e.data.host;
+      return;
+    }
+  }
+}
+
+function addMilestone(d: Draft<MemoryState>, title: string, branch: string, commits: string, status: 'committed' | 'merged' | 'abandoned', at: string): void {
+  d.milestoneCount += 1;
+  pushWindow(d.milestones, { n: d.milestoneCount, title, branch, commits, status, at }, MILESTONE_WINDOW);
+}
+
+/** A session's record, created on first sight; the oldest are forgotten past SESSION_WINDOW. */
+function sessionOf(d: Draft<MemoryState>, id: string, host: string, at: string) {
+  let s = d.sessions[id];
+  if (!s) {
+    const ids = Object.keys(d.sessions);
+    if (ids.length >= SESSION_WINDOW) {
+      let oldest = ids[0]!;
+      for (const k of ids) if (d.sessions[k]!.since < d.sessions[oldest]!.since) oldest = k;
+      delete d.sessions[oldest];
+    }
+    s = { host, branch: null, life: 'idle', started: false, reason: '', since: at };
+    d.sessions[id] = s;
+  }
+  return s;
+}
+
+export function evolve(state: MemoryState, events: readonly GccEvent[]): MemoryState {
+  if (events.length === 0) return state;
+  return produce(state, (d) => {
+    for (const e of events) evolveDraft(d, e);
+  });
+}
+
+/**
+ * Replay from scratch: the same recipe applied to a fresh plain state nothing else can see
+ * yet, then frozen — immer's proxies are for sharing, which a fresh state does not need.
+ */
+export function replay(events: readonly GccEvent[]): MemoryState {
+  const r = replayer();
+  for (const e of events) r.add(e);
+  return r.state();
+}
+
+/** replay() one event at a time, for events streamed from the logs rather than held. */
+export function replayer(): { add(e: GccEvent): void; state(): MemoryState } {
+  const d = initialState() as Draft<MemoryState>;
+  return {
+    add: (e) => evolveDraft(d, e),
+    state: () => freeze(d as MemoryState, true),
+  };
+}

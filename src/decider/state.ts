@@ -1,0 +1,199 @@
+/**
+ * The folded state of a memory: exactly what decisions, views and the briefing need, and
+ * nothing that grows per event without need (windows are bounded; commit bodies stay in the
+ * logs). Maps keyed by names people choose (branches, files, sessions) are prototype-free,
+ * so a branch called `constructor` is a branch like any other.
+ */
+import type { BranchLifecycle } from '../machines/branch-machine.js';
+import type { SessionLifecycle } from '../machines/session.js';
+import { type Config, DEFAULT_CONFIG, type FileChange, FORMAT_VERSION, MAIN } from '../events/types.js';
+
+/** A map with no prototype: `dict.constructor` is undefined, not Object's. */
+export type Dict<T> = Record<string, T>;
+export const dict = <T>(entries?: Iterable<[string, T]>): Dict<T> => {
+  const d = Object.create(null) as Dict<T>;
+  if (entries) for (const [k, v] of entries) d[k] = v;
+  return d;
+};
+
+export interface CommitRef {
+  id: string;
+  label: string;
+  title: string;
+  at: string;
+}
+
+/** The substance of a branch's last milestone, for the briefing. */
+export interface LastCommit extends CommitRef {
+  contribution: string;
+  next: string | null;
+  files: FileChange[];
+}
+
+export interface PendingFile extends FileChange {
+  /** Time of the newest edit: work in flight is listed newest first. */
+  at: string;
+}
+
+export interface BranchInfo {
+  name: string;
+  parent: string | null;
+  /** The branch machine's state (machines/branch-machine.ts). */
+  life: BranchLifecycle;
+  created: string;
+  purpose: string;
+  hypotheses: string[];
+  reason: string | null;
+  mergedInto: string | null;
+  closed: string | null;
+  commits: number;
+  /** Events recorded on this branch: how long its log view is. */
+  logged: number;
+  /** Label numbers in use, as ranges, and the labels more than one commit carries (after a union). */
+  labels: [number, number][];
+  dupLabels: string[];
+  /** The last few commits, newest last. */
+  recent: CommitRef[];
+  last: LastCommit | null;
+  /** Work logged on this branch since its last commit. */
+  pending: { edits: number; turns: number; files: Dict<PendingFile> };
+}
+
+export interface Objective {
+  id: string;
+  text: string;
+  done: boolean;
+}
+
+export interface Milestone {
+  n: number;
+  title: string;
+  branch: string;
+  commits: string;
+  status: 'committed' | 'merged' | 'abandoned';
+  at: string;
+}
+
+/** An approach that was tried and dropped, and why: a resuming agent must not try it again. */
+export interface Failed {
+  branch: string;
+  parent: string;
+  purpose: string;
+  reason: string;
+  at: string;
+}
+
+/** A host session as this clone knows it: where it stands and its lifecycle machine. */
+export interface SessionInfo {
+  host: string;
+  branch: string | null;
+  life: SessionLifecycle;
+  started: boolean;
+  reason: string;
+  since: string;
+}
+
+export interface FileInfo {
+  commit: string;
+  branch: string;
+}
+
+export interface MemoryState {
+  format: number;
+  created: string;
+  config: Config;
+  objectives: Objective[];
+  notes: string;
+  milestones: Milestone[];
+  milestoneCount: number;
+  failed: Failed[];
+  failedCount: number;
+  branches: Dict<BranchInfo>;
+  /** Files touched by commits: path → the last commit that touched it (metadata.yaml's file_tree). */
+  files: Dict<FileInfo>;
+  /** Local: the clone's default branch (sessionless calls) and each session's. */
+  defaultBranch: string;
+  sessions: Dict<SessionInfo>;
+  /** Id of the newest event folded in; new ids sort after it. */
+  lastId: string;
+  events: number;
+}
+
+export const MILESTONE_WINDOW = 50;
+export const RECENT_COMMITS = 5;
+export const FAILED_WINDOW = 20;
+export const SESSION_WINDOW = 200;
+
+export function newBranch(name: string, parent: string | null, created: string, purpose: string, hypotheses: string[]): BranchInfo {
+  return {
+    name,
+    parent,
+    life: 'active',
+    created,
+    purpose,
+    hypotheses,
+    reason: null,
+    mergedInto: null,
+    closed: null,
+    commits: 0,
+    logged: 0,
+    labels: [],
+    dupLabels: [],
+    recent: [],
+    last: null,
+    pending: { edits: 0, turns: 0, files: dict() },
+  };
+}
+
+export function initialState(): MemoryState {
+  return {
+    format: FORMAT_VERSION,
+    created: '',
+    config: { ...DEFAULT_CONFIG },
+    objectives: [],
+    notes: '',
+    milestones: [],
+    milestoneCount: 0,
+    failed: [],
+    failedCount: 0,
+    branches: dict([[MAIN, newBranch(MAIN, null, '', 'Main line of the project', [])]]),
+    files: dict(),
+    defaultBranch: MAIN,
+    sessions: dict(),
+    lastId: '',
+    events: 0,
+  };
+}
+
+export const isOpen = (b: BranchInfo | undefined): b is BranchInfo => b !== undefined && b.life === 'active';
+
+/**
+ * Where a pointer at `name` lands: the branch while it is open; a merged branch's target, an
+ * abandoned one's parent, followed until an open branch; main when nothing is left.
+ */
+export function landing(state: MemoryState, name: string | null | undefined): string {
+  let cur = name ?? MAIN;
+  for (let i = 0; i < 100; i++) {
+    const b = state.branches[cur];
+    if (!b) return MAIN;
+    if (b.life === 'active') return cur;
+    cur = (b.life === 'merged' ? b.mergedInto : b.parent) ?? MAIN;
+  }
+  return MAIN;
+}
+
+/** The session's current branch (the clone's default when the session has none). */
+export function currentBranch(state: MemoryState, session?: string): string {
+  const s = session !== undefined ? state.sessions[session] : undefined;
+  return landing(state, s?.branch ?? state.defaultBranch);
+}
+
+/** The highest label number a branch carries. */
+export function lastLabel(b: BranchInfo): number {
+  return b.labels.length ? b.labels[b.labels.length - 1]![1] : 0;
+}
+
+/** How readers see a commit's label: qualified by its hash where the label is not unique on its branch. */
+export function displayLabel(b: BranchInfo | undefined, label: string, hash: string): string {
+  return b && b.dupLabels.includes(label) ? `${label}.${hash}` : label;
+}

@@ -1,0 +1,224 @@
+/**
+ * verify and repair. verify reads every byte of every log — one log at a time — checks each
+ * entry, holds each log against what this clone acknowledged, checks that no id carries two
+ * different events, and that every view equals a fresh rebuild; it names each problem by file
+ * and line. repair makes a damaged memory usable again without hiding anything: what git
+ * still holds is restored from git; what it does not is salvaged entry by entry into a new
+ * segment, the damaged file kept aside, and the loss recorded as a `memory.repaired` event.
+ */
+import { randomBytes } from 'node:crypto';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { crc32 } from 'node:zlib';
+import { replayer } from '../decider/evolve.js';
+import { type GccEvent, MAIN, type Placed } from '../events/types.js';
+import { GccError } from '../errors.js';
+import { parseBytes, salvage, serialize } from '../log/codec.js';
+import { LOG_WINDOW } from '../projections/render-log.js';
+import { blobOf, runGit } from '../store/git-probe.js';
+import { layout, newSegmentName, type Layout } from '../store/paths.js';
+import { LOCAL, Store } from '../store/store.js';
+import { FullRebuild, ViewWriter } from './views.js';
+
+export interface Problem {
+  file: string;
+  line?: number;
+  message: string;
+}
+
+function problemOf(err: unknown, file: string): Problem {
+  if (err instanceof GccError) return { file: err.file ?? file, ...(err.line ? { line: err.line } : {}), message: err.message };
+  return { file, message: String(err) };
+}
+
+/** Every file under `dir`, relative to it. */
+function filesUnder(dir: string, rel = ''): string[] {
+  const out: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(join(dir, rel));
+  } catch {
+    return out;
+  }
+  for (const n of names) {
+    const r = rel ? `${rel}/${n}` : n;
+    const st = statSync(join(dir, r));
+    if (st.isDirectory()) out.push(...filesUnder(dir, r));
+    else out.push(r);
+  }
+  return out;
+}
+
+/** Integrity of every log, agreement with the ledger, and every view against a fresh rebuild. */
+export function verifyMemory(l: Layout, now: number): Problem[] {
+  const problems: Problem[] = [];
+  const store = new Store(l);
+  const damage: GccError[] = [];
+  store.check(now, damage);
+  for (const d of damage) problems.push(problemOf(d, d.file ?? '.GCC'));
+  // check() trusts older months by their folders; verify reads every byte.
+  for (const f of store.logs.values()) {
+    const entry = store.ledger.logs[f.name];
+    if (damage.some((d) => d.file === f.rel)) continue;
+    try {
+      const r = f.load(now);
+      if (entry && (f.meta.size < entry.size || crc32(r.bytes.subarray(0, entry.size)) !== entry.crc)) {
+        problems.push({ file: f.rel, message: `its ${entry.size} acknowledged bytes (${entry.seq} events) are not what they were` });
+      }
+      if (r.tail) problems.push({ file: f.rel, message: f.name === store.ledger.open || f.name === LOCAL ? 'torn entry at the end (a crash mid-write); any gctx command sets it aside' : 'ends in an incomplete entry (ignored)' });
+    } catch (err) {
+      problems.push(problemOf(err, f.rel));
+    }
+  }
+  if (problems.length) return problems;
+  // The union: ids unique, one event each; then the views against a rebuild in a scratch tree.
+  const scratch = mkdtempSync(join(tmpdir(), 'gcc-verify-'));
+  try {
+    const shadow = layout(scratch);
+    mkdirSync(shadow.local, { recursive: true });
+    const fold = replayer();
+    const build = new FullRebuild(shadow, 2 * LOG_WINDOW);
+    try {
+      store.stream((e) => {
+        fold.add(e);
+        build.add(e);
+      }, now);
+    } catch (err) {
+      return [problemOf(err, '.GCC/events')];
+    }
+    const state = fold.state();
+    const relabel = build.finish(new ViewWriter(shadow), state);
+    for (const name of relabel) problems.push({ file: relative(l.root, l.commitOf(name)), message: `labels on ${name} are ambiguous after a union; compare with \`gctx context --branch ${name}\`` });
+    for (const rel of filesUnder(shadow.gcc)) {
+      if (rel.startsWith('.local/')) continue;
+      const want = readFileSync(join(shadow.gcc, rel), 'utf8');
+      const path = join(l.gcc, rel);
+      const file = relative(l.root, path);
+      let have: string | null = null;
+      try {
+        have = readFileSync(path, 'utf8');
+      } catch {
+        problems.push({ file, message: 'view is missing; run `gctx replay`' });
+        continue;
+      }
+      if (have !== want && !relabel.some((b) => path === l.commitOf(b))) {
+        const a = have.split('\n');
+        const b = want.split('\n');
+        let line = 1;
+        while (line <= Math.max(a.length, b.length) && a[line - 1] === b[line - 1]) line++;
+        problems.push({ file, line, message: 'differs from a rebuild from .GCC/events/; run `gctx replay` (a differing file is kept aside first)' });
+      }
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return problems;
+}
+
+export interface RepairReport {
+  restored: string[];
+  salvaged: { file: string; kept: number; lost: number; aside: string }[];
+  lost: { file: string; events: number }[];
+}
+
+/** The bytes git holds for a log: the index, HEAD, then the untracked part of each stash. */
+function fromGit(store: Store, path: string): Buffer | null {
+  if (!store.repo) return null;
+  const root = store.layout.root;
+  const revs = ['index', 'HEAD'];
+  try {
+    for (const s of runGit(root, ['stash', 'list', '--format=%gd']).split('\n').filter(Boolean)) revs.push(`${s}^3`, s);
+  } catch {
+    /* no stash */
+  }
+  for (const rev of revs) {
+    const blob = blobOf(root, rev, path);
+    if (!blob || blob.length === 0) continue;
+    try {
+      const p = parseBytes(blob);
+      if (p.validLength === blob.length && p.events.length) return blob;
+    } catch {
+      /* not a clean copy */
+    }
+  }
+  return null;
+}
+
+/**
+ * Make a damaged memory open again, recording every loss. Under the lock; the caller opens the
+ * memory afterwards (views are rebuilt then).
+ */
+export async function repairMemory(root: string, now: () => Date): Promise<RepairReport> {
+  const l = layout(root);
+  const store = new Store(l);
+  const report: RepairReport = { restored: [], salvaged: [], lost: [] };
+  await store.withLock(() => {
+    const damage: GccError[] = [];
+    store.check(now().getTime(), damage);
+    const records: Placed[] = [];
+    for (const d of damage) {
+      const rel = d.file;
+      if (!rel) continue;
+      const path = join(root, rel);
+      const m = /events\/(\d{4}-\d{2}\/[^/]+\.md)$/.exec(rel.replaceAll('\\', '/'));
+      const name = m ? m[1]! : rel.endsWith('local.md') ? LOCAL : null;
+      if (!name) continue;
+      const entry = store.ledger.logs[name];
+      const blob = fromGit(store, path);
+      if (blob) {
+        mkdirSync(join(path, '..'), { recursive: true });
+        writeFileSync(path, blob);
+        report.restored.push(rel);
+        continue;
+      }
+      let bytes: Buffer | null = null;
+      try {
+        bytes = readFileSync(path);
+      } catch {
+        /* vanished */
+      }
+      if (!bytes) {
+        report.lost.push({ file: rel, events: entry?.seq ?? 0 });
+        records.push({ type: 'memory.repaired', data: { segment: name, kept: 0, lost: entry?.seq ?? 0, reason: 'the file vanished and git holds no copy' }, branch: MAIN });
+        continue;
+      }
+      const s = salvage(bytes, now().getTime());
+      const aside = join(l.aside, `${name.replaceAll('/', '__')}.${now().toISOString().replace(/[:.]/g, '-')}`);
+      mkdirSync(l.aside, { recursive: true });
+      copyFileSync(path, aside);
+      rmSync(path, { force: true });
+      if (s.events.length && name !== LOCAL) {
+        const events = s.events.map(({ more: _m, ...e }, i) => ({ ...e, seq: i + 1 }) as GccEvent);
+        const target = store.file(newSegmentName(now(), randomBytes(3).toString('hex')));
+        target.append(serialize(events), events);
+      } else if (s.events.length) {
+        const events = s.events.map(({ more: _m, ...e }, i) => ({ ...e, seq: i + 1 }) as GccEvent);
+        writeFileSync(path, serialize(events));
+      }
+      const lost = Math.max(s.lost, (entry?.seq ?? 0) - s.events.length);
+      report.salvaged.push({ file: rel, kept: s.events.length, lost, aside });
+      records.push({ type: 'memory.repaired', data: { segment: name, kept: s.events.length, lost, reason: d.message }, branch: MAIN });
+    }
+    // From now on the memory is what stands on disk: acknowledge it whole, then record the losses.
+    const again: GccError[] = [];
+    store.check(now().getTime(), again);
+    if (again.length) throw again[0]!;
+    store.acknowledge('all', true);
+    if (records.length) {
+      let lastId = '';
+      for (const f of store.logs.values()) if (f.meta.lastId > lastId) lastId = f.meta.lastId;
+      store.append(records, 'shared', lastId, now());
+    }
+  });
+  return report;
+}
+
+/** Move a file aside (for replay's differing views). */
+export function keepAside(l: Layout, path: string, stamp: Date): string {
+  const target = join(l.aside, `${relative(l.gcc, path).replaceAll('/', '__')}.${stamp.toISOString().replace(/[:.]/g, '-')}`);
+  mkdirSync(l.aside, { recursive: true });
+  renameSync(path, target);
+  return target;
+}
+

@@ -1,0 +1,68 @@
+/**
+ * Reading events back for queries, newest first, touching only what a query needs: logs are
+ * visited in order of their newest event, a log whose events cannot be among the answer
+ * (another branch only, or all older than what is already found) is never opened, and only
+ * one log's bytes are in memory at a time. Every read holds the bytes against what was
+ * acknowledged (LogFile.readAll), so damage found here is reported, never folded in.
+ */
+import type { GccEvent } from '../events/types.js';
+import type { LogFile } from '../store/logfile.js';
+import type { Store } from '../store/store.js';
+
+export interface NewestQuery {
+  /** Only events of this branch. */
+  branch?: string;
+  /** Only events older than this id (the cursor of the previous page). */
+  before?: string;
+  /** How many to return. */
+  limit: number;
+  filter?: (e: GccEvent) => boolean;
+}
+
+function candidates(store: Store, q: { branch?: string | undefined; before?: string | undefined }): LogFile[] {
+  const files: LogFile[] = [];
+  for (const f of store.logs.values()) {
+    if (f.meta.size === 0) continue;
+    if (q.branch !== undefined && !f.meta.branches[q.branch]) continue;
+    if (q.before !== undefined && f.meta.firstId >= q.before) continue;
+    files.push(f);
+  }
+  return files.sort((a, b) => (a.meta.lastId < b.meta.lastId ? 1 : a.meta.lastId > b.meta.lastId ? -1 : 0));
+}
+
+/** The newest events matching a query, newest first. */
+export function newest(store: Store, q: NewestQuery): GccEvent[] {
+  const found: GccEvent[] = [];
+  const seen = new Set<string>();
+  for (const f of candidates(store, q)) {
+    if (found.length >= q.limit && f.meta.lastId < found[q.limit - 1]!.id) break;
+    for (const e of f.readAll()) {
+      if (q.branch !== undefined && e.branch !== q.branch) continue;
+      if (q.before !== undefined && e.id >= q.before) continue;
+      if (q.filter && !q.filter(e)) continue;
+      if (seen.has(e.id)) continue;
+      seen.add(e.id);
+      found.push(e);
+    }
+    found.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    if (found.length > q.limit) {
+      for (const e of found.splice(q.limit)) seen.delete(e.id);
+    }
+  }
+  return found;
+}
+
+/** Every event matching `filter`, newest first, stopping once `stop` says so. */
+export function scanNewest(store: Store, q: { branch?: string }, visit: (e: GccEvent) => boolean): void {
+  const seen = new Set<string>();
+  for (const f of candidates(store, q)) {
+    const events = f.readAll();
+    for (let i = events.length - 1; i >= 0; i--) {
+      const e = events[i]!;
+      if (q.branch !== undefined && e.branch !== q.branch) continue;
+      if (seen.has(e.id)) continue;
+      seen.add(e.id);
+      if (!visit(e)) return;
+    }
+  }
+}

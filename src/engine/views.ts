@@ -1,0 +1,218 @@
+/**
+ * Writing the views — main.md, metadata.yaml, and each branch's commit.md, log.md and
+ * summary.md — generated here from the logs and never committed. Rewrites go through a
+ * temporary file and a rename so a reader never sees half a file; commit.md and log.md grow
+ * by appends. Views are caches, so they are not fsynced: the checkpoint records which state
+ * they reflect, and an open that finds it behind rebuilds them.
+ *
+ * Signatures of main.md and metadata.yaml as gctx last wrote them, kept in the checkpoint,
+ * tell a person's edits (anything on disk that changed since) from gctx's own writes.
+ */
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { displayLabel, type MemoryState } from '../decider/state.js';
+import { type EventOf, type GccEvent, MAIN } from '../events/types.js';
+import type { FileWrite } from '../projections/files.js';
+import { commitHeader, renderCommit } from '../projections/render-commit.js';
+import { logEntry, logHeader, shownOf } from '../projections/render-log.js';
+import { renderMain } from '../projections/render-main.js';
+import { renderMetadata } from '../projections/render-metadata.js';
+import { renderSummary } from '../projections/render-summary.js';
+import { assertNoSymlink, type Layout } from '../store/paths.js';
+import { overwriteText, replaceText, sameText } from '../store/text-file.js';
+
+function signature(path: string): string | null {
+  try {
+    const st = statSync(path);
+    return `${st.size}:${st.mtimeMs}:${st.ino}`;
+  } catch {
+    return null;
+  }
+}
+
+/** What the checkpoint file holds. */
+interface Checkpoint {
+  stamp: string | null;
+  /** Signatures of main.md and metadata.yaml as gctx last wrote or checked them. */
+  seen: Record<string, string>;
+}
+
+export class ViewWriter {
+  private readonly madeDirs = new Set<string>();
+  private cp: Checkpoint | null = null;
+  private lastCheckpoint: string | null = null;
+
+  constructor(private readonly l: Layout) {}
+
+  private current(): Checkpoint {
+    this.cp ??= this.readCheckpointFile();
+    return this.cp;
+  }
+
+  isSeen(path: string): boolean {
+    const sig = signature(path);
+    return sig !== null && this.current().seen[basename(path)] === sig;
+  }
+
+  hasSeen(path: string): boolean {
+    return Object.hasOwn(this.current().seen, basename(path));
+  }
+
+  /** Remember a file's signature; it is saved with the next checkpoint. */
+  markSeen(path: string): void {
+    const map = this.current().seen;
+    const sig = signature(path);
+    if (sig === null) delete map[basename(path)];
+    else map[basename(path)] = sig;
+  }
+
+  private ensureDir(dir: string): void {
+    if (this.madeDirs.has(dir)) return;
+    assertNoSymlink(this.l.root, dir);
+    mkdirSync(dir, { recursive: true });
+    this.madeDirs.add(dir);
+  }
+
+  apply(writes: ReadonlyMap<string, FileWrite>): void {
+    const checked = new Set<string>();
+    for (const [path, w] of writes) {
+      this.ensureDir(dirname(path));
+      assertNoSymlink(this.l.root, path, checked);
+      if (w.kind === 'write') replaceText(path, w.content);
+      else if (!existsSync(path)) replaceText(path, w.create + w.content);
+      else if (w.content) appendFileSync(path, w.content);
+    }
+  }
+
+  /** Write a file unless it already holds exactly this; returns whether it wrote. */
+  put(path: string, text: string): boolean {
+    assertNoSymlink(this.l.root, path);
+    if (sameText(path, text)) return false;
+    this.ensureDir(dirname(path));
+    replaceText(path, text);
+    return true;
+  }
+
+  /** main.md, metadata.yaml and every branch's summary.md, from the state. */
+  writeSmall(state: MemoryState): string[] {
+    const written: string[] = [];
+    if (this.put(this.l.mainMd, renderMain(state))) written.push(this.l.mainMd);
+    if (this.put(this.l.metadata, renderMetadata(state))) written.push(this.l.metadata);
+    for (const b of Object.values(state.branches)) {
+      if (b.name === MAIN || b.life === 'unborn') continue;
+      const path = this.l.summaryOf(b.name);
+      if (this.put(path, renderSummary(b))) written.push(path);
+    }
+    this.markSeen(this.l.mainMd);
+    this.markSeen(this.l.metadata);
+    return written;
+  }
+
+  /** A branch's commit.md from its commits (id order), labels as readers see them. */
+  writeCommits(state: MemoryState, branch: string, commits: readonly EventOf<'commit.recorded'>[]): void {
+    const b = state.branches[branch];
+    this.put(this.l.commitOf(branch), commitHeader(branch) + commits.map((e) => renderCommit(e, displayLabel(b, e.data.label, e.data.id))).join(''));
+  }
+
+  /** A branch's log.md from its latest events (id order). */
+  writeLog(state: MemoryState, branch: string, latest: readonly GccEvent[]): void {
+    const shown = shownOf(state.branches[branch]?.logged ?? latest.length);
+    this.put(this.l.logOf(branch), logHeader(branch) + latest.slice(-shown).map(logEntry).join(''));
+  }
+
+  /**
+   * What the views were last written for (the state's stamp), with the signatures. One small
+   * write, in place: a torn checkpoint reads as none, which only makes the next open rebuild.
+   */
+  checkpoint(stamp: string): void {
+    const cp = this.current();
+    cp.stamp = stamp;
+    const text = JSON.stringify(cp);
+    if (text === this.lastCheckpoint) return;
+    if (!existsSync(this.l.local)) return;
+    this.ensureDir(this.l.cache);
+    overwriteText(join(this.l.cache, 'checkpoint'), text);
+    this.lastCheckpoint = text;
+  }
+
+  /** Read the checkpoint afresh (another process may have written it since). */
+  readCheckpoint(): string | null {
+    this.cp = this.readCheckpointFile();
+    return this.cp.stamp;
+  }
+
+  private readCheckpointFile(): Checkpoint {
+    try {
+      const c = JSON.parse(readFileSync(join(this.l.cache, 'checkpoint'), 'utf8')) as Partial<Record<keyof Checkpoint, unknown>>;
+      const seen = Object.create(null) as Record<string, string>;
+      if (c.seen && typeof c.seen === 'object') for (const [k, v] of Object.entries(c.seen)) if (typeof v === 'string') seen[k] = v;
+      return { stamp: typeof c.stamp === 'string' ? c.stamp : null, seen };
+    } catch {
+      return { stamp: null, seen: Object.create(null) as Record<string, string> };
+    }
+  }
+}
+
+/**
+ * Every view of a memory rebuilt from its events, fed in id order as a replay streams them:
+ * commit.md files grow in temporary files (the history is never held), each branch keeps a
+ * ring of its latest log entries. `finish` moves everything into place.
+ */
+export class FullRebuild {
+  private readonly dir: string;
+  private readonly commitFiles = new Map<string, { path: string; fd: number }>();
+  private readonly rings = new Map<string, string[]>();
+
+  constructor(
+    private readonly l: Layout,
+    private readonly ring: number,
+  ) {
+    this.dir = join(l.cache, `rebuild-${process.pid}`);
+    rmSync(this.dir, { recursive: true, force: true });
+    mkdirSync(this.dir, { recursive: true });
+  }
+
+  add(e: GccEvent): void {
+    let r = this.rings.get(e.branch);
+    if (!r) this.rings.set(e.branch, (r = []));
+    r.push(logEntry(e));
+    if (r.length > this.ring) r.shift();
+    if (e.type !== 'commit.recorded') return;
+    let f = this.commitFiles.get(e.branch);
+    if (!f) {
+      const path = join(this.dir, `c${this.commitFiles.size}.md`);
+      f = { path, fd: openSync(path, 'w') };
+      writeSync(f.fd, commitHeader(e.branch));
+      this.commitFiles.set(e.branch, f);
+    }
+    writeSync(f.fd, renderCommit(e));
+  }
+
+  /** Move the views into place; returns branches whose commit.md needs relabelling (duplicate labels). */
+  finish(views: ViewWriter, state: MemoryState): string[] {
+    const relabel: string[] = [];
+    try {
+      views.writeSmall(state);
+      for (const b of Object.values(state.branches)) {
+        const f = this.commitFiles.get(b.name);
+        const target = this.l.commitOf(b.name);
+        assertNoSymlink(this.l.root, target);
+        mkdirSync(dirname(target), { recursive: true });
+        if (f) {
+          closeSync(f.fd);
+          this.commitFiles.delete(b.name);
+          renameSync(f.path, target);
+          if (b.dupLabels.length) relabel.push(b.name);
+        } else {
+          views.put(target, commitHeader(b.name));
+        }
+        const ring = this.rings.get(b.name) ?? [];
+        views.put(this.l.logOf(b.name), logHeader(b.name) + ring.slice(-shownOf(b.logged)).join(''));
+      }
+    } finally {
+      for (const f of this.commitFiles.values()) closeSync(f.fd);
+      rmSync(this.dir, { recursive: true, force: true });
+    }
+    return relabel;
+  }
+}

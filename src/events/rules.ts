@@ -1,0 +1,46 @@
+/**
+ * The rules every value must keep, whether it comes from a command or from a log read off
+ * disk (a log may arrive by `git pull` from anyone): names that become paths, sizes, and the
+ * shapes of ids. One set of rules, used by the decider and by the log's validation alike.
+ */
+
+/** Longest free text (a contribution, a tool result, a patch) in characters. */
+export const MAX_TEXT = 1_048_576;
+/** Longest one-line text: titles, objectives, branch purposes' first line. */
+export const MAX_LINE = 4_096;
+/** Most items in a list (hypotheses, files of one event, objectives to check). */
+export const MAX_ITEMS = 10_000;
+/** Longest file path recorded. */
+export const MAX_PATH = 4_096;
+
+export const OBJECTIVE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+export const COMMIT_HASH = /^[0-9a-f]{7,40}$/;
+export const COMMIT_LABEL = /^C\d{3,9}$/;
+export const EVENT_ID = /^[0-9a-f]{22}$/;
+
+const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+
+/** Why a branch name is refused, or null when it is fine. Each rule is named in the message. */
+export function branchNameProblem(name: unknown): string | null {
+  if (typeof name !== 'string') return 'a branch name must be text';
+  if (name.length === 0) return 'a branch name cannot be empty';
+  if (name.length > 100) return 'a branch name is at most 100 characters';
+  if (name.startsWith('/') || /^[A-Za-z]:/.test(name)) return 'a branch name cannot be an absolute path';
+  if (/[\u0000-\u001f\u007f]/.test(name)) return 'a branch name cannot contain NUL or control characters';
+  if (name.includes('\\')) return 'a branch name cannot contain backslashes (use / to nest)';
+  for (const seg of name.split('/')) {
+    if (seg === '') return 'a branch name cannot have empty segments (`//` or a trailing `/`)';
+    if (seg === '.' || seg === '..') return 'a branch name cannot contain `.` or `..` segments';
+    if (seg.endsWith('.') || seg.endsWith(' ')) return 'a branch name segment cannot end with a dot or a space';
+    if (RESERVED.test(seg)) return `\`${seg}\` is a reserved file name on Windows`;
+    if (/\.(md|yaml|lock|json)$/i.test(seg)) return 'a branch name segment cannot end in .md, .yaml, .json or .lock (those are memory files)';
+    if (!SEGMENT.test(seg)) return 'each segment must start with a letter or digit and use only letters, digits, `.`, `_` and `-`';
+  }
+  return null;
+}
+
+/** Case-folded form: branch folders must not collide on case-insensitive file systems. */
+export function branchKey(name: string): string {
+  return name.toLowerCase();
+}

@@ -1,0 +1,84 @@
+/**
+ * Telling git's work from damage. A log that vanished or changed under the store is damage,
+ * unless git put the work tree there: HEAD moved (a checkout, merge, rebase, reset, pull) and
+ * what stands now is what git holds. Events that were acknowledged but never committed are
+ * never explained away: git does not hold them (only a stash might, which is said).
+ */
+import { relative } from 'node:path';
+import { gccError, type GccError } from '../errors.js';
+import { gitPath, runGit } from './git-probe.js';
+import type { LogFile } from './logfile.js';
+import type { Store } from './store.js';
+
+/** Whether git holds `rel` in some commit that is not only a stash: it was committed, so a checkout may take it away. */
+function committedSomewhere(root: string, rel: string): boolean {
+  try {
+    if (runGit(root, ['rev-list', '-1', '--exclude=refs/stash', '--all', '--', rel]).trim()) return true;
+    return runGit(root, ['log', '-1', '-g', '--format=%H', 'HEAD', '--', rel]).trim() !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** A stash holding `rel` (the untracked-files part of `git stash -u`, or its index), if any. */
+function stashHolding(root: string, rel: string): string | null {
+  try {
+    const list = runGit(root, ['stash', 'list', '--format=%gd']).split('\n').filter(Boolean);
+    for (const s of list) {
+      for (const rev of [`${s}^3`, s, `${s}^2`]) {
+        try {
+          runGit(root, ['cat-file', '-e', `${rev}:./${rel}`]);
+          return s;
+        } catch {
+          /* not in this part of the stash */
+        }
+      }
+    }
+  } catch {
+    /* no stash */
+  }
+  return null;
+}
+
+function tracked(root: string, rel: string): boolean {
+  try {
+    return runGit(root, ['ls-files', '--', rel]).trim() !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** null when git removed the log (it is committed somewhere and HEAD moved); else the damage. */
+export function explainVanished(store: Store, name: string, headMoved: boolean): GccError | null {
+  const root = store.layout.root;
+  const path = store.layout.segment(name);
+  const rel = gitPath(root, path);
+  const shown = relative(root, path);
+  const entry = store.ledger.logs[name];
+  const held = `it held ${entry?.seq ?? 0} acknowledged events`;
+  if (store.repo) {
+    if (headMoved && !tracked(root, rel) && committedSomewhere(root, rel)) return null;
+    const stash = stashHolding(root, rel);
+    if (stash) return gccError('E_CORRUPT', `${shown} vanished (${held}); ${stash} holds it`, `bring it back with \`git stash pop\` (or \`git checkout ${stash}^3 -- ${rel}\`), then retry`, { file: shown });
+    if (tracked(root, rel)) return gccError('E_CORRUPT', `${shown} vanished (${held}); git still has it`, `restore it: \`git checkout -- ${rel}\``, { file: shown });
+  }
+  return gccError('E_CORRUPT', `${shown} vanished (${held})`, 'restore it from a backup, or run `gctx doctor --repair` to record the loss and go on', { file: shown });
+}
+
+/** null when git replaced the log's bytes with what it holds (HEAD moved); else the damage. */
+export function explainChange(store: Store, f: LogFile, headMoved: boolean): GccError | null {
+  const root = store.layout.root;
+  const rel = gitPath(root, f.path);
+  if (store.repo && headMoved && tracked(root, rel)) {
+    try {
+      // Clean against the index: the bytes are exactly what git wrote.
+      runGit(root, ['diff', '--quiet', '--', rel]);
+      return null;
+    } catch {
+      /* differs from what git holds */
+    }
+  }
+  const entry = store.ledger.logs[f.name];
+  const fix = store.repo && tracked(root, rel) ? `restore it: \`git checkout -- ${rel}\`, or run \`gctx doctor --repair\`` : 'run `gctx doctor --repair`: what still reads is kept, the loss recorded';
+  return gccError('E_CORRUPT', `${f.rel} changed under the memory: ${entry ? `its ${entry.size} acknowledged bytes (${entry.seq} events) are not what they were` : 'it no longer reads'}`, fix, { file: f.rel });
+}

@@ -1,0 +1,129 @@
+/**
+ * What the store needs to know of git, asked cheaply: where the repository's files are (read
+ * directly, no process), what HEAD points at and whether the index changed (a file read and
+ * a stat), and — only when those say something moved — which segments git tracks (one
+ * `git` process, from PATH, with an argument vector: nothing in the project chooses what runs).
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+
+export interface GitRepo {
+  /** The work tree's top folder. */
+  top: string;
+  /** This work tree's git dir (for a linked worktree, .git/worktrees/<name>). */
+  gitDir: string;
+  /** Where refs and objects live (the main repository's .git). */
+  commonDir: string;
+}
+
+/** The repository holding `dir`, found by walking up to a `.git`; null outside git. */
+export function findRepo(dir: string): GitRepo | null {
+  let cur = resolve(dir);
+  for (;;) {
+    const dotGit = join(cur, '.git');
+    let st;
+    try {
+      st = statSync(dotGit);
+    } catch {
+      st = null;
+    }
+    if (st?.isDirectory()) return { top: cur, gitDir: dotGit, commonDir: dotGit };
+    if (st?.isFile()) {
+      const m = /^gitdir:\s*(.+?)\s*$/m.exec(readQuiet(dotGit) ?? '');
+      if (m) {
+        const gitDir = isAbsolute(m[1]!) ? m[1]! : resolve(cur, m[1]!);
+        const common = readQuiet(join(gitDir, 'commondir'))?.trim();
+        return { top: cur, gitDir, commonDir: common ? resolve(gitDir, common) : gitDir };
+      }
+    }
+    const up = dirname(cur);
+    if (up === cur) return null;
+    cur = up;
+  }
+}
+
+function readQuiet(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** The commit HEAD names (or the ref it names, when that ref has no commit yet). */
+export function headOf(repo: GitRepo): string | null {
+  const head = readQuiet(join(repo.gitDir, 'HEAD'))?.trim();
+  if (!head) return null;
+  const ref = /^ref:\s*(.+)$/.exec(head)?.[1];
+  if (!ref) return head;
+  const loose = readQuiet(join(repo.commonDir, ref))?.trim() ?? readQuiet(join(repo.gitDir, ref))?.trim();
+  if (loose) return loose;
+  const packed = readQuiet(join(repo.commonDir, 'packed-refs')) ?? '';
+  for (const line of packed.split('\n')) {
+    const [sha, name] = line.split(' ');
+    if (name === ref && sha) return sha;
+  }
+  return `${ref} (no commit yet)`;
+}
+
+/** size:mtime:inode of the index: it changes when anything is staged or committed. */
+export function indexSignature(repo: GitRepo): string | null {
+  try {
+    const st = statSync(join(repo.gitDir, 'index'));
+    return `${st.size}:${st.mtimeMs}:${st.ino}`;
+  } catch {
+    return null;
+  }
+}
+
+/** Environment for a git child: hooks export GIT_DIR and friends relative to their own cwd. */
+function gitEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const k of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_PREFIX', 'GIT_OBJECT_DIRECTORY']) delete env[k];
+  return env;
+}
+
+export function runGit(cwd: string, args: readonly string[], input?: string): string {
+  return execFileSync('git', args, { cwd, env: gitEnv(), encoding: 'utf8', stdio: ['pipe', 'pipe', 'ignore'], timeout: 20_000, maxBuffer: 256 * 1024 * 1024, ...(input !== undefined ? { input } : {}) });
+}
+
+export function runGitBuffer(cwd: string, args: readonly string[]): Buffer {
+  return execFileSync('git', args, { cwd, env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'], timeout: 20_000, maxBuffer: 512 * 1024 * 1024 });
+}
+
+/** Paths relative to `root`, with forward slashes, of `dir`'s files that git's index holds. */
+export function trackedUnder(root: string, dir: string): Set<string> | null {
+  try {
+    const out = runGit(root, ['ls-files', '-z', '--', relative(root, dir) || '.']);
+    return new Set(out.split('\0').filter(Boolean));
+  } catch {
+    return null;
+  }
+}
+
+/** Paths (relative to `root`) of `dir`'s files in the commit HEAD names. */
+export function inHeadUnder(root: string, dir: string): Set<string> | null {
+  try {
+    const out = runGit(root, ['ls-tree', '-r', '-z', '--name-only', 'HEAD', '--', relative(root, dir) || '.']);
+    return new Set(out.split('\0').filter(Boolean));
+  } catch {
+    return null;
+  }
+}
+
+/** A file's bytes as git holds them at `rev` (a commit such as `HEAD` or a stash; `index` for the index), or null. */
+export function blobOf(root: string, rev: string, path: string): Buffer | null {
+  try {
+    const rel = relative(root, path).split(sep).join('/');
+    // `./` makes the path relative to the working directory rather than the repository's top.
+    return runGitBuffer(root, ['show', rev === 'index' ? `:./${rel}` : `${rev}:./${rel}`]);
+  } catch {
+    return null;
+  }
+}
+
+/** `rel` with forward slashes: what git prints. */
+export function gitPath(root: string, path: string): string {
+  return relative(root, path).split(sep).join('/');
+}

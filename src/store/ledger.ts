@@ -1,0 +1,93 @@
+/**
+ * The ledger: what this clone has acknowledged of every log — its size, last sequence, a
+ * CRC-32 of those bytes, its first and last ids — and the set of logs, with the signature
+ * (size, mtime, inode) each had then, the writer's open segment, and where git stood. It is
+ * local (`.GCC/.local/ledger.json`, never committed) and is what lets the store tell a log
+ * that shrank, vanished or changed under it from one that only grew.
+ *
+ * A missing or unreadable ledger is a clone that has acknowledged nothing yet: everything on
+ * disk is taken as it is (a fresh clone must open) and acknowledged from then on.
+ */
+import { readFileSync } from 'node:fs';
+import { emptyMeta, type LogMeta } from './logfile.js';
+import { overwriteText } from './text-file.js';
+
+export interface LedgerEntry extends LogMeta {
+  /** size:mtime:inode when acknowledged: an unchanged signature needs no re-read. */
+  sig: string;
+}
+
+export interface Ledger {
+  format: 1;
+  /** The commit HEAD named when the ledger was written (null outside git). */
+  head: string | null;
+  /** The index's signature when tracked segments were last asked about. */
+  index: string | null;
+  /** This clone's open segment: the one it appends to until it is full or git has seen it. */
+  open: string | null;
+  /** The newest id this clone issued: its ids keep growing whatever arrives from others. */
+  lastId: string;
+  /** Changes whenever a log is replaced or removed: a snapshot of another epoch is stale. */
+  epoch: string;
+  logs: Record<string, LedgerEntry>;
+}
+
+export function emptyLedger(): Ledger {
+  return { format: 1, head: null, index: null, open: null, lastId: '', epoch: '', logs: Object.create(null) as Record<string, LedgerEntry> };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): v is string => typeof v === 'string';
+const int = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+
+function entryOf(v: unknown): LedgerEntry | null {
+  if (!isRecord(v) || !int(v.size) || !int(v.seq) || !int(v.crc) || !str(v.firstId) || !str(v.lastId) || !str(v.sig) || !isRecord(v.branches)) return null;
+  const branches = emptyMeta().branches;
+  for (const [k, n] of Object.entries(v.branches)) {
+    if (!int(n)) return null;
+    branches[k] = n;
+  }
+  return { size: v.size, seq: v.seq, crc: v.crc, firstId: v.firstId, lastId: v.lastId, sig: v.sig, branches };
+}
+
+function readJson(path: string): Record<string, unknown> | null {
+  try {
+    const raw: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    return isRecord(raw) && raw.format === 1 && isRecord(raw.logs) ? raw : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The ledger on disk, or null when there is none or it cannot be trusted (torn, hand-made). */
+export function readLedger(path: string): Ledger | null {
+  const raw = readJson(path);
+  const sealed = readJson(`${path}.sealed`);
+  if (!raw || !sealed) return null;
+  const l = emptyLedger();
+  l.head = str(raw.head) ? raw.head : null;
+  l.index = str(raw.index) ? raw.index : null;
+  l.open = str(raw.open) ? raw.open : null;
+  l.lastId = str(raw.lastId) ? raw.lastId : '';
+  l.epoch = str(raw.epoch) ? raw.epoch : '';
+  for (const [name, v] of [...Object.entries(sealed.logs as object), ...Object.entries(raw.logs as object)]) {
+    const e = entryOf(v);
+    if (!e) return null;
+    l.logs[name] = e;
+  }
+  return l;
+}
+
+/**
+ * In place: a torn write reads back as no ledger, which only forgets what was acknowledged.
+ * The ledger is two files — the sealed logs, rewritten only when that set changes, and the
+ * live part (pointers, the open segment and the local log), rewritten on every append — so
+ * an append costs the same however many segments a history has.
+ */
+export function writeLedger(path: string, ledger: Ledger, live: ReadonlySet<string>, sealedToo: boolean): void {
+  const sealed = Object.create(null) as Record<string, LedgerEntry>;
+  const hot = Object.create(null) as Record<string, LedgerEntry>;
+  for (const [name, e] of Object.entries(ledger.logs)) (live.has(name) ? hot : sealed)[name] = e;
+  if (sealedToo) overwriteText(`${path}.sealed`, JSON.stringify({ format: 1, logs: sealed }));
+  overwriteText(path, JSON.stringify({ ...ledger, logs: hot }));
+}
