@@ -73,7 +73,10 @@ function status(src: ContextSource, o: ContextOptions, budget: number): ContextA
   lines.push(`Objectives: ${open.length} open, ${s.objectives.length - open.length} done${open.length ? '' : '.'}`);
   for (const x of open.slice(0, 10)) lines.push(`  ${x.n}. ${clip(x.text, 160)}`);
   if (open.length > 10) lines.push(`  … ${open.length - 10} more in \`full\``);
-  if (b.last) lines.push(`Last commit ${displayLabel(b, b.last.label, b.last.id)} ${b.last.id} (${when(b.last.at)}): ${clip(b.last.contribution, 300)}${b.last.next ? ` Next: ${clip(b.last.next, 200)}` : ''}`);
+  if (b.last) {
+    lines.push(`Last commit ${displayLabel(b, b.last.label, b.last.id)} ${b.last.id} (${when(b.last.at)}): ${clip(b.last.contribution, 300)}`);
+    if (b.last.next) lines.push(`  Next: ${clip(b.last.next, 200)}`);
+  }
   const pending = pendingLine(b, 10);
   if (pending) lines.push(pending);
   const active = Object.values(s.branches).filter((x) => x.life === 'active' && x.name !== MAIN).sort((x, y) => (x.created < y.created ? 1 : -1));

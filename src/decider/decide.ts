@@ -284,7 +284,7 @@ export function decide(state: MemoryState, input: Command, ctx: DecideContext): 
     case 'session': {
       const id = ctx.session ?? 'default';
       const s = state.sessions[id];
-      const step = sessionStep(s ?? { life: 'idle', started: false, reason: '' }, { host: cmd.host, session: id }, [cmd.signal]);
+      const step = sessionStep(s ?? { life: 'idle', started: false, reason: '' }, { host: cmd.host, session: id }, cmd.signals);
       return ok([], step.emitted.map((e) => on(here, e)), step.emitted.length ? `Session ${id}: ${step.emitted.map((e) => e.type.slice(8)).join(', ')}` : `Session ${id}: nothing to record`);
     }
     default:

@@ -30,7 +30,8 @@ export interface CanonicalInput {
   [key: string]: unknown;
 }
 
-export type HookEventKind = 'pre-tool' | 'post-tool' | 'session-start' | 'prompt' | 'compaction' | 'stop';
+/** `compaction`: about to compact; `compacted`: done (hosts that report only one send `compacted`). */
+export type HookEventKind = 'pre-tool' | 'post-tool' | 'session-start' | 'prompt' | 'compaction' | 'compacted' | 'stop';
 
 export interface HookEnvelope {
   host: string;

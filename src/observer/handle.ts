@@ -6,6 +6,7 @@ import { fileChangesFor } from './file-changes.js';
 import { asProjectData } from './framing.js';
 import { gccWriteReason } from './gcc-write-guard.js';
 import type { HookMemory } from './memory-port.js';
+import type { SessionSignal } from '../machines/session.js';
 import { redactSecrets } from './redact.js';
 
 /**
@@ -57,15 +58,22 @@ async function decide(memory: HookMemory, env: HookEnvelope, opts: HookOptions):
   const session = env.session;
   switch (env.event) {
     case 'session-start': {
-      await memory.execute({ type: 'session', kind: 'started', host: env.host, reason: env.reason ?? 'startup' }, { session });
+      // Claude Code starts a session again after a compaction (source "compact"): that finishes it.
+      const signals: SessionSignal[] = env.reason === 'compact' ? [{ type: 'COMPACT' }, { type: 'COMPACTED' }] : [{ type: 'START', reason: env.reason ?? 'startup' }, { type: 'OPENED' }];
+      await memory.execute({ type: 'session', signals, host: env.host }, { session });
       return briefing(memory, session, opts);
     }
     case 'compaction': {
-      await memory.execute({ type: 'session', kind: 'compacted', host: env.host }, { session });
+      // Before a compaction: the briefing rides along; the new context gets it again when it starts.
+      await memory.execute({ type: 'session', signals: [{ type: 'COMPACT' }], host: env.host }, { session });
+      return briefing(memory, session, opts);
+    }
+    case 'compacted': {
+      await memory.execute({ type: 'session', signals: [{ type: 'COMPACT' }, { type: 'COMPACTED' }], host: env.host }, { session });
       return briefing(memory, session, opts);
     }
     case 'stop': {
-      await memory.execute({ type: 'session', kind: 'ended', host: env.host, reason: env.reason ?? 'quit' }, { session });
+      await memory.execute({ type: 'session', signals: [{ type: 'SHUTDOWN', reason: env.reason ?? 'quit' }], host: env.host }, { session });
       return NONE;
     }
     case 'post-tool': {

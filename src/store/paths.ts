@@ -11,7 +11,7 @@
  *   .GCC/aside/, quarantine/           what gctx kept aside for a person to look at
  */
 import { lstatSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { branchNameProblem } from '../events/rules.js';
 import { MAIN } from '../events/types.js';
 import { gccError } from '../errors.js';
@@ -138,4 +138,19 @@ export function newSegmentName(now: Date, random: string): string {
   const iso = now.toISOString();
   const stamp = `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}T${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}Z`;
   return `${iso.slice(0, 7)}/${stamp}-${random.slice(0, 6)}.md`;
+}
+
+/** The nearest folder upward from `start` that holds `.GCC/`, or null. */
+export function findMemoryRoot(start: string): string | null {
+  let dir = resolve(start);
+  for (;;) {
+    try {
+      if (lstatSync(join(dir, GCC_DIR)).isDirectory()) return dir;
+    } catch {
+      /* not here */
+    }
+    const up = dirname(dir);
+    if (up === dir) return null;
+    dir = up;
+  }
 }

@@ -1,80 +1,183 @@
 /**
- * Argument parsing for gctx. node:util's parseArgs cannot express flags whose value is
- * optional (`--branch [name]`, `--log [n]`), so this is a small table-driven parser.
+ * The command line of an operation, generated from its declaration (operations/*): which words
+ * are positional, which are `--flags`, how each value is read (a number, a list, a switch), the
+ * usage line and the help. `gctx` and Pi's `/gcc` both parse through here, so they take the
+ * same words.
  */
 import { gccError } from '../../errors.js';
+import type { CliArg, Operation } from '../../operations/index.js';
+import { type FieldKind, fieldKinds, isRequired } from '../../operations/schema.js';
 
 export type Arity = 'flag' | 'one' | 'optional' | 'many';
 
-export interface Parsed {
-  positionals: string[];
-  flags: Map<string, string[]>;
-}
-
+/** Options every command takes. */
 export const GLOBAL_FLAGS: Record<string, Arity> = { dir: 'one', json: 'flag', session: 'one', help: 'flag', budget: 'one' };
 
-export function parseArgs(argv: readonly string[], spec: Record<string, Arity>, usage: string): Parsed {
-  const all = { ...GLOBAL_FLAGS, ...spec };
-  const positionals: string[] = [];
-  const flags = new Map<string, string[]>();
+const kebab = (s: string) => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+interface Flag {
+  name: string;
+  arg: CliArg;
+  arity: Arity;
+  kind: FieldKind;
+}
+
+function flagsOf(op: Operation): Map<string, Flag> {
+  const kinds = fieldKinds(op.args);
+  const out = new Map<string, Flag>();
+  for (const arg of op.cli) {
+    if (arg.as !== 'flag') continue;
+    const kind = kinds[arg.field] ?? 'string';
+    const name = arg.flag ?? kebab(arg.field);
+    const arity: Arity = arg.sets && kind === 'enum' ? 'flag' : kind === 'boolean' ? 'flag' : kind === 'strings' ? 'many' : arg.optionalValue ? 'optional' : 'one';
+    out.set(name, { name, arg, arity, kind });
+  }
+  return out;
+}
+
+/** `gctx commit <contribution…> [--title <title>] …`, from the declaration. */
+export function usageOf(op: Operation, prefix = 'gctx'): string {
+  const parts = [prefix, op.name];
+  const kinds = fieldKinds(op.args);
+  if (op.usage) parts.push(op.usage);
+  for (const arg of op.cli) {
+    const req = isRequired(op.args, arg.field);
+    const slot = `<${kebab(arg.field)}${arg.as === 'rest' ? '…' : ''}>`;
+    if (arg.as === 'positional' || arg.as === 'rest') {
+      if (op.usage && arg.field === 'action') continue;
+      parts.push(req ? slot : `[${slot}]`);
+      continue;
+    }
+    const name = arg.flag ?? kebab(arg.field);
+    const kind = kinds[arg.field];
+    const flag = kind === 'boolean' || (arg.sets && kind === 'enum') ? `--${name}` : arg.optionalValue ? `--${name} [${kebab(arg.field)}]` : `--${name} <${kebab(arg.field)}>`;
+    const many = kind === 'strings' ? '…' : '';
+    parts.push(req && !arg.sets ? `${flag}${many}` : `[${flag}]${many}`);
+  }
+  return parts.join(' ');
+}
+
+export interface Parsed {
+  args: Record<string, unknown>;
+  /** The global options given (--dir, --json, --session, --budget, --help). */
+  globals: Map<string, string>;
+}
+
+function value(f: Flag | { name: string; kind: FieldKind }, raw: string, usage: string): unknown {
+  if (f.kind === 'number') {
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 1) throw gccError('E_INVALID_ARGUMENT', `--${f.name} takes a whole number above 0`, usage);
+    return n;
+  }
+  return raw;
+}
+
+/** Read an operation's arguments off the command line; E_INVALID_ARGUMENT with the usage on any mistake. */
+export function parseArgs(op: Operation, argv: readonly string[], prefix = 'gctx'): Parsed {
+  const usage = usageOf(op, prefix);
+  const flags = flagsOf(op);
+  const kinds = fieldKinds(op.args);
+  const args: Record<string, unknown> = {};
+  const globals = new Map<string, string>();
+  const words: string[] = [];
+  const seen = new Set<string>();
   let rest = false;
   for (let i = 0; i < argv.length; i++) {
     const tok = argv[i]!;
-    if (rest || !tok.startsWith('--') || tok === '-') {
-      positionals.push(tok);
+    if (rest || !tok.startsWith('-') || tok === '-' || /^-\d/.test(tok)) {
+      words.push(tok);
       continue;
     }
     if (tok === '--') {
       rest = true;
       continue;
     }
-    const eq = tok.indexOf('=');
-    const name = tok.slice(2, eq === -1 ? undefined : eq);
-    if (name === 'h') {
-      flags.set('help', ['']);
+    if (tok === '-h') {
+      globals.set('help', '');
       continue;
     }
-    const arity = all[name];
-    if (!arity) throw gccError('E_INVALID_ARGUMENT', `unknown option --${name}`, usage);
-    const values = flags.get(name) ?? [];
-    if (eq !== -1) {
-      if (arity === 'flag') throw gccError('E_INVALID_ARGUMENT', `--${name} takes no value`, usage);
-      values.push(tok.slice(eq + 1));
-    } else if (arity === 'flag') {
-      values.push('');
+    if (!tok.startsWith('--')) throw gccError('E_INVALID_ARGUMENT', `unknown option ${tok}`, usage);
+    const eq = tok.indexOf('=');
+    const name = tok.slice(2, eq === -1 ? undefined : eq);
+    const inline = eq === -1 ? undefined : tok.slice(eq + 1);
+    const g = GLOBAL_FLAGS[name];
+    const f = flags.get(name);
+    if (!g && !f) throw gccError('E_INVALID_ARGUMENT', `unknown option --${name}`, usage);
+    const arity = f ? f.arity : g!;
+    let v: string;
+    if (arity === 'flag') {
+      if (inline !== undefined) throw gccError('E_INVALID_ARGUMENT', `--${name} takes no value`, usage);
+      v = '';
+    } else if (inline !== undefined) {
+      v = inline;
     } else if (arity === 'optional') {
       const next = argv[i + 1];
-      if (next !== undefined && !next.startsWith('--')) values.push(argv[++i]!);
-      else values.push('');
+      v = next !== undefined && !next.startsWith('--') ? argv[++i]! : '';
     } else {
       const next = argv[i + 1];
       if (next === undefined) throw gccError('E_INVALID_ARGUMENT', `--${name} needs a value`, usage);
-      values.push(argv[++i]!);
+      v = argv[++i]!;
     }
-    if (arity !== 'many' && values.length > 1) throw gccError('E_INVALID_ARGUMENT', `--${name} given more than once`, usage);
-    flags.set(name, values);
+    if (!f) {
+      if (globals.has(name)) throw gccError('E_INVALID_ARGUMENT', `--${name} given more than once`, usage);
+      globals.set(name, v);
+      continue;
+    }
+    if (arity !== 'many' && seen.has(name)) throw gccError('E_INVALID_ARGUMENT', `--${name} given more than once`, usage);
+    seen.add(name);
+    if (f.arg.sets) for (const [k, x] of Object.entries(f.arg.sets)) args[k] = x;
+    if (arity === 'flag') {
+      if (!f.arg.sets) args[f.arg.field] = true;
+    } else if (arity === 'many') {
+      ((args[f.arg.field] ??= []) as unknown[]).push(v);
+    } else if (v !== '' || arity !== 'optional') {
+      args[f.arg.field] = value(f, v, usage);
+    }
   }
-  return { positionals, flags };
+  const slots = op.cli.filter((a) => a.as !== 'flag');
+  for (const slot of slots) {
+    if (slot.as === 'positional') {
+      if (words.length) args[slot.field] = value({ name: slot.field, kind: kinds[slot.field] ?? 'string' }, words.shift()!, usage);
+    } else if (words.length) {
+      args[slot.field] = kinds[slot.field] === 'strings' ? words.splice(0) : words.splice(0).join(' ');
+    }
+  }
+  if (words.length) throw gccError('E_INVALID_ARGUMENT', `unexpected ${words.length === 1 ? 'word' : 'words'}: ${words.map((w) => JSON.stringify(w)).join(' ')}`, usage);
+  return { args, globals };
 }
 
-export function one(p: Parsed, name: string): string | undefined {
-  return p.flags.get(name)?.[0];
-}
-
-export function has(p: Parsed, name: string): boolean {
-  return p.flags.has(name);
-}
-
-export function required(p: Parsed, name: string, usage: string): string {
-  const v = one(p, name);
-  if (v === undefined || v === '') throw gccError('E_INVALID_ARGUMENT', `--${name} is required`, usage);
-  return v;
-}
-
-export function intFlag(p: Parsed, name: string, usage: string): number | undefined {
-  const v = one(p, name);
-  if (v === undefined || v === '') return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw gccError('E_INVALID_ARGUMENT', `--${name} takes a whole number above 0`, usage);
-  return n;
+/**
+ * Words of a line as a POSIX shell splits them (quotes and backslashes), for `/gcc` typed in
+ * Pi's editor. No expansion of any kind.
+ */
+export function splitWords(line: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let has = false;
+  let quote: '"' | "'" | null = null;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (quote === "'") {
+      if (c === "'") quote = null;
+      else cur += c;
+    } else if (quote === '"') {
+      if (c === '"') quote = null;
+      else if (c === '\\' && i + 1 < line.length && '"\\$`'.includes(line[i + 1]!)) cur += line[++i];
+      else cur += c;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+      has = true;
+    } else if (c === '\\' && i + 1 < line.length) {
+      cur += line[++i];
+      has = true;
+    } else if (/\s/.test(c)) {
+      if (has || cur) out.push(cur);
+      cur = '';
+      has = false;
+    } else {
+      cur += c;
+    }
+  }
+  if (has || cur) out.push(cur);
+  return out;
 }

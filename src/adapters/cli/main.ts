@@ -1,38 +1,26 @@
 #!/usr/bin/env node
 /**
- * gctx: the command line. Prints one line and exits 1 on a user error, 2 on corruption or
- * an internal fault; with --json, the error is printed as JSON on stdout as well.
+ * gctx: the command line, generated from the catalogue (operations/). Prints one line and
+ * exits 1 on a user error, 2 on corruption or an internal fault; with --json, the answer (or
+ * the error) is printed as JSON on stdout.
  */
-import { existsSync, realpathSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Memory } from '../../engine/memory.js';
 import { asGccError, gccError } from '../../errors.js';
-import { GCC_DIR } from '../../store/paths.js';
-import { has, one, parseArgs } from './args.js';
-import { COMMANDS, type CommandSpec, type Output } from './commands.js';
-import { MORE_COMMANDS } from './more-commands.js';
-import { GIT_COMMANDS } from './git-commands.js';
-import { AGENT_COMMANDS } from './agent-commands.js';
-import { MACHINE_COMMANDS } from './machine-commands.js';
-import { checkedOut } from '../git/sync.js';
-
-const ALL: Record<string, CommandSpec> = { ...COMMANDS, ...MORE_COMMANDS, ...GIT_COMMANDS, ...AGENT_COMMANDS, ...MACHINE_COMMANDS };
-
-/** The nearest folder upward that holds .GCC/, else the starting folder. */
-export function findProject(start: string): string {
-  let dir = resolve(start);
-  for (;;) {
-    if (existsSync(join(dir, GCC_DIR))) return dir;
-    const up = dirname(dir);
-    if (up === dir) return resolve(start);
-    dir = up;
-  }
-}
+import { spellCli } from '../../operations/context.js';
+import { type Answer, operationNamed, operationsFor } from '../../operations/index.js';
+import { argumentsHint } from '../../operations/schema.js';
+import { findMemoryRoot } from '../../store/paths.js';
+import { parseArgs, usageOf } from './args.js';
 
 function help(): string {
-  const width = Math.max(...Object.values(ALL).map((c) => c.usage.length));
-  const lines = Object.values(ALL).map((c) => (c.usage.length > 70 ? `  ${c.usage}\n  ${' '.repeat(8)}${c.summary}` : `  ${c.usage.padEnd(Math.min(width, 70))}  ${c.summary}`));
+  const ops = operationsFor('cli');
+  const lines = ops.map((op) => {
+    const usage = usageOf(op);
+    return usage.length > 70 ? `  ${usage}\n          ${op.summary}` : `  ${usage.padEnd(44)}  ${op.summary}`;
+  });
   return [
     'gctx — git-shaped memory for coding agents (.GCC/)',
     '',
@@ -40,12 +28,12 @@ function help(): string {
     ...lines,
     '',
     'Everywhere: --dir <project> (default: nearest folder upward with .GCC/), --json, --session <id>, --budget <tokens>, --help',
-    'Exit codes: 0 ok, 1 user error, 2 corruption or internal error.',
+    'Lists answer newest first; `--page 2` goes further back. Exit codes: 0 ok, 1 user error, 2 corruption or internal error.',
   ].join('\n');
 }
 
 export async function run(argv: readonly string[]): Promise<number> {
-  const [name, ...args] = argv;
+  const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(`${help()}\n`);
     return 0;
@@ -55,37 +43,41 @@ export async function run(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  const spec = ALL[name];
-  let json = args.includes('--json');
+  let json = rest.includes('--json');
   try {
-    if (!spec) throw gccError('E_INVALID_ARGUMENT', `unknown command ${JSON.stringify(name)}`, 'run `gctx --help` for the list');
-    const p = parseArgs(args, spec.flags, spec.usage);
-    json = has(p, 'json');
-    if (has(p, 'help')) {
-      process.stdout.write(`${spec.usage}\n  ${spec.summary}\n`);
+    const op = operationNamed(name);
+    if (!op || !op.fronts.includes('cli')) throw gccError('E_INVALID_ARGUMENT', `unknown command ${JSON.stringify(name)}`, 'run `gctx --help` for the list');
+    const p = parseArgs(op, rest);
+    json = p.globals.has('json');
+    if (p.globals.has('help')) {
+      process.stdout.write(`${usageOf(op)}\n  ${op.summary}\n`);
       return 0;
     }
-    const dirFlag = one(p, 'dir');
-    const dir = dirFlag ? resolve(dirFlag) : spec.memory === 'create' ? process.cwd() : findProject(process.cwd());
-    const session = one(p, 'session') ?? process.env.GCC_SESSION;
-    const budgetText = one(p, 'budget');
+    const checked = op.args.safeParse(p.args);
+    if (!checked.success) {
+      const what = checked.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ');
+      throw gccError('E_INVALID_ARGUMENT', what, `${usageOf(op)} (${argumentsHint(op.args)})`);
+    }
+    const explicitDir = p.globals.get('dir') ? resolve(p.globals.get('dir')!) : undefined;
+    const dir = explicitDir ?? (op.needs === 'create' ? process.cwd() : (findMemoryRoot(process.cwd()) ?? process.cwd()));
+    const session = p.globals.get('session') || process.env.GCC_SESSION || undefined;
+    const budgetText = p.globals.get('budget');
     const budget = budgetText === undefined ? undefined : Number(budgetText);
     if (budget !== undefined && (!Number.isInteger(budget) || budget < 1)) throw gccError('E_INVALID_ARGUMENT', '--budget takes a whole number of tokens', '--budget 800');
-    let out: Output;
-    if (spec.memory === 'none') {
-      out = await spec.run(p, { dir, session, budget });
+    let out: Answer;
+    if (op.needs === 'none') {
+      out = await op.run(checked.data, { dir, explicitDir, session, budget, front: 'cli' });
     } else {
-      // After a git checkout or merge, projection files git wrote are rebuilt, not kept aside.
-      const memory = await Memory.open(dir, { create: spec.memory === 'create', checkedOut: checkedOut(dir), ...(session ? { session } : {}) });
+      const memory = await Memory.open(dir, { create: op.needs === 'create', ...(session ? { session } : {}) });
       try {
-        out = await spec.run(p, { memory, session, budget });
-        for (const w of memory.warnings) process.stderr.write(`gctx: warning: ${w}\n`);
+        out = await op.run(checked.data, { memory, session, budget, spell: (q) => spellCli(q), front: 'cli' });
       } finally {
+        for (const w of memory.warnings) process.stderr.write(`gctx: warning: ${w}\n`);
         memory.close();
       }
     }
     // A command with nothing to say prints nothing (`gctx hook` with no decision; `gctx mcp`, whose stdout was the protocol).
-    if (json ? out.json !== null : out.text !== '') process.stdout.write(json ? `${JSON.stringify(out.json, null, 2)}\n` : out.text.endsWith('\n') ? out.text : `${out.text}\n`);
+    if (json ? Object.keys(out.data).length > 0 : out.text !== '') process.stdout.write(json ? `${JSON.stringify(out.data, null, 2)}\n` : out.text.endsWith('\n') ? out.text : `${out.text}\n`);
     return out.exit ?? 0;
   } catch (err) {
     const e = asGccError(err);
@@ -95,7 +87,7 @@ export async function run(argv: readonly string[]): Promise<number> {
   }
 }
 
-/** True when this file is the program (run directly or through a link), not imported by the gctx bootstrap (gctx.ts). */
+/** True when this file is the program (run directly or through a link), not imported by the bootstrap (gctx.ts). */
 function isEntry(): boolean {
   try {
     return process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);

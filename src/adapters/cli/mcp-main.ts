@@ -3,7 +3,7 @@
  * bundle ships it as one file with the SDK and the engine.
  */
 import { resolve } from 'node:path';
-import { findMemoryRoot } from '../hook/lazy-memory.js';
+import { findMemoryRoot } from '../../store/paths.js';
 import { serveMcp } from '../mcp/server.js';
 
 /** Serves until the client leaves; false, serving nothing, for a --budget main.ts must refuse with its message. */

@@ -6,7 +6,7 @@
 import type { CanonicalTool, HookDecision, HookEnvelope, HookEventKind } from '../../observer/envelope.js';
 import { HookInputError } from './input-error.js';
 
-const EVENTS: readonly HookEventKind[] = ['pre-tool', 'post-tool', 'session-start', 'prompt', 'compaction', 'stop'];
+const EVENTS: readonly HookEventKind[] = ['pre-tool', 'post-tool', 'session-start', 'prompt', 'compaction', 'compacted', 'stop'];
 const TOOLS: readonly CanonicalTool[] = ['Read', 'Write', 'Edit', 'Bash', 'Grep', 'Glob', 'WebFetch', 'WebSearch', 'Task', 'Memory', 'Other'];
 
 type Obj = Record<string, unknown>;

@@ -4,8 +4,8 @@
  * module graph) is loaded on first use. Writes started by the hook logic are tracked so the
  * process closes the memory, and releases its lock, only after they land.
  */
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { findMemoryRoot } from '../../store/paths.js';
 import type { Config } from '../../events/types.js';
 import type { HookCommand, HookMemory } from '../../observer/memory-port.js';
 import type { Memory } from '../../engine/memory.js';
@@ -19,16 +19,7 @@ const GCC = '.GCC';
  */
 export const HOOK_LOCK_TIMEOUT_MS = 3_000;
 
-/** The nearest folder upward holding `.GCC/`, or null. */
-export function findMemoryRoot(start: string): string | null {
-  let dir = resolve(start);
-  for (;;) {
-    if (existsSync(join(dir, GCC))) return dir;
-    const up = dirname(dir);
-    if (up === dir) return null;
-    dir = up;
-  }
-}
+export { findMemoryRoot };
 
 export class LazyHookMemory implements HookMemory {
   private memory: Memory | null = null;

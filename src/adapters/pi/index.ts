@@ -20,7 +20,7 @@ import { HOST, installHookBridge } from './hook-bridge.js';
 import { checkVersion, planMcp, registerMcp, userServer, waitForMcpTools } from './mcp-channel.js';
 import { MemorySlot } from './memory-slot.js';
 import { registerMemoryTools } from './memory-tools.js';
-import { SessionDriver } from './session-driver.js';
+import type { SessionSignal } from '../../machines/session.js';
 import { IDENTITY_ENTRY, memoryIdentity } from './session-identity.js';
 
 export { resolveConfig, type PiConfig, type ResolvedConfig } from './config.js';
@@ -42,9 +42,15 @@ export default function gccPiExtension(pi: ExtensionAPI): void {
   const channel = { name: 'tools' as 'tools' | 'mcp', note: '' };
   let toolsRegistered = false;
   let stale = false;
-  const lifecycle = new SessionDriver(HOST, readyCapFromEnv(), inspector.inspect);
-  /** Log what the session machine emitted; bounded, and silent on failure (fail open). */
-  const flushLifecycle = async () => {
+  /** Why memory is degraded in this session (it could not be opened), for /gcc status. */
+  let degraded: string | null = null;
+  /**
+   * The session's lifecycle, told to the engine's session machine (the same one every host
+   * drives), which logs what it emits. Bounded, and silent on failure (fail open).
+   */
+  const signal = async (signals: SessionSignal[]) => {
+    const memory = slot.memory;
+    if (!memory) return;
     const timeoutMs = slot.resolved?.config.hookTimeoutMs ?? DEFAULTS.hookTimeoutMs;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const cap = new Promise<void>((resolve) => {
@@ -52,12 +58,16 @@ export default function gccPiExtension(pi: ExtensionAPI): void {
       timer.unref();
     });
     try {
-      await Promise.race([lifecycle.flush(slot.memory, slot.session), cap]);
+      await Promise.race([memory.execute({ type: 'session', signals, host: HOST }, { session: slot.session }), cap]);
     } catch {
       // A locked or read-only store costs the log entry, not the session.
     } finally {
       clearTimeout(timer);
     }
+  };
+  const lifecycleState = (): string => {
+    if (degraded) return `degraded: ${degraded}`;
+    return slot.memory?.state.sessions[slot.session]?.life ?? 'idle';
   };
 
   const ensureInProcessTools = () => {
@@ -86,7 +96,7 @@ export default function gccPiExtension(pi: ExtensionAPI): void {
       if (!r) return ['(configuration not resolved yet)'];
       const cfg = Object.entries(r.config).map(([k, v]) => `  ${k} = ${JSON.stringify(v)} (${r.sources[k as keyof typeof r.sources]})`);
       return [
-        `Memory session: ${slot.session} (${lifecycle.state()}${lifecycle.degraded() ? `: ${lifecycle.degraded()?.reason}` : ''})`,
+        `Memory session: ${slot.session} (${lifecycleState()})`,
         `Channel: ${channel.name}${channel.note ? ` (${channel.note})` : ''}`,
         `Project root: ${r.projectRoot}`,
         `Config (project file ${r.projectFile}, global file ${r.globalFile}):`,
@@ -102,27 +112,24 @@ export default function gccPiExtension(pi: ExtensionAPI): void {
     try {
       const identity = memoryIdentity(ctx.sessionManager);
       slot.session = identity.id;
-      lifecycle.start(identity.id, event.reason);
+      degraded = null;
       const resolved = resolveConfig(ctx.cwd);
       slot.resolved = resolved;
-      lifecycle.configResolved();
       for (const w of resolved.warnings) notify(ctx, `gcc: ${w}`, 'warning');
       if (identity.needsMarker) pi.appendEntry(IDENTITY_ENTRY, { id: identity.id, forkedFrom: identity.forkedFrom ?? null });
 
       await openMemory(resolved.config.autoInit);
       const memory = slot.memory as Memory | null;
       if (memory) {
-        lifecycle.storeOpened(memory);
         if (identity.forkedFrom) await carryBranch(memory, identity.forkedFrom, identity.id);
+        await signal([{ type: 'START', reason: event.reason }, { type: 'OPENED' }]);
         const briefing = asProjectData(memory.briefing({ session: slot.session, budget: resolved.config.briefingBudget }));
-        lifecycle.briefingBuilt();
-        await flushLifecycle();
         if (resolved.config.briefing && !briefingInContext(ctx.sessionManager)) {
           pi.sendMessage({ customType: BRIEFING_TYPE, content: briefing, display: false, details: { session: slot.session } });
         }
         for (const w of memory.warnings) notify(ctx, `gcc: ${w}`, 'warning');
       } else {
-        lifecycle.failed(slot.describeProblem());
+        degraded = slot.describeProblem();
         notices.push(slot.describeProblem());
         notify(ctx, `gcc: ${slot.describeProblem()}`, 'warning');
       }
@@ -130,7 +137,7 @@ export default function gccPiExtension(pi: ExtensionAPI): void {
     } catch (err) {
       // Even our own bug must not take the session down: report it as missing memory.
       slot.fail(err, 'starting GCC for this session');
-      lifecycle.failed(slot.describeProblem());
+      degraded = slot.describeProblem();
       notices.push(slot.describeProblem());
       ensureInProcessTools();
       barrier.toolsReady();
@@ -196,8 +203,7 @@ export default function gccPiExtension(pi: ExtensionAPI): void {
     const memory = slot.memory;
     if (!memory) return;
     try {
-      lifecycle.compacted();
-      await flushLifecycle();
+      await signal([{ type: 'COMPACT' }, { type: 'COMPACTED' }]);
       // The compaction dropped the briefing with the history it summarised: send it again.
       if (slot.resolved?.config.briefing !== false && !briefingInContext(ctx.sessionManager)) {
         const briefing = asProjectData(memory.briefing({ session: slot.session, budget: slot.resolved?.config.briefingBudget ?? DEFAULTS.briefingBudget }));
@@ -211,11 +217,10 @@ export default function gccPiExtension(pi: ExtensionAPI): void {
   pi.on('session_shutdown', async (event) => {
     stale = true;
     barrier.stop();
-    lifecycle.shutdown(event.reason);
     inspector.stop();
     const memory = slot.memory;
     try {
-      await flushLifecycle();
+      await signal([{ type: 'SHUTDOWN', reason: event.reason }]);
     } finally {
       memory?.close();
       slot.memory = null;

@@ -1,0 +1,21 @@
+import * as z from 'zod';
+import { operation } from './operation.js';
+import { write } from './answers.js';
+
+export default operation({
+  name: 'abandon',
+  summary: 'close an experiment that did not work out, recording why on its parent',
+  describe: 'Close a branch that did not work out, with why; the parent records it as a failed approach.',
+  args: z.object({
+    branch: z.string().min(1).describe('Branch to abandon.'),
+    reason: z.string().min(1).describe('Why it was dropped (what was learned).'),
+  }),
+  cli: [
+    { field: 'branch', as: 'positional' },
+    { field: 'reason', as: 'flag' },
+  ],
+  fronts: ['cli', 'mcp', 'pi', 'slash'],
+  readOnly: false,
+  needs: 'memory',
+  run: (a, ctx) => write(ctx, { type: 'abandon', branch: a.branch, reason: a.reason }),
+});

@@ -1,0 +1,17 @@
+/** How operations turn the engine's results into answers: one way for every front end. */
+import type { ContextQuery } from '../context/query.js';
+import type { Command } from '../decider/commands.js';
+import type { Answer, RunContext } from './operation.js';
+
+export async function write(ctx: RunContext, cmd: Command): Promise<Answer> {
+  const r = await ctx.memory.execute(cmd, { session: ctx.session });
+  return { text: r.message, data: { ok: true, branch: r.branch, message: r.message, events: r.events.map((e) => ({ id: e.id, type: e.type, branch: e.branch })) } };
+}
+
+export function read(ctx: RunContext, q: ContextQuery, budget?: number): Answer {
+  const a = ctx.memory.context(q, { session: ctx.session, budget: budget ?? ctx.budget, spell: ctx.spell });
+  return { text: a.text, data: { ok: true, level: q.level, truncated: a.truncated, tokens: a.tokens, next: a.next, data: a.data } };
+}
+
+/** Words of free text: several positionals joined, as a shell splits them. */
+export const words = (v: unknown): string => (Array.isArray(v) ? v.join(' ') : String(v ?? ''));

@@ -1,0 +1,82 @@
+import * as z from 'zod';
+import { CONTEXT_LEVELS, type ContextQuery } from '../context/query.js';
+import { gccError } from '../errors.js';
+import { operation } from './operation.js';
+import { read } from './answers.js';
+
+const args = z.object({
+  level: z.enum(CONTEXT_LEVELS as [ContextQuery['level'], ...ContextQuery['level'][]]).optional().describe('status (default), branch, commit, log, metadata, full or search.'),
+  name: z.string().optional().describe('branch/log: the branch (default: current).'),
+  id: z.string().optional().describe('commit: hash or label (C003, feat/x@C003).'),
+  text: z.string().optional().describe('search: words to find.'),
+  n: z.number().int().min(1).optional().describe('log: entries per page.'),
+  k: z.number().int().min(1).optional().describe('branch: commits per page.'),
+  page: z.number().int().min(1).optional().describe('Page; 2 and on are older.'),
+  segment: z.string().optional().describe('metadata: branches, file_tree or config.'),
+  budget: z.number().int().min(1).optional().describe('Token budget (default about 2000).'),
+});
+
+/** The CONTEXT query a call asks for; E_INVALID_ARGUMENT when a level lacks what it needs. */
+export function queryOf(a: z.infer<typeof args>): ContextQuery {
+  const level = a.level ?? (a.id ? 'commit' : a.text ? 'search' : 'status');
+  const some = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== '')) as T;
+  switch (level) {
+    case 'status':
+    case 'full':
+      return { level };
+    case 'branch':
+      return some({ level, name: a.name, page: a.page, k: a.k });
+    case 'commit':
+      if (!a.id) throw gccError('E_INVALID_ARGUMENT', 'level commit needs id', 'give a hash or a label: {"level":"commit","id":"C003"} / `gctx context --commit C003`');
+      return { level, id: a.id };
+    case 'log':
+      return some({ level, n: a.n, page: a.page, branch: a.name });
+    case 'metadata':
+      return some({ level, segment: a.segment });
+    case 'search':
+      if (!a.text) throw gccError('E_INVALID_ARGUMENT', 'level search needs text', '{"level":"search","text":"retry"} / `gctx search retry`');
+      return some({ level, text: a.text, page: a.page });
+  }
+}
+
+/** How the command line (and /gcc) spells a query: for "how to see more" notes. */
+export function spellCli(q: ContextQuery, prefix = 'gctx'): string {
+  switch (q.level) {
+    case 'status':
+      return `${prefix} status`;
+    case 'full':
+      return `${prefix} context --full`;
+    case 'branch':
+      return `${prefix} context --branch${q.name ? ` ${q.name}` : ''}${q.k ? ` --k ${q.k}` : ''}${q.page ? ` --page ${q.page}` : ''}`;
+    case 'commit':
+      return `${prefix} context --commit ${q.id}`;
+    case 'log':
+      return `${prefix} context --log${q.n ? ` ${q.n}` : ''}${q.branch ? ` --on ${q.branch}` : ''}${q.page ? ` --page ${q.page}` : ''}`;
+    case 'metadata':
+      return `${prefix} context --metadata${q.segment ? ` ${q.segment}` : ''}`;
+    case 'search':
+      return `${prefix} search ${JSON.stringify(q.text)}${q.page ? ` --page ${q.page}` : ''}`;
+  }
+}
+
+export default operation({
+  name: 'context',
+  summary: 'recall memory at a granularity, newest first, inside a token budget',
+  describe: 'Recall memory, newest first, inside a token budget. level: status (default), branch (purpose + recent commits), commit, log, metadata, full (roadmap), search.',
+  args,
+  cli: [
+    { field: 'name', as: 'flag', flag: 'branch', optionalValue: true, sets: { level: 'branch' } },
+    { field: 'id', as: 'flag', flag: 'commit', sets: { level: 'commit' } },
+    { field: 'n', as: 'flag', flag: 'log', optionalValue: true, sets: { level: 'log' } },
+    { field: 'segment', as: 'flag', flag: 'metadata', optionalValue: true, sets: { level: 'metadata' } },
+    { field: 'level', as: 'flag', flag: 'full', sets: { level: 'full' } },
+    { field: 'text', as: 'flag', flag: 'search', sets: { level: 'search' } },
+    { field: 'name', as: 'flag', flag: 'on' },
+    { field: 'page', as: 'flag' },
+    { field: 'k', as: 'flag' },
+  ],
+  fronts: ['cli', 'mcp', 'pi', 'slash'],
+  readOnly: true,
+  needs: 'memory',
+  run: (a, ctx) => read(ctx, queryOf(a), a.budget),
+});

@@ -1,0 +1,71 @@
+import { existsSync, readdirSync } from 'node:fs';
+import * as z from 'zod';
+import { Memory } from '../engine/memory.js';
+import { repairMemory } from '../engine/integrity.js';
+import { asGccError } from '../errors.js';
+import { oldLogs } from '../store/migrate.js';
+import { layout } from '../store/paths.js';
+import { operation } from './operation.js';
+
+function listDir(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+interface Check {
+  check: string;
+  ok: boolean;
+  detail: string;
+}
+
+export default operation({
+  name: 'doctor',
+  summary: 'diagnose a memory (versions, lock, integrity, set-aside files); with --repair, restore from git or record the loss',
+  args: z.object({ repair: z.boolean().optional().describe('Repair what is damaged: restore from git where it can, else salvage and record the loss.') }),
+  cli: [{ field: 'repair', as: 'flag' }],
+  fronts: ['cli'],
+  readOnly: false,
+  needs: 'none',
+  run: async (a, ctx) => {
+    const l = layout(ctx.dir);
+    const checks: Check[] = [];
+    const major = Number(process.versions.node.split('.')[0]);
+    checks.push({ check: 'node', ok: major >= 22, detail: `Node ${process.versions.node}${major >= 22 ? '' : ' (Pi 1.x needs >= 22.19)'}` });
+    const present = existsSync(l.gcc);
+    checks.push({ check: 'memory', ok: present, detail: present ? l.gcc : `no .GCC/ in ${ctx.dir}: run \`gctx init\`` });
+    if (present) {
+      if (a.repair) {
+        try {
+          const r = await repairMemory(ctx.dir, () => new Date());
+          const said = [...r.restored.map((f) => `restored ${f} from git`), ...r.salvaged.map((s) => `salvaged ${s.kept} event(s) of ${s.file} (${s.lost} lost; the damaged file is kept at ${s.aside})`), ...r.lost.map((x) => `${x.file}: ${x.events} event(s) lost, recorded`)];
+          checks.push({ check: 'repair', ok: true, detail: said.length ? said.join('; ') : 'nothing to repair' });
+        } catch (err) {
+          checks.push({ check: 'repair', ok: false, detail: asGccError(err).oneLine() });
+        }
+      }
+      checks.push({ check: 'lock', ok: true, detail: existsSync(l.lock) ? `held (${l.lock}); a dead holder's lock is taken over automatically` : 'free' });
+      checks.push({ check: 'layout', ok: oldLogs(l).length === 0, detail: oldLogs(l).length ? 'the first layout: any gctx command (or `gctx migrate`) moves it into .GCC/events/' : 'writer-owned segments (.GCC/events/)' });
+      try {
+        const m = await Memory.open(ctx.dir, { lockTimeoutMs: 5_000 });
+        const problems = m.verify();
+        checks.push({ check: 'integrity', ok: problems.length === 0, detail: problems.length ? problems.map((x) => `${x.file}${x.line ? `:${x.line}` : ''} ${x.message}`).join('; ') : `${m.state.events} events, every log as acknowledged, views equal a rebuild` });
+        for (const w of m.warnings) checks.push({ check: 'open', ok: true, detail: w });
+        m.close();
+      } catch (err) {
+        const e = asGccError(err);
+        checks.push({ check: 'integrity', ok: false, detail: `${e.oneLine()}${a.repair ? '' : ' — `gctx doctor --repair` restores from git or records the loss'}` });
+      }
+      const q = listDir(l.quarantine);
+      checks.push({ check: 'quarantine', ok: true, detail: q.length ? `${q.length} torn fragment(s) in ${l.quarantine}` : 'empty' });
+      const aside = listDir(l.aside);
+      checks.push({ check: 'aside', ok: true, detail: aside.length ? `${aside.length} file(s) kept in ${l.aside} for you to look at` : 'empty' });
+    }
+    const bad = checks.filter((c) => !c.ok);
+    // Damaged memory is exit 2, like every corruption; a setup problem is the user's (exit 1).
+    const exit = bad.some((c) => c.check === 'integrity' || c.check === 'repair') ? 2 : bad.length ? 1 : 0;
+    return { text: checks.map((c) => `${c.ok ? 'ok  ' : 'FAIL'} ${c.check}: ${c.detail}`).join('\n'), data: { ok: bad.length === 0, checks }, ...(exit ? { exit } : {}) };
+  },
+});

@@ -1,0 +1,43 @@
+import * as z from 'zod';
+import { installGit } from '../adapters/git/install.js';
+import { mergeLogFiles } from '../adapters/git/merge-driver.js';
+import { syncAfterGit } from '../adapters/git/sync.js';
+import { gccError } from '../errors.js';
+import { operation } from './operation.js';
+
+const USAGE = 'gctx git install | gctx git sync';
+
+export default operation({
+  name: 'git',
+  summary: 'git hooks that refresh the views right after a checkout, merge or rebase (install); sync is what they run',
+  args: z.object({
+    verb: z.enum(['install', 'sync', 'merge-driver']).describe('install or sync.'),
+    files: z.array(z.string()).optional().describe('merge-driver: ancestor, ours, theirs, path.'),
+  }),
+  cli: [
+    { field: 'verb', as: 'positional' },
+    { field: 'files', as: 'rest' },
+  ],
+  fronts: ['cli'],
+  readOnly: false,
+  needs: 'none',
+  run: async (a, ctx) => {
+    if (a.verb === 'install') {
+      const r = installGit(ctx.dir);
+      const s = await syncAfterGit(ctx.dir);
+      for (const w of s.warnings) process.stderr.write(`gctx: warning: ${w}\n`);
+      const lines = [`git: ${r.repo}`, ...r.hooks.map((h) => `hook ${h.hook}: ${h.action}${h.why ? ` (${h.why})` : ''}`), 'No merge driver is needed: memory merges on every path (docs/git.md). The hooks only refresh the views sooner.'];
+      return { text: lines.join('\n'), data: { ok: true, ...r } };
+    }
+    if (a.verb === 'sync') {
+      const r = await syncAfterGit(ctx.dir);
+      for (const w of r.warnings) process.stderr.write(`gctx: warning: ${w}\n`);
+      return { text: r.skipped ? 'no memory here' : 'views match the logs', data: { ok: true, ...r } };
+    }
+    // Clones set up by the first layout still name this driver for old log.md files.
+    const [, ours, theirs, path] = a.files ?? [];
+    if (!ours || !theirs) throw gccError('E_INVALID_ARGUMENT', 'the merge driver needs the ancestor, ours and theirs files', USAGE);
+    const r = mergeLogFiles(ours, theirs, path ?? ours);
+    return { text: `gctx: merged ${path ?? 'log'}: ${r.events} events, ${r.added} from the other side`, data: { ok: true, ...r } };
+  },
+});

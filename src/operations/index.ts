@@ -1,0 +1,61 @@
+/**
+ * The catalogue: every operation gctx offers, in the order help lists them. Front ends are
+ * generated from it (adapters/cli, adapters/mcp, adapters/pi); adding an operation is one file
+ * here plus its tests.
+ */
+import abandon from './abandon.js';
+import branch from './branch.js';
+import commit from './commit.js';
+import config from './config.js';
+import context from './context.js';
+import doctor from './doctor.js';
+import git from './git.js';
+import graph from './graph.js';
+import hook from './hook.js';
+import init from './init.js';
+import log from './log.js';
+import mcp from './mcp.js';
+import merge from './merge.js';
+import migrate from './migrate.js';
+import type { Front, Operation } from './operation.js';
+import replay from './replay.js';
+import roadmap from './roadmap.js';
+import search from './search.js';
+import status from './status.js';
+import switchOp from './switch.js';
+import verify from './verify.js';
+import viz from './viz.js';
+
+export const CATALOGUE: readonly Operation[] = [
+  init,
+  status,
+  commit,
+  branch,
+  switchOp,
+  merge,
+  abandon,
+  roadmap,
+  log,
+  context,
+  search,
+  config,
+  graph,
+  viz,
+  verify,
+  replay,
+  doctor,
+  migrate,
+  git,
+  mcp,
+  hook,
+];
+
+export function operationsFor(front: Front): Operation[] {
+  return CATALOGUE.filter((op) => op.fronts.includes(front));
+}
+
+export function operationNamed(name: string): Operation | undefined {
+  return CATALOGUE.find((op) => op.name === name);
+}
+
+export type { Answer, BareContext, CliArg, Front, Operation, RunContext } from './operation.js';

@@ -1,0 +1,23 @@
+import * as z from 'zod';
+import { operation } from './operation.js';
+import { write } from './answers.js';
+
+export default operation({
+  name: 'log',
+  summary: 'append one Observation–Thought–Action entry to the current branch',
+  describe: 'Append one Observation–Thought–Action entry (hooks log tool calls by themselves).',
+  args: z.object({
+    observation: z.string().optional().describe('What was observed.'),
+    thought: z.string().optional().describe('What it means.'),
+    action: z.string().optional().describe('What was done.'),
+  }),
+  cli: [
+    { field: 'observation', as: 'flag' },
+    { field: 'thought', as: 'flag' },
+    { field: 'action', as: 'flag' },
+  ],
+  fronts: ['cli', 'mcp', 'pi', 'slash'],
+  readOnly: false,
+  needs: 'memory',
+  run: (a, ctx) => write(ctx, { type: 'log', observation: a.observation ?? '', thought: a.thought ?? '', action: a.action ?? '' }),
+});

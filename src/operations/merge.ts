@@ -1,0 +1,30 @@
+import * as z from 'zod';
+import { operation } from './operation.js';
+import { write } from './answers.js';
+
+export default operation({
+  name: 'merge',
+  summary: 'fold a finished branch back with a synthesis commit (shows the branch first)',
+  describe: 'Merge a finished branch into its parent (or into) with a synthesis: what was tried, learned, integrated. Shows the branch first.',
+  args: z.object({
+    branch: z.string().min(1).describe('Branch to merge.'),
+    synthesis: z.string().min(1).describe('What is integrated, and why.'),
+    learned: z.string().optional().describe('What was learned.'),
+    into: z.string().optional().describe('Target (default: the parent).'),
+  }),
+  cli: [
+    { field: 'branch', as: 'positional' },
+    { field: 'synthesis', as: 'flag' },
+    { field: 'learned', as: 'flag' },
+    { field: 'into', as: 'flag' },
+  ],
+  fronts: ['cli', 'mcp', 'pi', 'slash'],
+  readOnly: false,
+  needs: 'memory',
+  run: async (a, ctx) => {
+    // The paper's MERGE surfaces the source branch first: the synthesis is read beside what it sums up.
+    const before = ctx.memory.context({ level: 'branch', name: a.branch, k: 5 }, { session: ctx.session, budget: 600, spell: ctx.spell });
+    const out = await write(ctx, { type: 'merge', branch: a.branch, synthesis: a.synthesis, ...(a.learned ? { learned: a.learned } : {}), ...(a.into ? { into: a.into } : {}) });
+    return { text: `${before.text}\n\n${out.text}`, data: { ...out.data, merged: before.data } };
+  },
+});

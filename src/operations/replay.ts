@@ -1,0 +1,16 @@
+import * as z from 'zod';
+import { operation } from './operation.js';
+
+export default operation({
+  name: 'replay',
+  summary: 'rebuild every view from .GCC/events/ (an edited main.md or metadata.yaml is kept aside first)',
+  args: z.object({}),
+  cli: [],
+  fronts: ['cli', 'slash'],
+  readOnly: false,
+  needs: 'memory',
+  run: async (_a, ctx) => {
+    const r = await ctx.memory.replay();
+    return { text: `Rebuilt the views from ${ctx.memory.state.events} events.${r.kept.length ? ` Kept the previous versions in ${r.kept.join(', ')}` : ''}`, data: { ok: true, ...r } };
+  },
+});

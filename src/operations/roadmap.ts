@@ -1,0 +1,21 @@
+import * as z from 'zod';
+import { operation } from './operation.js';
+import { write } from './answers.js';
+
+export default operation({
+  name: 'roadmap',
+  summary: 'add an objective to main.md, or check, uncheck or remove one by number or text',
+  describe: 'Edit the roadmap objectives: add one, or check/uncheck/remove one by number or text.',
+  args: z.object({
+    action: z.enum(['add', 'check', 'uncheck', 'remove']).describe('What to do.'),
+    target: z.string().min(1).describe('Objective text (add), or its number or text.'),
+  }),
+  cli: [
+    { field: 'action', as: 'positional' },
+    { field: 'target', as: 'rest' },
+  ],
+  fronts: ['cli', 'mcp', 'pi', 'slash'],
+  readOnly: false,
+  needs: 'memory',
+  run: (a, ctx) => write(ctx, { type: 'roadmap', action: a.action, target: a.target }),
+});

@@ -1,0 +1,63 @@
+/**
+ * What the front ends need to know of an operation's zod schema: each field's kind (for the
+ * command line's parsing and MCP clients' lenient shapes), and the schema as JSON Schema for
+ * hosts that take tools as JSON Schema (MCP, Pi).
+ */
+import * as z from 'zod';
+
+export type FieldKind = 'string' | 'strings' | 'number' | 'boolean' | 'enum' | 'other';
+
+function unwrap(schema: z.ZodType): z.ZodType {
+  let s = schema;
+  for (let i = 0; i < 5; i++) {
+    const def = s.def as { type: string; innerType?: z.ZodType };
+    if ((def.type === 'optional' || def.type === 'default' || def.type === 'nullable') && def.innerType) s = def.innerType;
+    else break;
+  }
+  return s;
+}
+
+export function kindOf(schema: z.ZodType): FieldKind {
+  const def = unwrap(schema).def as { type: string; element?: z.ZodType };
+  switch (def.type) {
+    case 'string':
+      return 'string';
+    case 'number':
+    case 'int':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'enum':
+      return 'enum';
+    case 'array':
+      return def.element && (def.element.def as { type: string }).type === 'string' ? 'strings' : 'other';
+    default:
+      return 'other';
+  }
+}
+
+export function fieldKinds(schema: z.ZodObject): Record<string, FieldKind> {
+  const out: Record<string, FieldKind> = {};
+  for (const [k, v] of Object.entries(schema.shape)) out[k] = kindOf(v as z.ZodType);
+  return out;
+}
+
+export function isRequired(schema: z.ZodObject, field: string): boolean {
+  const f = schema.shape[field] as z.ZodType | undefined;
+  return !!f && !f.safeParse(undefined).success;
+}
+
+/** The schema as a host reads it: JSON Schema, without the `$schema` line every tool would repeat. */
+export function jsonSchema(schema: z.ZodObject): Record<string, unknown> {
+  const out = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete out.$schema;
+  return out;
+}
+
+/** One line naming what a call needs, for argument errors: `required: a, b; optional: c`. */
+export function argumentsHint(schema: z.ZodObject): string {
+  const fields = Object.keys(schema.shape);
+  const req = fields.filter((f) => isRequired(schema, f));
+  const opt = fields.filter((f) => !req.includes(f));
+  return `required: ${req.join(', ') || 'none'}; optional: ${opt.join(', ') || 'none'}`;
+}

@@ -1,0 +1,15 @@
+import * as z from 'zod';
+import { operation } from './operation.js';
+import { write } from './answers.js';
+
+export default operation({
+  name: 'switch',
+  summary: "make another open branch this session's current one",
+  describe: 'Switch this session to another open memory branch.',
+  args: z.object({ name: z.string().min(1).describe('Branch to switch to.') }),
+  cli: [{ field: 'name', as: 'positional' }],
+  fronts: ['cli', 'mcp', 'pi', 'slash'],
+  readOnly: false,
+  needs: 'memory',
+  run: (a, ctx) => write(ctx, { type: 'switch', name: a.name }),
+});

@@ -1,0 +1,26 @@
+import * as z from 'zod';
+import { operation } from './operation.js';
+
+export default operation({
+  name: 'viz',
+  summary: 'draw a state machine (branch, session, readiness) as a Mermaid state diagram from its definition',
+  args: z.object({
+    machine: z.string().optional().describe('branch, session or readiness (default: all).'),
+    format: z.enum(['mermaid', 'json']).optional().describe('mermaid (default) or json.'),
+    active: z.string().optional().describe('Highlight this state.'),
+  }),
+  cli: [
+    { field: 'machine', as: 'positional' },
+    { field: 'format', as: 'flag' },
+    { field: 'active', as: 'flag' },
+  ],
+  fronts: ['cli'],
+  readOnly: true,
+  needs: 'none',
+  run: async (a) => {
+    const { runViz } = await import('../diagrams/cli.js');
+    const opts = { ...(a.machine ? { machine: a.machine } : {}), ...(a.active ? { active: a.active } : {}) };
+    const text = runViz({ ...opts, format: a.format ?? 'mermaid' });
+    return { text, data: { ok: true, machines: JSON.parse(runViz({ ...opts, format: 'json' })) as unknown } };
+  },
+});
