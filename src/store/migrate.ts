@@ -147,7 +147,11 @@ export function migrate(store: Store, now: Date): Migration {
     store.local.append(serialize(renumbered), renumbered);
   }
   // The old files are views from now on; the caches and the drivers' attributes are obsolete.
+  // The old views were written by the first layout's gctx, which took a person's edits of
+  // main.md in as events on every run, so they hold nothing the events do not.
   for (const path of logs) rmSync(path, { force: true });
+  for (const view of ['main.md', 'metadata.yaml', 'commit.md']) rmSync(join(l.gcc, view), { force: true });
+  rmSync(join(l.gcc, 'branches'), { recursive: true, force: true });
   rmSync(join(l.gcc, '.cache'), { recursive: true, force: true });
   rmSync(join(l.gcc, '.gitattributes'), { force: true });
   for (const stale of ['.lock', '.lock.break']) rmSync(join(l.gcc, stale), { force: true });
