@@ -170,6 +170,9 @@ export async function repairMemory(root: string, now: () => Date): Promise<Repai
       const name = m ? m[1]! : rel.endsWith('local.md') ? LOCAL : null;
       if (!name) continue;
       const entry = store.ledger.logs[name];
+      // Whatever stands on disk after the repair is acknowledged afresh.
+      delete store.ledger.logs[name];
+      store.logs.delete(name);
       const blob = fromGit(store, path);
       if (blob) {
         mkdirSync(join(path, '..'), { recursive: true });

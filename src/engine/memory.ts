@@ -125,10 +125,12 @@ export class Memory {
       if (!m.hasAnyLog()) {
         if (!opts.create && !exists) throw gccError('E_NOT_INITIALIZED', `no memory in ${l.root}`, 'run `gctx init`');
         await m.initialize();
+        m.ensureIgnore();
         return m;
       }
       m.load();
       await m.settle(checked);
+      m.ensureIgnore();
       return m;
     } catch (err) {
       throw asGccError(err);
@@ -139,22 +141,8 @@ export class Memory {
     return { timeoutMs: this.opts.lockTimeoutMs ?? 30_000, onStale: (h: { pid: number }) => this.warnings.push(`took over a stale lock left by dead process ${h.pid}`) };
   }
 
-  /** .gitignore in place, and an old layout moved into segments. */
+  /** An old layout moved into segments. */
   private async prepare(): Promise<void> {
-    const ignore = `${this.layout.gcc}/.gitignore`;
-    let current: string | null = null;
-    try {
-      current = readFileSync(ignore, 'utf8');
-    } catch {
-      /* missing */
-    }
-    if (current !== GITIGNORE && (current === null || !current.startsWith('# Written by gctx.'))) {
-      try {
-        writeFileSync(ignore, GITIGNORE);
-      } catch (err) {
-        this.warnings.push(`could not write ${ignore}: ${asGccError(err).message}`);
-      }
-    }
     if (!needsMigration(this.layout)) return;
     await this.store.withLock(() => {
       if (!needsMigration(this.layout)) return;
@@ -164,6 +152,23 @@ export class Memory {
           (r.untracked ? '; the old log and view files left the git index: commit the change (`git add .GCC && git commit`)' : ''),
       );
     }, this.lockOpts());
+  }
+
+  /** `.GCC/.gitignore` as gctx writes it: only events/ travels (written once the memory checked out). */
+  private ensureIgnore(): void {
+    const ignore = `${this.layout.gcc}/.gitignore`;
+    let current: string | null = null;
+    try {
+      current = readFileSync(ignore, 'utf8');
+    } catch {
+      /* missing */
+    }
+    if (current === GITIGNORE || (current !== null && current.startsWith('# Written by gctx.'))) return;
+    try {
+      writeFileSync(ignore, GITIGNORE);
+    } catch (err) {
+      this.warnings.push(`could not write ${ignore}: ${asGccError(err).message}`);
+    }
   }
 
   /** Every log against the ledger; a segment git left conflicted is resolved by union first. */
@@ -209,6 +214,9 @@ export class Memory {
         return;
       }
       this.appendAndProject([{ type: 'memory.initialized', data: { format: FORMAT_VERSION, config: { ...DEFAULT_CONFIG } }, branch: MAIN }], []);
+      // A new memory's views are all written, whatever a render of nothing would say.
+      this.views.writeSmall(this._state);
+      this.views.checkpoint(this.stamp());
     }, this.lockOpts());
   }
 

@@ -1,8 +1,9 @@
 /**
  * Telling git's work from damage. A log that vanished or changed under the store is damage,
- * unless git put the work tree there: HEAD moved (a checkout, merge, rebase, reset, pull) and
- * what stands now is what git holds. Events that were acknowledged but never committed are
- * never explained away: git does not hold them (only a stash might, which is said).
+ * unless git put the work tree there (a checkout, merge, rebase, reset, pull): what stands now
+ * is what git holds, and what went away is held by a commit git can bring back. Events that
+ * were acknowledged but never committed are never explained away: no commit holds them (only a
+ * stash might, which is said).
  */
 import { relative } from 'node:path';
 import { gccError, type GccError } from '../errors.js';
@@ -48,8 +49,11 @@ function tracked(root: string, rel: string): boolean {
   }
 }
 
-/** null when git removed the log (it is committed somewhere and HEAD moved); else the damage. */
-export function explainVanished(store: Store, name: string, headMoved: boolean): GccError | null {
+/**
+ * null when git removed the log: it is not in the index, and some commit other than a stash
+ * holds it (a checkout, reset or rebase took it away, and can bring it back); else the damage.
+ */
+export function explainVanished(store: Store, name: string): GccError | null {
   const root = store.layout.root;
   const path = store.layout.segment(name);
   const rel = gitPath(root, path);
@@ -57,7 +61,7 @@ export function explainVanished(store: Store, name: string, headMoved: boolean):
   const entry = store.ledger.logs[name];
   const held = `it held ${entry?.seq ?? 0} acknowledged events`;
   if (store.repo) {
-    if (headMoved && !tracked(root, rel) && committedSomewhere(root, rel)) return null;
+    if (!tracked(root, rel) && committedSomewhere(root, rel)) return null;
     const stash = stashHolding(root, rel);
     if (stash) return gccError('E_CORRUPT', `${shown} vanished (${held}); ${stash} holds it`, `bring it back with \`git stash pop\` (or \`git checkout ${stash}^3 -- ${rel}\`), then retry`, { file: shown });
     if (tracked(root, rel)) return gccError('E_CORRUPT', `${shown} vanished (${held}); git still has it`, `restore it: \`git checkout -- ${rel}\``, { file: shown });
@@ -65,11 +69,11 @@ export function explainVanished(store: Store, name: string, headMoved: boolean):
   return gccError('E_CORRUPT', `${shown} vanished (${held})`, 'restore it from a backup, or run `gctx doctor --repair` to record the loss and go on', { file: shown });
 }
 
-/** null when git replaced the log's bytes with what it holds (HEAD moved); else the damage. */
-export function explainChange(store: Store, f: LogFile, headMoved: boolean): GccError | null {
+/** null when the log's bytes are what git holds for it (a checkout wrote them); else the damage. */
+export function explainChange(store: Store, f: LogFile): GccError | null {
   const root = store.layout.root;
   const rel = gitPath(root, f.path);
-  if (store.repo && headMoved && tracked(root, rel)) {
+  if (store.repo && tracked(root, rel)) {
     try {
       // Clean against the index: the bytes are exactly what git wrote.
       runGit(root, ['diff', '--quiet', '--', rel]);

@@ -158,12 +158,11 @@ export class Store {
     const months = [...new Set(names.map((n) => n.slice(0, 7)))].sort();
     const recent = new Set(months.slice(-2));
     if (this.ledger.open) recent.add(this.ledger.open.slice(0, 7));
-    const headMoved = this.repo !== null && this.head !== this.ledger.head;
     const own = (name: string) => name === LOCAL || name === this.ledger.open;
 
     for (const name of Object.keys(this.ledger.logs)) {
       if (name === LOCAL || onDisk.has(name)) continue;
-      const why = explainVanished(this, name, headMoved);
+      const why = explainVanished(this, name);
       if (why === null) out.replaced.push(name);
       else damage.push(why);
     }
@@ -200,14 +199,14 @@ export class Store {
       try {
         r = f.load(now);
       } catch (err) {
-        const why = explainChange(this, f, headMoved);
+        const why = explainChange(this, f);
         if (why === null) out.replaced.push(name);
         else damage.push(err instanceof GccError ? err : why);
         continue;
       }
       const keeps = f.meta.size >= entry.size && crc32(r.bytes.subarray(0, entry.size)) === entry.crc;
       if (!keeps) {
-        const why = explainChange(this, f, headMoved);
+        const why = explainChange(this, f);
         if (why === null) out.replaced.push(name);
         else damage.push(why);
         continue;
@@ -231,9 +230,9 @@ export class Store {
    * Record logs as acknowledged. `all`: every log (after open found changes); otherwise only
    * `changed`, and the sealed part of the ledger is written only when its set changed.
    */
-  acknowledge(changed: readonly LogFile[] | 'all', replaced = false): void {
+  acknowledge(changed: readonly LogFile[] | 'all', replaced = false, sealedChanged = false): void {
     if (!this.lock.isHeld) throw gccError('E_INTERNAL', 'ledger written outside the lock');
-    let sealedToo = changed === 'all';
+    let sealedToo = changed === 'all' || sealedChanged;
     if (changed === 'all') {
       const logs = Object.create(null) as Record<string, LedgerEntry>;
       for (const f of this.logs.values()) if (f.meta.size > 0 || f.sizeOnDisk() !== null) logs[f.name] = this.entryOf(f);
@@ -382,7 +381,9 @@ export class Store {
     });
     f.append(serialize(envelopes), envelopes);
     this.ledger.lastId = envelopes[envelopes.length - 1]!.id;
-    this.acknowledge(rotated ? [...this.logs.values()].filter((x) => x === f || x.name in this.ledger.logs) : [f]);
+    // Only what this append wrote is acknowledged anew; on a rotation the segment left behind
+    // moves to the sealed part of the ledger as it was last acknowledged.
+    this.acknowledge([f], false, rotated);
     if (rotated) this.listSegments();
     return envelopes;
   }

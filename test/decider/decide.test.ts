@@ -1,155 +1,156 @@
-/** Given events, when a command, then events or an error code: the decider's rules one by one. */
+/**
+ * The decider, as specs: given events, when a command, then the events (or the error). Given
+ * events are folded with the real evolve; decide is pure, so no store is involved.
+ */
 import { describe, expect, it } from 'vitest';
-import { type Command } from '../../src/decider/commands.js';
+import type { Command } from '../../src/decider/commands.js';
 import { decide } from '../../src/decider/decide.js';
-import type { GccEvent, NewEvent } from '../../src/events/types.js';
-import { DEFAULT_CONFIG } from '../../src/events/types.js';
-import { evolve } from '../../src/projections/evolve.js';
-import { initialState } from '../../src/projections/state.js';
+import { replay } from '../../src/decider/evolve.js';
+import { currentBranch } from '../../src/decider/state.js';
+import { DEFAULT_CONFIG, type GccEvent, type Placed } from '../../src/events/types.js';
 
-let seq = 0;
-function stamp(branch: string, events: NewEvent[]): GccEvent[] {
-  return events.map((e) => ({ ...e, id: String(++seq).padStart(12, '0'), seq, at: '2026-01-01T00:00:00.000Z', branch }) as GccEvent);
+let clock = 1_700_000_000_000;
+function given(events: Placed[]): GccEvent[] {
+  return events.map((e, i) => ({ id: `${(clock++).toString(16).padStart(12, '0')}00000000${String(i % 100).padStart(2, '0')}`, seq: i + 1, at: new Date(clock).toISOString(), branch: e.branch, type: e.type, data: e.data }) as GccEvent);
 }
 
-const INIT: NewEvent = { type: 'memory.initialized', data: { format: 1, config: DEFAULT_CONFIG } };
+const init: Placed = { type: 'memory.initialized', data: { format: 2, config: DEFAULT_CONFIG }, branch: 'main' };
+const created = (name: string, parent = 'main'): Placed => ({ type: 'branch.created', data: { name, parent, purpose: `try ${name}`, hypotheses: [] }, branch: name });
+const switched = (to: string, session?: string): Placed => ({ type: 'branch.switched', data: session ? { to, session } : { to }, branch: to });
+const commit = (branch: string, label: string, id = 'abcdef1', extra: object = {}): Placed => ({ type: 'commit.recorded', data: { id, label, title: `work ${label}`, contribution: `did ${label}`, purpose: 'p', previous: 'none', files: [], ...extra }, branch });
 
-/** given(...) builds state by running commands through decide + evolve, like the engine. */
-function given(...cmds: Command[]) {
-  let state = evolve(initialState(), stamp('main', [INIT]));
-  for (const c of cmds) {
-    const d = decide(state, c, { nonce: `n${++seq}00000000` });
-    if (!d.ok) throw d.error;
-    state = evolve(state, stamp(d.log, d.events));
-  }
+function spec(history: Placed[], when: Command, session?: string) {
+  const state = replay(given(history));
+  const d = decide(state, when, { session, nonce: '0123456789abcdef' });
   return {
-    when(cmd: Command, session?: string) {
-      const d = decide(state, cmd, { nonce: 'abcdef0123456789', session });
-      return {
-        then(log: string, types: NewEvent['type'][], check?: (events: NewEvent[]) => void) {
-          if (!d.ok) throw d.error;
-          expect(d.log).toBe(log);
-          expect(d.events.map((e) => e.type)).toEqual(types);
-          check?.(d.events);
-        },
-        thenFails(code: string, fix?: RegExp) {
-          expect(d.ok).toBe(false);
-          if (d.ok) return;
-          expect(d.error.code).toBe(code);
-          if (fix) expect(d.error.fix).toMatch(fix);
-        },
-      };
+    then(shared: object[], local: object[] = []) {
+      if (!d.ok) throw d.error;
+      expect(d.shared).toMatchObject(shared);
+      expect(d.shared).toHaveLength(shared.length);
+      expect(d.local).toMatchObject(local);
+      expect(d.local).toHaveLength(local.length);
+      return d;
     },
+    fails(code: string, message?: RegExp) {
+      expect(d.ok).toBe(false);
+      if (!d.ok) {
+        expect(d.error.code).toBe(code);
+        if (message) expect(d.error.message).toMatch(message);
+        expect(d.error.fix).toBeTruthy();
+      }
+    },
+    state,
   };
 }
 
-const branch = (name: string, purpose = 'try it'): Command => ({ type: 'branch', name, purpose });
-
-describe('decide', () => {
-  it('commit goes to the current branch with purpose, rolling previous progress and files', () => {
-    given(
-      branch('exp', 'test sqlite'),
-      { type: 'record-tool', tool: 'Edit', input: 'a.ts', result: 'ok', isError: false, files: [{ path: 'a.ts', added: 3, removed: 1 }] },
-      { type: 'commit', contribution: 'first step' },
-    )
-      .when({ type: 'commit', contribution: 'second step\nmore detail', files: [{ path: 'b.ts', added: 1, removed: 0 }] })
-      .then('exp', ['commit.recorded'], ([e]) => {
-        if (e!.type !== 'commit.recorded') throw new Error();
-        expect(e!.data.label).toBe('C002');
-        expect(e!.data.title).toBe('second step');
-        expect(e!.data.purpose).toBe('test sqlite');
-        expect(e!.data.previous).toMatch(/1 earlier commit: C001 first step/);
-        expect(e!.data.files).toEqual([{ path: 'b.ts', added: 1, removed: 0 }]);
-        expect(e!.data.id).toMatch(/^[0-9a-f]{7}$/);
-      });
+describe('decide: COMMIT', () => {
+  it('records on the current branch with the next label, purpose, rolling progress and the files worked on', () => {
+    const history = [init, commit('main', 'C001'), { type: 'tool.recorded', data: { tool: 'Edit', input: 'a.ts', result: 'ok', isError: false, files: [{ path: 'a.ts', added: 3, removed: 1 }] }, branch: 'main' } as Placed];
+    const d = spec(history, { type: 'commit', contribution: 'Cache keyed by mtime.\nMore detail.', next: 'measure the hit rate' }).then([
+      { type: 'commit.recorded', branch: 'main', data: { label: 'C002', title: 'Cache keyed by mtime.', contribution: 'Cache keyed by mtime.\nMore detail.', files: [{ path: 'a.ts', added: 3, removed: 1 }], next: 'measure the hit rate' } },
+    ]);
+    const data = d.shared[0]!.data as { previous: string; id: string };
+    expect(data.previous).toMatch(/C001 work C001/);
+    expect(data.id).toMatch(/^[0-9a-f]{7}$/);
   });
 
-  it('commit fills Files touched from edits logged since the last commit', () => {
-    given({ type: 'record-tool', tool: 'Edit', input: 'x', result: 'ok', isError: false, files: [{ path: 'src/x.ts', added: 2, removed: 2 }] })
-      .when({ type: 'commit', contribution: 'done' })
-      .then('main', ['commit.recorded'], ([e]) => expect((e as Extract<NewEvent, { type: 'commit.recorded' }>).data.files).toEqual([{ path: 'src/x.ts', added: 2, removed: 2 }]));
+  it('takes files named explicitly and files git reports, and ticks objectives by number', () => {
+    const history = [init, { type: 'objective.added', data: { id: 'o-1', text: 'Ship it' }, branch: 'main' } as Placed];
+    const state = replay(given(history));
+    const d = decide(state, { type: 'commit', contribution: 'done', files: [{ path: 'b.ts', added: 0, removed: 0 }], check: ['1'] }, { nonce: 'ab', gitFiles: [{ path: 'c.ts', added: 5, removed: 0 }] });
+    expect(d.ok && d.shared.map((e) => e.type)).toEqual(['commit.recorded', 'objective.checked']);
+    expect(d.ok && (d.shared[0]!.data as { files: unknown }).files).toEqual([{ path: 'b.ts', added: 0, removed: 0 }, { path: 'c.ts', added: 5, removed: 0 }]);
+    expect(d.ok && d.shared[1]!.data).toEqual({ id: 'o-1', text: 'Ship it' });
   });
 
-  it('commit can tick objectives in the same batch', () => {
-    given({ type: 'roadmap', action: 'add', target: 'ship it' }).when({ type: 'commit', contribution: 'shipped', check: ['1'] }).then('main', ['commit.recorded', 'objective.checked']);
+  it('labels follow the highest label on the branch, so a union never makes the next one collide', () => {
+    spec([init, commit('main', 'C001', 'aaaaaa1'), commit('main', 'C007', 'aaaaaa2')], { type: 'commit', contribution: 'x' }).then([{ data: { label: 'C008' } }]);
   });
 
-  it('branch is logged in the parent and switches the session', () => {
-    given(branch('a')).when(branch('a/b'), 's1').then('a', ['branch.created'], ([e]) => expect(e!.data).toMatchObject({ name: 'a/b', parent: 'a', session: 's1' }));
+  it('refuses empty text and text over the limit, naming the field', () => {
+    spec([init], { type: 'commit', contribution: '  ' }).fails('E_INVALID_ARGUMENT', /contribution/);
+    spec([init], { type: 'commit', contribution: 'x'.repeat(1_048_577) }).fails('E_INVALID_ARGUMENT', /longer/);
+  });
+});
+
+describe('decide: BRANCH, SWITCH', () => {
+  it('BRANCH creates on the new branch (shared) and moves only this session (local)', () => {
+    spec([init], { type: 'branch', name: 'try-lru', purpose: 'LRU?' }, 's1').then(
+      [{ type: 'branch.created', branch: 'try-lru', data: { name: 'try-lru', parent: 'main', purpose: 'LRU?', hypotheses: [] } }],
+      [{ type: 'branch.switched', data: { to: 'try-lru', session: 's1' } }],
+    );
   });
 
-  it('refuses branch names that escape the tree, naming the rule', () => {
-    for (const bad of ['../x', '/abs', 'a/../b', 'nul', 'x\u0000', 'trail.', 'a//b', 'C:evil', 'a\\b', 'log.md', ''])
-      given().when(branch(bad)).thenFails('E_BRANCH_NAME', /pick a name/);
+  it('refuses names that exist (case-insensitively), main, and names that are not names', () => {
+    spec([init, created('Exp')], { type: 'branch', name: 'exp', purpose: 'x' }).fails('E_BRANCH_EXISTS');
+    spec([init], { type: 'branch', name: 'main', purpose: 'x' }).fails('E_BRANCH_NAME');
+    for (const name of ['../x', 'a//b', 'x.md', '']) spec([init], { type: 'branch', name, purpose: 'x' }).fails('E_BRANCH_NAME');
   });
 
-  it('refuses a branch that exists, in any case', () => {
-    given(branch('Exp')).when(branch('exp')).thenFails('E_BRANCH_EXISTS', /gctx switch Exp/);
+  it('branch names like Object.prototype keys are names like any other', () => {
+    for (const name of ['constructor', 'toString', 'hasOwnProperty']) {
+      spec([init], { type: 'branch', name, purpose: 'x' }).then([{ type: 'branch.created', data: { name } }], [{ type: 'branch.switched' }]);
+      spec([init, created(name)], { type: 'switch', name }).then([], [{ data: { to: name } }]);
+      spec([init], { type: 'switch', name }).fails('E_BRANCH_NOT_FOUND');
+    }
   });
 
-  it('merge writes a synthesis commit and the merge on the target, and surfaces what was tried', () => {
-    given(branch('exp', 'try sqlite'), { type: 'commit', contribution: 'bench done' })
-      .when({ type: 'merge', branch: 'exp', synthesis: 'sqlite is fast enough' })
-      .then('main', ['commit.recorded', 'branch.merged'], ([c]) => {
-        const d = (c as Extract<NewEvent, { type: 'commit.recorded' }>).data;
-        expect(d.merge?.tried).toMatch(/try sqlite[\s\S]*C001 bench done/);
-        expect(d.title).toBe('Merge exp: sqlite is fast enough');
-      });
+  it('SWITCH is local; to a closed branch it is refused; to where one stands it is nothing', () => {
+    spec([init, created('exp'), switched('main')], { type: 'switch', name: 'exp' }).then([], [{ type: 'branch.switched', data: { to: 'exp' } }]);
+    spec([init, created('exp'), { type: 'branch.abandoned', data: { branch: 'exp', reason: 'r' }, branch: 'exp' }], { type: 'switch', name: 'exp' }).fails('E_BRANCH_CLOSED');
+    spec([init], { type: 'switch', name: 'main' }).then([], []);
+  });
+});
+
+describe('decide: MERGE, ABANDON', () => {
+  it('MERGE writes the synthesis commit on the target, then closes the source', () => {
+    spec([init, created('exp'), switched('exp'), commit('exp', 'C001')], { type: 'merge', branch: 'exp', synthesis: 'Keep it' }).then([
+      { type: 'commit.recorded', branch: 'main', data: { label: 'C001', contribution: 'Keep it', merge: { from: 'exp', integrated: 'Keep it' } } },
+      { type: 'branch.merged', branch: 'exp', data: { branch: 'exp', into: 'main' } },
+    ]);
   });
 
-  it('merge rules: not main, not itself, not closed', () => {
-    given().when({ type: 'merge', branch: 'main', synthesis: 's' }).thenFails('E_MERGE_MAIN');
-    given(branch('a')).when({ type: 'merge', branch: 'a', into: 'a', synthesis: 's' }).thenFails('E_MERGE_SELF');
-    given(branch('a'), { type: 'merge', branch: 'a', synthesis: 's' }).when({ type: 'merge', branch: 'a', synthesis: 's' }).thenFails('E_BRANCH_CLOSED');
-    given(branch('a'), { type: 'switch', name: 'main' }, branch('b'), { type: 'abandon', branch: 'a', reason: 'no' })
-      .when({ type: 'merge', branch: 'b', into: 'a', synthesis: 's' })
-      .thenFails('E_BRANCH_CLOSED');
+  it('MERGE refuses main as a source, a branch into itself, closed branches, unknown ones', () => {
+    spec([init], { type: 'merge', branch: 'main', synthesis: 's', into: 'x' }).fails('E_BRANCH_NOT_FOUND');
+    spec([init, created('x')], { type: 'merge', branch: 'main', synthesis: 's', into: 'x' }).fails('E_MERGE_MAIN');
+    spec([init, created('exp')], { type: 'merge', branch: 'exp', synthesis: 's', into: 'exp' }).fails('E_MERGE_SELF');
+    spec([init, created('exp'), { type: 'branch.merged', data: { branch: 'exp', into: 'main', commit: 'abcdef1' }, branch: 'exp' }], { type: 'merge', branch: 'exp', synthesis: 's' }).fails('E_BRANCH_CLOSED');
+    spec([init], { type: 'merge', branch: 'nope', synthesis: 's' }).fails('E_BRANCH_NOT_FOUND');
   });
 
-  it('abandon records why in the branch log; main cannot be abandoned', () => {
-    given(branch('a')).when({ type: 'abandon', branch: 'a', reason: 'too slow' }).then('a', ['branch.abandoned']);
-    given().when({ type: 'abandon', branch: 'main', reason: 'x' }).thenFails('E_ABANDON_MAIN');
-    given(branch('a')).when({ type: 'abandon', branch: 'a', reason: ' ' }).thenFails('E_INVALID_ARGUMENT');
+  it('ABANDON records what was tried and why on the parent, then closes the branch', () => {
+    const d = spec([init, created('try-redis'), switched('try-redis')], { type: 'abandon', branch: 'try-redis', reason: 'too heavy' }).then([
+      { type: 'commit.recorded', branch: 'main', data: { label: 'C001', abandon: { from: 'try-redis', reason: 'too heavy' } } },
+      { type: 'branch.abandoned', branch: 'try-redis', data: { branch: 'try-redis', reason: 'too heavy' } },
+    ]);
+    expect((d.shared[0]!.data as { abandon: { tried: string } }).abandon.tried).toMatch(/Purpose: try try-redis/);
   });
 
-  it('commit to a closed branch is impossible: the session falls back to main', () => {
-    given(branch('a'), { type: 'abandon', branch: 'a', reason: 'no' }).when({ type: 'commit', contribution: 'x' }).then('main', ['commit.recorded']);
-    given(branch('a'), { type: 'abandon', branch: 'a', reason: 'no' }).when({ type: 'switch', name: 'a' }).thenFails('E_BRANCH_CLOSED', /context --branch a/);
+  it('ABANDON refuses main and closed branches', () => {
+    spec([init], { type: 'abandon', branch: 'main', reason: 'r' }).fails('E_ABANDON_MAIN');
+    spec([init, created('x'), { type: 'branch.abandoned', data: { branch: 'x', reason: 'r' }, branch: 'x' }], { type: 'abandon', branch: 'x', reason: 'r' }).fails('E_BRANCH_CLOSED');
+  });
+});
+
+describe('decide: where sessions stand is local, and follows closed branches', () => {
+  it('a session on a merged branch stands on its target; on an abandoned one, on its parent', () => {
+    const merged = spec([init, created('a'), switched('a', 's'), { type: 'branch.merged', data: { branch: 'a', into: 'main', commit: 'abcdef1' }, branch: 'a' }], { type: 'log', observation: 'x', thought: '', action: '' }, 's');
+    expect(currentBranch(merged.state, 's')).toBe('main');
+    const nested = spec([init, created('a'), created('b', 'a'), switched('b', 's'), { type: 'branch.abandoned', data: { branch: 'b', reason: 'r' }, branch: 'b' }], { type: 'log', observation: 'x', thought: '', action: '' }, 's');
+    expect(currentBranch(nested.state, 's')).toBe('a');
   });
 
-  it('roadmap finds objectives by number, text or unique part', () => {
-    const g = () => given({ type: 'roadmap', action: 'add', target: 'Write  the\nparser' }, { type: 'roadmap', action: 'add', target: 'Write docs' });
-    g().when({ type: 'roadmap', action: 'check', target: '2' }).then('main', ['objective.checked']);
-    g().when({ type: 'roadmap', action: 'remove', target: 'Write the parser' }).then('main', ['objective.removed']);
-    g().when({ type: 'roadmap', action: 'uncheck', target: 'docs' }).then('main', ['objective.unchecked']);
-    g().when({ type: 'roadmap', action: 'check', target: 'write' }).thenFails('E_OBJECTIVE_NOT_FOUND');
-    g().when({ type: 'roadmap', action: 'check', target: '3' }).thenFails('E_OBJECTIVE_NOT_FOUND');
+  it("another clone's BRANCH moves nobody here: only this clone's local switches do", () => {
+    const s = spec([init, created('exp')], { type: 'log', observation: 'x', thought: '', action: '' });
+    expect(currentBranch(s.state)).toBe('main');
   });
+});
 
-  it('config coerces values and refuses unknown keys', () => {
-    given().when({ type: 'config', key: 'proactive_commits', value: 'off' }).then('main', ['config.set'], ([e]) => expect(e!.data).toEqual({ key: 'proactive_commits', value: false }));
-    given().when({ type: 'config', key: 'shell', value: '/bin/sh' }).thenFails('E_CONFIG_KEY');
-    given().when({ type: 'config', key: 'commit_after_edits', value: 'many' }).thenFails('E_INVALID_ARGUMENT');
-  });
-
-  it('refuses unknown commands and over-long text with a clear error', () => {
-    given().when({ type: 'nope' } as unknown as Command).thenFails('E_INVALID_ARGUMENT');
-    given().when({ type: 'commit', contribution: 'x'.repeat(1_048_577) }).thenFails('E_INVALID_ARGUMENT');
-  });
-
-  it('sessions keep their own branch; a session-less call moves the default', () => {
-    let state = evolve(initialState(), stamp('main', [INIT]));
-    const run = (cmd: Command, session?: string) => {
-      const d = decide(state, cmd, { nonce: `n${++seq}00000000`, session });
-      if (!d.ok) throw d.error;
-      state = evolve(state, stamp(d.log, d.events));
-      return d.log;
-    };
-    run(branch('a'), 's1');
-    expect(run({ type: 'commit', contribution: 'x' }, 's2')).toBe('main');
-    expect(run({ type: 'commit', contribution: 'y' }, 's1')).toBe('a');
-    run(branch('b'));
-    expect(run({ type: 'commit', contribution: 'z' }, 's3')).toBe('b');
-    expect(run({ type: 'commit', contribution: 'w' }, 's1')).toBe('a');
+describe('decide: SESSION (the session machine decides what is logged)', () => {
+  it('START then OPENED logs session.started once; a second START first ends the running one', () => {
+    spec([init], { type: 'session', signals: [{ type: 'START', reason: 'startup' }, { type: 'OPENED' }], host: 'pi' }, 's').then([], [{ type: 'session.started', data: { session: 's', host: 'pi', reason: 'startup' } }]);
+    const started = { type: 'session.started', data: { session: 's', host: 'pi', reason: 'startup' }, branch: 'main' } as Placed;
+    spec([init, started], { type: 'session', signals: [{ type: 'START', reason: 'resume' }, { type: 'OPENED' }], host: 'pi' }, 's').then([], [{ type: 'session.ended' }, { type: 'session.started', data: { reason: 'resume' } }]);
+    spec([init, started], { type: 'session', signals: [{ type: 'OPENED' }], host: 'pi' }, 's').then([], []);
   });
 });

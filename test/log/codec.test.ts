@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { GccEvent } from '../../src/events/types.js';
 import { GccError } from '../../src/errors.js';
-import { parse, serialize, serializeEvent } from '../../src/log/codec.js';
+import { parse, salvage, serialize, serializeEvent } from '../../src/log/codec.js';
+import { conflictSides, hasConflictMarkers } from '../../src/log/conflict.js';
 import { eventLog, hostileText } from '../support/arbitraries.js';
 
 /** JSON can only carry well-formed text: lone surrogates come back escaped, so compare via JSON. */
@@ -109,6 +110,52 @@ describe('log codec', () => {
     const b = ota(2, 'b');
     expect(() => parse(serialize([a, a]))).toThrow(/sequence 1, expected 2/);
     expect(() => parse(serialize([b, a]))).toThrow(/sequence 2, expected 1/);
+  });
+
+  it('refuses ids that do not grow within a log (a log is in replay order)', () => {
+    const a = ota(1, 'a');
+    const b = { ...ota(2, 'b'), id: a.id };
+    expect(() => parse(serialize([a, b]))).toThrow(/not newer/);
+  });
+});
+
+describe('salvage: what a repair keeps of a damaged log', () => {
+  it('keeps every entry that still holds together, and counts the rest', () => {
+    const events = [ota(1, 'one'), ota(2, 'two'), ota(3, 'three'), ota(4, 'four')];
+    const text = serialize(events);
+    const at = text.indexOf('two');
+    const damaged = Buffer.from(`${text.slice(0, at)}tXo${text.slice(at + 3)}`);
+    const s = salvage(damaged);
+    expect(s.events.map((e) => e.seq)).toEqual([1, 3, 4]);
+    expect(s.lost).toBe(1);
+  });
+
+  it('zeros over entries lose those entries only', () => {
+    const events = [ota(1, 'one'), ota(2, 'two'), ota(3, 'three')];
+    const buf = Buffer.from(serialize(events));
+    const start = Buffer.byteLength(serializeEvent(events[0]!));
+    buf.fill(0, start, start + 40);
+    const s = salvage(buf);
+    expect(s.events.map((e) => e.seq)).toEqual([1, 3]);
+  });
+});
+
+describe('conflict markers', () => {
+  it('gives back both sides of a log git merged as text, each a log that parses', () => {
+    const common = serialize([ota(1, 'base')]);
+    const ours = serialize([{ ...ota(2, 'ours'), id: '000000000002aaaaaaaaaa' }]);
+    const theirs = serialize([{ ...ota(2, 'theirs'), id: '000000000002bbbbbbbbbb' }]);
+    const merged = `${common}<<<<<<< HEAD\n${ours}=======\n${theirs}>>>>>>> other\n`;
+    expect(hasConflictMarkers(merged)).toBe(true);
+    const sides = conflictSides(merged)!;
+    expect(parse(sides.ours).events.map((e) => e.data)).toEqual([ota(1, 'base').data, ota(2, 'ours').data]);
+    expect(parse(sides.theirs).events.map((e) => e.data)).toEqual([ota(1, 'base').data, ota(2, 'theirs').data]);
+  });
+
+  it('takes diff3 style (with the ancestor) too, and refuses markers that do not nest', () => {
+    const merged = 'a\n<<<<<<< ours\nb\n||||||| base\nx\n=======\nc\n>>>>>>> theirs\nd\n';
+    expect(conflictSides(merged)).toEqual({ ours: 'a\nb\nd\n', theirs: 'a\nc\nd\n' });
+    expect(conflictSides('<<<<<<< a\n<<<<<<< b\n')).toBeNull();
   });
 });
 

@@ -1,32 +1,73 @@
-/** The written-out checks for the bulk event types give the SHAPES table's answer, always. */
+/**
+ * Events read from a log are untrusted input: held to the rules commands are held to. A valid
+ * CRC proves nothing (anyone can write one), so every field is checked on read.
+ */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FAST, tableProblem } from '../../src/log/validate.js';
-import { eventLog } from '../support/arbitraries.js';
+import { eventProblem, FUTURE_SKEW_MS } from '../../src/log/validate.js';
+import { MAX_TEXT } from '../../src/events/rules.js';
+import { parse, serialize } from '../../src/log/codec.js';
+import type { GccEvent } from '../../src/events/types.js';
+import { eventLog, PROTOTYPE_NAMES } from '../support/arbitraries.js';
 
-const odd = fc.oneof(fc.constant(undefined), fc.constant(null), fc.string(), fc.integer(), fc.boolean(), fc.constant([]), fc.constant({}), fc.constant([{ path: 'a', added: 1 }]), fc.constant([{ path: 'a', added: 1, removed: 2 }]), fc.constant(Number.NaN));
+const base = (over: Partial<GccEvent> & { data?: unknown } = {}): Record<string, unknown> => ({
+  id: '0190000000000123456789',
+  seq: 1,
+  at: '2024-06-01T00:00:00.000Z',
+  branch: 'main',
+  type: 'branch.created',
+  data: { name: 'exp', parent: 'main', purpose: 'p', hypotheses: [] },
+  ...over,
+});
 
-describe('event data checks', () => {
-  it('the fast checks accept exactly what the table accepts', () => {
-    const types = Object.keys(FAST);
-    const data = eventLog
-      .filter((events) => events.some((e) => types.includes(e.type)))
-      .chain((events) => {
-        const e = events.find((x) => types.includes(x.type))!;
-        const keys = [...Object.keys(e.data), 'host', 'merge', 'extra'];
-        // Each field kept, dropped or replaced by a value of another kind.
-        return fc.record({ type: fc.constant(e.type), data: fc.constant(e.data as Record<string, unknown>), changes: fc.array(fc.tuple(fc.constantFrom(...keys), odd), { maxLength: 3 }) });
-      });
+/** Names that would leave .GCC/ or collide with memory files if they became paths. */
+const BAD_NAMES = ['../../docs', '..', '.', '/etc', 'C:evil', 'a//b', 'a/', 'x.md', 'notes.yaml', 'lock.json', 'con', 'nul.txt', 'a\u0000b', 'a\nb', 'a\\b', '-x', '_x', '__proto__', ' x', 'x ', 'a'.repeat(101), ''];
+
+describe('events read from a log are validated like commands', () => {
+  it('accepts every well-formed event, whatever its free text', () => {
     fc.assert(
-      fc.property(data, ({ type, data: base, changes }) => {
-        const d: Record<string, unknown> = { ...base };
-        for (const [k, v] of changes) {
-          if (v === undefined) delete d[k];
-          else d[k] = v;
-        }
-        expect(FAST[type]!(d)).toBe(tableProblem(type, d) === null);
+      fc.property(eventLog, (events) => {
+        for (const e of events) expect(eventProblem(JSON.parse(JSON.stringify(e)))).toBeNull();
       }),
-      { numRuns: 1000 },
+      { numRuns: 300 },
     );
+  });
+
+  it('accepts branches named like Object.prototype keys', () => {
+    for (const name of PROTOTYPE_NAMES) expect(eventProblem(base({ branch: name, data: { name, parent: 'main', purpose: 'p', hypotheses: [] } }))).toBeNull();
+  });
+
+  it('refuses a branch name that is not a name, wherever it stands', () => {
+    for (const name of BAD_NAMES) {
+      expect(eventProblem(base({ branch: name })), `envelope ${JSON.stringify(name)}`).toMatch(/branch/);
+      expect(eventProblem(base({ data: { name, parent: 'main', purpose: 'p', hypotheses: [] } })), `data ${JSON.stringify(name)}`).toMatch(/branch name/);
+      expect(eventProblem(base({ type: 'branch.merged', data: { branch: name, into: 'main', commit: 'abcdef1' } })), `merged ${JSON.stringify(name)}`).toMatch(/branch name/);
+    }
+  });
+
+  it('refuses ids dated beyond the clock plus the skew, and malformed ids', () => {
+    const now = Date.parse('2026-12-01T00:00:00Z');
+    const at = (ms: number) => ms.toString(16).padStart(12, '0') + '0123456789';
+    expect(eventProblem(base({ id: at(now + FUTURE_SKEW_MS - 1) }), now)).toBeNull();
+    expect(eventProblem(base({ id: at(now + FUTURE_SKEW_MS + 1) }), now)).toMatch(/future/);
+    expect(eventProblem(base({ id: 'ffffffffffff0123456789' }), now)).toMatch(/future/);
+    for (const id of ['x', '', 'G190000000000123456789', '0190000000000123456789a', 42]) expect(eventProblem(base({ id: id as string }), now)).toMatch(/id/);
+  });
+
+  it('refuses wrong kinds, oversize text, unknown types and missing fields', () => {
+    expect(eventProblem(base({ data: { name: 'exp', parent: 'main', purpose: 'x'.repeat(MAX_TEXT + 1), hypotheses: [] } }))).toMatch(/longer/);
+    expect(eventProblem(base({ data: { name: 'exp', parent: 'main', purpose: 1, hypotheses: [] } }))).toMatch(/not text/);
+    expect(eventProblem(base({ data: { name: 'exp', parent: 'main', purpose: 'p' } }))).toMatch(/missing/);
+    expect(eventProblem(base({ type: 'branch.teleported' as never }))).toMatch(/unknown event type/);
+    expect(eventProblem(base({ type: 'commit.recorded', data: { id: 'nothex!', label: 'C001', title: 't', contribution: 'c', purpose: 'p', previous: 'p', files: [] } }))).toMatch(/commit hash/);
+    expect(eventProblem(base({ type: 'commit.recorded', data: { id: 'abcdef1', label: 'X1', title: 't', contribution: 'c', purpose: 'p', previous: 'p', files: [] } }))).toMatch(/label/);
+    expect(eventProblem(base({ type: 'tool.recorded', data: { tool: 't', input: '', result: '', isError: false, files: [{ path: '', added: 0, removed: 0 }] } }))).toMatch(/files/);
+    expect(eventProblem(base({ seq: 0 }))).toMatch(/seq/);
+    expect(eventProblem(base({ at: 'yesterday' }))).toMatch(/time/);
+  });
+
+  it('an invalid event in a log is corruption naming the file and line, even with a correct CRC', () => {
+    const forged = { ...base(), data: { name: '../../docs', parent: 'main', purpose: 'p', hypotheses: [] } } as unknown as GccEvent;
+    expect(() => parse(serialize([forged]), '.GCC/events/x.md')).toThrow(/not a valid branch name/);
   });
 });

@@ -1,97 +1,132 @@
 /**
- * The store under stress: a crash at any byte of an append (every acknowledged event kept,
- * the torn fragment moved to .GCC/quarantine/), a memory removed under an open process,
- * and optimistic concurrency on the expected sequence.
+ * The store: appends to this clone's own segment, rotation (size, and once git has seen the
+ * segment), the local log, ids, the ledger, and reading every log back in id order.
  */
-import { readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Memory } from '../../src/engine/memory.js';
+import type { GccEvent, Placed } from '../../src/events/types.js';
+import { serialize } from '../../src/log/codec.js';
+import { readLedger } from '../../src/store/ledger.js';
+import { layout } from '../../src/store/paths.js';
+import { mergeById } from '../../src/store/stream.js';
+import { LOCAL, nextId, SEGMENT_MAX, Store } from '../../src/store/store.js';
 import { cleanup, tempProject } from '../support/tmp.js';
 
-describe('torn tails', () => {
-  afterAll(cleanup);
+afterAll(cleanup);
 
-  it('truncating the last batch at ~150 offsets across it (the codec test covers every byte): open succeeds, earlier events intact, fragment quarantined', async () => {
-    const dir = tempProject();
-    const m = await Memory.open(dir, { create: true });
-    await m.execute({ type: 'roadmap', action: 'add', target: 'first objective' });
-    await m.execute({ type: 'branch', name: 'exp', purpose: 'p' });
-    await m.execute({ type: 'commit', contribution: 'on exp' });
-    const log = join(dir, '.GCC', 'branches', 'exp', 'log.md');
-    const acked = readFileSync(log);
-    // The merge is a two-event batch on main: a torn merge must vanish whole.
-    await m.execute({ type: 'merge', branch: 'exp', synthesis: 'learned ünïcødé 😀 --> ---' });
-    const mainLog = join(dir, '.GCC', 'log.md');
-    const full = readFileSync(mainLog);
-    const mainEvents = m.eventsOf('main').length;
-    m.close();
-    // Find where the merge batch starts: the end of the entry before it.
-    const text = full.toString('utf8');
-    const mergeStart = Buffer.byteLength(text.slice(0, text.lastIndexOf('**[COMMIT-')));
-    const step = Math.max(1, Math.floor((full.length - mergeStart) / 150));
-    for (let cut = mergeStart + 1; cut < full.length; cut += step) {
-      writeFileSync(mainLog, full.subarray(0, cut));
-      const again = await Memory.open(dir);
-      expect(again.eventsOf('main')).toHaveLength(mainEvents - 2);
-      expect(again.state.branches.exp!.status).toBe('active');
-      expect(statSync(mainLog).size).toBe(mergeStart);
-      expect(again.warnings.join('\n')).toMatch(/torn entry at the end of \.GCC\/log\.md .* moved to .*quarantine/);
-      expect(again.verify()).toEqual([]);
-      // The branch's own log was untouched.
-      expect(readFileSync(log)).toEqual(acked);
-      again.close();
-    }
-    const q = readdirSync(join(dir, '.GCC', 'quarantine'));
-    expect(q.length).toBeGreaterThan(100);
-    // Appending after recovery works and keeps sequences gapless.
-    const m2 = await Memory.open(dir);
-    await m2.execute({ type: 'merge', branch: 'exp', synthesis: 'again' });
-    expect(m2.eventsOf('main').map((e) => e.seq)).toEqual(Array.from({ length: mainEvents }, (_, i) => i + 1));
-    expect(m2.verify()).toEqual([]);
-    m2.close();
+const ota = (text: string, branch = 'main'): Placed => ({ type: 'ota.logged', data: { observation: text, thought: '', action: '' }, branch });
+const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+
+async function fresh(dir = tempProject()): Promise<Store> {
+  const s = new Store(layout(dir));
+  s.check(Date.now());
+  return s;
+}
+
+async function append(s: Store, events: Placed[], where: 'shared' | 'local' = 'shared'): Promise<GccEvent[]> {
+  return s.withLock(() => {
+    let last = '';
+    for (const f of s.logs.values()) if (f.meta.lastId > last) last = f.meta.lastId;
+    s.catchUp(last);
+    return s.append(events, where, last, new Date());
+  });
+}
+
+describe('appends', () => {
+  it('go to one open segment, with gapless sequences and growing ids, and are acknowledged in the ledger', async () => {
+    const s = await fresh();
+    const a = await append(s, [ota('one'), ota('two')]);
+    const b = await append(s, [ota('three')]);
+    expect([...a, ...b].map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect(a[0]!.more).toBe(1);
+    expect([...a, ...b].map((e) => e.id)).toEqual([...[...a, ...b].map((e) => e.id)].sort());
+    const names = readdirSync(s.layout.events, { recursive: true }).filter((n) => String(n).endsWith('.md'));
+    expect(names).toHaveLength(1);
+    const ledger = readLedger(s.layout.ledger)!;
+    expect(ledger.open).toBe(String(names[0]));
+    expect(ledger.logs[String(names[0])]).toMatchObject({ seq: 3 });
   });
 
-  it('a cut exactly between entries is a clean log, not a tear', async () => {
+  it('local events go to the local log, never to a segment', async () => {
+    const s = await fresh();
+    await append(s, [{ type: 'branch.switched', data: { to: 'main' }, branch: 'main' }], 'local');
+    expect(readFileSync(s.layout.localLog, 'utf8')).toMatch(/Switched to main/);
+    expect(() => readdirSync(s.layout.events)).toThrow();
+    expect(s.logs.get(LOCAL)!.meta.seq).toBe(1);
+  });
+
+  it('a full segment is left for a new one', async () => {
+    const s = await fresh();
+    const big = 'x'.repeat(SEGMENT_MAX / 4);
+    for (let i = 0; i < 5; i++) await append(s, [ota(big)]);
+    const names = readdirSync(s.layout.events, { recursive: true }).filter((n) => String(n).endsWith('.md'));
+    expect(names.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('once git has seen the open segment (staged or committed), the next append starts another', async () => {
     const dir = tempProject();
-    const m = await Memory.open(dir, { create: true });
-    await m.execute({ type: 'log', observation: 'o', thought: 't', action: 'a' });
-    m.close();
-    const mainLog = join(dir, '.GCC', 'log.md');
-    const size = statSync(mainLog).size;
-    truncateSync(mainLog, size);
-    const again = await Memory.open(dir);
-    expect(again.warnings).toEqual([]);
-    again.close();
+    git(dir, 'init', '-q', '-b', 'main');
+    const s = await fresh(dir);
+    await append(s, [ota('before the commit')]);
+    const first = readLedger(s.layout.ledger)!.open!;
+    await append(s, [ota('still before')]);
+    expect(readLedger(s.layout.ledger)!.open).toBe(first);
+    git(dir, 'add', '.GCC/events');
+    await append(s, [ota('after staging')]);
+    const second = readLedger(s.layout.ledger)!.open!;
+    expect(second).not.toBe(first);
+    // The staged segment was never touched again: what git holds is what the file holds.
+    expect(git(dir, 'diff', '--stat', '--', '.GCC/events')).toBe('');
+  });
+
+  it('never appends to a segment that is not as this clone left it: the next append starts another, and the change is reported', async () => {
+    const dir = tempProject();
+    const s = await fresh(dir);
+    await append(s, [ota('one')]);
+    const open = readLedger(s.layout.ledger)!.open!;
+    appendFileSync(s.layout.segment(open), 'stray text');
+    await s.withLock(() => s.append([ota('two')], 'shared', '', new Date()));
+    expect(readLedger(s.layout.ledger)!.open).not.toBe(open);
+    expect(readFileSync(s.layout.segment(open), 'utf8')).toMatch(/stray text$/);
+    expect(() => new Store(layout(dir)).check(Date.now())).toThrow(/not an entry/);
   });
 });
 
-describe('memory removed under an open process', () => {
-  afterAll(cleanup);
-  it('the next operation says the memory is gone and how to start again', async () => {
-    const { rmSync } = await import('node:fs');
-    const dir = tempProject();
-    const m = await Memory.open(dir, { create: true });
-    rmSync(join(dir, '.GCC'), { recursive: true, force: true });
-    await expect(m.execute({ type: 'log', observation: 'o', thought: 't', action: 'a' })).rejects.toMatchObject({ code: 'E_NOT_INITIALIZED' });
-    m.close();
+describe('ids', () => {
+  it('grow past the newest id seen, unless that id runs far ahead of the clock', () => {
+    const now = Date.parse('2026-12-01T00:00:00Z');
+    const near = (now + 60_000).toString(16).padStart(12, '0') + '0000000000';
+    const far = (now + 86_400_000).toString(16).padStart(12, '0') + '0000000000';
+    expect(nextId(near, now) > near).toBe(true);
+    const mine = nextId(far, now);
+    expect(Number.parseInt(mine.slice(0, 12), 16)).toBe(now);
+    // This clone's own ids always grow.
+    expect(nextId('', now, mine) > mine).toBe(true);
   });
 });
 
-describe('expected sequence', () => {
-  afterAll(cleanup);
-  it('an append against a stale sequence fails with E_CONFLICT and changes nothing; the right one succeeds', async () => {
+describe('reading every log back', () => {
+  it('merges logs in id order, keeps an event two logs share once, and refuses one id with two contents', async () => {
     const dir = tempProject();
-    const a = await Memory.open(dir, { create: true });
-    const b = await Memory.open(dir);
-    const seen = a.seqOf('main');
-    await b.execute({ type: 'roadmap', action: 'add', target: 'from b' }); // moves main on
-    const before = readFileSync(join(dir, '.GCC', 'log.md'));
-    await expect(a.execute({ type: 'roadmap', action: 'add', target: 'from a' }, { expectedSeq: seen })).rejects.toMatchObject({ code: 'E_CONFLICT' });
-    expect(readFileSync(join(dir, '.GCC', 'log.md'))).toEqual(before);
-    await a.execute({ type: 'roadmap', action: 'add', target: 'from a' }, { expectedSeq: a.seqOf('main') });
-    expect(a.state.objectives.map((o) => o.text)).toEqual(['from b', 'from a']);
-    a.close();
-    b.close();
+    const s = await fresh(dir);
+    const ev = (n: number, text: string, seq: number): GccEvent => ({ id: `${n.toString(16).padStart(12, '0')}0000000000`, seq, at: '2026-01-01T00:00:00.000Z', branch: 'main', type: 'ota.logged', data: { observation: text, thought: '', action: '' } });
+    const l = s.layout;
+    const write = (name: string, events: GccEvent[]) => {
+      const path = l.segment(name);
+      execFileSync('mkdir', ['-p', join(path, '..')]);
+      writeFileSync(path, serialize(events));
+    };
+    write('2026-01/20260101T000000Z-aaaaaa.md', [ev(1, 'a', 1), ev(3, 'c', 2), ev(5, 'shared', 3)]);
+    write('2026-01/20260101T000000Z-bbbbbb.md', [ev(2, 'b', 1), ev(4, 'd', 2), { ...ev(5, 'shared', 3) }]);
+    const s2 = await fresh(dir);
+    const seen: string[] = [];
+    s2.stream((e) => seen.push((e.data as { observation: string }).observation));
+    expect(seen).toEqual(['a', 'b', 'c', 'd', 'shared']);
+    write('2026-01/20260101T000000Z-cccccc.md', [ev(5, 'forged', 1)]);
+    const s3 = await fresh(dir);
+    expect(() => s3.stream(() => undefined)).toThrow(/different content/);
+    expect(mergeById).toBeTypeOf('function');
   });
 });

@@ -1,4 +1,4 @@
-/** Arbitraries shared by the property tests: hostile text and whole events. */
+/** Arbitraries shared by the property tests: hostile text, branch names, and whole valid events. */
 import fc from 'fast-check';
 import { EVENT_TYPES, type GccEvent } from '../../src/events/types.js';
 
@@ -13,6 +13,9 @@ const PIECES = [
   '**[OTA-001]** 2026-01-01T00:00:00.000Z | Branch: main',
   '## [C001] fake commit',
   '- **Observation**: forged',
+  '<<<<<<< HEAD',
+  '=======',
+  '>>>>>>> theirs',
   '\u0000',
   '\u0007\u001b[31m',
   '\u202eRTL',
@@ -35,47 +38,63 @@ export const hostileText = fc.oneof(
   fc.array(fc.oneof(fc.constantFrom(...PIECES), fc.string({ maxLength: 6 })), { maxLength: 12 }).map((a) => a.join('')),
 );
 
-const fileChange = fc.record({ path: hostileText, added: fc.nat(1000), removed: fc.nat(1000) });
+/** Names people choose that a careless map would confuse with its prototype. */
+export const PROTOTYPE_NAMES = ['constructor', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString'];
+
+/** Valid branch names, prototype-named ones and nested ones included. */
+export const branchName = fc.oneof(
+  fc.constantFrom('main', 'exp', 'try-lru', 'feat/parser', 'a.b', ...PROTOTYPE_NAMES),
+  fc.stringMatching(/^[a-z0-9][a-z0-9_-]{0,12}$/),
+  fc.tuple(fc.stringMatching(/^[a-z][a-z0-9]{0,5}$/), fc.stringMatching(/^[a-z][a-z0-9-]{0,5}$/)).map(([a, b]) => `${a}/${b}`),
+);
+
+const fileChange = fc.record({ path: hostileText.filter((p) => p.length > 0), added: fc.nat(1000), removed: fc.nat(1000) });
+const hash = fc.stringMatching(/^[0-9a-f]{7}$/);
+const label = fc.integer({ min: 1, max: 999 }).map((n) => `C${String(n).padStart(3, '0')}`);
+const objectiveId = fc.stringMatching(/^o-[0-9a-f]{8}$/);
+const shortText = hostileText.map((t) => t.slice(0, 200));
 
 const payloads: Record<string, fc.Arbitrary<unknown>> = {
-  'memory.initialized': fc.record({ format: fc.constant(1), config: fc.record({ proactive_commits: fc.boolean(), commit_after_edits: fc.integer({ min: 1, max: 50 }), commit_after_turns: fc.integer({ min: 1, max: 50 }) }) }),
-  'objective.added': fc.record({ id: hostileText, text: hostileText }),
-  'objective.checked': fc.record({ id: hostileText }),
-  'objective.unchecked': fc.record({ id: hostileText }),
-  'objective.removed': fc.record({ id: hostileText }),
-  'objective.edited': fc.record({ id: hostileText, text: hostileText }),
+  'memory.initialized': fc.record({ format: fc.constant(2), config: fc.record({ proactive_commits: fc.boolean(), commit_after_edits: fc.integer({ min: 1, max: 50 }), commit_after_turns: fc.integer({ min: 1, max: 50 }) }) }),
+  'objective.added': fc.record({ id: objectiveId, text: hostileText }),
+  'objective.checked': fc.record({ id: objectiveId, text: hostileText }, { requiredKeys: ['id'] }),
+  'objective.unchecked': fc.record({ id: objectiveId }),
+  'objective.removed': fc.record({ id: objectiveId, text: hostileText }, { requiredKeys: ['id'] }),
+  'objective.edited': fc.record({ id: objectiveId, text: hostileText }),
   'notes.patched': fc.record({ patch: hostileText }),
   'config.set': fc.record({ key: fc.constant('proactive_commits'), value: fc.boolean() }),
-  'branch.created': fc.record({ name: hostileText, parent: hostileText, purpose: hostileText, hypotheses: fc.array(hostileText, { maxLength: 3 }) }, { requiredKeys: ['name', 'parent', 'purpose', 'hypotheses'] }),
-  'branch.switched': fc.record({ to: hostileText, session: hostileText }, { requiredKeys: ['to'] }),
+  'branch.created': fc.record({ name: branchName, parent: branchName, purpose: hostileText, hypotheses: fc.array(hostileText, { maxLength: 3 }) }),
+  'branch.switched': fc.record({ to: branchName, session: shortText }, { requiredKeys: ['to'] }),
   'commit.recorded': fc.record(
     {
-      id: hostileText,
-      label: hostileText,
+      id: hash,
+      label,
       title: hostileText,
       contribution: hostileText,
       purpose: hostileText,
       previous: hostileText,
       files: fc.array(fileChange, { maxLength: 3 }),
-      merge: fc.record({ from: hostileText, tried: hostileText, learned: hostileText, integrated: hostileText }),
+      next: hostileText,
+      merge: fc.record({ from: branchName, tried: hostileText, learned: hostileText, integrated: hostileText }),
     },
     { requiredKeys: ['id', 'label', 'title', 'contribution', 'purpose', 'previous', 'files'] },
   ),
-  'branch.merged': fc.record({ branch: hostileText, into: hostileText, commit: hostileText }),
-  'branch.abandoned': fc.record({ branch: hostileText, reason: hostileText }),
+  'branch.merged': fc.record({ branch: branchName, into: branchName, commit: hash }),
+  'branch.abandoned': fc.record({ branch: branchName, reason: hostileText }),
   'ota.logged': fc.record({ observation: hostileText, thought: hostileText, action: hostileText }),
   'tool.recorded': fc.record({ tool: hostileText, input: hostileText, result: hostileText, isError: fc.boolean(), files: fc.array(fileChange, { maxLength: 2 }) }),
-  'session.started': fc.record({ session: hostileText, host: hostileText, reason: hostileText }),
-  'session.compacted': fc.record({ session: hostileText, host: hostileText }),
-  'session.ended': fc.record({ session: hostileText, host: hostileText, reason: hostileText }),
+  'memory.repaired': fc.record({ segment: shortText, kept: fc.nat(100), lost: fc.nat(100), reason: hostileText }),
+  'session.started': fc.record({ session: shortText, host: shortText, reason: shortText }),
+  'session.compacted': fc.record({ session: shortText, host: shortText }),
+  'session.ended': fc.record({ session: shortText, host: shortText, reason: shortText }),
 };
 
-const isoTime = fc.integer({ min: 0, max: 4_000_000_000_000 }).map((ms) => new Date(ms).toISOString());
+const isoTime = fc.integer({ min: 0, max: 1_700_000_000_000 }).map((ms) => new Date(ms).toISOString());
 
-/** A log's worth of events: valid envelopes with gapless sequences and batch markers. */
+/** A log's worth of valid events: growing ids, gapless sequences and batch markers, hostile text. */
 export const eventLog = fc
   .array(
-    fc.tuple(fc.constantFrom(...EVENT_TYPES), isoTime, hostileText, fc.integer({ min: 1, max: 3 })).chain(([type, at, branch, batch]) =>
+    fc.tuple(fc.constantFrom(...EVENT_TYPES), isoTime, branchName, fc.integer({ min: 1, max: 3 })).chain(([type, at, branch, batch]) =>
       fc.array(payloads[type]!, { minLength: batch, maxLength: batch }).map((datas) => datas.map((data) => ({ type, at, branch, data }))),
     ),
     { maxLength: 8 },
@@ -86,7 +105,7 @@ export const eventLog = fc
     for (const batch of batches) {
       batch.forEach((b, i) => {
         seq += 1;
-        const e = { id: `${String(seq).padStart(12, '0')}abcdef0123`, seq, at: b.at, branch: b.branch, type: b.type, data: b.data } as GccEvent;
+        const e = { id: `${(1_600_000_000_000 + seq).toString(16).padStart(12, '0')}abcdef0123`, seq, at: b.at, branch: b.branch, type: b.type, data: b.data } as GccEvent;
         const more = batch.length - 1 - i;
         if (more > 0) e.more = more;
         out.push(e);
