@@ -6,12 +6,13 @@
  *
  * Tool calls run one at a time: the engine already serialises writers across processes with
  * its lock, and queueing here keeps this process from polling its own lock.
+ *
+ * Framing, retries and the order of shutdown are the transport's and serveMcp's (stdio.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
@@ -22,6 +23,7 @@ import { asGccError, gccError, type GccError } from '../../errors.js';
 import { GCC_DIR } from '../../store/paths.js';
 import { VERSION } from '../../runtime/version.js';
 import { coerceArgs, fieldKinds, type FieldKind } from './coerce.js';
+import { StdioTransport } from './stdio.js';
 import { TOOLS, type ToolSpec } from './tools.js';
 
 export interface McpOptions {
@@ -181,29 +183,28 @@ export function createMcpServer(opts: McpOptions): { server: Server; holder: Mem
   return { server, holder, idle: () => tail.then(() => undefined) };
 }
 
-/** Serve over stdio until the client goes away; resolves once the memory is closed. */
+/**
+ * Serve over stdio until input ends; resolves once the memory is closed. The order matters:
+ * stop reading (end of stdin, SIGTERM/SIGINT, or stdout gone), answer every request already
+ * read and write every answer (a call may first wait seconds for the lock behind other
+ * servers), let the tool queue fall idle, close the memory (and with it any hold on the lock),
+ * and only then close the connection: closing it first would abort calls still running, so
+ * a commit would be recorded but never answered.
+ */
 export async function serveMcp(opts: McpOptions): Promise<void> {
   const { server, holder, idle } = createMcpServer(opts);
-  const transport = new StdioServerTransport();
-  let done!: () => void;
-  const finished = new Promise<void>((r) => (done = r));
-  let closing = false;
-  const shutdown = async () => {
-    if (closing) return;
-    closing = true;
-    // Answer what was already asked before letting go of the memory and the lock.
-    await idle();
-    holder.close();
-    await server.close().catch(() => undefined);
-    done();
-  };
-  transport.onclose = () => void shutdown();
-  process.stdin.once('end', () => void shutdown());
-  process.stdout.once('error', () => void shutdown());
-  process.once('SIGTERM', () => void shutdown());
-  process.once('SIGINT', () => void shutdown());
+  const transport = new StdioTransport();
+  const stop = () => transport.stopReading();
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
   await server.connect(transport);
   // Open an existing memory now, so the first call does not pay for it; never create one unasked.
   if (holder.exists) holder.get().catch(() => undefined);
-  await finished;
+  await transport.inputEnded;
+  await transport.settled();
+  await idle();
+  holder.close();
+  await server.close().catch(() => undefined);
+  process.off('SIGTERM', stop);
+  process.off('SIGINT', stop);
 }
