@@ -13,7 +13,15 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type JSONRPCRequest,
+  type JSONRPCResponse,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 // Not `{ z }`: a namespace import lets the bundle leave out unused zod (scripts/bundle.mjs).
@@ -23,7 +31,7 @@ import { asGccError, gccError, type GccError } from '../../errors.js';
 import { GCC_DIR } from '../../store/paths.js';
 import { VERSION } from '../../runtime/version.js';
 import { coerceArgs, fieldKinds, type FieldKind } from './coerce.js';
-import { StdioTransport } from './stdio.js';
+import { StdioTransport, type Screen } from './stdio.js';
 import { TOOLS, type ToolSpec } from './tools.js';
 
 export interface McpOptions {
@@ -95,6 +103,30 @@ function invalidArguments(spec: ToolSpec, issues: readonly z.core.$ZodIssue[]): 
   return gccError('E_INVALID_ARGUMENT', `invalid arguments for ${spec.name}: ${what}`, `required: ${required.join(', ') || 'none'}; optional: ${optional.join(', ')}`);
 }
 
+/**
+ * tools/call requests the SDK's own schema would refuse with a raw validation dump, answered
+ * here instead: no tool name is an Invalid params error that lists the tools; `arguments: null`
+ * counts as omitted (as coerce.ts treats a null argument); arguments that are not an object are
+ * the tool's E_INVALID_ARGUMENT with its required and optional arguments, like any other bad input.
+ */
+function screenToolCall(tools: ReadonlyMap<string, Registered>): Screen {
+  return (request: JSONRPCRequest): JSONRPCRequest | JSONRPCResponse => {
+    if (request.method !== 'tools/call') return request;
+    const params = request.params ?? {};
+    if (typeof params.name !== 'string') {
+      const message = `Invalid params: tools/call needs params.name, the tool to call (one of ${[...tools.keys()].join(', ')}), and params.arguments, an object`;
+      return { jsonrpc: '2.0', id: request.id, error: { code: ErrorCode.InvalidParams, message } };
+    }
+    const { arguments: args, ...rest } = params;
+    if (args === undefined || (typeof args === 'object' && args !== null && !Array.isArray(args))) return request;
+    const reg = tools.get(params.name);
+    // An unknown tool, or null: served without them (the handler names the tools, or validates what is left).
+    if (!reg || args === null) return { ...request, params: rest };
+    const issues = reg.spec.input.safeParse(args).error?.issues ?? [];
+    return { jsonrpc: '2.0', id: request.id, result: errorResult(invalidArguments(reg.spec, issues), '') };
+  };
+}
+
 /** Opens the memory once, creating `.GCC/` on first use; a failed open is retried next call. */
 export class MemoryHolder {
   private opening: Promise<Memory> | null = null;
@@ -141,7 +173,7 @@ export class MemoryHolder {
   }
 }
 
-export function createMcpServer(opts: McpOptions): { server: Server; holder: MemoryHolder; idle: () => Promise<void> } {
+export function createMcpServer(opts: McpOptions): { server: Server; holder: MemoryHolder; idle: () => Promise<void>; screen: Screen } {
   const session = defaultSession(opts.session);
   const holder = new MemoryHolder(opts.dir);
   const tools = new Map<string, Registered>(TOOLS.map((spec) => [spec.name, { spec, kinds: fieldKinds(spec.input.shape) }]));
@@ -180,7 +212,7 @@ export function createMcpServer(opts: McpOptions): { server: Server; holder: Mem
     }),
   );
 
-  return { server, holder, idle: () => tail.then(() => undefined) };
+  return { server, holder, idle: () => tail.then(() => undefined), screen: screenToolCall(tools) };
 }
 
 /**
@@ -192,8 +224,8 @@ export function createMcpServer(opts: McpOptions): { server: Server; holder: Mem
  * a commit would be recorded but never answered.
  */
 export async function serveMcp(opts: McpOptions): Promise<void> {
-  const { server, holder, idle } = createMcpServer(opts);
-  const transport = new StdioTransport();
+  const { server, holder, idle, screen } = createMcpServer(opts);
+  const transport = new StdioTransport({ screen });
   const stop = () => transport.stopReading();
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

@@ -108,6 +108,39 @@ describe('gctx mcp: lines that are not JSON-RPC messages', () => {
   });
 });
 
+describe('gctx mcp: tool arguments that are not an object', () => {
+  it('answers E_INVALID_ARGUMENT with the required and optional arguments, not a validation dump', async () => {
+    const dir = tempProject();
+    const r = await exchange(
+      dir,
+      HANDSHAKE,
+      toolCall(1, 'commit', null),
+      toolCall(2, 'commit'),
+      toolCall(3, 'commit', 'just a string'),
+      toolCall(4, 'commit', ['a']),
+      toolCall(5, 'context', null),
+      toolCall(6, 'nope', 7),
+      { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { arguments: {} } },
+      { jsonrpc: '2.0', id: 8, method: 'tools/call' },
+    );
+    expect(r.code).toBe(0);
+    const fix = '\nFix: required: contribution; optional: title, check, session';
+    const missing = `E_INVALID_ARGUMENT: invalid arguments for commit: contribution: Invalid input: expected string, received undefined${fix}`;
+    expect([1, 2].map((id) => byId(r.messages, id)[0]?.result)).toEqual([1, 2].map(() => ({ content: [{ type: 'text', text: missing }], isError: true })));
+    expect(textOf(byId(r.messages, 3)[0])).toBe(`E_INVALID_ARGUMENT: invalid arguments for commit: arguments: Invalid input: expected object, received string${fix}`);
+    expect(textOf(byId(r.messages, 4)[0])).toBe(`E_INVALID_ARGUMENT: invalid arguments for commit: arguments: Invalid input: expected object, received array${fix}`);
+    // null is "no arguments": context needs none.
+    expect(byId(r.messages, 5)[0]?.result?.isError).toBeFalsy();
+    expect(textOf(byId(r.messages, 6)[0])).toMatch(/^E_INVALID_ARGUMENT: unknown tool "nope"\nFix: use one of: commit, /);
+    for (const id of [7, 8]) {
+      expect(byId(r.messages, id)[0]?.error).toEqual({
+        code: -32602,
+        message: 'Invalid params: tools/call needs params.name, the tool to call (one of commit, branch, switch, merge, abandon, roadmap, log, context, search), and params.arguments, an object',
+      });
+    }
+  });
+});
+
 /** Holds the memory's lock from this process, so a server's write waits until `release()`. */
 async function holdLock(dir: string): Promise<FileLock> {
   const lock = new FileLock(join(dir, '.GCC', '.lock'));
