@@ -231,10 +231,12 @@ export async function serveMcp(opts: McpOptions): Promise<void> {
   process.once('SIGINT', stop);
   await server.connect(transport);
   // Open an existing memory now, so the first call does not pay for it; never create one unasked.
-  if (holder.exists) holder.get().catch(() => undefined);
+  const opening = holder.exists ? holder.get().catch(() => undefined) : undefined;
   await transport.inputEnded;
   await transport.settled();
   await idle();
+  // A memory still opening when input ended would otherwise open after the close below.
+  await opening;
   holder.close();
   await server.close().catch(() => undefined);
   process.off('SIGTERM', stop);

@@ -13,7 +13,7 @@ import { FileLock } from '../../../src/store/lock.js';
 import { tempProject } from './client.js';
 import { byId, bytesOf, exchange, HANDSHAKE, rawServer, textOf, toolCall, type Message } from './raw.js';
 
-export async function contributions(dir: string): Promise<string[]> {
+async function contributions(dir: string): Promise<string[]> {
   const memory = await Memory.open(dir);
   const texts = memory
     .events()
