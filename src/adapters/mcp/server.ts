@@ -6,20 +6,30 @@
  *
  * Tool calls run one at a time: the engine already serialises writers across processes with
  * its lock, and queueing here keeps this process from polling its own lock.
+ *
+ * Framing, retries and the order of shutdown are the transport's and serveMcp's (stdio.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type JSONRPCRequest,
+  type JSONRPCResponse,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { Memory } from '../../engine/memory.js';
 import { asGccError, gccError } from '../../errors.js';
 import { GCC_DIR } from '../../store/paths.js';
 import { VERSION } from '../../runtime/version.js';
-import { argumentsFor, callTool, describeTools, errorResult, mcpTools } from './tools.js';
+import { StdioTransport, type Screen } from './stdio.js';
+import { argumentsFor, callTool, describeTools, errorResult, type McpTool, mcpTools } from './tools.js';
 
 export interface McpOptions {
   /** Project folder; `.GCC/` is created there by the first tool call if missing. */
@@ -50,6 +60,34 @@ export function defaultSession(explicit: string | undefined, env: NodeJS.Process
 function lazyValidator(): jsonSchemaValidator {
   let ajv: AjvJsonSchemaValidator | undefined;
   return { getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) };
+}
+
+/**
+ * tools/call requests the SDK's own schema would refuse with a raw validation dump, answered
+ * here instead: no tool name is an Invalid params error that lists the tools; `arguments: null`
+ * counts as omitted (as coerce.ts treats a null argument); arguments that are not an object are
+ * the tool's E_INVALID_ARGUMENT with its required and optional arguments, like any other bad input.
+ */
+function screenToolCall(tools: ReadonlyMap<string, McpTool>): Screen {
+  return (request: JSONRPCRequest): JSONRPCRequest | JSONRPCResponse => {
+    if (request.method !== 'tools/call') return request;
+    const params = request.params ?? {};
+    if (typeof params.name !== 'string') {
+      const message = `Invalid params: tools/call needs params.name, the tool to call (one of ${[...tools.keys()].join(', ')}), and params.arguments, an object`;
+      return { jsonrpc: '2.0', id: request.id, error: { code: ErrorCode.InvalidParams, message } };
+    }
+    const { arguments: args, ...rest } = params;
+    if (args === undefined || (typeof args === 'object' && args !== null && !Array.isArray(args))) return request;
+    const t = tools.get(params.name);
+    // An unknown tool, or null: served without them (the handler names the tools, or validates what is left).
+    if (!t || args === null) return { ...request, params: rest };
+    try {
+      argumentsFor(t, args);
+      return request;
+    } catch (err) {
+      return { jsonrpc: '2.0', id: request.id, result: errorResult(asGccError(err)) };
+    }
+  };
 }
 
 /** Opens the memory once, creating `.GCC/` on first use; a failed open is retried next call. */
@@ -98,7 +136,7 @@ export class MemoryHolder {
   }
 }
 
-export function createMcpServer(opts: McpOptions): { server: Server; holder: MemoryHolder; idle: () => Promise<void>; session: string } {
+export function createMcpServer(opts: McpOptions): { server: Server; holder: MemoryHolder; idle: () => Promise<void>; screen: Screen; session: string } {
   const session = defaultSession(opts.session);
   const holder = new MemoryHolder(opts.dir);
   const tools = mcpTools();
@@ -134,32 +172,33 @@ export function createMcpServer(opts: McpOptions): { server: Server; holder: Mem
     }),
   );
 
-  return { server, holder, idle: () => tail.then(() => undefined), session };
+  return { server, holder, idle: () => tail.then(() => undefined), screen: screenToolCall(tools), session };
 }
 
-/** Serve over stdio until the client goes away; resolves once the memory is closed. */
+/**
+ * Serve over stdio until input ends; resolves once the memory is closed. The order matters:
+ * stop reading (end of stdin, SIGTERM/SIGINT, or stdout gone), answer every request already
+ * read and write every answer (a call may first wait seconds for the lock behind other
+ * servers), let the tool queue fall idle, close the memory (and with it any hold on the lock),
+ * and only then close the connection: closing it first would abort calls still running, so
+ * a commit would be recorded but never answered.
+ */
 export async function serveMcp(opts: McpOptions): Promise<void> {
-  const { server, holder, idle } = createMcpServer(opts);
-  const transport = new StdioServerTransport();
-  let done!: () => void;
-  const finished = new Promise<void>((r) => (done = r));
-  let closing = false;
-  const shutdown = async () => {
-    if (closing) return;
-    closing = true;
-    // Answer what was already asked before letting go of the memory and the lock.
-    await idle();
-    holder.close();
-    await server.close().catch(() => undefined);
-    done();
-  };
-  transport.onclose = () => void shutdown();
-  process.stdin.once('end', () => void shutdown());
-  process.stdout.once('error', () => void shutdown());
-  process.once('SIGTERM', () => void shutdown());
-  process.once('SIGINT', () => void shutdown());
+  const { server, holder, idle, screen } = createMcpServer(opts);
+  const transport = new StdioTransport({ screen });
+  const stop = () => transport.stopReading();
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
   await server.connect(transport);
   // Open an existing memory now, so the first call does not pay for it; never create one unasked.
-  if (holder.exists) holder.get().catch(() => undefined);
-  await finished;
+  const opening = holder.exists ? holder.get().catch(() => undefined) : undefined;
+  await transport.inputEnded;
+  await transport.settled();
+  await idle();
+  // A memory still opening when input ended would otherwise open after the close below.
+  await opening;
+  holder.close();
+  await server.close().catch(() => undefined);
+  process.off('SIGTERM', stop);
+  process.off('SIGINT', stop);
 }
