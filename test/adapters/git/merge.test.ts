@@ -1,172 +1,170 @@
 /**
- * Two clones of a repository diverge in their agent memory — objectives, commits on main,
- * a memory branch created, committed and merged on one side and another abandoned on the
- * other, and a branch both sides merged — then meet through real `git merge` and
- * `git pull --rebase`. No conflict in .GCC/, every event of both sides exactly once, the
- * projections equal a replay as soon as git returns, `gctx verify` passes; and a checkout
- * of an older commit gives that commit's memory.
+ * Memory merges on every path people use, with nothing installed: a plain `git merge` (what a
+ * teammate's unconfigured clone and a hosting service's merge button do), `--squash`,
+ * `pull --rebase`, cherry-pick, revert, three clones merging in a ring — no conflict in
+ * .GCC/, every event once, labels unique, and where this clone stands never moved by a pull.
+ * No merge driver is configured anywhere in these repositories.
  */
-import { cpSync, existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Memory } from '../../../src/engine/memory.js';
-import type { Command } from '../../../src/decider/commands.js';
-import type { GccEvent } from '../../../src/events/types.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { cleanup, tempProject } from '../../support/tmp.js';
-import { installGit } from '../../../src/adapters/git/install.js';
-import { shellQuote } from '../../../src/adapters/git/git.js';
-import { CLI, conflictMarkers, eventsOnDisk, Sandbox, staleProjections } from './support.js';
-
-let box: Sandbox;
-let origin: string;
-let seedCommit: string;
-let seedIds: string[];
-let aIds: string[];
-let bIds: string[];
-let a: string;
-let b: string;
-
-async function run(dir: string, cmds: Command[]): Promise<void> {
-  const m = await Memory.open(dir);
-  try {
-    for (const c of cmds) await m.execute(c);
-  } finally {
-    m.close();
-  }
-}
-
-const ids = (events: GccEvent[]) => events.map((e) => e.id);
-
-beforeAll(async () => {
-  box = new Sandbox(tempProject('gcc-git-'));
-  origin = join(box.root, 'origin.git');
-  box.git(box.root, 'init', '-q', '--bare', '-b', 'main', origin);
-  const seed = box.clone(origin, 'seed');
-  expect(box.gctx(seed, 'init', '--git').status).toBe(0);
-  await run(seed, [
-    { type: 'roadmap', action: 'add', target: 'Ship the parser' },
-    { type: 'commit', contribution: 'Scaffolded the project', title: 'Scaffold' },
-    { type: 'branch', name: 'shared', purpose: 'An experiment both clones will merge' },
-    { type: 'commit', contribution: 'Tried a streaming tokenizer', title: 'Streaming tokenizer' },
-    { type: 'switch', name: 'main' },
-  ]);
-  box.git(seed, 'add', '-A');
-  box.git(seed, 'commit', '-qm', 'seed');
-  box.git(seed, 'push', '-q', 'origin', 'HEAD:main');
-  seedCommit = box.git(seed, 'rev-parse', 'HEAD').trim();
-  seedIds = ids(eventsOnDisk(seed));
-
-  a = box.clone(origin, 'a');
-  b = box.clone(origin, 'b');
-  // In-process (the CLI path is covered by `init --git` above), registering the built CLI.
-  for (const dir of [a, b]) installGit(dir, `${shellQuote(process.execPath)} ${shellQuote(CLI)}`);
-
-  await run(a, [
-    { type: 'roadmap', action: 'add', target: 'A: support comments' },
-    { type: 'commit', contribution: 'Comments are tokens now', title: 'Comments' },
-    { type: 'branch', name: 'try-pratt', purpose: 'Pratt parsing for expressions' },
-    { type: 'commit', contribution: 'Pratt parser handles precedence', title: 'Pratt' },
-    { type: 'merge', branch: 'try-pratt', synthesis: 'Pratt parsing is simpler; adopted' },
-    { type: 'merge', branch: 'shared', synthesis: 'A: streaming is worth it' },
-  ]);
-  box.git(a, 'add', '.GCC');
-  box.git(a, 'commit', '-qm', 'memory from a');
-  box.git(a, 'push', '-q', 'origin', 'HEAD:main');
-  aIds = ids(eventsOnDisk(a));
-
-  await run(b, [
-    { type: 'roadmap', action: 'add', target: 'B: error recovery' },
-    { type: 'commit', contribution: 'Recover at statement boundaries', title: 'Recovery' },
-    { type: 'branch', name: 'try-peg', purpose: 'A PEG grammar instead' },
-    { type: 'abandon', branch: 'try-peg', reason: 'Too slow on large inputs' },
-    { type: 'merge', branch: 'shared', synthesis: 'B: streaming halves memory' },
-  ]);
-  box.git(b, 'add', '.GCC');
-  box.git(b, 'commit', '-qm', 'memory from b');
-  bIds = ids(eventsOnDisk(b));
-});
+import { conflictMarkers, eventsOnDisk, Sandbox } from './support.js';
 
 afterAll(cleanup);
 
-/** A copy of clone b (history, config, hooks, local cache) to meet a in one way. */
-function copyOfB(name: string): string {
-  const dir = join(box.root, name);
-  cpSync(b, dir, { recursive: true });
-  return dir;
+function setup(...names: string[]): { s: Sandbox; dirs: string[] } {
+  const s = new Sandbox(tempProject('gcc-git-'));
+  const origin = s.origin();
+  return { s, dirs: names.map((n) => s.clone(origin, n)) };
 }
 
-function expectMerged(dir: string): void {
-  expect(box.git(dir, 'ls-files', '--unmerged')).toBe('');
+/** The commits' contributions on a branch, as CONTEXT shows them. */
+function contributions(s: Sandbox, dir: string, branch = 'main'): string[] {
+  const data = JSON.parse(s.ok(dir, 'context', '--branch', branch, '--k', '100', '--json')) as { data: { commits: { contribution: string; label: string }[] } };
+  return data.data.commits.map((c) => c.contribution).sort();
+}
+
+function healthy(s: Sandbox, dir: string): void {
   expect(conflictMarkers(dir)).toEqual([]);
-  const merged = ids(eventsOnDisk(dir));
-  expect(new Set(merged).size).toBe(merged.length);
-  expect(new Set(merged)).toEqual(new Set([...aIds, ...bIds]));
-  // Checked before any gctx call of ours: the hooks already rebuilt them, quietly.
-  expect(staleProjections(dir)).toEqual([]);
-  expect(existsSync(join(dir, '.GCC', 'aside'))).toBe(false);
-  const v = box.gctx(dir, 'verify');
-  expect(v.stderr).toBe('');
-  expect(v.status).toBe(0);
+  expect(s.ok(dir, 'verify')).toMatch(/^OK/);
+  const ids = eventsOnDisk(dir).map((e) => e.id);
+  expect(new Set(ids).size).toBe(ids.length);
 }
 
-async function expectRules(dir: string): Promise<void> {
-  const m = await Memory.open(dir);
-  const s = m.state;
-  m.close();
-  expect(s.objectives.map((o) => o.text).sort()).toEqual(['A: support comments', 'B: error recovery', 'Ship the parser']);
-  expect(s.branches['try-pratt']!.status).toBe('merged');
-  expect(s.branches['try-peg']!.status).toBe('abandoned');
-  expect(s.branches.shared!.status).toBe('merged');
-  // Both clones merged `shared`: both synthesis commits are kept, each a milestone.
-  const sharedMerges = s.milestones.filter((x) => x.branch === 'shared').map((x) => x.title);
-  expect(sharedMerges).toHaveLength(2);
-  expect(sharedMerges.join('\n')).toMatch(/A: streaming[\s\S]*B: streaming/);
-  // Both clones committed on main after C001: labels repeat, hashes tell them apart.
-  const mainCommits = eventsOnDisk(dir).filter((e) => e.type === 'commit.recorded' && e.branch === 'main');
-  const labels = mainCommits.map((e) => (e.type === 'commit.recorded' ? e.data.label : ''));
-  const hashes = mainCommits.map((e) => (e.type === 'commit.recorded' ? e.data.id : ''));
-  expect(labels.filter((l) => l === 'C002').length).toBe(2);
-  expect(new Set(hashes).size).toBe(hashes.length);
-}
-
-describe('memory shared through git', () => {
-  it('git merge: no conflict in .GCC/, the union of both memories, projections rebuilt', async () => {
-    const dir = copyOfB('b-merge');
-    const pull = box.tryGit(dir, 'pull', '--no-rebase', '--no-edit', 'origin', 'main');
-    expect(pull.out).not.toMatch(/CONFLICT/);
-    expect(pull.status).toBe(0);
-    expectMerged(dir);
-    await expectRules(dir);
+describe('merging memory with plain git, nothing installed', () => {
+  it('plain merge of two branches that each recorded memory: no conflict, both kept, labels unique', () => {
+    const { s, dirs } = setup('alice', 'bob');
+    const [a, b] = dirs as [string, string];
+    s.git(a, 'checkout', '-q', '-b', 'feat-a');
+    s.ok(a, 'commit', 'alice: config loader');
+    s.commitAll(a, 'a');
+    s.git(a, 'push', '-q', 'origin', 'feat-a');
+    s.git(b, 'checkout', '-q', '-b', 'feat-b');
+    s.ok(b, 'commit', 'bob: docs skeleton');
+    s.commitAll(b, 'b');
+    s.git(b, 'fetch', '-q', 'origin');
+    const r = s.tryGit(b, 'merge', '--no-edit', 'origin/feat-a');
+    expect(r.status, r.out).toBe(0);
+    healthy(s, b);
+    expect(contributions(s, b)).toEqual(['alice: config loader', 'bob: docs skeleton']);
+    // Both clones numbered their commit C001: the labels readers see are unique, a bare C001 is ambiguous, the hash is stable.
+    const labels = (JSON.parse(s.ok(b, 'context', '--branch', '--json')) as { data: { commits: { label: string }[] } }).data.commits.map((c) => c.label);
+    expect(new Set(labels).size).toBe(labels.length);
+    expect(labels.every((l) => /^C001\.[0-9a-f]{7}$/.test(l))).toBe(true);
+    const bare = s.gctx(b, 'context', '--commit', 'C001');
+    expect(bare.status).toBe(1);
+    expect(bare.stderr).toMatch(/C001 names 2 commits/);
+    expect(s.ok(b, 'context', '--commit', labels[0]!)).toMatch(/## \[C001\./);
   });
 
-  it('git pull --rebase: no conflict in .GCC/, the union of both memories, projections rebuilt', async () => {
-    const dir = copyOfB('b-rebase');
-    const pull = box.tryGit(dir, 'pull', '--rebase', 'origin', 'main');
-    expect(pull.out).not.toMatch(/CONFLICT/);
-    expect(pull.status).toBe(0);
-    expect(box.git(dir, 'rev-list', '--merges', 'HEAD')).toBe('');
-    expectMerged(dir);
-    await expectRules(dir);
+  it('--squash, pull --rebase, cherry-pick and revert are conflict-free too', () => {
+    const { s, dirs } = setup('a', 'b');
+    const [a, b] = dirs as [string, string];
+    // squash a feature branch into main, keep working on the branch, squash again
+    s.git(a, 'checkout', '-q', '-b', 'feat');
+    s.ok(a, 'commit', 'feat: one');
+    s.commitAll(a, 'feat one');
+    s.git(a, 'checkout', '-q', 'main');
+    expect(s.tryGit(a, 'merge', '--squash', 'feat').status).toBe(0);
+    s.commitAll(a, 'squash 1');
+    s.git(a, 'checkout', '-q', 'feat');
+    s.ok(a, 'commit', 'feat: two');
+    s.commitAll(a, 'feat two');
+    s.git(a, 'checkout', '-q', 'main');
+    const again = s.tryGit(a, 'merge', '--squash', 'feat');
+    expect(again.status, again.out).toBe(0);
+    s.commitAll(a, 'squash 2');
+    healthy(s, a);
+    expect(contributions(s, a)).toEqual(['feat: one', 'feat: two']);
+    s.git(a, 'push', '-q', 'origin', 'main');
+    // pull --rebase over a teammate's memory
+    s.ok(b, 'commit', 'b: local work');
+    s.commitAll(b, 'b local');
+    const rebase = s.tryGit(b, 'pull', '-q', '--rebase', 'origin', 'main');
+    expect(rebase.status, rebase.out).toBe(0);
+    healthy(s, b);
+    expect(contributions(s, b)).toEqual(['b: local work', 'feat: one', 'feat: two']);
+    // cherry-pick a commit that recorded memory onto another branch
+    s.git(b, 'checkout', '-q', '-b', 'side', 'HEAD~1');
+    const last = s.git(b, 'rev-parse', 'main').trim();
+    const pick = s.tryGit(b, 'cherry-pick', last);
+    expect(pick.status, pick.out).toBe(0);
+    healthy(s, b);
+    expect(contributions(s, b)).toContain('b: local work');
+    // revert it: those events leave the memory, quietly (git holds them)
+    const rev = s.tryGit(b, 'revert', '--no-edit', 'HEAD');
+    expect(rev.status, rev.out).toBe(0);
+    healthy(s, b);
+    expect(contributions(s, b)).not.toContain('b: local work');
   });
 
-  it('a merge and a rebase of the same histories give the same logs, byte for byte', () => {
-    for (const f of ['.GCC/log.md', '.GCC/branches/shared/log.md', '.GCC/branches/try-pratt/log.md']) {
-      expect(readFileSync(join(box.root, 'b-merge', f), 'utf8')).toBe(readFileSync(join(box.root, 'b-rebase', f), 'utf8'));
+  it('three clones merging in a ring end with the same memory', () => {
+    const { s, dirs } = setup('x', 'y', 'z');
+    for (const d of dirs) {
+      s.ok(d, 'commit', `${d.split('/').pop()}: work`);
+      s.commitAll(d, 'work');
     }
+    const [x, y, z] = dirs as [string, string, string];
+    for (const [to, from] of [[y, x], [z, y], [x, z], [y, x]] as const) {
+      s.git(to, 'fetch', '-q', from, 'main');
+      const r = s.tryGit(to, 'merge', '--no-edit', 'FETCH_HEAD');
+      expect(r.status, r.out).toBe(0);
+    }
+    for (const d of dirs) healthy(s, d);
+    expect(contributions(s, x)).toEqual(['x: work', 'y: work', 'z: work']);
+    expect(contributions(s, y)).toEqual(contributions(s, x));
   });
 
-  it('checking out an older commit gives that commit\'s memory, consistent; coming back gives the union', () => {
-    const dir = join(box.root, 'b-merge');
-    // The rebuilt projections are ordinary changes: commit them like any other file.
-    box.git(dir, 'commit', '-qam', 'memory projections after the merge');
-    box.git(dir, 'checkout', '-q', seedCommit);
-    expect(ids(eventsOnDisk(dir))).toEqual(seedIds);
-    // staleProjections compares with a replay of the logs on disk: what `gctx verify` checks.
-    expect(staleProjections(dir)).toEqual([]);
-    expect(box.git(dir, 'status', '--porcelain')).toBe('');
-    box.git(dir, 'checkout', '-q', 'main');
-    expect(new Set(ids(eventsOnDisk(dir)))).toEqual(new Set([...aIds, ...bIds]));
-    expect(staleProjections(dir)).toEqual([]);
-    expect(box.git(dir, 'status', '--porcelain')).toBe('');
+  it("a pull never moves where this clone stands: a teammate's branch is theirs to be on", () => {
+    const { s, dirs } = setup('me', 'mate');
+    const [me, mate] = dirs as [string, string];
+    s.ok(mate, 'branch', 'exp', '--purpose', 'teammate experiment');
+    s.ok(mate, 'commit', 'mate: on exp');
+    s.commitAll(mate, 'mate');
+    s.git(mate, 'push', '-q', 'origin', 'main');
+    s.git(me, 'pull', '-q', '--no-rebase', 'origin', 'main');
+    expect(s.ok(me, 'status')).toMatch(/^On memory branch main/);
+    expect(s.ok(me, 'commit', 'mine')).toMatch(/on main/);
+    // Local state is not in git at all.
+    expect(s.git(mate, 'ls-files', '.GCC').split('\n').filter(Boolean).every((f) => f === '.GCC/.gitignore' || f.startsWith('.GCC/events/'))).toBe(true);
+  });
+
+  it('a pull request shows memory as new files of readable entries; no committed file is ever changed', () => {
+    const { s, dirs } = setup('pr');
+    const [d] = dirs as [string];
+    s.ok(d, 'commit', 'one');
+    s.commitAll(d, 'one');
+    s.ok(d, 'commit', 'two');
+    s.commitAll(d, 'two');
+    const stat = s.git(d, 'diff', '--name-status', 'HEAD~1', 'HEAD', '--', '.GCC');
+    expect(stat.trim().split('\n').every((l) => l.startsWith('A\t.GCC/events/'))).toBe(true);
+    const diff = s.git(d, 'diff', 'HEAD~1', 'HEAD', '--', '.GCC');
+    expect(diff).toMatch(/\+- \*\*Action\*\*: Commit C00\d [0-9a-f]{7}: two/);
+  });
+});
+
+describe('a conflicted .GCC/ is resolved by union, never refused', () => {
+  it('a segment merged by hand with conflict markers opens as the union of both sides', () => {
+    const { s, dirs } = setup('h');
+    const [d] = dirs as [string];
+    s.ok(d, 'commit', 'base');
+    const [seg] = readdirSync(join(d, '.GCC', 'events'), { recursive: true }).map(String).filter((n) => n.endsWith('.md')).map((n) => join(d, '.GCC', 'events', n));
+    const copy = join(tempProject(), 'copy');
+    cpSync(d, copy, { recursive: true });
+    s.ok(d, 'commit', 'ours');
+    s.ok(copy, 'commit', 'theirs');
+    const open = readFileSync(join(d, '.GCC', '.local', 'ledger.json'), 'utf8');
+    expect(open).toBeTruthy();
+    const ours = readFileSync(seg!, 'utf8');
+    const theirsSeg = join(copy, seg!.slice(d.length));
+    const theirs = existsSync(theirsSeg) ? readFileSync(theirsSeg, 'utf8') : '';
+    const base = ours.slice(0, ours.indexOf('**[COMMIT', ours.indexOf('ours') - 300));
+    writeFileSync(seg!, `${base}<<<<<<< HEAD\n${ours.slice(base.length)}=======\n${theirs.slice(base.length)}>>>>>>> theirs\n`);
+    const r = s.gctx(d, 'context', '--branch', '--k', '10');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/resolved the conflict markers/);
+    expect(r.stdout).toMatch(/ours/);
+    expect(conflictMarkers(d)).toEqual([]);
   });
 });

@@ -1,28 +1,21 @@
 /**
- * Real git in temporary repositories for the git adapter tests: an isolated environment
- * (no global or system config, no inherited GIT_* variables), the built CLI run with the
- * test's own node, and a replay computed from the log files alone to compare projections
- * against without opening (and so repairing) the memory.
+ * Real git in temporary repositories for the git tests: an isolated environment (no global or
+ * system config, no inherited GIT_* variables, no merge driver anywhere), and the built CLI
+ * run with the test's own node.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GccEvent } from '../../../src/events/types.js';
 import { parse } from '../../../src/log/codec.js';
-import { evolve } from '../../../src/projections/evolve.js';
-import { allFiles } from '../../../src/projections/files.js';
-import { joined } from '../../../src/store/text-file.js';
-import { initialState } from '../../../src/projections/state.js';
-import { layout } from '../../../src/store/paths.js';
 import { byId } from '../../../src/store/store.js';
-
 import { CLI } from '../../support/cli.js';
 
 export { CLI };
 
 export function gitEnv(home: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('GIT_')) env[k] = v;
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('GIT_') && k !== 'GCC_SESSION') env[k] = v;
   mkdirSync(home, { recursive: true });
   return { ...env, HOME: home, XDG_CONFIG_HOME: home, GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0' };
 }
@@ -48,7 +41,30 @@ export class Sandbox {
     return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
   }
 
-  /** A clone with an identity and no signing, set up for gctx. */
+  /** gctx that must succeed. */
+  ok(dir: string, ...args: string[]): string {
+    const r = this.gctx(dir, ...args);
+    if (r.status !== 0) throw new Error(`gctx ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+    return r.stdout;
+  }
+
+  /** A bare repository to push to, and an initial commit on main with an initialised memory. */
+  origin(): string {
+    const bare = join(this.root, 'origin.git');
+    this.git(this.root, 'init', '-q', '--bare', '-b', 'main', bare);
+    const seed = join(this.root, 'seed');
+    this.git(this.root, 'init', '-q', '-b', 'main', seed);
+    this.identity(seed, 'seed');
+    this.ok(seed, 'init');
+    this.ok(seed, 'roadmap', 'add', 'Ship the parser');
+    this.git(seed, 'add', '-A');
+    this.git(seed, 'commit', '-qm', 'start');
+    this.git(seed, 'remote', 'add', 'origin', bare);
+    this.git(seed, 'push', '-q', 'origin', 'main');
+    return bare;
+  }
+
+  /** A clone with an identity and no signing. */
   clone(origin: string, name: string): string {
     this.git(this.root, 'clone', '-q', origin, name);
     const dir = join(this.root, name);
@@ -61,47 +77,33 @@ export class Sandbox {
     this.git(dir, 'config', 'user.email', `${name}@example.com`);
     this.git(dir, 'config', 'commit.gpgsign', 'false');
   }
+
+  /** Stage and commit everything (memory included). */
+  commitAll(dir: string, message: string): void {
+    this.git(dir, 'add', '-A');
+    this.git(dir, 'commit', '-qm', message);
+  }
 }
 
-/** Every log.md of a memory (skipping gctx's local folders). */
-export function logFiles(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const ent of readdirSync(d, { withFileTypes: true })) {
-      if (ent.isDirectory() && !['.cache', 'aside', 'quarantine'].includes(ent.name)) walk(join(d, ent.name));
-      else if (ent.isFile() && ent.name === 'log.md') out.push(join(d, ent.name));
-    }
-  };
-  walk(join(dir, '.GCC'));
-  return out.sort();
+/** Every segment file of a memory. */
+export function segmentFiles(dir: string): string[] {
+  const root = join(dir, '.GCC', 'events');
+  try {
+    return readdirSync(root, { recursive: true }).map(String).filter((n) => n.endsWith('.md')).sort().map((n) => join(root, n));
+  } catch {
+    return [];
+  }
 }
 
-/** Every event of every log on disk, parsed strictly (a torn tail fails the test). */
+/** Every event of every segment on disk, parsed strictly, once each, in id order. */
 export function eventsOnDisk(dir: string): GccEvent[] {
-  const all: GccEvent[] = [];
-  for (const f of logFiles(dir)) {
+  const byIdMap = new Map<string, GccEvent>();
+  for (const f of segmentFiles(dir)) {
     const p = parse(readFileSync(f, 'utf8'), f);
     if (p.tail) throw new Error(`${f} ends in a torn entry`);
-    all.push(...p.events);
+    for (const e of p.events) byIdMap.set(e.id, e);
   }
-  return all.sort(byId);
-}
-
-/** Projection files that differ from a replay of the logs on disk, by path. */
-export function staleProjections(dir: string): string[] {
-  const events = eventsOnDisk(dir);
-  const want = allFiles(layout(dir), evolve(initialState(), events), events);
-  const bad: string[] = [];
-  for (const [path, content] of want) {
-    let have: string | null = null;
-    try {
-      have = readFileSync(path, 'utf8');
-    } catch {
-      /* missing */
-    }
-    if (have !== joined(content)) bad.push(path.slice(dir.length + 1));
-  }
-  return bad;
+  return [...byIdMap.values()].sort(byId);
 }
 
 /** Files under .GCC/ holding git conflict markers. */

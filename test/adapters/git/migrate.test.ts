@@ -1,0 +1,82 @@
+/**
+ * A memory in the first layout — made by the gctx of commit 37b42b2, kept as a git bundle in
+ * test/fixtures/v1-layout — moves into writer-owned segments on the first command, losing
+ * nothing; clones made before and after the migration meet with plain git.
+ */
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cleanup, tempProject } from '../../support/tmp.js';
+import { conflictMarkers, eventsOnDisk, Sandbox } from './support.js';
+
+afterAll(cleanup);
+
+const BUNDLE = join(import.meta.dirname, '..', '..', 'fixtures', 'v1-layout', 'history.bundle');
+
+function fixture(): { s: Sandbox; clone: (name: string, branch: string) => string } {
+  const s = new Sandbox(tempProject('gcc-mig-'));
+  return {
+    s,
+    clone: (name, branch) => {
+      s.git(s.root, 'clone', '-q', '-b', branch, BUNDLE, name);
+      const dir = join(s.root, name);
+      s.identity(dir, name);
+      return dir;
+    },
+  };
+}
+
+const texts = (s: Sandbox, dir: string) => s.ok(dir, 'context', '--log', '100', '--on', 'main') + s.ok(dir, 'context', '--branch', 'main', '--k', '100');
+
+describe('migration from the first layout', () => {
+  it('moves every event into segments on the first command, and the old files leave the index', () => {
+    const { s, clone } = fixture();
+    const d = clone('m', 'main');
+    const r = s.gctx(d, 'status');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/moved 14 events of the old layout/);
+    expect(r.stdout).toMatch(/try-redis .* dropped: Redis dependency too heavy/);
+    expect(texts(s, d)).toMatch(/Unicode tokenizer[\s\S]*Keep the cache/);
+    expect(s.ok(d, 'verify')).toMatch(/^OK: 14 events/);
+    s.commitAll(d, 'migrate memory');
+    const tracked = s.git(d, 'ls-files', '.GCC').trim().split('\n');
+    expect(tracked.every((f) => f === '.GCC/.gitignore' || f.startsWith('.GCC/events/'))).toBe(true);
+    expect(s.ok(d, 'migrate')).toMatch(/Nothing to migrate/);
+  });
+
+  it('two old-layout branches merged as text (conflict markers in log.md) open as their union', () => {
+    const { s, clone } = fixture();
+    const d = clone('t', 'bob');
+    s.git(d, 'fetch', '-q', 'origin', 'alice');
+    expect(s.tryGit(d, 'merge', '--no-edit', 'FETCH_HEAD').status).not.toBe(0);
+    expect(conflictMarkers(d).length).toBeGreaterThan(0);
+    const r = s.gctx(d, 'verify');
+    expect(r.status, r.stderr).toBe(0);
+    const all = texts(s, d);
+    expect(all).toMatch(/Alice: config loader reads YAML/);
+    expect(all).toMatch(/Bob: docs skeleton/);
+    // 19 events in all: the session a hook started is local state, in .GCC/.local/, not in a segment.
+    expect(eventsOnDisk(d)).toHaveLength(18);
+    expect(r.stdout).toMatch(/^OK: 19 events/);
+    s.commitAll(d, 'merge alice');
+  });
+
+  it('a clone from before the migration merges one from after it, losing nothing', () => {
+    const { s, clone } = fixture();
+    const after = clone('after', 'alice');
+    s.ok(after, 'status');
+    s.ok(after, 'commit', 'after: first commit in the new layout');
+    s.commitAll(after, 'migrated');
+    const before = clone('before', 'bob');
+    s.git(before, 'fetch', '-q', after, 'alice');
+    // The old log.md was changed on bob's side and removed on alice's: git cannot merge that.
+    expect(s.tryGit(before, 'merge', '--no-edit', 'FETCH_HEAD').status).not.toBe(0);
+    const r = s.gctx(before, 'verify');
+    expect(r.status, r.stderr).toBe(0);
+    const all = texts(s, before);
+    for (const t of ['Alice: config loader reads YAML', 'Bob: docs skeleton', 'after: first commit in the new layout', 'Keep the cache']) expect(all).toContain(t);
+    s.git(before, 'add', '-A');
+    expect(s.git(before, 'diff', '--name-only', '--diff-filter=U')).toBe('');
+    s.git(before, 'commit', '-qm', 'merge across the migration');
+    expect(s.ok(before, 'verify')).toMatch(/^OK/);
+  });
+});
