@@ -74,7 +74,7 @@ export function lexShell(src: string): Lexed {
     if (c === '{') {
       const end = src.indexOf('}', start + 1);
       const body = src.slice(start + 1, end < 0 ? src.length : end);
-      const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(body)?.[0];
+      const name = /^(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*])/.exec(body)?.[0];
       if (name && name.length === body.length) {
         word += `${VAR_MARK}${name}${VAR_MARK}`;
         vars.push(name);
@@ -91,7 +91,13 @@ export function lexShell(src: string): Lexed {
       vars.push(m[0]);
       return start + m[0].length;
     }
-    if (c !== undefined && /[0-9@*#?$!-]/.test(c)) {
+    // Positional parameters ($1, $@) stay named: `sh -c 'rm "$1"' sh .GCC/x` binds them.
+    if (c !== undefined && /[0-9@*]/.test(c)) {
+      word += `${VAR_MARK}${c}${VAR_MARK}`;
+      vars.push(c);
+      return start + 1;
+    }
+    if (c !== undefined && /[#?$!-]/.test(c)) {
       dynamic = true;
       return start + 1;
     }
