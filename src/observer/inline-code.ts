@@ -1,6 +1,7 @@
+import { resolve } from 'node:path';
 import type { CommandEnv } from './command-env.js';
-import { textMentionsGcc } from './gcc-paths.js';
-import type { Word } from './shell-effects.js';
+import { pathMentionsGcc, textMentionsGcc } from './gcc-paths.js';
+import { isWithin, type Word } from './shell-effects.js';
 
 /**
  * Interpreters given code inline (`python3 -c`, `node -e`, `perl -e`, a here-document on stdin,
@@ -74,7 +75,11 @@ export function interpreterWrites(env: CommandEnv): void {
     files = operands.slice(1);
   }
   if (inPlace) for (const w of files) env.write(w);
-  analyzeCode(code.join('\n'), family, env);
+  // Run from inside .GCC (`cd .GCC && python3 …`), every relative path the code writes is there.
+  const here = env.absolute({ text: '.', dynamic: false });
+  const gcc = env.mem.gccDir ? resolve(env.mem.gccDir) : undefined;
+  const inside = (env.base !== null && pathMentionsGcc(env.base)) || (here !== null && gcc !== undefined && isWithin(here, gcc));
+  analyzeCode(code.join('\n'), family, env, inside);
 }
 
 const WRITE_OP = new RegExp(
@@ -111,11 +116,15 @@ const ASSIGNED = [
   /\(?\s*([A-Za-z_]\w*)\s*\)?\s*=>/g,
 ];
 
-function analyzeCode(code: string, family: Family, env: CommandEnv): void {
+const CHDIR = /\b(?:chdir|Set-Location)\b[^;\n]*/;
+
+function analyzeCode(code: string, family: Family, env: CommandEnv, insideGcc: boolean): void {
   if (!code.trim()) return;
   const statements = splitStatements(code);
   const tainted = new Set<string>();
-  const mentions = (s: string) => textMentionsGcc(s) || [...tainted].some((n) => new RegExp(`(?<![\\w])\\$?${n}(?![\\w])`).test(s));
+  // After a chdir into .GCC, relative paths land there too.
+  const everywhere = insideGcc || statements.some((s) => CHDIR.test(s) && textMentionsGcc(s));
+  const mentions = (s: string) => everywhere || textMentionsGcc(s) || [...tainted].some((n) => new RegExp(`(?<![\\w])\\$?${n}(?![\\w])`).test(s));
   for (let pass = 0; pass < 6; pass++) {
     const before = tainted.size;
     for (const s of statements) if (mentions(s)) for (const re of ASSIGNED) for (const m of s.matchAll(re)) if (m[1]) tainted.add(m[1]);
@@ -132,7 +141,7 @@ function analyzeCode(code: string, family: Family, env: CommandEnv): void {
       const literals = [...s.matchAll(/'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|`((?:[^`\\]|\\.)*)`/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? '');
       const shell = literals.join(' ');
       // Reaches .GCC only through a variable: the command line cannot be rebuilt, so it counts.
-      if (!textMentionsGcc(shell)) {
+      if (!textMentionsGcc(shell) && !everywhere) {
         env.decided(`inline ${env.name} code runs a command on a .GCC path`);
         return;
       }

@@ -304,3 +304,29 @@ function readAnsiC(src: string, start: number): { text: string; end: number } {
   }
   return { text, end: Math.min(src.length, j + 1) };
 }
+
+/** Function definitions in the text, with the body between the braces (null when it has none). */
+export function functionBodies(src: string): Map<string, string | null> {
+  const out = new Map<string, string | null>();
+  for (const m of src.matchAll(/(?:^|[\s;&|({])(?:function\s+([A-Za-z_][\w.-]*)(?:\s*\(\s*\))?|([A-Za-z_][\w.-]*)\s*\(\s*\))\s*/g)) {
+    const name = (m[1] ?? m[2]) as string;
+    const open = (m.index ?? 0) + m[0].length;
+    if (src[open] !== '{' && src[open] !== '(') {
+      out.set(name, null);
+      continue;
+    }
+    const close = src[open] === '{' ? '}' : ')';
+    let depth = 0;
+    let end = -1;
+    for (let i = open; i < src.length && end < 0; i++) {
+      const ch = src[i];
+      if (ch === "'" || ch === '"') {
+        const q = src.indexOf(ch, i + 1);
+        i = q < 0 ? src.length : q;
+      } else if (ch === src[open]) depth++;
+      else if (ch === close && --depth === 0) end = i;
+    }
+    out.set(name, end < 0 ? null : src.slice(open + 1, end));
+  }
+  return out;
+}

@@ -54,7 +54,7 @@ const COMPRESSORS = new Set([
 /** Formatters and fixers that rewrite their operands in place when given the flag (or always, with ''). */
 const IN_PLACE_TOOLS: Record<string, { flag: RegExp; recursive?: boolean }> = {
   prettier: { flag: /^(?:--write|-w)$/, recursive: true },
-  eslint: { flag: /^--fix$/, recursive: true },
+  eslint: { flag: /^--fix$/ },
   biome: { flag: /^--(?:write|apply|apply-unsafe|fix)$/, recursive: true },
   dprint: { flag: /^fmt$/, recursive: true },
   'clang-format': { flag: /^-i$/ },
@@ -198,7 +198,9 @@ function shellProgram(env: CommandEnv): void {
   }
   if (command) {
     const code = operands[0];
-    if (code) env.nested(code.text, operands.slice(1));
+    // Code built by a substitution (`sh -c "$(…)"`) is known only by what it names.
+    if (code?.dynamic && textMentionsGcc(code.text)) env.decided('runs shell code built at run time that names .GCC');
+    else if (code) env.nested(code.text, operands.slice(1));
     return;
   }
   if (operands.length && !fromStdin) {

@@ -3,7 +3,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { homedir } from 'node:os';
 import { basename, type CommandEnv, NO_STDIN, type Stdin } from './command-env.js';
 import { textMentionsGcc } from './gcc-paths.js';
-import { lexShell, type Token, VAR_MARK } from './shell-lexer.js';
+import { functionBodies, lexShell, type Token, VAR_MARK } from './shell-lexer.js';
 import type { Memory, ShellWrite, Word } from './shell-effects.js';
 import { programWrites, upstreamOutput } from './shell-programs.js';
 import { stripWrappers } from './shell-wrappers.js';
@@ -50,10 +50,12 @@ interface Analysis {
   mem: Memory;
   out: ShellWrite[];
   files: { left: number };
+  /** Shell functions defined anywhere in the command (`f() { …; }`, `function f { …; }`), with their bodies. */
+  functions: Map<string, string | null>;
 }
 
 export function shellWrites(command: string, ctx: Partial<ShellContext> = {}): ShellWrite[] {
-  const an: Analysis = { mem: { cwd: ctx.cwd ?? process.cwd(), gccDir: ctx.gccDir }, out: [], files: { left: FILE_BUDGET } };
+  const an: Analysis = { mem: { cwd: ctx.cwd ?? process.cwd(), gccDir: ctx.gccDir }, out: [], files: { left: FILE_BUDGET }, functions: functionBodies(command) };
   analyze(command, 0, { vars: new Map(), cwd: { base: '', stack: [] } }, an, NO_STDIN);
   return an.out;
 }
@@ -325,7 +327,8 @@ function runCommand(words: Word[], depth: number, scope: Scope, an: Analysis, st
       return;
     }
     case 'eval':
-      analyze(args.map((w) => w.text).join(' '), depth + 1, scope, an, stdin);
+      if (args.some((w) => w.dynamic) && args.some((w) => textMentionsGcc(w.text))) an.out.push({ kind: 'decided', what: 'evaluates code built at run time that names .GCC' });
+      else analyze(args.map((w) => w.text).join(' '), depth + 1, scope, an, stdin);
       return;
     case 'source':
     case '.': {
@@ -334,6 +337,18 @@ function runCommand(words: Word[], depth: number, scope: Scope, an: Analysis, st
       else if (args[0] && textMentionsGcc(args[0].text)) an.out.push({ kind: 'decided', what: `sources ${args[0].text}` });
       return;
     }
+  }
+  // A shell function defined in the same command runs its body with these words as $1, $2 …
+  const body = an.functions.get(name);
+  if (body !== undefined && !head.dynamic) {
+    if (body !== null) analyze(body, depth + 1, withPositional(scope, args, head), an, stdin);
+    else if (args.some((w) => textMentionsGcc(w.text))) an.out.push({ kind: 'decided', what: `hands a .GCC path to the shell function ${name}` });
+    return;
+  }
+  // A command whose name is computed (`$CMD`, `$(…)`): a `.GCC` path handed to it counts as written.
+  if (head.dynamic && args.some((w) => textMentionsGcc(w.text))) {
+    an.out.push({ kind: 'decided', what: 'hands a .GCC path to a command computed at run time' });
+    return;
   }
   programWrites(commandEnv(name, args, depth, scope, an, stdin));
 }
@@ -368,7 +383,7 @@ function commandEnv(name: string, args: Word[], depth: number, scope: Scope, an:
     gitRestore: (what, ignored = false) => an.out.push({ kind: 'git-restore', what, ignored }),
     nested: (src, positional) => analyze(src, depth + 1, positional ? withPositional(scope, positional.slice(1), positional[0]) : child(scope), an, NO_STDIN),
     probe: (words) => {
-      const sub: Analysis = { mem: an.mem, out: [], files: an.files };
+      const sub: Analysis = { mem: an.mem, out: [], files: an.files, functions: an.functions };
       if (depth + 1 <= MAX_DEPTH) runCommand(words, depth + 1, child(scope), sub, NO_STDIN);
       return sub.out;
     },

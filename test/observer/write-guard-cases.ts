@@ -155,6 +155,9 @@ export const CASES: Case[] = [
     'source script.sh',
     'cat script.sh | sh',
     "bash -c 'cd .GCC; rm \"$0\"' log.md",
+    'bash -c "$(echo rm .GCC/log.md)"',
+    'f() { rm -f "$@"; }; f notes.md .GCC/log.md',
+    'CMD=rm; $CMD .GCC/log.md',
   ]),
   ...c('interpreters', [
     "python3 -c \"open('.GCC/main.md','w').write('x')\"",
@@ -168,6 +171,9 @@ export const CASES: Case[] = [
     "node -e \"require('fs').rmSync('.GCC/branches',{recursive:true})\"",
     'perl -e \'unlink ".GCC/log.md"\'',
     'ruby -e \'File.write(".GCC/main.md", "x")\'',
+    "python3 -c \"import os; os.chdir('.GCC'); os.remove('log.md')\"",
+    "cd .GCC && python3 -c \"import os; os.remove('log.md')\"",
+    "node -e \"process.chdir('.GCC'); require('fs').unlinkSync('log.md')\"",
   ]),
   ...c('path spelling', [
     'cd .GCC && rm log.md',
@@ -245,6 +251,8 @@ export const CASES: Case[] = [
     "node -e \"console.log(require('fs').readFileSync('.GCC/main.md','utf8'))\"",
     'ruby -e \'puts File.read(".GCC/main.md")\'',
     'cd .GCC && cat main.md',
+    "cd .GCC && python3 -c \"print(open('main.md').read())\"",
+    'f() { cat "$1"; }; f .GCC/main.md',
     PATCH_SAFE,
     'git diff -- .GCC > diff.txt',
     'git log --oneline -- .GCC',
