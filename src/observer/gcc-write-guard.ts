@@ -1,16 +1,31 @@
-import { isAbsolute, join, resolve, sep } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { CanonicalInput, CanonicalTool } from './envelope.js';
-import { pathMentionsGcc, resolveToolPath, targetsGcc, textMentionsGcc } from './gcc-paths.js';
-import { shellWrites, type ShellWrite } from './shell-writes.js';
+import { targetsGcc } from './gcc-paths.js';
+import { mcpEffects } from './mcp-writes.js';
+import { patchTargets } from './patch-targets.js';
+import { describeWrite, type Memory, pathWriteHits, type ShellWrite } from './shell-effects.js';
+import { shellWrites } from './shell-writes.js';
 
 /**
- * The `.GCC/` files are projections of the event log: a direct write is either overwritten on the
- * next append or, worse, makes the tree disagree with its log. So generic file tools may read
- * them but never write them; the memory tools are the way in.
+ * `.GCC/events/` holds the memory's committed truth, written only by gctx; every other file under
+ * `.GCC/` is generated from it. So generic tools may read anything there but never write, move,
+ * delete or otherwise change it; the memory tools are the way in. This guard decides that
+ * statically, before the call runs (the hook's PreToolUse, the Pi bridge's tool_call): file tools,
+ * shell commands (see shell-writes), Codex patches and known MCP write tools.
+ *
+ * What cannot be decided statically (encoded payloads, paths computed at run time, programs whose
+ * behaviour is defined elsewhere such as `make` or `npm run`) is allowed; the store's integrity
+ * checks catch it afterwards.
  */
 export const GCC_WRITE_REASON =
   'The files under .GCC/ are generated from the memory log; writing them directly would corrupt it. ' +
   'Use the memory tools instead (commit, branch, merge, roadmap — gcc_* in Pi, mcp__gcc__* over MCP — or `gctx` on the command line).';
+
+export const GIT_UNCOMMITTED_REASON =
+  'This git command rewrites .GCC/ in the work tree while the memory holds events that are not committed to git yet: they would be lost. ' +
+  "Commit the memory first (`git add .GCC && git commit -m 'agent memory'`), or leave it out of the command " +
+  "(`git stash push -- ':!.GCC'`, `git checkout -- . ':!.GCC'`, `git clean -fd -e .GCC`).";
 
 export interface GuardInput {
   tool: CanonicalTool;
@@ -19,46 +34,80 @@ export interface GuardInput {
   cwd: string;
   /** The memory's `.GCC/` directory, when known: deleting an ancestor of it is a write too. */
   gccDir?: string;
+  /** The host's own tool name (`mcp__fs__write_file`, `apply_patch`): MCP tools are judged by it. */
+  hostTool?: string;
+  /**
+   * Does `.GCC/events/` hold events git has not committed (ignored files included when asked)?
+   * Asked only when a git command would rewrite `.GCC/` from git's copy; absent: assumed yes.
+   */
+  memoryUncommitted?: (opts?: { ignored?: boolean }) => boolean;
 }
 
 /** The reason to block the call, or null when it does not write into `.GCC/`. */
 export function gccWriteReason(call: GuardInput): string | null {
   const hit = findGccWrite(call);
-  return hit ? `${GCC_WRITE_REASON} (${hit})` : null;
+  if (!hit) return null;
+  return `${hit.git ? GIT_UNCOMMITTED_REASON : GCC_WRITE_REASON} (${hit.what})`;
 }
 
-function findGccWrite({ tool, input, cwd, gccDir }: GuardInput): string | null {
+interface Hit {
+  what: string;
+  git?: boolean;
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+function findGccWrite(call: GuardInput): Hit | null {
+  const { tool, input, cwd } = call;
+  const gccDir = call.gccDir ?? nearestGcc(cwd);
   if (tool === 'Write' || tool === 'Edit') {
-    const path = typeof input.file_path === 'string' ? input.file_path : typeof input.path === 'string' ? input.path : '';
-    return path && targetsGcc(path, cwd) ? `${tool} ${path}` : null;
+    const path = str(input.file_path) ?? str(input.path) ?? '';
+    return path && targetsGcc(path, cwd) ? { what: `${tool} ${path}` } : null;
   }
   if (tool === 'Bash') {
-    const command = typeof input.command === 'string' ? input.command : '';
+    const command = str(input.command);
     if (!command) return null;
-    for (const w of shellWrites(command)) {
-      if (writeHitsGcc(w, cwd, gccDir)) return `writes ${describe(w)}`;
-    }
+    // Codex runs a shell command in `workdir` when it gives one.
+    const workdir = str(input.workdir);
+    return judgeShell(command, workdir ? resolve(cwd, workdir) : cwd, gccDir, call);
+  }
+  if (!call.hostTool) return null;
+  const fx = mcpEffects(call.hostTool, input);
+  const patches = fx?.patches ?? (call.hostTool === 'apply_patch' ? Object.values(input).filter((v): v is string => typeof v === 'string') : []);
+  for (const p of fx?.paths ?? []) if (p && targetsGcc(p, cwd)) return { what: `${call.hostTool} ${p}` };
+  for (const text of patches) for (const p of patchTargets(text)) if (targetsGcc(p, cwd)) return { what: `${call.hostTool} ${p}` };
+  for (const s of fx?.shell ?? []) {
+    const hit = judgeShell(s.command, s.cwd ? resolve(cwd, s.cwd) : cwd, gccDir, call);
+    if (hit) return hit;
   }
   return null;
 }
 
-function writeHitsGcc(w: ShellWrite, cwd: string, gccDir: string | undefined): boolean {
-  if (w.how === 'inline-script') return true;
-  // A substitution's text is kept in the target, so `$(echo .GCC)/x` still mentions it.
-  if (w.dynamic) return textMentionsGcc(w.target);
-  if (pathMentionsGcc(w.target)) return true;
-  if (w.base === null) return isAbsolute(w.target) && targetsGcc(w.target, cwd);
-  const relative = isAbsolute(w.target) ? w.target : join(w.base || '.', w.target);
-  if (targetsGcc(relative, cwd)) return true;
-  if (w.recursive && gccDir) {
-    const victim = resolveToolPath(relative, cwd);
-    const memory = resolve(gccDir);
-    return memory === victim || memory.startsWith(victim.endsWith(sep) ? victim : victim + sep);
+function judgeShell(command: string, cwd: string, gccDir: string | undefined, call: GuardInput): Hit | null {
+  const writes = shellWrites(command, { cwd, gccDir });
+  const mem: Memory = { cwd, gccDir };
+  const git: Extract<ShellWrite, { kind: 'git-restore' }>[] = [];
+  for (const w of writes) {
+    if (w.kind === 'decided') return { what: w.what };
+    if (w.kind === 'path' && pathWriteHits(w, mem)) return { what: `writes ${describeWrite(w)}` };
+    if (w.kind === 'git-restore') git.push(w);
   }
-  return false;
+  if (!git.length) return null;
+  // Run git only now, and only once: a plain write above needs no status check.
+  const ignored = git.some((w) => w.ignored);
+  const uncommitted = call.memoryUncommitted ? call.memoryUncommitted({ ignored }) : true;
+  return uncommitted ? { what: (git[0] as ShellWrite & { what: string }).what, git: true } : null;
 }
 
-function describe(w: ShellWrite): string {
-  const t = w.target.length > 120 ? `${w.target.slice(0, 117)}...` : w.target;
-  return w.how === 'inline-script' ? 'into .GCC/ from an inline script' : t;
+/** The nearest `.GCC/` at or above `cwd`, for a caller that did not name the memory. */
+function nearestGcc(cwd: string): string | undefined {
+  let dir = resolve(cwd);
+  for (let i = 0; i < 64; i++) {
+    const candidate = join(dir, '.GCC');
+    if (existsSync(candidate)) return candidate;
+    const up = dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+  return undefined;
 }

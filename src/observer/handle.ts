@@ -8,10 +8,12 @@ import { gccWriteReason } from './gcc-write-guard.js';
 import type { HookMemory } from './memory-port.js';
 import type { SessionSignal } from '../machines/session.js';
 import { redactSecrets } from './redact.js';
+import { memoryUncommitted } from './uncommitted.js';
 
 /**
  * The hook logic every host shares (the Pi adapter in-process, `gctx hook` for Claude Code and
- * others): log each call as an OTA entry, block generic writes into `.GCC/`, suggest commits,
+ * others): log each call as an OTA entry, block generic writes into `.GCC/` (and git rewrites of it
+ * while events are uncommitted), suggest commits,
  * hand out the briefing. It never throws and never blocks on a failure of its own: an error, a
  * timeout or an abort yields `{ kind: 'none' }`, so a hiccup never stops a call the user asked for.
  */
@@ -51,7 +53,16 @@ export async function handleHook(memory: HookMemory, env: HookEnvelope, opts: Ho
 
 function blockReason(memory: HookMemory, env: HookEnvelope): string | null {
   if (!env.tool || env.tool === 'Memory' || !env.input) return null;
-  return gccWriteReason({ tool: env.tool, input: env.input, cwd: env.cwd ?? memory.root, gccDir: memory.gccDir });
+  const gccDir = memory.gccDir;
+  return gccWriteReason({
+    tool: env.tool,
+    input: env.input,
+    cwd: env.cwd ?? memory.root,
+    gccDir,
+    ...(env.hostTool ? { hostTool: env.hostTool } : {}),
+    // git runs only when the command is a work-tree rewrite that reaches .GCC/.
+    memoryUncommitted: (opts) => memoryUncommitted(gccDir, opts),
+  });
 }
 
 async function decide(memory: HookMemory, env: HookEnvelope, opts: HookOptions): Promise<HookDecision> {

@@ -74,7 +74,7 @@ export function lexShell(src: string): Lexed {
     if (c === '{') {
       const end = src.indexOf('}', start + 1);
       const body = src.slice(start + 1, end < 0 ? src.length : end);
-      const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(body)?.[0];
+      const name = /^(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*])/.exec(body)?.[0];
       if (name && name.length === body.length) {
         word += `${VAR_MARK}${name}${VAR_MARK}`;
         vars.push(name);
@@ -91,7 +91,13 @@ export function lexShell(src: string): Lexed {
       vars.push(m[0]);
       return start + m[0].length;
     }
-    if (c !== undefined && /[0-9@*#?$!-]/.test(c)) {
+    // Positional parameters ($1, $@) stay named: `sh -c 'rm "$1"' sh .GCC/x` binds them.
+    if (c !== undefined && /[0-9@*]/.test(c)) {
+      word += `${VAR_MARK}${c}${VAR_MARK}`;
+      vars.push(c);
+      return start + 1;
+    }
+    if (c !== undefined && /[#?$!-]/.test(c)) {
       dynamic = true;
       return start + 1;
     }
@@ -297,4 +303,30 @@ function readAnsiC(src: string, start: number): { text: string; end: number } {
     }
   }
   return { text, end: Math.min(src.length, j + 1) };
+}
+
+/** Function definitions in the text, with the body between the braces (null when it has none). */
+export function functionBodies(src: string): Map<string, string | null> {
+  const out = new Map<string, string | null>();
+  for (const m of src.matchAll(/(?:^|[\s;&|({])(?:function\s+([A-Za-z_][\w.-]*)(?:\s*\(\s*\))?|([A-Za-z_][\w.-]*)\s*\(\s*\))\s*/g)) {
+    const name = (m[1] ?? m[2]) as string;
+    const open = (m.index ?? 0) + m[0].length;
+    if (src[open] !== '{' && src[open] !== '(') {
+      out.set(name, null);
+      continue;
+    }
+    const close = src[open] === '{' ? '}' : ')';
+    let depth = 0;
+    let end = -1;
+    for (let i = open; i < src.length && end < 0; i++) {
+      const ch = src[i];
+      if (ch === "'" || ch === '"') {
+        const q = src.indexOf(ch, i + 1);
+        i = q < 0 ? src.length : q;
+      } else if (ch === src[open]) depth++;
+      else if (ch === close && --depth === 0) end = i;
+    }
+    out.set(name, end < 0 ? null : src.slice(open + 1, end));
+  }
+  return out;
 }

@@ -54,17 +54,17 @@ describe('the .GCC write guard', () => {
 
   it('blocks writes that reach .GCC through cd, variables, substitutions, nested shells and inline scripts', () => {
     const indirect = fc.constantFrom(
-      'cd .GCC && echo x > F', 'cd .GCC; rm F', 'cd ./.GCC/branches && rm -rf *', 'D=.GCC; echo x > $D/F', 'export D=.GCC && rm "$D/F"',
-      'D=.GCC; echo > ${D}/F', 'echo x > "$(echo .GCC)/F"', 'echo x > `echo .GCC`/F', "bash -c 'echo x >> .GCC/F'", 'sh -c "rm .GCC/F"',
-      "eval 'rm .GCC/F'", "python3 -c \"open('.GCC/F','w').write('x')\"", "node -e \"require('fs').writeFileSync('.GCC/F','x')\"",
-      "python3 - <<'PY'\nimport shutil\nshutil.rmtree('.GCC')\nPY", 'ls .GCC | xargs rm', 'find . -name F -path "*.GCC*" -exec rm {} \\;',
-      'rm -rf .', 'rm -rf ./', `rm -rf ${ROOT}`, 'rm -rf ..', 'find . -delete', 'echo x | tee >(cat > .GCC/F)', 'tar xf a.tar -C .GCC',
-      "awk -i inplace '{print}' .GCC/F", 'bash <<EOF\nrm .GCC/F\nEOF', "node --eval \"require('fs').rmSync('.GCC',{recursive:true})\"",
-      "perl -ne 'unlink \".GCC/F\"'", "deno eval \"Deno.removeSync('.GCC/F')\"", "php -r 'unlink(\".GCC/F\");'",
+      'cd .GCC && echo x > @F', 'cd .GCC; rm @F', 'cd ./.GCC/branches && rm -rf *', 'D=.GCC; echo x > $D/@F', 'export D=.GCC && rm "$D/@F"',
+      'D=.GCC; echo > ${D}/@F', 'echo x > "$(echo .GCC)/@F"', 'echo x > `echo .GCC`/@F', "bash -c 'echo x >> .GCC/@F'", 'sh -c "rm .GCC/@F"',
+      "eval 'rm .GCC/@F'", "python3 -c \"open('.GCC/@F','w').write('x')\"", "node -e \"require('fs').writeFileSync('.GCC/@F','x')\"",
+      "python3 - <<'PY'\nimport shutil\nshutil.rmtree('.GCC')\nPY", 'ls .GCC | xargs rm', 'find . -name @F -path "*.GCC*" -exec rm {} \\;',
+      'rm -rf .', 'rm -rf ./', `rm -rf ${ROOT}`, 'rm -rf ..', 'find . -delete', 'echo x | tee >(cat > .GCC/@F)', 'tar xf a.tar -C .GCC',
+      "awk -i inplace '{print}' .GCC/@F", 'bash <<EOF\nrm .GCC/@F\nEOF', "node --eval \"require('fs').rmSync('.GCC',{recursive:true})\"",
+      "perl -ne 'unlink \".GCC/@F\"'", "deno eval \"Deno.removeSync('.GCC/@F')\"", "php -r 'unlink(\".GCC/@F\");'",
     );
     fc.assert(
       fc.property(indirect, fileName, (form, f) => {
-        const cmd = form.replaceAll('F', () => f);
+        const cmd = form.replaceAll('@F', () => f);
         expect(bash(cmd), cmd).not.toBeNull();
       }),
       { numRuns: 500 },

@@ -52,6 +52,18 @@ describe('handleHook fails open', () => {
     }
   });
 
+  it('refuses a git rewrite of .GCC/ when it cannot tell the events are committed (no repository: fail safe)', async () => {
+    const d = await handleHook(memory('works'), { ...writeIntoGcc, tool: 'Bash', input: { command: 'git reset --hard' } });
+    expect(d.kind).toBe('block');
+    expect(d.kind === 'block' ? d.reason : '').toContain("git add .GCC && git commit -m 'agent memory'");
+  });
+
+  it('judges MCP write tools by the host tool name', async () => {
+    const call = { ...writeIntoGcc, tool: 'Other' as const, input: { path: '.GCC/main.md', content: 'x' } };
+    expect((await handleHook(memory('works'), { ...call, hostTool: 'mcp__filesystem__write_file' })).kind).toBe('block');
+    expect((await handleHook(memory('works'), { ...call, hostTool: 'mcp__filesystem__read_text_file' })).kind).toBe('none');
+  });
+
   it('never blocks a memory tool, and does not log it as a tool call', async () => {
     const log: HookCommand[] = [];
     const m = memory('works', log);

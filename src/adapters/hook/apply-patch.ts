@@ -42,7 +42,8 @@ export function parsePatch(body: string): PatchFile[] {
   };
   for (const raw of body.split('\n')) {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    const h = HEADER.exec(line);
+    // Codex trims a header line before matching it, so an indented header still applies.
+    const h = HEADER.exec(line.trim());
     if (h) {
       flush();
       const op = h[1] === 'Add' ? 'add' : h[1] === 'Update' ? 'update' : 'delete';
@@ -50,12 +51,12 @@ export function parsePatch(body: string): PatchFile[] {
       continue;
     }
     if (!cur) continue;
-    const m = MOVE.exec(line);
+    const m = MOVE.exec(line.trim());
     if (m) {
       cur.moveTo = m[1]!.trim();
       continue;
     }
-    if (line.startsWith('***') || line.startsWith('@@')) continue;
+    if (line.trim().startsWith('***') || line.startsWith('@@')) continue;
     if (line.startsWith('+')) cur.neu.push(line.slice(1));
     else if (line.startsWith('-')) cur.old.push(line.slice(1));
     else if (line.startsWith(' ')) {

@@ -51,7 +51,8 @@ export function canonicalCalls(name: string, rawInput: unknown, servers: readonl
     case 'Bash':
     case 'shell':
     case 'exec_command':
-      return [{ tool: 'Bash', input: { ...input, command: shellCommand(input.command) } }];
+      // Codex's exec_command names it `cmd`; its shell tool sends argv.
+      return [{ tool: 'Bash', input: { ...input, command: shellCommand(input.command ?? input.cmd) } }];
     case 'apply_patch': {
       const body = str(input.command) ?? str(input.patch) ?? str(input.input) ?? '';
       const files = parsePatch(body);
