@@ -70,7 +70,7 @@ function lifecycle(d: Draft<MemoryState>, e: Extract<GccEvent, { type: 'branch.c
   const name = e.type === 'branch.created' ? e.data.name : e.data.branch;
   const b = d.branches[name];
   const context = { name, parent: name === MAIN ? null : (b?.parent ?? (e.type === 'branch.created' ? e.data.parent : MAIN)) };
-  const step = branchStep(b?.life ?? 'unborn', context, e);
+  const step = branchStep(b?.life ?? 'unborn', context, e, 'fold');
   if (step.rejected) return false;
   if (b) b.life = step.life;
   return true;
@@ -202,7 +202,7 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
     case 'session.compacted':
     case 'session.ended': {
       const s = sessionOf(d, e.data.session, e.data.host, e.at);
-      const step = sessionStep(s, { host: e.data.host, session: e.data.session }, signalsOf(e));
+      const step = sessionStep(s, { host: e.data.host, session: e.data.session }, signalsOf(e), 'fold');
       s.life = step.life;
       s.started = step.started;
       s.reason = step.reason;

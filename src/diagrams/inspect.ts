@@ -6,7 +6,10 @@
  *                                     the page it serves embeds stately.ai, so viewing needs internet)
  *   GCC_INSPECT_FILE=inspect.jsonl    append every inspection event as one JSON line (offline)
  *
- * Pass `handle.inspect` to createActor(..., { inspect }) and call `handle.stop()` when done.
+ * Pass `handle.inspect` to createActor(..., { inspect }) for the actors a host runs (Pi's
+ * readiness barrier), and call `handle.stop()` when done. The branch and session machines run
+ * as pure steps inside the engine (machines/steps.ts): each step is reported too, as the
+ * snapshot of an actor named `branch:<name>` or `session:<id>`.
  *
  * Never keeping the process alive: @statelyai/inspect's own WebSocket adapter retries every
  * 5 s forever, even after stop(), so a missing relay hangs Node. We use the package only for
@@ -17,10 +20,15 @@
  * and holds nothing.
  */
 import { appendFileSync } from 'node:fs';
-import type { InspectionEvent } from 'xstate';
+import type { AnyStateMachine, InspectionEvent } from 'xstate';
+import { branchMachine } from '../machines/branch-machine.js';
+import { sessionMachine } from '../machines/session.js';
+import { observeSteps, type StepRecord } from '../machines/steps.js';
 
 export interface InspectorHandle {
   inspect?: (ev: InspectionEvent) => void;
+  /** A pure step of the branch or session machine. */
+  step?: (r: StepRecord) => void;
   stop(): void;
 }
 
@@ -62,22 +70,29 @@ function safeJson(v: unknown): string {
 
 export function jsonlRecorder(path: string): InspectorHandle {
   let on = true;
+  const write = (record: unknown): void => {
+    if (!on) return;
+    try {
+      appendFileSync(path, `${safeJson(record)}\n`);
+    } catch {
+      on = false; // fail open: a bad path costs the recording, never the session
+    }
+  };
   return {
-    inspect: (ev) => {
-      if (!on) return;
-      try {
-        appendFileSync(path, `${safeJson(inspectionRecord(ev))}\n`);
-      } catch {
-        on = false; // fail open: a bad path costs the recording, never the session
-      }
-    },
+    inspect: (ev) => write(inspectionRecord(ev)),
+    step: (r) => write({ type: '@gcc.step', actor: `${r.machine}:${r.id}`, machine: r.machine, event: r.event, from: r.from, to: r.to, origin: r.origin, at: Date.now() }),
     stop: () => { on = false; },
   };
 }
 
 interface StatelyInspector {
   inspect: { next?: (ev: InspectionEvent) => void };
+  actor(actor: string, snapshot?: { status: string; value: unknown; context: unknown }, info?: { definition?: string }): void;
+  event(actor: string, event: { type: string }, info?: { source?: string }): void;
+  snapshot(actor: string, snapshot: { status: string; value: unknown; context: unknown }, info?: { event?: { type: string } }): void;
 }
+
+const MACHINES: Record<StepRecord['machine'], AnyStateMachine> = { branch: branchMachine, session: sessionMachine };
 
 export function websocketInspector(url: string): InspectorHandle {
   let stopped = false;
@@ -86,6 +101,17 @@ export function websocketInspector(url: string): InspectorHandle {
   const outbox: string[] = [];
   const pending: InspectionEvent[] = [];
   let inspector: StatelyInspector | null = null;
+  const steps: StepRecord[] = [];
+  const known = new Set<string>();
+  const report = (r: StepRecord): void => {
+    const actor = `${r.machine}:${r.id}`;
+    if (!known.has(actor)) {
+      known.add(actor);
+      inspector!.actor(actor, { status: 'active', value: r.from, context: {} }, { definition: JSON.stringify(MACHINES[r.machine].definition) });
+    }
+    inspector!.event(actor, { type: r.event });
+    inspector!.snapshot(actor, { status: 'active', value: r.to, context: {} }, { event: { type: r.event } });
+  };
 
   const flush = (): void => {
     while (ws?.readyState === WebSocket.OPEN && outbox.length > 0) ws.send(outbox.shift() ?? '');
@@ -120,14 +146,24 @@ export function websocketInspector(url: string): InspectorHandle {
       inspector = m.createInspector(adapter) as unknown as StatelyInspector;
       connect();
       for (const ev of pending.splice(0)) inspector.inspect.next?.(ev);
+      for (const r of steps.splice(0)) report(r);
     })
-    .catch(() => { stopped = true; }); // package absent: live inspection silently off
+    .catch(() => {
+      // Package absent: say so once, and go on without live inspection (fail open).
+      stopped = true;
+      process.stderr.write('gctx: GCC_INSPECT is set but @statelyai/inspect is not installed: `npm install @statelyai/inspect` turns live inspection on (docs/machines.md)\n');
+    });
 
   return {
     inspect: (ev) => {
       if (stopped) return;
       if (inspector) inspector.inspect.next?.(ev);
       else if (pending.length < 1000) pending.push(ev);
+    },
+    step: (r) => {
+      if (stopped) return;
+      if (inspector) report(r);
+      else if (steps.length < 1000) steps.push(r);
     },
     stop: () => {
       stopped = true;
@@ -145,8 +181,12 @@ export function inspectorFromEnv(env: Readonly<Record<string, string | undefined
   if (url) parts.push(websocketInspector(url));
   if (file) parts.push(jsonlRecorder(file));
   if (parts.length === 0) return { stop: () => undefined };
+  const unobserve = observeSteps((r) => { for (const p of parts) p.step?.(r); });
   return {
     inspect: (ev) => { for (const p of parts) p.inspect?.(ev); },
-    stop: () => { for (const p of parts) p.stop(); },
+    stop: () => {
+      unobserve();
+      for (const p of parts) p.stop();
+    },
   };
 }

@@ -9,6 +9,28 @@ import { emittedBy } from './effects.js';
 import { type SessionDomainEvent, type SessionEmitted, type SessionLifecycle, sessionMachine, type SessionSignal } from './session.js';
 import type { NewEvent } from '../events/types.js';
 
+/** One transition of a branch or session machine, as an inspector sees it. */
+export interface StepRecord {
+  machine: 'branch' | 'session';
+  /** The branch name, or the session id. */
+  id: string;
+  event: string;
+  from: string;
+  to: string;
+  /** `decide`: a move asked for now; `fold`: a logged event replayed. */
+  origin: 'decide' | 'fold';
+}
+
+let observer: ((r: StepRecord) => void) | null = null;
+
+/** Watch every step (live inspection, diagrams/inspect.ts); returns how to stop watching. */
+export function observeSteps(fn: (r: StepRecord) => void): () => void {
+  observer = fn;
+  return () => {
+    if (observer === fn) observer = null;
+  };
+}
+
 export interface BranchStep {
   life: BranchLifecycle;
   /** What the machine emitted: the event itself when the move is legal. */
@@ -16,12 +38,14 @@ export interface BranchStep {
   rejected: BranchRejected | null;
 }
 
-export function branchStep(life: BranchLifecycle, context: BranchContext, event: BranchMachineEvent): BranchStep {
+export function branchStep(life: BranchLifecycle, context: BranchContext, event: BranchMachineEvent, origin: StepRecord['origin'] = 'decide'): BranchStep {
   const snapshot = branchMachine.resolveState({ value: life, context });
   const [next, actions] = transition(branchMachine, snapshot, event);
   const out = emittedBy<BranchEmitted>(actions);
   const rejected = (out.find((e) => e.type === 'gcc.rejected') as BranchRejected | undefined) ?? null;
-  return { life: next.value as BranchLifecycle, accepted: out.filter((e): e is NewEvent => e.type !== 'gcc.rejected'), rejected };
+  const to = next.value as BranchLifecycle;
+  observer?.({ machine: 'branch', id: context.name, event: rejected ? `${event.type} (refused: ${rejected.code})` : event.type, from: life, to, origin });
+  return { life: to, accepted: out.filter((e): e is NewEvent => e.type !== 'gcc.rejected'), rejected };
 }
 
 /** What the fold keeps of a session's machine. */
@@ -36,7 +60,7 @@ export interface SessionStep extends SessionMemo {
   degraded: string | null;
 }
 
-export function sessionStep(memo: SessionMemo, who: { host: string; session: string }, signals: readonly SessionSignal[]): SessionStep {
+export function sessionStep(memo: SessionMemo, who: { host: string; session: string }, signals: readonly SessionSignal[], origin: StepRecord['origin'] = 'decide'): SessionStep {
   let snapshot = sessionMachine.resolveState({
     value: memo.life,
     context: { host: who.host, session: who.session, reason: memo.reason, started: memo.started, openCapMs: 10_000, degraded: null },
@@ -45,6 +69,7 @@ export function sessionStep(memo: SessionMemo, who: { host: string; session: str
   let degraded: string | null = null;
   for (const s of signals) {
     const [next, actions] = transition(sessionMachine, snapshot, s);
+    observer?.({ machine: 'session', id: who.session, event: s.type, from: String(snapshot.value), to: String(next.value), origin });
     snapshot = next;
     for (const e of emittedBy<SessionEmitted>(actions)) {
       if (e.type === 'gcc.degraded') degraded = e.reason;

@@ -6,8 +6,11 @@
 import { parse } from '@mermaid-js/parser';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { GccEvent, NewEvent } from '../../src/events/types.js';
-import { decideBranchOp, initialBranchWorld, type BranchOp, type BranchWorld, type CommitData } from '../../src/machines/branch.js';
+import type { GccEvent } from '../../src/events/types.js';
+import type { Command } from '../../src/decider/commands.js';
+import { decide } from '../../src/decider/decide.js';
+import { evolve } from '../../src/decider/evolve.js';
+import { initialState } from '../../src/decider/state.js';
 import { gitGraphMermaid, gitGraphModel, mermaidText } from '../../src/diagrams/gitgraph.js';
 
 /** What Mermaid's gitGraph database would do with the parsed statements: it throws on these. */
@@ -54,46 +57,54 @@ const HOSTILE = [
   '-->', '#amp; & <b>bold</b>', 'emoji 😀 and ✓ and 𝔘𝔫𝔦', 'x'.repeat(500), '', "it's", '\u2028sep\u2029', '`tick`',
 ];
 
-/** Runs ops through decideBranchOp (settling each), wrapping emitted events as a store would. */
+type BranchOp =
+  | { type: 'create'; name: string; purpose: string }
+  | { type: 'switch'; to: string }
+  | { type: 'commit'; title: string; label?: string }
+  | { type: 'merge'; branch: string; title: string }
+  | { type: 'abandon'; branch: string; reason: string };
+
+/** Runs ops through the real decider and fold, wrapping the events as a store would. */
 function history(ops: BranchOp[]): GccEvent[] {
-  let world: BranchWorld = initialBranchWorld();
+  let state = initialState();
   const out: GccEvent[] = [];
   let seq = 0;
+  const wrap = (e: { type: string; data: unknown; branch: string }): GccEvent => {
+    seq += 1;
+    return { ...e, id: `${(1_700_000_000_000 + seq).toString(16).padStart(12, '0')}0000000000`, seq, at: new Date(Date.UTC(2025, 0, 1, 0, 0, 0, seq)).toISOString() } as GccEvent;
+  };
   for (const op of ops) {
-    const before = world.current;
-    const r = decideBranchOp(world, op);
-    if (!r.ok) continue;
-    for (const e of r.emitted) {
-      const branch = e.type === 'commit.recorded' ? (op.type === 'merge' ? r.next.current : before) : before;
-      const at = new Date(Date.UTC(2025, 0, 1, 0, 0, 0, seq)).toISOString();
-      out.push({ ...(e as NewEvent), id: `e${seq}`, seq: ++seq, at, branch } as GccEvent);
-    }
-    const s = decideBranchOp(r.next, { type: 'settle' });
-    world = s.ok ? s.next : r.next;
+    const cmd: Command =
+      op.type === 'create' ? { type: 'branch', name: op.name, purpose: op.purpose }
+      : op.type === 'switch' ? { type: 'switch', name: op.to }
+      : op.type === 'commit' ? { type: 'commit', contribution: 'c', title: op.title }
+      : op.type === 'merge' ? { type: 'merge', branch: op.branch, synthesis: op.title }
+      : { type: 'abandon', branch: op.branch, reason: op.reason };
+    const d = decide(state, cmd, { nonce: String(seq) });
+    if (!d.ok) continue;
+    const events = [...d.shared, ...d.local].map((e) => (op.type === 'commit' && op.label && e.type === 'commit.recorded' ? { ...e, data: { ...e.data, label: op.label } } : e)).map(wrap);
+    state = evolve(state, events);
+    out.push(...events);
   }
   return out;
 }
 
-let k = 0;
-const commit = (title: string, merge?: string): CommitData => ({
-  id: `h${++k}`, label: `C${String(k).padStart(3, '0')}`, title, contribution: 'c', purpose: 'p', previous: '', files: [],
-  ...(merge ? { merge: { from: merge, tried: 't', learned: 'l', integrated: 'i' } } : {}),
-});
+const commit = (title: string): BranchOp => ({ type: 'commit', title });
 
 describe('gitGraphMermaid', () => {
   it('draws branches, labelled commits, merges and abandoned branches', async () => {
     const events = history([
-      { type: 'commit', commit: commit('first step') },
+      commit('first step'),
       { type: 'create', name: 'feat', purpose: 'try' },
-      { type: 'commit', commit: commit('on feat') },
-      { type: 'merge', branch: 'feat', commit: commit('synthesis', 'feat') },
+      commit('on feat'),
+      { type: 'merge', branch: 'feat', title: 'synthesis' },
       { type: 'create', name: 'dead', purpose: 'try' },
       { type: 'abandon', branch: 'dead', reason: 'nope' },
     ]);
     const text = gitGraphMermaid(events);
     expect(text).toContain('branch "feat"');
     expect(text).toMatch(/commit id: "C\d{3} on feat"/);
-    expect(text).toMatch(/merge "feat" id: "C\d{3} synthesis"/);
+    expect(text).toMatch(/merge "feat" id: "C\d{3} Merge feat: synthesis"/);
     const db = await check(text);
     expect(db.tags).toEqual(['abandoned']);
     expect(gitGraphModel(events).branches.map((b) => `${b.name}:${b.status}`)).toEqual(['main:active', 'feat:merged', 'dead:abandoned']);
@@ -102,15 +113,15 @@ describe('gitGraphMermaid', () => {
   it('merging a branch with no commits of its own still draws', async () => {
     await check(gitGraphMermaid(history([
       { type: 'create', name: 'empty', purpose: 'p' },
-      { type: 'merge', branch: 'empty', commit: commit('nothing', 'empty') },
+      { type: 'merge', branch: 'empty', title: 'nothing' },
     ])));
   });
 
   it('every hostile title stays inside its string and parses', async () => {
     const events = history([
       { type: 'create', name: 'commit', purpose: 'a branch named like a keyword' },
-      ...HOSTILE.map((t): BranchOp => ({ type: 'commit', commit: commit(t) })),
-      ...HOSTILE.map((t): BranchOp => ({ type: 'commit', commit: { ...commit(t), label: 'C001' } })), // repeated ids
+      ...HOSTILE.map((t): BranchOp => commit(t)),
+      ...HOSTILE.map((t): BranchOp => ({ type: 'commit', title: t, label: 'C001' })), // repeated labels
     ]);
     const text = gitGraphMermaid(events);
     const db = await check(text);
@@ -129,8 +140,8 @@ describe('gitGraphMermaid', () => {
     const op: fc.Arbitrary<BranchOp> = fc.oneof(
       name.map((n) => ({ type: 'create' as const, name: n, purpose: 'p' })),
       name.map((to) => ({ type: 'switch' as const, to })),
-      title.map((t) => ({ type: 'commit' as const, commit: commit(t) })),
-      fc.tuple(name, title).map(([b, t]) => ({ type: 'merge' as const, branch: b, commit: commit(t, b) })),
+      title.map((t) => ({ type: 'commit' as const, title: t })),
+      fc.tuple(name, title).map(([b, t]) => ({ type: 'merge' as const, branch: b, title: t })),
       name.map((b) => ({ type: 'abandon' as const, branch: b, reason: 'r' })),
     );
     await fc.assert(fc.asyncProperty(fc.array(op, { maxLength: 25 }), async (ops) => {

@@ -10,7 +10,7 @@ import { parse, serialize } from '../../src/log/codec.js';
 import type { GccEvent } from '../../src/events/types.js';
 import { eventLog, PROTOTYPE_NAMES } from '../support/arbitraries.js';
 
-const base = (over: Partial<GccEvent> & { data?: unknown } = {}): Record<string, unknown> => ({
+const base = (over: Omit<Partial<GccEvent>, 'data'> & { data?: unknown } = {}): Record<string, unknown> => ({
   id: '0190000000000123456789',
   seq: 1,
   at: '2024-06-01T00:00:00.000Z',

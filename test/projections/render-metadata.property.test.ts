@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { renderMetadata, renderMetadataWhole } from '../../src/projections/render-metadata.js';
-import { fileBucket, initialState, newBranch, type MemoryState } from '../../src/projections/state.js';
+import { dict, initialState, newBranch, type MemoryState } from '../../src/decider/state.js';
 import { hostileText } from '../support/arbitraries.js';
 
 const text = fc.oneof(hostileText, fc.constantFrom('', ' ', '- x', 'a: b', '"q"', "'", '#c', '|', '>', '\n', ' lead', 'trail ', 'yes', 'null', '0x1F', '1e3', '~', '*a', '&a', '!t', '%', '@', '`', '{', '[', 'multi\nline\n\n  indented', '\t\ttabs'));
@@ -19,10 +19,9 @@ const state = fc
     files: fc.dictionary(text, fc.record({ commit: text, branch: text }), { maxKeys: 8 }),
   })
   .map((r) => {
-    const files: MemoryState['files'] = {};
-    for (const [path, f] of Object.entries(r.files)) (files[fileBucket(path)] ??= {})[path] = f;
-    const s: MemoryState = { ...initialState(), created: r.created, defaultBranch: r.defaultBranch, branches: { ...initialState().branches }, files };
-    for (const b of r.branches) s.branches[b.name] = { ...newBranch(b.name, b.parent, b.created, 'p', []), status: b.status as 'active', reason: b.reason, mergedInto: b.mergedInto };
+    const files: MemoryState['files'] = dict(Object.entries(r.files));
+    const s: MemoryState = { ...initialState(), created: r.created, defaultBranch: r.defaultBranch, branches: dict(Object.entries(initialState().branches)), files };
+    for (const b of r.branches) s.branches[b.name] = { ...newBranch(b.name, b.parent, b.created, 'p', []), life: b.status as 'active', reason: b.reason, mergedInto: b.mergedInto };
     return s;
   });
 

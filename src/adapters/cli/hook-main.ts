@@ -26,7 +26,8 @@ export async function hookCommand(opts: HookOptions): Promise<string | null> {
     return null;
   }
   const input = await readStdin();
-  const out = await runHook({ agent: agent as HookAgent, input, dir: opts.dir === undefined ? undefined : resolve(opts.dir), session: opts.session });
+  const inspector = process.env.GCC_INSPECT || process.env.GCC_INSPECT_FILE ? (await import('../../diagrams/inspect.js')).inspectorFromEnv(process.env) : null;
+  const out = await runHook({ agent: agent as HookAgent, input, dir: opts.dir === undefined ? undefined : resolve(opts.dir), session: opts.session }).finally(() => inspector?.stop());
   for (const line of out.stderr) process.stderr.write(`${line}\n`);
   return out.stdout;
 }

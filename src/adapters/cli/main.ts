@@ -44,6 +44,8 @@ export async function run(argv: readonly string[]): Promise<number> {
     return 0;
   }
   let json = rest.includes('--json');
+  // Live inspection of the machines, only when asked for (it loads the machines and the inspector).
+  const inspector = process.env.GCC_INSPECT || process.env.GCC_INSPECT_FILE ? (await import('../../diagrams/inspect.js')).inspectorFromEnv(process.env) : null;
   try {
     const op = operationNamed(name);
     if (!op || !op.fronts.includes('cli')) throw gccError('E_INVALID_ARGUMENT', `unknown command ${JSON.stringify(name)}`, 'run `gctx --help` for the list');
@@ -84,6 +86,8 @@ export async function run(argv: readonly string[]): Promise<number> {
     if (json) process.stdout.write(`${JSON.stringify({ error: e.toJSON() })}\n`);
     process.stderr.write(`gctx: ${e.oneLine()}\n`);
     return e.exitCode;
+  } finally {
+    inspector?.stop();
   }
 }
 

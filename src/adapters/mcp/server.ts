@@ -26,6 +26,7 @@ import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { Memory } from '../../engine/memory.js';
 import { asGccError, gccError } from '../../errors.js';
+import type { SessionSignal } from '../../machines/session.js';
 import { GCC_DIR } from '../../store/paths.js';
 import { VERSION } from '../../runtime/version.js';
 import { StdioTransport, type Screen } from './stdio.js';
@@ -96,7 +97,24 @@ export class MemoryHolder {
   private memory: Memory | null = null;
   private warned = 0;
 
-  constructor(private readonly dir: string) {}
+  /**
+   * @param own the session this server names itself (no host gave one): its lifecycle is the
+   * server's to tell the engine's session machine, as every host tells its own.
+   */
+  constructor(
+    private readonly dir: string,
+    private readonly own: { session: string } | null = null,
+  ) {}
+
+  /** Tell the session machine about this server's own session; silent on failure (fail open). */
+  async lifecycle(signals: SessionSignal[]): Promise<void> {
+    if (!this.own || !this.memory) return;
+    try {
+      await this.memory.execute({ type: 'session', signals, host: 'mcp' }, { session: this.own.session });
+    } catch {
+      /* a locked or read-only memory costs the log entry, not the connection */
+    }
+  }
 
   get exists(): boolean {
     return existsSync(join(this.dir, GCC_DIR));
@@ -114,6 +132,7 @@ export class MemoryHolder {
       this.opening = null;
       throw err;
     }
+    await this.lifecycle([{ type: 'START', reason: 'startup' }, { type: 'OPENED' }]);
     return { memory: this.memory, initialized };
   }
 
@@ -138,7 +157,7 @@ export class MemoryHolder {
 
 export function createMcpServer(opts: McpOptions): { server: Server; holder: MemoryHolder; idle: () => Promise<void>; screen: Screen; session: string } {
   const session = defaultSession(opts.session);
-  const holder = new MemoryHolder(opts.dir);
+  const holder = new MemoryHolder(opts.dir, opts.session || process.env.CLAUDE_CODE_SESSION_ID ? null : { session });
   const tools = mcpTools();
   let listing: Tool[] | null = null;
   const server = new Server({ name: 'gcc', title: 'GCC project memory', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: lazyValidator() });
@@ -184,6 +203,7 @@ export function createMcpServer(opts: McpOptions): { server: Server; holder: Mem
  * a commit would be recorded but never answered.
  */
 export async function serveMcp(opts: McpOptions): Promise<void> {
+  const inspector = process.env.GCC_INSPECT || process.env.GCC_INSPECT_FILE ? (await import('../../diagrams/inspect.js')).inspectorFromEnv(process.env) : null;
   const { server, holder, idle, screen } = createMcpServer(opts);
   const transport = new StdioTransport({ screen });
   const stop = () => transport.stopReading();
@@ -197,8 +217,10 @@ export async function serveMcp(opts: McpOptions): Promise<void> {
   await idle();
   // A memory still opening when input ended would otherwise open after the close below.
   await opening;
+  await holder.lifecycle([{ type: 'SHUTDOWN', reason: 'client left' }]);
   holder.close();
   await server.close().catch(() => undefined);
   process.off('SIGTERM', stop);
   process.off('SIGINT', stop);
+  inspector?.stop();
 }
