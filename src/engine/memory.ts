@@ -490,6 +490,18 @@ export class Memory {
     }, this.lockOpts());
   }
 
+  /** Every event, in id order. Reads the whole history: for tools and tests, not for answers to a model. */
+  events(): GccEvent[] {
+    const out: GccEvent[] = [];
+    this.store.stream((e) => out.push(e));
+    return out;
+  }
+
+  /** The events of one branch, in id order (see events()). */
+  eventsOf(branch: string): GccEvent[] {
+    return this.events().filter((e) => e.branch === branch);
+  }
+
   /** Branch lifecycle and commit events, in id order: what the history graph draws. */
   historyEvents(): GccEvent[] {
     const out: GccEvent[] = [];

@@ -54,8 +54,8 @@ export interface ParsedLog {
 }
 
 /** Text of a log, as a string or as the bytes read from disk. */
-export function parse(text: string | Buffer, file = 'log.md', startSeq = 0): ParsedLog {
-  return parseBytes(typeof text === 'string' ? Buffer.from(text, 'utf8') : text, { file, startSeq });
+export function parse(text: string | Buffer, file = 'log.md', startSeq = 0, ordered = true): ParsedLog {
+  return parseBytes(typeof text === 'string' ? Buffer.from(text, 'utf8') : text, { file, startSeq, ordered });
 }
 
 export interface ParseOptions {
@@ -70,6 +70,8 @@ export interface ParseOptions {
   lineAt?: (offset: number) => number;
   /** The clock events' ids are held against (validateEvent). */
   now?: number;
+  /** Ids must grow within the log (true for segments; the first layout's unioned logs need not). */
+  ordered?: boolean;
 }
 
 /**
@@ -80,7 +82,7 @@ export interface ParseOptions {
  */
 export function parseBytes(buf: Buffer, o: ParseOptions = {}): ParsedLog {
   const base = o.base ?? 0;
-  const p = new EntryParser(o.file ?? 'log.md', o.startSeq ?? 0, base, o.lineAt ?? ((offset) => lineOf(buf, offset - base)), o.now, o.lastId ?? '');
+  const p = new EntryParser(o.file ?? 'log.md', o.startSeq ?? 0, base, o.lineAt ?? ((offset) => lineOf(buf, offset - base)), o.now, o.lastId ?? '', o.ordered ?? true);
   p.feed(buf, base, true);
   const validEnd = p.finish();
   return { events: p.events, validLength: validEnd - base, tail: buf.toString('utf8', validEnd - base) };

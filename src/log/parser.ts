@@ -76,6 +76,7 @@ export class EntryParser {
     private readonly lineAt: (offset: number) => number,
     private readonly now?: number,
     lastId = '',
+    private readonly ordered = true,
   ) {
     this.expectedSeq = startSeq;
     this.lastId = lastId;
@@ -131,7 +132,7 @@ export class EntryParser {
       if (event.seq !== ++this.expectedSeq) {
         throw this.corrupt(`log entry has sequence ${event.seq}, expected ${this.expectedSeq} (duplicated or reordered entry)`, 'restore the file from git, or run `gctx doctor --repair`', base + m + 1);
       }
-      if (event.id <= this.lastId) {
+      if (this.ordered && event.id <= this.lastId) {
         throw this.corrupt(`log entry ${event.id} is not newer than the entry before it (ids grow within a log)`, 'restore the file from git, or run `gctx doctor --repair`', base + m + 1);
       }
       this.lastId = event.id;

@@ -60,7 +60,8 @@ function eventsOf(path: string, rel: string): GccEvent[] {
   const texts = sides ? [sides.ours, sides.theirs] : [text];
   const out: GccEvent[] = [];
   for (const t of texts) {
-    const p = parse(t, rel);
+    // The first layout's merge driver could interleave batches: ids need not grow in these.
+    const p = parse(t, rel, 0, false);
     out.push(...p.events);
   }
   return out;
@@ -75,20 +76,15 @@ function upgrade(e: GccEvent): GccEvent {
   return e;
 }
 
-/** Events in id order, split into batches of the original appends, renumbered for one file. */
+/**
+ * Events in id order as segments of at most SEGMENT_MAX, renumbered. Each event stands alone:
+ * the batches of the first layout were appends long acknowledged, and a union may have
+ * interleaved them, so their markers say nothing a reader needs.
+ */
 function renumber(events: GccEvent[]): GccEvent[][] {
   const files: GccEvent[][] = [[]];
   let bytes = 0;
-  const batches: GccEvent[][] = [];
-  let cur: GccEvent[] = [];
-  for (const e of events) {
-    cur.push(e);
-    if (!e.more) {
-      batches.push(cur);
-      cur = [];
-    }
-  }
-  if (cur.length) batches.push(cur);
+  const batches: GccEvent[][] = events.map((e) => [e]);
   for (const batch of batches) {
     const size = batch.reduce((n, e) => n + JSON.stringify(e).length * 2, 0);
     if (bytes > 0 && bytes + size > SEGMENT_MAX) {
@@ -185,7 +181,7 @@ export function resolveConflict(store: Store, name: string): number {
   const sides = conflictSides(text);
   if (!sides) throw gccError('E_CORRUPT', `${f.rel} holds conflict markers that do not nest as git writes them`, 'resolve the conflict by hand (keep both sides\' entries), then retry', { file: f.rel });
   const byId = new Map<string, GccEvent>();
-  for (const t of [sides.ours, sides.theirs]) for (const e of parse(t, f.rel).events) if (!byId.has(e.id)) byId.set(e.id, e);
+  for (const t of [sides.ours, sides.theirs]) for (const e of parse(t, f.rel, 0, false).events) if (!byId.has(e.id)) byId.set(e.id, e);
   const events = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
   const files = renumber(events);
   writeFileSync(f.path, files.length ? serialize(files[0]!) : '');

@@ -76,7 +76,8 @@ function conflict(file: string, id: string, what: string) {
 /** Parse both sides strictly (a torn tail is refused: it was never acknowledged), union, serialize. */
 export function unionLogs(ours: string, theirs: string, file = 'log.md'): UnionResult {
   const sides = [ours, theirs].map((text, i) => {
-    const p = parse(text, file);
+    // The first layout's logs need not be in id order: this union itself interleaves batches.
+    const p = parse(text, file, 0, false);
     if (p.tail.length) throw gccError('E_CORRUPT', `${file}: ${i === 0 ? 'our' : 'their'} side ends in an incomplete entry (a crash mid-write was committed)`, 'run any gctx command on that side (opening the memory quarantines the torn entry), commit, and merge again', { file });
     return p.events;
   });

@@ -1,5 +1,6 @@
 /**
- * Properties of the log union the git merge driver computes: two sides grown from a common
+ * Properties of the log union the legacy git merge driver computes (for clones of the first
+ * layout, whose .gitattributes still name it; docs/git.md): two sides grown from a common
  * history (each in its own id order, batches with `more` markers, hostile text) merge into
  * a log that parses, holds every event exactly once with batches intact, and does not
  * depend on which side is "ours" or on merging twice.
@@ -69,7 +70,7 @@ describe('log union', () => {
     fc.assert(
       fc.property(history, (h) => {
         const u = unionLogs(ours(h), theirs(h));
-        const parsed = parse(u.text);
+        const parsed = parse(u.text, 'log.md', 0, false);
         expect(parsed.tail).toBe('');
         const ids = parsed.events.map((e) => e.id);
         expect(new Set(ids).size).toBe(ids.length);
