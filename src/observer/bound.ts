@@ -5,9 +5,14 @@
  */
 
 /** Characters kept of a tool's input in its log entry. */
-export const INPUT_LIMIT = 2_000;
-/** Characters kept of a tool's result in its log entry. */
-export const RESULT_LIMIT = 4_000;
+export const INPUT_LIMIT = 1_000;
+/**
+ * Characters kept of a tool's result in its log entry: what the resume benchmark showed is
+ * worth its tokens (docs/benchmarks.md) — a verdict, not a transcript. A failure keeps more,
+ * since why something failed is what a resuming agent must not rediscover.
+ */
+export const RESULT_LIMIT = 400;
+export const ERROR_LIMIT = 1_500;
 /**
  * Raw text longer than this is cut before redaction: redaction is linear, but there is no reason
  * to scan megabytes that will be dropped anyway. The window is wide enough that a secret near the

@@ -1,7 +1,7 @@
 import { diffLib } from '../runtime/lazy-deps.js';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { FileChange } from '../events/types.js';
 import type { CanonicalInput, CanonicalTool, FileState } from './envelope.js';
+import { projectPath } from './describe-call.js';
 
 /**
  * Line counts of an edit, so COMMIT can fill "Files touched" from the log. Exact when the host
@@ -20,7 +20,7 @@ export function fileChangesFor(
   cwd: string,
   root: string,
 ): FileChange[] {
-  const display = (p: string) => displayPath(p, cwd, root);
+  const display = (p: string) => projectPath(p, cwd, root);
   if (states?.length) {
     return states
       .filter((s) => s.before !== s.after)
@@ -67,12 +67,4 @@ function lineCount(text: string): number {
   let n = 1;
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) n++;
   return text.endsWith('\n') ? n - 1 : n;
-}
-
-/** Project-relative, forward slashes; files outside the project keep their absolute path. */
-function displayPath(path: string, cwd: string, root: string): string {
-  const absolute = isAbsolute(path) ? resolve(path) : resolve(cwd, path);
-  const rel = relative(root, absolute);
-  if (!rel || rel.startsWith('..') || isAbsolute(rel)) return absolute.split(sep).join('/');
-  return rel.split(sep).join('/');
 }

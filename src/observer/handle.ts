@@ -1,4 +1,4 @@
-import { boundText, INPUT_LIMIT, RESULT_LIMIT, SCAN_LIMIT } from './bound.js';
+import { boundText, ERROR_LIMIT, INPUT_LIMIT, RESULT_LIMIT, SCAN_LIMIT } from './bound.js';
 import { commitNudge, type PendingWork } from './commit-nudge.js';
 import { describeInput } from './describe-call.js';
 import type { HookDecision, HookEnvelope } from './envelope.js';
@@ -115,8 +115,8 @@ async function recordCall(memory: HookMemory, env: HookEnvelope, result: string,
     {
       type: 'record-tool',
       tool: env.hostTool ?? env.tool ?? 'unknown',
-      input: clean(describeInput(env.tool, env.input), INPUT_LIMIT),
-      result: clean(result, RESULT_LIMIT),
+      input: clean(describeInput(env.tool, env.input, cwd, memory.root), INPUT_LIMIT),
+      result: clean(result, isError ? ERROR_LIMIT : RESULT_LIMIT),
       isError,
       files,
       host: env.host,
