@@ -1,0 +1,68 @@
+/**
+ * Files touched without hooks: in a git work tree, COMMIT records what changed since the
+ * branch's previous commit — tracked and untracked, index and unstaged alike, .GCC/ left
+ * out — with line counts, merged with what hooks logged and what --files names. Outside git,
+ * hooks and --files only. Real git, the real CLI.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { gctx } from '../support/cli.js';
+import { cleanup, tempProject } from '../support/tmp.js';
+
+afterAll(cleanup);
+
+const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+
+function lastFiles(dir: string, branch?: string): { path: string; added: number; removed: number }[] {
+  const r = gctx(dir, ['context', '--branch', ...(branch ? [branch] : []), '--k', '1', '--json']);
+  return (JSON.parse(r.stdout) as { data: { commits: { files: { path: string; added: number; removed: number }[] }[] } }).data.commits[0]!.files;
+}
+
+describe('COMMIT files from git', () => {
+  it('records the files changed since the previous commit on the branch, with line counts', () => {
+    const dir = tempProject();
+    git(dir, 'init', '-q', '-b', 'main');
+    git(dir, 'config', 'user.email', 't@e.invalid');
+    git(dir, 'config', 'user.name', 'T');
+    writeFileSync(join(dir, 'a.ts'), 'one\ntwo\nthree\n');
+    git(dir, 'add', 'a.ts');
+    git(dir, 'commit', '-qm', 'a');
+    expect(gctx(dir, ['init']).code).toBe(0);
+    expect(gctx(dir, ['commit', 'baseline']).code).toBe(0);
+    writeFileSync(join(dir, 'a.ts'), 'one\nTWO\nthree\nfour\n');
+    mkdirSync(join(dir, 'src'));
+    writeFileSync(join(dir, 'src', 'new.ts'), 'x\ny\n');
+    expect(gctx(dir, ['commit', 'edited a, added new']).code).toBe(0);
+    expect(lastFiles(dir)).toEqual([
+      { path: 'a.ts', added: 2, removed: 1 },
+      { path: 'src/new.ts', added: 2, removed: 0 },
+    ]);
+    // Nothing changed since: nothing recorded; a file named explicitly is recorded all the same.
+    expect(gctx(dir, ['commit', 'no change', '--files', 'docs/plan.md']).code).toBe(0);
+    expect(lastFiles(dir)).toEqual([{ path: 'docs/plan.md', added: 0, removed: 0 }]);
+    // Since the branch's own previous commit: a branch's first commit diffs from where its parent stood.
+    expect(gctx(dir, ['branch', 'exp', '--purpose', 'p']).code).toBe(0);
+    writeFileSync(join(dir, 'src', 'new.ts'), 'x\n');
+    expect(gctx(dir, ['commit', 'trimmed new']).code).toBe(0);
+    expect(lastFiles(dir)).toEqual([{ path: 'src/new.ts', added: 0, removed: 1 }]);
+    // metadata.yaml's file_tree follows.
+    expect(gctx(dir, ['context', '--metadata', 'file_tree']).stdout).toMatch(/path: src\/new.ts/);
+    // .GCC/ itself is never a file touched.
+    expect(JSON.stringify(lastFiles(dir, 'main'))).not.toMatch(/\.GCC/);
+  });
+
+  it('outside git, hooks and --files only', () => {
+    const dir = tempProject();
+    expect(gctx(dir, ['init']).code).toBe(0);
+    writeFileSync(join(dir, 'a.ts'), 'x\n');
+    const hook = { host: 'claude-code', session: 's', event: 'post-tool', tool: 'Write', hostTool: 'Write', cwd: dir, input: { file_path: join(dir, 'b.ts'), content: 'b\nb\n' }, result: 'ok' };
+    expect(gctx(dir, ['hook'], JSON.stringify(hook), { GCC_SESSION: '' }).code).toBe(0);
+    expect(gctx(dir, ['commit', 'work', '--files', 'c.ts', '--session', 's']).code).toBe(0);
+    expect(lastFiles(dir)).toEqual([
+      { path: 'b.ts', added: 2, removed: 0 },
+      { path: 'c.ts', added: 0, removed: 0 },
+    ]);
+  });
+});
