@@ -9,12 +9,12 @@ import { tmpdir, cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decide } from '../dist/decider/decide.js';
+import { evolve } from '../dist/decider/evolve.js';
+import { initialState } from '../dist/decider/state.js';
 import { DEFAULT_CONFIG, FORMAT_VERSION, MAIN } from '../dist/events/types.js';
 import { serialize } from '../dist/log/codec.js';
-import { evolve } from '../dist/projections/evolve.js';
-import { initialState } from '../dist/projections/state.js';
-import { layout } from '../dist/store/paths.js';
-import { nextId } from '../dist/store/store.js';
+import { layout, newSegmentName } from '../dist/store/paths.js';
+import { nextId, SEGMENT_MAX } from '../dist/store/store.js';
 import { Memory } from '../dist/index.js';
 
 export const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
@@ -86,11 +86,20 @@ export function machine() {
   return { node: process.version, platform: `${process.platform}-${process.arch}`, cpus: c.length, cpu: c[0]?.model ?? '?', memGiB: +(totalmem() / 2 ** 30).toFixed(1) };
 }
 
-/** Write bench/results/<name>.json with the machine and the time. */
+/**
+ * Where results go: bench/results/ for a full run; a `--quick` run (GCC_BENCH_QUICK=1, set by
+ * run.js) writes beside it in a scratch folder, so the recorded results are never overwritten.
+ */
+export function resultsDir() {
+  return process.env.GCC_BENCH_QUICK === '1' ? join(tmpdir(), 'gcc-bench-quick-results') : RESULTS_DIR;
+}
+
+/** Write <results>/<name>.json with the machine and the time. */
 export function writeResult(name, data) {
-  mkdirSync(RESULTS_DIR, { recursive: true });
+  const dir = resultsDir();
+  mkdirSync(dir, { recursive: true });
   const out = { bench: name, at: new Date().toISOString(), machine: machine(), ...data };
-  writeFileSync(join(RESULTS_DIR, `${name}.json`), `${JSON.stringify(out, null, 2)}\n`);
+  writeFileSync(join(dir, `${name}.json`), `${JSON.stringify(out, null, 2)}\n`);
   return out;
 }
 
@@ -133,7 +142,10 @@ export function prng(seed) {
  */
 export async function buildHistory(dir, { events: target, commitEvery = 10, seed = 1, commitsOnly = false, objectives = 6 } = {}) {
   const rng = prng(seed);
-  const logs = new Map(); // branch -> events
+  // Shared events in segments of at most SEGMENT_MAX, as one clone's writer fills them; local ones apart.
+  const segments = [[]];
+  let segmentBytes = 0;
+  const local = [];
   let state = initialState();
   let lastId = '';
   let t = Date.now() - target * 10 - 86_400_000;
@@ -146,19 +158,24 @@ export async function buildHistory(dir, { events: target, commitEvery = 10, seed
     if (unfolded.length) state = evolve(state, unfolded);
     unfolded = [];
   };
-  const push = (branch, news, fold) => {
-    let list = logs.get(branch);
-    if (!list) logs.set(branch, (list = []));
+  const push = (news, fold, where = 'shared') => {
+    if (news.length === 0) return;
+    if (where === 'shared' && segmentBytes >= SEGMENT_MAX) {
+      segments.push([]);
+      segmentBytes = 0;
+    }
+    const list = where === 'shared' ? segments[segments.length - 1] : local;
     const seq0 = list.length;
     const at = new Date((t += 7));
     const envs = news.map((ev, i) => {
       lastId = nextId(lastId, at.getTime());
-      const env = { id: lastId, seq: seq0 + i + 1, at: at.toISOString(), branch, type: ev.type, data: ev.data };
+      const env = { id: lastId, seq: seq0 + i + 1, at: at.toISOString(), branch: ev.branch, type: ev.type, data: ev.data };
       const more = news.length - 1 - i;
       if (more > 0) env.more = more;
       return env;
     });
     for (const e of envs) list.push(e);
+    if (where === 'shared') segmentBytes += Buffer.byteLength(serialize(envs));
     if (fold) {
       flush();
       state = evolve(state, envs);
@@ -172,10 +189,11 @@ export async function buildHistory(dir, { events: target, commitEvery = 10, seed
     if (!lazy) flush();
     const d = decide(state, cmd, { nonce: randomBytes(8).toString('hex') });
     if (!d.ok) throw d.error;
-    push(d.log, d.events, !lazy);
+    push(d.shared, !lazy);
+    push(d.local, true, 'local');
     if (cmd.type === 'commit' || cmd.type === 'merge') commits++;
   };
-  push(MAIN, [{ type: 'memory.initialized', data: { format: FORMAT_VERSION, config: { ...DEFAULT_CONFIG } } }], true);
+  push([{ type: 'memory.initialized', data: { format: FORMAT_VERSION, config: { ...DEFAULT_CONFIG } }, branch: MAIN }], true);
   for (let i = 0; i < objectives; i++) run({ type: 'roadmap', action: 'add', target: `Objective ${i + 1}: ${words(rng, 6)}` });
   let sinceCommit = 0;
   let branchNo = 0;
@@ -226,18 +244,24 @@ export async function buildHistory(dir, { events: target, commitEvery = 10, seed
   const l = layout(dir);
   mkdirSync(l.gcc, { recursive: true });
   let bytes = 0;
-  for (const [branch, list] of logs) {
-    const path = l.logOf(branch);
+  segments.forEach((list, i) => {
+    if (!list.length) return;
+    const name = newSegmentName(new Date(Date.parse(list[0].at)), (i + 1).toString(16).padStart(6, '0'));
+    const path = l.segment(name);
     mkdirSync(dirname(path), { recursive: true });
     const text = serialize(list);
     bytes += Buffer.byteLength(text);
     writeFileSync(path, text);
+  });
+  if (local.length) {
+    mkdirSync(l.local, { recursive: true });
+    writeFileSync(l.localLog, serialize(local));
   }
-  writeFileSync(join(l.gcc, '.gitignore'), '.cache/\n.lock\n.lock.break\n*.tmp-*\nquarantine/\n');
-  // Opening renders every projection once (the checkpoint is missing) and leaves it settled.
+  // Opening acknowledges every log and renders every view once, and leaves it settled.
   const m = await Memory.open(dir);
+  const branches = Object.keys(m.state.branches).length;
   m.close();
-  return { dir, events: count, commits, branches: logs.size, logBytes: bytes };
+  return { dir, events: count, commits, branches, segments: segments.filter((x) => x.length).length, logBytes: bytes };
 }
 
 // ---------------------------------------------------------------- shared fixtures

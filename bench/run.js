@@ -17,15 +17,17 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BENCH_DIR, machine, removeDir, RESULTS_DIR, table, tempDir, writeResult } from './lib.js';
+import { BENCH_DIR, machine, removeDir, resultsDir, table, tempDir, writeResult } from './lib.js';
 
-const CORE = ['commit', 'append', 'cli', 'hook', 'mcp', 'briefing', 'replay', 'rss'];
+const CORE = ['commit', 'append', 'cli', 'hook', 'mcp', 'briefing', 'replay', 'rss', 'growth'];
 const OPTIONAL = new Set(['hook', 'mcp']);
 
 const argv = process.argv.slice(2);
 const flags = new Set(argv.filter((a) => a.startsWith('--')));
 const quick = flags.has('--quick');
 const long = flags.has('--long') || process.env.GCC_LONG === '1';
+// A quick run never overwrites the recorded results (bench/lib.js resultsDir).
+if (quick) process.env.GCC_BENCH_QUICK = '1';
 
 async function child(name) {
   const mod = await import(pathToFileURL(join(BENCH_DIR, `${name}.js`)).href);
@@ -62,7 +64,7 @@ async function main() {
   // Gather what this run wrote into one summary and one markdown page.
   const results = [];
   for (const name of names) {
-    const path = join(RESULTS_DIR, `${name}.json`);
+    const path = join(resultsDir(), `${name}.json`);
     if (!existsSync(path)) continue;
     const r = JSON.parse(readFileSync(path, 'utf8'));
     if (Date.parse(r.at) >= started) results.push({ name, ...r });
@@ -73,7 +75,7 @@ async function main() {
     '',
     ...results.flatMap((r) => [`### ${r.title}`, '', table(r.columns, r.rows), '', `${r.summary}${r.pass === null || r.pass === undefined ? '' : r.pass ? ' — meets target' : ' — **misses target**'}`, '']),
   ].join('\n');
-  writeFileSync(join(RESULTS_DIR, 'latest.md'), md);
+  writeFileSync(join(resultsDir(), 'latest.md'), md);
   writeResult('summary', { command, quick, long, failed, results: results.map((r) => ({ name: r.name, summary: r.summary, pass: r.pass })) });
   process.stdout.write(`\nSummary (${((Date.now() - started) / 1000).toFixed(0)} s):\n${results.map((r) => `- ${r.summary}${r.pass === null || r.pass === undefined ? '' : r.pass ? ' — meets target' : ' — MISSES target'}`).join('\n')}\n`);
   if (failed.length) {

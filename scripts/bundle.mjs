@@ -32,7 +32,9 @@ const outdir = `${root}dist/bin`;
 const { version } = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 const DOORS = ['hook-main', 'mcp-main', 'main'];
 
-const common = { absWorkingDir: root, bundle: true, platform: 'node', target: 'node22', legalComments: 'none', logLevel: 'warning', metafile: true };
+// The Stately inspector is an optional peer, installed by hand for live inspection: resolved
+// where the package is installed, at run time, never bundled.
+const common = { absWorkingDir: root, bundle: true, platform: 'node', target: 'node22', legalComments: 'none', logLevel: 'warning', metafile: true, external: ['@statelyai/inspect'] };
 const esm = {
   outdir,
   format: 'esm',
