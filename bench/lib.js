@@ -20,6 +20,8 @@ import { Memory } from '../dist/index.js';
 export const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 export const ROOT = dirname(BENCH_DIR);
 export const RESULTS_DIR = join(BENCH_DIR, 'results');
+/** The `gctx` executable as installed (package.json's bin: the bundle). */
+export const CLI = join(ROOT, JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).bin.gctx);
 
 // ---------------------------------------------------------------- statistics
 

@@ -7,7 +7,7 @@
  * segment, the damaged file kept aside, and the loss recorded as a `memory.repaired` event.
  */
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -90,35 +90,60 @@ export function verifyMemory(l: Layout, now: number): Problem[] {
     }
     const state = fold.state();
     const views = new ViewWriter(shadow);
-    for (const name of build.finish(views, state)) {
+    const after = build.finish(views, state);
+    for (const name of after.relabel) {
       // A label two writers both used: commit.md shows it qualified, as the engine writes it.
       const commits = newest(store, { branch: name, limit: Number.MAX_SAFE_INTEGER, filter: (e) => e.type === 'commit.recorded' }).reverse();
       views.writeCommits(state, name, commits as never);
     }
+    for (const name of after.relog) views.writeLog(state, name, newest(store, { branch: name, limit: 2 * LOG_WINDOW }).reverse());
     for (const rel of filesUnder(shadow.gcc)) {
       if (rel.startsWith('.local/')) continue;
-      const want = readFileSync(join(shadow.gcc, rel), 'utf8');
       const path = join(l.gcc, rel);
       const file = relative(l.root, path);
-      let have: string | null = null;
-      try {
-        have = readFileSync(path, 'utf8');
-      } catch {
-        problems.push({ file, message: 'view is missing; run `gctx replay`' });
-        continue;
-      }
-      if (have !== want) {
-        const a = have.split('\n');
-        const b = want.split('\n');
-        let line = 1;
-        while (line <= Math.max(a.length, b.length) && a[line - 1] === b[line - 1]) line++;
-        problems.push({ file, line, message: 'differs from a rebuild from .GCC/events/; run `gctx replay` (a differing file is kept aside first)' });
-      }
+      const line = firstDifference(join(shadow.gcc, rel), path);
+      if (line === 0) problems.push({ file, message: 'view is missing; run `gctx replay`' });
+      else if (line > 0) problems.push({ file, line, message: 'differs from a rebuild from .GCC/events/; run `gctx replay` (a differing file is kept aside first)' });
     }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
   return problems;
+}
+
+/**
+ * The first line at which two files differ (-1 when they are the same, 0 when `have` is
+ * missing), read a block at a time: a commit.md of ten thousand commits is never held whole.
+ */
+function firstDifference(want: string, have: string): number {
+  let a: number;
+  let b: number;
+  try {
+    b = openSync(have, 'r');
+  } catch {
+    return 0;
+  }
+  a = openSync(want, 'r');
+  try {
+    const x = Buffer.allocUnsafe(1 << 16);
+    const y = Buffer.allocUnsafe(1 << 16);
+    let line = 1;
+    for (let pos = 0; ; ) {
+      const n = readSync(a, x, 0, x.length, pos);
+      const m = readSync(b, y, 0, y.length, pos);
+      const k = Math.min(n, m);
+      for (let i = 0; i < k; i++) {
+        if (x[i] !== y[i]) return line;
+        if (x[i] === 0x0a) line++;
+      }
+      if (n !== m) return line;
+      if (n === 0) return -1;
+      pos += n;
+    }
+  } finally {
+    closeSync(a);
+    closeSync(b);
+  }
 }
 
 export interface RepairReport {

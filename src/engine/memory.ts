@@ -264,7 +264,9 @@ export class Memory {
     this.openDelta = null;
     this.snapshotAt = -1;
     if (build) {
-      for (const name of build.finish(this.views, this._state)) this.rewriteCommits(name);
+      const after = build.finish(this.views, this._state);
+      for (const name of after.relabel) this.rewriteCommits(name);
+      for (const name of after.relog) this.rewriteLog(name);
       this.rebuilt = true;
     }
   }

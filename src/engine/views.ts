@@ -8,7 +8,7 @@
  * Signatures of main.md and metadata.yaml as gctx last wrote them, kept in the checkpoint,
  * tell a person's edits (anything on disk that changed since) from gctx's own writes.
  */
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { displayLabel, type MemoryState } from '../decider/state.js';
 import { type EventOf, type GccEvent, MAIN } from '../events/types.js';
@@ -19,7 +19,7 @@ import { renderMain } from '../projections/render-main.js';
 import { renderMetadata } from '../projections/render-metadata.js';
 import { renderSummary } from '../projections/render-summary.js';
 import { assertNoSymlink, type Layout } from '../store/paths.js';
-import { overwriteText, replaceText, sameText } from '../store/text-file.js';
+import { freshText, overwriteText, replaceText, sameText } from '../store/text-file.js';
 
 function signature(path: string): string | null {
   try {
@@ -89,7 +89,9 @@ export class ViewWriter {
     assertNoSymlink(this.l.root, path);
     if (sameText(path, text)) return false;
     this.ensureDir(dirname(path));
-    replaceText(path, text);
+    // main.md and metadata.yaml are read back as a person's edits: replaced whole, never seen half.
+    if (path === this.l.mainMd || path === this.l.metadata) replaceText(path, text);
+    else freshText(path, text);
     return true;
   }
 
@@ -155,13 +157,20 @@ export class ViewWriter {
 
 /**
  * Every view of a memory rebuilt from its events, fed in id order as a replay streams them:
- * commit.md files grow in temporary files (the history is never held), each branch keeps a
- * ring of its latest log entries. `finish` moves everything into place.
+ * commit.md files grow in temporary files (the history is never held); each open branch keeps
+ * a ring of its latest log entries, written out when the branch closes (its merge or abandon
+ * is its last event), so memory holds the rings of the branches still open, not of the
+ * history. `finish` moves everything into place.
  */
 export class FullRebuild {
   private readonly dir: string;
   private readonly commitFiles = new Map<string, { path: string; fd: number }>();
-  private readonly rings = new Map<string, string[]>();
+  private readonly rings = new Map<string, GccEvent[]>();
+  private readonly counts = new Map<string, number>();
+  /** Branches whose log view was written when they closed. */
+  private readonly written = new Map<string, string>();
+  /** Branches with events after their log view was written (a union can do that): rebuilt on their own. */
+  private readonly late = new Set<string>();
 
   constructor(
     private readonly l: Layout,
@@ -173,10 +182,16 @@ export class FullRebuild {
   }
 
   add(e: GccEvent): void {
-    let r = this.rings.get(e.branch);
-    if (!r) this.rings.set(e.branch, (r = []));
-    r.push(logEntry(e));
-    if (r.length > this.ring) r.shift();
+    const n = (this.counts.get(e.branch) ?? 0) + 1;
+    this.counts.set(e.branch, n);
+    if (this.written.has(e.branch)) this.late.add(e.branch);
+    else {
+      let r = this.rings.get(e.branch);
+      if (!r) this.rings.set(e.branch, (r = []));
+      r.push(e);
+      if (r.length > this.ring) r.shift();
+      if ((e.type === 'branch.merged' || e.type === 'branch.abandoned') && e.data.branch === e.branch) this.closeLog(e.branch, n, r);
+    }
     if (e.type !== 'commit.recorded') return;
     let f = this.commitFiles.get(e.branch);
     if (!f) {
@@ -188,8 +203,18 @@ export class FullRebuild {
     writeSync(f.fd, renderCommit(e));
   }
 
-  /** Move the views into place; returns branches whose commit.md needs relabelling (duplicate labels). */
-  finish(views: ViewWriter, state: MemoryState): string[] {
+  private closeLog(branch: string, n: number, ring: GccEvent[]): void {
+    const path = join(this.dir, `l${this.written.size}.md`);
+    writeFileSync(path, logHeader(branch) + ring.slice(-shownOf(n)).map(logEntry).join(''));
+    this.written.set(branch, path);
+    this.rings.delete(branch);
+  }
+
+  /**
+   * Move the views into place. Returns branches whose commit.md needs relabelling (duplicate
+   * labels) and whose log.md must be rebuilt on its own (events after its close).
+   */
+  finish(views: ViewWriter, state: MemoryState): { relabel: string[]; relog: string[] } {
     const relabel: string[] = [];
     try {
       views.writeSmall(state);
@@ -206,13 +231,14 @@ export class FullRebuild {
         } else {
           views.put(target, commitHeader(b.name));
         }
-        const ring = this.rings.get(b.name) ?? [];
-        views.put(this.l.logOf(b.name), logHeader(b.name) + ring.slice(-shownOf(b.logged)).join(''));
+        const closed = this.written.get(b.name);
+        if (closed && !this.late.has(b.name)) renameSync(closed, this.l.logOf(b.name));
+        else if (!closed) views.put(this.l.logOf(b.name), logHeader(b.name) + (this.rings.get(b.name) ?? []).slice(-shownOf(b.logged)).map(logEntry).join(''));
       }
     } finally {
       for (const f of this.commitFiles.values()) closeSync(f.fd);
       rmSync(this.dir, { recursive: true, force: true });
     }
-    return relabel;
+    return { relabel, relog: [...this.late] };
   }
 }

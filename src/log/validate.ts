@@ -15,8 +15,16 @@ type Check = (v: unknown) => string | null;
 
 const text = (max: number): Check => (v) => (typeof v !== 'string' ? 'is not text' : v.length > max ? `is longer than ${max} characters` : null);
 const pattern = (re: RegExp, what: string): Check => (v) => (typeof v === 'string' && re.test(v) ? null : `is not ${what}`);
-const branch: Check = (v) => {
+/** Names already found valid: a history names few branches many times. */
+const validNames = new Set<string>();
+function nameProblem(v: unknown): string | null {
+  if (typeof v === 'string' && validNames.has(v)) return null;
   const p = branchNameProblem(v);
+  if (p === null && validNames.size < 100_000) validNames.add(v as string);
+  return p;
+}
+const branch: Check = (v) => {
+  const p = nameProblem(v);
   return p ? `is not a valid branch name (${p})` : null;
 };
 const bool: Check = (v) => (typeof v === 'boolean' ? null : 'is not true or false');
@@ -115,7 +123,7 @@ export function eventProblem(raw: unknown, now: number = Date.now()): string | n
   if (idTime(e.id) > now + FUTURE_SKEW_MS) return `id ${e.id} is dated in the future (${new Date(idTime(e.id)).toISOString()})`;
   if (typeof e.seq !== 'number' || !Number.isInteger(e.seq) || e.seq < 1) return 'missing or bad seq';
   if (typeof e.at !== 'string' || !ISO.test(e.at)) return 'missing or bad time';
-  const b = branchNameProblem(e.branch);
+  const b = nameProblem(e.branch);
   if (b) return `bad branch (${b})`;
   if (typeof e.type !== 'string' || !TYPES.has(e.type)) return `unknown event type ${JSON.stringify(String(e.type)).slice(0, 80)}`;
   if (e.more !== undefined && (typeof e.more !== 'number' || !Number.isInteger(e.more) || e.more < 1)) return 'bad batch marker';

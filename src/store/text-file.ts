@@ -31,6 +31,20 @@ export function replaceText(path: string, text: string): void {
 }
 
 /**
+ * Write a file a reader can rebuild, as a new file: the old one is removed first (no rename,
+ * no truncation, neither of which makes ext4 flush). A reader racing it may find the file
+ * missing or short — views are caches, and gctx writes them under its lock.
+ */
+export function freshText(path: string, text: string): void {
+  try {
+    unlinkSync(path);
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'ENOENT') throw err;
+  }
+  writeFileSync(path, text, { flag: 'wx' });
+}
+
+/**
  * Overwrite a small file in place, cutting it to length after (no truncation to zero first,
  * which would make ext4 flush it). A reader racing the write can see new text followed by
  * old; the caller's format must reject that (JSON does).
