@@ -159,7 +159,7 @@ class Pool {
 
 export type MatchMode = 'all' | 'any';
 
-/** Everything a query gathers while it visits the shards, one at a time. */
+/** Everything a query gathers while it visits the parts, one at a time. */
 export class Gather {
   private n = 0;
   private readonly lengths = FIELDS.map(() => 0);
@@ -244,7 +244,7 @@ export class Gather {
     }
   }
 
-  /** The pooled candidates re-scored with the statistics of every shard visited, best first. */
+  /** The pooled candidates re-scored with the statistics of every part visited, best first. */
   finish(): Candidate[] {
     const pool = (this.mode === 'all' ? this.all : this.any ?? this.all).take();
     const avg = this.lengths.map((l) => (this.n ? l / this.n : 0));

@@ -2,7 +2,7 @@
  * The search index as the engine uses it: feed shards, flush, reopen, search — with ranked,
  * multi-word, typo-tolerant matching, and a cache on disk that is never trusted.
  */
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_RANKED, SearchIndex, partFile, TEXT_LIMIT } from '../../src/context/search-index.js';
@@ -260,6 +260,15 @@ describe('an untrusted cache', () => {
     return { dir, file: join(dir, partFile('seg-a', 0)), all: Array.from({ length: 5 }, (_, i) => doc(i, { text: `alpha ${i}` })) };
   };
 
+  it('counts a shard whose last part is missing as empty', () => {
+    const dir = fresh();
+    const a = new SearchIndex(dir, { partDocs: 2 });
+    a.add('seg-a', [doc(1, { text: 'x' }), doc(2, { text: 'x' }), doc(3, { text: 'x' })]);
+    a.flush();
+    unlinkSync(join(dir, partFile('seg-a', 1)));
+    expect(new SearchIndex(dir, { partDocs: 2 }).count('seg-a')).toBe(0);
+  });
+
   it('counts a truncated or missing shard file as empty, and rebuilds it when fed', () => {
     const { dir, file, all } = seed();
     writeFileSync(file, readFileSync(file).subarray(0, 100));
@@ -312,7 +321,7 @@ describe('an untrusted cache', () => {
     const file = join(dir, partFile('seg-a', 1));
     sameSize(file, (t) => t.replace('"kind":"commit"', '"kind":"commix"'));
     const b = new SearchIndex(dir, { partDocs: 3 });
-    expect(b.count('seg-a')).toBe(10);
+    expect(b.count('seg-a')).toBe(10); // only the last part's size is checked here
     expect(b.search('alpha', { limit: 50 })).toMatchObject({ unreadable: ['seg-a'] });
     expect(b.count('seg-a')).toBe(0);
     expect(readdirSync(dir)).toEqual(['manifest.json']);
