@@ -6,10 +6,12 @@
 import fc from 'fast-check';
 import MiniSearch from 'minisearch';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SearchIndex, type SearchDoc } from '../../src/context/search-index.js';
+import { SEARCH_KINDS, SearchIndex, type SearchDoc } from '../../src/context/search-index.js';
+import { SNIPPET_MAX } from '../../src/context/search-snippet.js';
 import { editDistance, miniQuery } from '../../src/context/search-rank.js';
 import { type IndexedDoc, MINI_OPTIONS } from '../../src/context/search-part.js';
 import { queryTerms } from '../../src/context/search-terms.js';
+import { hostileText } from '../support/arbitraries.js';
 import { cleanup, tempProject } from '../support/tmp.js';
 import { doc } from './search-fixtures.js';
 
@@ -63,6 +65,40 @@ describe('re-scoring across shards', () => {
         many.hits.forEach((h, i) => expect(close(h.score, one.hits[i]!.score)).toBe(true));
       }),
       { numRuns: 150 },
+    );
+  });
+
+  it('takes hostile documents and queries through a flush and a reopen without throwing', () => {
+    const hostileDoc = fc.record({
+      id: hostileText.filter((t) => t.length > 0 && t.length <= 200),
+      branch: hostileText,
+      kind: fc.constantFrom(...SEARCH_KINDS),
+      at: hostileText,
+      ref: fc.option(hostileText, { nil: undefined }),
+      title: fc.option(hostileText, { nil: undefined }),
+      text: hostileText,
+    });
+    fc.assert(
+      fc.property(fc.array(hostileDoc, { maxLength: 12 }), fc.array(hostileText, { minLength: 1, maxLength: 4 }), (raw, queries) => {
+        const list: SearchDoc[] = raw.map(({ ref, title, ...d }) => ({ ...d, shard: 'seg', ...(ref === undefined ? {} : { ref }), ...(title === undefined ? {} : { title }) }));
+        const dir = `${tempProject('gcc-hostile-')}/search`;
+        const a = new SearchIndex(dir, { partDocs: 3 });
+        const n = a.add('seg', list);
+        expect(n).toBe(new Set(list.map((d) => d.id)).size);
+        expect(a.flush()).toBeNull();
+        const b = new SearchIndex(dir, { partDocs: 3 });
+        expect(b.count('seg')).toBe(n);
+        for (const q of queries) {
+          const r = b.search(q, { limit: 100 });
+          expect(r.unreadable).toEqual([]);
+          expect(r.hits.length).toBeLessThanOrEqual(r.total);
+          for (const h of r.hits) {
+            expect(h.snippet.length).toBeLessThanOrEqual(SNIPPET_MAX);
+            expect(list.some((d) => d.id === h.doc.id && d.branch === h.doc.branch)).toBe(true);
+          }
+        }
+      }),
+      { numRuns: 60 },
     );
   });
 
