@@ -1,7 +1,7 @@
 /**
  * Ranked search (src/context/search-index.ts): build an index of N documents over S shards
- * (each shard about one 1 MiB segment's worth of text), then query it from a fresh process,
- * as a read command would. Reports the time to index 1,000 documents (add + flush), the
+ * (each shard about one 1 MiB segment's worth of text), then run each query in a fresh
+ * process, as a read command would. Reports the time to index 1,000 documents (add + flush), the
  * query median over a mix of one-word, multi-word, typo, path and prefix queries (wall
  * clock and CPU), and peak RSS — of the building process and, separately, of a process
  * that only searches. The text is drawn from a 20,000-word vocabulary with a steep Zipf
@@ -54,29 +54,35 @@ function makeDocs(rng, vocab, shard, first, count) {
   return docs;
 }
 
-function child(dir, runs) {
+/** One query in a fresh process, as `gctx search` runs it: its time, CPU and peak RSS. */
+function child(dir, query) {
   const code = `
     const { SearchIndex } = await import(${JSON.stringify(INDEX)});
-    const queries = ${JSON.stringify(QUERIES)};
-    const ms = [];
-    const cpu = [];
-    const per = {};
-    for (let r = 0; r < ${runs}; r++) for (const q of queries) {
-      const idx = new SearchIndex(${JSON.stringify(dir)});
-      const c0 = process.cpuUsage();
-      const t = performance.now();
-      const res = idx.search(q, { limit: 20 });
-      const dt = performance.now() - t;
-      const c = process.cpuUsage(c0);
-      ms.push(dt);
-      cpu.push((c.user + c.system) / 1000);
-      (per[q] ??= []).push(dt);
-      if (r === 0 && q === queries[0] && res.total === 0) throw new Error('no hits');
-    }
-    console.log(JSON.stringify({ ms, cpu, per, rss: process.resourceUsage().maxRSS / 1024 }));`;
+    const idx = new SearchIndex(${JSON.stringify(dir)});
+    const c0 = process.cpuUsage();
+    const t = performance.now();
+    const res = idx.search(${JSON.stringify(query)}, { limit: 20 });
+    const ms = performance.now() - t;
+    const c = process.cpuUsage(c0);
+    console.log(JSON.stringify({ ms, cpu: (c.user + c.system) / 1000, rss: process.resourceUsage().maxRSS / 1024, total: res.total }));`;
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`search child failed: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop());
+}
+
+function queries(dir, runs) {
+  const out = { ms: [], cpu: [], rss: [], per: {} };
+  for (let r = 0; r < runs; r++) {
+    for (const q of QUERIES) {
+      const x = child(dir, q);
+      if (q === QUERIES[0] && x.total === 0) throw new Error('no hits');
+      out.ms.push(x.ms);
+      out.cpu.push(x.cpu);
+      out.rss.push(x.rss);
+      (out.per[q] ??= []).push(x.ms);
+    }
+  }
+  return out;
 }
 
 /** Node alone, for the RSS a search adds to. */
@@ -88,6 +94,7 @@ function bareRss() {
 export async function run({ quick = false, long = false } = {}) {
   const perShard = quick ? 500 : 1000;
   const shardCounts = quick ? [2, 5] : long ? [10, 40, 160] : [5, 20];
+  // Each query runs in its own process, as a read command does.
   const runs = quick ? 1 : 2;
   const rows = [];
   const bare = bareRss();
@@ -115,9 +122,10 @@ export async function run({ quick = false, long = false } = {}) {
     const files = readdirSync(dir);
     const indexBytes = files.reduce((n, f) => n + statSync(join(dir, f)).size, 0);
     const docs = shards * perShard;
-    const q = child(dir, runs);
+    const q = queries(dir, runs);
     const st = stats(q.ms);
     const cpu = stats(q.cpu);
+    const rss = stats(q.rss);
     removeDir(join(dir, '..'));
     rows.push([
       `${shards} × ${perShard.toLocaleString('en-US')}`,
@@ -126,19 +134,19 @@ export async function run({ quick = false, long = false } = {}) {
       `${fmt((buildMs / docs) * 1000, 0)} (${fmt((buildCpuMs / docs) * 1000, 0)})`,
       spread(st, 0),
       fmt(cpu.median, 0),
-      fmt(q.rss, 0),
+      `${fmt(rss.median, 0)} / ${fmt(rss.max, 0)}`,
       fmt(buildRss, 0),
     ]);
-    json.sizes.push({ shards, docs, textBytes, indexBytes, parts: files.length - 1, buildMs, buildCpuMs, buildRssMiB: buildRss, queryMs: st, queryCpuMs: cpu, searchRssMiB: q.rss, perQuery: Object.fromEntries(Object.entries(q.per).map(([k, v]) => [k, stats(v).median])) });
+    json.sizes.push({ shards, docs, textBytes, indexBytes, parts: files.length - 1, buildMs, buildCpuMs, buildRssMiB: buildRss, queryMs: st, queryCpuMs: cpu, searchRssMiB: rss, perQuery: Object.fromEntries(Object.entries(q.per).map(([k, v]) => [k, stats(v).median])) });
   }
   const last = json.sizes[json.sizes.length - 1];
   const first = json.sizes[0];
   return {
     title,
-    columns: ['shards × docs', 'text / index MiB', 'parts', 'index ms per 1,000 docs (CPU)', 'query ms median (p10–p90)', 'query CPU ms', 'search peak RSS MiB', 'build peak RSS MiB'],
+    columns: ['shards × docs', 'text / index MiB', 'parts', 'index ms per 1,000 docs (CPU)', 'query ms median (p10–p90)', 'query CPU ms', 'search peak RSS MiB median / max', 'build peak RSS MiB'],
     rows,
-    summary: `Search over ${last.docs.toLocaleString('en-US')} docs (${last.parts} parts): ${fmt(last.queryMs.median, 0)} ms median, peak RSS ${fmt(last.searchRssMiB, 0)} MiB (${fmt(first.searchRssMiB, 0)} MiB at ${first.docs.toLocaleString('en-US')} docs; node with the module alone ${fmt(bare, 0)} MiB); target ≤ 100 MiB`,
-    pass: json.sizes.every((x) => x.searchRssMiB <= 100),
+    summary: `Search over ${last.docs.toLocaleString('en-US')} docs (${last.parts} parts): ${fmt(last.queryMs.median, 0)} ms median, peak RSS ${fmt(last.searchRssMiB.max, 0)} MiB at most (${fmt(first.searchRssMiB.max, 0)} MiB at ${first.docs.toLocaleString('en-US')} docs; node with the module alone ${fmt(bare, 0)} MiB); target ≤ 100 MiB`,
+    pass: json.sizes.every((x) => x.searchRssMiB.max <= 100),
     json,
   };
 }
