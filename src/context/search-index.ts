@@ -4,9 +4,9 @@
  * The index is sharded like the store: one shard per segment, each cut into parts of at
  * most PART_DOCS documents or PART_TERMS terms, one MiniSearch index per part in its own
  * file (search-part.ts), plus a manifest naming the shards and their parts
- * (search-manifest.ts).
- * A full part is written once; only a shard's last part changes as its segment grows. The
- * engine feeds documents (it knows the segments); this module never reads the store.
+ * (search-manifest.ts). A full part is written once; only a shard's last part changes as
+ * its segment grows. The engine feeds documents (it knows the segments); this module never
+ * reads the store.
  *
  * Memory: a query visits the parts one at a time, newest shard first, and lets go of each
  * before loading the next, keeping only a bounded pool of candidates (search-rank.ts); its
@@ -27,7 +27,6 @@ import { type Candidate, Gather } from './search-rank.js';
 import { FIELDS, type IndexedDoc, MAX_ID, MAX_PART_DOCS, MINI_OPTIONS, type Plain, readPart, readPartHeader, readPartTexts, SEARCH_KINDS, serializePart } from './search-part.js';
 import { makeSnippet } from './search-snippet.js';
 import { queryTerms } from './search-terms.js';
-
 import type { SearchDoc, SearchHit, SearchIndexOptions, SearchOptions, SearchResult, ShardEvent } from './search-types.js';
 
 export { SEARCH_KINDS, type SearchKind } from './search-part.js';
