@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BENCH_DIR, machine, removeDir, resultsDir, table, tempDir, writeResult } from './lib.js';
 
-const CORE = ['commit', 'append', 'cli', 'hook', 'mcp', 'briefing', 'replay', 'rss', 'growth'];
+const CORE = ['commit', 'append', 'cli', 'hook', 'mcp', 'briefing', 'replay', 'rss', 'growth', 'search'];
 const OPTIONAL = new Set(['hook', 'mcp']);
 
 const argv = process.argv.slice(2);

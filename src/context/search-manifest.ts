@@ -1,0 +1,71 @@
+/**
+ * The search cache's folder: which file holds which part of which shard, and the manifest
+ * listing the shards and their parts' sizes. The manifest is an untrusted cache like the
+ * rest: anything malformed in it makes it count as absent, and every shard is fed again.
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { MAX_PART_DOCS } from './search-part.js';
+
+export const MANIFEST_FORMAT = 1;
+export const MANIFEST = 'manifest.json';
+export const MAX_SHARD_NAME = 300;
+
+/** One part file as the manifest knows it: its documents and its size in bytes. */
+export interface PartInfo {
+  docs: number;
+  bytes: number;
+}
+
+/** The file of a part: readable, unique (hashed), and nothing a shard name could steer elsewhere. */
+export function partFile(shard: string, part: number): string {
+  const safe = shard.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60);
+  return `s-${safe}-${createHash('sha256').update(shard).digest('hex').slice(0, 16)}-${part}.json`;
+}
+
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+
+/** The manifest at `path` as shard → parts, or null when it is missing or anything in it is off. */
+export function readManifest(path: string): Map<string, PartInfo[]> | null {
+  try {
+    const m: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    if (typeof m !== 'object' || m === null || (m as { format?: unknown }).format !== MANIFEST_FORMAT) return null;
+    const shards = (m as { shards?: unknown }).shards;
+    if (!Array.isArray(shards)) return null;
+    const out = new Map<string, PartInfo[]>();
+    for (const s of shards) {
+      if (!Array.isArray(s) || s.length !== 2) return null;
+      const [name, parts] = s as unknown[];
+      if (typeof name !== 'string' || !name || name.length > MAX_SHARD_NAME || out.has(name) || !Array.isArray(parts) || !parts.length) return null;
+      const list: PartInfo[] = [];
+      for (const p of parts) {
+        if (!Array.isArray(p) || p.length !== 2 || !isCount(p[0]) || p[0] > MAX_PART_DOCS || !isCount(p[1]) || p[1] === 0) return null;
+        list.push({ docs: p[0], bytes: p[1] });
+      }
+      out.set(name, list);
+    }
+    return out;
+  } catch {
+    return null;
+  }
+}
+
+export function writeManifest(path: string, shards: ReadonlyMap<string, readonly PartInfo[]>): void {
+  const list = [...shards].map(([name, parts]) => [name, parts.map((p) => [p.docs, p.bytes])]);
+  const tmp = `${path}.tmp-${process.pid}`;
+  writeFileSync(tmp, JSON.stringify({ format: MANIFEST_FORMAT, shards: list }));
+  renameSync(tmp, path);
+}
+
+/** Remove part files (and leftovers of interrupted writes) that `keep` does not name. */
+export function removeStrays(dir: string, keep: ReadonlySet<string>): void {
+  for (const f of readdirSync(dir)) {
+    if (keep.has(f) || !/^s-.*\.json(\.tmp-.*)?$|^manifest\.json\.tmp-/.test(f)) continue;
+    try {
+      unlinkSync(join(dir, f));
+    } catch {
+      // Removed by someone else meanwhile.
+    }
+  }
+}
