@@ -14,8 +14,8 @@
  *   no module becomes a chunk just because two doors use it.
  * - Within a door, each `import()` in the sources stays a chunk loaded on demand: a hook loads
  *   the engine (memory-….js) only when its event needs the memory.
- * - yaml and diff are `require`d synchronously on first use (src/runtime/lazy-deps.ts): each is bundled
- *   into a CommonJS file of its own (yaml.cjs, diff.cjs) rather than dozens in node_modules.
+ * - yaml, diff and minisearch are `require`d synchronously on first use (src/runtime/lazy-deps.ts): each is bundled
+ *   into a CommonJS file of its own (yaml.cjs, diff.cjs, minisearch.cjs) rather than dozens in node_modules.
  * - ajv, which the MCP SDK imports for one feature gctx never uses (checking elicitation
  *   answers), goes the same way: its import in the SDK becomes a stub that loads ajv.cjs when
  *   an Ajv is first constructed (src/adapters/mcp/server.ts defers that too).
@@ -93,6 +93,7 @@ for (const door of DOORS) await emit({ ...common, ...esm, entryPoints: { [door]:
 for (const [name, contents, resolveDir] of [
   ['yaml', "module.exports = require('yaml');", root],
   ['diff', "module.exports = require('diff');", root],
+  ['minisearch', "module.exports = require('minisearch');", root],
   ['ajv', "module.exports = { Ajv: require('ajv'), addFormats: require('ajv-formats') };", sdkDir],
 ]) {
   await emit({ ...common, stdin: { contents, resolveDir, loader: 'js' }, outfile: `${outdir}/${name}.cjs`, format: 'cjs' });

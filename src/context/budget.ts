@@ -28,17 +28,18 @@ export interface Fitted {
 }
 
 /**
- * A head, then items newest first, as many as the budget holds; `tail(shown)` words what is
- * left out (and how to get it) when something is. The first item is always kept, clipped if it
- * alone is over budget.
+ * A head, then items newest first, as many as the budget holds, then `tail(shown)`: what is
+ * left out and how to get it — the items cut here and whatever lies beyond them ('' when
+ * nothing does). The tail is budgeted like an item, so the whole stays within the budget. The
+ * first item is always kept, clipped if it alone is over budget. `tail` must be pure: it is
+ * asked about every count tried.
  */
 export function fitItems(head: string, items: readonly string[], budget: number, tail: (shown: number) => string): Fitted {
   const limit = Math.max(1, budget) * CHARS_PER_TOKEN;
   let text = head;
   let shown = 0;
   for (const item of items) {
-    const note = shown + 1 < items.length ? tail(shown + 1) : '';
-    if (text.length + item.length + note.length + 2 > limit) {
+    if (text.length + item.length + tail(shown + 1).length + 2 > limit) {
       if (shown === 0) {
         const room = Math.max(40, limit - text.length - tail(1).length - 2);
         text += `${item.slice(0, room)}…\n`;
@@ -49,9 +50,8 @@ export function fitItems(head: string, items: readonly string[], budget: number,
     text += item;
     shown++;
   }
-  const truncated = shown < items.length;
-  if (truncated) text += tail(shown);
-  return { text: text.replace(/\n+$/, ''), shown, truncated };
+  text += tail(shown);
+  return { text: text.replace(/\n+$/, ''), shown, truncated: shown < items.length };
 }
 
 /** Cut whole lines from the end of a text that is not a list; say so when anything was cut. */

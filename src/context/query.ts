@@ -45,7 +45,7 @@ export interface ContextSource {
   newest(q: { branch?: string; before?: string; limit: number; filter?: (e: GccEvent) => boolean }): GccEvent[];
   /** Every event (of a branch), newest log first; stop by returning false. */
   scan(q: { branch?: string }, visit: (e: GccEvent) => boolean): void;
-  search(text: string, opts: { limit: number; page: number; branch?: string; kinds?: SearchKind[] }): { hits: SearchHit[]; total: number; pages: number; mode: string };
+  search(text: string, opts: { limit: number; page: number; branch?: string; kinds?: SearchKind[] }): { hits: SearchHit[]; total: number; pages: number; match: 'all' | 'any' };
 }
 
 export interface ContextOptions {
@@ -135,7 +135,7 @@ function branchView(src: ContextSource, q: Extract<ContextQuery, { level: 'branc
     return left > 0 ? `… ${left} older commit${left === 1 ? '' : 's'}: ${n < shown.length ? spell({ level: 'branch', name, k: n, page: Math.floor(((p - 1) * k) / n) + 2 }) : spell(next(k))}\n` : '';
   });
   const truncated = fit.truncated || older > 0;
-  const text = fit.truncated || older <= 0 ? fit.text : `${fit.text}\n… ${older} older commit${older === 1 ? '' : 's'}: ${spell(next(k))}`;
+  const text = fit.text;
   return {
     text,
     truncated,
@@ -195,20 +195,32 @@ function logView(src: ContextSource, q: Extract<ContextQuery, { level: 'log' }>,
   const spell = o.spell ?? defaultSpell;
   const before = (p - 1) * n;
   const head = `Log of ${branch}, newest first: ${events.length ? `entries ${total - before} to ${total - before - events.length + 1} of ${total}` : `nothing on page ${p} (${total} entries)`}\n`;
-  let nextQ: ContextQuery | null = null;
+  // The query for what follows when `shown` entries fit; pure, as fitItems probes it.
+  const after = (shown: number): ContextQuery => (shown < events.length ? { level: 'log', branch, n: shown, page: Math.floor(before / shown) + 2 } : { level: 'log', branch, n, page: p + 1 });
   const fit = fitItems(head, items, budget, (shown) => {
     const left = total - before - shown;
-    if (left <= 0) return '';
-    nextQ = shown < events.length ? { level: 'log', branch, n: shown, page: Math.floor(before / shown) + 2 } : { level: 'log', branch, n, page: p + 1 };
-    return `… ${left} older entr${left === 1 ? 'y' : 'ies'}: ${spell(nextQ)}\n`;
+    return left > 0 ? `… ${left} older entr${left === 1 ? 'y' : 'ies'}: ${spell(after(shown))}\n` : '';
   });
-  let text = fit.text;
-  const left = total - before - events.length;
-  if (!fit.truncated && left > 0) {
-    nextQ = { level: 'log', branch, n, page: p + 1 };
-    text += `\n… ${left} older entr${left === 1 ? 'y' : 'ies'}: ${spell(nextQ)}`;
-  }
+  const text = fit.text;
+  const nextQ: ContextQuery | null = total - before - fit.shown > 0 ? after(fit.shown) : null;
   return { text, truncated: nextQ !== null, tokens: estimateTokens(text), next: nextQ, data: { branch, page: p, total, entries: events.slice(0, fit.shown).map((e) => ({ at: e.at, branch: e.branch, text: entryLine(e) })) } };
+}
+
+/** What a hit is, in the reader's words: a commit's label and title, else its kind. */
+function hitLabel(d: SearchHit['doc']): string {
+  switch (d.kind) {
+    case 'commit':
+    case 'synthesis':
+      return [d.ref, d.title].filter(Boolean).join(' ') || d.kind;
+    case 'abandon':
+      return 'abandoned';
+    case 'tool':
+      return d.ref ? `tool ${d.ref}` : 'tool';
+    case 'log':
+      return 'note';
+    default:
+      return d.kind;
+  }
 }
 
 function search(src: ContextSource, q: Extract<ContextQuery, { level: 'search' }>, o: ContextOptions, budget: number): ContextAnswer {
@@ -217,15 +229,17 @@ function search(src: ContextSource, q: Extract<ContextQuery, { level: 'search' }
   const limit = q.limit && q.limit > 0 ? Math.min(q.limit, 100) : 10;
   const p = page(q.page);
   const r = src.search(words, { limit, page: p });
-  const items = r.hits.map((h) => `${when(h.doc.at)} ${h.doc.branch} ${h.doc.ref ?? h.doc.kind}: ${h.snippet}\n`);
+  const items = r.hits.map((h) => `${when(h.doc.at)} ${h.doc.branch} ${hitLabel(h.doc)}: ${h.snippet}\n`);
   const spell = o.spell ?? defaultSpell;
-  const head = r.hits.length ? `${r.total} match${r.total === 1 ? '' : 'es'} for ${JSON.stringify(words)}${r.mode ? ` (${r.mode})` : ''}, most relevant first${p > 1 ? `, page ${p}` : ''}:\n` : `No match for ${JSON.stringify(words)}.\n`;
-  let nextQ: ContextQuery | null = p < r.pages ? { level: 'search', text: words, limit, page: p + 1 } : null;
+  const head = r.hits.length ? `${r.total} match${r.total === 1 ? '' : 'es'} for ${JSON.stringify(words)}${r.match === 'any' ? ' (no entry has every word; these have some)' : ''}, most relevant first${p > 1 ? `, page ${p}` : ''}:\n` : `No match for ${JSON.stringify(words)}.\n`;
+  const after = (shown: number): ContextQuery | null =>
+    shown < items.length ? { level: 'search', text: words, limit: shown, page: Math.floor(((p - 1) * limit) / shown) + 2 } : p < r.pages ? { level: 'search', text: words, limit, page: p + 1 } : null;
   const fit = fitItems(head, items, budget, (shown) => {
-    nextQ = { level: 'search', text: words, limit: shown, page: Math.floor(((p - 1) * limit) / shown) + 2 };
-    return `… more: ${spell(nextQ)}\n`;
+    const more = after(shown);
+    return more ? `… more: ${spell(more)}\n` : '';
   });
-  const text = !fit.truncated && p < r.pages ? `${fit.text}\n… more: ${spell(nextQ!)}` : fit.text;
+  const nextQ = after(fit.shown);
+  const text = fit.text;
   return { text, truncated: nextQ !== null, tokens: estimateTokens(text), next: nextQ, data: { total: r.total, page: p, pages: r.pages, hits: r.hits.slice(0, fit.shown).map((h) => ({ ...h.doc, score: h.score, snippet: h.snippet })) } };
 }
 

@@ -19,7 +19,8 @@
  */
 import { mkdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import MiniSearch from 'minisearch';
+import type MiniSearch from 'minisearch';
+import { miniSearchLib } from '../runtime/lazy-deps.js';
 import { asGccError, type GccError, gccError } from '../errors.js';
 import { writeTextAtomic } from '../store/text-file.js';
 import { MANIFEST, MAX_SHARD_NAME, type PartInfo, partFile, readManifest, removeStrays, writeManifest } from './search-manifest.js';
@@ -67,7 +68,7 @@ interface Open {
   plain: Plain | null;
 }
 
-const emptyOpen = (lost = false): Open => ({ sealed: [], known: new Set(), ms: new MiniSearch<IndexedDoc>(MINI_OPTIONS), texts: new Map(), dirty: false, lost, plain: null });
+const emptyOpen = (lost = false): Open => ({ sealed: [], known: new Set(), ms: new (miniSearchLib())<IndexedDoc>(MINI_OPTIONS), texts: new Map(), dirty: false, lost, plain: null });
 
 /** Cut at a word boundary near `limit`, never inside a surrogate pair; marks the cut with `…`. */
 export function bound(text: string, limit: number): string {
@@ -205,7 +206,7 @@ export class SearchIndex {
       if (this.full(o.ms, true)) {
         o.sealed.push(info);
         for (const id of o.texts.keys()) o.known.add(id);
-        o.ms = new MiniSearch<IndexedDoc>(MINI_OPTIONS);
+        o.ms = new (miniSearchLib())<IndexedDoc>(MINI_OPTIONS);
         o.texts = new Map();
         o.plain = null;
       }

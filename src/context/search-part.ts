@@ -15,7 +15,9 @@
  * wrong makes the shard unreadable, to be fed again by the engine.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import MiniSearch, { type AsPlainObject, type Options } from 'minisearch';
+import type MiniSearch from 'minisearch';
+import type { AsPlainObject, Options } from 'minisearch';
+import { miniSearchLib } from '../runtime/lazy-deps.js';
 import { indexTerms, tokens } from './search-terms.js';
 
 export const SEARCH_KINDS = ['commit', 'purpose', 'hypothesis', 'synthesis', 'abandon', 'objective', 'log', 'tool'] as const;
@@ -228,7 +230,7 @@ export function readPart(path: string, shard: string, part: number, withTexts: b
     const plain: unknown = JSON.parse(readAt(fd, h.headerBytes, h.index));
     if (!validPlain(plain, h.ids)) return null;
     // Holes in the length arrays (a field a document lacks) come back from JSON as null.
-    const ms = MiniSearch.loadJS<IndexedDoc>(plain as unknown as AsPlainObject, MINI_OPTIONS);
+    const ms = miniSearchLib().loadJS<IndexedDoc>(plain as unknown as AsPlainObject, MINI_OPTIONS);
     if (!withTexts) return { ms, plain };
     const texts = validTexts(JSON.parse(readAt(fd, h.headerBytes + h.index, h.texts)), h.ids);
     return texts ? { ms, plain, texts } : null;

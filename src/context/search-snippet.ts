@@ -9,7 +9,8 @@
  *
  * Matched words are marked «like this»: two characters per match, each usually one token,
  * against four for **bold**, and no clash with Markdown the text may itself contain.
- * Whitespace is collapsed to single spaces (a snippet is one line); control characters become
+ * Whitespace is collapsed to single spaces (a snippet is one line), marks standing on
+ * whitespace or on nothing dropped with it; control characters become
  * spaces and bidirectional overrides are dropped, so a hostile entry cannot restyle a
  * terminal or reorder the line it is printed on.
  */
@@ -22,7 +23,8 @@ const ELLIPSIS = '…';
 
 const CONTROL = /[\p{Cc}\u2028\u2029]/gu;
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-const BLANK = /^\s*$/u;
+/** Whitespace, with any marks or format characters attached to it (nothing to show). */
+const BLANK = /^[\s\p{M}\p{Cf}]*$/u;
 
 interface Item {
   text: string;

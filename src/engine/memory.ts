@@ -31,7 +31,7 @@ import { newest, scanNewest } from './reader.js';
 import { briefing } from '../context/briefing.js';
 import { type ContextAnswer, type ContextQuery, type ContextSource, contextQuery } from '../context/query.js';
 import { keepAside, type Problem, verifyMemory } from './integrity.js';
-import { searchMemory } from './search.js';
+import { MemorySearch } from './search.js';
 import { reconcileEdits, setAsideUnexplained } from './reconcile.js';
 import { reviveState, SNAPSHOT_FORMAT } from './revive.js';
 import { FullRebuild, ViewWriter } from './views.js';
@@ -80,6 +80,7 @@ export class Memory {
   private openDelta: { before: MemoryState; events: GccEvent[] } | null = null;
   private rebuilt = false;
   private snapshotAt = -1;
+  private finder: MemorySearch | null = null;
   readonly warnings: string[] = [];
   readonly views: ViewWriter;
   private readonly now: () => Date;
@@ -456,7 +457,10 @@ export class Memory {
       state: this._state,
       newest: (q) => newest(this.store, q),
       scan: (q, visit) => scanNewest(this.store, q, visit),
-      search: (text, o) => searchMemory(this, text, o),
+      search: (text, o) => {
+        this.finder ??= new MemorySearch(this.store, this.store.layout.cache);
+        return this.finder.search(text, o);
+      },
     };
   }
 

@@ -1,45 +1,152 @@
 /**
- * Search over a memory. Interim: a scan, newest first, for entries holding every word.
+ * Search over a memory: the ranked index (context/search-index.ts) kept under
+ * `.GCC/.local/cache/search/`, one shard per segment, fed from the segments before each query.
+ *
+ * What was fed is remembered per segment as its size and checksum from the ledger (fed.json):
+ * a segment that did not change since is not read again, so a query after one more tool call
+ * reads the open segment only. A segment that changed is read whole and its new documents
+ * added; one whose documents no longer extend what was indexed (git replaced it, a repair
+ * rewrote it) is dropped and indexed again. Everything here is a cache: lost or damaged, it is
+ * rebuilt from the logs, and a failure to write it costs the next query time, never a result.
+ *
+ * Two processes feeding the same cache would interleave its manifest: feeding holds a lock of
+ * its own (not the memory's, so a long first indexing never holds up writers).
  */
-import { clip } from '../context/budget.js';
-import type { SearchHit, SearchKind } from '../context/search-index.js';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type SearchDoc, SearchIndex, type SearchKind, type SearchResult } from '../context/search-index.js';
 import type { GccEvent } from '../events/types.js';
-import { scanNewest } from './reader.js';
-import type { Memory } from './memory.js';
+import { FileLock } from '../store/lock.js';
+import { LOCAL, type Store } from '../store/store.js';
+import { writeTextAtomic } from '../store/text-file.js';
 
-function docOf(e: GccEvent): { kind: SearchKind; ref?: string; text: string } | null {
+const FED = 'fed.json';
+
+interface Fed {
+  size: number;
+  crc: number;
+  docs: number;
+}
+
+/** The documents an event yields: what a reader would look for later. Ids stay unique per shard. */
+export function docsOf(shard: string, e: GccEvent): SearchDoc[] {
+  const base = { shard, branch: e.branch, at: e.at };
   switch (e.type) {
-    case 'commit.recorded':
-      return { kind: e.data.merge ? 'synthesis' : e.data.abandon ? 'abandon' : 'commit', ref: `${e.data.label} ${e.data.id}`, text: `${e.data.title}\n${e.data.contribution}` };
+    case 'commit.recorded': {
+      const d = e.data;
+      // ABANDON's record on the parent repeats the branch's reason, found once as branch.abandoned.
+      if (d.abandon) return [];
+      const kind: SearchKind = d.merge ? 'synthesis' : 'commit';
+      const files = d.files.map((f) => f.path).join(' ');
+      const text = [d.contribution, d.next ? `Next: ${d.next}` : '', files].filter(Boolean).join('\n');
+      return [{ ...base, id: e.id, kind, ref: d.label, title: d.title, text }];
+    }
     case 'branch.created':
-      return { kind: 'purpose', ref: e.data.name, text: `${e.data.purpose}\n${e.data.hypotheses.join('\n')}` };
-    case 'branch.abandoned':
-      return { kind: 'abandon', ref: e.data.branch, text: e.data.reason };
+      return [
+        { ...base, id: e.id, kind: 'purpose', ref: e.data.name, title: e.data.name, text: e.data.purpose },
+        ...e.data.hypotheses.map((h, i) => ({ ...base, id: `${e.id}.h${i}`, kind: 'hypothesis' as const, ref: e.data.name, text: h })),
+      ];
     case 'ota.logged':
-      return { kind: 'log', text: `${e.data.observation}\n${e.data.thought}\n${e.data.action}` };
-    case 'tool.recorded':
-      return { kind: 'tool', ref: e.data.tool, text: `${e.data.input}\n${e.data.result}` };
+      return [{ ...base, id: e.id, kind: 'log', text: [e.data.observation, e.data.thought, e.data.action].filter(Boolean).join('\n') }];
+    case 'tool.recorded': {
+      const files = e.data.files.map((f) => f.path).join(' ');
+      return [{ ...base, id: e.id, kind: 'tool', ref: e.data.tool, text: [e.data.input, e.data.result, files].filter(Boolean).join('\n') }];
+    }
     case 'objective.added':
     case 'objective.edited':
-      return { kind: 'objective', text: e.data.text };
+      return [{ ...base, id: e.id, kind: 'objective', text: e.data.text }];
+    case 'branch.abandoned':
+      return [{ ...base, id: e.id, kind: 'abandon', ref: e.data.branch, text: e.data.reason }];
     default:
-      return null;
+      return [];
   }
 }
 
-export function searchMemory(m: Memory, text: string, o: { limit: number; page: number; branch?: string }): { hits: SearchHit[]; total: number; pages: number; mode: string } {
-  const words = text.toLowerCase().split(/\s+/).filter(Boolean);
-  const hits: SearchHit[] = [];
-  scanNewest(m.store, o.branch ? { branch: o.branch } : {}, (e) => {
-    const d = docOf(e);
-    if (!d) return true;
-    const hay = d.text.toLowerCase();
-    if (words.every((w) => hay.includes(w))) {
-      const at = hay.indexOf(words[0]!);
-      hits.push({ doc: { id: e.id, branch: e.branch, kind: d.kind, at: e.at, ...(d.ref ? { ref: d.ref } : {}) }, score: 1, snippet: clip(d.text.slice(Math.max(0, at - 60), at + 140), 200) });
+function readFed(path: string): Map<string, Fed> {
+  const out = new Map<string, Fed>();
+  try {
+    const raw: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    if (!raw || typeof raw !== 'object' || (raw as { format?: unknown }).format !== 1) return out;
+    const shards = (raw as { shards?: unknown }).shards;
+    if (!Array.isArray(shards)) return out;
+    for (const s of shards) {
+      if (!Array.isArray(s) || typeof s[0] !== 'string' || ![s[1], s[2], s[3]].every((n) => Number.isSafeInteger(n) && n >= 0)) continue;
+      out.set(s[0], { size: s[1], crc: s[2], docs: s[3] });
     }
-    return true;
-  });
-  const pages = Math.max(1, Math.ceil(hits.length / o.limit));
-  return { hits: hits.slice((o.page - 1) * o.limit, o.page * o.limit), total: hits.length, pages, mode: '' };
+  } catch {
+    // None yet, or unreadable: every segment is looked at again.
+  }
+  return out;
+}
+
+export interface SearchOpts {
+  limit: number;
+  page: number;
+  branch?: string;
+  kinds?: SearchKind[];
+}
+
+/** Searches one memory. */
+export class MemorySearch {
+  private readonly dir: string;
+
+  constructor(
+    private readonly store: Store,
+    cache: string,
+  ) {
+    this.dir = join(cache, 'search');
+  }
+
+  /** Bring the index up to every segment the ledger acknowledges, then rank. */
+  search(text: string, o: SearchOpts): SearchResult {
+    mkdirSync(this.dir, { recursive: true });
+    const lock = new FileLock(join(this.dir, 'lock'));
+    lock.acquireSync({ timeoutMs: 300_000 });
+    let idx: SearchIndex;
+    try {
+      // Another process may have fed the cache since: a fresh view of it, not this one's old one.
+      idx = new SearchIndex(this.dir);
+      this.feed(idx);
+    } finally {
+      lock.release();
+    }
+    return idx.search(text, { limit: o.limit, page: o.page, ...(o.branch ? { branch: o.branch } : {}), ...(o.kinds ? { kinds: o.kinds } : {}) });
+  }
+
+  private feed(idx: SearchIndex): void {
+    const path = join(this.dir, FED);
+    const fed = readFed(path);
+    const logs = this.store.ledger.logs;
+    const names = Object.keys(logs).filter((n) => n !== LOCAL);
+    idx.retain(new Set(names));
+    let changed = false;
+    for (const name of names) {
+      const entry = logs[name]!;
+      const was = fed.get(name);
+      if (was && was.size === entry.size && was.crc === entry.crc && idx.count(name) === was.docs) continue;
+      const docs = this.store.file(name).readAll().flatMap((e) => docsOf(name, e));
+      let from = idx.count(name);
+      if (!was || from > docs.length || was.size > entry.size) {
+        idx.drop(name);
+        from = 0;
+      }
+      if (from < docs.length) idx.add(name, docs.slice(from));
+      fed.set(name, { size: entry.size, crc: entry.crc, docs: docs.length });
+      changed = true;
+    }
+    for (const name of fed.keys()) {
+      if (!(name in logs)) {
+        fed.delete(name);
+        changed = true;
+      }
+    }
+    if (!changed) return;
+    // A cache that cannot be written is rebuilt by the next query.
+    if (idx.flush()) return;
+    try {
+      writeTextAtomic(path, JSON.stringify({ format: 1, shards: [...fed].map(([n, f]) => [n, f.size, f.crc, f.docs]) }));
+    } catch {
+      /* the next query looks at every segment again */
+    }
+  }
 }

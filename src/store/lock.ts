@@ -158,6 +158,33 @@ export class FileLock {
     }
   }
 
+  /**
+   * The same, blocking the thread while it waits: for work that must stay synchronous (the
+   * search cache's feeding) under a lock that is held only briefly.
+   */
+  acquireSync(opts: LockOptions = {}): void {
+    const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
+    const cell = new Int32Array(new SharedArrayBuffer(4));
+    let delay = 1;
+    for (;;) {
+      if (tryCreate(this.path)) {
+        this.held = true;
+        return;
+      }
+      const dead = breakIfStale(this.path);
+      if (dead) {
+        opts.onStale?.(dead);
+        continue;
+      }
+      if (Date.now() > deadline) {
+        const h = readHolder(this.path);
+        throw gccError('E_LOCKED', `${this.path} is held by process ${h?.pid ?? '?'} on ${h?.host ?? '?'} since ${h?.at ?? '?'}, which is still running`, 'wait for it to finish, or stop that process');
+      }
+      Atomics.wait(cell, 0, 0, delay + Math.random() * delay);
+      delay = Math.min(delay * 2, 25);
+    }
+  }
+
   release(): void {
     if (!this.held) return;
     this.held = false;

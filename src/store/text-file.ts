@@ -3,14 +3,32 @@ import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, renameSync
 
 let counter = 0;
 
-function writeTemp(path: string, text: string): string {
+/** A text, or its pieces in order (a large file written without joining it first). */
+export type Text = string | readonly string[];
+
+const endsHigh = (p: string) => p.length > 0 && (p.charCodeAt(p.length - 1) & 0xfc00) === 0xd800;
+
+function writeTemp(path: string, text: Text): string {
   const tmp = `${path}.tmp-${process.pid}-${++counter}`;
-  writeFileSync(tmp, text);
+  // A surrogate pair split between two pieces must be encoded whole: join such a text.
+  if (typeof text === 'string' || text.some(endsHigh)) {
+    writeFileSync(tmp, typeof text === 'string' ? text : text.join(''));
+    return tmp;
+  }
+  const fd = openSync(tmp, 'w');
+  try {
+    for (const piece of text) {
+      const bytes = Buffer.from(piece, 'utf8');
+      for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
+    }
+  } finally {
+    closeSync(fd);
+  }
   return tmp;
 }
 
 /** Through a temporary file and a rename, so a reader never sees half a file. */
-export function writeTextAtomic(path: string, text: string): void {
+export function writeTextAtomic(path: string, text: Text): void {
   renameSync(writeTemp(path, text), path);
 }
 

@@ -10,7 +10,13 @@ import { hostileText } from '../support/arbitraries.js';
 
 const CONTROL = /[\p{Cc}\u2028\u2029]/gu;
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-const flat = (s: string) => s.replace(CONTROL, ' ').replace(BIDI, '').toWellFormed().replace(/\s+/gu, ' ');
+/** As a snippet shows text: one space for any run of whitespace, with marks on it (nothing to show) dropped. */
+const flat = (s: string) =>
+  s
+    .replace(CONTROL, ' ')
+    .replace(BIDI, '')
+    .toWellFormed()
+    .replace(/(?:^|\s)[\s\p{M}\p{Cf}]*/gu, (m) => (m ? ' ' : ''));
 const graphemes = new Intl.Segmenter('und', { granularity: 'grapheme' });
 const isGraphemeBoundary = (s: string, i: number) => i === 0 || i === s.length || [...graphemes.segment(s)].some((g) => g.index === i);
 const WORDISH = /[\p{L}\p{N}\p{M}]/u;

@@ -1,0 +1,109 @@
+/**
+ * Search over a real memory: the index under .GCC/.local/cache/search is fed from the
+ * segments before each query, follows new entries, rebuilds when damaged or deleted, and
+ * is shared safely by processes searching at once.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Memory } from '../../src/engine/memory.js';
+import { CLI } from '../support/cli.js';
+import { cleanup, tempProject } from '../support/tmp.js';
+
+afterAll(cleanup);
+
+async function memory(): Promise<{ dir: string; m: Memory }> {
+  const dir = tempProject('gcc-search-');
+  const m = await Memory.open(dir, { create: true });
+  await m.execute({ type: 'roadmap', action: 'add', target: 'Parse config files' });
+  await m.execute({ type: 'log', observation: 'Config files are TOML, up to 2 MB', thought: 'A streaming parser avoids loading the whole file', action: 'Sketch the tokenizer' });
+  await m.execute({ type: 'record-tool', tool: 'Edit', input: 'src/tokenizer.ts', result: 'ok', isError: false, files: [{ path: 'src/tokenizer.ts', added: 120, removed: 0 }] });
+  await m.execute({ type: 'commit', contribution: 'Streaming TOML tokenizer with tests for tables and arrays', title: 'Tokenizer' });
+  await m.execute({ type: 'branch', name: 'try-lru', purpose: 'See whether an LRU cache beats re-parsing', hypotheses: ['most files are re-read within a minute'] });
+  await m.execute({ type: 'commit', contribution: 'LRU cache keyed by path and mtime; hit rate 92% on the fixture corpus' });
+  await m.execute({ type: 'abandon', branch: 'try-lru', reason: 'mtime granularity misses edits within a second' });
+  return { dir, m };
+}
+
+const search = (m: Memory, text: string, page?: number) => m.context({ level: 'search', text, ...(page ? { page } : {}) }, { budget: 4000 });
+
+describe('search over a memory', () => {
+  it('finds commits, purposes, hypotheses, reasons, notes and tool calls, best first', async () => {
+    const { m } = await memory();
+    const tok = search(m, 'tokenizer');
+    expect(tok.text).toMatch(/most relevant first/);
+    const first = (tok.data as { hits: { kind: string }[] }).hits[0]!;
+    expect(first.kind).toBe('commit');
+    expect(search(m, 'granularity').text).toMatch(/^1 match.*try-lru abandoned: mtime «granularity»/s);
+    expect(search(m, 'minute').text).toMatch(/try-lru/);
+    expect(search(m, 'src/tokenizer.ts').text).toMatch(/tokenizer/);
+    expect(search(m, 'tokenzier').text).toMatch(/«[Tt]okenizer»/);
+    expect(search(m, 'zebra').text).toMatch(/No match/);
+    await m.close();
+  });
+
+  it('says when no entry has every word, and shows entries with some', async () => {
+    const { m } = await memory();
+    const r = search(m, 'tokenizer giraffe');
+    expect(r.text).toMatch(/no entry has every word/);
+    expect(r.text).toMatch(/«[Tt]okenizer»/);
+    await m.close();
+  });
+
+  it('follows what is written after the first query, reading only what changed', async () => {
+    const { dir, m } = await memory();
+    expect(search(m, 'backoff').text).toMatch(/No match/);
+    await m.execute({ type: 'log', observation: 'Flaky network in CI', thought: 'exponential backoff would absorb it', action: 'wrap fetch' });
+    expect(search(m, 'backoff').text).toMatch(/«backoff»/);
+    await m.close();
+    const again = await Memory.open(dir);
+    expect(search(again, 'backoff').text).toMatch(/1 match/);
+    await again.close();
+  });
+
+  it('rebuilds a cache that was deleted, emptied or filled with garbage', async () => {
+    const { dir, m } = await memory();
+    const before = search(m, 'tokenizer').text;
+    const cache = join(dir, '.GCC', '.local', 'cache', 'search');
+    expect(existsSync(join(cache, 'fed.json'))).toBe(true);
+    for (const f of readdirSync(cache)) writeFileSync(join(cache, f), f === 'fed.json' ? '{"format":1,"shards":[["x",1e99,-1,"a"]]}' : '\u0000garbage');
+    expect(search(m, 'tokenizer').text).toBe(before);
+    for (const f of readdirSync(cache)) if (f !== 'fed.json') writeFileSync(join(cache, f), '');
+    expect(search(m, 'tokenizer').text).toBe(before);
+    rmSync(cache, { recursive: true });
+    expect(search(m, 'tokenizer').text).toBe(before);
+    await m.close();
+  });
+
+  it('pages: page 2 ranks lower and the first page says how to get it', async () => {
+    const dir = tempProject('gcc-search-pages-');
+    const m = await Memory.open(dir, { create: true });
+    for (let i = 0; i < 25; i++) await m.execute({ type: 'log', observation: `retry attempt ${i}`, thought: 'retry again', action: 'wait' });
+    const one = m.context({ level: 'search', text: 'retry', limit: 10 }, { budget: 4000 });
+    expect(one.next).toEqual({ level: 'search', text: 'retry', limit: 10, page: 2 });
+    const two = m.context(one.next!);
+    expect(two.text).toMatch(/page 2/);
+    await m.close();
+  });
+
+  it('processes searching at once all get the full answer', async () => {
+    const { dir, m } = await memory();
+    for (let i = 0; i < 40; i++) await m.execute({ type: 'log', observation: `pool note ${i}`, thought: 'connection pool sizing', action: 'measure' });
+    await m.close();
+    const runs = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        new Promise<{ code: number | null; out: string }>((resolve) => {
+          const p = spawn(process.execPath, [CLI, 'search', 'pool sizing'], { cwd: dir });
+          let out = '';
+          p.stdout.on('data', (d) => (out += d));
+          p.on('close', (code) => resolve({ code, out }));
+        }),
+      ),
+    );
+    for (const r of runs) {
+      expect(r.code).toBe(0);
+      expect(r.out).toMatch(/^40 matches/);
+    }
+  });
+});
