@@ -87,10 +87,16 @@ describe('redactSecrets', () => {
   });
 
   it('removes values of password= / token= style assignments, quoted or bare', () => {
-    const key = fc.constantFrom('password', 'PASSWORD', 'db_password', 'DB_PASSWORD_FILE', 'passwd', 'pwd', 'token', 'GITHUB_TOKEN', 'api_key', 'API-KEY', 'apiKey', 'client_secret', 'secret', 'access_key', 'auth_token', 'passphrase');
+    const key = fc.constantFrom('password', 'PASSWORD', 'db_password', 'SMTP_PASSWORD', 'passwd', 'pwd', 'token', 'GITHUB_TOKEN', 'api_key', 'API-KEY', 'apiKey', 'client_secret', 'secret', 'access_key', 'auth_token', 'passphrase');
     const sep = fc.constantFrom('=', ': ', ' = ', ':');
-    const bareValue = chars(ALNUM + '!@#$%^*+/~.', 8, 40);
-    const quotedValue = fc.tuple(fc.constantFrom('"', "'"), chars(ALNUM + ' !@#$%^*+/~.,;', 8, 40)).map(([q, v]) => ({ q, v }));
+    // A value that is just `$NAME` or `%NAME%` is a variable reference, which is kept (it leaks
+    // nothing); one shaped like `obj.field` is a member read in code (a documented trade-off).
+    const notReference = (v: string) =>
+      !/^\$[A-Za-z_][A-Za-z0-9_]*$/.test(v) && !/^%[A-Za-z_][A-Za-z0-9_]*%$/.test(v) && !/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(v);
+    const bareValue = chars(ALNUM + '!@#$%^*+/~.', 8, 40).filter(notReference);
+    const quotedValue = fc
+      .tuple(fc.constantFrom('"', "'"), chars(ALNUM + ' !@#$%^*+/~.,;', 8, 40).filter(notReference))
+      .map(([q, v]) => ({ q, v }));
     fc.assert(
       fc.property(key, sep, fc.oneof(bareValue.map((v) => ({ q: '', v })), quotedValue), around, (keyName, s, { q, v }, post) => {
         const out = redactSecrets(`export ${keyName}${s}${q}${v}${q}\n${post}`);
