@@ -20,7 +20,7 @@
  */
 
 import { matchPlace } from './redact-context.js';
-import { isLiteral, isProseAfterQuote, isStandIn, QUOTED_VALUE, REDACTED, type RedactionRule, requote, rule, startAfterNone, unquote } from './redact-rule.js';
+import { isLiteral, isProseAfterQuote, isStandIn, QUOTED_VALUE, REDACTED, type RedactionRule, requote, rule, startAfterNone, unquote, words } from './redact-rule.js';
 
 /** Qualifiers that make a following `key` a secret (`api_key`, `clientKey`, `SIGNING_KEY`). */
 const KEY_QUALIFIERS = new Set(
@@ -40,18 +40,8 @@ const METADATA_WORDS = new Set(
 /** Bare words that are code or config keywords, never a secret's literal value. */
 const CODE_WORDS = new Set(
   ('null nil none undefined true false yes no on off string str number int integer bool boolean bytes any unknown object optional required ' +
-    'void await new this self function lambda async yield typeof return not and or env sensitive hidden masked redacted omitted value flag list text').split(' '),
+    'void await new this self function class lambda async yield typeof return not and or env sensitive hidden masked redacted omitted value flag list text').split(' '),
 );
-
-/** `aws_secret_access_key` → aws secret access key; `clientSecret` → client secret; `APIKey` → api key. */
-function words(name: string): string[] {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((w) => w !== '');
-}
 
 /** Words before the secret word that make the name a count or a rate: `CHARS_PER_TOKEN`, `maxToken`, `startToken`. */
 const LEADING_METADATA_WORDS = new Set('per max min num count total next prev page start end first last is has use show hide toggle no'.split(' '));
@@ -165,7 +155,7 @@ function isCodeStatement(name: string, sep: string, whole: string, offset: numbe
 function isCode(v: string, name: string, sep: string, whole: string, offset: number, end: number): boolean {
   if (CODE_WORDS.has(v.toLowerCase()) || /^-?[0-9]{1,5}$/.test(v)) return true;
   const after = whole[end];
-  if (after === '(' || after === '[' || after === '<') return true;
+  if (after === '(' || after === '[' || after === '<' || after === '{') return true;
   if (isMemberRead(v) || isExpression(v)) return true;
   // After `const x =` a bare value is never a string literal.
   if (/^[A-Za-z_$!+-]/.test(v) && isCodeStatement(name, sep, whole, offset)) return true;

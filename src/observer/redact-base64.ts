@@ -24,6 +24,13 @@ export const MAX_BASE64_RUN = 8192;
 export const MAX_DECODES = 200;
 const WRAP_WIDTHS = new Set([60, 64, 72, 76]);
 
+/**
+ * The short last line of a wrapped block, read from where the block's full lines end: whole
+ * 4-character quanta with their padding, as an encoder writes it (`QQ==`), so a stray word on
+ * the next line is not glued on.
+ */
+const TAIL = /(?:\r?\n|(?:\\r)?\\n)[ \t]{0,16}((?:[A-Za-z0-9+/_-]{4}){0,18}(?:[A-Za-z0-9+/_-]{4}|[A-Za-z0-9+/_-]{3}=|[A-Za-z0-9+/_-]{2}==))(?![A-Za-z0-9+/=_-])/y;
+
 const RUN = new RegExp(`${leadStartingWord('[A-Za-z0-9+/_-]', 'A-Za-z0-9+/_-')}[A-Za-z0-9+/_-]{${MIN_BASE64_RUN - 1},${MAX_BASE64_RUN - 1}}={0,2}(?![A-Za-z0-9+/=_-])`, 'g');
 
 /** Whole decodes left for one input, shared across nesting levels. */
@@ -59,6 +66,15 @@ export function redactBase64(text: string, hasSecret: (decoded: string) => boole
   let last = 0;
   let group: Group | undefined;
   const flush = (g: Group) => {
+    // A wrapped block's last line may be too short to be a run of its own (`QQ==`).
+    if (WRAP_WIDTHS.has(g.lastLength)) {
+      TAIL.lastIndex = g.end;
+      const tail = TAIL.exec(text);
+      if (tail) {
+        g.b64 += tail[1];
+        g.end = TAIL.lastIndex;
+      }
+    }
     if (!holdsSecret(g.b64, hasSecret, budget)) return;
     out += text.slice(last, g.start) + REDACTED;
     last = g.end;
@@ -68,7 +84,8 @@ export function redactBase64(text: string, hasSecret: (decoded: string) => boole
     const start = m.index;
     // A wrapped block: the previous line was full width and only a line break (and the same
     // block's indentation) separates it from this one.
-    if (group && WRAP_WIDTHS.has(group.lastLength) && /^(?:\r?\n|(?:\\r)?\\n)[ \t]{0,16}$/.test(text.slice(group.end, start))) {
+    const continues = group !== undefined && WRAP_WIDTHS.has(group.lastLength) && run.length % 4 === 0 && run.length <= group.lastLength;
+    if (group && continues && /^(?:\r?\n|(?:\\r)?\\n)[ \t]{0,16}$/.test(text.slice(group.end, start))) {
       group.b64 += run;
       group.end = start + run.length;
       group.lastLength = run.length;

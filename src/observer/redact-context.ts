@@ -71,11 +71,11 @@ function bearer(match: string, head: string, tokenText: string): string {
   return /^[A-Za-z]{1,19}[.,;:!?]*$/.test(tokenText) ? match : head + REDACTED;
 }
 
-/** Basic credentials: a base64 `user:password`, or at least a run that is not an English word. */
+/** Basic credentials: a base64 `user:password`, or at least a run with a digit, + or / (not an English word). */
 function basic(match: string, head: string, b64: string): string {
   const decoded = Buffer.from(b64, 'base64');
   const isPair = isPrintableAscii(decoded) && decoded.includes(0x3a);
-  return isPair || (b64.length >= 8 && /[0-9+/=]/.test(b64)) ? head + REDACTED : match;
+  return isPair || (b64.length >= 8 && /[0-9+/]/.test(b64)) ? head + REDACTED : match;
 }
 
 const COOKIE_ATTRIBUTES = new Set(['path', 'domain', 'expires', 'max-age', 'samesite', 'secure', 'httponly', 'priority', 'partitioned', 'version', 'comment']);
@@ -163,7 +163,9 @@ export const CONTEXT_RULES: readonly RedactionRule[] = [
     'basic-credentials',
     'Basic credentials anywhere (Basic <base64 user:password>)',
     ['basic'],
-    '(' + word('Basic') + '[ \\t]+)([A-Za-z0-9+/]{6,4096}={0,2})(?![A-Za-z0-9+/=])',
+    // The run may not be followed by more base64 letters, but may be by '=': whether a match
+    // succeeds must not change when a later rule rewrites what follows it (idempotence).
+    '(' + word('Basic') + '[ \\t]+)([A-Za-z0-9+/]{6,4096}={0,2})(?![A-Za-z0-9+/])',
     basic,
   ),
   rule(

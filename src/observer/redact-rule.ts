@@ -89,6 +89,16 @@ export function isTemplate(value: string): boolean {
   return /^(?:\$\{[^}\n]{1,200}\}|\$?\{\{[^}\n]{1,200}\}\}|<[A-Za-z][A-Za-z0-9 _.-]{0,60}>)$/.test(value);
 }
 
+/** `aws_secret_access_key` → aws secret access key; `clientSecret` → client secret; `APIKey` → api key. */
+export function words(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w !== '');
+}
+
 /**
  * A stand-in that names what belongs there: letters and separators only, holding the word
  * (`your-api-key`, `mock-token`, `SuperSecretToken`), a constant's name (`STRING_VALUE`,
@@ -97,8 +107,8 @@ export function isTemplate(value: string): boolean {
  */
 export function isStandIn(value: string): boolean {
   return (
-    (/^[A-Za-z_ -]{3,64}$/.test(value) && /pass|secret|token|key|cred/i.test(value)) ||
-    /^[A-Z][A-Z_]{2,63}$/.test(value) ||
+    (/^[A-Za-z_ -]{3,64}$/.test(value) && words(value).some((w) => /^(?:pass(?:word|wd)?|secrets?|token|key|apikey|credentials?|creds)$/.test(w))) ||
+    /^[A-Z]+_[A-Z_]{1,62}$/.test(value) ||
     /^[a-z0-9]{1,8}[-_][A-Za-z0-9_-]{0,16}(?:\.\.\.|…)$/.test(value)
   );
 }

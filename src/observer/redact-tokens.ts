@@ -126,7 +126,7 @@ export const TOKEN_RULES: readonly RedactionRule[] = [
   // --- Payments, commerce, messaging -------------------------------------------------------
   token('stripe-key', 'Stripe secret and restricted keys (sk_live_, sk_test_, rk_live_ …); publishable pk_ keys are public',
     ['sk_', 'rk_'], '[rs]k_(?:live|test|prod)_', '[0-9A-Za-z]{10,255}'),
-  token('stripe-webhook-secret', 'Stripe webhook signing secrets (whsec_)', ['whsec_'], 'whsec_', '[0-9A-Za-z+/=]{20,255}'),
+  token('stripe-webhook-secret', 'Stripe webhook signing secrets (whsec_)', ['whsec_'], 'whsec_', '[0-9A-Za-z+/=_-]{20,255}'),
   token('square-token', 'Square access tokens and OAuth secrets (sq0atp-, sq0csp-)', ['sq0'], 'sq0(?:atp|csp)-', '[0-9A-Za-z_-]{22,255}'),
   token('shopify-token', 'Shopify access tokens and shared secrets (shpat_, shpca_, shppa_, shpss_ + 32 hex)', ['shp'], 'shp(?:at|ca|pa|ss)_', '[a-fA-F0-9]{32}'),
   token('twilio-api-key', 'Twilio API key SIDs (SK + 32 hex); the auth token only when keyworded', ['sk'], 'SK', '[0-9a-fA-F]{32}(?![A-Za-z0-9])'),

@@ -38,12 +38,35 @@ const RULES: readonly RedactionRule[] = [...BLOCK_RULES, ...TOKEN_RULES, ...CONT
 /** Levels of base64 inside base64 that are decoded (a .dockerconfigjson holds a base64 "auth"). */
 const BASE64_DEPTH = 2;
 
+/**
+ * Replace a rule's matches through its replacer. When the replacer declines (returns the match
+ * as it was), the scan resumes one character later rather than after the match: a declined
+ * match must not hide a secret inside it (`token_url=https://h/?password=x`, `--password
+ * --token x`). Each match is bounded, so this stays linear.
+ */
+function replaceEach(text: string, pattern: RegExp, replacer: (...args: unknown[]) => string): string {
+  let out = '';
+  let last = 0;
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+    const replacement = replacer(...m, m.index, text);
+    if (replacement === m[0]) {
+      pattern.lastIndex = m.index + 1;
+      continue;
+    }
+    out += text.slice(last, m.index) + replacement;
+    last = m.index + m[0].length;
+    pattern.lastIndex = Math.max(last, m.index + 1);
+  }
+  return out + text.slice(last);
+}
+
 function applyRules(text: string, gated: boolean): string {
   const lower = gated ? text.toLowerCase() : '';
   let out = text;
   for (const r of RULES) {
     if (gated && !r.keywords.some((k) => lower.includes(k))) continue;
-    out = typeof r.replace === 'string' ? out.replace(r.pattern, r.replace) : out.replace(r.pattern, r.replace as (m: string, ...rest: unknown[]) => string);
+    out = typeof r.replace === 'string' ? out.replace(r.pattern, r.replace) : replaceEach(out, r.pattern, r.replace as (...args: unknown[]) => string);
   }
   return out;
 }
