@@ -63,6 +63,8 @@ function wordStrength(w: string, previous: string | undefined, envStyle: boolean
     if (KEY_QUALIFIERS.has(previous)) return 'strong';
     if (envStyle && !NON_SECRET_KEY_QUALIFIERS.has(previous)) return 'weak';
   }
+  // An env GH_PAT / AZURE_DEVOPS_PAT is a personal access token; in code `pat` is a pattern.
+  if (w === 'pat' && envStyle) return 'strong';
   if (w === 'auth' || w === 'credential' || w === 'credentials' || w === 'creds') return 'weak';
   return null;
 }
@@ -149,8 +151,8 @@ function isCodeStatement(name: string, sep: string, whole: string, offset: numbe
  * `tokenOutput: ResponseBody2 | undefined`), an identifier after `const x =` or `obj[k] =`, or
  * one that names the secret (`self.password = password`).
  * Trade-offs: a password shaped like `a.b` is taken for a member read; a letters-only word
- * ending a config-like line (`password = hunter`) is redacted, as YAML, INI and a bare Python
- * assignment look the same.
+ * ending a config-like line is redacted, as YAML's `password: hunter`, INI's `password =
+ * hunter` and Python's `password = hashed` look the same.
  */
 function isCode(v: string, name: string, sep: string, whole: string, offset: number, end: number): boolean {
   if (CODE_WORDS.has(v.toLowerCase()) || /^-?[0-9]{1,5}$/.test(v)) return true;
@@ -207,9 +209,9 @@ export const ASSIGN_RULES: readonly RedactionRule[] = [
   // whitespace (commas and brackets included; a password may hold them).
   rule(
     'env-assignment',
-    'NAME=value with a secret-named NAME (PASSWORD, *_TOKEN, *_SECRET, *_API_KEY, PGPASSWORD, …): .env, export, env output, docker -e',
-    ['pass', 'pwd', 'secret', 'token', 'key', 'auth', 'cred'],
-    String.raw`${NAME_START}(?=[A-Z0-9_]{0,96}?(?:PASS|PWD|SECRET|TOKEN|KEY|AUTH|CRED))([A-Z][A-Z0-9_]{0,95})(=)(${QUOTED_VALUE}|[^\s"'` + '`' + String.raw`;&|<>\\]{1,4096})`,
+    'NAME=value with a secret-named NAME (PASSWORD, *_TOKEN, *_SECRET, *_API_KEY, *_PAT, PGPASSWORD, …): .env, export, env output, docker -e',
+    ['pass', 'pwd', 'secret', 'token', 'key', 'auth', 'cred', 'pat'],
+    String.raw`${NAME_START}(?=[A-Z0-9_]{0,96}?(?:PASS|PWD|SECRET|TOKEN|KEY|AUTH|CRED|PAT))([A-Z][A-Z0-9_]{0,95})(=)(${QUOTED_VALUE}|[^\s"'` + '`' + String.raw`;&|<>\\]{1,4096})`,
     assignment(true),
   ),
   rule(

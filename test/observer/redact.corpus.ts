@@ -76,6 +76,7 @@ const password = 'Tr0ub4dor&3x' + gen(ALNUM, 6);
 const dbPassword = 'pg' + gen(ALNUM, 14);
 const cliToken = gen(ALNUM, 24);
 const cliKey = gen(ALNUM, 32);
+const azdoPat = gen(LOWER + '234567', 52);
 
 export interface TruePositive {
   kind: string;
@@ -169,6 +170,7 @@ export const TRUE_POSITIVES: TruePositive[] = [
   tp('kubectl-from-literal', `kubectl create secret generic api --from-literal=apiKey=${gen(ALNUM, 30)} --from-literal=dsn=${dbPassword}`, dbPassword, ['--from-literal=apiKey=']),
   tp('env-password', `$ PGPASSWORD=${dbPassword} psql -h db -U app -c 'select 1'`, dbPassword, ['psql -h db -U app']),
   tp('env-export', `export DB_PASSWORD='${password}'\nexport API_SECRET=${gen(ALNUM, 40)}`, password, ['export DB_PASSWORD=']),
+  tp('env-pat', `$ az devops login\nAZURE_DEVOPS_EXT_PAT=${azdoPat}`, azdoPat, ['$ az devops login']),
   tp('env-file', `NODE_ENV=production\nJWT_SECRET=${gen(ALNUM, 48)}\nSESSION_SECRET="${password}"\nPORT=3000`, password, ['NODE_ENV=production', 'PORT=3000']),
   tp('json-api-key', `{"service": "maps", "api_key": "${gen(ALNUM, 32)}", "client_secret": "${password}"}`, password, ['"service": "maps"']),
   tp('yaml-secret', `database:\n  host: db.internal\n  username: app\n  password: ${dbPassword}\nsmtp:\n  password: "${password}"`, [dbPassword, password], ['username: app']),
@@ -212,7 +214,7 @@ export const FALSE_POSITIVES: string[] = [
   `https://github.com/org/repo/blob/main/src/auth/token.ts#L10\npostgres://localhost:5432/app\ngit@github.com:org/repo.git\nssh://git@github.com:22/org/repo\nhttps://bob@example.com/path?page=2`,
   `docker run --rm -u 1000:1000 -p 8080:80 -v "$PWD":/app node:22\nssh -p 2222 deploy@host\nmkdir -p build/out && cp -pR src build/`,
   `model: gpt-4o\nmax_tokens: 4096\ntoken_count = 12\ntokenizer = AutoTokenizer.from_pretrained("gpt2")`,
-  `PWD=/home/bob/project\nOLDPWD=/home/bob\nDB_PASSWORD_FILE=/run/secrets/db_password\nGNUPGHOME=/home/bob/.gnupg`,
+  `PWD=/home/bob/project\nOLDPWD=/home/bob\nPATH=/usr/local/bin:/usr/bin\nDB_PASSWORD_FILE=/run/secrets/db_password\nGNUPGHOME=/home/bob/.gnupg`,
   `{"access_token_url": "https://auth.example.com/token", "token_type": "Bearer", "expires_in": 3600}`,
   `Basic authentication sends a base64 header; Bearer authentication sends a token.\nAuthorization: required for every write.`,
   `Pass \`--token\` to authenticate, or use the --password option. See --api-key.`,
