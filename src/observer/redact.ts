@@ -2,121 +2,104 @@
  * Secret redaction for everything the hook writes into log.md. The log is meant to be committed
  * and shared, so a key that shows up in a tool's input or output must never reach it.
  *
- * Every pattern is anchored on a literal prefix and uses bounded, non-nested quantifiers, so the
- * whole pass stays linear in the input (the property tests feed it hostile megabyte strings).
- * Over-redaction is preferred to a leak: a redacted harmless value costs nothing.
+ * The rules (gitleaks' rule set is the reference for the facts; the code is our own):
+ * - redact-context.ts: private-key blocks; URL userinfo, signed URLs, webhooks, connection
+ *   strings; HTTP Authorization / Bearer / Basic / Cookie; credential files (.netrc, Docker
+ *   config, .npmrc, wp-config.php, NuGet / Maven XML).
+ * - redact-tokens.ts: provider tokens by their literal prefixes (cloud, forges, registries, AI
+ *   providers, payments, messaging) and JWTs.
+ * - redact-command.ts: passwords on command lines (`--password x`, `mysql -pX`, `sshpass -p`,
+ *   `docker login -p`, `curl -u user:pw` …).
+ * - redact-assign.ts: keyworded values (`PASSWORD=…`, `"api_key": "…"`, `clientSecret: …`).
+ * - redact-base64.ts: base64 runs whose decoded text holds any of the above.
+ *
+ * Every pattern is anchored on a literal or a word start and uses bounded, non-nested
+ * quantifiers, so the whole pass stays linear in the input (the property tests feed it hostile
+ * strings of hundreds of kilobytes). Where a value's status is unclear, the risk decides: a real
+ * credential shape is redacted even if it might be a fixture, a bare word in code is not.
  */
 
-export const REDACTED = '[REDACTED]';
+import { ASSIGN_RULES } from './redact-assign.js';
+import { type DecodeBudget, MAX_BASE64_RUN, MAX_DECODES, MIN_BASE64_RUN, redactBase64 } from './redact-base64.js';
+import { COMMAND_RULES } from './redact-command.js';
+import { BLOCK_RULES, CONTEXT_RULES, FILE_RULES } from './redact-context.js';
+import { REDACTED, type RedactionRule } from './redact-rule.js';
+import { TOKEN_RULES } from './redact-tokens.js';
 
-interface Rule {
-  name: string;
-  pattern: RegExp;
-  /** Replacement; `$1`-style groups keep the non-secret part (a key name, a URL's user). */
-  replace: string;
+export { REDACTED };
+
+/**
+ * In order: key blocks first (nothing else may cut into one), then provider tokens (so later
+ * rules see `[REDACTED]` and keep their name or flag), then context, command lines, files and
+ * keyworded assignments. Every rule leaves its own output alone, so the pass is idempotent.
+ */
+const RULES: readonly RedactionRule[] = [...BLOCK_RULES, ...TOKEN_RULES, ...CONTEXT_RULES, ...COMMAND_RULES, ...FILE_RULES, ...ASSIGN_RULES];
+
+/** Levels of base64 inside base64 that are decoded (a .dockerconfigjson holds a base64 "auth"). */
+const BASE64_DEPTH = 2;
+
+/**
+ * Replace a rule's matches through its replacer. When the replacer declines (returns the match
+ * as it was), the scan resumes one character later rather than after the match: a declined
+ * match must not hide a secret inside it (`token_url=https://h/?password=x`, `--password
+ * --token x`). Each match is bounded, so this stays linear.
+ */
+function replaceEach(text: string, pattern: RegExp, replacer: (...args: unknown[]) => string): string {
+  let out = '';
+  let last = 0;
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+    const replacement = replacer(...m, m.index, text);
+    if (replacement === m[0]) {
+      pattern.lastIndex = m.index + 1;
+      continue;
+    }
+    out += text.slice(last, m.index) + replacement;
+    last = m.index + m[0].length;
+    pattern.lastIndex = Math.max(last, m.index + 1);
+  }
+  return out + text.slice(last);
 }
 
-// Token charsets are deliberately wide: a redaction that stops early leaks the tail.
-const TOKEN = '[A-Za-z0-9_\\-]';
-
-// Names that mark the value after them as secret. A name must end at a separator ("passed",
-// "tokens", "tokenizer" are not secrets), but may carry any prefix (GITHUB_TOKEN, db.password).
-const SECRET_WORD =
-  '(?:passw(?:or)?d|passphrase|pass|pwd|secrets?|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?|authorization|auth[_-]?token|cookie)';
-
-// A value: quoted (possibly unterminated, cut by a line end) or a bare word. Never the marker
-// itself, so a second pass leaves "password=[REDACTED]" alone.
-const VALUE = `(?!\\[REDACTED\\]|(?:Bearer|Basic|Digest|Token|Negotiate)\\s)("[^"\\n]{0,4096}"?|'[^'\\n]{0,4096}'?|[^\\s,;&|"'<>)}\\]]{1,4096})`;
-
-const RULES: Rule[] = [
-  // PEM private keys; an unterminated block (cut by truncation upstream) is redacted to the end.
-  // The body stops only at a matching END, so the match never backtracks (linear on hostile input).
-  {
-    name: 'private-key',
-    pattern: /-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:(?!-----END[ A-Z0-9]{0,40}PRIVATE KEY)[\s\S])*(?:-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?(?:-----)?|$)/g,
-    replace: `-----BEGIN PRIVATE KEY----- ${REDACTED} -----END PRIVATE KEY-----`,
-  },
-  // OpenAI / Anthropic style keys: sk-..., sk-proj-..., sk-ant-... Not inside a word ("task-...")
-  // and holding a digit, so prose like "disk-based-approach" survives.
-  {
-    name: 'sk-key',
-    pattern: new RegExp(`(?<![A-Za-z0-9])sk-(?=[A-Za-z_-]{0,256}[0-9])${TOKEN}{16,}`, 'g'),
-    replace: REDACTED,
-  },
-  // Stripe live/test secret and restricted keys.
-  { name: 'stripe', pattern: /[rs]k_(?:live|test)_[A-Za-z0-9]{8,}/g, replace: REDACTED },
-  // GitHub tokens: classic (ghp_, gho_, ghu_, ghs_, ghr_) and fine-grained.
-  { name: 'github', pattern: /gh[pousr]_[A-Za-z0-9]{16,}/g, replace: REDACTED },
-  { name: 'github-pat', pattern: /github_pat_[A-Za-z0-9_]{16,}/g, replace: REDACTED },
-  // GitLab personal access tokens.
-  { name: 'gitlab', pattern: /glpat-[A-Za-z0-9_-]{16,}/g, replace: REDACTED },
-  // AWS access key ids (long-term and temporary).
-  {
-    name: 'aws-key-id',
-    pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16,}/g,
-    replace: REDACTED,
-  },
-  // Slack tokens.
-  { name: 'slack', pattern: /xox[abposr]-[A-Za-z0-9-]{8,}/g, replace: REDACTED },
-  // Google API keys.
-  { name: 'google', pattern: /AIza[0-9A-Za-z_-]{20,}/g, replace: REDACTED },
-  // npm tokens.
-  { name: 'npm', pattern: /npm_[A-Za-z0-9]{20,}/g, replace: REDACTED },
-  // JSON Web Tokens.
-  { name: 'jwt', pattern: /eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, replace: REDACTED },
-  // An Authorization header's credential, whatever its scheme (base64 "user:pass" has no digit).
-  {
-    name: 'authorization-header',
-    pattern: /\b(Authorization["']?\s{0,8}[:=]\s{0,8}["']?(?:(?:Bearer|Basic|Digest|Token|Negotiate)\s+)?)(?!\[REDACTED\])[^\s"',;]{1,4096}/gi,
-    replace: `$1${REDACTED}`,
-  },
-  // Authorization headers: "Bearer" always marks a credential; Basic / Digest / Token only when
-  // the word after looks like one (has a digit or base64 padding), so "Basic configuration" stays.
-  {
-    name: 'bearer',
-    pattern: /\b(Bearer)(\s+)(?!\[REDACTED\])[A-Za-z0-9._~+/=-]{6,}/gi,
-    replace: `$1$2${REDACTED}`,
-  },
-  {
-    name: 'auth-scheme',
-    pattern: /\b(Basic|Digest|Token)(\s+)(?!\[REDACTED\])(?=[A-Za-z._~-]{0,256}[0-9+/])[A-Za-z0-9._~+/-]{6,}={0,2}/g,
-    replace: `$1$2${REDACTED}`,
-  },
-  // Passwords in URLs: scheme://user:password@host keeps the user, drops the password.
-  {
-    name: 'url-password',
-    pattern: /([A-Za-z][A-Za-z0-9+.-]{0,20}:\/\/[^\s:/?#@]{0,256}:)[^\s/?#@]{1,4096}@/g,
-    replace: `$1${REDACTED}@`,
-  },
-  // curl / wget style credentials: -u user:password, --user=user:password.
-  {
-    name: 'user-password-flag',
-    pattern: /((?:^|\s)(?:-u|--user|--proxy-user)(?:\s+|=)["']?[^\s:"']{1,256}:)(?!\[REDACTED\])[^\s"']{1,4096}/g,
-    replace: `$1${REDACTED}`,
-  },
-  // Command-line flags: --password hunter2, --api-key=abc, -token xyz.
-  {
-    name: 'cli-flag',
-    pattern: new RegExp(`(-{1,2}[A-Za-z0-9_-]{0,32}${SECRET_WORD}(?:[_-][A-Za-z0-9_-]{0,32})?)(\\s+|=)${VALUE}`, 'gi'),
-    replace: `$1$2${REDACTED}`,
-  },
-  // Assignments: password=..., "token": "...", API_KEY: ..., DB_PASSWORD_FILE=... .
-  {
-    name: 'assignment',
-    pattern: new RegExp(
-      `([A-Za-z0-9_.-]{0,64}${SECRET_WORD}(?:[_.-][A-Za-z0-9_.-]{0,63})?["']?)(\\s{0,8}[=:]\\s{0,8}|\\s+(?=["']))${VALUE}`,
-      'gi',
-    ),
-    replace: `$1$2${REDACTED}`,
-  },
-];
-
-/** Redact secrets from `text`. Idempotent: redacting twice gives the same text. */
-export function redactSecrets(text: string): string {
+function applyRules(text: string, gated: boolean): string {
+  const lower = gated ? text.toLowerCase() : '';
   let out = text;
-  for (const rule of RULES) out = out.replace(rule.pattern, rule.replace);
+  for (const r of RULES) {
+    if (gated && !r.keywords.some((k) => lower.includes(k))) continue;
+    out = typeof r.replace === 'string' ? out.replace(r.pattern, r.replace) : replaceEach(out, r.pattern, r.replace as (...args: unknown[]) => string);
+  }
   return out;
 }
 
-/** Names of the rules, for documentation and tests. */
-export const REDACTION_RULES: readonly string[] = RULES.map((r) => r.name);
+function redactAt(text: string, depth: number, budget: DecodeBudget, gated: boolean): string {
+  const out = applyRules(text, gated);
+  if (depth === 0) return out;
+  return redactBase64(out, (decoded) => redactAt(decoded, depth - 1, budget, gated) !== decoded, budget);
+}
+
+/** Redact secrets from `text`. Idempotent: redacting twice gives the same text. */
+export function redactSecrets(text: string): string {
+  return redactAt(text, BASE64_DEPTH, { left: MAX_DECODES }, true);
+}
+
+/**
+ * The same pass with every rule run whatever its keywords: for tests, which check that the
+ * keyword gates are an optimisation only.
+ */
+export function redactSecretsUngated(text: string): string {
+  return redactAt(text, BASE64_DEPTH, { left: MAX_DECODES }, false);
+}
+
+export interface RedactionRuleInfo {
+  readonly name: string;
+  readonly description: string;
+}
+
+/** The rules, in the order they run, for documentation and tests. */
+export const REDACTION_RULES: readonly RedactionRuleInfo[] = [
+  ...RULES.map(({ name, description }) => ({ name, description })),
+  {
+    name: 'base64-wrapped',
+    description: `base64 runs of ${MIN_BASE64_RUN}–${MAX_BASE64_RUN} characters (wrapped lines joined) whose decoded text holds a secret any rule above finds; at most ${MAX_DECODES} decodes per input, two levels deep`,
+  },
+];
