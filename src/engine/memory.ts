@@ -11,7 +11,7 @@
  * Reads catch up without the lock. Every public method returns data or throws GccError.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from '../decider/commands.js';
 import { decide, type Decision } from '../decider/decide.js';
@@ -21,11 +21,9 @@ import { type Config, DEFAULT_CONFIG, FORMAT_VERSION, type GccEvent, MAIN, type 
 import { asGccError, GccError, gccError } from '../errors.js';
 import { incrementalPlan } from '../projections/files.js';
 import { LOG_WINDOW } from '../projections/render-log.js';
-import { migrate, needsMigration, resolveConflict } from '../store/migrate.js';
 import { layout, type Layout } from '../store/paths.js';
 import { readSnapshot, type SnapshotLog, writeSnapshot } from '../store/snapshot.js';
-import { type Checked, LOCAL, Store } from '../store/store.js';
-import { hasConflictMarkers } from '../log/conflict.js';
+import { type Checked, Store } from '../store/store.js';
 import { changedSince, recordTree } from './git-files.js';
 import { newest, scanNewest } from './reader.js';
 import { briefing } from '../context/briefing.js';
@@ -34,6 +32,7 @@ import { keepAside, type Problem, verifyMemory } from './integrity.js';
 import { MemorySearch } from './search.js';
 import { reconcileEdits, setAsideUnexplained } from './reconcile.js';
 import { reviveState, SNAPSHOT_FORMAT } from './revive.js';
+import { checkLogs, ensureIgnore, hasAnyLog, migrateOldLayout } from './open-logs.js';
 import { FullRebuild, ViewWriter } from './views.js';
 import { redactCommand } from './redact-command.js';
 
@@ -65,14 +64,6 @@ export interface ExecResult {
 const SNAPSHOT_EVERY = 200;
 /** Events behind the snapshot that make a closing process write a new one. */
 const SNAPSHOT_ON_CLOSE = 32;
-
-export const GITIGNORE = `# Written by gctx. Only events/ travels through git: every other file here is generated
-# from it on each machine, or is this clone's own state (docs/git.md).
-/*
-!/.gitignore
-!/events/
-!/aside/
-`;
 
 export class Memory {
   private _state: MemoryState = replayer().state();
@@ -121,17 +112,17 @@ export class Memory {
     try {
       mkdirSync(l.gcc, { recursive: true });
       const m = new Memory(l, new Store(l), opts);
-      await m.prepare();
-      const checked = await m.checkLogs();
-      if (!m.hasAnyLog()) {
+      const disk = { store: m.store, now: m.now, lock: m.lockOpts(), warn: (w: string) => m.warnings.push(w) };
+      await migrateOldLayout(disk);
+      const checked = await checkLogs(disk);
+      if (!hasAnyLog(m.store)) {
         if (!opts.create && !exists) throw gccError('E_NOT_INITIALIZED', `no memory in ${l.root}`, 'run `gctx init`');
         await m.initialize();
-        m.ensureIgnore();
-        return m;
+      } else {
+        m.load();
+        await m.settle(checked);
       }
-      m.load();
-      await m.settle(checked);
-      m.ensureIgnore();
+      ensureIgnore(disk);
       return m;
     } catch (err) {
       throw asGccError(err);
@@ -140,71 +131,6 @@ export class Memory {
 
   private lockOpts() {
     return { timeoutMs: this.opts.lockTimeoutMs ?? 30_000, onStale: (h: { pid: number }) => this.warnings.push(`took over a stale lock left by dead process ${h.pid}`) };
-  }
-
-  /** An old layout moved into segments. */
-  private async prepare(): Promise<void> {
-    if (!needsMigration(this.layout)) return;
-    await this.store.withLock(() => {
-      if (!needsMigration(this.layout)) return;
-      const r = migrate(this.store, this.now());
-      this.warnings.push(
-        `moved ${r.events} events of the old layout into ${r.segments.length ? r.segments.map((s) => `.GCC/events/${s}`).join(', ') : 'the local log'} (docs/git.md: the layout that merges on every path)` +
-          (r.untracked ? '; the old log and view files left the git index: commit the change (`git add .GCC && git commit`)' : ''),
-      );
-    }, this.lockOpts());
-  }
-
-  /** `.GCC/.gitignore` as gctx writes it: only events/ travels (written once the memory checked out). */
-  private ensureIgnore(): void {
-    const ignore = `${this.layout.gcc}/.gitignore`;
-    let current: string | null = null;
-    try {
-      current = readFileSync(ignore, 'utf8');
-    } catch {
-      /* missing */
-    }
-    if (current === GITIGNORE || (current !== null && current.startsWith('# Written by gctx.'))) return;
-    try {
-      writeFileSync(ignore, GITIGNORE);
-    } catch (err) {
-      this.warnings.push(`could not write ${ignore}: ${asGccError(err).message}`);
-    }
-  }
-
-  /** Every log against the ledger; a segment git left conflicted is resolved by union first. */
-  private async checkLogs(): Promise<Checked> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return this.store.check(this.now().getTime());
-      } catch (err) {
-        const e = asGccError(err);
-        const name = e.file ? this.segmentOf(e.file) : null;
-        if (attempt > 20 || !name || !this.conflicted(name)) throw e;
-        await this.store.withLock(() => {
-          const n = resolveConflict(this.store, name);
-          this.warnings.push(`resolved the conflict markers in .GCC/events/${name} by union (${n} events)`);
-        }, this.lockOpts());
-      }
-    }
-  }
-
-  private segmentOf(file: string): string | null {
-    const m = /events\/(\d{4}-\d{2}\/[^/]+\.md)$/.exec(file.replaceAll('\\', '/'));
-    return m ? m[1]! : null;
-  }
-
-  private conflicted(name: string): boolean {
-    try {
-      return hasConflictMarkers(readFileSync(this.layout.segment(name), 'utf8'));
-    } catch {
-      return false;
-    }
-  }
-
-  private hasAnyLog(): boolean {
-    for (const f of this.store.logs.values()) if (f.name !== LOCAL && f.meta.size > 0) return true;
-    return false;
   }
 
   private async initialize(): Promise<void> {

@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { installGit } from '../adapters/git/install.js';
-import { mergeLogFiles } from '../adapters/git/merge-driver.js';
-import { syncAfterGit } from '../adapters/git/sync.js';
+import { installGit } from '../engine/git/install.js';
+import { mergeLogFiles } from '../engine/git/merge-driver.js';
+import { syncAfterGit } from '../engine/git/sync.js';
 import { gccError } from '../errors.js';
 import { operation } from './operation.js';
 

@@ -1,7 +1,8 @@
 /**
  * The catalogue: every operation gctx offers, in the order help lists them. Front ends are
  * generated from it (adapters/cli, adapters/mcp, adapters/pi); adding an operation is one file
- * here plus its tests.
+ * here plus its tests. Commands that launch a front end (`gctx mcp`, `gctx hook`) live with
+ * the CLI (adapters/cli/launchers.ts): nothing here imports a front end.
  */
 import abandon from './abandon.js';
 import branch from './branch.js';
@@ -11,10 +12,8 @@ import context from './context.js';
 import doctor from './doctor.js';
 import git from './git.js';
 import graph from './graph.js';
-import hook from './hook.js';
 import init from './init.js';
 import log from './log.js';
-import mcp from './mcp.js';
 import merge from './merge.js';
 import migrate from './migrate.js';
 import type { Front, Operation } from './operation.js';
@@ -46,8 +45,6 @@ export const CATALOGUE: readonly Operation[] = [
   doctor,
   migrate,
   git,
-  mcp,
-  hook,
 ];
 
 export function operationsFor(front: Front): Operation[] {

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { installGit } from '../adapters/git/install.js';
+import { installGit } from '../engine/git/install.js';
 import { operation } from './operation.js';
 
 export default operation({

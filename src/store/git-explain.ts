@@ -8,8 +8,15 @@
 import { relative } from 'node:path';
 import { gccError, type GccError } from '../errors.js';
 import { gitPath, runGit } from './git-probe.js';
-import type { LogFile } from './logfile.js';
-import type { Store } from './store.js';
+import type { LogMeta } from './logfile.js';
+
+/** Where a log stands: the project root, whether it is inside a git work tree, and what the ledger acknowledged of it. */
+export interface LogPlace {
+  root: string;
+  inGit: boolean;
+  path: string;
+  acknowledged: LogMeta | undefined;
+}
 
 /** Whether git holds `rel` in some commit that is not only a stash: it was committed, so a checkout may take it away. */
 function committedSomewhere(root: string, rel: string): boolean {
@@ -53,14 +60,11 @@ function tracked(root: string, rel: string): boolean {
  * null when git removed the log: it is not in the index, and some commit other than a stash
  * holds it (a checkout, reset or rebase took it away, and can bring it back); else the damage.
  */
-export function explainVanished(store: Store, name: string): GccError | null {
-  const root = store.layout.root;
-  const path = store.layout.segment(name);
+export function explainVanished({ root, inGit, path, acknowledged }: LogPlace): GccError | null {
   const rel = gitPath(root, path);
   const shown = relative(root, path);
-  const entry = store.ledger.logs[name];
-  const held = `it held ${entry?.seq ?? 0} acknowledged events`;
-  if (store.repo) {
+  const held = `it held ${acknowledged?.seq ?? 0} acknowledged events`;
+  if (inGit) {
     if (!tracked(root, rel) && committedSomewhere(root, rel)) return null;
     const stash = stashHolding(root, rel);
     if (stash) return gccError('E_CORRUPT', `${shown} vanished (${held}); ${stash} holds it`, `bring it back with \`git stash pop\` (or \`git checkout ${stash}^3 -- ${rel}\`), then retry`, { file: shown });
@@ -70,10 +74,10 @@ export function explainVanished(store: Store, name: string): GccError | null {
 }
 
 /** null when the log's bytes are what git holds for it (a checkout wrote them); else the damage. */
-export function explainChange(store: Store, f: LogFile): GccError | null {
-  const root = store.layout.root;
-  const rel = gitPath(root, f.path);
-  if (store.repo && tracked(root, rel)) {
+export function explainChange({ root, inGit, path, acknowledged: entry }: LogPlace): GccError | null {
+  const rel = gitPath(root, path);
+  const shown = relative(root, path);
+  if (inGit && tracked(root, rel)) {
     try {
       // Clean against the index: the bytes are exactly what git wrote.
       runGit(root, ['diff', '--quiet', '--', rel]);
@@ -82,7 +86,6 @@ export function explainChange(store: Store, f: LogFile): GccError | null {
       /* differs from what git holds */
     }
   }
-  const entry = store.ledger.logs[f.name];
-  const fix = store.repo && tracked(root, rel) ? `restore it: \`git checkout -- ${rel}\`, or run \`gctx doctor --repair\`` : 'run `gctx doctor --repair`: what still reads is kept, the loss recorded';
-  return gccError('E_CORRUPT', `${f.rel} changed under the memory: ${entry ? `its ${entry.size} acknowledged bytes (${entry.seq} events) are not what they were` : 'it no longer reads'}`, fix, { file: f.rel });
+  const fix = inGit && tracked(root, rel) ? `restore it: \`git checkout -- ${rel}\`, or run \`gctx doctor --repair\`` : 'run `gctx doctor --repair`: what still reads is kept, the loss recorded';
+  return gccError('E_CORRUPT', `${shown} changed under the memory: ${entry ? `its ${entry.size} acknowledged bytes (${entry.seq} events) are not what they were` : 'it no longer reads'}`, fix, { file: shown });
 }

@@ -16,7 +16,7 @@ import { type GccEvent, idTime, type Placed } from '../events/types.js';
 import { GccError, gccError } from '../errors.js';
 import { serialize } from '../log/codec.js';
 import { type GitRepo, findRepo, gitPath, headOf, indexSignature, trackedUnder } from './git-probe.js';
-import { explainChange, explainVanished } from './git-explain.js';
+import { explainChange, explainVanished, type LogPlace } from './git-explain.js';
 import { emptyLedger, type Ledger, type LedgerEntry, readLedger, writeLedger } from './ledger.js';
 import { FileLock, type LockOptions } from './lock.js';
 import { LogFile, type LogMeta, signatureOf } from './logfile.js';
@@ -93,6 +93,10 @@ export class Store {
     if (this.repo) this.head = headOf(this.repo);
   }
 
+  private place(path: string, name: string): LogPlace {
+    return { root: this.layout.root, inGit: this.repo !== null, path, acknowledged: this.ledger.logs[name] };
+  }
+
   get local(): LogFile {
     return this.file(LOCAL);
   }
@@ -162,7 +166,7 @@ export class Store {
 
     for (const name of Object.keys(this.ledger.logs)) {
       if (name === LOCAL || onDisk.has(name)) continue;
-      const why = explainVanished(this, name);
+      const why = explainVanished(this.place(this.layout.segment(name), name));
       if (why === null) out.replaced.push(name);
       else damage.push(why);
     }
@@ -199,14 +203,14 @@ export class Store {
       try {
         r = f.load(now);
       } catch (err) {
-        const why = explainChange(this, f);
+        const why = explainChange(this.place(f.path, f.name));
         if (why === null) out.replaced.push(name);
         else damage.push(err instanceof GccError ? err : why);
         continue;
       }
       const keeps = f.meta.size >= entry.size && crc32(r.bytes.subarray(0, entry.size)) === entry.crc;
       if (!keeps) {
-        const why = explainChange(this, f);
+        const why = explainChange(this.place(f.path, f.name));
         if (why === null) out.replaced.push(name);
         else damage.push(why);
         continue;

@@ -10,13 +10,17 @@ import { fileURLToPath } from 'node:url';
 import { Memory } from '../../engine/memory.js';
 import { asGccError, gccError } from '../../errors.js';
 import { spellCli } from '../../operations/context.js';
-import { type Answer, operationNamed, operationsFor } from '../../operations/index.js';
+import { type Answer, type Operation, operationsFor } from '../../operations/index.js';
 import { argumentsHint } from '../../operations/schema.js';
 import { findMemoryRoot } from '../../store/paths.js';
 import { parseArgs, usageOf } from './args.js';
+import { LAUNCHERS } from './launchers.js';
+
+/** What the command line offers: the catalogue's commands, then the launchers of other front ends. */
+const commands = (): Operation[] => [...operationsFor('cli'), ...LAUNCHERS];
 
 function help(): string {
-  const ops = operationsFor('cli');
+  const ops = commands();
   const lines = ops.map((op) => {
     const usage = usageOf(op);
     return usage.length > 70 ? `  ${usage}\n          ${op.summary}` : `  ${usage.padEnd(44)}  ${op.summary}`;
@@ -47,8 +51,8 @@ export async function run(argv: readonly string[]): Promise<number> {
   // Live inspection of the machines, only when asked for (it loads the machines and the inspector).
   const inspector = process.env.GCC_INSPECT || process.env.GCC_INSPECT_FILE ? (await import('../../diagrams/inspect.js')).inspectorFromEnv(process.env) : null;
   try {
-    const op = operationNamed(name);
-    if (!op || !op.fronts.includes('cli')) throw gccError('E_INVALID_ARGUMENT', `unknown command ${JSON.stringify(name)}`, 'run `gctx --help` for the list');
+    const op = commands().find((o) => o.name === name);
+    if (!op) throw gccError('E_INVALID_ARGUMENT', `unknown command ${JSON.stringify(name)}`, 'run `gctx --help` for the list');
     const p = parseArgs(op, rest);
     json = p.globals.has('json');
     if (p.globals.has('help')) {

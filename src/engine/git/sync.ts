@@ -3,7 +3,7 @@
  * rebase): open the memory, which folds what git brought and rebuilds the views.
  */
 import { existsSync } from 'node:fs';
-import { Memory } from '../../engine/memory.js';
+import { Memory } from '../memory.js';
 import { layout } from '../../store/paths.js';
 
 export async function syncAfterGit(dir: string): Promise<{ warnings: string[]; skipped: boolean }> {

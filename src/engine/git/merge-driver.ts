@@ -6,7 +6,7 @@
  * never removed from a log, so the union is the whole merge.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { unionLogs } from './union.js';
+import { unionLogs } from '../../log/union.js';
 
 export interface DriverResult {
   events: number;

@@ -7,10 +7,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { unionLogs } from '../../../src/adapters/git/union.js';
-import type { GccEvent } from '../../../src/events/types.js';
-import { parse, serialize } from '../../../src/log/codec.js';
-import { hostileText } from '../../support/arbitraries.js';
+import { unionLogs } from '../../src/log/union.js';
+import type { GccEvent } from '../../src/events/types.js';
+import { parse, serialize } from '../../src/log/codec.js';
+import { hostileText } from '../support/arbitraries.js';
 
 /** Which clones hold a batch, as bits: 1 ours, 2 theirs, 4 a third clone. */
 type Side = number;

@@ -11,9 +11,9 @@
  * two different events, a batch split differently on each side) throws E_CORRUPT, and the
  * driver then reports a conflict rather than writing a log it cannot vouch for.
  */
-import type { GccEvent } from '../../events/types.js';
-import { gccError } from '../../errors.js';
-import { parse, serialize } from '../../log/codec.js';
+import type { GccEvent } from '../events/types.js';
+import { gccError } from '../errors.js';
+import { parse, serialize } from './codec.js';
 
 export interface UnionResult {
   /** The merged log, ready to write. */

@@ -1,0 +1,92 @@
+/**
+ * The steps of opening a memory that deal with the logs as files, before anything is folded:
+ * an old layout moved into segments, every log held against the ledger (a segment git left
+ * conflicted resolved by union first), and `.GCC/.gitignore` written once all of it checked out.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { asGccError } from '../errors.js';
+import { hasConflictMarkers } from '../log/conflict.js';
+import type { LockOptions } from '../store/lock.js';
+import { migrate, needsMigration, resolveConflict } from '../store/migrate.js';
+import { type Checked, LOCAL, type Store } from '../store/store.js';
+
+export const GITIGNORE = `# Written by gctx. Only events/ travels through git: every other file here is generated
+# from it on each machine, or is this clone's own state (docs/git.md).
+/*
+!/.gitignore
+!/events/
+!/aside/
+`;
+
+export interface Disk {
+  store: Store;
+  now: () => Date;
+  lock: LockOptions;
+  warn: (warning: string) => void;
+}
+
+/** An old layout moved into segments, once, under the lock. */
+export async function migrateOldLayout({ store, now, lock, warn }: Disk): Promise<void> {
+  if (!needsMigration(store.layout)) return;
+  await store.withLock(() => {
+    if (!needsMigration(store.layout)) return;
+    const r = migrate(store, now());
+    warn(
+      `moved ${r.events} events of the old layout into ${r.segments.length ? r.segments.map((s) => `.GCC/events/${s}`).join(', ') : 'the local log'} (docs/git.md: the layout that merges on every path)` +
+        (r.untracked ? '; the old log and view files left the git index: commit the change (`git add .GCC && git commit`)' : ''),
+    );
+  }, lock);
+}
+
+/** `.GCC/.gitignore` as gctx writes it (only events/ and aside/ travel); one a person wrote is left alone. */
+export function ensureIgnore({ store, warn }: Disk): void {
+  const ignore = `${store.layout.gcc}/.gitignore`;
+  let current: string | null = null;
+  try {
+    current = readFileSync(ignore, 'utf8');
+  } catch {
+    /* missing */
+  }
+  if (current === GITIGNORE || (current !== null && current.startsWith('# Written by gctx.'))) return;
+  try {
+    writeFileSync(ignore, GITIGNORE);
+  } catch (err) {
+    warn(`could not write ${ignore}: ${asGccError(err).message}`);
+  }
+}
+
+function segmentOf(file: string): string | null {
+  const m = /events\/(\d{4}-\d{2}\/[^/]+\.md)$/.exec(file.replaceAll('\\', '/'));
+  return m ? m[1]! : null;
+}
+
+function conflicted(store: Store, name: string): boolean {
+  try {
+    return hasConflictMarkers(readFileSync(store.layout.segment(name), 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** Every log against the ledger; a segment git left conflicted is resolved by union first. */
+export async function checkLogs({ store, now, lock, warn }: Disk): Promise<Checked> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return store.check(now().getTime());
+    } catch (err) {
+      const e = asGccError(err);
+      const name = e.file ? segmentOf(e.file) : null;
+      if (attempt > 20 || !name || !conflicted(store, name)) throw e;
+      await store.withLock(() => {
+        const n = resolveConflict(store, name);
+        warn(`resolved the conflict markers in .GCC/events/${name} by union (${n} events)`);
+      }, lock);
+    }
+  }
+}
+
+/** Whether any shared log holds an event (false for a folder with only a .gitignore). */
+export function hasAnyLog(store: Store): boolean {
+  for (const f of store.logs.values()) if (f.name !== LOCAL && f.meta.size > 0) return true;
+  return false;
+}
