@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
-import type { BranchInfo, CommitItem, FileChange, LogItem, Overview, Page, SearchHit, SearchResult } from '../../../src/adapters/serve/page/contract.js';
+import type { BranchInfo, CommitItem, FileChange, GraphSource, LogItem, Overview, Page, SearchHit, SearchResult } from '../../../src/adapters/serve/page/contract.js';
 import { gitGraphMermaid } from '../../../src/diagrams/gitgraph.js';
 import { machineMermaid } from '../../../src/diagrams/mermaid.js';
 import type { GccEvent, NewEvent } from '../../../src/events/types.js';
@@ -22,15 +22,17 @@ const START = Date.UTC(2026, 0, 5, 9, 0, 0);
 /** The memory as the daemon would report it; tests change it "as another process would". */
 export class MemoryModel {
   readonly overview: Overview;
-  /** Oldest first; an entry's index is its cursor, so cursors stay valid as entries arrive. */
+  /** Oldest first; as the daemon's, an entry's id is its cursor, so cursors stay valid as entries arrive. */
   readonly commits: CommitItem[] = [];
   readonly log: LogItem[] = [];
+  /** The history graph's source, served at /api/graph under the overview's graphTag. */
+  graph = '';
   private readonly events: GccEvent[] = [];
   private clock = 0;
 
   constructor(project: string) {
     this.overview = {
-      project, version: '0.1.0-test', events: 0, branch: 'main', objectives: [], milestones: [], branches: [], failed: [], graph: '',
+      project, version: '0.1.0-test', events: 0, lastId: '', branch: 'main', objectives: [], milestones: [], branches: [], failed: [], graphTag: 'g-0',
       machines: { branch: machineMermaid('branch'), session: machineMermaid('session'), readiness: machineMermaid('readiness') },
       sessions: [], readiness: [],
     };
@@ -41,14 +43,25 @@ export class MemoryModel {
     return new Date(START + ++this.clock * 60_000).toISOString();
   }
 
-  private append(branch: string, e: NewEvent, at: string): void {
-    this.events.push({ ...e, id: `e${this.events.length + 1}`, seq: this.events.length + 1, at, branch } as GccEvent);
+  /** Ids as the daemon's are: hex, ordered by time. */
+  private nextId(): string {
+    return (this.events.length + 1).toString(16).padStart(12, '0');
+  }
+
+  private append(branch: string, e: NewEvent, at: string): string {
+    const id = this.nextId();
+    this.events.push({ ...e, id, seq: this.events.length + 1, at, branch } as GccEvent);
     this.overview.events = this.events.length;
-    this.overview.graph = gitGraphMermaid(this.events);
+    this.overview.lastId = id;
+    if (e.type !== 'tool.recorded') {
+      this.graph = gitGraphMermaid(this.events);
+      this.overview.graphTag = `g-${this.events.length}`;
+    }
+    return id;
   }
 
   private addBranchInfo(name: string, parent: string | null, purpose: string): BranchInfo {
-    const b: BranchInfo = { name, parent, status: 'active', purpose, commits: 0, created: new Date(START).toISOString(), closed: null, reason: null, mergedInto: null };
+    const b: BranchInfo = { name, parent, status: 'active', state: 'active', purpose, commits: 0, created: new Date(START).toISOString(), closed: null, reason: null, mergedInto: null };
     this.overview.branches.push(b);
     return b;
   }
@@ -62,8 +75,8 @@ export class MemoryModel {
   branch(name: string, parent: string, purpose: string): void {
     const at = this.now();
     this.addBranchInfo(name, parent, purpose).created = at;
-    this.append('main', { type: 'branch.created', data: { name, parent, purpose, hypotheses: [] } }, at);
-    this.log.push({ at, branch: name, kind: 'branch', text: `BRANCH ${name} from ${parent}: ${purpose}` });
+    const id = this.append('main', { type: 'branch.created', data: { name, parent, purpose, hypotheses: [] } }, at);
+    this.log.push({ id, at, branch: name, kind: 'branch', text: `BRANCH ${name} from ${parent}: ${purpose}` });
   }
 
   commit(branch: string, title: string, contribution = `Did ${title}.`, files: FileChange[] = []): CommitItem {
@@ -72,49 +85,44 @@ export class MemoryModel {
     b.commits += 1;
     const label = `C${String(b.commits).padStart(3, '0')}`;
     const hash = randomBytes(6).toString('hex');
-    this.append(branch, { type: 'commit.recorded', data: { id: hash, label, title, contribution, purpose: b.purpose, previous: '', files } }, at);
-    const item: CommitItem = { label, hash, branch, at, title, contribution, files };
+    const id = this.append(branch, { type: 'commit.recorded', data: { id: hash, label, title, contribution, purpose: b.purpose, previous: '', files } }, at);
+    const item: CommitItem = { id, label, hash, branch, at, title, contribution, files };
     this.commits.push(item);
-    this.log.push({ at, branch, kind: 'commit', text: `COMMIT ${label} ${title}` });
+    this.log.push({ id, at, branch, kind: 'commit', text: `COMMIT ${label} ${title}` });
     return item;
   }
 
   merge(branch: string, into: string): void {
     const at = this.now();
     const b = this.branchInfo(branch);
-    Object.assign(b, { status: 'merged', closed: at, mergedInto: into });
-    this.append(into, { type: 'branch.merged', data: { branch, into, commit: 'merge' } }, at);
-    this.log.push({ at, branch: into, kind: 'merge', text: `MERGE ${branch} into ${into}` });
+    Object.assign(b, { status: 'merged', state: 'merged', closed: at, mergedInto: into });
+    const id = this.append(into, { type: 'branch.merged', data: { branch, into, commit: 'merge' } }, at);
+    this.log.push({ id, at, branch: into, kind: 'merge', text: `MERGE ${branch} into ${into}` });
   }
 
   abandon(branch: string, reason: string): void {
     const at = this.now();
-    Object.assign(this.branchInfo(branch), { status: 'abandoned', closed: at, reason });
-    this.append(branch, { type: 'branch.abandoned', data: { branch, reason } }, at);
+    Object.assign(this.branchInfo(branch), { status: 'abandoned', state: 'abandoned', closed: at, reason });
+    const id = this.append(branch, { type: 'branch.abandoned', data: { branch, reason } }, at);
     this.overview.failed.unshift({ branch, reason, at });
-    this.log.push({ at, branch, kind: 'abandon', text: `ABANDON ${branch}: ${reason}` });
+    this.log.push({ id, at, branch, kind: 'abandon', text: `ABANDON ${branch}: ${reason}` });
   }
 
   tool(branch: string, text: string): void {
     const at = this.now();
-    this.append(branch, { type: 'tool.recorded', data: { tool: 'bash', input: text, result: '', isError: false, files: [] } }, at);
-    this.log.push({ at, branch, kind: 'tool', text });
+    const id = this.append(branch, { type: 'tool.recorded', data: { tool: 'bash', input: text, result: '', isError: false, files: [] } }, at);
+    this.log.push({ id, at, branch, kind: 'tool', text });
   }
 }
 
-/** One newest-first page of `all` (oldest first) before the cursor. */
-function pageOf<T extends { branch: string }>(all: readonly T[], url: URL): Page<T> {
+/** One newest-first page of `all` (oldest first) older than the cursor, an event id, as the daemon pages. */
+function pageOf<T extends { id: string; branch: string }>(all: readonly T[], url: URL): Page<T> {
   const branch = url.searchParams.get('branch');
   const before = url.searchParams.get('before');
   const limit = Math.min(Number(url.searchParams.get('limit') ?? 20) || 20, 100);
-  const items: T[] = [];
-  let i = (before === null ? all.length : Number(before)) - 1;
-  for (; i >= 0 && items.length < limit; i--) {
-    const item = all[i]!;
-    if (!branch || item.branch === branch) items.push(item);
-  }
-  const more = all.slice(0, i + 1).some((item) => !branch || item.branch === branch);
-  return { items, next: more ? String(i + 1) : null };
+  const older = all.filter((item) => (before === null || item.id < before) && (!branch || item.branch === branch));
+  const items = older.slice(-limit).reverse();
+  return { items, next: older.length > limit ? items[items.length - 1]!.id : null };
 }
 
 const SEARCH_PAGE = 5;
@@ -123,8 +131,8 @@ function search(model: MemoryModel, url: URL): SearchResult {
   const page = Math.max(1, Number(url.searchParams.get('page') ?? 1) || 1);
   const matches = (text: string) => words.length > 0 && words.every((w) => text.toLowerCase().includes(w));
   const hits: SearchHit[] = [
-    ...model.commits.filter((c) => matches(`${c.title} ${c.contribution}`)).map((c) => ({ at: c.at, branch: c.branch, kind: 'commit', ref: c.label, snippet: `${c.title}: ${c.contribution}`, score: 2 })),
-    ...model.log.filter((e) => e.kind !== 'commit' && matches(e.text)).map((e) => ({ at: e.at, branch: e.branch, kind: e.kind, ref: null, snippet: e.text, score: 1 })),
+    ...model.commits.filter((c) => matches(`${c.title} ${c.contribution}`)).map((c) => ({ id: c.id, at: c.at, branch: c.branch, kind: 'commit', ref: c.label, snippet: `${c.title}: ${c.contribution}`, score: 2 })),
+    ...model.log.filter((e) => e.kind !== 'commit' && matches(e.text)).map((e) => ({ id: e.id, at: e.at, branch: e.branch, kind: e.kind, ref: null, snippet: e.text, score: 1 })),
   ].sort((a, b) => (a.at < b.at ? 1 : -1));
   return { hits: hits.slice((page - 1) * SEARCH_PAGE, page * SEARCH_PAGE), total: hits.length, pages: Math.ceil(hits.length / SEARCH_PAGE) };
 }
@@ -173,6 +181,15 @@ export async function startFakeDaemon(pageDir: string, model: MemoryModel): Prom
     if (cookie !== token) return refuse(req, res, 401);
 
     if (url.pathname === '/api/overview') return json(res, model.overview);
+    if (url.pathname === '/api/graph') {
+      const body: GraphSource = { tag: model.overview.graphTag, source: model.graph };
+      if (req.headers['if-none-match'] === `"${body.tag}"`) {
+        res.writeHead(304, { ETag: `"${body.tag}"` }).end();
+        return;
+      }
+      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-cache', ETag: `"${body.tag}"` }).end(JSON.stringify(body));
+      return;
+    }
     if (url.pathname === '/api/commits') return json(res, pageOf(model.commits, url));
     if (url.pathname === '/api/log') return json(res, pageOf(model.log, url));
     if (url.pathname === '/api/search') return json(res, search(model, url));
@@ -200,7 +217,7 @@ export async function startFakeDaemon(pageDir: string, model: MemoryModel): Prom
     model,
     streamsOpened: () => opened,
     announce: () => {
-      const data = JSON.stringify({ events: model.overview.events, lastId: `e${model.overview.events}` });
+      const data = JSON.stringify({ events: model.overview.events, lastId: model.overview.lastId });
       for (const s of streams) s.write(`event: memory\ndata: ${data}\n\n`);
     },
     dropStreams: () => {

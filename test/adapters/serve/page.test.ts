@@ -35,7 +35,7 @@ function memory(): MemoryModel {
   m.overview.milestones.push({ n: 1, title: 'First light', branch: 'main', status: 'committed', at: m.commits[0]!.at });
   m.overview.sessions.push(
     { id: 's-1', host: 'pi', state: 'ready', branch: 'main', since: m.commits[0]!.at },
-    { id: 's-2', host: 'claude-code', state: 'opening.store', branch: 'feature-x', since: m.commits[1]!.at },
+    { id: 's-2', host: 'claude-code', state: 'opening', branch: 'feature-x', since: m.commits[1]!.at },
   );
   m.overview.readiness.push({ host: 'pi', state: 'waiting.awaitTools' });
   return m;
@@ -106,9 +106,9 @@ suite(hasChromium ? 'the serve page in Chromium' : `the serve page in Chromium (
     await page.locator('#machines').scrollIntoViewIfNeeded();
     for (const m of ['session', 'readiness', 'branch']) await page.locator(`#machine-${m} svg`).waitFor();
     const marked = await page.locator('#machine-session svg .gccCurrent').evaluateAll((els) => els.map((e) => e.textContent?.trim()));
-    expect(marked.sort()).toEqual(['ready', 'store']);
+    expect(marked.sort()).toEqual(['opening', 'ready']);
     expect(await page.locator('#machine-readiness svg .gccCurrent').textContent()).toContain('awaitTools');
-    expect(await text(page, '#sessions')).toContain('opening.store');
+    expect(await text(page, '#sessions')).toContain('opening');
   });
 
   it('pages to older commits and filters by branch', async () => {

@@ -3,9 +3,14 @@
  * page, the daemon and the browser test's fake daemon can all be checked against one text.
  * All JSON, UTF-8; every list newest first. Every string is untrusted: it comes from a
  * repository's memory and may hold markup.
+ *
+ * Ids are the memory's event ids: unique, and ordered by time, so the id of the oldest item
+ * shown is the cursor of the next older page, and stays valid however much is appended.
  */
 
 export type BranchStatus = 'active' | 'merged' | 'abandoned';
+/** The branch machine's state (src/machines/branch-machine.ts). */
+export type BranchState = 'unborn' | 'active' | 'merged' | 'abandoned';
 
 export interface Objective { n: number; text: string; done: boolean }
 export interface Milestone { n: number; title: string; branch: string; status: 'committed' | 'merged' | 'abandoned'; at: string }
@@ -13,6 +18,7 @@ export interface BranchInfo {
   name: string;
   parent: string | null;
   status: BranchStatus;
+  state: BranchState;
   purpose: string;
   commits: number;
   created: string;
@@ -21,6 +27,7 @@ export interface BranchInfo {
   mergedInto: string | null;
 }
 export interface FailedApproach { branch: string; reason: string; at: string }
+/** `state`: the session machine's state (idle, opening, ready, compacting, degraded, ended). */
 export interface SessionInfo { id: string; host: string; state: string; branch: string; since: string }
 export interface ReadinessInfo { host: string; state: string }
 
@@ -29,14 +36,16 @@ export interface Overview {
   project: string;
   version: string;
   events: number;
+  /** The newest event's id. */
+  lastId: string;
   /** The clone's current memory branch. */
   branch: string;
   objectives: Objective[];
   milestones: Milestone[];
   branches: BranchInfo[];
   failed: FailedApproach[];
-  /** Mermaid gitGraph source of the history. */
-  graph: string;
+  /** Names the history graph's current version: GET /api/graph when it differs from the one drawn. */
+  graphTag: string;
   /** Mermaid stateDiagram-v2 sources, one per machine definition. */
   machines: { branch: string; session: string; readiness: string };
   sessions: SessionInfo[];
@@ -45,6 +54,7 @@ export interface Overview {
 
 export interface FileChange { path: string; added: number; removed: number }
 export interface CommitItem {
+  id: string;
   label: string;
   hash: string;
   branch: string;
@@ -55,13 +65,19 @@ export interface CommitItem {
   next?: string;
 }
 
-export type LogKind = 'tool' | 'ota' | 'commit' | 'branch' | 'merge' | 'abandon' | 'roadmap' | 'config' | 'session';
-export interface LogItem { at: string; branch: string; kind: LogKind; text: string }
+export type LogKind = 'tool' | 'ota' | 'commit' | 'branch' | 'merge' | 'abandon' | 'roadmap' | 'config' | 'session' | 'memory';
+export interface LogItem { id: string; at: string; branch: string; kind: LogKind; text: string }
 
-/** GET /api/commits and /api/log: one page, and the cursor for the next older page. */
+/**
+ * GET /api/commits and /api/log (`branch`, `before`, `limit` ≤ 100): one page, and `next`, the
+ * `before` of the next older page (the id of the oldest item here), or null when none is left.
+ */
 export interface Page<T> { items: T[]; next: string | null }
 
-export interface SearchHit { at: string; branch: string; kind: string; ref: string | null; snippet: string; score: number }
+/** GET /api/graph: the Mermaid gitGraph source of the history, its tag also sent as the ETag. */
+export interface GraphSource { tag: string; source: string }
+
+export interface SearchHit { id: string; at: string; branch: string; kind: string; ref: string | null; snippet: string; score: number }
 /** GET /api/search?q=&page= (pages are numbered from 1). */
 export interface SearchResult { hits: SearchHit[]; total: number; pages: number }
 

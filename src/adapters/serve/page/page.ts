@@ -52,7 +52,7 @@ const commits = new PagedList<CommitItem>({
   status: byId('commits-status'),
   more: byId<HTMLButtonElement>('commits-more'),
   fetchPage: api.commits,
-  key: (c) => `${c.branch}\u0000${c.label}\u0000${c.hash}`,
+  key: (c) => c.id,
   render: renderCommit,
   empty: 'No commits yet.',
 });
@@ -63,12 +63,15 @@ const log = new PagedList<LogItem>({
   status: byId('log-status'),
   more: byId<HTMLButtonElement>('log-more'),
   fetchPage: api.log,
-  key: (e) => `${e.at}\u0000${e.branch}\u0000${e.kind}\u0000${e.text}`,
+  key: (e) => e.id,
   render: renderLogEntry,
   empty: 'The log is empty.',
 });
 
 let shown: Overview | null = null;
+/** The history graph as last fetched (GET /api/graph), redrawn when the overview names another tag. */
+let graph: { tag: string; source: string } | null = null;
+let graphWanted = '';
 let drawLargeGraph = false;
 let liveState: LiveState = 'connecting';
 let updatedAt: Date | null = null;
@@ -79,15 +82,36 @@ function showLive(): void {
   el.live.textContent = liveState === 'connected' && updatedAt ? `${text} · updated ${updatedAt.toLocaleTimeString()}` : text;
 }
 
-function drawDiagrams(o: Overview): void {
-  const lines = o.graph.split('\n').length;
+function drawGraph(): void {
+  if (graph === null) return;
+  const lines = graph.source.split('\n').length;
   const large = lines > LARGE_GRAPH_LINES && !drawLargeGraph;
   el.graphLarge.hidden = !large;
   if (large) el.graphDraw.textContent = `Draw the graph (${lines} lines; may take a while)`;
-  else drawWhenSeen(el.graph, o.graph, 'History graph');
+  else drawWhenSeen(el.graph, graph.source, 'History graph');
+}
+
+/** Fetches the history graph when the overview names a version other than the one drawn. */
+async function updateGraph(tag: string): Promise<void> {
+  if (graph?.tag === tag || graphWanted === tag) return;
+  graphWanted = tag;
+  try {
+    const g = await api.graph();
+    if (graphWanted !== tag) return;
+    graph = g;
+    drawGraph();
+  } catch (e) {
+    pageError(describeError(e));
+  } finally {
+    if (graphWanted === tag) graphWanted = '';
+  }
+}
+
+function drawDiagrams(o: Overview): void {
+  drawGraph();
   drawWhenSeen(el.machines.session, withCurrent(o.machines.session, 'session', o.sessions.map((s) => s.state)), 'Session machine');
   drawWhenSeen(el.machines.readiness, withCurrent(o.machines.readiness, 'readiness', o.readiness.map((r) => r.state)), 'Readiness machine');
-  drawWhenSeen(el.machines.branch, withCurrent(o.machines.branch, 'branch', o.branches.map((b) => lifecycleState(b, o.branch))), 'Branch machine');
+  drawWhenSeen(el.machines.branch, withCurrent(o.machines.branch, 'branch', o.branches.map((b) => lifecycleState(b))), 'Branch machine');
 }
 
 function showOverview(o: Overview): void {
@@ -103,6 +127,7 @@ function showOverview(o: Overview): void {
   fillBranchFilter(el.commitsBranch, o);
   fillBranchFilter(el.logBranch, o);
   drawDiagrams(o);
+  void updateGraph(o.graphTag);
   document.documentElement.dataset.events = String(o.events);
 }
 

@@ -8,15 +8,9 @@ import { fill, h, marked, time } from './dom.js';
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
-/**
- * Where a branch rests in the branch machine (src/machines/branch-machine.ts), from its status
- * and whether it is the current branch; the machine's transient states (committing, merging)
- * last only while one append is written, so the overview never shows them.
- */
-export function lifecycleState(b: BranchInfo, current: string): string {
-  if (b.status === 'merged') return 'closed.merged';
-  if (b.status === 'abandoned') return 'closed.abandoned';
-  return b.name === current ? 'active.current.idle' : 'active.notCurrent';
+/** Where a branch rests in the branch machine (src/machines/branch-machine.ts). */
+export function lifecycleState(b: BranchInfo): string {
+  return b.state;
 }
 
 export function renderRoadmap(o: Overview, objectives: HTMLElement, milestones: HTMLElement): void {
@@ -47,7 +41,7 @@ export function renderBranches(o: Overview, failed: HTMLElement, branches: HTMLE
     const facts: Array<Node | string> = [];
     const fact = (label: string, ...value: Array<Node | string>) => facts.push(h('dt', {}, label), h('dd', {}, ...value));
     if (b.parent !== null) fact('from', h('code', {}, b.parent));
-    fact('state', h('code', {}, lifecycleState(b, o.branch)));
+    fact('state', h('code', {}, lifecycleState(b)));
     fact('commits', String(b.commits));
     fact('created', time(b.created));
     if (b.closed !== null) fact('closed', time(b.closed));
