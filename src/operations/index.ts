@@ -21,6 +21,7 @@ import type { Front, Operation } from './operation.js';
 import replay from './replay.js';
 import roadmap from './roadmap.js';
 import search from './search.js';
+import serve from './serve.js';
 import status from './status.js';
 import switchOp from './switch.js';
 import verify from './verify.js';
@@ -48,6 +49,7 @@ export const CATALOGUE: readonly Operation[] = [
   git,
   mcp,
   hook,
+  serve,
 ];
 
 export function operationsFor(front: Front): Operation[] {
