@@ -39,6 +39,8 @@ export default operation({
       const r = await control.serveStop(ctx.dir);
       return r ? { text: `stopped gctx serve at ${r.url} (pid ${r.pid})`, data: { ok: true, stopped: true, pid: r.pid } } : { text: 'gctx serve is not running', data: { ok: true, stopped: false } };
     }
+    // Whoever started the daemon may stop reading its output (a closed pipe, a gone terminal): it serves on.
+    process.stdout.on('error', () => undefined);
     const { startDaemon } = await import('../adapters/serve/daemon.js');
     const d = await startDaemon({ dir: ctx.dir, port, budget: ctx.budget });
     const stop = () => void d.stop();

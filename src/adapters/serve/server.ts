@@ -79,8 +79,10 @@ export class HttpServer {
 
   constructor(private readonly opts: HttpOptions) {
     this.server = createServer({ requestTimeout: 0, headersTimeout: 30_000 }, (req, res) => void this.serve(req, res));
-    // A slow client must not hold a request slot forever; streams (/events) end with the daemon.
-    this.server.keepAliveTimeout = 5_000;
+    // Hosts send hooks seconds apart over one kept-alive connection: closing it sooner than they
+    // expect races their next request into a reset, which Claude Code takes as "hook down". Idle
+    // connections are closed at once when the daemon stops.
+    this.server.keepAliveTimeout = 65_000;
   }
 
   /** Listens on 127.0.0.1 only; the port actually bound (for port 0). */
