@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { decide } from '../dist/decider/decide.js';
 import { DEFAULT_CONFIG, FORMAT_VERSION, MAIN } from '../dist/events/types.js';
 import { serialize } from '../dist/log/codec.js';
-import { evolve } from '../dist/projections/evolve.js';
-import { initialState } from '../dist/projections/state.js';
+import { evolve } from '../dist/decider/evolve.js';
+import { initialState } from '../dist/decider/state.js';
 import { layout } from '../dist/store/paths.js';
 import { nextId } from '../dist/store/store.js';
 import { Memory } from '../dist/index.js';
@@ -172,7 +172,11 @@ export async function buildHistory(dir, { events: target, commitEvery = 10, seed
     if (!lazy) flush();
     const d = decide(state, cmd, { nonce: randomBytes(8).toString('hex') });
     if (!d.ok) throw d.error;
-    push(d.log, d.events, !lazy);
+    // One log per branch, as the first layout kept them: Memory.open migrates them to segments.
+    const placed = [...d.shared, ...d.local];
+    for (const branch of new Set(placed.map((e) => e.branch))) {
+      push(branch, placed.filter((e) => e.branch === branch).map(({ branch: _b, ...e }) => e), !lazy);
+    }
     if (cmd.type === 'commit' || cmd.type === 'merge') commits++;
   };
   push(MAIN, [{ type: 'memory.initialized', data: { format: FORMAT_VERSION, config: { ...DEFAULT_CONFIG } } }], true);
