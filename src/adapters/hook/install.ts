@@ -16,7 +16,12 @@ import { gccError } from '../../errors.js';
 export const HOOK_EVENTS = ['SessionStart', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PreCompact', 'SessionEnd'] as const;
 export type ClaudeHookEvent = (typeof HOOK_EVENTS)[number];
 
-const TOOL_EVENTS: ReadonlySet<string> = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure']);
+/**
+ * Which tool calls each tool event is asked about: every call is logged after it ran, but
+ * only the tools that can write need the guard before (docs/agents.md), which spares a
+ * process per read when the hook is a command.
+ */
+const MATCHERS: Readonly<Record<string, string>> = { PreToolUse: 'Write|Edit|MultiEdit|NotebookEdit|Bash', PostToolUse: '*', PostToolUseFailure: '*' };
 /** Events Claude Code does not run HTTP hooks for. */
 const COMMAND_ONLY: ReadonlySet<string> = new Set(['SessionStart']);
 
@@ -100,7 +105,8 @@ export function withHooks(settings: Obj, httpPort: number | undefined, file = 's
       if (others.length === g.hooks.length) kept.push(g);
       else if (others.length > 0) kept.push({ ...g, hooks: others });
     }
-    kept.push({ ...(TOOL_EVENTS.has(event) ? { matcher: '*' } : {}), hooks: [entryFor(event, httpPort)] });
+    const matcher = MATCHERS[event];
+    kept.push({ ...(matcher ? { matcher } : {}), hooks: [entryFor(event, httpPort)] });
     out[event] = kept;
   }
   return { ...settings, hooks: out };

@@ -23,7 +23,8 @@ describe('gctx hook install --agent claude-code', () => {
     const s = withHooks({}, undefined) as Settings;
     expect(Object.keys(s.hooks)).toEqual([...HOOK_EVENTS]);
     for (const event of HOOK_EVENTS) {
-      expect(s.hooks[event]).toEqual([{ ...(event.includes('ToolUse') ? { matcher: '*' } : {}), hooks: [{ type: 'command', command: 'gctx hook --agent claude-code', timeout: 10 }] }]);
+      const matcher = event === 'PreToolUse' ? 'Write|Edit|MultiEdit|NotebookEdit|Bash' : event.startsWith('PostToolUse') ? '*' : undefined;
+      expect(s.hooks[event]).toEqual([{ ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command: 'gctx hook --agent claude-code', timeout: 10 }] }]);
     }
   });
 
@@ -55,14 +56,14 @@ describe('gctx hook install --agent claude-code', () => {
     expect(once.hooks.PreToolUse).toEqual([
       theirs.hooks.PreToolUse[0],
       { matcher: '*', hooks: [{ type: 'command', command: 'echo mine' }] },
-      { matcher: '*', hooks: [expect.objectContaining({ type: 'http', url: 'http://127.0.0.1:5555/hooks/claude-code' })] },
+      { matcher: 'Write|Edit|MultiEdit|NotebookEdit|Bash', hooks: [expect.objectContaining({ type: 'http', url: 'http://127.0.0.1:5555/hooks/claude-code' })] },
     ]);
     expect(once.hooks.PostToolUse).toEqual([{ matcher: '*', hooks: [expect.objectContaining({ url: 'http://127.0.0.1:5555/hooks/claude-code' })] }]);
     expect(withHooks(once, 5555)).toEqual(once);
     // Back to the process hook: no http entry of gctx's is left.
     const back = withHooks(once, undefined) as Settings;
     expect(JSON.stringify(back)).not.toContain('/hooks/claude-code');
-    expect(back.hooks.PreToolUse!.at(-1)).toEqual({ matcher: '*', hooks: [{ type: 'command', command: 'gctx hook --agent claude-code', timeout: 10 }] });
+    expect(back.hooks.PreToolUse!.at(-1)).toEqual({ matcher: 'Write|Edit|MultiEdit|NotebookEdit|Bash', hooks: [{ type: 'command', command: 'gctx hook --agent claude-code', timeout: 10 }] });
   });
 
   it('writes the project\'s .claude/settings.json from the command line; refuses what it must not guess at', async () => {
