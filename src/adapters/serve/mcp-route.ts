@@ -2,7 +2,10 @@
  * /mcp: MCP over Streamable HTTP through the official SDK's transport, one SDK `Server` per MCP
  * session, built by the same generator as the stdio server (adapters/mcp/server.ts). Each MCP
  * session is its own GCC session, `mcp-http-<session id>`, so two clients each keep their own
- * current memory branch. POST carries the protocol (answers come back as JSON, no stream);
+ * current memory branch; a client that knows its host's session (the id the host's hooks
+ * receive) names it in `X-GCC-Session` when it initializes, so the tools and the hooks act on
+ * one branch, as `gctx mcp` does with CLAUDE_CODE_SESSION_ID. POST carries the protocol
+ * (answers come back as JSON, no stream);
  * DELETE ends a session. GET, the optional server-to-client stream, is refused (405), which
  * the protocol allows: these tools never speak unasked, and GET never changes state here.
  */
@@ -31,6 +34,9 @@ export interface McpRouteOptions {
   maxSessions?: number;
 }
 
+/** A session id a client may name: what hosts use (UUIDs, thread ids), nothing that could be a path or markup. */
+const NAMED_SESSION = /^[\w.:@-]{1,128}$/;
+
 const rpcError = (res: ServerResponse, status: number, code: number, message: string) => sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null });
 
 export class McpSessions {
@@ -52,11 +58,13 @@ export class McpSessions {
       return s.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST' || !isInitializeRequest(body)) return rpcError(res, 400, -32000, 'Bad Request: no Mcp-Session-Id, and not an initialize request');
-    const s = await this.open();
+    const named = req.headers['x-gcc-session'];
+    if (named !== undefined && (typeof named !== 'string' || !NAMED_SESSION.test(named))) return rpcError(res, 400, -32000, 'Bad Request: X-GCC-Session must be 1 to 128 letters, digits or ._:@-');
+    const s = await this.open(named);
     await s.transport.handleRequest(req, res, body);
   }
 
-  private async open(): Promise<Session> {
+  private async open(named: string | undefined): Promise<Session> {
     this.evict();
     const sid = randomUUID();
     const transport = new StreamableHTTPServerTransport({
@@ -65,7 +73,7 @@ export class McpSessions {
       onsessionclosed: () => void this.close(sid),
     });
     const server = buildMcpServer({
-      session: `mcp-http-${sid}`,
+      session: named ?? `mcp-http-${sid}`,
       budget: this.opts.budget,
       memory: () => Promise.resolve({ memory: this.opts.memory, initialized: false }),
       serial: this.opts.serial,

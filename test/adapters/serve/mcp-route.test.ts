@@ -12,8 +12,8 @@ import { gctx } from '../../support/cli.js';
 import { cleanup, tempProject } from '../../support/tmp.js';
 import { raw, type Served, type ServeState, startServe } from './served.js';
 
-async function client(state: ServeState, name: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
-  const transport = new StreamableHTTPClientTransport(new URL('/mcp', state.url), { requestInit: { headers: { Authorization: `Bearer ${state.token}` } } });
+async function client(state: ServeState, name: string, headers: Record<string, string> = {}): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const transport = new StreamableHTTPClientTransport(new URL('/mcp', state.url), { requestInit: { headers: { Authorization: `Bearer ${state.token}`, ...headers } } });
   const c = new Client({ name, version: '1.0.0' });
   await c.connect(transport);
   return { client: c, transport };
@@ -88,6 +88,15 @@ describe('gctx serve: MCP over Streamable HTTP', () => {
     expect(gone.status).toBe(404);
     expect(text(await call(b.client, 'context', {}))).toContain('On memory branch beta');
     await Promise.all([a.client.close(), b.client.close()]);
+  });
+
+  it('acts for the host session a client names in X-GCC-Session, the one its hooks log for', async () => {
+    expect(gctx(dir, ['switch', 'alpha', '--session', 'claude-7'], undefined).code).toBe(0);
+    const c = await client(d.state, 'client-named', { 'X-GCC-Session': 'claude-7' });
+    expect(text(await call(c.client, 'context', {}))).toContain('On memory branch alpha');
+    await c.client.close();
+    const bad = await raw(d.state, { method: 'POST', path: '/mcp', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'X-GCC-Session': '../etc' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }) });
+    expect(bad.status).toBe(400);
   });
 
   it('answers a tool error as an MCP error result carrying the engine\'s code, the session kept', async () => {
