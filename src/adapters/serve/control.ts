@@ -6,7 +6,7 @@
  */
 import { request } from 'node:http';
 import { gccError } from '../../errors.js';
-import { pageUrl, pidAlive, readState, removeState, type ServeState } from './state-file.js';
+import { pageUrl, pidAlive, readState, removeState, serveFiles, type ServeState } from './state-file.js';
 
 export interface Health {
   ok: boolean;
@@ -17,7 +17,7 @@ export interface Health {
 }
 
 /** /healthz of the daemon the state names, or null when nothing (or something else) answers. */
-export function probe(state: ServeState, timeoutMs = 2_000): Promise<Health | null> {
+export function probe(state: ServeState, timeoutMs = 5_000): Promise<Health | null> {
   return new Promise((resolve) => {
     const req = request(
       { host: '127.0.0.1', port: state.port, path: '/healthz', method: 'GET', agent: false, headers: { Authorization: `Bearer ${state.token}`, Host: `127.0.0.1:${state.port}` }, timeout: timeoutMs },
@@ -41,14 +41,21 @@ export function probe(state: ServeState, timeoutMs = 2_000): Promise<Health | nu
   });
 }
 
-/** The daemon running for this memory, or null (a stale state file is removed). */
+/**
+ * The daemon running for this memory; null when none is. A state file whose process is gone is
+ * removed; one whose process lives but does not answer as this daemon (busy, hung, or a reused
+ * pid) is left alone and reported, never signalled.
+ */
 export async function runningDaemon(root: string): Promise<{ state: ServeState; health: Health } | null> {
   const state = readState(root);
   if (!state) return null;
-  const health = pidAlive(state.pid) ? await probe(state) : null;
-  if (!health) {
+  if (!pidAlive(state.pid)) {
     removeState(root, state.pid);
     return null;
+  }
+  const health = await probe(state);
+  if (!health) {
+    throw gccError('E_NOT_RUNNING', `process ${state.pid} is named in ${serveFiles(root).state} but does not answer as gctx serve at ${state.url}`, `wait and retry; if it is a hung gctx serve, end it (kill ${state.pid}); if it is another program, remove that file`);
   }
   return { state, health };
 }

@@ -73,10 +73,19 @@ describe('gctx serve: start, status, stop', () => {
     expect(gctx(dir, ['serve', 'stop']).stdout).toContain('not running');
   });
 
-  it('takes over from a daemon that died without cleaning up', async () => {
+  it('takes over from a daemon that died without cleaning up; never signals a pid that does not answer as one', async () => {
     const dir = await project('gcc-serve-stale-');
-    // A pid no process has, and a port nothing answers on.
-    writeFileSync(stateFile(dir), JSON.stringify({ pid: 2 ** 22 + 7, port: 9, url: 'http://127.0.0.1:9/', token: 'x', startedAt: '2026-01-01T00:00:00Z' }));
+    // A live process that is no daemon (this test runner), and a port nothing answers on.
+    const impostor = { pid: process.pid, port: 9, url: 'http://127.0.0.1:9/', token: 'x', startedAt: '2026-01-01T00:00:00Z' };
+    writeFileSync(stateFile(dir), JSON.stringify(impostor));
+    for (const verb of ['status', 'stop']) {
+      const r = gctx(dir, ['serve', verb]);
+      expect(r.code, verb).toBe(1);
+      expect(r.stderr, verb).toContain(`process ${process.pid} is named in`);
+    }
+    expect(readServeState(dir)).toEqual(impostor);
+    // A pid no process has: the file is stale.
+    writeFileSync(stateFile(dir), JSON.stringify({ ...impostor, pid: 2 ** 22 + 7 }));
     const d = await startServe(dir);
     running.push(d);
     expect(readServeState(dir)?.pid).toBe(d.state.pid);
