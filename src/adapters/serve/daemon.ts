@@ -117,9 +117,15 @@ export async function startDaemon(opts: ServeOptions): Promise<Daemon> {
       const agent = hookAgent(path.slice('/hooks/'.length));
       if (!agent) throw new HttpError(404, `no hook route ${path}: use /hooks/claude-code, /hooks/codex or /hooks/generic`);
       const body = (await readBody(req, STDIN_LIMIT)).toString('utf8');
-      const out = await exclusive(() => answerHook(agent, body, hooks, root));
-      for (const line of out.stderr) log(line);
-      const text = hookBody(out);
+      let text = '';
+      try {
+        const out = await exclusive(() => answerHook(agent, body, hooks, root));
+        for (const line of out.stderr) log(line);
+        text = hookBody(out);
+      } catch (err) {
+        // As `gctx hook` exits 0 on an internal error: no decision, never a failure the host sees.
+        log(`gctx hook: internal error, no decision: ${err instanceof Error ? err.message : String(err)}`);
+      }
       return text ? sendText(res, 200, text, { 'Content-Type': 'application/json; charset=utf-8' }) : sendText(res, 200, '');
     }
     if (path === '/mcp') {
