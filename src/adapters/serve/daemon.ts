@@ -143,7 +143,7 @@ export async function startDaemon(opts: ServeOptions): Promise<Daemon> {
     }
     // Everything else reads: GET and HEAD only.
     allow(req, ['GET', 'HEAD']);
-    if (path === '/events') return live.follow(req, res);
+    if (path === '/events') return req.method === 'HEAD' ? sendText(res, 200, '', { 'Content-Type': 'text/event-stream; charset=utf-8' }) : live.follow(req, res);
     if (path === '/api/overview') return sendJson(res, 200, await read(overview));
     if (path === '/api/graph') {
       const g = await read((m) => graphs.get(m));

@@ -89,6 +89,7 @@ describe('gctx serve: who may talk to it', () => {
       expect(r.status, `${method} ${path}`).toBe(405);
       expect(r.headers.allow).toBeTruthy();
     }
+    expect((await raw(d.state, { method: 'HEAD', path: '/events' })).status).toBe(200);
     for (const path of ['/', '/api/overview', '/api/log', '/api/commits', '/api/graph', '/api/search?q=memory', '/healthz']) {
       expect((await raw(d.state, { path })).status, path).toBe(200);
       expect((await raw(d.state, { method: 'HEAD', path })).status, `HEAD ${path}`).toBe(200);
