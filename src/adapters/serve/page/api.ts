@@ -15,7 +15,7 @@ async function getJson<T>(path: string, params: Record<string, string | number |
   for (const [k, v] of Object.entries(params)) if (v !== null && v !== undefined && v !== '') url.searchParams.set(k, String(v));
   const res = await fetch(url, { credentials: 'same-origin', headers: { Accept: 'application/json' }, cache });
   if (!res.ok) {
-    const why = res.status === 401 || res.status === 403 ? 'not authorized: open the address `gctx serve` printed' : `${res.status} ${res.statusText}`;
+    const why = res.status === 401 || res.status === 403 ? 'not authorized: open the address `gctx serve status` prints' : `${res.status} ${res.statusText}`;
     throw new ApiError(res.status, `${url.pathname}: ${why}`);
   }
   return (await res.json()) as T;
