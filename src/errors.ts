@@ -21,6 +21,10 @@ export const ERROR_CODES = {
   E_LOCKED: 'user',
   E_PATH_ESCAPE: 'user',
   E_READ_ONLY: 'user',
+  /** `gctx serve` already runs for this memory. */
+  E_ALREADY_RUNNING: 'user',
+  /** `gctx serve status` with no daemon running. */
+  E_NOT_RUNNING: 'user',
   E_CORRUPT: 'corrupt',
   E_IO: 'corrupt',
   E_INTERNAL: 'corrupt',

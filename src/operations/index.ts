@@ -1,8 +1,8 @@
 /**
  * The catalogue: every operation gctx offers, in the order help lists them. Front ends are
  * generated from it (adapters/cli, adapters/mcp, adapters/pi); adding an operation is one file
- * here plus its tests. Commands that launch a front end (`gctx mcp`, `gctx hook`) live with
- * the CLI (adapters/cli/launchers.ts): nothing here imports a front end.
+ * here plus its tests. Commands that launch a front end (`gctx mcp`, `gctx hook`, `gctx serve`) live with
+ * the CLI (adapters/cli/launchers/): nothing here imports a front end.
  */
 import abandon from './abandon.js';
 import branch from './branch.js';

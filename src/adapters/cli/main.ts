@@ -14,7 +14,7 @@ import { type Answer, type Operation, operationsFor } from '../../operations/ind
 import { argumentsHint } from '../../operations/schema.js';
 import { findMemoryRoot } from '../../store/paths.js';
 import { parseArgs, usageOf } from './args.js';
-import { LAUNCHERS } from './launchers.js';
+import { LAUNCHERS } from './launchers/index.js';
 
 /** What the command line offers: the catalogue's commands, then the launchers of other front ends. */
 const commands = (): Operation[] => [...operationsFor('cli'), ...LAUNCHERS];

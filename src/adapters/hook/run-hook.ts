@@ -1,11 +1,17 @@
 /**
- * `gctx hook`: one event in on stdin, at most one decision out on stdout. The shared logic
- * (src/hook) decides; this module only translates and carries. Nothing here may block the
- * agent by failing: malformed input, a missing or broken memory, a timeout all end in "no
- * decision", with one line on stderr when something was actually wrong.
+ * One hook event in, at most one decision out: the handler `gctx hook` (a fresh process per
+ * event, raw stdin) and `gctx serve` (POST /hooks/<agent>, the request body) share. The
+ * shared logic (src/observer) decides; this module only translates and carries. Nothing here
+ * may block the agent by failing: malformed input, a missing or broken memory, a timeout all
+ * end in "no decision", with one line for stderr when something was actually wrong.
+ *
+ * Where the memory comes from is the one thing the two callers do differently, so it is a
+ * port (`HookMemories`): the process opens one per event, lazily (`processMemories`); the
+ * daemon lends the memory it keeps open.
  */
 import type { HookDecision, HookEnvelope } from '../../observer/envelope.js';
 import { handleHook } from '../../observer/handle.js';
+import type { HookMemory } from '../../observer/memory-port.js';
 import { answer, translate, type ClaudeStyleHost } from './claude-format.js';
 import { answerEnvelope, parseEnvelope } from './envelope-input.js';
 import { memoryServers } from './host-tools.js';
@@ -17,13 +23,35 @@ export const HOOK_AGENTS: readonly HookAgent[] = ['claude-code', 'codex', 'gener
 
 export interface HookRequest {
   agent: HookAgent;
-  /** The raw stdin text. */
+  /** The raw payload: stdin, or the request body. */
   input: string;
   /** Project folder (--dir); default: the nearest `.GCC/` upward from the event's cwd. */
   dir?: string | undefined;
   /** Overrides the host's session id (--session, GCC_SESSION). */
   session?: string | undefined;
+  /** Where to look for the memory when the event names no cwd (default: this process's). */
+  cwd?: string | undefined;
 }
+
+/** The memory of one event, as the hook logic uses it and its caller releases it. */
+export interface EventMemory extends HookMemory {
+  /** Ready to read (opened, caught up with other writers). */
+  open(): Promise<unknown>;
+  /** Every write the hook logic started, including fire-and-forget ones, has landed. */
+  drain(): Promise<void>;
+  /** Engine warnings raised for this event. */
+  readonly warnings: readonly string[];
+  close(): void;
+}
+
+/** Where the memory of an event comes from. */
+export interface HookMemories {
+  /** The memory of the project at `root` for one event. */
+  forEvent(root: string, session: string | undefined): EventMemory;
+}
+
+/** A fresh process: opens the project's memory for the event, only once it is needed. */
+export const processMemories: HookMemories = { forEvent: (root, session) => new LazyHookMemory(root, session) };
 
 export interface HookOutcome {
   /** What to print on stdout; null prints nothing. */
@@ -58,7 +86,7 @@ function combine(decisions: HookDecision[]): HookDecision {
   return decisions.find((d) => d.kind === 'block') ?? decisions.find((d) => d.kind !== 'none') ?? { kind: 'none' };
 }
 
-export async function runHook(req: HookRequest): Promise<HookOutcome> {
+export async function runHook(req: HookRequest, memories: HookMemories = processMemories): Promise<HookOutcome> {
   const stderr: string[] = [];
   let parsed: Parsed;
   try {
@@ -69,12 +97,12 @@ export async function runHook(req: HookRequest): Promise<HookOutcome> {
   }
   if (!parsed.envelopes.length) return { stdout: null, stderr };
   const envelopes = req.session ? parsed.envelopes.map((e) => ({ ...e, session: req.session! })) : parsed.envelopes;
-  const start = parsed.cwd ?? process.cwd();
+  const start = parsed.cwd ?? req.cwd ?? process.cwd();
   const root = req.dir ?? findMemoryRoot(start);
   const preTool = envelopes.every((e) => e.event === 'pre-tool');
   // No memory here: the project does not use GCC. Writes into a `.GCC/` are still refused.
   if (!root && !preTool) return { stdout: null, stderr };
-  const memory = new LazyHookMemory(root ?? start, req.session);
+  const memory = memories.forEvent(root ?? start, req.session);
   try {
     if (!preTool) await memory.open();
   } catch (err) {

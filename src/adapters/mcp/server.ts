@@ -155,43 +155,62 @@ export class MemoryHolder {
   }
 }
 
-export function createMcpServer(opts: McpOptions): { server: Server; holder: MemoryHolder; idle: () => Promise<void>; screen: Screen; session: string } {
-  const session = defaultSession(opts.session);
-  const holder = new MemoryHolder(opts.dir, opts.session || process.env.CLAUDE_CODE_SESSION_ID ? null : { session });
+/** What a server needs besides the tools: the memory, and how its calls take turns. */
+export interface McpServerParts {
+  /** The session calls act for. */
+  session: string;
+  budget?: number | undefined;
+  /** The memory to act on; `initialized` when this call created it. */
+  memory: () => Promise<{ memory: Memory; initialized: boolean }>;
+  /** Runs calls one at a time (with every other user of the same memory, in the daemon). */
+  serial: <T>(fn: () => Promise<T>) => Promise<T>;
+  /** After each call, for the engine's warnings. */
+  afterCall?: () => void;
+}
+
+/**
+ * A low-level MCP server whose tools are the catalogue's (tools.ts): the stdio server below and
+ * each MCP session of `gctx serve` are this one server, each over its own transport.
+ */
+export function buildMcpServer(parts: McpServerParts): Server {
   const tools = mcpTools();
   let listing: Tool[] | null = null;
   const server = new Server({ name: 'gcc', title: 'GCC project memory', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: lazyValidator() });
 
-  let tail: Promise<unknown> = Promise.resolve();
-  const serial = <T>(fn: () => Promise<T>): Promise<T> => {
-    const run = tail.then(fn, fn);
-    tail = run.catch(() => undefined);
-    return run;
-  };
-
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: (listing ??= describeTools(tools)) }));
 
   server.setRequestHandler(CallToolRequestSchema, (request) =>
-    serial(async (): Promise<CallToolResult> => {
+    parts.serial(async (): Promise<CallToolResult> => {
       const t = tools.get(request.params.name);
       // Said on the first answer after `.GCC/` was created, whether or not the call succeeded.
       let note = '';
       try {
         if (!t) throw gccError('E_INVALID_ARGUMENT', `unknown tool ${JSON.stringify(request.params.name)}`, `use one of: ${[...tools.keys()].join(', ')}`);
         const args = argumentsFor(t, request.params.arguments);
-        const { memory, initialized } = await holder.get();
+        const { memory, initialized } = await parts.memory();
         if (initialized) note = `Initialised GCC memory in ${memory.gccDir} (first use in this folder).\n`;
-        const result = await callTool(t, args, memory, session, opts.budget, note);
-        holder.flushWarnings();
-        return result;
+        return await callTool(t, args, memory, parts.session, parts.budget, note);
       } catch (err) {
-        holder.flushWarnings();
         return errorResult(asGccError(err), note);
+      } finally {
+        parts.afterCall?.();
       }
     }),
   );
+  return server;
+}
 
-  return { server, holder, idle: () => tail.then(() => undefined), screen: screenToolCall(tools), session };
+export function createMcpServer(opts: McpOptions): { server: Server; holder: MemoryHolder; idle: () => Promise<void>; screen: Screen; session: string } {
+  const session = defaultSession(opts.session);
+  const holder = new MemoryHolder(opts.dir, opts.session || process.env.CLAUDE_CODE_SESSION_ID ? null : { session });
+  let tail: Promise<unknown> = Promise.resolve();
+  const serial = <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = tail.then(fn, fn);
+    tail = run.catch(() => undefined);
+    return run;
+  };
+  const server = buildMcpServer({ session, budget: opts.budget, memory: () => holder.get(), serial, afterCall: () => holder.flushWarnings() });
+  return { server, holder, idle: () => tail.then(() => undefined), screen: screenToolCall(mcpTools()), session };
 }
 
 /**

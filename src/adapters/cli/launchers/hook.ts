@@ -1,0 +1,78 @@
+import * as z from 'zod';
+import { gccError } from '../../../errors.js';
+import { operation } from '../../../operations/operation.js';
+
+const INSTALL_USAGE = 'gctx hook install --agent claude-code [--http] [--project|--user] [--port N]';
+
+export default operation({
+  name: 'hook',
+  summary: "read one hook event on stdin, print one decision (exits 0 whatever the input); install: write Claude Code's hook settings",
+  args: z.object({
+    verb: z.enum(['install']).optional().describe('install: write the host\'s hook settings instead of handling an event.'),
+    agent: z.string().optional().describe('claude-code, codex, or none for the normalized envelope.'),
+    http: z.boolean().optional().describe('install: send events to `gctx serve` over HTTP instead of a process per event.'),
+    project: z.boolean().optional().describe("install: the project's .claude/settings.json (the default)."),
+    user: z.boolean().optional().describe('install: ~/.claude/settings.json.'),
+    port: z.string().optional().describe("install --http: the daemon's port (default: the running daemon's, else the project's own)."),
+  }),
+  cli: [
+    { field: 'verb', as: 'positional' },
+    { field: 'agent', as: 'flag' },
+    { field: 'http', as: 'flag' },
+    { field: 'project', as: 'flag' },
+    { field: 'user', as: 'flag' },
+    { field: 'port', as: 'flag' },
+  ],
+  fronts: ['cli'],
+  readOnly: false,
+  needs: 'none',
+  run: async (a, ctx) => {
+    if (a.verb === 'install') return install(a, ctx.dir);
+    if (a.http || a.project || a.user || a.port !== undefined) {
+      // A misconfigured hook must not block the agent: say so on stderr, decide nothing.
+      process.stderr.write(`gctx hook: ${gccError('E_INVALID_ARGUMENT', '--http, --project, --user and --port belong to `gctx hook install`', INSTALL_USAGE).oneLine()}\n`);
+      return { text: '', data: {} };
+    }
+    const { hookCommand } = await import('../hook-main.js');
+    const stdout = await hookCommand({ agent: a.agent, dir: ctx.explicitDir, session: ctx.session });
+    return { text: stdout ?? '', data: stdout === null ? {} : (JSON.parse(stdout) as Record<string, unknown>) };
+  },
+});
+
+async function install(a: { agent?: string | undefined; http?: boolean | undefined; project?: boolean | undefined; user?: boolean | undefined; port?: string | undefined }, dir: string) {
+  if (a.agent !== 'claude-code') {
+    throw gccError('E_INVALID_ARGUMENT', `install writes Claude Code's settings; --agent ${JSON.stringify(a.agent ?? '')} is not supported`, `${INSTALL_USAGE} (for Codex and others, see docs/serve.md)`);
+  }
+  if (a.project && a.user) throw gccError('E_INVALID_ARGUMENT', '--project and --user name two different files', INSTALL_USAGE);
+  if (a.port !== undefined && !a.http) throw gccError('E_INVALID_ARGUMENT', '--port is the daemon\'s port: it goes with --http', INSTALL_USAGE);
+  const { homedir } = await import('node:os');
+  const { installClaudeHooks, settingsFile, TOKEN_ENV } = await import('../../hook/install.js');
+  let httpPort: number | undefined;
+  let tokenFile = '';
+  if (a.http) {
+    const { defaultPort, ensureToken, readState, serveFiles } = await import('../../serve/state-file.js');
+    if (a.port !== undefined) {
+      httpPort = Number(a.port);
+      if (!/^\d{1,5}$/.test(a.port) || httpPort < 1 || httpPort > 65535) throw gccError('E_INVALID_ARGUMENT', `--port takes a port number from 1 to 65535, not ${JSON.stringify(a.port)}`, INSTALL_USAGE);
+    } else {
+      httpPort = readState(dir)?.port ?? defaultPort(dir);
+    }
+    // The token exists before the daemon first starts, so the environment can be set up now.
+    ensureToken(dir);
+    tokenFile = serveFiles(dir).token;
+  }
+  const r = installClaudeHooks({ file: settingsFile(a.user ? 'user' : 'project', dir, homedir()), httpPort });
+  const byType = (t: string) => r.entries.filter((e) => e.type === t).map((e) => e.event);
+  const lines = [
+    `${r.changed ? 'wrote' : 'already up to date:'} ${r.file}`,
+    `  command (${'gctx hook --agent claude-code'}): ${byType('command').join(', ')}`,
+    ...(a.http
+      ? [
+          `  http (http://127.0.0.1:${httpPort}/hooks/claude-code): ${byType('http').join(', ')}`,
+          `Claude Code sends the token from ${TOKEN_ENV}; set it where Claude Code starts: export ${TOKEN_ENV}="$(cat ${tokenFile})"`,
+          'Start the daemon with `gctx serve`. SessionStart stays a command hook: Claude Code runs no HTTP hooks for it.',
+        ]
+      : []),
+  ];
+  return { text: lines.join('\n'), data: { ok: true, file: r.file, changed: r.changed, entries: r.entries, ...(httpPort !== undefined ? { port: httpPort, tokenEnv: TOKEN_ENV } : {}) } };
+}

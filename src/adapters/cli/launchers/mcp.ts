@@ -1,0 +1,18 @@
+import * as z from 'zod';
+import { operation } from '../../../operations/operation.js';
+
+export default operation({
+  name: 'mcp',
+  summary: "serve this project's memory over MCP on stdio (creates .GCC/ on the first tool call)",
+  args: z.object({}),
+  cli: [],
+  fronts: ['cli'],
+  readOnly: false,
+  needs: 'none',
+  run: async (_a, ctx) => {
+    const { serveMcp } = await import('../../mcp/server.js');
+    await serveMcp({ dir: ctx.dir, session: ctx.session, budget: ctx.budget });
+    // stdout belongs to the protocol: nothing more is printed after the client leaves.
+    return { text: '', data: {} };
+  },
+});

@@ -1,0 +1,126 @@
+/**
+ * `gctx hook install --agent claude-code [--http]`: the hooks gctx needs, written into Claude
+ * Code's settings (`.claude/settings.json` in the project, or `~/.claude/settings.json` with
+ * --user), merged into what is there: other hooks and settings are kept as they are, and
+ * gctx's own earlier entries (command or http, on any port) are replaced, so installing
+ * twice, or switching between the process hook and the daemon, leaves one entry per event.
+ *
+ * With --http the events go to `gctx serve` (POST /hooks/claude-code), the token taken from
+ * the environment through `allowedEnvVars` so it never lands in a file that may be committed.
+ * SessionStart stays a command hook: Claude Code runs only command (and MCP tool) hooks for it.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { gccError } from '../../errors.js';
+
+export const HOOK_EVENTS = ['SessionStart', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PreCompact', 'SessionEnd'] as const;
+export type ClaudeHookEvent = (typeof HOOK_EVENTS)[number];
+
+/**
+ * Which tool calls each tool event is asked about: every call is logged after it ran, but
+ * only the tools that can write need the guard before (docs/agents.md), which spares a
+ * process per read when the hook is a command.
+ */
+const MATCHERS: Readonly<Record<string, string>> = { PreToolUse: 'Write|Edit|MultiEdit|NotebookEdit|Bash', PostToolUse: '*', PostToolUseFailure: '*' };
+/** Events Claude Code does not run HTTP hooks for. */
+const COMMAND_ONLY: ReadonlySet<string> = new Set(['SessionStart']);
+
+export const TOKEN_ENV = 'GCC_SERVE_TOKEN';
+export const HOOK_COMMAND = 'gctx hook --agent claude-code';
+/** Seconds Claude Code waits for one hook; gctx answers within its own 5 s cap. */
+const TIMEOUT_S = 10;
+
+export type HookEntry =
+  | { type: 'command'; command: string; timeout: number }
+  | { type: 'http'; url: string; headers: Record<string, string>; allowedEnvVars: string[]; timeout: number };
+
+export interface InstallOptions {
+  /** The settings file to write. */
+  file: string;
+  /** Send events to the daemon at this port; undefined: the process hook. */
+  httpPort?: number | undefined;
+}
+
+export interface InstallResult {
+  file: string;
+  entries: Array<{ event: ClaudeHookEvent; type: HookEntry['type'] }>;
+  changed: boolean;
+}
+
+export function settingsFile(scope: 'project' | 'user', projectDir: string, home: string): string {
+  return scope === 'user' ? join(home, '.claude', 'settings.json') : join(projectDir, '.claude', 'settings.json');
+}
+
+export function entryFor(event: ClaudeHookEvent, httpPort: number | undefined): HookEntry {
+  if (httpPort === undefined || COMMAND_ONLY.has(event)) return { type: 'command', command: HOOK_COMMAND, timeout: TIMEOUT_S };
+  return {
+    type: 'http',
+    url: `http://127.0.0.1:${httpPort}/hooks/claude-code`,
+    headers: { Authorization: `Bearer $${TOKEN_ENV}` },
+    allowedEnvVars: [TOKEN_ENV],
+    timeout: TIMEOUT_S,
+  };
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** An entry an earlier install wrote: the process hook, or the daemon's route on any loopback port. */
+function isOurs(h: unknown): boolean {
+  if (!isObj(h)) return false;
+  if (h.type === 'command' && typeof h.command === 'string') return /(^|[\s/"'])gctx(\.js)?["']?\s+hook\b/.test(h.command) && h.command.includes('claude-code');
+  if (h.type === 'http' && typeof h.url === 'string') return /^http:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d+\/hooks\/claude-code$/.test(h.url);
+  return false;
+}
+
+function readSettings(file: string): Obj {
+  if (!existsSync(file)) return {};
+  const text = readFileSync(file, 'utf8');
+  if (text.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw gccError('E_INVALID_ARGUMENT', `${file} is not JSON (${(err as Error).message}); nothing was written`, 'fix or remove the file, then install again');
+  }
+  if (!isObj(parsed)) throw gccError('E_INVALID_ARGUMENT', `${file} does not hold a JSON object; nothing was written`, 'fix or remove the file, then install again');
+  return parsed;
+}
+
+/** The settings with gctx's hooks in place; throws E_INVALID_ARGUMENT for a shape it must not guess at. */
+export function withHooks(settings: Obj, httpPort: number | undefined, file = 'settings'): Obj {
+  const hooks = settings.hooks ?? {};
+  if (!isObj(hooks)) throw gccError('E_INVALID_ARGUMENT', `${file}: "hooks" is not an object; nothing was written`, 'fix the file, then install again');
+  const out: Obj = { ...hooks };
+  for (const event of HOOK_EVENTS) {
+    const groups = out[event] ?? [];
+    if (!Array.isArray(groups)) throw gccError('E_INVALID_ARGUMENT', `${file}: hooks.${event} is not a list; nothing was written`, 'fix the file, then install again');
+    const kept: unknown[] = [];
+    for (const g of groups) {
+      if (!isObj(g) || !Array.isArray(g.hooks)) {
+        kept.push(g);
+        continue;
+      }
+      const others = g.hooks.filter((h) => !isOurs(h));
+      if (others.length === g.hooks.length) kept.push(g);
+      else if (others.length > 0) kept.push({ ...g, hooks: others });
+    }
+    const matcher = MATCHERS[event];
+    kept.push({ ...(matcher ? { matcher } : {}), hooks: [entryFor(event, httpPort)] });
+    out[event] = kept;
+  }
+  return { ...settings, hooks: out };
+}
+
+export function installClaudeHooks(opts: InstallOptions): InstallResult {
+  const before = existsSync(opts.file) ? readFileSync(opts.file, 'utf8') : null;
+  const next = `${JSON.stringify(withHooks(readSettings(opts.file), opts.httpPort, opts.file), null, 2)}\n`;
+  const changed = next !== before;
+  if (changed) {
+    mkdirSync(dirname(opts.file), { recursive: true });
+    const tmp = `${opts.file}.gctx-${process.pid}`;
+    writeFileSync(tmp, next);
+    renameSync(tmp, opts.file);
+  }
+  return { file: opts.file, entries: HOOK_EVENTS.map((event) => ({ event, type: entryFor(event, opts.httpPort).type })), changed };
+}

@@ -1,0 +1,194 @@
+/**
+ * `gctx serve`: one daemon per memory, on 127.0.0.1, for HTTP hooks (/hooks/<agent>), MCP over
+ * Streamable HTTP (/mcp) and the page (/, /api/*, /events). It adds no operation of its own:
+ * hooks go through `gctx hook`'s handler, MCP through the catalogue's tools, the page reads
+ * the engine.
+ *
+ * It keeps ONE open Memory and runs one memory operation at a time (a request's reads, a
+ * hook's decision, an MCP tool call): the engine's lock keeps it in step with every other
+ * writer (the CLI, hook processes, other daemons' clients), and each request first catches
+ * up with what they appended. SIGTERM or SIGINT stops it in order: no new connections, what
+ * is in flight finishes (bounded), MCP sessions close, the memory closes (releasing its lock,
+ * saving its snapshot), the state file goes, exit 0.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { resolve } from 'node:path';
+import { Memory } from '../../engine/memory.js';
+import { gccError } from '../../errors.js';
+import { VERSION } from '../../runtime/version.js';
+import { HOOK_LOCK_TIMEOUT_MS } from '../hook/lazy-memory.js';
+import { STDIN_LIMIT } from '../hook/stdin.js';
+import { commitsPage, GraphCache, logPage, overview, pageQuery, searchPage } from './api.js';
+import { answerHook, daemonMemories, hookAgent, hookBody } from './hooks-route.js';
+import { Live } from './live.js';
+import { McpSessions } from './mcp-route.js';
+import type { MemoryEvent } from './page/contract.js';
+import { probe } from './control.js';
+import { allow, HttpError, HttpServer, readBody, sendJson, sendText } from './server.js';
+import { defaultPort, ensureToken, originOf, pageUrl, pidAlive, readState, removeState, writeState } from './state-file.js';
+import { PageFiles, pageDir } from './static.js';
+
+export interface ServeOptions {
+  /** The project folder holding `.GCC/`. */
+  dir: string;
+  /** undefined: the project's own port (state-file.ts defaultPort); 0: any free port. */
+  port?: number | undefined;
+  /** Default token budget of CONTEXT answers over MCP. */
+  budget?: number | undefined;
+  /** Where the built page is (default: next to the executable or in the package). */
+  pageDir?: string;
+  /** Log lines (refusals, failures, engine warnings); default: stderr. */
+  log?: (line: string) => void;
+}
+
+export interface Daemon {
+  port: number;
+  /** `http://127.0.0.1:PORT/` */
+  url: string;
+  token: string;
+  /** The address a person opens, token included. */
+  page: string;
+  /** Resolves once the daemon has stopped. */
+  stopped: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** How long a stopping daemon lets requests in flight finish. */
+const GRACE_MS = 5_000;
+/** An MCP message is small; a hook payload can carry a whole file, as on stdin. */
+const MCP_BODY_LIMIT = 4 * 1024 * 1024;
+
+export async function startDaemon(opts: ServeOptions): Promise<Daemon> {
+  const root = resolve(opts.dir);
+  const log = opts.log ?? ((line: string) => process.stderr.write(`gctx serve: ${line}\n`));
+  const running = readState(root);
+  if (running && running.pid !== process.pid && pidAlive(running.pid) && (await probe(running))) {
+    throw gccError('E_ALREADY_RUNNING', `already running at ${running.url} (pid ${running.pid})`, '`gctx serve status` for its address, `gctx serve stop` to end it');
+  }
+  const token = ensureToken(root);
+  const memory = await Memory.open(root, { lockTimeoutMs: HOOK_LOCK_TIMEOUT_MS });
+
+  let tail: Promise<unknown> = Promise.resolve();
+  const where = (): MemoryEvent => ({ events: memory.state.events, lastId: memory.state.lastId });
+  const afterOp = () => {
+    for (const w of memory.warnings.splice(0)) log(`warning: ${w}`);
+    live.update(where());
+  };
+  /** One memory operation at a time, each caught up with other writers first. */
+  const exclusive = <T>(fn: () => Promise<T> | T): Promise<T> => {
+    const run = tail.then(fn, fn);
+    tail = run.catch(() => undefined).then(afterOp);
+    return run;
+  };
+  const live = new Live(
+    {
+      watch: [
+        { dir: memory.layout.events, recursive: true },
+        { dir: memory.layout.local, recursive: false },
+      ],
+      check: () =>
+        exclusive(() => {
+          memory.refresh();
+          return where();
+        }),
+    },
+    where(),
+  );
+  const hooks = daemonMemories(memory);
+  const mcp = new McpSessions({ memory, serial: exclusive, afterCall: () => undefined, budget: opts.budget });
+  const graphs = new GraphCache();
+  const page = new PageFiles(opts.pageDir ?? pageDir());
+  if (!page.built) log(`warning: no built page in ${page.dir} (run \`npm run build\`); hooks and MCP work without it`);
+
+  const read = <T>(fn: (m: Memory) => T): Promise<T> =>
+    exclusive(() => {
+      memory.refresh();
+      return fn(memory);
+    });
+
+  async function handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const path = url.pathname;
+    if (path === '/healthz') {
+      allow(req, ['GET', 'HEAD']);
+      return sendJson(res, 200, { ok: true, pid: process.pid, root, version: VERSION, events: memory.state.events });
+    }
+    if (path.startsWith('/hooks/')) {
+      allow(req, ['POST']);
+      const agent = hookAgent(path.slice('/hooks/'.length));
+      if (!agent) throw new HttpError(404, `no hook route ${path}: use /hooks/claude-code, /hooks/codex or /hooks/generic`);
+      const body = (await readBody(req, STDIN_LIMIT)).toString('utf8');
+      let text = '';
+      try {
+        const out = await exclusive(() => answerHook(agent, body, hooks, root));
+        for (const line of out.stderr) log(line);
+        text = hookBody(out);
+      } catch (err) {
+        // As `gctx hook` exits 0 on an internal error: no decision, never a failure the host sees.
+        log(`gctx hook: internal error, no decision: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      return text ? sendText(res, 200, text, { 'Content-Type': 'application/json; charset=utf-8' }) : sendText(res, 200, '');
+    }
+    if (path === '/mcp') {
+      allow(req, ['POST', 'DELETE']);
+      let body: unknown;
+      if (req.method === 'POST') {
+        try {
+          body = JSON.parse((await readBody(req, MCP_BODY_LIMIT)).toString('utf8'));
+        } catch (err) {
+          if (err instanceof HttpError) throw err;
+          return sendJson(res, 400, { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not JSON' }, id: null });
+        }
+      }
+      return mcp.handle(req, res, body);
+    }
+    // Everything else reads: GET and HEAD only.
+    allow(req, ['GET', 'HEAD']);
+    if (path === '/events') return req.method === 'HEAD' ? sendText(res, 200, '', { 'Content-Type': 'text/event-stream; charset=utf-8' }) : live.follow(req, res);
+    if (path === '/api/overview') return sendJson(res, 200, await read(overview));
+    if (path === '/api/graph') {
+      const g = await read((m) => graphs.get(m));
+      const etag = `"${g.tag}"`;
+      if (req.headers['if-none-match'] === etag) {
+        res.writeHead(304, { ETag: etag, 'Cache-Control': 'no-cache' });
+        return void res.end();
+      }
+      return sendJson(res, 200, g, { ETag: etag, 'Cache-Control': 'no-cache' });
+    }
+    if (path === '/api/commits') return sendJson(res, 200, await read((m) => commitsPage(m, pageQuery(m, url.searchParams))));
+    if (path === '/api/log') return sendJson(res, 200, await read((m) => logPage(m, pageQuery(m, url.searchParams))));
+    if (path === '/api/search') return sendJson(res, 200, await read((m) => searchPage(m, url.searchParams)));
+    if (!page.serve(path, res)) throw new HttpError(404, `nothing at ${path}`);
+  }
+
+  const http = new HttpServer({ port: opts.port ?? defaultPort(root), token, handle, log });
+  let port: number;
+  try {
+    port = await http.listen();
+  } catch (err) {
+    memory.close();
+    const again = readState(root);
+    if (again && pidAlive(again.pid)) throw gccError('E_ALREADY_RUNNING', `already running at ${again.url} (pid ${again.pid})`, '`gctx serve status` for its address');
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw gccError('E_BUSY', `port ${opts.port ?? defaultPort(root)} on 127.0.0.1 is taken by another program`, 'gctx serve --port <another port> (then install the hooks again for it)');
+    throw err;
+  }
+  const url = `${originOf(port)}/`;
+  writeState(root, { pid: process.pid, port, url, token, startedAt: new Date().toISOString() });
+  live.start();
+
+  let stopping: Promise<void> | null = null;
+  let stopped!: () => void;
+  const done = new Promise<void>((r) => (stopped = r));
+  const stop = (): Promise<void> =>
+    (stopping ??= (async () => {
+      live.close();
+      await http.close(GRACE_MS);
+      await mcp.closeAll();
+      await tail;
+      memory.close();
+      removeState(root, process.pid);
+      stopped();
+    })());
+
+  return { port, url, token, page: pageUrl(port, token), stopped: done, stop };
+}

@@ -1,0 +1,89 @@
+/**
+ * Who may talk to `gctx serve`: the daemon listens on 127.0.0.1 only, and every request must
+ * also pass three checks, in this order, before any route sees it:
+ *
+ * 1. Host is 127.0.0.1, localhost or [::1] with the daemon's port. A web page that points a
+ *    name it controls at 127.0.0.1 (DNS rebinding) sends its own name here, and is refused.
+ * 2. Origin, when a browser sends one, is the daemon's own (`http://` + that Host). Another
+ *    site's page cannot drive it, not even with a request the browser lets through unread.
+ * 3. The token: `Authorization: Bearer <token>` (hooks, MCP clients, `gctx serve status`), or
+ *    the HttpOnly cookie the page's address set (`GET /?token=…` trades it and redirects to
+ *    `/`). Compared in constant time.
+ *
+ * Refusals are 403 (Host, Origin) and 401 (token), each with one line saying why.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
+
+export interface Refusal {
+  status: 401 | 403;
+  why: string;
+}
+
+/** The cookie is named for the port: cookies ignore ports, and two daemons may share 127.0.0.1. */
+export const cookieName = (port: number): string => `gcc_token_${port}`;
+
+const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
+
+export function loopbackHost(host: string | undefined, port: number): boolean {
+  if (!host) return false;
+  const h = host.toLowerCase();
+  return LOOPBACK_NAMES.some((name) => h === `${name}:${port}`);
+}
+
+/** Equal without telling, by its timing, how much of a guess was right. */
+export function sameToken(given: string, token: string): boolean {
+  const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
+  return timingSafeEqual(digest(given), digest(token));
+}
+
+export function bearerOf(req: IncomingMessage): string | null {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+  return m ? m[1]! : null;
+}
+
+export function cookieOf(req: IncomingMessage, name: string): string | null {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq !== -1 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return null;
+}
+
+/** Host and Origin: null when both are the daemon's own. */
+export function checkPlace(req: IncomingMessage, port: number): Refusal | null {
+  const host = req.headers.host;
+  if (!loopbackHost(host, port)) return { status: 403, why: `Host ${JSON.stringify(host ?? '')} is not this daemon (127.0.0.1:${port})` };
+  const origin = req.headers.origin;
+  if (origin !== undefined && origin !== `http://${host!.toLowerCase()}`) return { status: 403, why: `Origin ${JSON.stringify(origin)} is not this daemon's` };
+  return null;
+}
+
+/** The token, from the Authorization header or the page's cookie. */
+export function checkToken(req: IncomingMessage, port: number, token: string): Refusal | null {
+  const given = bearerOf(req) ?? cookieOf(req, cookieName(port));
+  if (given === null) return { status: 401, why: 'no token: send Authorization: Bearer <token> (gctx serve status --json), or open the page address it prints' };
+  if (!sameToken(given, token)) return { status: 401, why: 'wrong token' };
+  return null;
+}
+
+export function tokenCookie(port: number, token: string): string {
+  return `${cookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`;
+}
+
+/**
+ * The page's Content-Security-Policy, as a header (index.html carries the same as a meta
+ * tag, which cannot say frame-ancestors): everything from the daemon itself, nothing else;
+ * inline styles only because Mermaid's SVG carries its own.
+ */
+export const PAGE_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/** Sent with every answer: nothing is sniffed, framed, cached unasked, or leaks an address. */
+export const BASE_HEADERS: OutgoingHttpHeaders = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'X-Frame-Options': 'DENY',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+  'Cache-Control': 'no-store',
+};

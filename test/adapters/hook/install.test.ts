@@ -1,0 +1,94 @@
+/**
+ * `gctx hook install --agent claude-code [--http]`: the settings it writes (Claude Code's hook
+ * schema, command and http), merged into what is there, idempotent, and switching between the
+ * process hook and the daemon without leaving the other behind.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { HOOK_EVENTS, withHooks } from '../../../src/adapters/hook/install.js';
+import { defaultPort } from '../../../src/adapters/serve/state-file.js';
+import { Memory } from '../../../src/engine/memory.js';
+import { gctx } from '../../support/cli.js';
+import { cleanup, tempProject } from '../../support/tmp.js';
+
+type Settings = { hooks: Record<string, Array<{ matcher?: string; hooks: Array<Record<string, unknown>> }>>; [k: string]: unknown };
+
+const settingsOf = (dir: string) => JSON.parse(readFileSync(join(dir, '.claude/settings.json'), 'utf8')) as Settings;
+
+describe('gctx hook install --agent claude-code', () => {
+  afterAll(cleanup);
+
+  it('writes a command hook for every event gctx handles', () => {
+    const s = withHooks({}, undefined) as Settings;
+    expect(Object.keys(s.hooks)).toEqual([...HOOK_EVENTS]);
+    for (const event of HOOK_EVENTS) {
+      const matcher = event === 'PreToolUse' ? 'Write|Edit|MultiEdit|NotebookEdit|Bash' : event.startsWith('PostToolUse') ? '*' : undefined;
+      expect(s.hooks[event]).toEqual([{ ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command: 'gctx hook --agent claude-code', timeout: 10 }] }]);
+    }
+  });
+
+  it('with --http: http hooks to the daemon, the token through allowedEnvVars; SessionStart stays a command', () => {
+    const s = withHooks({}, 24242) as Settings;
+    expect(s.hooks.SessionStart![0]!.hooks[0]).toMatchObject({ type: 'command' });
+    for (const event of HOOK_EVENTS.filter((e) => e !== 'SessionStart')) {
+      expect(s.hooks[event]![0]!.hooks).toEqual([
+        { type: 'http', url: 'http://127.0.0.1:24242/hooks/claude-code', headers: { Authorization: 'Bearer $GCC_SERVE_TOKEN' }, allowedEnvVars: ['GCC_SERVE_TOKEN'], timeout: 10 },
+      ]);
+    }
+  });
+
+  it('keeps other hooks and settings, replaces only its own entries, and is idempotent', () => {
+    const theirs = {
+      model: 'opus',
+      hooks: {
+        PreToolUse: [
+          { matcher: 'Bash', hooks: [{ type: 'command', command: './lint.sh' }] },
+          { matcher: '*', hooks: [{ type: 'command', command: '/usr/local/bin/gctx hook --agent claude-code' }, { type: 'command', command: 'echo mine' }] },
+        ],
+        Notification: [{ hooks: [{ type: 'command', command: 'notify-send hi' }] }],
+        PostToolUse: [{ matcher: '*', hooks: [{ type: 'http', url: 'http://127.0.0.1:1234/hooks/claude-code' }] }],
+      },
+    };
+    const once = withHooks(theirs, 5555) as Settings;
+    expect(once.model).toBe('opus');
+    expect(once.hooks.Notification).toEqual(theirs.hooks.Notification);
+    expect(once.hooks.PreToolUse).toEqual([
+      theirs.hooks.PreToolUse[0],
+      { matcher: '*', hooks: [{ type: 'command', command: 'echo mine' }] },
+      { matcher: 'Write|Edit|MultiEdit|NotebookEdit|Bash', hooks: [expect.objectContaining({ type: 'http', url: 'http://127.0.0.1:5555/hooks/claude-code' })] },
+    ]);
+    expect(once.hooks.PostToolUse).toEqual([{ matcher: '*', hooks: [expect.objectContaining({ url: 'http://127.0.0.1:5555/hooks/claude-code' })] }]);
+    expect(withHooks(once, 5555)).toEqual(once);
+    // Back to the process hook: no http entry of gctx's is left.
+    const back = withHooks(once, undefined) as Settings;
+    expect(JSON.stringify(back)).not.toContain('/hooks/claude-code');
+    expect(back.hooks.PreToolUse!.at(-1)).toEqual({ matcher: 'Write|Edit|MultiEdit|NotebookEdit|Bash', hooks: [{ type: 'command', command: 'gctx hook --agent claude-code', timeout: 10 }] });
+  });
+
+  it('writes the project\'s .claude/settings.json from the command line; refuses what it must not guess at', async () => {
+    const dir = tempProject('gcc-install-');
+    (await Memory.open(dir, { create: true })).close();
+    const first = gctx(dir, ['hook', 'install', '--agent', 'claude-code', '--http']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toContain(`http://127.0.0.1:${defaultPort(dir)}/hooks/claude-code`);
+    expect(first.stdout).toContain('export GCC_SERVE_TOKEN="$(cat ');
+    const written = readFileSync(join(dir, '.claude/settings.json'), 'utf8');
+    expect(settingsOf(dir).hooks.PostToolUse![0]!.hooks[0]!.url).toBe(`http://127.0.0.1:${defaultPort(dir)}/hooks/claude-code`);
+    // The token is never written into the settings, which may be committed.
+    expect(written).not.toContain(readFileSync(join(dir, '.GCC/.local/serve.token'), 'utf8').trim());
+    const again = gctx(dir, ['hook', 'install', '--agent', 'claude-code', '--http', '--json']);
+    expect(JSON.parse(again.stdout)).toMatchObject({ ok: true, changed: false });
+    expect(readFileSync(join(dir, '.claude/settings.json'), 'utf8')).toBe(written);
+
+    expect(gctx(dir, ['hook', 'install', '--agent', 'codex']).code).toBe(1);
+    expect(gctx(dir, ['hook', 'install', '--agent', 'claude-code', '--port', '80']).code).toBe(1);
+    const broken = tempProject('gcc-install-broken-');
+    mkdirSync(join(broken, '.claude'));
+    writeFileSync(join(broken, '.claude/settings.json'), '{ "hooks": ');
+    const r = gctx(broken, ['hook', 'install', '--agent', 'claude-code']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('is not JSON');
+    expect(readFileSync(join(broken, '.claude/settings.json'), 'utf8')).toBe('{ "hooks": ');
+  });
+});
