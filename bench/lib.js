@@ -142,7 +142,12 @@ export function prng(seed) {
  * and then a branch with a few commits that is merged or abandoned.
  * Returns the project directory (holding .GCC/) and counts.
  */
-export async function buildHistory(dir, { events: target, commitEvery = 10, seed = 1, commitsOnly = false, objectives = 6 } = {}) {
+/**
+ * `segmentEvents`: start a new segment after this many shared events, as a clone whose
+ * segments git sees often does (each git commit seals the open one); by default segments
+ * fill to SEGMENT_MAX.
+ */
+export async function buildHistory(dir, { events: target, commitEvery = 10, seed = 1, commitsOnly = false, objectives = 6, segmentEvents = Infinity } = {}) {
   const rng = prng(seed);
   // Shared events in segments of at most SEGMENT_MAX, as one clone's writer fills them; local ones apart.
   const segments = [[]];
@@ -162,7 +167,7 @@ export async function buildHistory(dir, { events: target, commitEvery = 10, seed
   };
   const push = (news, fold, where = 'shared') => {
     if (news.length === 0) return;
-    if (where === 'shared' && segmentBytes >= SEGMENT_MAX) {
+    if (where === 'shared' && (segmentBytes >= SEGMENT_MAX || segments[segments.length - 1].length >= segmentEvents)) {
       segments.push([]);
       segmentBytes = 0;
     }
