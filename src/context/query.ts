@@ -195,17 +195,17 @@ function logView(src: ContextSource, q: Extract<ContextQuery, { level: 'log' }>,
   const spell = o.spell ?? defaultSpell;
   const before = (p - 1) * n;
   const head = `Log of ${branch}, newest first: ${events.length ? `entries ${total - before} to ${total - before - events.length + 1} of ${total}` : `nothing on page ${p} (${total} entries)`}\n`;
-  let nextQ: ContextQuery | null = null;
+  // fitItems tries several cuts before it settles: the next query is taken from the cut it kept.
+  const after = (shown: number): ContextQuery => (shown < events.length ? { level: 'log', branch, n: shown, page: Math.floor(before / shown) + 2 } : { level: 'log', branch, n, page: p + 1 });
   const fit = fitItems(head, items, budget, (shown) => {
     const left = total - before - shown;
-    if (left <= 0) return '';
-    nextQ = shown < events.length ? { level: 'log', branch, n: shown, page: Math.floor(before / shown) + 2 } : { level: 'log', branch, n, page: p + 1 };
-    return `… ${left} older entr${left === 1 ? 'y' : 'ies'}: ${spell(nextQ)}\n`;
+    return left > 0 ? `… ${left} older entr${left === 1 ? 'y' : 'ies'}: ${spell(after(shown))}\n` : '';
   });
+  let nextQ: ContextQuery | null = fit.truncated ? after(fit.shown) : null;
   let text = fit.text;
   const left = total - before - events.length;
   if (!fit.truncated && left > 0) {
-    nextQ = { level: 'log', branch, n, page: p + 1 };
+    nextQ = after(events.length);
     text += `\n… ${left} older entr${left === 1 ? 'y' : 'ies'}: ${spell(nextQ)}`;
   }
   return { text, truncated: nextQ !== null, tokens: estimateTokens(text), next: nextQ, data: { branch, page: p, total, entries: events.slice(0, fit.shown).map((e) => ({ at: e.at, branch: e.branch, text: entryLine(e) })) } };
@@ -220,12 +220,10 @@ function search(src: ContextSource, q: Extract<ContextQuery, { level: 'search' }
   const items = r.hits.map((h) => `${when(h.doc.at)} ${h.doc.branch} ${h.doc.ref ?? h.doc.kind}: ${h.snippet}\n`);
   const spell = o.spell ?? defaultSpell;
   const head = r.hits.length ? `${r.total} match${r.total === 1 ? '' : 'es'} for ${JSON.stringify(words)}${r.mode ? ` (${r.mode})` : ''}, most relevant first${p > 1 ? `, page ${p}` : ''}:\n` : `No match for ${JSON.stringify(words)}.\n`;
-  let nextQ: ContextQuery | null = p < r.pages ? { level: 'search', text: words, limit, page: p + 1 } : null;
-  const fit = fitItems(head, items, budget, (shown) => {
-    nextQ = { level: 'search', text: words, limit: shown, page: Math.floor(((p - 1) * limit) / shown) + 2 };
-    return `… more: ${spell(nextQ)}\n`;
-  });
-  const text = !fit.truncated && p < r.pages ? `${fit.text}\n… more: ${spell(nextQ!)}` : fit.text;
+  const after = (shown: number): ContextQuery => ({ level: 'search', text: words, limit: shown, page: Math.floor(((p - 1) * limit) / shown) + 2 });
+  const fit = fitItems(head, items, budget, (shown) => `… more: ${spell(after(shown))}\n`);
+  const nextQ: ContextQuery | null = fit.truncated ? after(fit.shown) : p < r.pages ? { level: 'search', text: words, limit, page: p + 1 } : null;
+  const text = !fit.truncated && nextQ ? `${fit.text}\n… more: ${spell(nextQ)}` : fit.text;
   return { text, truncated: nextQ !== null, tokens: estimateTokens(text), next: nextQ, data: { total: r.total, page: p, pages: r.pages, hits: r.hits.slice(0, fit.shown).map((h) => ({ ...h.doc, score: h.score, snippet: h.snippet })) } };
 }
 
