@@ -61,3 +61,13 @@ export function argumentsHint(schema: z.ZodObject): string {
   const opt = fields.filter((f) => !req.includes(f));
   return `required: ${req.join(', ') || 'none'}; optional: ${opt.join(', ') || 'none'}`;
 }
+
+/** What is wrong with a call's arguments, in a reader's words: `missing contribution; level: …`. */
+export function issuesText(error: z.ZodError): string {
+  return error.issues
+    .map((i) => {
+      const where = i.path.length ? i.path.join('.') : 'arguments';
+      return i.code === 'invalid_type' && /received undefined$/.test(i.message) ? `missing ${where}` : `${where}: ${i.message}`;
+    })
+    .join('; ');
+}

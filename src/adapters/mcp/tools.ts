@@ -11,7 +11,7 @@ import type { Memory } from '../../engine/memory.js';
 import { asGccError, type GccError, gccError } from '../../errors.js';
 import { asProjectData } from '../../observer/framing.js';
 import { type Operation, operationsFor } from '../../operations/index.js';
-import { argumentsHint, fieldKinds, type FieldKind, jsonSchema } from '../../operations/schema.js';
+import { argumentsHint, fieldKinds, type FieldKind, issuesText, jsonSchema } from '../../operations/schema.js';
 import { coerceArgs } from './coerce.js';
 
 export interface McpTool {
@@ -48,7 +48,7 @@ export function argumentsFor(t: McpTool, raw: unknown): Record<string, unknown> 
   }
   const parsed = t.op.args.safeParse(coerceArgs(args, t.kinds));
   if (!parsed.success) {
-    const what = parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : 'arguments'}: ${i.message}`).join('; ');
+    const what = issuesText(parsed.error);
     throw gccError('E_INVALID_ARGUMENT', `invalid arguments for ${t.op.name}: ${what}`, argumentsHint(t.op.args));
   }
   return parsed.data as Record<string, unknown>;

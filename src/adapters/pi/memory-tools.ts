@@ -10,7 +10,7 @@ import type { ContextQuery } from '../../context/query.js';
 import { asGccError } from '../../errors.js';
 import { asProjectData } from '../../observer/framing.js';
 import { type Operation, operationsFor } from '../../operations/index.js';
-import { argumentsHint, fieldKinds, jsonSchema } from '../../operations/schema.js';
+import { argumentsHint, fieldKinds, issuesText, jsonSchema } from '../../operations/schema.js';
 import { coerceArgs } from '../mcp/coerce.js';
 import type { MemorySlot } from './memory-slot.js';
 
@@ -44,7 +44,7 @@ function toolDefinition(op: Operation, slot: MemorySlot, defaults: () => { conte
         if (!memory) return errorResult(slot.problem?.code ?? 'E_NOT_INITIALIZED', slot.describeProblem() || 'GCC memory is not open in this session.');
         const parsed = op.args.safeParse(coerceArgs(params ?? {}, kinds));
         if (!parsed.success) {
-          const what = parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ');
+          const what = issuesText(parsed.error);
           return errorResult('E_INVALID_ARGUMENT', `E_INVALID_ARGUMENT: invalid arguments for ${TOOL_PREFIX}${op.name}: ${what} Fix: ${argumentsHint(op.args)}`);
         }
         if (op.needs === 'none') return errorResult('E_INVALID_ARGUMENT', `${op.name} is not offered as a tool`);
