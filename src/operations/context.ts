@@ -5,7 +5,7 @@ import { operation } from './operation.js';
 import { read } from './answers.js';
 
 const args = z.object({
-  level: z.enum(CONTEXT_LEVELS as [ContextQuery['level'], ...ContextQuery['level'][]]).optional().describe('status (default), branch, commit, log, metadata, full or search.'),
+  level: z.enum(CONTEXT_LEVELS as [ContextQuery['level'], ...ContextQuery['level'][]]).optional(),
   name: z.string().optional().describe('branch/log: the branch (default: current).'),
   id: z.string().optional().describe('commit: hash or label (C003, feat/x@C003).'),
   text: z.string().optional().describe('search: words to find.'),

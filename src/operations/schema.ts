@@ -47,10 +47,25 @@ export function isRequired(schema: z.ZodObject, field: string): boolean {
   return !!f && !f.safeParse(undefined).success;
 }
 
-/** The schema as a host reads it: JSON Schema, without the `$schema` line every tool would repeat. */
+/**
+ * The schema as a host reads it: JSON Schema, without the `$schema` line every tool would repeat
+ * and without the ±2^53 bounds zod gives every integer, which bound nothing: the list rides in
+ * every request a host makes.
+ */
 export function jsonSchema(schema: z.ZodObject): Record<string, unknown> {
   const out = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete out.$schema;
+  return withoutSafeBounds(out) as Record<string, unknown>;
+}
+
+function withoutSafeBounds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutSafeBounds);
+  if (typeof node !== 'object' || node === null) return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) {
+    if ((k === 'maximum' && v === Number.MAX_SAFE_INTEGER) || (k === 'minimum' && v === Number.MIN_SAFE_INTEGER)) continue;
+    out[k] = withoutSafeBounds(v);
+  }
   return out;
 }
 
