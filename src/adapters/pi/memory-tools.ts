@@ -9,6 +9,7 @@ import type { AgentToolResult, ExtensionAPI, ToolDefinition } from '@earendil-wo
 import type { ContextQuery } from '../../context/query.js';
 import { asGccError } from '../../errors.js';
 import { asProjectData } from '../../observer/framing.js';
+import { toolArgsOf } from '../../operations/context.js';
 import { type Operation, operationsFor } from '../../operations/index.js';
 import { argumentsHint, fieldKinds, issuesText, jsonSchema } from '../../operations/schema.js';
 import { coerceArgs } from '../mcp/coerce.js';
@@ -24,7 +25,7 @@ export interface MemoryToolDetails {
 }
 
 /** How the model calls CONTEXT in-process, for the "how to see more" notes. */
-const spellPi = (q: ContextQuery): string => `${TOOL_PREFIX}context ${JSON.stringify(q.level === 'log' && q.branch ? { ...q, branch: undefined, name: q.branch } : q)}`;
+const spellPi = (q: ContextQuery): string => `${TOOL_PREFIX}context ${JSON.stringify(toolArgsOf(q))}`;
 
 export function registerMemoryTools(pi: ExtensionAPI, slot: MemorySlot, defaults: () => { contextBudget: number }): void {
   for (const op of operationsFor('pi')) pi.registerTool(toolDefinition(op, slot, defaults));
