@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { userServer } from '../../../src/adapters/pi/mcp-channel.js';
 import { Memory } from '../../../src/index.js';
+import { readEvents } from '../../support/events.js';
 import { call, createHost, FIXTURES, type Host, say, tempDir } from './harness.js';
 
 const hosts: Host[] = [];
@@ -69,15 +70,12 @@ async function status(h: Host): Promise<string> {
 }
 
 async function commits(dir: string): Promise<unknown[]> {
-  const m = await Memory.open(dir);
-  const found = m.events().flatMap((e) => (e.type === 'commit.recorded' ? [e.data.contribution] : []));
-  m.close();
-  return found;
+  return (await readEvents(dir)).flatMap((e) => (e.type === 'commit.recorded' ? [e.data.contribution] : []));
 }
 
 /** Hold the memory's lock from another process until the returned release is called. */
 async function holdLock(dir: string): Promise<() => void> {
-  const child = spawn(process.execPath, [join(FIXTURES, 'lock-holder.mjs'), join(dir, '.GCC', '.lock')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(FIXTURES, 'lock-holder.mjs'), join(dir, '.GCC', '.local', 'lock')], { stdio: ['pipe', 'pipe', 'inherit'] });
   children.push(child);
   await new Promise<void>((resolve, reject) => {
     child.stdout?.on('data', (d: Buffer) => d.toString().includes('held') && resolve());
