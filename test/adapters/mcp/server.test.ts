@@ -80,6 +80,7 @@ describe('gctx mcp: the tools at work', () => {
     const status = textOf(await call(client, 'context', { level: 'status' }));
     expect(status).toContain('On memory branch try-streaming (from main): See whether a streaming parser is simpler');
     expect(status).toMatch(/Objectives: 1 open, 1 done\n  2. Cache results/);
+    expect(status).toContain('* try-streaming (1 commit): See whether a streaming parser is simpler');
 
     const branchView = textOf(await call(client, 'context', { level: 'branch', name: 'try-streaming', k: 5 }));
     expect(branchView).toContain('See whether a streaming parser is simpler');
@@ -125,6 +126,9 @@ describe('gctx mcp: the tools at work', () => {
     // Sent back as it stands, it answers the older commits.
     const older = textOf(await call(client, 'context', { ...s.next, budget: 200 }));
     expect(older).toMatch(/Newest first, page 2:\nC011 [0-9a-f]{7} .*: Step 10: /);
+    // What the head calls earlier is older than the page, never the newer commits of page 1.
+    expect(older).toMatch(/; earlier: C010 Step 9:/);
+    expect(older).not.toMatch(/earlier: [^\n]*C012/);
   });
 });
 
