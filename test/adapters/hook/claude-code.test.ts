@@ -42,6 +42,16 @@ describe('gctx hook --agent claude-code', () => {
     expect(started.map((e) => e.data)).toEqual([{ session: SESSION, host: 'claude-code', reason: 'startup' }]);
   });
 
+  it('SessionStart: the briefing names approaches that were abandoned, and why', async () => {
+    const dir = await project();
+    const m = await Memory.open(dir);
+    await m.execute({ type: 'branch', name: 'try-cache', purpose: 'cache parsed files' });
+    await m.execute({ type: 'abandon', branch: 'try-cache', reason: 'stale reads after edits' });
+    m.close();
+    const out = JSON.parse(send('session-start', dir).stdout) as ClaudeAnswer;
+    expect(out.hookSpecificOutput.additionalContext).toMatch(/Failed approaches[^\n]*\n {2}- try-cache \(\d{4}-\d\d-\d\d\): cache parsed files — dropped: stale reads after edits\n/);
+  });
+
   it('PreToolUse on an ordinary command: no decision, nothing logged', async () => {
     const dir = await project();
     const before = (await events(dir)).length;
