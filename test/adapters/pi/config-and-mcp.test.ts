@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/adapters/pi/config.js';
 import { Memory } from '../../../src/index.js';
 import { readEvents } from '../../support/events.js';
-import { call, createHost, FIXTURES, type Host, REPO_ROOT, say, tempDir } from './harness.js';
+import { call, createHost, FIXTURES, type Host, say, tempDir } from './harness.js';
 
 const hosts: Host[] = [];
 const ENV_KEYS = ['GCC_PI_CHANNEL', 'GCC_BIN', 'GCC_PI_READY_TIMEOUT_MS', 'GCC_TEST_NODE', 'FAKE_GCTX_LOG', 'FAKE_GCTX_VERSION', 'GCC_PI_CONTEXT_BUDGET'];
