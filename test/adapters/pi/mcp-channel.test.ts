@@ -100,8 +100,10 @@ describe('the 600-second request timeout', () => {
     const gcc = o.api().getMcpServers().find((s) => s.name === 'gcc');
     expect(gcc?.config).toMatchObject({ timeout: 600, exposure: 'direct' });
 
-    // The same `gctx mcp`, on the same memory and session, differing only in a 1 s timeout.
-    o.api().registerMcpServer('twin', { ...gcc!.config, timeout: 1 });
+    // The same `gctx mcp`, on the same memory and session, differing only in a 5 s timeout. Pi
+    // applies it to the connection too (initialize, tools/list), so it must outlast a server
+    // start on a loaded machine: at 1 s the twin's tools never came up under load.
+    o.api().registerMcpServer('twin', { ...gcc!.config, timeout: 5 });
     await until('the twin tools', () => o.tools().includes('mcp__twin__commit'));
 
     // Both calls wait on the lock; it is let go only once Pi has given up on the twin's call,
@@ -109,13 +111,13 @@ describe('the 600-second request timeout', () => {
     const release = await holdLock(dir);
     o.seen.afterEnd.set('mcp__twin__commit', release);
     await h.turn('commit twice', [
-      { calls: [{ name: 'mcp__twin__commit', args: { contribution: 'twin: gave up after 1 s' } }, { name: 'mcp__gcc__commit', args: { contribution: 'outlived the short timeout' } }] },
+      { calls: [{ name: 'mcp__twin__commit', args: { contribution: 'twin: gave up after 5 s' } }, { name: 'mcp__gcc__commit', args: { contribution: 'outlived the short timeout' } }] },
       say('ok'),
     ]);
     const twin = h.toolResults().find((r) => r.toolName === 'mcp__twin__commit');
     const ours = h.toolResults().find((r) => r.toolName === 'mcp__gcc__commit');
     expect(twin?.isError).toBe(true);
-    expect(twin?.text).toMatch(/MCP request timed out after 1000ms/);
+    expect(twin?.text).toMatch(/MCP request timed out after 5000ms/);
     expect(ours?.isError, ours?.text).toBe(false);
     expect(o.seen.runs).toEqual(['start mcp__twin__commit', 'start mcp__gcc__commit', 'end mcp__twin__commit', 'end mcp__gcc__commit']);
     expect(await commits(dir)).toContain('outlived the short timeout');
