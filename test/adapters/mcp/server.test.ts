@@ -126,6 +126,17 @@ describe('gctx mcp: the tools at work', () => {
     // Sent back as it stands, it answers the older commits.
     const older = textOf(await call(client, 'context', { ...s.next, budget: 200 }));
     expect(older).toMatch(/Newest first, page 2:\nC011 [0-9a-f]{7} .*: Step 10: /);
+    // A search cut to the budget: its next page is in the tool's words too (`n` for the page size).
+    const found = await call(client, 'context', { level: 'search', text: 'detail', budget: 150 });
+    const f = structured(found);
+    expect(f.truncated).toBe(true);
+    expect(f.next).toEqual({ level: 'search', text: 'detail', n: expect.any(Number), page: 2 });
+    const labels = (t: string) => [...t.matchAll(/ main (C\d{3}) /g)].map((m) => m[1]);
+    const first = labels(textOf(found));
+    const second = labels(textOf(await call(client, 'context', { ...f.next, budget: 150 })));
+    expect(first).toHaveLength(f.next!.n as number);
+    expect(second.length).toBeGreaterThan(0);
+    expect(second.filter((l) => first.includes(l))).toEqual([]);
     // What the head calls earlier is older than the page, never the newer commits of page 1.
     expect(older).toMatch(/; earlier: C010 Step 9:/);
     expect(older).not.toMatch(/earlier: [^\n]*C012/);
