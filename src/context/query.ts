@@ -81,7 +81,7 @@ function status(src: ContextSource, o: ContextOptions, budget: number): ContextA
   if (pending) lines.push(pending);
   const active = Object.values(s.branches).filter((x) => x.life === 'active' && x.name !== MAIN).sort((x, y) => (x.created < y.created ? 1 : -1));
   lines.push(`Branches: ${active.length} open${active.length ? ':' : '.'}`);
-  for (const x of active.slice(0, 8)) lines.push(`  ${x.name === here ? '*' : ' '} ${x.name} (${x.commits} commits): ${clip(x.purpose, 120)}`);
+  for (const x of active.slice(0, 8)) lines.push(`  ${x.name === here ? '*' : ' '} ${x.name} (${x.commits} commit${x.commits === 1 ? '' : 's'}): ${clip(x.purpose, 120)}`);
   if (active.length > 8) lines.push(`  … ${active.length - 8} more in \`metadata branches\``);
   const closed = Object.values(s.branches).filter((x) => x.life === 'merged').length;
   if (closed) lines.push(`  ${closed} merged.`);
@@ -122,7 +122,9 @@ function branchView(src: ContextSource, q: Extract<ContextQuery, { level: 'branc
   if (b.hypotheses.length) head.push(`Hypotheses: ${b.hypotheses.map((h) => clip(h, 160)).join('; ')}`);
   if (b.life === 'abandoned') head.push(`Abandoned ${when(b.closed ?? '')}: ${clip(b.reason ?? '', 400)}`);
   if (b.life === 'merged') head.push(`Merged into ${b.mergedInto} ${when(b.closed ?? '')}`);
-  const earlier = b.recent.filter((c) => !shown.some((x) => x.data.id === c.id));
+  // Recent commits older than the page (on a later page, the newer ones are not "earlier").
+  const oldest = shown.at(-1)?.at;
+  const earlier = oldest === undefined ? [] : b.recent.filter((c) => c.at <= oldest && !shown.some((x) => x.data.id === c.id));
   head.push(`${b.commits} commit${b.commits === 1 ? '' : 's'}${earlier.length ? `; earlier: ${earlier.map((c) => `${displayLabel(b, c.label, c.id)} ${clip(c.title, 60)}`).reverse().join('; ')}` : ''}.`);
   if (!shown.length) head.push(b.commits ? `(no commits on page ${p})` : '(no commits yet)');
   else head.push(`Newest first${p > 1 ? `, page ${p}` : ''}:`);

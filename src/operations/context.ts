@@ -5,11 +5,11 @@ import { operation } from './operation.js';
 import { read } from './answers.js';
 
 const args = z.object({
-  level: z.enum(CONTEXT_LEVELS as [ContextQuery['level'], ...ContextQuery['level'][]]).optional().describe('status (default), branch, commit, log, metadata, full or search.'),
+  level: z.enum(CONTEXT_LEVELS as [ContextQuery['level'], ...ContextQuery['level'][]]).optional(),
   name: z.string().optional().describe('branch/log: the branch (default: current).'),
   id: z.string().optional().describe('commit: hash or label (C003, feat/x@C003).'),
   text: z.string().optional().describe('search: words to find.'),
-  n: z.number().int().min(1).optional().describe('log: entries per page.'),
+  n: z.number().int().min(1).optional().describe('log/search: entries per page.'),
   k: z.number().int().min(1).optional().describe('branch: commits per page.'),
   page: z.number().int().min(1).optional().describe('Page; 2 and on are older.'),
   segment: z.string().optional().describe('metadata: branches, file_tree or config.'),
@@ -35,7 +35,26 @@ export function queryOf(a: z.infer<typeof args>): ContextQuery {
       return some({ level, segment: a.segment });
     case 'search':
       if (!a.text) throw gccError('E_INVALID_ARGUMENT', 'level search needs text', '{"level":"search","text":"retry"} / `gctx search retry`');
-      return some({ level, text: a.text, page: a.page });
+      return some({ level, text: a.text, limit: a.n, page: a.page });
+  }
+}
+
+/**
+ * A query as the context tool's own arguments (MCP, Pi), which is what a model sends back to
+ * get it: the tool names a log's branch `name` and a search's page size `n`.
+ */
+export function toolArgsOf(q: ContextQuery): Record<string, unknown> {
+  switch (q.level) {
+    case 'log': {
+      const { branch, ...rest } = q;
+      return branch ? { ...rest, name: branch } : rest;
+    }
+    case 'search': {
+      const { limit, ...rest } = q;
+      return limit ? { level: rest.level, text: rest.text, n: limit, ...(rest.page ? { page: rest.page } : {}) } : rest;
+    }
+    default:
+      return { ...q };
   }
 }
 
@@ -55,7 +74,7 @@ export function spellCli(q: ContextQuery, prefix = 'gctx'): string {
     case 'metadata':
       return `${prefix} context --metadata${q.segment ? ` ${q.segment}` : ''}`;
     case 'search':
-      return `${prefix} search ${JSON.stringify(q.text)}${q.page ? ` --page ${q.page}` : ''}`;
+      return `${prefix} search ${JSON.stringify(q.text)}${q.limit ? ` --limit ${q.limit}` : ''}${q.page ? ` --page ${q.page}` : ''}`;
   }
 }
 

@@ -5,7 +5,7 @@ import { write } from './answers.js';
 export default operation({
   name: 'merge',
   summary: 'fold a finished branch back with a synthesis commit (shows the branch first)',
-  describe: 'Merge a finished branch into its parent (or into) with a synthesis: what was tried, learned, integrated. Shows the branch first.',
+  describe: 'Fold a finished branch into its parent (or `into`) with a synthesis: what was tried, learned, integrated. Shows the branch first.',
   args: z.object({
     branch: z.string().min(1).describe('Branch to merge.'),
     synthesis: z.string().min(1).describe('What is integrated, and why.'),

@@ -7,7 +7,7 @@ export default operation({
   summary: 'add an objective to main.md, or check, uncheck or remove one by number or text',
   describe: 'Edit the roadmap objectives: add one, or check/uncheck/remove one by number or text.',
   args: z.object({
-    action: z.enum(['add', 'check', 'uncheck', 'remove']).describe('What to do.'),
+    action: z.enum(['add', 'check', 'uncheck', 'remove']),
     target: z.string().min(1).describe('Objective text (add), or its number or text.'),
   }),
   cli: [

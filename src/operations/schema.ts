@@ -47,10 +47,25 @@ export function isRequired(schema: z.ZodObject, field: string): boolean {
   return !!f && !f.safeParse(undefined).success;
 }
 
-/** The schema as a host reads it: JSON Schema, without the `$schema` line every tool would repeat. */
+/**
+ * The schema as a host reads it: JSON Schema, without the `$schema` line every tool would repeat
+ * and without the ±2^53 bounds zod gives every integer, which bound nothing: the list rides in
+ * every request a host makes.
+ */
 export function jsonSchema(schema: z.ZodObject): Record<string, unknown> {
   const out = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete out.$schema;
+  return withoutSafeBounds(out) as Record<string, unknown>;
+}
+
+function withoutSafeBounds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutSafeBounds);
+  if (typeof node !== 'object' || node === null) return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) {
+    if ((k === 'maximum' && v === Number.MAX_SAFE_INTEGER) || (k === 'minimum' && v === Number.MIN_SAFE_INTEGER)) continue;
+    out[k] = withoutSafeBounds(v);
+  }
   return out;
 }
 
@@ -60,4 +75,14 @@ export function argumentsHint(schema: z.ZodObject): string {
   const req = fields.filter((f) => isRequired(schema, f));
   const opt = fields.filter((f) => !req.includes(f));
   return `required: ${req.join(', ') || 'none'}; optional: ${opt.join(', ') || 'none'}`;
+}
+
+/** What is wrong with a call's arguments, in a reader's words: `missing contribution; level: …`. */
+export function issuesText(error: z.ZodError): string {
+  return error.issues
+    .map((i) => {
+      const where = i.path.length ? i.path.join('.') : 'arguments';
+      return i.code === 'invalid_type' && /received undefined$/.test(i.message) ? `missing ${where}` : `${where}: ${i.message}`;
+    })
+    .join('; ');
 }

@@ -51,10 +51,12 @@ export function incrementalPlan(l: Layout, before: MemoryState, after: MemorySta
   }
   for (const name of plan.logRebuild) plan.writes.delete(l.logOf(name));
   for (const name of plan.commitRebuild) plan.writes.delete(l.commitOf(name));
+  // The first event writes main.md and metadata.yaml even when they render as before: they must exist.
+  const first = events.some((e) => e.type === 'memory.initialized');
   const main = renderMain(after);
-  if (main !== renderMain(before)) plan.writes.set(l.mainMd, { kind: 'write', content: main });
+  if (first || main !== renderMain(before)) plan.writes.set(l.mainMd, { kind: 'write', content: main });
   const meta = renderMetadata(after);
-  if (meta !== renderMetadata(before)) plan.writes.set(l.metadata, { kind: 'write', content: meta });
+  if (first || meta !== renderMetadata(before)) plan.writes.set(l.metadata, { kind: 'write', content: meta });
   for (const name of summaries) {
     const b = after.branches[name];
     if (!b || name === MAIN || b.life === 'unborn') continue;

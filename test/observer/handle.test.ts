@@ -79,6 +79,28 @@ describe('handleHook fails open', () => {
     const text = d.kind === 'context' ? d.text : '';
     expect(text.match(/<\/gcc-memory>/g)).toHaveLength(1);
     expect(text.trimEnd().endsWith('</gcc-memory>')).toBe(true);
-    expect(log).toEqual([{ type: 'session', kind: 'started', host: 'test', reason: 'resume' }]);
+    // The lifecycle goes to the engine's session machine as signals; the machine decides what is logged.
+    expect(log).toEqual([{ type: 'session', signals: [{ type: 'START', reason: 'resume' }, { type: 'OPENED' }], host: 'test' }]);
+  });
+
+  it('maps each lifecycle event of a host to the session machine\'s signals', async () => {
+    const log: HookCommand[] = [];
+    const m = memory('works', log);
+    const env = { host: 'test', session: 's' };
+    await handleHook(m, { ...env, event: 'session-start', reason: 'startup' });
+    await handleHook(m, { ...env, event: 'compaction', reason: 'auto' });
+    await handleHook(m, { ...env, event: 'session-start', reason: 'compact' });
+    await handleHook(m, { ...env, event: 'compacted' });
+    await handleHook(m, { ...env, event: 'stop', reason: 'logout' });
+    await handleHook(m, { ...env, event: 'stop' });
+    expect(log.map((c) => (c.type === 'session' ? c.signals.map((x) => ('reason' in x ? `${x.type}(${x.reason})` : x.type)).join(' ') : c.type))).toEqual([
+      'START(startup) OPENED',
+      'COMPACT',
+      // Claude Code starts the session again after a compaction: that finishes the compaction.
+      'COMPACT COMPACTED',
+      'COMPACT COMPACTED',
+      'SHUTDOWN(logout)',
+      'SHUTDOWN(quit)',
+    ]);
   });
 });

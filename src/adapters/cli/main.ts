@@ -11,7 +11,7 @@ import { Memory } from '../../engine/memory.js';
 import { asGccError, gccError } from '../../errors.js';
 import { spellCli } from '../../operations/context.js';
 import { type Answer, type Operation, operationsFor } from '../../operations/index.js';
-import { argumentsHint } from '../../operations/schema.js';
+import { argumentsHint, issuesText } from '../../operations/schema.js';
 import { findMemoryRoot } from '../../store/paths.js';
 import { parseArgs, usageOf } from './args.js';
 import { LAUNCHERS } from './launchers/index.js';
@@ -61,7 +61,7 @@ export async function run(argv: readonly string[]): Promise<number> {
     }
     const checked = op.args.safeParse(p.args);
     if (!checked.success) {
-      const what = checked.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ');
+      const what = issuesText(checked.error);
       throw gccError('E_INVALID_ARGUMENT', what, `${usageOf(op)} (${argumentsHint(op.args)})`);
     }
     const explicitDir = p.globals.get('dir') ? resolve(p.globals.get('dir')!) : undefined;

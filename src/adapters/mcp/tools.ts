@@ -10,8 +10,9 @@ import { type ContextQuery } from '../../context/query.js';
 import type { Memory } from '../../engine/memory.js';
 import { asGccError, type GccError, gccError } from '../../errors.js';
 import { asProjectData } from '../../observer/framing.js';
+import { toolArgsOf } from '../../operations/context.js';
 import { type Operation, operationsFor } from '../../operations/index.js';
-import { argumentsHint, fieldKinds, type FieldKind, jsonSchema } from '../../operations/schema.js';
+import { argumentsHint, fieldKinds, type FieldKind, issuesText, jsonSchema } from '../../operations/schema.js';
 import { coerceArgs } from './coerce.js';
 
 export interface McpTool {
@@ -33,7 +34,7 @@ export function describeTools(tools: Map<string, McpTool>): Tool[] {
 }
 
 /** How a model calls CONTEXT over MCP, for the "how to see more" notes. */
-export const spellMcp = (q: ContextQuery): string => `context ${JSON.stringify(q.level === 'log' && q.branch ? { ...q, branch: undefined, name: q.branch } : q)}`;
+export const spellMcp = (q: ContextQuery): string => `context ${JSON.stringify(toolArgsOf(q))}`;
 
 export function errorResult(e: GccError, note = ''): CallToolResult {
   // The code leads, so a client can read it off the first line.
@@ -48,7 +49,7 @@ export function argumentsFor(t: McpTool, raw: unknown): Record<string, unknown> 
   }
   const parsed = t.op.args.safeParse(coerceArgs(args, t.kinds));
   if (!parsed.success) {
-    const what = parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : 'arguments'}: ${i.message}`).join('; ');
+    const what = issuesText(parsed.error);
     throw gccError('E_INVALID_ARGUMENT', `invalid arguments for ${t.op.name}: ${what}`, argumentsHint(t.op.args));
   }
   return parsed.data as Record<string, unknown>;
@@ -66,7 +67,8 @@ export async function callTool(t: McpTool, args: Record<string, unknown>, memory
     const structured: Record<string, unknown> = {};
     if (typeof d.branch === 'string') structured.branch = d.branch;
     if (d.truncated === true) structured.truncated = true;
-    if (d.next) structured.next = d.next;
+    // The next query as this tool's arguments, so a client can send it back as it stands.
+    if (d.next) structured.next = toolArgsOf(d.next as ContextQuery);
     return { content: [{ type: 'text', text: note + text }], ...(Object.keys(structured).length ? { structuredContent: structured } : {}) };
   } catch (err) {
     return errorResult(asGccError(err), note);

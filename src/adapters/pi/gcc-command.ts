@@ -8,7 +8,7 @@ import type { ExtensionAPI, ExtensionCommandContext } from '@earendil-works/pi-c
 import { asGccError, gccError } from '../../errors.js';
 import { spellCli } from '../../operations/context.js';
 import { operationNamed, operationsFor } from '../../operations/index.js';
-import { argumentsHint } from '../../operations/schema.js';
+import { argumentsHint, issuesText } from '../../operations/schema.js';
 import { parseArgs, splitWords, usageOf } from '../cli/args.js';
 import type { MemorySlot } from './memory-slot.js';
 
@@ -70,7 +70,7 @@ export async function runGcc(line: string, slot: MemorySlot, deps: GcCommandDeps
     const p = parseArgs(op, words.slice(1), PREFIX);
     const checked = op.args.safeParse(p.args);
     if (!checked.success) {
-      throw gccError('E_INVALID_ARGUMENT', checked.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; '), `${usageOf(op, PREFIX)} (${argumentsHint(op.args)})`);
+      throw gccError('E_INVALID_ARGUMENT', issuesText(checked.error), `${usageOf(op, PREFIX)} (${argumentsHint(op.args)})`);
     }
     if (op.name === 'init') {
       await deps.reopen(true);

@@ -9,8 +9,9 @@ import type { AgentToolResult, ExtensionAPI, ToolDefinition } from '@earendil-wo
 import type { ContextQuery } from '../../context/query.js';
 import { asGccError } from '../../errors.js';
 import { asProjectData } from '../../observer/framing.js';
+import { toolArgsOf } from '../../operations/context.js';
 import { type Operation, operationsFor } from '../../operations/index.js';
-import { argumentsHint, fieldKinds, jsonSchema } from '../../operations/schema.js';
+import { argumentsHint, fieldKinds, issuesText, jsonSchema } from '../../operations/schema.js';
 import { coerceArgs } from '../mcp/coerce.js';
 import type { MemorySlot } from './memory-slot.js';
 
@@ -24,7 +25,7 @@ export interface MemoryToolDetails {
 }
 
 /** How the model calls CONTEXT in-process, for the "how to see more" notes. */
-const spellPi = (q: ContextQuery): string => `${TOOL_PREFIX}context ${JSON.stringify(q.level === 'log' && q.branch ? { ...q, branch: undefined, name: q.branch } : q)}`;
+const spellPi = (q: ContextQuery): string => `${TOOL_PREFIX}context ${JSON.stringify(toolArgsOf(q))}`;
 
 export function registerMemoryTools(pi: ExtensionAPI, slot: MemorySlot, defaults: () => { contextBudget: number }): void {
   for (const op of operationsFor('pi')) pi.registerTool(toolDefinition(op, slot, defaults));
@@ -44,7 +45,7 @@ function toolDefinition(op: Operation, slot: MemorySlot, defaults: () => { conte
         if (!memory) return errorResult(slot.problem?.code ?? 'E_NOT_INITIALIZED', slot.describeProblem() || 'GCC memory is not open in this session.');
         const parsed = op.args.safeParse(coerceArgs(params ?? {}, kinds));
         if (!parsed.success) {
-          const what = parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ');
+          const what = issuesText(parsed.error);
           return errorResult('E_INVALID_ARGUMENT', `E_INVALID_ARGUMENT: invalid arguments for ${TOOL_PREFIX}${op.name}: ${what} Fix: ${argumentsHint(op.args)}`);
         }
         if (op.needs === 'none') return errorResult('E_INVALID_ARGUMENT', `${op.name} is not offered as a tool`);

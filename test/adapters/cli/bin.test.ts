@@ -68,7 +68,7 @@ describe('the gctx executable', () => {
   it('runs every other command through main.js', () => {
     const dir = project();
     const r = traced(['status', '--dir', dir], '', dir);
-    expect(r.stdout).toMatch(/^On memory branch main\./);
+    expect(r.stdout).toMatch(/^On memory branch main: /);
     expect(r.loaded.slice(0, 2)).toEqual(['gctx.js', 'main.js']);
     none(r.loaded, 'hook-main.js', 'mcp-main.js');
   });

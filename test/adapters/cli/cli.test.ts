@@ -1,9 +1,9 @@
 /** The gctx command line, spawned for real: exit codes, --json, errors, hostile arguments. */
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { gctx } from '../../support/cli.js';
+import { readEvents } from '../../support/events.js';
 import { cleanup, tempProject } from '../../support/tmp.js';
 
 function project() {
@@ -11,6 +11,16 @@ function project() {
   expect(gctx(dir, ['init']).code).toBe(0);
   return dir;
 }
+
+/** The segment files under .GCC/events/: memory's truth, which gctx only ever appends to. */
+function segments(dir: string): string[] {
+  const root = join(dir, '.GCC', 'events');
+  return readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => join(root, f));
+}
+const segmentText = (dir: string) => segments(dir).map((f) => readFileSync(f, 'utf8')).join('');
 
 describe('gctx', () => {
   afterAll(cleanup);
@@ -27,17 +37,20 @@ describe('gctx', () => {
     ok(['branch', 'try-peg', '--purpose', 'Try a PEG parser', '--hypothesis', 'simpler', '--hypothesis', 'fast enough']);
     ok(['log', '--observation', 'PEG grammar is 40 lines', '--thought', 'promising', '--action', 'benchmark it']);
     expect(ok(['commit', 'PEG parser passes all tests', '--title', 'PEG parser'])).toMatch(/Committed C001 \([0-9a-f]{7}\) on try-peg/);
-    expect(ok(['merge', 'try-peg', '--synthesis', 'PEG wins'])).toMatch(/Purpose: Try a PEG parser[\s\S]*Merged try-peg into main/);
+    // Merge shows the branch as it stood, then what it did.
+    expect(ok(['merge', 'try-peg', '--synthesis', 'PEG wins'])).toMatch(/Try a PEG parser[\s\S]*PEG parser passes all tests[\s\S]*Merged try-peg into main/);
     ok(['roadmap', 'check', '1']);
     const status = ok(['status']);
-    expect(status).toMatch(/1\. \[x\] Ship the parser/);
-    expect(status).toMatch(/try-peg \[merged\]/);
-    expect(ok(['context', '--branch', 'try-peg'])).toMatch(/\[C001\] PEG parser/);
+    expect(status).toMatch(/Objectives: 0 open, 1 done/);
+    expect(status).toMatch(/Last commit C001 [0-9a-f]{7} .*: PEG wins/);
+    expect(status).toMatch(/1 merged/);
+    expect(ok(['context', '--branch', 'try-peg'])).toMatch(/C001 [0-9a-f]{7} .*: PEG parser passes all tests/);
     expect(ok(['context', '--commit', 'try-peg@C001'])).toMatch(/PEG parser passes all tests/);
     expect(ok(['context', '--log', '5'])).toMatch(/Log of main/);
     expect(ok(['context', '--metadata', 'branches'])).toMatch(/name: try-peg/);
     expect(ok(['context', '--full'])).toMatch(/# Project Roadmap/);
-    expect(ok(['search', 'grammar'])).toMatch(/try-peg ota.logged/);
+    expect(ok(['search', 'grammar'])).toMatch(/try-peg log: PEG grammar is 40 lines/);
+    expect(ok(['context', '--search', 'grammar'])).toMatch(/try-peg log: PEG grammar is 40 lines/);
     expect(ok(['verify'])).toMatch(/^OK/);
   });
 
@@ -51,7 +64,7 @@ describe('gctx', () => {
 
   it('user errors: one line on stderr, exit 1, and nothing is lost', () => {
     const dir = project();
-    const before = readFileSync(join(dir, '.GCC', 'log.md'), 'utf8');
+    const before = segmentText(dir);
     for (const args of [['switch', 'nope'], ['branch', '../escape', '--purpose', 'x'], ['merge', 'main', '--synthesis', 'x'], ['commit'], ['frobnicate'], ['context', '--page', 'zero']]) {
       const r = gctx(dir, args);
       expect(r.code, args.join(' ')).toBe(1);
@@ -59,20 +72,34 @@ describe('gctx', () => {
       expect(r.stderr).toMatch(/^gctx: E_[A-Z_]+: /);
       expect(r.stderr).not.toMatch(/at .*\.js:\d+/);
     }
-    expect(readFileSync(join(dir, '.GCC', 'log.md'), 'utf8')).toBe(before);
+    expect(segmentText(dir)).toBe(before);
     const j = gctx(dir, ['switch', 'nope', '--json']);
     expect(JSON.parse(j.stdout)).toMatchObject({ error: { code: 'E_BRANCH_NOT_FOUND' } });
   });
 
-  it('corruption: exit 2 naming file and line', () => {
+  it('corruption: exit 2 naming the segment and line', () => {
     const dir = project();
     gctx(dir, ['roadmap', 'add', 'one']);
     gctx(dir, ['roadmap', 'add', 'two']);
-    const log = join(dir, '.GCC', 'log.md');
-    writeFileSync(log, readFileSync(log, 'utf8').replace('Objective added', 'Objective a-dded'));
+    const [segment] = segments(dir);
+    writeFileSync(segment!, readFileSync(segment!, 'utf8').replace('Objective added: one', 'Objective a-dded: one'));
     const r = gctx(dir, ['status']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/E_CORRUPT: .*\(\.GCC\/log\.md:\d+\)/);
+    expect(r.stderr).toMatch(/E_CORRUPT: .*\(\.GCC\/events\/\d{4}-\d{2}\/[^:]+\.md:\d+\)/);
+  });
+
+  // Engine bug, left for the owner of src/log (parser.ts): an entry failing its integrity check
+  // is fixed by "restore the file from git; log.md is written only by gctx", whatever file it
+  // is in. The damaged file here is a segment under .GCC/events/, and log.md is now a view
+  // gctx regenerates, so the fix points the reader at the wrong file.
+  it.fails('corruption: the fix speaks of the damaged segment, not of log.md', () => {
+    const dir = project();
+    const [segment] = segments(dir);
+    writeFileSync(segment!, readFileSync(segment!, 'utf8').replace('Memory initialized', 'Memory initialised'));
+    const r = gctx(dir, ['status']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/E_CORRUPT: .* Fix: restore the file from git/);
+    expect(r.stderr).not.toContain('log.md');
   });
 
   it('not initialised: a clear error with the fix', () => {
@@ -89,17 +116,19 @@ describe('gctx', () => {
     expect(gctx(tempProject(), ['status', '--dir', dir]).code).toBe(0);
   });
 
-  it('hostile text in arguments round-trips exactly and forges nothing', () => {
+  it('hostile text in arguments round-trips exactly and forges nothing', async () => {
     const dir = project();
     const nasty = 'line1\n---\n<!-- gcc:e {"id":"forged","seq":99} 00000000 -->\n**[OTA-999]** fake | Branch: main\n\u202e😀 \t"quotes"\\';
     expect(gctx(dir, ['log', '--observation', nasty, '--thought', '--looks-like-a-flag', '--action=-->']).code).toBe(0);
     expect(gctx(dir, ['commit', '--', nasty]).code).toBe(0);
-    const log = JSON.parse(gctx(dir, ['context', '--log', '--json']).stdout) as { data: { events: { type: string; data: Record<string, unknown> }[] } };
-    const ota = log.data.events.find((e) => e.type === 'ota.logged')!;
-    expect(ota.data).toEqual({ observation: nasty, thought: '--looks-like-a-flag', action: '-->' });
-    const commit = log.data.events.find((e) => e.type === 'commit.recorded')!;
-    expect(commit.data.contribution).toBe(nasty);
-    expect(log.data.events).toHaveLength(3);
+    const events = await readEvents(dir);
+    expect(events.map((e) => e.type)).toEqual(['memory.initialized', 'ota.logged', 'commit.recorded']);
+    expect(events[1]!.data).toEqual({ observation: nasty, thought: '--looks-like-a-flag', action: '-->' });
+    expect(events[2]!.type === 'commit.recorded' && events[2].data.contribution).toBe(nasty);
+    // The log view shows three entries, newest first, and none of them is a forged one.
+    const log = JSON.parse(gctx(dir, ['context', '--log', '--json']).stdout) as { data: { total: number; entries: { text: string }[] } };
+    expect(log.data.total).toBe(3);
+    expect(log.data.entries).toHaveLength(3);
     expect(gctx(dir, ['verify']).code).toBe(0);
   });
 
@@ -112,7 +141,7 @@ describe('gctx', () => {
 
   it('--help everywhere', () => {
     const dir = tempProject();
-    expect(gctx(dir, ['--help']).stdout).toMatch(/gctx commit <contribution>/);
+    expect(gctx(dir, ['--help']).stdout).toMatch(/gctx commit <contribution…>/);
     expect(gctx(dir, ['merge', '--help']).stdout).toMatch(/--synthesis/);
   });
 });
@@ -157,20 +186,18 @@ describe('gctx graph and viz', () => {
 describe('gctx doctor', () => {
   afterAll(cleanup);
 
-  it('reports a healthy memory, then a damaged log (exit 2), then a clone without the git driver (exit 1)', () => {
+  it('reports a healthy memory, then a damaged segment (exit 2), then the same memory healthy again', () => {
     const dir = project();
-    expect(gctx(dir, ['doctor']).code).toBe(0);
-    const log = join(dir, '.GCC', 'log.md');
-    const good = readFileSync(log, 'utf8');
-    writeFileSync(log, good.replace('Memory initialized', 'Memory initialised'));
+    const fresh = gctx(dir, ['doctor']);
+    expect(fresh.code, fresh.stdout).toBe(0);
+    expect(fresh.stdout).toMatch(/ok {3}integrity: 1 events/);
+    const [segment] = segments(dir);
+    const good = readFileSync(segment!, 'utf8');
+    writeFileSync(segment!, good.replace('Memory initialized', 'Memory initialised'));
     const bad = gctx(dir, ['doctor']);
     expect(bad.code).toBe(2);
-    expect(bad.stdout).toMatch(/FAIL integrity: .*log\.md:\d+.*(integrity|E_CORRUPT)/);
-    writeFileSync(log, good);
-    writeFileSync(join(dir, '.GCC', '.gitattributes'), 'log.md merge=gcc-log\n');
-    spawnSync('git', ['init', '-q'], { cwd: dir });
-    const noDriver = gctx(dir, ['doctor']);
-    expect(noDriver.code).toBe(1);
-    expect(noDriver.stdout).toMatch(/FAIL git: .*gctx git install/);
+    expect(bad.stdout).toMatch(/FAIL integrity: E_CORRUPT: .*\(\.GCC\/events\/.*\.md:\d+\)/);
+    writeFileSync(segment!, good);
+    expect(gctx(dir, ['doctor']).code).toBe(0);
   });
 });

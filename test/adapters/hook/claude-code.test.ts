@@ -1,9 +1,11 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Memory } from '../../../src/engine/memory.js';
 import type { GccEvent } from '../../../src/events/types.js';
+import { gctx } from '../../support/cli.js';
+import { lifecycle, localEvents, readEvents } from '../../support/events.js';
 import { tempProject } from '../mcp/client.js';
 import { fixture, MAIN_JS, runHook } from './run.js';
 
@@ -16,14 +18,7 @@ async function project(): Promise<string> {
   return dir;
 }
 
-async function events(dir: string): Promise<readonly GccEvent[]> {
-  const m = await Memory.open(dir);
-  try {
-    return m.events();
-  } finally {
-    m.close();
-  }
-}
+const events = (dir: string): Promise<readonly GccEvent[]> => readEvents(dir);
 
 function send(name: string, dir: string, args = CC) {
   const r = runHook(args, fixture(name, dir), dir);
@@ -42,9 +37,19 @@ describe('gctx hook --agent claude-code', () => {
     const out = JSON.parse(r.stdout) as ClaudeAnswer;
     expect(out.hookSpecificOutput.hookEventName).toBe('SessionStart');
     expect(out.hookSpecificOutput.additionalContext).toContain('<gcc-memory');
-    expect(out.hookSpecificOutput.additionalContext).toContain('Current memory branch: main');
+    expect(out.hookSpecificOutput.additionalContext).toContain('Memory branch: main');
     const started = (await events(dir)).filter((e) => e.type === 'session.started');
     expect(started.map((e) => e.data)).toEqual([{ session: SESSION, host: 'claude-code', reason: 'startup' }]);
+  });
+
+  it('SessionStart: the briefing names approaches that were abandoned, and why', async () => {
+    const dir = await project();
+    const m = await Memory.open(dir);
+    await m.execute({ type: 'branch', name: 'try-cache', purpose: 'cache parsed files' });
+    await m.execute({ type: 'abandon', branch: 'try-cache', reason: 'stale reads after edits' });
+    m.close();
+    const out = JSON.parse(send('session-start', dir).stdout) as ClaudeAnswer;
+    expect(out.hookSpecificOutput.additionalContext).toMatch(/Failed approaches[^\n]*\n {2}- try-cache \(\d{4}-\d\d-\d\d\): cache parsed files — dropped: stale reads after edits\n/);
   });
 
   it('PreToolUse on an ordinary command: no decision, nothing logged', async () => {
@@ -70,6 +75,8 @@ describe('gctx hook --agent claude-code', () => {
     expect(blocked).toHaveLength(2);
     for (const e of blocked) expect((e.data as { result: string }).result).toMatch(/^blocked: /);
     expect(readFileSync(join(dir, '.GCC/main.md'), 'utf8')).not.toContain('[x] everything');
+    // What the refusal looks like in the log view.
+    expect(readFileSync(join(dir, '.GCC/log.md'), 'utf8')).toMatch(/blocked: /);
   });
 
   it('PostToolUse Edit and Write: one log entry each, with line counts from the result', async () => {
@@ -133,14 +140,31 @@ describe('gctx hook --agent claude-code', () => {
     expect(e.branch).toBe('try-ast');
   });
 
-  it('compaction: PreCompact records it quietly; SessionStart(compact) hands the briefing back', async () => {
+  it('compaction: PreCompact is quiet; SessionStart(compact) records the compaction and hands the briefing back', async () => {
     const dir = await project();
+    send('session-start', dir);
+    // Claude Code takes no context from PreCompact; nothing is recorded until the compaction is done.
     expect(send('pre-compact', dir).stdout).toBe('');
+    expect((await events(dir)).filter((e) => e.type === 'session.compacted')).toEqual([]);
     const out = JSON.parse(send('session-start-compact', dir).stdout) as ClaudeAnswer;
     expect(out.hookSpecificOutput.additionalContext).toContain('<gcc-memory');
-    const types = (await events(dir)).map((e) => e.type);
-    expect(types).toContain('session.compacted');
-    expect((await events(dir)).find((e) => e.type === 'session.started')!.data).toMatchObject({ reason: 'compact' });
+    const session = (await events(dir)).filter((e) => e.type.startsWith('session.')).map((e) => e.type);
+    // A compaction continues the session: it neither ends it nor starts another.
+    expect(session).toEqual(['session.started', 'session.compacted']);
+  });
+
+  it('a whole session — start, PreCompact, start after compaction, end — is recorded once each, in the local log only', async () => {
+    const dir = await project();
+    for (const name of ['session-start', 'pre-compact', 'session-start-compact', 'session-end']) send(name, dir);
+    const local = localEvents(dir);
+    expect(lifecycle(local)).toEqual(['session.started:claude-code:startup', 'session.compacted:claude-code:', 'session.ended:claude-code:prompt_input_exit']);
+    for (const e of local.filter((x) => x.type.startsWith('session.'))) expect(e.data).toMatchObject({ session: SESSION });
+    // Lifecycles are this clone's own: never in a segment that travels through git.
+    const shared = readdirSync(join(dir, '.GCC/events'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md'));
+    for (const f of shared) expect(readFileSync(join(dir, '.GCC/events', f), 'utf8')).not.toContain('"type":"session.');
+    // The log view shows them, newest first.
+    const log = JSON.parse(gctx(dir, ['context', '--log', '--json']).stdout) as { data: { entries: { text: string }[] } };
+    expect(log.data.entries.map((e) => e.text.slice(12)).slice(0, 3)).toEqual(['Session ended (prompt_input_exit) in claude-code', 'Context compacted in claude-code', 'Session started (startup) in claude-code']);
   });
 
   it('UserPromptSubmit and Stop: accepted, no decision; SessionEnd records the end', async () => {
@@ -149,8 +173,14 @@ describe('gctx hook --agent claude-code', () => {
     expect(send('user-prompt-submit', dir).stdout).toBe('');
     expect(send('stop', dir).stdout).toBe('');
     expect((await events(dir)).length).toBe(before);
+    // Nothing was started, so there is nothing to end.
     expect(send('session-end', dir).stdout).toBe('');
-    expect((await events(dir)).at(-1)!.data).toMatchObject({ session: SESSION, host: 'claude-code', reason: 'prompt_input_exit' });
+    expect((await events(dir)).length).toBe(before);
+    send('session-start', dir);
+    expect(send('session-end', dir).stdout).toBe('');
+    const last = (await events(dir)).at(-1)!;
+    expect(last.type).toBe('session.ended');
+    expect(last.data).toEqual({ session: SESSION, host: 'claude-code', reason: 'prompt_input_exit' });
   });
 
   it('malformed input: exit 0, no decision, one line on stderr', async () => {
@@ -199,11 +229,11 @@ describe('gctx hook --agent claude-code', () => {
   it('gives up on its log entry, not on the agent, when a live process holds the lock', async () => {
     const dir = await project();
     // This test process is alive, so the engine must not break its lock.
-    writeFileSync(join(dir, '.GCC/.lock'), JSON.stringify({ pid: process.pid, host: hostname(), start: null, at: new Date().toISOString() }));
+    writeFileSync(join(dir, '.GCC/.local/lock'), JSON.stringify({ pid: process.pid, host: hostname(), start: null, at: new Date().toISOString() }));
     const r = send('post-tool-use-edit', dir);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^gctx hook: E_LOCKED: /);
-    rmSync(join(dir, '.GCC/.lock'));
+    rmSync(join(dir, '.GCC/.local/lock'));
     expect((await events(dir)).filter((e) => e.type === 'tool.recorded')).toEqual([]);
   });
 });

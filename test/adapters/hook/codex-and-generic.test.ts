@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Memory } from '../../../src/engine/memory.js';
 import type { GccEvent } from '../../../src/events/types.js';
+import { readEvents } from '../../support/events.js';
 import { tempProject } from '../mcp/client.js';
 import { runHook } from './run.js';
 
@@ -11,12 +12,7 @@ async function project(): Promise<string> {
 }
 
 async function tools(dir: string): Promise<GccEvent[]> {
-  const m = await Memory.open(dir);
-  try {
-    return m.events().filter((e) => e.type === 'tool.recorded');
-  } finally {
-    m.close();
-  }
+  return (await readEvents(dir)).filter((e) => e.type === 'tool.recorded');
 }
 
 const codex = (dir: string, rest: Record<string, unknown>) =>

@@ -2,6 +2,7 @@
  * Test helper: the real `gctx mcp` as a child process, driven by the SDK's own client over
  * stdio, exactly as a host would. Needs `npm run build` first.
  */
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -44,7 +45,7 @@ export async function connect(dir: string, extraArgs: string[] = [], env: Record
   transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
   const client = new Client({ name: 'gcc-test', version: '1.0.0' });
   await client.connect(transport);
-  // Caches the output schemas, so every later callTool validates structuredContent against them.
+  // As hosts do: the tool list first (the client caches it; gctx declares no output schemas).
   await client.listTools();
   return { client, stderr: () => err, close: () => client.close() };
 }
@@ -57,7 +58,34 @@ export function textOf(r: CallToolResult): string {
   return r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
 }
 
-export function structured<T = Record<string, unknown>>(r: CallToolResult): T {
-  if (r.isError) throw new Error(`tool failed: ${textOf(r)}`);
-  return r.structuredContent as T;
+/** What a result holds for a client to act on: the branch, whether more is left and how to get it. */
+export interface Structured {
+  branch?: string;
+  truncated?: true;
+  next?: Record<string, unknown>;
 }
+
+export function structured(r: CallToolResult): Structured {
+  if (r.isError) throw new Error(`tool failed: ${textOf(r)}`);
+  return (r.structuredContent ?? {}) as Structured;
+}
+
+/** Raw JSON-RPC over the real process's pipes: what a host that is not the SDK sees. */
+export function exchange(entry: string, dir: string, lines: unknown[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(NODE, [entry, 'mcp', '--dir', dir], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    // Everything at once, then EOF: the server must answer all of it before it exits.
+    child.stdin.end(lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  });
+}
+
+export const INITIALIZE = [
+  { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
+  { jsonrpc: '2.0', method: 'notifications/initialized' },
+];

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { Memory } from '../../../src/index.js';
+import { readEvents } from '../../support/events.js';
 import { assertFreshBuild, FIXTURES, REPO_ROOT, tempDir } from './harness.js';
 
 const run = promisify(execFile);
@@ -39,9 +40,7 @@ describe('the real `pi` CLI (print mode) with this package loaded', () => {
     expect(firstRequest.tools).toEqual(expect.arrayContaining(['gcc_commit', 'gcc_context']));
     expect(readFileSync(join(dir, '.GCC/main.md'), 'utf8')).not.toBe('forged');
 
-    const m = await Memory.open(dir);
-    const events = m.events();
-    m.close();
+    const events = await readEvents(dir);
     expect(events.find((e) => e.type === 'commit.recorded')?.data).toMatchObject({ contribution: 'Committed from the pi CLI' });
     const tools = events.flatMap((e) => (e.type === 'tool.recorded' ? [`${e.data.tool}:${e.data.isError ? 'error' : 'ok'}`] : []));
     expect(tools).toEqual(['bash:ok', 'write:error']);

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { ExtensionAPI } from '@earendil-works/pi-coding-agent';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Memory } from '../../../src/index.js';
+import { readEvents } from '../../support/events.js';
 import { call, createHost, FIXTURES, type Host, say, tempDir } from './harness.js';
 
 const hosts: Host[] = [];
@@ -40,9 +41,7 @@ describe('Pi extension on the real host: codemode scripts', () => {
     expect(out?.text).toMatch(/rejected: .*generated from the memory log/);
     expect(out?.text).not.toContain('write went through');
 
-    const after = await Memory.open(dir);
-    const recorded = after.events().flatMap((e) => (e.type === 'tool.recorded' ? [`${e.data.tool}:${e.data.isError ? 'error' : 'ok'}`] : []));
-    after.close();
+    const recorded = (await readEvents(dir)).flatMap((e) => (e.type === 'tool.recorded' ? [`${e.data.tool}:${e.data.isError ? 'error' : 'ok'}`] : []));
     expect(recorded).toEqual(['mcp__echo__echo:ok', 'bash:ok', 'write:error', 'codemode:ok']);
   });
 });

@@ -1,45 +1,93 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { usageOf } from '../../../src/adapters/cli/args.js';
+import { operationNamed, operationsFor } from '../../../src/operations/index.js';
 import { Memory } from '../../../src/index.js';
+import { readEvents } from '../../support/events.js';
 import { createHost, type Host, tempDir } from './harness.js';
-
-const hosts: Host[] = [];
-afterEach(async () => {
-  for (const h of hosts.splice(0)) await h.dispose();
-});
 
 /** `/gcc …` output entries, which the person sees and the model does not. */
 const outputs = (h: Host) =>
   h
     .session()
     .sessionManager.getEntries()
-    .flatMap((e) => (e.type === 'custom' && e.customType === 'gcc-output' ? [(e.data as { title: string; text: string })] : []));
+    .flatMap((e) => (e.type === 'custom' && e.customType === 'gcc-output' ? [e.data as { title: string; text: string }] : []));
+
+const usage = (name: string) => usageOf(operationNamed(name)!, '/gcc');
+
+/** One host for the whole file: each `/gcc` line is typed into it in turn. */
+let h: Host;
+let dir: string;
+beforeAll(async () => {
+  dir = tempDir('gcc-pi-project-');
+  (await Memory.open(dir, { create: true })).close();
+  h = await createHost({ cwd: dir });
+});
+afterAll(async () => {
+  await h.dispose();
+});
+
+/** Type one line; the output it adds. */
+async function gcc(line: string): Promise<{ title: string; text: string }> {
+  const before = outputs(h).length;
+  await h.session().prompt(line);
+  const out = outputs(h);
+  expect(out.length, line).toBe(before + 1);
+  return out.at(-1)!;
+}
 
 describe('the /gcc command on the real host', () => {
-  it('runs memory operations for the person, out of the model\'s context', async () => {
-    const dir = tempDir('gcc-pi-project-');
-    (await Memory.open(dir, { create: true })).close();
-    const h = await createHost({ cwd: dir });
-    hosts.push(h);
-    await h.session().prompt('/gcc roadmap add Parse the config format');
-    await h.session().prompt('/gcc branch try-toml see whether TOML fits');
-    await h.session().prompt('/gcc commit TOML parser drafted');
-    await h.session().prompt('/gcc status');
-    await h.session().prompt('/gcc context branch');
-    await h.session().prompt('/gcc graph');
-    await h.session().prompt('/gcc switch no-such-branch');
-    const out = outputs(h);
-    expect(out.map((o) => o.title)).toEqual(['gcc roadmap', 'gcc branch', 'gcc commit', 'gcc status', 'gcc context', 'gcc graph', 'gcc switch']);
-    expect(out[3]?.text).toContain('Parse the config format');
-    expect(out[3]?.text).toMatch(/Memory session: pi:/);
-    expect(out[4]?.text).toContain('TOML parser drafted');
-    expect(out[5]?.text).toMatch(/^gitGraph/m);
-    expect(out[6]?.text).toMatch(/^E_BRANCH_NOT_FOUND/);
+  it("takes the command line's own words, for the person, out of the model's context", async () => {
+    expect((await gcc('/gcc roadmap add Parse the config format')).text).toBe('Added objective 1: Parse the config format');
+    expect((await gcc('/gcc branch try-toml --purpose "see whether TOML fits" --hypothesis simpler')).text).toBe('Created branch try-toml from main and switched to it');
+    const commit = await gcc('/gcc commit "two words" --next "x"');
+    expect(commit).toMatchObject({ title: 'gcc commit' });
+    expect(commit.text).toMatch(/^Committed C001 \([0-9a-f]{7}\) on try-toml: two words$/);
+    await gcc("/gcc commit TOML parser drafted --title 'TOML draft'");
+
+    const status = await gcc('/gcc status');
+    expect(status.text).toContain('On memory branch try-toml (from main): see whether TOML fits');
+    expect(status.text).toContain('Parse the config format');
+    expect(status.text).toMatch(/Memory session: pi:/);
+    expect((await gcc('/gcc context --branch')).text).toMatch(/Hypotheses: simpler[^]*TOML parser drafted[^]*two words/);
+
+    // A cut list says how to get the older part in /gcc's own words.
+    const log = await gcc('/gcc context --log 3');
+    expect(log.text).toMatch(/^Log of try-toml, newest first: entries 4 to 2 of 4\n/);
+    expect(log.text).toContain('… 1 older entry: /gcc context --log 3 --on try-toml --page 2');
+    expect((await gcc('/gcc context --log 3 --on try-toml --page 2')).text).toMatch(/Branch try-toml started from main: see whether TOML fits$/);
+
+    expect((await gcc('/gcc search TOML draft')).text).toMatch(/match(es)? for "TOML draft"[^]*try-toml C002/);
+    expect((await gcc('/gcc graph')).text).toMatch(/^gitGraph/m);
+
+    const recorded = (await readEvents(dir)).flatMap((e) => (e.type === 'commit.recorded' ? [[e.branch, e.data.contribution, e.data.title, e.data.next]] : []));
+    expect(recorded).toEqual([
+      ['try-toml', 'two words', 'two words', 'x'],
+      ['try-toml', 'TOML parser drafted', 'TOML draft', undefined],
+    ]);
     // The model was never called and saw none of it.
     expect(h.requests).toEqual([]);
     expect(h.visible().some((m) => m.text.includes('TOML parser drafted'))).toBe(false);
-    const m = await Memory.open(dir);
-    const commit = m.events().find((e) => e.type === 'commit.recorded');
-    m.close();
-    expect(commit?.branch).toBe('try-toml');
+  });
+
+  it('answers mistakes with the code, what is wrong and the usage', async () => {
+    expect((await gcc('/gcc switch no-such-branch')).text).toMatch(/^E_BRANCH_NOT_FOUND: /);
+    const bare = await gcc('/gcc commit');
+    expect(bare.text).toBe(`E_INVALID_ARGUMENT: missing contribution Fix: ${usage('commit')} (required: contribution; optional: title, next, check, files)`);
+    expect((await gcc('/gcc branch try-x')).text).toBe(`E_INVALID_ARGUMENT: missing purpose Fix: ${usage('branch')} (required: name, purpose; optional: hypotheses)`);
+    expect((await gcc('/gcc context --log many')).text).toBe(`E_INVALID_ARGUMENT: --log takes a whole number above 0 Fix: ${usage('context')}`);
+    expect((await gcc('/gcc switch main extra')).text).toBe(`E_INVALID_ARGUMENT: unexpected word: "extra" Fix: ${usage('switch')}`);
+    // An unknown subcommand lists what there is.
+    const unknown = await gcc('/gcc frobnicate');
+    expect(unknown.text).toMatch(/^unknown subcommand "frobnicate"/);
+    for (const op of operationsFor('slash')) expect(unknown.text).toContain(usageOf(op, '/gcc'));
+    expect(h.requests).toEqual([]);
+  });
+
+  it('help lists every operation offered to /gcc with the usage generated for it', async () => {
+    const help = await gcc('/gcc help');
+    const ops = operationsFor('slash');
+    expect(ops.map((op) => op.name)).toEqual(expect.arrayContaining(['status', 'commit', 'branch', 'context', 'search', 'log']));
+    for (const op of ops) expect(help.text).toContain(`${usageOf(op, '/gcc')}\n    ${op.summary}`);
+    expect([...help.text.matchAll(/^\/gcc (\S+)/gm)].map((m) => m[1])).toEqual(ops.map((op) => op.name));
   });
 });

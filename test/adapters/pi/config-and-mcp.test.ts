@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/adapters/pi/config.js';
 import { Memory } from '../../../src/index.js';
-import { call, createHost, FIXTURES, type Host, REPO_ROOT, say, tempDir } from './harness.js';
+import { readEvents } from '../../support/events.js';
+import { call, createHost, FIXTURES, type Host, say, tempDir } from './harness.js';
 
 const hosts: Host[] = [];
 const ENV_KEYS = ['GCC_PI_CHANNEL', 'GCC_BIN', 'GCC_PI_READY_TIMEOUT_MS', 'GCC_TEST_NODE', 'FAKE_GCTX_LOG', 'FAKE_GCTX_VERSION', 'GCC_PI_CONTEXT_BUDGET'];
@@ -16,15 +17,6 @@ async function project(): Promise<string> {
   const dir = tempDir('gcc-pi-project-');
   (await Memory.open(dir, { create: true })).close();
   return dir;
-}
-
-/** Whether this build's CLI has `gctx mcp` (issue 5); until then the stand-in covers the channel. */
-function realGctxMcp(): boolean {
-  try {
-    return existsSync(join(REPO_ROOT, 'dist/adapters/mcp/server.js')) && /serveMcp/.test(readFileSync(join(REPO_ROOT, 'dist/adapters/cli/agent-commands.js'), 'utf8'));
-  } catch {
-    return false;
-  }
 }
 
 const notices = (h: Host) => h.visible().filter((m) => m.customType === 'gcc-notice').map((m) => m.text);
@@ -117,18 +109,17 @@ describe('MCP channel on the real host', () => {
     const r = h.toolResults()[0];
     expect(r?.isError, r?.text).toBe(false);
     const session = `pi:${h.session().sessionManager.getSessionId()}`;
-    const m = await Memory.open(dir);
-    const commit = m.events().find((e) => e.type === 'commit.recorded');
+    const events = await readEvents(dir);
+    const commit = events.find((e) => e.type === 'commit.recorded');
     // The memory tool call is the operation itself, not also a logged tool call.
-    expect(m.events().filter((e) => e.type === 'tool.recorded')).toEqual([]);
-    m.close();
+    expect(events.filter((e) => e.type === 'tool.recorded')).toEqual([]);
     expect(commit?.data.contribution).toBe('Committed over MCP');
     const spawned = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { argv: string[]; cwd: string; session: string });
     expect(spawned.find((s) => s.argv[0] === 'mcp')).toMatchObject({ cwd: dir, session });
     expect(notices(h)).toEqual([]);
   });
 
-  it.skipIf(!realGctxMcp())('works with the real `gctx mcp` of this package', async () => {
+  it('works with the real `gctx mcp` of this package', async () => {
     const dir = await project();
     Object.assign(process.env, { GCC_PI_CHANNEL: 'mcp' });
     const h = await createHost({ cwd: dir, builtins: true });
@@ -137,9 +128,7 @@ describe('MCP channel on the real host', () => {
     expect(h.requests[0]?.tools).toContain('mcp__gcc__commit');
     const r = h.toolResults()[0];
     expect(r?.isError, r?.text).toBe(false);
-    const m = await Memory.open(dir);
-    const commit = m.events().find((e) => e.type === 'commit.recorded');
-    m.close();
+    const commit = (await readEvents(dir)).find((e) => e.type === 'commit.recorded');
     expect(commit?.data.contribution).toBe('Committed through gctx mcp');
     expect(notices(h)).toEqual([]);
   });

@@ -92,7 +92,8 @@ export function assertFreshBuild(): void {
   } catch {
     throw new Error('dist/ is missing: run `npm run build` (npm test does it) before the Pi tests');
   }
-  for (const dir of ['src/adapters/pi', 'src/observer']) {
+  // Pi's tools and /gcc are generated from the catalogue and parsed by the CLI's parser.
+  for (const dir of ['src/adapters/pi', 'src/observer', 'src/operations', 'src/adapters/cli', 'src/adapters/mcp']) {
     for (const f of readdirSync(join(REPO_ROOT, dir))) {
       if (statSync(join(REPO_ROOT, dir, f)).mtimeMs > builtAt) throw new Error(`dist/ is older than ${dir}/${f}: run \`npm run build\``);
     }

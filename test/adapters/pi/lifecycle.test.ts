@@ -1,7 +1,8 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Memory } from '../../../src/index.js';
+import { lifecycle, localEvents, readEvents } from '../../support/events.js';
 import { call, createHost, type Host, say, tempDir } from './harness.js';
 
 const hosts: Host[] = [];
@@ -21,12 +22,7 @@ const briefings = (h: Host) => h.visible().filter((m) => m.customType === 'gcc-b
 const notices = (h: Host) => h.visible().filter((m) => m.customType === 'gcc-notice');
 
 async function sessionEvents(dir: string) {
-  const m = await Memory.open(dir);
-  try {
-    return m.events().filter((e) => e.type.startsWith('session.')).map((e) => `${e.type}:${'reason' in e.data ? e.data.reason : ''}`);
-  } finally {
-    m.close();
-  }
+  return (await readEvents(dir)).filter((e) => e.type.startsWith('session.')).map((e) => `${e.type}:${'reason' in e.data ? e.data.reason : ''}`);
 }
 
 describe('Pi extension on the real host: session lifecycle', () => {
@@ -68,7 +64,7 @@ describe('Pi extension on the real host: session lifecycle', () => {
     ]);
   });
 
-  it('sends the briefing again after a compaction dropped it', async () => {
+  it('sends the briefing again after a compaction dropped it; start, compaction and shutdown are logged once each, locally, as host pi', async () => {
     const dir = await project();
     const h = await createHost({ cwd: dir, persist: true, settings: { compaction: { enabled: false, keepRecentTokens: 10, reserveTokens: 16384 } } });
     hosts.push(h);
@@ -83,13 +79,22 @@ describe('Pi extension on the real host: session lifecycle', () => {
     const briefingAt = visible.findIndex((m) => m.customType === 'gcc-briefing');
     expect(summaryAt).toBeGreaterThanOrEqual(0);
     expect(briefingAt).toBeGreaterThan(summaryAt);
-    expect(await sessionEvents(dir)).toContain('session.compacted:');
+    const session = `pi:${h.session().sessionManager.getSessionId()}`;
+    await h.dispose();
+    hosts.splice(hosts.indexOf(h), 1);
+    // The same lifecycle a Claude Code session records through its hooks, from the same machine.
+    const local = localEvents(dir);
+    expect(lifecycle(local)).toEqual(['session.started:pi:startup', 'session.compacted:pi:', 'session.ended:pi:quit']);
+    for (const e of local.filter((x) => x.type.startsWith('session.'))) expect(e.data).toMatchObject({ session });
+    expect(await sessionEvents(dir)).toEqual(['session.started:startup', 'session.compacted:', 'session.ended:quit']);
   });
 
   it('keeps a session on a corrupt .GCC/ working, and tells the first turn what is wrong and how to fix it', async () => {
     const dir = await project();
-    const log = join(dir, '.GCC/log.md');
-    // Damage an acknowledged entry in the middle of the log (not a torn tail).
+    const segments = readdirSync(join(dir, '.GCC/events'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md'));
+    expect(segments).toHaveLength(1);
+    const log = join(dir, '.GCC/events', segments[0]!);
+    // Damage an acknowledged entry of the segment (not a torn tail).
     const text = readFileSync(log, 'utf8');
     // Damage the event itself (its machine line), which the integrity check covers.
     const damaged = text.replace('"text":"Ship the streaming parser"', '"text":"Ship the streaming PARSER"');
@@ -137,11 +142,11 @@ describe('Pi extension on the real host: session lifecycle', () => {
     try {
       expect(m.currentBranch(parent)).toBe('exp');
       expect(m.currentBranch(child)).toBe('main');
-      const switched = m.events().filter((e) => e.type === 'branch.switched' && e.data.session === child).map((e) => e.type === 'branch.switched' && e.data.to);
-      expect(switched).toEqual(['exp', 'main']);
     } finally {
       m.close();
     }
+    const switched = (await readEvents(dir)).flatMap((e) => (e.type === 'branch.switched' && e.data.session === child ? [e.data.to] : []));
+    expect(switched).toEqual(['exp', 'main']);
   });
 });
 
@@ -150,7 +155,7 @@ describe('Pi extension on the real host: readiness barrier', () => {
     const { FileLock } = await import('../../../src/store/lock.js');
     const dir = await project();
     // Hold the memory's lock, so this session's start blocks on it well past the cap.
-    const lock = new FileLock(join(dir, '.GCC/.lock'));
+    const lock = new FileLock(join(dir, '.GCC/.local/lock'));
     await lock.acquire();
     process.env.GCC_PI_READY_TIMEOUT_MS = '300';
     try {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { userServer } from '../../../src/adapters/pi/mcp-channel.js';
 import { Memory } from '../../../src/index.js';
+import { readEvents } from '../../support/events.js';
 import { call, createHost, FIXTURES, type Host, say, tempDir } from './harness.js';
 
 const hosts: Host[] = [];
@@ -69,15 +70,12 @@ async function status(h: Host): Promise<string> {
 }
 
 async function commits(dir: string): Promise<unknown[]> {
-  const m = await Memory.open(dir);
-  const found = m.events().flatMap((e) => (e.type === 'commit.recorded' ? [e.data.contribution] : []));
-  m.close();
-  return found;
+  return (await readEvents(dir)).flatMap((e) => (e.type === 'commit.recorded' ? [e.data.contribution] : []));
 }
 
 /** Hold the memory's lock from another process until the returned release is called. */
 async function holdLock(dir: string): Promise<() => void> {
-  const child = spawn(process.execPath, [join(FIXTURES, 'lock-holder.mjs'), join(dir, '.GCC', '.lock')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(FIXTURES, 'lock-holder.mjs'), join(dir, '.GCC', '.local', 'lock')], { stdio: ['pipe', 'pipe', 'inherit'] });
   children.push(child);
   await new Promise<void>((resolve, reject) => {
     child.stdout?.on('data', (d: Buffer) => d.toString().includes('held') && resolve());
@@ -102,8 +100,10 @@ describe('the 600-second request timeout', () => {
     const gcc = o.api().getMcpServers().find((s) => s.name === 'gcc');
     expect(gcc?.config).toMatchObject({ timeout: 600, exposure: 'direct' });
 
-    // The same `gctx mcp`, on the same memory and session, differing only in a 1 s timeout.
-    o.api().registerMcpServer('twin', { ...gcc!.config, timeout: 1 });
+    // The same `gctx mcp`, on the same memory and session, differing only in a 5 s timeout. Pi
+    // applies it to the connection too (initialize, tools/list), so it must outlast a server
+    // start on a loaded machine: at 1 s the twin's tools never came up under load.
+    o.api().registerMcpServer('twin', { ...gcc!.config, timeout: 5 });
     await until('the twin tools', () => o.tools().includes('mcp__twin__commit'));
 
     // Both calls wait on the lock; it is let go only once Pi has given up on the twin's call,
@@ -111,13 +111,13 @@ describe('the 600-second request timeout', () => {
     const release = await holdLock(dir);
     o.seen.afterEnd.set('mcp__twin__commit', release);
     await h.turn('commit twice', [
-      { calls: [{ name: 'mcp__twin__commit', args: { contribution: 'twin: gave up after 1 s' } }, { name: 'mcp__gcc__commit', args: { contribution: 'outlived the short timeout' } }] },
+      { calls: [{ name: 'mcp__twin__commit', args: { contribution: 'twin: gave up after 5 s' } }, { name: 'mcp__gcc__commit', args: { contribution: 'outlived the short timeout' } }] },
       say('ok'),
     ]);
     const twin = h.toolResults().find((r) => r.toolName === 'mcp__twin__commit');
     const ours = h.toolResults().find((r) => r.toolName === 'mcp__gcc__commit');
     expect(twin?.isError).toBe(true);
-    expect(twin?.text).toMatch(/MCP request timed out after 1000ms/);
+    expect(twin?.text).toMatch(/MCP request timed out after 5000ms/);
     expect(ours?.isError, ours?.text).toBe(false);
     expect(o.seen.runs).toEqual(['start mcp__twin__commit', 'start mcp__gcc__commit', 'end mcp__twin__commit', 'end mcp__gcc__commit']);
     expect(await commits(dir)).toContain('outlived the short timeout');

@@ -1,7 +1,9 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Memory } from '../../../src/index.js';
+import { operationsFor } from '../../../src/operations/index.js';
+import { readEvents } from '../../support/events.js';
 import { call, createHost, type Host, say, tempDir } from './harness.js';
 
 const hosts: Host[] = [];
@@ -24,14 +26,7 @@ async function host(cwd: string): Promise<Host> {
   return h;
 }
 
-async function events(dir: string) {
-  const m = await Memory.open(dir);
-  try {
-    return m.events();
-  } finally {
-    m.close();
-  }
-}
+const events = readEvents;
 
 describe('Pi extension on the real host: tools and hook bridge', () => {
   it('runs on Node 22', () => {
@@ -42,7 +37,12 @@ describe('Pi extension on the real host: tools and hook bridge', () => {
     const dir = await project();
     const h = await host(dir);
     await h.turn('do the thing', [call('gcc_commit', { contribution: 'Set up the parser skeleton', title: 'Parser skeleton' }), say('done')]);
-    expect(h.requests[0]?.tools).toEqual(expect.arrayContaining(['gcc_commit', 'gcc_branch', 'gcc_context', 'gcc_search']));
+    // The memory tools Pi declares are the catalogue's operations offered to Pi, in its order.
+    const declared = (h.requests[0]?.tools ?? []).filter((t) => t.startsWith('gcc_'));
+    expect(declared).toEqual(operationsFor('pi').map((op) => `gcc_${op.name}`));
+    expect(declared).toContain('gcc_log');
+    // Search is a level of gcc_context, not a tool of its own.
+    expect(declared).not.toContain('gcc_search');
     const [r] = h.toolResults();
     expect(r?.isError, r?.text).toBe(false);
     expect(readFileSync(join(dir, '.GCC/commit.md'), 'utf8')).toContain('Set up the parser skeleton');
@@ -147,15 +147,31 @@ describe('Pi extension on the real host: tools and hook bridge', () => {
     expect(merged?.details).toMatchObject({ branch: 'main' });
   });
 
+  it('gcc_log records one Observation–Thought–Action entry, and only that (no tool entry for itself)', async () => {
+    const dir = await project();
+    const h = await host(dir);
+    await h.turn('note it', [call('gcc_log', { observation: 'the cache misses on cold start', thought: 'warm it at boot', action: 'add a warm-up step' }), say('noted')]);
+    const [r] = h.toolResults();
+    expect(r?.isError, r?.text).toBe(false);
+    expect(r?.text).toBe('Logged on main');
+    expect(r?.details).toMatchObject({ ok: true, branch: 'main' });
+    const logged = (await events(dir)).filter((e) => e.type === 'ota.logged' || e.type === 'tool.recorded');
+    expect(logged.map((e) => [e.type, e.branch, e.data])).toEqual([['ota.logged', 'main', { observation: 'the cache misses on cold start', thought: 'warm it at boot', action: 'add a warm-up step' }]]);
+    expect(readFileSync(join(dir, '.GCC/log.md'), 'utf8')).toContain('the cache misses on cold start');
+  });
+
   it('answers a bad memory call with a readable tool error carrying the engine code', async () => {
     const dir = await project();
     const h = await host(dir);
-    await h.turn('oops', [call('gcc_switch', { name: 'nope' }), call('gcc_context', { level: 'commit' }), say('recovered')]);
-    const [sw, cx] = h.toolResults();
+    await h.turn('oops', [call('gcc_switch', { name: 'nope' }), call('gcc_context', { level: 'commit' }), call('gcc_commit', { title: 'no text' }), say('recovered')]);
+    const [sw, cx, cm] = h.toolResults();
     expect(sw?.isError).toBe(true);
     expect(sw?.text).toMatch(/^E_BRANCH_NOT_FOUND/);
     expect(cx?.isError).toBe(true);
     expect(cx?.text).toMatch(/^E_INVALID_ARGUMENT/);
+    // Pi checks arguments against the declared schema (the catalogue's) before the tool runs.
+    expect(cm?.isError).toBe(true);
+    expect(cm?.text).toMatch(/gcc_commit[^]*contribution: missing/);
     // The turn went on to its end.
     expect(h.session().messages.at(-1)?.role).toBe('assistant');
   });

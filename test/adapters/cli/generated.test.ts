@@ -1,0 +1,125 @@
+/**
+ * The command line is generated from the catalogue (src/operations/): its help lists every
+ * operation offered to the CLI with the usage generated from its declaration, a call missing
+ * what it needs says so with that usage, and `--json` answers have one shape for writes and
+ * one for reads. Spawned for real.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { usageOf } from '../../../src/adapters/cli/args.js';
+import { operationNamed, operationsFor } from '../../../src/operations/index.js';
+import { gctx } from '../../support/cli.js';
+import { cleanup, tempProject } from '../../support/tmp.js';
+
+afterAll(cleanup);
+
+function project(): string {
+  const dir = tempProject('gcc-cli-gen-');
+  expect(gctx(dir, ['init']).code).toBe(0);
+  return dir;
+}
+
+const usage = (name: string) => usageOf(operationNamed(name)!);
+
+describe('gctx --help', () => {
+  it('lists every operation offered to the command line, each with its generated usage and summary', () => {
+    const r = gctx(tempProject('gcc-cli-gen-'), ['--help']);
+    expect(r.code).toBe(0);
+    const ops = operationsFor('cli');
+    expect(ops.map((op) => op.name)).toEqual(expect.arrayContaining(['init', 'status', 'commit', 'branch', 'switch', 'merge', 'abandon', 'roadmap', 'log', 'context', 'search']));
+    for (const op of ops) {
+      expect(r.stdout, op.name).toContain(usageOf(op));
+      expect(r.stdout, op.name).toContain(op.summary);
+    }
+    // In the catalogue's order.
+    const at = ops.map((op) => r.stdout.indexOf(`  ${usageOf(op)}`));
+    expect(at).toEqual([...at].sort((a, b) => a - b));
+    // Nothing else is offered as a command.
+    const listed = [...r.stdout.matchAll(/^ {2}gctx (\S+)/gm)].map((m) => m[1]);
+    expect(listed).toEqual(ops.map((op) => op.name));
+  });
+
+  it('gives one operation its usage with `<op> --help`', () => {
+    const dir = tempProject('gcc-cli-gen-');
+    for (const name of ['commit', 'context']) {
+      const r = gctx(dir, [name, '--help']);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe(`${usage(name)}\n  ${operationNamed(name)!.summary}\n`);
+    }
+  });
+});
+
+describe('gctx argument errors', () => {
+  afterAll(cleanup);
+
+  it('`gctx commit` without text exits 1, names what is missing and quotes the usage with the required and optional arguments', () => {
+    const dir = project();
+    const r = gctx(dir, ['commit']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain('gctx: E_INVALID_ARGUMENT: missing contribution');
+    expect(r.stderr).toContain(`Fix: ${usage('commit')} (required: contribution; optional: title, next, check, files)`);
+    const j = JSON.parse(gctx(dir, ['commit', '--json']).stdout) as { error: { code: string; message: string; fix: string } };
+    expect(j.error).toEqual({ code: 'E_INVALID_ARGUMENT', message: 'missing contribution', fix: `${usage('commit')} (required: contribution; optional: title, next, check, files)` });
+  });
+
+  it('an unknown option or a stray word is refused with the usage, before anything is written', () => {
+    const dir = project();
+    const before = gctx(dir, ['context', '--log', '--json']).stdout;
+    for (const [args, what] of [
+      [['commit', 'x', '--nope', 'y'], 'unknown option --nope'],
+      [['switch', 'main', 'extra'], 'unexpected word: "extra"'],
+      [['context', '--log', '--page', '0'], '--page takes a whole number above 0'],
+    ] as const) {
+      const r = gctx(dir, [...args]);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr).toContain(`E_INVALID_ARGUMENT: ${what}`);
+      expect(r.stderr).toContain(usage(args[0]));
+    }
+    expect(gctx(dir, ['context', '--log', '--json']).stdout).toBe(before);
+  });
+});
+
+describe('gctx --json', () => {
+  afterAll(cleanup);
+
+  it('a write answers {ok, branch, message, events}; a read {ok, level, truncated, tokens, next, data}', () => {
+    const dir = project();
+    const w = JSON.parse(gctx(dir, ['branch', 'try-x', '--purpose', 'try x', '--json']).stdout) as Record<string, unknown>;
+    expect(Object.keys(w).sort()).toEqual(['branch', 'events', 'message', 'ok']);
+    expect(w).toMatchObject({ ok: true, branch: 'try-x', message: 'Created branch try-x from main and switched to it' });
+    expect(w.events).toEqual([
+      { id: expect.stringMatching(/^[0-9a-f]{22}$/), type: 'branch.created', branch: 'try-x' },
+      { id: expect.stringMatching(/^[0-9a-f]{22}$/), type: 'branch.switched', branch: 'try-x' },
+    ]);
+    for (let i = 1; i <= 3; i++) expect(gctx(dir, ['commit', `step ${i}`]).code).toBe(0);
+
+    const whole = JSON.parse(gctx(dir, ['context', '--log', '--json']).stdout) as Record<string, unknown>;
+    expect(Object.keys(whole).sort()).toEqual(['data', 'level', 'next', 'ok', 'tokens', 'truncated']);
+    expect(whole).toMatchObject({ ok: true, level: 'log', truncated: false, next: null });
+    expect(whole.tokens).toBeGreaterThan(0);
+    const data = whole.data as { branch: string; page: number; total: number; entries: { at: string; branch: string; text: string }[] };
+    expect(data).toMatchObject({ branch: 'try-x', page: 1, total: 5 });
+    // Newest first; the switch is this clone's own entry (the local log), shown with the rest.
+    expect(data.entries.map((e) => e.text.replace(/^\d\d-\d\d \d\d:\d\d /, '').replace(/ [0-9a-f]{7}:/, ':'))).toEqual([
+      'Commit C003: step 3',
+      'Commit C002: step 2',
+      'Commit C001: step 1',
+      'Switched to try-x',
+      'Branch try-x started from main: try x',
+    ]);
+
+    // Cut: the answer says so, and its next query is the older part, in the command line's words.
+    const cut = JSON.parse(gctx(dir, ['context', '--log', '2', '--json']).stdout) as { truncated: boolean; next: unknown; data: { entries: unknown[] } };
+    expect(cut.truncated).toBe(true);
+    expect(cut.next).toEqual({ level: 'log', branch: 'try-x', n: 2, page: 2 });
+    expect(cut.data.entries).toHaveLength(2);
+    const text = gctx(dir, ['context', '--log', '2']).stdout;
+    expect(text).toContain('… 3 older entries: gctx context --log 2 --on try-x --page 2');
+    const older = gctx(dir, ['context', '--log', '2', '--on', 'try-x', '--page', '2']).stdout;
+    expect(older).toMatch(/Commit C001 [0-9a-f]{7}: step 1\n.*Switched to try-x\n/);
+    expect(older).toContain('… 1 older entry: gctx context --log 2 --on try-x --page 3');
+    const oldest = gctx(dir, ['context', '--log', '2', '--on', 'try-x', '--page', '3']).stdout;
+    expect(oldest).toMatch(/Branch try-x started from main: try x\n$/);
+  });
+});
