@@ -9,12 +9,12 @@ import { tmpdir, cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decide } from '../dist/decider/decide.js';
+import { evolve } from '../dist/decider/evolve.js';
+import { initialState } from '../dist/decider/state.js';
 import { DEFAULT_CONFIG, FORMAT_VERSION, MAIN } from '../dist/events/types.js';
 import { serialize } from '../dist/log/codec.js';
-import { evolve } from '../dist/projections/evolve.js';
-import { initialState } from '../dist/projections/state.js';
-import { layout } from '../dist/store/paths.js';
-import { nextId } from '../dist/store/store.js';
+import { layout, newSegmentName } from '../dist/store/paths.js';
+import { LOCAL, nextId, SEGMENT_MAX } from '../dist/store/store.js';
 import { Memory } from '../dist/index.js';
 
 export const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
@@ -126,19 +126,43 @@ export function prng(seed) {
 /**
  * Build a history of about `events` events by running the real decider and fold in
  * memory and writing the logs with the real codec (the same bytes `execute` would append,
- * without 100,000 fsyncs). The mix is what an agent session produces: tool-call records
- * with file edits, OTA entries, a commit every `commitEvery` events, objectives, and now
- * and then a branch with a few commits that is merged or abandoned.
+ * without 100,000 fsyncs): shared events into segments under `.GCC/events/` (a new one each
+ * time one passes SEGMENT_MAX, as a writer does), local ones (branch switches) into the local
+ * log. The mix is what an agent session produces: tool-call records with file edits, OTA
+ * entries, a commit every `commitEvery` events, objectives, and now and then a branch with a
+ * few commits that is merged or abandoned.
  * Returns the project directory (holding .GCC/) and counts.
  */
 export async function buildHistory(dir, { events: target, commitEvery = 10, seed = 1, commitsOnly = false, objectives = 6 } = {}) {
   const rng = prng(seed);
-  const logs = new Map(); // branch -> events
+  const l = layout(dir);
   let state = initialState();
   let lastId = '';
   let t = Date.now() - target * 10 - 86_400_000;
   let count = 0;
   let commits = 0;
+  let bytes = 0;
+  // Logs being written: LOCAL, or the open segment (rolled over past SEGMENT_MAX).
+  const files = new Map(); // name -> { seq, size, chunks }
+  let segment = null;
+  const write = (name) => {
+    const f = files.get(name);
+    if (!f || !f.chunks.length) return;
+    const path = name === LOCAL ? l.localLog : l.segment(name);
+    mkdirSync(dirname(path), { recursive: true });
+    const text = f.chunks.join('');
+    writeFileSync(path, text, { flag: 'a' });
+    bytes += Buffer.byteLength(text);
+    f.chunks = [];
+  };
+  const logFor = (shared, at) => {
+    if (!shared) return LOCAL;
+    if (!segment || files.get(segment).size >= SEGMENT_MAX) {
+      if (segment) write(segment);
+      segment = newSegmentName(at, randomBytes(3).toString('hex'));
+    }
+    return segment;
+  };
   // Tool records and OTA entries do not depend on the state beyond the current branch, so
   // they are folded lazily in batches (one immer draft per batch instead of per event).
   let unfolded = [];
@@ -146,19 +170,22 @@ export async function buildHistory(dir, { events: target, commitEvery = 10, seed
     if (unfolded.length) state = evolve(state, unfolded);
     unfolded = [];
   };
-  const push = (branch, news, fold) => {
-    let list = logs.get(branch);
-    if (!list) logs.set(branch, (list = []));
-    const seq0 = list.length;
+  const push = (placed, shared, fold) => {
+    if (!placed.length) return;
     const at = new Date((t += 7));
-    const envs = news.map((ev, i) => {
+    const name = logFor(shared, at);
+    let f = files.get(name);
+    if (!f) files.set(name, (f = { seq: 0, size: 0, chunks: [] }));
+    const envs = placed.map((ev, i) => {
       lastId = nextId(lastId, at.getTime());
-      const env = { id: lastId, seq: seq0 + i + 1, at: at.toISOString(), branch, type: ev.type, data: ev.data };
-      const more = news.length - 1 - i;
+      const env = { id: lastId, seq: ++f.seq, at: at.toISOString(), branch: ev.branch, type: ev.type, data: ev.data };
+      const more = placed.length - 1 - i;
       if (more > 0) env.more = more;
       return env;
     });
-    for (const e of envs) list.push(e);
+    const text = serialize(envs);
+    f.chunks.push(text);
+    f.size += Buffer.byteLength(text);
     if (fold) {
       flush();
       state = evolve(state, envs);
@@ -172,10 +199,11 @@ export async function buildHistory(dir, { events: target, commitEvery = 10, seed
     if (!lazy) flush();
     const d = decide(state, cmd, { nonce: randomBytes(8).toString('hex') });
     if (!d.ok) throw d.error;
-    push(d.log, d.events, !lazy);
+    push(d.shared, true, !lazy);
+    push(d.local, false, !lazy);
     if (cmd.type === 'commit' || cmd.type === 'merge') commits++;
   };
-  push(MAIN, [{ type: 'memory.initialized', data: { format: FORMAT_VERSION, config: { ...DEFAULT_CONFIG } } }], true);
+  push([{ branch: MAIN, type: 'memory.initialized', data: { format: FORMAT_VERSION, config: { ...DEFAULT_CONFIG } } }], true, true);
   for (let i = 0; i < objectives; i++) run({ type: 'roadmap', action: 'add', target: `Objective ${i + 1}: ${words(rng, 6)}` });
   let sinceCommit = 0;
   let branchNo = 0;
@@ -223,21 +251,11 @@ export async function buildHistory(dir, { events: target, commitEvery = 10, seed
   // Close a branch left open so the session ends on main.
   if (onBranch) run({ type: 'merge', branch: onBranch, synthesis: `Merged ${onBranch}` });
   flush();
-  const l = layout(dir);
-  mkdirSync(l.gcc, { recursive: true });
-  let bytes = 0;
-  for (const [branch, list] of logs) {
-    const path = l.logOf(branch);
-    mkdirSync(dirname(path), { recursive: true });
-    const text = serialize(list);
-    bytes += Buffer.byteLength(text);
-    writeFileSync(path, text);
-  }
-  writeFileSync(join(l.gcc, '.gitignore'), '.cache/\n.lock\n.lock.break\n*.tmp-*\nquarantine/\n');
+  for (const name of files.keys()) write(name);
   // Opening renders every projection once (the checkpoint is missing) and leaves it settled.
   const m = await Memory.open(dir);
   m.close();
-  return { dir, events: count, commits, branches: logs.size, logBytes: bytes };
+  return { dir, events: count, commits, branches: Object.keys(state.branches).length, segments: [...files.keys()].filter((n) => n !== LOCAL).length, logBytes: bytes };
 }
 
 // ---------------------------------------------------------------- shared fixtures
