@@ -19,7 +19,13 @@ import { Memory } from '../dist/index.js';
 
 export const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 export const ROOT = dirname(BENCH_DIR);
-export const RESULTS_DIR = join(BENCH_DIR, 'results');
+/**
+ * Where results go: bench/results/ for a full run. A `--quick` run (fewer sizes, fewer
+ * repetitions) is a smoke test whose numbers must not replace the published ones: its results
+ * go to a folder in the system's temporary directory instead (bench/run.js says which).
+ */
+export const QUICK = process.argv.includes('--quick');
+export const RESULTS_DIR = QUICK ? join(tmpdir(), 'gcc-bench-quick') : join(BENCH_DIR, 'results');
 
 // ---------------------------------------------------------------- statistics
 

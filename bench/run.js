@@ -8,6 +8,7 @@
  * peak-memory figures are the process's own), prints a table with medians and spreads,
  * and writes bench/results/<name>.json. Big histories are built once per run and shared.
  * At the end, bench/results/latest.md holds every table with the command that made it.
+ * `--quick` is a smoke test: its results go to a temporary folder, never over bench/results/.
  *
  * A benchmark is a module bench/<name>.js exporting `title` and `async run({ quick, long })`
  * that returns `{ title, columns, rows, summary, json, pass? }` (see bench/commit.js).
@@ -75,6 +76,7 @@ async function main() {
   ].join('\n');
   writeFileSync(join(RESULTS_DIR, 'latest.md'), md);
   writeResult('summary', { command, quick, long, failed, results: results.map((r) => ({ name: r.name, summary: r.summary, pass: r.pass })) });
+  if (quick) process.stdout.write(`\n(quick run: results written to ${RESULTS_DIR}, not bench/results/)\n`);
   process.stdout.write(`\nSummary (${((Date.now() - started) / 1000).toFixed(0)} s):\n${results.map((r) => `- ${r.summary}${r.pass === null || r.pass === undefined ? '' : r.pass ? ' — meets target' : ' — MISSES target'}`).join('\n')}\n`);
   if (failed.length) {
     process.stdout.write(`Benchmarks that crashed: ${failed.join(', ')}\n`);
