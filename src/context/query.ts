@@ -5,7 +5,7 @@
  * the reader carries no internal ids and no event-type names; the data behind it does.
  */
 import { yamlLib } from '../runtime/lazy-deps.js';
-import { currentBranch, displayLabel, type BranchInfo, type MemoryState } from '../decider/state.js';
+import { currentBranch, displayLabel, type BranchInfo, type MemoryState, RECENT_COMMITS } from '../decider/state.js';
 import { type EventOf, type GccEvent, MAIN } from '../events/types.js';
 import { gccError } from '../errors.js';
 import { filesText } from '../log/prose.js';
@@ -59,6 +59,12 @@ export const DEFAULT_BUDGET = 2000;
 /** Commits a branch view shows by default: chosen with the resume benchmark (docs/benchmarks.md). */
 export const DEFAULT_K = 3;
 export const DEFAULT_LOG = 20;
+/**
+ * Commits before the last one that status shows: with the last, the same window of recent
+ * commits the state keeps per branch (RECENT_COMMITS). On one branch, that is where the approaches
+ * dropped along the way are written down (docs/benchmarks.md, the resume benchmark).
+ */
+export const EARLIER_COMMITS = RECENT_COMMITS - 1;
 
 const defaultSpell = (q: ContextQuery): string => `context ${JSON.stringify(q)}`;
 const page = (n: number | undefined): number => (n && Number.isInteger(n) && n > 0 ? n : 1);
@@ -79,9 +85,11 @@ function status(src: ContextSource, o: ContextOptions, budget: number): ContextA
   }
   const pending = pendingLine(b, 10);
   if (pending) lines.push(pending);
+  const earlier = earlierCommits(src, here, EARLIER_COMMITS);
+  if (earlier.length) lines.push('Earlier commits, newest first:', ...earlier);
   const active = Object.values(s.branches).filter((x) => x.life === 'active' && x.name !== MAIN).sort((x, y) => (x.created < y.created ? 1 : -1));
   lines.push(`Branches: ${active.length} open${active.length ? ':' : '.'}`);
-  for (const x of active.slice(0, 8)) lines.push(`  ${x.name === here ? '*' : ' '} ${x.name} (${x.commits} commits): ${clip(x.purpose, 120)}`);
+  for (const x of active.slice(0, 8)) lines.push(`  ${x.name === here ? '*' : ' '} ${x.name} (${x.commits} commit${x.commits === 1 ? '' : 's'}): ${clip(x.purpose, 120)}`);
   if (active.length > 8) lines.push(`  … ${active.length - 8} more in \`metadata branches\``);
   const closed = Object.values(s.branches).filter((x) => x.life === 'merged').length;
   if (closed) lines.push(`  ${closed} merged.`);
@@ -95,6 +103,32 @@ function status(src: ContextSource, o: ContextOptions, budget: number): ContextA
     next: null,
     data: { branch: here, objectives: s.objectives, branches: Object.values(s.branches).map((x) => ({ name: x.name, status: x.life, parent: x.parent, commits: x.commits, purpose: x.purpose })), failed: [...s.failed].reverse(), pending: pendingFiles(b) },
   };
+}
+
+/**
+ * Commits before the last one, newest first: on the branch, then on the branch it came from
+ * (and so on up to main), so a session on a young branch still sees what the trunk decided.
+ * Abandon records are left out: the failed approaches list has them, with their reasons.
+ * A decision and its why are usually in a commit's first sentences; each is clipped to those.
+ */
+function earlierCommits(src: ContextSource, here: string, max: number): string[] {
+  const s = src.state;
+  const out: string[] = [];
+  const skip = s.branches[here]?.last?.id;
+  let name: string | null = here;
+  for (let depth = 0; name !== null && out.length < max && depth < 20; depth++) {
+    const b: BranchInfo | undefined = s.branches[name];
+    if (!b) break;
+    const commits = src.newest({ branch: name, limit: max + 1, filter: (e) => e.type === 'commit.recorded' && !e.data.abandon }) as Commit[];
+    for (const c of commits) {
+      if (out.length >= max) break;
+      if (c.data.id === skip) continue;
+      const label = displayLabel(b, c.data.label, c.data.id);
+      out.push(`  ${name === here ? label : `${name}@${label}`} ${c.at.slice(0, 10)}: ${clip(c.data.contribution, 240)}`);
+    }
+    name = b.parent;
+  }
+  return out;
 }
 
 function pendingFiles(b: BranchInfo) {
