@@ -156,6 +156,9 @@ function branchView(src: ContextSource, q: Extract<ContextQuery, { level: 'branc
   if (b.hypotheses.length) head.push(`Hypotheses: ${b.hypotheses.map((h) => clip(h, 160)).join('; ')}`);
   if (b.life === 'abandoned') head.push(`Abandoned ${when(b.closed ?? '')}: ${clip(b.reason ?? '', 400)}`);
   if (b.life === 'merged') head.push(`Merged into ${b.mergedInto} ${when(b.closed ?? '')}`);
+  // The branch's work since its last commit: what a session picking the branch up is in the middle of.
+  const pending = pendingLine(b, 10);
+  if (pending) head.push(pending);
   const earlier = b.recent.filter((c) => !shown.some((x) => x.data.id === c.id));
   head.push(`${b.commits} commit${b.commits === 1 ? '' : 's'}${earlier.length ? `; earlier: ${earlier.map((c) => `${displayLabel(b, c.label, c.id)} ${clip(c.title, 60)}`).reverse().join('; ')}` : ''}.`);
   if (!shown.length) head.push(b.commits ? `(no commits on page ${p})` : '(no commits yet)');
@@ -175,7 +178,7 @@ function branchView(src: ContextSource, q: Extract<ContextQuery, { level: 'branc
     truncated,
     tokens: estimateTokens(text),
     next: truncated ? (fit.truncated ? { level: 'branch', name, k: fit.shown, page: Math.floor(((p - 1) * k) / fit.shown) + 2 } : next(k)) : null,
-    data: { branch: { name, status: b.life, parent: b.parent, purpose: b.purpose, hypotheses: b.hypotheses, reason: b.reason, mergedInto: b.mergedInto, commits: b.commits }, page: p, commits: shown.slice(0, fit.shown).map((c) => ({ ...c.data, label: displayLabel(b, c.data.label, c.data.id), at: c.at })) },
+    data: { branch: { name, status: b.life, parent: b.parent, purpose: b.purpose, hypotheses: b.hypotheses, reason: b.reason, mergedInto: b.mergedInto, commits: b.commits }, pending: pendingFiles(b), page: p, commits: shown.slice(0, fit.shown).map((c) => ({ ...c.data, label: displayLabel(b, c.data.label, c.data.id), at: c.at })) },
   };
 }
 
