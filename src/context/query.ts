@@ -56,8 +56,12 @@ export interface ContextOptions {
 }
 
 export const DEFAULT_BUDGET = 2000;
-/** Commits a branch view shows by default: chosen with the resume benchmark (docs/benchmarks.md). */
-export const DEFAULT_K = 3;
+/**
+ * Commits a branch view shows by default, chosen with the resume benchmark (docs/benchmarks.md):
+ * the smallest K whose view carries the branch's last decision and why, its next step and its
+ * files in flight — one, as the GCC paper found. `--k` asks for more.
+ */
+export const DEFAULT_K = 1;
 export const DEFAULT_LOG = 20;
 /**
  * Commits before the last one that status shows: with the last, the same window of recent
