@@ -215,6 +215,22 @@ describe('briefing: the facts, in the order a resuming agent needs them', () => 
     expect(briefing(m.state)).not.toContain('Since the last commit');
   });
 
+  it('files in flight survive a full briefing: what must be cut is the oldest failed approach', () => {
+    const m = new Folded();
+    for (let i = 0; i < 8; i++) m.run({ type: 'roadmap', action: 'add', target: `Objective ${i}: ${'a long objective '.repeat(20)}` });
+    for (let i = 0; i < 6; i++) {
+      m.run({ type: 'branch', name: `dropped-${i}`, purpose: 'an approach '.repeat(40) });
+      m.run({ type: 'abandon', branch: `dropped-${i}`, reason: `reason ${i}: ${'because '.repeat(60)}` });
+    }
+    m.run({ type: 'commit', contribution: 'words '.repeat(100), next: 'the next step '.repeat(30), files: [{ path: 'src/m.ts', added: 1, removed: 0 }] });
+    m.run({ type: 'record-tool', tool: 'Edit', input: 'x', result: '', isError: false, files: Array.from({ length: 12 }, (_, i) => ({ path: `src/in/flight/${'deep/'.repeat(40)}f${i}.ts`, added: 1, removed: 0 })) });
+    const text = briefing(m.state);
+    expect(estimateTokens(text)).toBeLessThanOrEqual(BRIEFING_BUDGET);
+    expect(text).toMatch(/\nSince the last commit: 1 step, 1 edit in 12 files, newest first: src\/in\/flight\//);
+    expect(text).toContain('dropped-5');
+    expect(text).toMatch(/cut to 900 tokens/);
+  });
+
   it("the next step as the last commit recorded it, and none once a commit names none", () => {
     const m = new Folded();
     m.run({ type: 'commit', contribution: 'Tokenizer', next: 'Write the parser on top of the tokens' });
