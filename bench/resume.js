@@ -25,6 +25,9 @@
  *     previous 4,000 characters: `context --log` tokens, log.md tokens, and the facts
  *
  *   node bench/run.js resume [--quick]      (after `npm run build`; `npm run bench -- resume`)
+ *
+ * test/context/resume-shapes.test.ts runs shapes A and B through the library (replayWithBound)
+ * and holds them to the same facts, so `npm test` keeps them true.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync, readdirSync } from 'node:fs';
@@ -136,7 +139,7 @@ function fact(kind, name, all, opts = {}) {
 const flight = (path) => new RegExp(`Since the last commit:[^\\n]*${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
 
 const has = (text, m) => (typeof m === 'string' ? text.includes(m) : m.test(text));
-const found = (f, text) => f.all.every((m) => has(text, m));
+export const found = (f, text) => f.all.every((m) => has(text, m));
 const share = (facts, text) => facts.filter((f) => found(f, text)).length;
 const pct = (n, d) => `${n}/${d} (${Math.round((n / d) * 100)}%)`;
 
@@ -151,7 +154,7 @@ const cli = (...args) => ({ cli: args });
 const ev = (payload) => ({ hook: payload });
 
 /** Shape A: a long single-branch session — a rate limiter for an API gateway. */
-function shapeA(dir) {
+export function shapeA(dir) {
   const c = claude(dir, 'a1b2c3d4-0000-4000-8000-00000000000a');
   const steps = [
     cli('init'),
@@ -224,7 +227,7 @@ function shapeA(dir) {
 }
 
 /** Shape B: several experiments — full-text search for a docs site. */
-function shapeB(dir) {
+export function shapeB(dir) {
   const c = claude(dir, 'b1b2c3d4-0000-4000-8000-00000000000b');
   const steps = [
     cli('init'),
@@ -290,7 +293,7 @@ function shapeB(dir) {
 }
 
 /** Shape C: two Pi sessions with compactions (bench/resume-pi.ts drives them). */
-const shapeCFacts = {
+export const shapeCFacts = {
   /** What session 2's model reads when it starts: only session 1 is behind it. */
   start: [
     fact('goal', 'open objective: config from ~/.apprc.toml', ['~/.apprc.toml instead of ~/.apprc.json']),
@@ -326,7 +329,7 @@ function runScript(dir, steps) {
  * commands get the result cut again from the raw text at the other bound. Everything else —
  * redaction, inputs, file counts, session signals — is the hook's own.
  */
-async function replayWithBound(dir, steps, bound) {
+export async function replayWithBound(dir, steps, bound) {
   let raw = null;
   let memory = null;
   const port = {
