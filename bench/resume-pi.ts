@@ -16,7 +16,7 @@
  * resuming model reads memory, the briefing as it stands in the model's context and the text
  * of its gcc_context call.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { call, createHost, type Host, say, tempDir } from '../test/adapters/pi/harness.js';
 
@@ -132,7 +132,10 @@ async function main(): Promise<void> {
 }
 
 main().then(
-  () => process.exit(0),
+  () => {
+    rmSync(agentDir, { recursive: true, force: true });
+    process.exit(0);
+  },
   (err: unknown) => {
     process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exit(1);
