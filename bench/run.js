@@ -8,9 +8,11 @@
  * peak-memory figures are the process's own), prints a table with medians and spreads,
  * and writes bench/results/<name>.json. Big histories are built once per run and shared.
  * At the end, bench/results/latest.md holds every table with the command that made it.
+ * `--quick` is a smoke test: its results go to a temporary folder, never over bench/results/.
  *
  * A benchmark is a module bench/<name>.js exporting `title` and `async run({ quick, long })`
- * that returns `{ title, columns, rows, summary, json, pass? }` (see bench/commit.js).
+ * that returns `{ title, columns, rows, summary, json, pass?, more? }` (see bench/commit.js);
+ * `more` holds further tables, `{ title, columns, rows }`, printed after the first.
  * `mcp` and `hook` are picked up when bench/mcp.js and bench/hook.js exist.
  */
 import { spawnSync } from 'node:child_process';
@@ -19,7 +21,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BENCH_DIR, machine, removeDir, resultsDir, table, tempDir, writeResult } from './lib.js';
 
-const CORE = ['commit', 'append', 'cli', 'hook', 'mcp', 'briefing', 'replay', 'rss', 'growth', 'search'];
+const CORE = ['commit', 'append', 'cli', 'hook', 'mcp', 'briefing', 'resume', 'replay', 'rss', 'growth', 'search'];
 const OPTIONAL = new Set(['hook', 'mcp']);
 
 const argv = process.argv.slice(2);
@@ -33,8 +35,9 @@ async function child(name) {
   const mod = await import(pathToFileURL(join(BENCH_DIR, `${name}.js`)).href);
   const r = await mod.run({ quick, long });
   if (!r) return; // the module printed and saved its own results
-  process.stdout.write(`\n## ${r.title}\n\n${table(r.columns, r.rows)}\n\n${r.summary}${r.pass === undefined ? '' : r.pass ? '  [meets target]' : '  [MISSES target]'}\n`);
-  writeResult(name, { title: r.title, summary: r.summary, pass: r.pass ?? null, quick, long, columns: r.columns, rows: r.rows, ...r.json });
+  const more = (r.more ?? []).map((t) => `\n### ${t.title}\n\n${table(t.columns, t.rows)}\n`).join('');
+  process.stdout.write(`\n## ${r.title}\n\n${table(r.columns, r.rows)}\n${more}\n${r.summary}${r.pass === undefined ? '' : r.pass ? '  [meets target]' : '  [MISSES target]'}\n`);
+  writeResult(name, { title: r.title, summary: r.summary, pass: r.pass ?? null, quick, long, columns: r.columns, rows: r.rows, more: r.more ?? [], ...r.json });
 }
 
 async function main() {
@@ -73,10 +76,11 @@ async function main() {
     `Command: \`npm run bench${argv.length ? ` -- ${argv.join(' ')}` : ''}\` (${command} after a build), ${new Date().toISOString().slice(0, 10)}`,
     `Machine: node ${m.node}, ${m.cpus} × ${m.cpu}, ${m.memGiB} GiB`,
     '',
-    ...results.flatMap((r) => [`### ${r.title}`, '', table(r.columns, r.rows), '', `${r.summary}${r.pass === null || r.pass === undefined ? '' : r.pass ? ' — meets target' : ' — **misses target**'}`, '']),
+    ...results.flatMap((r) => [`### ${r.title}`, '', table(r.columns, r.rows), '', ...(r.more ?? []).flatMap((t) => [`#### ${t.title}`, '', table(t.columns, t.rows), '']), `${r.summary}${r.pass === null || r.pass === undefined ? '' : r.pass ? ' — meets target' : ' — **misses target**'}`, '']),
   ].join('\n');
   writeFileSync(join(resultsDir(), 'latest.md'), md);
   writeResult('summary', { command, quick, long, failed, results: results.map((r) => ({ name: r.name, summary: r.summary, pass: r.pass })) });
+  if (quick) process.stdout.write(`\n(quick run: results written to ${resultsDir()}, not bench/results/)\n`);
   process.stdout.write(`\nSummary (${((Date.now() - started) / 1000).toFixed(0)} s):\n${results.map((r) => `- ${r.summary}${r.pass === null || r.pass === undefined ? '' : r.pass ? ' — meets target' : ' — MISSES target'}`).join('\n')}\n`);
   if (failed.length) {
     process.stdout.write(`Benchmarks that crashed: ${failed.join(', ')}\n`);

@@ -44,6 +44,9 @@ const esm = {
   // Read by src/runtime/version.ts, src/runtime/self.ts and src/runtime/lazy-deps.ts, which otherwise find
   // package.json, the executable and their dependencies relative to their own file.
   define: { GCTX_VERSION: JSON.stringify(version), GCTX_BUNDLED: 'true' },
+  // An optional peer dependency (live inspection, src/diagrams/inspect.ts): loaded from the
+  // user's node_modules when installed, and said to be missing when not — never bundled.
+  external: ['@statelyai/inspect'],
 };
 
 /** The bootstrap's imports of the doors stay imports: the doors sit next to it in dist/bin. */

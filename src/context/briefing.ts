@@ -1,8 +1,9 @@
 /**
  * The session briefing: what an agent needs to pick up where the last one stopped — open
- * objectives, where it stands, what the last milestone did, what failed and why, the work in
- * flight, the next step — under 1,000 tokens whatever the history (every list capped, every
- * item clipped), and the same bytes from one turn to the next while memory is unchanged (no
+ * objectives, where it stands, what the last milestone did, the next step, the work in flight,
+ * what failed and why — under 1,000 tokens whatever the history (every list capped, every
+ * item clipped, and what a full briefing cuts is its end: the oldest failed approaches, the
+ * other branches), and the same bytes from one turn to the next while memory is unchanged (no
  * clock, no counters that move by themselves), so a host's prompt cache keeps it.
  *
  * The framing as project data is added once, by whoever hands it to a model (observer/framing.ts).
@@ -36,10 +37,12 @@ export function briefing(state: MemoryState, session?: string, budget = BRIEFING
   }
   const next = last?.next;
   if (next) lines.push(`Next step (as recorded): ${clip(next, 240)}`);
+  // The work in flight before the failed approaches, and bounded: when the whole will not fit,
+  // what is cut is the end, and the end should be the oldest approach, not what is under way.
+  const pending = pendingLine(b, 8);
+  if (pending) lines.push(clip(pending, 600));
   const failed = failedLines(state, 4);
   if (failed.length) lines.push('Failed approaches — do not retry without a new reason:', ...failed);
-  const pending = pendingLine(b, 8);
-  if (pending) lines.push(pending);
   const others = Object.values(state.branches)
     .filter((x) => x.life === 'active' && x.name !== here && x.name !== MAIN)
     .sort((x, y) => (x.created < y.created ? 1 : x.created > y.created ? -1 : 0));

@@ -5,7 +5,7 @@
  * the reader carries no internal ids and no event-type names; the data behind it does.
  */
 import { yamlLib } from '../runtime/lazy-deps.js';
-import { currentBranch, displayLabel, type BranchInfo, type MemoryState } from '../decider/state.js';
+import { currentBranch, displayLabel, type BranchInfo, type MemoryState, RECENT_COMMITS } from '../decider/state.js';
 import { type EventOf, type GccEvent, MAIN } from '../events/types.js';
 import { gccError } from '../errors.js';
 import { filesText } from '../log/prose.js';
@@ -56,9 +56,19 @@ export interface ContextOptions {
 }
 
 export const DEFAULT_BUDGET = 2000;
-/** Commits a branch view shows by default: chosen with the resume benchmark (docs/benchmarks.md). */
-export const DEFAULT_K = 3;
+/**
+ * Commits a branch view shows by default, chosen with the resume benchmark (docs/benchmarks.md):
+ * the smallest K whose view carries the branch's last decision and why, its next step and its
+ * files in flight — one, as the GCC paper found. `--k` asks for more.
+ */
+export const DEFAULT_K = 1;
 export const DEFAULT_LOG = 20;
+/**
+ * Commits before the last one that status shows: with the last, the same window of recent
+ * commits the state keeps per branch (RECENT_COMMITS). On one branch, that is where the approaches
+ * dropped along the way are written down (docs/benchmarks.md, the resume benchmark).
+ */
+export const EARLIER_COMMITS = RECENT_COMMITS - 1;
 
 const defaultSpell = (q: ContextQuery): string => `context ${JSON.stringify(q)}`;
 const page = (n: number | undefined): number => (n && Number.isInteger(n) && n > 0 ? n : 1);
@@ -79,6 +89,8 @@ function status(src: ContextSource, o: ContextOptions, budget: number): ContextA
   }
   const pending = pendingLine(b, 10);
   if (pending) lines.push(pending);
+  const earlier = earlierCommits(src, here, EARLIER_COMMITS);
+  if (earlier.length) lines.push('Earlier commits, newest first:', ...earlier);
   const active = Object.values(s.branches).filter((x) => x.life === 'active' && x.name !== MAIN).sort((x, y) => (x.created < y.created ? 1 : -1));
   lines.push(`Branches: ${active.length} open${active.length ? ':' : '.'}`);
   for (const x of active.slice(0, 8)) lines.push(`  ${x.name === here ? '*' : ' '} ${x.name} (${x.commits} commit${x.commits === 1 ? '' : 's'}): ${clip(x.purpose, 120)}`);
@@ -95,6 +107,32 @@ function status(src: ContextSource, o: ContextOptions, budget: number): ContextA
     next: null,
     data: { branch: here, objectives: s.objectives, branches: Object.values(s.branches).map((x) => ({ name: x.name, status: x.life, parent: x.parent, commits: x.commits, purpose: x.purpose })), failed: [...s.failed].reverse(), pending: pendingFiles(b) },
   };
+}
+
+/**
+ * Commits before the last one, newest first: on the branch, then on the branch it came from
+ * (and so on up to main), so a session on a young branch still sees what the trunk decided.
+ * Abandon records are left out: the failed approaches list has them, with their reasons.
+ * A decision and its why are usually in a commit's first sentences; each is clipped to those.
+ */
+function earlierCommits(src: ContextSource, here: string, max: number): string[] {
+  const s = src.state;
+  const out: string[] = [];
+  const skip = s.branches[here]?.last?.id;
+  let name: string | null = here;
+  for (let depth = 0; name !== null && out.length < max && depth < 20; depth++) {
+    const b: BranchInfo | undefined = s.branches[name];
+    if (!b) break;
+    const commits = src.newest({ branch: name, limit: max + 1, filter: (e) => e.type === 'commit.recorded' && !e.data.abandon }) as Commit[];
+    for (const c of commits) {
+      if (out.length >= max) break;
+      if (c.data.id === skip) continue;
+      const label = displayLabel(b, c.data.label, c.data.id);
+      out.push(`  ${name === here ? label : `${name}@${label}`} ${c.at.slice(0, 10)}: ${clip(c.data.contribution, 240)}`);
+    }
+    name = b.parent;
+  }
+  return out;
 }
 
 function pendingFiles(b: BranchInfo) {
@@ -122,6 +160,9 @@ function branchView(src: ContextSource, q: Extract<ContextQuery, { level: 'branc
   if (b.hypotheses.length) head.push(`Hypotheses: ${b.hypotheses.map((h) => clip(h, 160)).join('; ')}`);
   if (b.life === 'abandoned') head.push(`Abandoned ${when(b.closed ?? '')}: ${clip(b.reason ?? '', 400)}`);
   if (b.life === 'merged') head.push(`Merged into ${b.mergedInto} ${when(b.closed ?? '')}`);
+  // The branch's work since its last commit: what a session picking the branch up is in the middle of.
+  const pending = pendingLine(b, 10);
+  if (pending) head.push(pending);
   // Recent commits older than the page (on a later page, the newer ones are not "earlier").
   const oldest = shown.at(-1)?.at;
   const earlier = oldest === undefined ? [] : b.recent.filter((c) => c.at <= oldest && !shown.some((x) => x.data.id === c.id));
@@ -143,7 +184,7 @@ function branchView(src: ContextSource, q: Extract<ContextQuery, { level: 'branc
     truncated,
     tokens: estimateTokens(text),
     next: truncated ? (fit.truncated ? { level: 'branch', name, k: fit.shown, page: Math.floor(((p - 1) * k) / fit.shown) + 2 } : next(k)) : null,
-    data: { branch: { name, status: b.life, parent: b.parent, purpose: b.purpose, hypotheses: b.hypotheses, reason: b.reason, mergedInto: b.mergedInto, commits: b.commits }, page: p, commits: shown.slice(0, fit.shown).map((c) => ({ ...c.data, label: displayLabel(b, c.data.label, c.data.id), at: c.at })) },
+    data: { branch: { name, status: b.life, parent: b.parent, purpose: b.purpose, hypotheses: b.hypotheses, reason: b.reason, mergedInto: b.mergedInto, commits: b.commits }, pending: pendingFiles(b), page: p, commits: shown.slice(0, fit.shown).map((c) => ({ ...c.data, label: displayLabel(b, c.data.label, c.data.id), at: c.at })) },
   };
 }
 

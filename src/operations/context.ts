@@ -10,7 +10,7 @@ const args = z.object({
   id: z.string().optional().describe('commit: hash or label (C003, feat/x@C003).'),
   text: z.string().optional().describe('search: words to find.'),
   n: z.number().int().min(1).optional().describe('log/search: entries per page.'),
-  k: z.number().int().min(1).optional().describe('branch: commits per page.'),
+  k: z.number().int().min(1).optional().describe('branch: commits per page (default 1).'),
   page: z.number().int().min(1).optional().describe('Page; 2 and on are older.'),
   segment: z.string().optional().describe('metadata: branches, file_tree or config.'),
   budget: z.number().int().min(1).optional().describe('Token budget (default about 2000).'),

@@ -49,7 +49,7 @@ describe('merging memory with plain git, nothing installed', () => {
     healthy(s, b);
     expect(contributions(s, b)).toEqual(['alice: config loader', 'bob: docs skeleton']);
     // Both clones numbered their commit C001: the labels readers see are unique, a bare C001 is ambiguous, the hash is stable.
-    const labels = (JSON.parse(s.ok(b, 'context', '--branch', '--json')) as { data: { commits: { label: string }[] } }).data.commits.map((c) => c.label);
+    const labels = (JSON.parse(s.ok(b, 'context', '--branch', '--k', '10', '--json')) as { data: { commits: { label: string }[] } }).data.commits.map((c) => c.label);
     expect(new Set(labels).size).toBe(labels.length);
     expect(labels.every((l) => /^C001\.[0-9a-f]{7}$/.test(l))).toBe(true);
     const bare = s.gctx(b, 'context', '--commit', 'C001');
