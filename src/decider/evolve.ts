@@ -194,8 +194,10 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
     case 'memory.repaired':
       return;
     case 'branch.switched': {
-      if (e.data.session === undefined) d.defaultBranch = e.data.to;
-      else sessionOf(d, e.data.session, '', e.at).branch = e.data.to;
+      // Like git's HEAD, the clone's default is where it last moved, from any session: a new
+      // session (or a command naming none) resumes there. A session keeps its own pointer.
+      d.defaultBranch = e.data.to;
+      if (e.data.session !== undefined) sessionOf(d, e.data.session, '', e.at).branch = e.data.to;
       return;
     }
     case 'session.started':

@@ -111,7 +111,7 @@ export interface MemoryState {
   branches: Dict<BranchInfo>;
   /** Files touched by commits: path → the last commit that touched it (metadata.yaml's file_tree). */
   files: Dict<FileInfo>;
-  /** Local: the clone's default branch (sessionless calls) and each session's. */
+  /** Local: the branch this clone last moved to (from any session: where a new session starts), and each session's own. */
   defaultBranch: string;
   sessions: Dict<SessionInfo>;
   /** Id of the newest event folded in; new ids sort after it. */

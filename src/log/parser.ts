@@ -55,6 +55,9 @@ function decode(buf: Buffer, start: number, end: number): string {
   return buf.toString(isAscii(buf.subarray(start, end)) ? 'latin1' : 'utf8', start, end);
 }
 
+/** How to get past a damaged entry: git first, else salvage with the loss on record. */
+const REPAIR = 'restore the file from git (`git checkout -- <file>`), or run `gctx doctor --repair`: what still reads is kept and the loss recorded';
+
 export class EntryParser {
   readonly events: GccEvent[] = [];
   /** File offset just past the last entry read. */
@@ -85,7 +88,7 @@ export class EntryParser {
   }
 
   private corrupt(message: string, fix: string, offset: number): GccError {
-    return gccError('E_CORRUPT', message, fix, { file: this.file, line: this.lineAt(offset) });
+    return gccError('E_CORRUPT', message, fix.replace('<file>', this.file), { file: this.file, line: this.lineAt(offset) });
   }
 
   /**
@@ -106,11 +109,11 @@ export class EntryParser {
           // (or zeros, where a filesystem extended the file before its data). Anything else
           // was written by something other than gctx: corruption, not a tear to set aside.
           if (!couldStartEntry(view, pos)) {
-            throw this.corrupt('the end of the log is not an entry (text written by something other than gctx)', 'restore the file from git, or move the stray text out of log.md', base + pos);
+            throw this.corrupt('the end of the log is not an entry (text written by something other than gctx)', 'restore the file from git, or move the stray text out of it: only gctx writes memory logs', base + pos);
           }
           break; // torn tail
         }
-        throw this.corrupt('log entry is not followed by its `---` separator', 'restore the file from git, or run `gctx doctor`', base + lineEnd + 1);
+        throw this.corrupt('log entry is not followed by its `---` separator', REPAIR, base + lineEnd + 1);
       }
       // <!-- gcc:e JSON CRC8 -->: fixed-width CRC and suffix, so positions are arithmetic.
       const suffixAt = lineEnd - SUFFIX_BYTES.length;
@@ -121,19 +124,19 @@ export class EntryParser {
       // A whole entry (terminator present) with a bad CRC was edited or damaged, even at the
       // end: a crash mid-append can only leave an entry without its terminator.
       if (!shaped || readHex(view, crcAt) !== crc32(view.subarray(entryStart, jsonEnd))) {
-        throw this.corrupt('log entry fails its integrity check (edited or damaged)', 'restore the file from git; log.md is written only by gctx', base + m + 1);
+        throw this.corrupt('log entry fails its integrity check (edited or damaged)', REPAIR, base + m + 1);
       }
       let event: GccEvent;
       try {
         event = validateEvent(JSON.parse(decode(view, jsonStart, jsonEnd)), this.now);
       } catch (err) {
-        throw this.corrupt(`log entry does not hold a valid event: ${(err as Error).message}`, 'restore the file from git', base + m + 1);
+        throw this.corrupt(`log entry does not hold a valid event: ${(err as Error).message}`, REPAIR, base + m + 1);
       }
       if (event.seq !== ++this.expectedSeq) {
-        throw this.corrupt(`log entry has sequence ${event.seq}, expected ${this.expectedSeq} (duplicated or reordered entry)`, 'restore the file from git, or run `gctx doctor --repair`', base + m + 1);
+        throw this.corrupt(`log entry has sequence ${event.seq}, expected ${this.expectedSeq} (duplicated or reordered entry)`, REPAIR, base + m + 1);
       }
       if (this.ordered && event.id <= this.lastId) {
-        throw this.corrupt(`log entry ${event.id} is not newer than the entry before it (ids grow within a log)`, 'restore the file from git, or run `gctx doctor --repair`', base + m + 1);
+        throw this.corrupt(`log entry ${event.id} is not newer than the entry before it (ids grow within a log)`, REPAIR, base + m + 1);
       }
       this.lastId = event.id;
       if (this.events.length === this.batchStartIndex) this.batchStartPos = base + entryStart;

@@ -32,8 +32,9 @@ export default operation({
   run: async (a, ctx) => {
     const l = layout(ctx.dir);
     const checks: Check[] = [];
-    const major = Number(process.versions.node.split('.')[0]);
-    checks.push({ check: 'node', ok: major >= 22, detail: `Node ${process.versions.node}${major >= 22 ? '' : ' (Pi 1.x needs >= 22.19)'}` });
+    const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+    const recent = major > 22 || (major === 22 && minor >= 19);
+    checks.push({ check: 'node', ok: recent, detail: `Node ${process.versions.node}${recent ? '' : ' (gctx and Pi 1.x need >= 22.19)'}` });
     const present = existsSync(l.gcc);
     checks.push({ check: 'memory', ok: present, detail: present ? l.gcc : `no .GCC/ in ${ctx.dir}: run \`gctx init\`` });
     if (present) {

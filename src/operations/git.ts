@@ -11,7 +11,7 @@ export default operation({
   name: 'git',
   summary: 'git hooks that refresh the views right after a checkout, merge or rebase (install); sync is what they run',
   args: z.object({
-    verb: z.enum(['install', 'sync', 'merge-driver']).describe('install or sync.'),
+    verb: z.enum(['install', 'sync', 'merge-driver']).describe('install, sync, or merge-driver (run by git in clones of the first layout).'),
     files: z.array(z.string()).optional().describe('merge-driver: ancestor, ours, theirs, path.'),
   }),
   cli: [

@@ -88,17 +88,13 @@ describe('gctx', () => {
     expect(r.stderr).toMatch(/E_CORRUPT: .*\(\.GCC\/events\/\d{4}-\d{2}\/[^:]+\.md:\d+\)/);
   });
 
-  // Engine bug, left for the owner of src/log (parser.ts): an entry failing its integrity check
-  // is fixed by "restore the file from git; log.md is written only by gctx", whatever file it
-  // is in. The damaged file here is a segment under .GCC/events/, and log.md is now a view
-  // gctx regenerates, so the fix points the reader at the wrong file.
-  it.fails('corruption: the fix speaks of the damaged segment, not of log.md', () => {
+  it('corruption: the fix names the damaged segment and how to get it back', () => {
     const dir = project();
     const [segment] = segments(dir);
     writeFileSync(segment!, readFileSync(segment!, 'utf8').replace('Memory initialized', 'Memory initialised'));
     const r = gctx(dir, ['status']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/E_CORRUPT: .* Fix: restore the file from git/);
+    expect(r.stderr).toMatch(/E_CORRUPT: .*Fix: restore the file from git \(`git checkout -- \.GCC\/events\/[^`]+\.md`\), or run `gctx doctor --repair`/s);
     expect(r.stderr).not.toContain('log.md');
   });
 
