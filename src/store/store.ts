@@ -81,6 +81,10 @@ export class Store {
   ledger: Ledger;
   /** True when no ledger was found: nothing on disk can be held against an acknowledgement. */
   readonly fresh: boolean;
+  /** What went wrong without failing an operation (the ledger could not be written after a durable append). */
+  readonly warnings: string[] = [];
+  /** The ledger on disk is behind the one in memory: the next write rewrites all of it. */
+  private ledgerBehind = false;
   private dirMtimes = new Map<string, number>();
   private head: string | null = null;
 
@@ -232,7 +236,7 @@ export class Store {
    */
   acknowledge(changed: readonly LogFile[] | 'all', replaced = false, sealedChanged = false): void {
     if (!this.lock.isHeld) throw gccError('E_INTERNAL', 'ledger written outside the lock');
-    let sealedToo = changed === 'all' || sealedChanged;
+    let sealedToo = changed === 'all' || sealedChanged || this.ledgerBehind;
     if (changed === 'all') {
       const logs = Object.create(null) as Record<string, LedgerEntry>;
       for (const f of this.logs.values()) if (f.meta.size > 0 || f.sizeOnDisk() !== null) logs[f.name] = this.entryOf(f);
@@ -246,7 +250,9 @@ export class Store {
     if (replaced || !this.ledger.epoch) this.ledger.epoch = randomBytes(6).toString('hex');
     if (this.repo) this.ledger.head = this.head = headOf(this.repo);
     mkdirSync(this.layout.local, { recursive: true });
+    this.ledgerBehind = true;
     writeLedger(this.layout.ledger, this.ledger, this.live(), sealedToo);
+    this.ledgerBehind = false;
   }
 
   private live(): Set<string> {
@@ -382,8 +388,16 @@ export class Store {
     f.append(serialize(envelopes), envelopes);
     this.ledger.lastId = envelopes[envelopes.length - 1]!.id;
     // Only what this append wrote is acknowledged anew; on a rotation the segment left behind
-    // moves to the sealed part of the ledger as it was last acknowledged.
-    this.acknowledge([f], false, rotated);
+    // moves to the sealed part of the ledger as it was last acknowledged. The batch is durable
+    // now, so the operation stands even if the ledger cannot be written (a full disk): failing
+    // it would report as lost events that the next read finds. A ledger behind the logs only
+    // means this clone's own segment grew since, which the next open acknowledges; the next
+    // write of the ledger rewrites all of it.
+    try {
+      this.acknowledge([f], false, rotated);
+    } catch (err) {
+      this.warnings.push(`the events were recorded, but the ledger could not be written (${err instanceof Error ? err.message : String(err)}); it is written again with the next operation`);
+    }
     if (rotated) this.listSegments();
     return envelopes;
   }
