@@ -9,7 +9,7 @@
  * path is a union of files, conflict-free by construction (docs/git.md).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { type Dirent, lstatSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { type GccEvent, idTime, type Placed } from '../events/types.js';
@@ -20,7 +20,7 @@ import { explainChange, explainVanished } from './git-explain.js';
 import { emptyLedger, type Ledger, type LedgerEntry, readLedger, writeLedger } from './ledger.js';
 import { FileLock, type LockOptions } from './lock.js';
 import { LogFile, type LogMeta, signatureOf } from './logfile.js';
-import { type Layout, MONTH_DIR, newSegmentName, SEGMENT_NAME } from './paths.js';
+import { assertNoSymlink, assertRealLayout, type Layout, linkRefused, MONTH_DIR, newSegmentName, SEGMENT_NAME } from './paths.js';
 import { mergeById } from './stream.js';
 
 /** The local log's name among the logs. */
@@ -112,35 +112,44 @@ export class Store {
     return f;
   }
 
-  /** Segment names on disk, in name order; anything else in events/ is reported, never read. */
+  /**
+   * Segment names on disk, in name order; anything else in events/ is reported, never read. A
+   * month folder or a segment that is a symbolic link is E_PATH_ESCAPE: it would be read as the
+   * memory, and this clone's appends would land wherever it leads.
+   */
   listSegments(warnings?: string[]): string[] {
     const out: string[] = [];
     const mtimes = new Map<string, number>();
-    let months: string[];
+    const rel = (path: string) => relative(this.layout.root, path);
+    let months: Dirent[];
     try {
-      months = readdirSync(this.layout.events);
+      if (lstatSync(this.layout.events).isSymbolicLink()) throw linkRefused(rel(this.layout.events));
+      months = readdirSync(this.layout.events, { withFileTypes: true });
       mtimes.set(this.layout.events, statSync(this.layout.events).mtimeMs);
-    } catch {
+    } catch (err) {
+      if (err instanceof GccError) throw err;
       this.dirMtimes = mtimes;
       return out;
     }
-    for (const m of months.sort()) {
-      const dir = join(this.layout.events, m);
-      if (!MONTH_DIR.test(m)) {
-        warnings?.push(`${relative(this.layout.root, dir)} is not a memory file; gctx ignores it`);
+    for (const m of months.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      const dir = join(this.layout.events, m.name);
+      if (m.isSymbolicLink()) throw linkRefused(rel(dir));
+      if (!MONTH_DIR.test(m.name)) {
+        warnings?.push(`${rel(dir)} is not a memory file; gctx ignores it`);
         continue;
       }
-      let names: string[];
+      let names: Dirent[];
       try {
-        names = readdirSync(dir);
+        names = readdirSync(dir, { withFileTypes: true });
         mtimes.set(dir, statSync(dir).mtimeMs);
       } catch {
         continue;
       }
-      for (const n of names.sort()) {
-        const name = `${m}/${n}`;
+      for (const n of names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+        const name = `${m.name}/${n.name}`;
+        if (n.isSymbolicLink()) throw linkRefused(rel(join(dir, n.name)));
         if (SEGMENT_NAME.test(name)) out.push(name);
-        else if (!n.includes('.tmp-')) warnings?.push(`${relative(this.layout.root, join(dir, n))} is not a memory segment; gctx ignores it`);
+        else if (!n.name.includes('.tmp-')) warnings?.push(`${rel(join(dir, n.name))} is not a memory segment; gctx ignores it`);
       }
     }
     this.dirMtimes = mtimes;
@@ -157,6 +166,7 @@ export class Store {
   check(now: number, collect?: GccError[]): Checked {
     const damage: GccError[] = collect ?? [];
     const out: Checked = { added: [], replaced: [], grew: [], torn: [], warnings: [] };
+    assertRealLayout(this.layout);
     const names = this.listSegments(out.warnings);
     const onDisk = new Set(names);
     const months = [...new Set(names.map((n) => n.slice(0, 7)))].sort();
@@ -251,6 +261,8 @@ export class Store {
     if (this.repo) this.ledger.head = this.head = headOf(this.repo);
     mkdirSync(this.layout.local, { recursive: true });
     this.ledgerBehind = true;
+    assertNoSymlink(this.layout.root, this.layout.ledger);
+    assertNoSymlink(this.layout.root, `${this.layout.ledger}.sealed`);
     writeLedger(this.layout.ledger, this.ledger, this.live(), sealedToo);
     this.ledgerBehind = false;
   }
@@ -324,6 +336,7 @@ export class Store {
   }
 
   async withLock<T>(fn: () => T | Promise<T>, opts?: LockOptions): Promise<T> {
+    assertNoSymlink(this.layout.root, this.layout.lock);
     mkdirSync(this.layout.local, { recursive: true });
     await this.lock.acquire(opts);
     try {
