@@ -348,14 +348,22 @@ export class Store {
 
   /**
    * The segment this clone appends to: the open one while it is under SEGMENT_MAX, still as
-   * this clone left it, and unknown to git; otherwise a new one.
+   * this clone left it, and unknown to git; otherwise a new one. An open segment left empty
+   * (its first append failed, or its torn first batch was set aside) is used again rather than
+   * left behind as an empty file, unless git has seen it.
+   *
+   * A new segment is named in the ledger before its first byte is written: a crash in the
+   * middle of that first append must leave a file this clone knows as its own, so the next
+   * open sets the torn batch aside (a file not named as ours is another clone's, whose torn
+   * tail is only ignored — and would stay in the history for good).
    */
   private writable(now: Date): { file: LogFile; rotated: boolean } {
     const open = this.ledger.open;
     if (open) {
       const f = this.file(open);
-      if (f.sizeOnDisk() === f.meta.size && f.meta.size > 0 && f.meta.size < SEGMENT_MAX && !this.gitHasSeen(f)) return { file: f, rotated: false };
-      if (f.meta.size === 0 && f.sizeOnDisk() === null) return { file: f, rotated: false };
+      const size = f.sizeOnDisk();
+      if (size === f.meta.size && f.meta.size > 0 && f.meta.size < SEGMENT_MAX && !this.gitHasSeen(f)) return { file: f, rotated: false };
+      if (f.meta.size === 0 && (size === null || (size === 0 && !this.gitHasSeen(f)))) return { file: f, rotated: false };
     }
     for (;;) {
       const name = newSegmentName(now, randomBytes(3).toString('hex'));
@@ -363,6 +371,13 @@ export class Store {
       const f = this.file(name);
       if (f.sizeOnDisk() === null) {
         this.ledger.open = name;
+        try {
+          this.acknowledge([], false, true);
+        } catch (err) {
+          this.ledger.open = open;
+          this.logs.delete(name);
+          throw err;
+        }
         return { file: f, rotated: true };
       }
     }
