@@ -19,7 +19,7 @@ import { parse } from '../../src/log/codec.js';
 import { cleanup, tempProject } from '../support/tmp.js';
 import { pick, segmentsOf, TIMEOUT } from './helpers.js';
 
-const RUNS = pick(40, 1000);
+const RUNS = pick(25, 1000);
 const TERM = '\n\n---\n\n';
 
 let original: Buffer;

@@ -27,7 +27,7 @@ describe('crash: SIGKILL at random moments', () => {
   it('keeps every acknowledged event, gapless logs, verifies, quarantines torn tails', { timeout: TIMEOUT }, async () => {
     const s = seed();
     const rng = prng(s);
-    const rounds = pick(6, 100);
+    const rounds = pick(4, 100);
     // A fresh memory every 10 rounds keeps reopening and verifying cheap (the writers append
     // 600 kB entries, so one memory for 100 rounds grows to hundreds of MB). Those entries
     // also fill a segment every two appends, so kills land in first appends of new segments.
@@ -113,15 +113,15 @@ const CASES = [
 
 /**
  * Cut points: every byte in the long run. The default run takes every 97th byte, and the
- * bytes at and next to where an entry, a machine line or a separator starts or ends (where
- * the parser decides between a torn tail and corruption).
+ * bytes where an entry, a machine line or a separator starts or ends, and the byte after
+ * (where the parser decides between a torn tail and corruption).
  */
 function cutsOf(batch: Buffer): number[] {
   const text = batch.toString('latin1');
   const marks = [0, batch.length];
   for (const token of ['\n<!-- gcc:e ', ' -->\n', '\n\n---\n\n', '**[']) for (let i = text.indexOf(token); i !== -1; i = text.indexOf(token, i + 1)) marks.push(i, i + token.length);
   const out: number[] = [];
-  for (let cut = 0; cut <= batch.length; cut++) if (LONG || cut % 97 === 0 || marks.some((m) => Math.abs(m - cut) <= 1)) out.push(cut);
+  for (let cut = 0; cut <= batch.length; cut++) if (LONG || cut % 97 === 0 || marks.some((m) => cut === m || cut === m + 1)) out.push(cut);
   return out;
 }
 
@@ -170,8 +170,9 @@ describe('crash: an append cut at any byte', () => {
     for (const c of CASES) {
       for (let k = 0; k < pick(1, 20); k++) {
         const { dir, before } = await prepared(c.git);
-        // Sizes of a merge batch and a switch, roughly: the kill lands inside the batch.
-        const n = 1 + Math.floor(rng() * (c.log === 'local' ? 150 : 1200));
+        // Inside the batch: a merge batch is about 1,130 bytes and a switch about 260 (the
+        // cuts above measure them); a kill after the whole batch is not a torn write.
+        const n = 1 + Math.floor(rng() * (c.log === 'local' ? 200 : 1000));
         const child = start('crash-at.mjs', [dir, JSON.stringify(c.op), c.log, `kill:${n}`]);
         expect(await child.exited, child.stderr()).toBe('SIGKILL');
         const m = await Memory.open(dir);
@@ -201,7 +202,6 @@ describe('crash: an append cut at any byte', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/torn entry at the end of \.GCC\/events\/\d{4}-\d{2}\/\d{8}T\d{6}Z-[0-9a-f]{6}\.md/);
     expect(quarantined(dir)).toHaveLength(1);
-    expect(gctx(dir, ['merge', 'try-wal', '--synthesis', 'merged after the crash']).code).toBe(0);
     expect(gctx(dir, ['verify']).stdout).toMatch(/^OK/);
   });
 });
