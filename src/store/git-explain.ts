@@ -69,20 +69,35 @@ export function explainVanished(store: Store, name: string): GccError | null {
   return gccError('E_CORRUPT', `${shown} vanished (${held})`, 'restore it from a backup, or run `gctx doctor --repair` to record the loss and go on', { file: shown });
 }
 
-/** null when the log's bytes are what git holds for it (a checkout wrote them); else the damage. */
+/**
+ * null when git wrote the log's bytes: they are what git's index and HEAD both hold (a
+ * checkout, reset, rebase or pull rewrote the work tree); else the damage. Equal to the index
+ * alone is not enough: `git add` puts any bytes there, so a rewrite of acknowledged events
+ * that was only staged would pass for git's doing. (Writers own their segments and start a new
+ * one once git has seen the open one, so no ordinary git command leaves a segment's bytes
+ * differing from HEAD's while changing them.) A rewrite that was committed is git's truth.
+ */
 export function explainChange(store: Store, f: LogFile): GccError | null {
   const root = store.layout.root;
   const rel = gitPath(root, f.path);
-  if (store.repo && tracked(root, rel)) {
+  const isTracked = store.repo !== null && tracked(root, rel);
+  const same = (args: string[]): boolean => {
     try {
-      // Clean against the index: the bytes are exactly what git wrote.
-      runGit(root, ['diff', '--quiet', '--', rel]);
-      return null;
+      runGit(root, ['diff', '--quiet', ...args, '--', rel]);
+      return true;
     } catch {
-      /* differs from what git holds */
+      return false; // differs, or there is no such commit
     }
-  }
+  };
+  const equalsIndex = isTracked && same([]);
+  if (equalsIndex && same(['HEAD'])) return null;
   const entry = store.ledger.logs[f.name];
-  const fix = store.repo && tracked(root, rel) ? `restore it: \`git checkout -- ${rel}\`, or run \`gctx doctor --repair\`` : 'run `gctx doctor --repair`: what still reads is kept, the loss recorded';
+  const stash = store.repo ? stashHolding(root, rel) : null;
+  // Unstaged damage: the index still holds the file. Staged damage: HEAD may.
+  const fix = stash
+    ? `${stash} holds a copy: \`git stash pop\` brings it back; or run \`gctx doctor --repair\``
+    : isTracked
+      ? `restore it: \`git checkout ${equalsIndex ? 'HEAD ' : ''}-- ${rel}\`, or run \`gctx doctor --repair\``
+      : 'run `gctx doctor --repair`: what still reads is kept, the loss recorded';
   return gccError('E_CORRUPT', `${f.rel} changed under the memory: ${entry ? `its ${entry.size} acknowledged bytes (${entry.seq} events) are not what they were` : 'it no longer reads'}`, fix, { file: f.rel });
 }

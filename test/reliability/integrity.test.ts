@@ -154,6 +154,48 @@ describe('damage at any byte of what was acknowledged', () => {
   });
 });
 
+describe('what git did, and what only looks like it', () => {
+  /** A memory committed to git, and its one segment. */
+  function committed(): { dir: string; seg: string } {
+    const dir = tempProject('gcc-gitdid-');
+    git(dir, 'init', '-q', '-b', 'main');
+    git(dir, 'config', 'user.email', 't@example.invalid');
+    git(dir, 'config', 'user.name', 'T');
+    expect(gctx(dir, ['init']).code).toBe(0);
+    expect(gctx(dir, ['commit', 'first milestone']).code).toBe(0);
+    git(dir, 'add', '.GCC');
+    git(dir, 'commit', '-qm', 'memory');
+    return { dir, seg: segmentsOf(dir)[0]! };
+  }
+  const rewrite = (path: string) =>
+    writeFileSync(path, serialize(parse(readFileSync(path)).events.map((e) => (e.type === 'commit.recorded' ? ({ ...e, data: { ...e.data, contribution: 'REWRITTEN' } } as GccEvent) : e))));
+
+  it('a rewrite of acknowledged events staged with `git add` is not taken for git\'s doing', () => {
+    const { dir, seg } = committed();
+    rewrite(join(dir, seg));
+    git(dir, 'add', seg);
+    const r = gctx(dir, ['status']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(seg);
+    expect(r.stderr).toContain(`git checkout HEAD -- ${seg}`);
+    git(dir, 'checkout', 'HEAD', '--', seg);
+    expect(gctx(dir, ['context', '--branch']).stdout).toMatch(/first milestone/);
+  });
+
+  it('a checkout to a commit holding other bytes for a segment is git\'s doing: the memory is what it holds', () => {
+    const { dir, seg } = committed();
+    git(dir, 'checkout', '-q', '-b', 'other');
+    rewrite(join(dir, seg));
+    git(dir, 'commit', '-qam', 'their version');
+    git(dir, 'checkout', '-q', 'main');
+    expect(gctx(dir, ['status']).code).toBe(0);
+    git(dir, 'checkout', '-q', 'other');
+    const r = gctx(dir, ['context', '--branch']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/REWRITTEN/);
+  });
+});
+
 /** A segment written by someone else (it arrives by git), with valid entries. */
 function forge(dir: string, events: Partial<GccEvent>[], name = '2025-01/20250101T000000Z-f0f0f0.md'): string {
   const base = { at: '2025-01-01T00:00:00.000Z', branch: 'main' };
