@@ -41,6 +41,16 @@ function stashHolding(root: string, rel: string): string | null {
   return null;
 }
 
+/** Whether the commit HEAD names holds `rel`. */
+function inHead(root: string, rel: string): boolean {
+  try {
+    runGit(root, ['cat-file', '-e', `HEAD:./${rel}`]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function tracked(root: string, rel: string): boolean {
   try {
     return runGit(root, ['ls-files', '--', rel]).trim() !== '';
@@ -50,8 +60,10 @@ function tracked(root: string, rel: string): boolean {
 }
 
 /**
- * null when git removed the log: it is not in the index, and some commit other than a stash
- * holds it (a checkout, reset or rebase took it away, and can bring it back); else the damage.
+ * null when git removed the log: neither the index nor HEAD holds it, and some commit other
+ * than a stash does (a checkout, reset or rebase took it away, and can bring it back); else the
+ * damage. A file HEAD still holds but the index does not had its deletion staged (`git rm`):
+ * that drops acknowledged events without any commit saying so.
  */
 export function explainVanished(store: Store, name: string): GccError | null {
   const root = store.layout.root;
@@ -61,7 +73,9 @@ export function explainVanished(store: Store, name: string): GccError | null {
   const entry = store.ledger.logs[name];
   const held = `it held ${entry?.seq ?? 0} acknowledged events`;
   if (store.repo) {
-    if (!tracked(root, rel) && committedSomewhere(root, rel)) return null;
+    const inIndex = tracked(root, rel);
+    if (!inIndex && inHead(root, rel)) return gccError('E_CORRUPT', `${shown} vanished (${held}); its deletion is staged in git but not committed`, `restore it: \`git checkout HEAD -- ${rel}\``, { file: shown });
+    if (!inIndex && committedSomewhere(root, rel)) return null;
     const stash = stashHolding(root, rel);
     if (stash) return gccError('E_CORRUPT', `${shown} vanished (${held}); ${stash} holds it`, `bring it back with \`git stash pop\` (or \`git checkout ${stash}^3 -- ${rel}\`), then retry`, { file: shown });
     if (tracked(root, rel)) return gccError('E_CORRUPT', `${shown} vanished (${held}); git still has it`, `restore it: \`git checkout -- ${rel}\``, { file: shown });

@@ -182,6 +182,16 @@ describe('what git did, and what only looks like it', () => {
     expect(gctx(dir, ['context', '--branch']).stdout).toMatch(/first milestone/);
   });
 
+  it('a committed segment whose deletion is only staged (`git rm`) is not taken for git\'s doing', () => {
+    const { dir, seg } = committed();
+    git(dir, 'rm', '-q', seg);
+    const r = gctx(dir, ['status']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`its deletion is staged in git but not committed`);
+    git(dir, 'checkout', 'HEAD', '--', seg);
+    expect(gctx(dir, ['context', '--branch']).stdout).toMatch(/first milestone/);
+  });
+
   it('a checkout to a commit holding other bytes for a segment is git\'s doing: the memory is what it holds', () => {
     const { dir, seg } = committed();
     git(dir, 'checkout', '-q', '-b', 'other');
