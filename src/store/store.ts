@@ -306,7 +306,18 @@ export class Store {
       for (const name of names) if (!this.logs.has(name) || name === this.ledger.open) growing.add(this.file(name));
       for (const f of [...this.logs.values()]) {
         if (f.name !== LOCAL && !names.has(f.name)) {
-          if (f.meta.size > 0) reset = true;
+          if (f.meta.size > 0) {
+            // Gone: damage, unless git took it away or the ledger (as it now stands: a repair
+            // rewrites it) no longer holds it as acknowledged.
+            if ((disk ?? this.ledger).logs[f.name]?.size) {
+              const why = explainVanished(this, f.name);
+              if (why) {
+                this.dirMtimes.clear(); // look again next time: the damage stands until mended
+                throw why;
+              }
+            }
+            reset = true;
+          }
           this.logs.delete(f.name);
         }
       }
@@ -315,8 +326,20 @@ export class Store {
     if (this.ledger.open) growing.add(this.file(this.ledger.open));
     for (const f of growing) {
       const size = f.sizeOnDisk();
-      if (size === null) continue;
+      if (size === null) {
+        if (f.name === LOCAL && f.meta.size > 0 && this.acknowledgedSize(f) > 0) {
+          throw gccError('E_CORRUPT', `${f.rel} vanished (it held ${f.meta.seq} acknowledged events)`, 'restore it from a backup, or run `gctx doctor --repair` to record the loss and go on', { file: f.rel });
+        }
+        continue;
+      }
       if (size < f.meta.size) {
+        // Shorter than this process read it: a writer taking back an append it never
+        // acknowledged (a failed write or fsync) may do that, down to the acknowledged size;
+        // below it, acknowledged events went missing, as check() finds at open.
+        if (size < this.acknowledgedSize(f)) {
+          const why = explainChange(this, f);
+          if (why) throw why;
+        }
         reset = true;
         f.load(now);
         continue;
@@ -328,6 +351,11 @@ export class Store {
     added.sort(byId);
     if (added.length && lastId && added[0]!.id <= lastId) reset = true;
     return { added, reset, torn };
+  }
+
+  /** What the ledger on disk (another process of this clone may have written it since) holds as acknowledged of a log. */
+  private acknowledgedSize(f: LogFile): number {
+    return (readLedger(this.layout.ledger) ?? this.ledger).logs[f.name]?.size ?? 0;
   }
 
   /** Every event of every log, in id order, one log's bytes in memory at a time (stream.ts). */

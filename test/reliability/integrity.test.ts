@@ -109,6 +109,31 @@ describe('damage at any byte of what was acknowledged', () => {
     });
   }
 
+  // A long-lived process (an MCP server, the Pi extension) catches up before each operation
+  // and read rather than opening again: the same damage is found there.
+  const UNDER: [string, (dir: string) => void][] = [
+    ['the open segment shrunk by an entry', (dir) => truncateSync(join(dir, openSegment(dir)!), readFileSync(join(dir, openSegment(dir)!)).lastIndexOf('**['))],
+    ['the open segment removed', (dir) => rmSync(join(dir, openSegment(dir)!))],
+    ['the local log removed', (dir) => rmSync(join(dir, LOCAL_LOG))],
+  ];
+  for (const [what, damage] of UNDER) {
+    it(`${what} under a long-lived process: its next operation and read are E_CORRUPT, nothing appended`, async () => {
+      const dir = await memory();
+      const rel = what.includes('local') ? LOCAL_LOG : openSegment(dir)!;
+      const m = await Memory.open(dir);
+      try {
+        damage(dir);
+        const e = await m.execute({ type: 'switch', name: 'exp' }).then(() => null, (err: unknown) => err as GccError);
+        expect(e?.code).toBe('E_CORRUPT');
+        expect(e?.file).toBe(rel);
+        expect(() => m.context({ level: 'branch' })).toThrow(/E_CORRUPT|vanished|acknowledged/);
+      } finally {
+        m.close();
+      }
+      expect((await openError(dir))?.code).toBe('E_CORRUPT');
+    });
+  }
+
   it('a segment of an older month: trusted by name at open, read byte for byte by verify and by any read of it', { timeout: TIMEOUT }, async () => {
     const dir = tempProject('gcc-months-');
     git(dir, 'init', '-q', '-b', 'main');
