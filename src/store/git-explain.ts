@@ -48,6 +48,16 @@ function stashHolding(root: string, rel: string): string | null {
   return null;
 }
 
+/** Whether the commit HEAD names holds `rel`. */
+function inHead(root: string, rel: string): boolean {
+  try {
+    runGit(root, ['cat-file', '-e', `HEAD:./${rel}`]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function tracked(root: string, rel: string): boolean {
   try {
     return runGit(root, ['ls-files', '--', rel]).trim() !== '';
@@ -57,15 +67,19 @@ function tracked(root: string, rel: string): boolean {
 }
 
 /**
- * null when git removed the log: it is not in the index, and some commit other than a stash
- * holds it (a checkout, reset or rebase took it away, and can bring it back); else the damage.
+ * null when git removed the log: neither the index nor HEAD holds it, and some commit other
+ * than a stash does (a checkout, reset or rebase took it away, and can bring it back); else the
+ * damage. A file HEAD still holds but the index does not had its deletion staged (`git rm`):
+ * that drops acknowledged events without any commit saying so.
  */
 export function explainVanished({ root, inGit, path, acknowledged }: LogPlace): GccError | null {
   const rel = gitPath(root, path);
   const shown = relative(root, path);
   const held = `it held ${acknowledged?.seq ?? 0} acknowledged events`;
   if (inGit) {
-    if (!tracked(root, rel) && committedSomewhere(root, rel)) return null;
+    const inIndex = tracked(root, rel);
+    if (!inIndex && inHead(root, rel)) return gccError('E_CORRUPT', `${shown} vanished (${held}); its deletion is staged in git but not committed`, `restore it: \`git checkout HEAD -- ${rel}\``, { file: shown });
+    if (!inIndex && committedSomewhere(root, rel)) return null;
     const stash = stashHolding(root, rel);
     if (stash) return gccError('E_CORRUPT', `${shown} vanished (${held}); ${stash} holds it`, `bring it back with \`git stash pop\` (or \`git checkout ${stash}^3 -- ${rel}\`), then retry`, { file: shown });
     if (tracked(root, rel)) return gccError('E_CORRUPT', `${shown} vanished (${held}); git still has it`, `restore it: \`git checkout -- ${rel}\``, { file: shown });
@@ -73,19 +87,34 @@ export function explainVanished({ root, inGit, path, acknowledged }: LogPlace): 
   return gccError('E_CORRUPT', `${shown} vanished (${held})`, 'restore it from a backup, or run `gctx doctor --repair` to record the loss and go on', { file: shown });
 }
 
-/** null when the log's bytes are what git holds for it (a checkout wrote them); else the damage. */
+/**
+ * null when git wrote the log's bytes: they are what git's index and HEAD both hold (a
+ * checkout, reset, rebase or pull rewrote the work tree); else the damage. Equal to the index
+ * alone is not enough: `git add` puts any bytes there, so a rewrite of acknowledged events
+ * that was only staged would pass for git's doing. (Writers own their segments and start a new
+ * one once git has seen the open one, so no ordinary git command leaves a segment's bytes
+ * differing from HEAD's while changing them.) A rewrite that was committed is git's truth.
+ */
 export function explainChange({ root, inGit, path, acknowledged: entry }: LogPlace): GccError | null {
   const rel = gitPath(root, path);
   const shown = relative(root, path);
-  if (inGit && tracked(root, rel)) {
+  const isTracked = inGit && tracked(root, rel);
+  const same = (args: string[]): boolean => {
     try {
-      // Clean against the index: the bytes are exactly what git wrote.
-      runGit(root, ['diff', '--quiet', '--', rel]);
-      return null;
+      runGit(root, ['diff', '--quiet', ...args, '--', rel]);
+      return true;
     } catch {
-      /* differs from what git holds */
+      return false; // differs, or there is no such commit
     }
-  }
-  const fix = inGit && tracked(root, rel) ? `restore it: \`git checkout -- ${rel}\`, or run \`gctx doctor --repair\`` : 'run `gctx doctor --repair`: what still reads is kept, the loss recorded';
+  };
+  const equalsIndex = isTracked && same([]);
+  if (equalsIndex && same(['HEAD'])) return null;
+  const stash = inGit ? stashHolding(root, rel) : null;
+  // Unstaged damage: the index still holds the file. Staged damage: HEAD may.
+  const fix = stash
+    ? `${stash} holds a copy: \`git stash pop\` brings it back; or run \`gctx doctor --repair\``
+    : isTracked
+      ? `restore it: \`git checkout ${equalsIndex ? 'HEAD ' : ''}-- ${rel}\`, or run \`gctx doctor --repair\``
+      : 'run `gctx doctor --repair`: what still reads is kept, the loss recorded';
   return gccError('E_CORRUPT', `${shown} changed under the memory: ${entry ? `its ${entry.size} acknowledged bytes (${entry.seq} events) are not what they were` : 'it no longer reads'}`, fix, { file: shown });
 }

@@ -161,11 +161,11 @@ export class LogFile {
   /** Write a batch with one write call and fsync it before returning (the acknowledgement). */
   append(text: string, events: readonly GccEvent[]): void {
     const buf = Buffer.from(text, 'utf8');
+    // Every append, not only the first: a link put in place of the file or a folder above it
+    // while a process runs would take the batch outside the memory.
+    assertNoSymlink(this.root, this.path);
     const created = this.meta.size === 0 && this.sizeOnDisk() === null;
-    if (created) {
-      assertNoSymlink(this.root, dirname(this.path));
-      mkdirSync(dirname(this.path), { recursive: true });
-    }
+    if (created) mkdirSync(dirname(this.path), { recursive: true });
     const fd = openSync(this.path, 'a');
     try {
       if (fstatSync(fd).size !== this.meta.size) {
@@ -202,6 +202,7 @@ export class LogFile {
   quarantine(dir: string, now: Date): string | null {
     const size = this.sizeOnDisk();
     if (size === null || size <= this.meta.size) return null;
+    assertNoSymlink(this.root, this.path);
     const tail = readRange(this.path, this.meta.size, size);
     const target = join(dir, `${this.name.replaceAll('/', '__')}-${now.toISOString().replace(/[:.]/g, '-')}-${process.pid}.md`);
     assertNoSymlink(this.root, target);

@@ -126,10 +126,31 @@ export function assertNoSymlink(root: string, path: string, checked?: Set<string
     } catch {
       return; // does not exist yet: nothing further down exists either
     }
-    if (isLink) {
-      throw gccError('E_PATH_ESCAPE', `${relative(root, cur)} is a symbolic link; memory files must be real files inside .GCC/`, `replace the link with a real folder or file: rm ${relative(root, cur)}`);
-    }
+    if (isLink) throw linkRefused(relative(root, cur));
     if (folder) checked?.add(cur);
+  }
+}
+
+export function linkRefused(rel: string) {
+  return gccError('E_PATH_ESCAPE', `${rel} is a symbolic link; memory files must be real files inside .GCC/`, `replace the link with a real folder or file: rm ${rel}`);
+}
+
+/**
+ * Refuse a memory whose fixed folders or local files are symbolic links: the logs would be
+ * read from, and the ledger, the lock, caches, set-aside files and views written to, wherever
+ * the link leads. Checked on every open (a few lstat calls); each write checks its own path
+ * again, for a link put there while a process runs.
+ */
+export function assertRealLayout(l: Layout): void {
+  const fixed = [l.events, join(l.gcc, 'branches'), l.aside, l.quarantine, l.local, l.cache, l.localLog, l.ledger, `${l.ledger}.sealed`, l.lock];
+  for (const path of fixed) {
+    let link = false;
+    try {
+      link = lstatSync(path).isSymbolicLink();
+    } catch {
+      /* missing: made as a real folder or file when first needed */
+    }
+    if (link) throw linkRefused(relative(l.root, path));
   }
 }
 

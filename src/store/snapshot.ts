@@ -8,7 +8,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Layout } from './paths.js';
+import { assertNoSymlink, type Layout } from './paths.js';
 
 export interface SnapshotLog {
   size: number;
@@ -48,6 +48,8 @@ export function readSnapshot<S>(l: Layout, format: number, revive: (raw: unknown
 export function writeSnapshot<S>(l: Layout, snapshot: Snapshot<S>): void {
   // A memory folder removed under a running process stays removed.
   if (!existsSync(l.local)) return;
+  // A cache folder that is a link would take the snapshot (the whole state) outside the tree.
+  assertNoSymlink(l.root, path(l));
   mkdirSync(l.cache, { recursive: true });
   const tmp = `${path(l)}.tmp-${process.pid}`;
   writeFileSync(tmp, JSON.stringify(snapshot));

@@ -9,7 +9,7 @@
  * path is a union of files, conflict-free by construction (docs/git.md).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { type Dirent, lstatSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { type GccEvent, idTime, type Placed } from '../events/types.js';
@@ -20,7 +20,7 @@ import { explainChange, explainVanished, type LogPlace } from './git-explain.js'
 import { emptyLedger, type Ledger, type LedgerEntry, readLedger, writeLedger } from './ledger.js';
 import { FileLock, type LockOptions } from './lock.js';
 import { LogFile, type LogMeta, signatureOf } from './logfile.js';
-import { type Layout, MONTH_DIR, newSegmentName, SEGMENT_NAME } from './paths.js';
+import { assertNoSymlink, assertRealLayout, type Layout, linkRefused, MONTH_DIR, newSegmentName, SEGMENT_NAME } from './paths.js';
 import { mergeById } from './stream.js';
 
 /** The local log's name among the logs. */
@@ -81,6 +81,10 @@ export class Store {
   ledger: Ledger;
   /** True when no ledger was found: nothing on disk can be held against an acknowledgement. */
   readonly fresh: boolean;
+  /** What went wrong without failing an operation (the ledger could not be written after a durable append). */
+  readonly warnings: string[] = [];
+  /** The ledger on disk is behind the one in memory: the next write rewrites all of it. */
+  private ledgerBehind = false;
   private dirMtimes = new Map<string, number>();
   private head: string | null = null;
 
@@ -112,35 +116,44 @@ export class Store {
     return f;
   }
 
-  /** Segment names on disk, in name order; anything else in events/ is reported, never read. */
+  /**
+   * Segment names on disk, in name order; anything else in events/ is reported, never read. A
+   * month folder or a segment that is a symbolic link is E_PATH_ESCAPE: it would be read as the
+   * memory, and this clone's appends would land wherever it leads.
+   */
   listSegments(warnings?: string[]): string[] {
     const out: string[] = [];
     const mtimes = new Map<string, number>();
-    let months: string[];
+    const rel = (path: string) => relative(this.layout.root, path);
+    let months: Dirent[];
     try {
-      months = readdirSync(this.layout.events);
+      if (lstatSync(this.layout.events).isSymbolicLink()) throw linkRefused(rel(this.layout.events));
+      months = readdirSync(this.layout.events, { withFileTypes: true });
       mtimes.set(this.layout.events, statSync(this.layout.events).mtimeMs);
-    } catch {
+    } catch (err) {
+      if (err instanceof GccError) throw err;
       this.dirMtimes = mtimes;
       return out;
     }
-    for (const m of months.sort()) {
-      const dir = join(this.layout.events, m);
-      if (!MONTH_DIR.test(m)) {
-        warnings?.push(`${relative(this.layout.root, dir)} is not a memory file; gctx ignores it`);
+    for (const m of months.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      const dir = join(this.layout.events, m.name);
+      if (m.isSymbolicLink()) throw linkRefused(rel(dir));
+      if (!MONTH_DIR.test(m.name)) {
+        warnings?.push(`${rel(dir)} is not a memory file; gctx ignores it`);
         continue;
       }
-      let names: string[];
+      let names: Dirent[];
       try {
-        names = readdirSync(dir);
+        names = readdirSync(dir, { withFileTypes: true });
         mtimes.set(dir, statSync(dir).mtimeMs);
       } catch {
         continue;
       }
-      for (const n of names.sort()) {
-        const name = `${m}/${n}`;
+      for (const n of names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+        const name = `${m.name}/${n.name}`;
+        if (n.isSymbolicLink()) throw linkRefused(rel(join(dir, n.name)));
         if (SEGMENT_NAME.test(name)) out.push(name);
-        else if (!n.includes('.tmp-')) warnings?.push(`${relative(this.layout.root, join(dir, n))} is not a memory segment; gctx ignores it`);
+        else if (!n.name.includes('.tmp-')) warnings?.push(`${rel(join(dir, n.name))} is not a memory segment; gctx ignores it`);
       }
     }
     this.dirMtimes = mtimes;
@@ -157,6 +170,7 @@ export class Store {
   check(now: number, collect?: GccError[]): Checked {
     const damage: GccError[] = collect ?? [];
     const out: Checked = { added: [], replaced: [], grew: [], torn: [], warnings: [] };
+    assertRealLayout(this.layout);
     const names = this.listSegments(out.warnings);
     const onDisk = new Set(names);
     const months = [...new Set(names.map((n) => n.slice(0, 7)))].sort();
@@ -236,7 +250,7 @@ export class Store {
    */
   acknowledge(changed: readonly LogFile[] | 'all', replaced = false, sealedChanged = false): void {
     if (!this.lock.isHeld) throw gccError('E_INTERNAL', 'ledger written outside the lock');
-    let sealedToo = changed === 'all' || sealedChanged;
+    let sealedToo = changed === 'all' || sealedChanged || this.ledgerBehind;
     if (changed === 'all') {
       const logs = Object.create(null) as Record<string, LedgerEntry>;
       for (const f of this.logs.values()) if (f.meta.size > 0 || f.sizeOnDisk() !== null) logs[f.name] = this.entryOf(f);
@@ -250,7 +264,11 @@ export class Store {
     if (replaced || !this.ledger.epoch) this.ledger.epoch = randomBytes(6).toString('hex');
     if (this.repo) this.ledger.head = this.head = headOf(this.repo);
     mkdirSync(this.layout.local, { recursive: true });
+    this.ledgerBehind = true;
+    assertNoSymlink(this.layout.root, this.layout.ledger);
+    assertNoSymlink(this.layout.root, `${this.layout.ledger}.sealed`);
     writeLedger(this.layout.ledger, this.ledger, this.live(), sealedToo);
+    this.ledgerBehind = false;
   }
 
   private live(): Set<string> {
@@ -292,7 +310,18 @@ export class Store {
       for (const name of names) if (!this.logs.has(name) || name === this.ledger.open) growing.add(this.file(name));
       for (const f of [...this.logs.values()]) {
         if (f.name !== LOCAL && !names.has(f.name)) {
-          if (f.meta.size > 0) reset = true;
+          if (f.meta.size > 0) {
+            // Gone: damage, unless git took it away or the ledger (as it now stands: a repair
+            // rewrites it) no longer holds it as acknowledged.
+            if ((disk ?? this.ledger).logs[f.name]?.size) {
+              const why = explainVanished(this.place(this.layout.segment(f.name), f.name));
+              if (why) {
+                this.dirMtimes.clear(); // look again next time: the damage stands until mended
+                throw why;
+              }
+            }
+            reset = true;
+          }
           this.logs.delete(f.name);
         }
       }
@@ -301,8 +330,20 @@ export class Store {
     if (this.ledger.open) growing.add(this.file(this.ledger.open));
     for (const f of growing) {
       const size = f.sizeOnDisk();
-      if (size === null) continue;
+      if (size === null) {
+        if (f.name === LOCAL && f.meta.size > 0 && this.acknowledgedSize(f) > 0) {
+          throw gccError('E_CORRUPT', `${f.rel} vanished (it held ${f.meta.seq} acknowledged events)`, 'restore it from a backup, or run `gctx doctor --repair` to record the loss and go on', { file: f.rel });
+        }
+        continue;
+      }
       if (size < f.meta.size) {
+        // Shorter than this process read it: a writer taking back an append it never
+        // acknowledged (a failed write or fsync) may do that, down to the acknowledged size;
+        // below it, acknowledged events went missing, as check() finds at open.
+        if (size < this.acknowledgedSize(f)) {
+          const why = explainChange(this.place(f.path, f.name));
+          if (why) throw why;
+        }
         reset = true;
         f.load(now);
         continue;
@@ -316,12 +357,18 @@ export class Store {
     return { added, reset, torn };
   }
 
+  /** What the ledger on disk (another process of this clone may have written it since) holds as acknowledged of a log. */
+  private acknowledgedSize(f: LogFile): number {
+    return (readLedger(this.layout.ledger) ?? this.ledger).logs[f.name]?.size ?? 0;
+  }
+
   /** Every event of every log, in id order, one log's bytes in memory at a time (stream.ts). */
   stream(visit: (e: GccEvent) => void, now?: number): void {
     mergeById([...this.logs.values()].filter((f) => f.meta.size > 0), visit, now);
   }
 
   async withLock<T>(fn: () => T | Promise<T>, opts?: LockOptions): Promise<T> {
+    assertNoSymlink(this.layout.root, this.layout.lock);
     mkdirSync(this.layout.local, { recursive: true });
     await this.lock.acquire(opts);
     try {
@@ -333,14 +380,22 @@ export class Store {
 
   /**
    * The segment this clone appends to: the open one while it is under SEGMENT_MAX, still as
-   * this clone left it, and unknown to git; otherwise a new one.
+   * this clone left it, and unknown to git; otherwise a new one. An open segment left empty
+   * (its first append failed, or its torn first batch was set aside) is used again rather than
+   * left behind as an empty file, unless git has seen it.
+   *
+   * A new segment is named in the ledger before its first byte is written: a crash in the
+   * middle of that first append must leave a file this clone knows as its own, so the next
+   * open sets the torn batch aside (a file not named as ours is another clone's, whose torn
+   * tail is only ignored — and would stay in the history for good).
    */
   private writable(now: Date): { file: LogFile; rotated: boolean } {
     const open = this.ledger.open;
     if (open) {
       const f = this.file(open);
-      if (f.sizeOnDisk() === f.meta.size && f.meta.size > 0 && f.meta.size < SEGMENT_MAX && !this.gitHasSeen(f)) return { file: f, rotated: false };
-      if (f.meta.size === 0 && f.sizeOnDisk() === null) return { file: f, rotated: false };
+      const size = f.sizeOnDisk();
+      if (size === f.meta.size && f.meta.size > 0 && f.meta.size < SEGMENT_MAX && !this.gitHasSeen(f)) return { file: f, rotated: false };
+      if (f.meta.size === 0 && (size === null || (size === 0 && !this.gitHasSeen(f)))) return { file: f, rotated: false };
     }
     for (;;) {
       const name = newSegmentName(now, randomBytes(3).toString('hex'));
@@ -348,6 +403,13 @@ export class Store {
       const f = this.file(name);
       if (f.sizeOnDisk() === null) {
         this.ledger.open = name;
+        try {
+          this.acknowledge([], false, true);
+        } catch (err) {
+          this.ledger.open = open;
+          this.logs.delete(name);
+          throw err;
+        }
         return { file: f, rotated: true };
       }
     }
@@ -386,8 +448,16 @@ export class Store {
     f.append(serialize(envelopes), envelopes);
     this.ledger.lastId = envelopes[envelopes.length - 1]!.id;
     // Only what this append wrote is acknowledged anew; on a rotation the segment left behind
-    // moves to the sealed part of the ledger as it was last acknowledged.
-    this.acknowledge([f], false, rotated);
+    // moves to the sealed part of the ledger as it was last acknowledged. The batch is durable
+    // now, so the operation stands even if the ledger cannot be written (a full disk): failing
+    // it would report as lost events that the next read finds. A ledger behind the logs only
+    // means this clone's own segment grew since, which the next open acknowledges; the next
+    // write of the ledger rewrites all of it.
+    try {
+      this.acknowledge([f], false, rotated);
+    } catch (err) {
+      this.warnings.push(`the events were recorded, but the ledger could not be written (${err instanceof Error ? err.message : String(err)}); it is written again with the next operation`);
+    }
     if (rotated) this.listSegments();
     return envelopes;
   }

@@ -1,8 +1,11 @@
 /**
  * A person's edits of main.md and metadata.yaml are not lost: they become events (so a
- * replay reproduces them), or the edited file is kept aside with a warning.
+ * replay reproduces them), or the edited file is kept aside with a warning. Fail safe: an edit
+ * gctx cannot read (a renamed heading, a file over the size it takes in, hundreds of thousands
+ * of lines) changes nothing in the memory. The other views are caches of the logs: an edit of
+ * them is found by verify and replaced by replay.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Memory } from '../../src/engine/memory.js';
@@ -126,19 +129,73 @@ describe('hand edits', () => {
     m.close();
   });
 
-  it('other projections edited by hand are found by verify and restored by replay, kept aside first', async () => {
+  it('other views edited by hand are found by verify and rebuilt by replay (only main.md and metadata.yaml are kept aside)', async () => {
     const p = await fresh();
     const commitMd = join(p.dir, '.GCC', 'commit.md');
+    const before = readFileSync(commitMd, 'utf8');
     edit(commitMd, (s) => `${s}\nhand note\n`);
     const m = await Memory.open(p.dir);
     const problems = m.verify();
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatchObject({ file: '.GCC/commit.md' });
     const r = await m.replay();
-    expect(r.kept).toHaveLength(1);
-    expect(readFileSync(r.kept[0]!, 'utf8')).toContain('hand note');
+    expect(r.kept).toEqual([]);
+    expect(readFileSync(commitMd, 'utf8')).toBe(before);
     expect(m.verify()).toEqual([]);
-    expect(existsSync(commitMd)).toBe(true);
     m.close();
+  });
+
+  it('a renamed Objectives heading removes nothing: the edit is kept aside and the file regenerated', async () => {
+    const p = await fresh();
+    const events = (await Memory.open(p.dir)).events().length;
+    edit(p.main, (s) => s.replace('## Objectives', '## Goals'));
+    const m = await Memory.open(p.dir);
+    try {
+      expect(m.state.objectives.map((o) => [o.text, o.done])).toEqual([
+        ['Parse the input', false],
+        ['Write docs', false],
+      ]);
+      expect(m.events()).toHaveLength(events);
+      expect(m.warnings.join('\n')).toMatch(/Objectives" heading is missing or renamed/);
+      expect(readdirSync(join(p.dir, '.GCC', 'aside'))).toHaveLength(1);
+      expect(readFileSync(p.main, 'utf8')).toMatch(/## Objectives\n- \[ \] Parse the input\n- \[ \] Write docs/);
+      expect(m.verify()).toEqual([]);
+    } finally {
+      m.close();
+    }
+  });
+
+  it('a main.md over 256 KiB is not taken in: kept aside, nothing adopted, every command still works', async () => {
+    const p = await fresh();
+    const events = (await Memory.open(p.dir)).events().length;
+    edit(p.main, (s) => `${s.replace('- [ ] Write docs', '- [x] Write docs')}\n${'- [ ] x\n'.repeat(200_000)}`);
+    const m = await Memory.open(p.dir);
+    try {
+      expect(m.events()).toHaveLength(events);
+      expect(m.state.objectives.map((o) => o.done)).toEqual([false, false]);
+      expect(m.warnings.join('\n')).toMatch(/more than the 262144 gctx takes in as a hand edit/);
+      expect(readFileSync(p.main, 'utf8').length).toBeLessThan(2048);
+      await m.execute({ type: 'commit', contribution: 'still works' });
+      expect(m.verify()).toEqual([]);
+    } finally {
+      m.close();
+    }
+  });
+
+  it('a 200,000-line edit under that size is read without a stack overflow and adopted as notes', async () => {
+    const p = await fresh();
+    // Empty lines keep 200,000 of them under 256 KiB, so the edit goes all the way through the
+    // adoption (a diff of the Notes section) rather than being refused for its size.
+    edit(p.main, (s) => `${s}${'\n'.repeat(200_000)}the end of a very long note\n`);
+    const m = await Memory.open(p.dir);
+    try {
+      expect(m.warnings).toEqual([]);
+      expect(m.state.notes).toMatch(/the end of a very long note\n$/);
+      expect(m.state.notes.split('\n').length).toBeGreaterThan(200_000);
+      expect(m.eventsOf('main').filter((e) => e.type === 'notes.patched')).toHaveLength(1);
+      expect(m.verify()).toEqual([]);
+    } finally {
+      m.close();
+    }
   });
 });

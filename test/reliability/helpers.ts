@@ -4,7 +4,11 @@
  * code a user runs. GCC_LONG=1 turns the bounded default run into a soak run.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse } from '../../src/log/codec.js';
 
 export const LONG = process.env.GCC_LONG === '1';
 export const SCRIPTS = fileURLToPath(new URL('./scripts/', import.meta.url));
@@ -92,4 +96,77 @@ export function prng(seed: number): () => number {
 export function seed(): number {
   const s = process.env.GCC_SEED ? Number(process.env.GCC_SEED) : Math.floor(Math.random() * 2 ** 31);
   return s;
+}
+
+/** Paths of a memory's segments (`.GCC/events/YYYY-MM/….md`), relative to the project, in name order. */
+export function segmentsOf(dir: string): string[] {
+  const root = join(dir, '.GCC', 'events');
+  let names: string[];
+  try {
+    names = readdirSync(root, { recursive: true }).map(String);
+  } catch {
+    return [];
+  }
+  return names.filter((n) => n.endsWith('.md')).sort().map((n) => relative(dir, join(root, n)));
+}
+
+/** The segment this clone appends to, as the ledger names it. */
+export function openSegment(dir: string): string | null {
+  const ledger = JSON.parse(readFileSync(join(dir, '.GCC', '.local', 'ledger.json'), 'utf8')) as { open: string | null };
+  return ledger.open ? join('.GCC', 'events', ledger.open) : null;
+}
+
+/** Files set aside in `.GCC/quarantine/`. */
+export function quarantined(dir: string): string[] {
+  try {
+    return readdirSync(join(dir, '.GCC', 'quarantine'));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Every log of a memory read on its own (segments and the local log): sequences run 1, 2, 3…
+ * within each file, as the store writes them. Returns the number of events per file.
+ */
+export function gaplessPerLog(dir: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const rel of [...segmentsOf(dir), join('.GCC', '.local', 'local.md')]) {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(join(dir, rel));
+    } catch {
+      continue;
+    }
+    const seqs = parse(bytes, rel).events.map((e) => e.seq);
+    seqs.forEach((s, i) => {
+      if (s !== i + 1) throw new Error(`${rel}: entry ${i + 1} has sequence ${s}`);
+    });
+    out[rel] = seqs.length;
+  }
+  return out;
+}
+
+/**
+ * Everything under `root` as path → what it is (a folder, a link and its target, or a file's
+ * size, mode and content hash), skipping the paths `skip` accepts: compare two of these to
+ * prove nothing was written, removed or changed.
+ */
+export function treeState(root: string, skip: (rel: string) => boolean = () => false): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (rel: string): void => {
+    for (const name of readdirSync(join(root, rel))) {
+      const r = rel ? `${rel}/${name}` : name;
+      if (skip(r)) continue;
+      const p = join(root, r);
+      const st = lstatSync(p);
+      if (st.isSymbolicLink()) out.set(r, `link ${readlinkSync(p)}`);
+      else if (st.isDirectory()) {
+        out.set(r, `dir ${st.mode}`);
+        walk(r);
+      } else out.set(r, `file ${st.mode} ${st.size} ${createHash('sha256').update(readFileSync(p)).digest('hex')}`);
+    }
+  };
+  walk('');
+  return out;
 }

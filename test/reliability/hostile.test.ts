@@ -2,8 +2,8 @@
  * Hostile text through every front end: free text that looks like log separators, entry
  * headers, machine lines, HTML comments, terminal escapes and odd unicode goes in through
  * CLI arguments, MCP tool arguments and hook payloads. It comes back exactly (CLI, MCP) and
- * never creates, splits or hides an entry (all three): one operation, one entry, and the
- * memory verifies.
+ * never creates, splits or hides an entry (all three): one operation, its own events only,
+ * every segment parses back to exactly what was recorded, and the memory verifies.
  */
 import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import { Memory } from '../../src/engine/memory.js';
 import { call, connect } from '../adapters/mcp/client.js';
 import { runHook } from '../adapters/hook/run.js';
 import { cleanup, tempProject } from '../support/tmp.js';
-import { CLI, TIMEOUT } from './helpers.js';
+import { CLI, gaplessPerLog, TIMEOUT } from './helpers.js';
 
 afterAll(cleanup);
 
@@ -38,6 +38,9 @@ async function dataOf(dir: string) {
   const m = await Memory.open(dir);
   try {
     expect(m.verify()).toEqual([]);
+    // The bytes on disk hold exactly the events read: no text split an entry or made one.
+    const logs = gaplessPerLog(dir);
+    expect(Object.values(logs).reduce((a, b) => a + b, 0)).toBe(m.events().length);
     return m.events();
   } finally {
     m.close();
@@ -53,7 +56,8 @@ describe('hostile text through the front ends', () => {
     gctx(dir, ['log', '--observation', a, '--thought', b, '--action', c]);
     gctx(dir, ['branch', 'hostile', '--purpose', d + a]);
     const events = await dataOf(dir);
-    expect(events.map((e) => e.type)).toEqual(['memory.initialized', 'commit.recorded', 'ota.logged', 'branch.created']);
+    // A branch is created and the session switched to it: one shared event, one local.
+    expect(events.map((e) => e.type)).toEqual(['memory.initialized', 'commit.recorded', 'ota.logged', 'branch.created', 'branch.switched']);
     const [, commit, ota, branch] = events;
     expect(commit!.type === 'commit.recorded' && commit!.data.contribution).toBe(big);
     expect(ota!.type === 'ota.logged' && ota!.data).toEqual({ observation: a, thought: b, action: c });
