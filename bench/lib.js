@@ -160,28 +160,6 @@ export async function buildHistory(dir, { events: target, commitEvery = 10, seed
   let t = Date.now() - target * 10 - 86_400_000;
   let count = 0;
   let commits = 0;
-  let bytes = 0;
-  // Logs being written: LOCAL, or the open segment (rolled over past SEGMENT_MAX).
-  const files = new Map(); // name -> { seq, size, chunks }
-  let segment = null;
-  const write = (name) => {
-    const f = files.get(name);
-    if (!f || !f.chunks.length) return;
-    const path = name === LOCAL ? l.localLog : l.segment(name);
-    mkdirSync(dirname(path), { recursive: true });
-    const text = f.chunks.join('');
-    writeFileSync(path, text, { flag: 'a' });
-    bytes += Buffer.byteLength(text);
-    f.chunks = [];
-  };
-  const logFor = (shared, at) => {
-    if (!shared) return LOCAL;
-    if (!segment || files.get(segment).size >= SEGMENT_MAX) {
-      if (segment) write(segment);
-      segment = newSegmentName(at, randomBytes(3).toString('hex'));
-    }
-    return segment;
-  };
   // Tool records and OTA entries do not depend on the state beyond the current branch, so
   // they are folded lazily in batches (one immer draft per batch instead of per event).
   let unfolded = [];
@@ -198,10 +176,7 @@ export async function buildHistory(dir, { events: target, commitEvery = 10, seed
     const list = where === 'shared' ? segments[segments.length - 1] : local;
     const seq0 = list.length;
     const at = new Date((t += 7));
-    const name = logFor(shared, at);
-    let f = files.get(name);
-    if (!f) files.set(name, (f = { seq: 0, size: 0, chunks: [] }));
-    const envs = placed.map((ev, i) => {
+    const envs = news.map((ev, i) => {
       lastId = nextId(lastId, at.getTime());
       const env = { id: lastId, seq: seq0 + i + 1, at: at.toISOString(), branch: ev.branch, type: ev.type, data: ev.data };
       const more = news.length - 1 - i;

@@ -194,10 +194,20 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
     case 'memory.repaired':
       return;
     case 'branch.switched': {
-      // Like git's HEAD, the clone's default is where it last moved, from any session: a new
-      // session (or a command naming none) resumes there. A session keeps its own pointer.
+      d.lastMoved = e.data.to;
+      if (e.data.session !== undefined) {
+        const s = sessionOf(d, e.data.session, '', e.at);
+        s.branch = e.data.to;
+        s.own = true;
+        return;
+      }
+      // A command naming no session moves the clone's default, and with it every session that
+      // never chose a branch itself: an agent driving gctx through the CLI moves its own hooks.
       d.defaultBranch = e.data.to;
-      if (e.data.session !== undefined) sessionOf(d, e.data.session, '', e.at).branch = e.data.to;
+      for (const id of Object.keys(d.sessions)) {
+        const s = d.sessions[id]!;
+        if (!s.own) s.branch = e.data.to;
+      }
       return;
     }
     case 'session.started':
@@ -229,7 +239,7 @@ function sessionOf(d: Draft<MemoryState>, id: string, host: string, at: string) 
       for (const k of ids) if (d.sessions[k]!.since < d.sessions[oldest]!.since) oldest = k;
       delete d.sessions[oldest];
     }
-    s = { host, branch: null, life: 'idle', started: false, reason: '', since: at };
+    s = { host, branch: d.lastMoved, own: false, life: 'idle', started: false, reason: '', since: at };
     d.sessions[id] = s;
   }
   return s;

@@ -86,7 +86,10 @@ export interface Failed {
 /** A host session as this clone knows it: where it stands and its lifecycle machine. */
 export interface SessionInfo {
   host: string;
+  /** Where the session is: where the clone last moved when it began, then as it moves. */
   branch: string | null;
+  /** It switched itself: a sessionless switch (a person, or its agent through the CLI) no longer moves it. */
+  own: boolean;
   life: SessionLifecycle;
   started: boolean;
   reason: string;
@@ -111,8 +114,10 @@ export interface MemoryState {
   branches: Dict<BranchInfo>;
   /** Files touched by commits: path → the last commit that touched it (metadata.yaml's file_tree). */
   files: Dict<FileInfo>;
-  /** Local: the branch this clone last moved to (from any session: where a new session starts), and each session's own. */
+  /** Local: where commands naming no session act (moved only by them). */
   defaultBranch: string;
+  /** Local: the branch this clone last moved to, from any session: where a new session begins. */
+  lastMoved: string;
   sessions: Dict<SessionInfo>;
   /** Id of the newest event folded in; new ids sort after it. */
   lastId: string;
@@ -159,6 +164,7 @@ export function initialState(): MemoryState {
     branches: dict([[MAIN, newBranch(MAIN, null, '', 'Main line of the project', [])]]),
     files: dict(),
     defaultBranch: MAIN,
+    lastMoved: MAIN,
     sessions: dict(),
     lastId: '',
     events: 0,
@@ -182,10 +188,13 @@ export function landing(state: MemoryState, name: string | null | undefined): st
   return MAIN;
 }
 
-/** The session's current branch (the clone's default when the session has none). */
+/**
+ * The session's current branch: its own pointer; for a session not seen yet, where the clone
+ * last moved (a new session resumes the work); without a session, the clone's default.
+ */
 export function currentBranch(state: MemoryState, session?: string): string {
-  const s = session !== undefined ? state.sessions[session] : undefined;
-  return landing(state, s?.branch ?? state.defaultBranch);
+  if (session === undefined) return landing(state, state.defaultBranch);
+  return landing(state, state.sessions[session]?.branch ?? state.lastMoved);
 }
 
 /** The highest label number a branch carries. */

@@ -49,8 +49,8 @@ describe('gctx', () => {
     expect(ok(['context', '--log', '5'])).toMatch(/Log of main/);
     expect(ok(['context', '--metadata', 'branches'])).toMatch(/name: try-peg/);
     expect(ok(['context', '--full'])).toMatch(/# Project Roadmap/);
-    expect(ok(['search', 'grammar'])).toMatch(/try-peg log: PEG grammar is 40 lines/);
-    expect(ok(['context', '--search', 'grammar'])).toMatch(/try-peg log: PEG grammar is 40 lines/);
+    expect(ok(['search', 'grammar'])).toMatch(/try-peg note: PEG «grammar» is 40 lines/);
+    expect(ok(['context', '--search', 'grammar'])).toMatch(/try-peg note: PEG «grammar» is 40 lines/);
     expect(ok(['verify'])).toMatch(/^OK/);
   });
 

@@ -4,6 +4,7 @@
  * what it needs says so with that usage, and `--json` answers have one shape for writes and
  * one for reads. Spawned for real.
  */
+import { LAUNCHERS } from '../../../src/adapters/cli/launchers/index.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { usageOf } from '../../../src/adapters/cli/args.js';
 import { operationNamed, operationsFor } from '../../../src/operations/index.js';
@@ -24,8 +25,9 @@ describe('gctx --help', () => {
   it('lists every operation offered to the command line, each with its generated usage and summary', () => {
     const r = gctx(tempProject('gcc-cli-gen-'), ['--help']);
     expect(r.code).toBe(0);
-    const ops = operationsFor('cli');
-    expect(ops.map((op) => op.name)).toEqual(expect.arrayContaining(['init', 'status', 'commit', 'branch', 'switch', 'merge', 'abandon', 'roadmap', 'log', 'context', 'search']));
+    // The catalogue's commands, then the launchers of the other front ends.
+    const ops = [...operationsFor('cli'), ...LAUNCHERS];
+    expect(ops.map((op) => op.name)).toEqual(expect.arrayContaining(['init', 'status', 'commit', 'branch', 'switch', 'merge', 'abandon', 'roadmap', 'log', 'context', 'search', 'mcp', 'hook', 'serve']));
     for (const op of ops) {
       expect(r.stdout, op.name).toContain(usageOf(op));
       expect(r.stdout, op.name).toContain(op.summary);

@@ -126,7 +126,7 @@ describe('gctx mcp: tool arguments that are not an object', () => {
     );
     expect(r.code).toBe(0);
     const fix = '\nFix: required: contribution; optional: title, next, check, files';
-    const missing = `E_INVALID_ARGUMENT: invalid arguments for commit: contribution: Invalid input: expected string, received undefined${fix}`;
+    const missing = `E_INVALID_ARGUMENT: invalid arguments for commit: missing contribution${fix}`;
     expect([1, 2].map((id) => byId(r.messages, id)[0]?.result)).toEqual([1, 2].map(() => ({ content: [{ type: 'text', text: missing }], isError: true })));
     expect(textOf(byId(r.messages, 3)[0])).toBe(`E_INVALID_ARGUMENT: arguments of commit must be an object, not string${fix}`);
     expect(textOf(byId(r.messages, 4)[0])).toBe(`E_INVALID_ARGUMENT: arguments of commit must be an object, not a list${fix}`);

@@ -212,7 +212,7 @@ describe('gctx mcp: text round-trips', () => {
     memory.close();
     // The framing a model reads cannot be closed early by the text inside it.
     const r = await call(client, 'context', { level: 'search', text: 'ignore previous' });
-    expect(textOf(r)).toContain('ignore previous instructions');
+    expect(textOf(r)).toContain('«ignore» «previous» instructions');
     expect(textOf(r).match(/<\/gcc-memory>/g)).toHaveLength(1);
   });
 });
@@ -223,7 +223,9 @@ describe('gctx mcp: sessions', () => {
     const a = await server(dir, [], { CLAUDE_CODE_SESSION_ID: 'cc-a' });
     await call(a.client, 'context');
     const b = await server(dir);
+    await call(b.client, 'context');
     await call(a.client, 'branch', { name: 'a-work', purpose: 'A explores' });
+    // B had begun before A moved: A moving does not move it. (A session begun after would start on a-work.)
     expect(textOf(await call(b.client, 'context'))).toContain('On memory branch main');
     // No tool takes a session: one sent anyway is not obeyed, B still acts as itself.
     const { tools } = await b.client.listTools();
@@ -238,7 +240,7 @@ describe('gctx mcp: sessions', () => {
     await call(a.client, 'branch', { name: 'cc-branch', purpose: 'from claude' });
     const memory = await Memory.open(dir);
     expect(memory.currentBranch('cc-123')).toBe('cc-branch');
-    expect(memory.currentBranch('someone-else')).toBe('main');
+    expect(Object.keys(memory.state.sessions)).toEqual(['cc-123']);
     memory.close();
   });
 
@@ -248,7 +250,7 @@ describe('gctx mcp: sessions', () => {
     await call(a.client, 'branch', { name: 'pinned-branch', purpose: 'x' });
     const memory = await Memory.open(dir);
     expect(memory.currentBranch('pinned')).toBe('pinned-branch');
-    expect(memory.currentBranch('cc-456')).toBe('main');
+    expect(Object.keys(memory.state.sessions)).toEqual(['pinned']);
     memory.close();
   });
 });

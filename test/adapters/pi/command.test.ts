@@ -48,7 +48,8 @@ describe('the /gcc command on the real host', () => {
     expect(status.text).toContain('On memory branch try-toml (from main): see whether TOML fits');
     expect(status.text).toContain('Parse the config format');
     expect(status.text).toMatch(/Memory session: pi:/);
-    expect((await gcc('/gcc context --branch')).text).toMatch(/Hypotheses: simpler[^]*TOML parser drafted[^]*two words/);
+    const branch = (await gcc('/gcc context --branch')).text;
+    expect(branch).toMatch(/Hypotheses: simpler[^]*earlier: C001 two words[^]*TOML parser drafted/);
 
     // A cut list says how to get the older part in /gcc's own words.
     const log = await gcc('/gcc context --log 3');

@@ -101,10 +101,11 @@ describe('gctx serve: MCP over Streamable HTTP', () => {
 
   it('answers a tool error as an MCP error result carrying the engine\'s code, the session kept', async () => {
     const c = await client(d.state, 'client-c');
+    const before = text(await call(c.client, 'context', {})).match(/On memory branch \S+/)![0];
     const r = (await c.client.callTool({ name: 'switch', arguments: { name: 'no-such-branch' } })) as CallToolResult;
     expect(r.isError).toBe(true);
     expect(text(r)).toMatch(/^E_BRANCH_NOT_FOUND/);
-    expect(text(await call(c.client, 'context', {}))).toContain('On memory branch main');
+    expect(text(await call(c.client, 'context', {}))).toContain(before);
     await c.client.close();
   });
 });
