@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { type Config, DEFAULT_CONFIG, type FileChange, MAIN, type NewEvent, type Placed } from '../events/types.js';
-import { branchKey, branchNameProblem, MAX_ITEMS, MAX_LINE, MAX_PATH, MAX_TEXT } from '../events/rules.js';
+import { branchKey, branchNameProblem, MAX_ITEMS, MAX_LINE, MAX_OBJECTIVES, MAX_PATH, MAX_TEXT } from '../events/rules.js';
 import { GccError, gccError } from '../errors.js';
 import type { BranchRejected } from '../machines/branch-machine.js';
 import { branchStep, sessionStep } from '../machines/steps.js';
@@ -245,6 +245,7 @@ export function decide(state: MemoryState, input: Command, ctx: DecideContext): 
         const t = text('objective', cmd.target, true, MAX_LINE);
         if (t instanceof GccError) return fail(t);
         const line = normalizeLine(t);
+        if (state.objectives.length >= MAX_OBJECTIVES) return fail(gccError('E_INVALID_ARGUMENT', `the roadmap holds at most ${MAX_OBJECTIVES} objectives`, 'remove or check off some first: `gctx roadmap remove <number>`'));
         return ok([on(MAIN, { type: 'objective.added', data: { id: `o-${ctx.nonce.slice(0, 8)}`, text: line } })], [], `Added objective ${state.objectives.length + 1}: ${line}`);
       }
       if (cmd.action !== 'check' && cmd.action !== 'uncheck' && cmd.action !== 'remove') {

@@ -11,6 +11,7 @@
 import { type Draft, freeze, produce } from 'immer';
 import { diffLib } from '../runtime/lazy-deps.js';
 import { type Config, DEFAULT_CONFIG, type GccEvent, MAIN } from '../events/types.js';
+import { MAX_OBJECTIVES } from '../events/rules.js';
 import { branchStep, sessionStep } from '../machines/steps.js';
 import { signalsOf } from '../machines/session.js';
 import { type BranchInfo, dict, FAILED_WINDOW, initialState, type MemoryState, MILESTONE_WINDOW, newBranch, RECENT_COMMITS, SESSION_WINDOW } from './state.js';
@@ -90,7 +91,9 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
       return;
     }
     case 'objective.added':
-      if (!d.objectives.some((o) => o.id === e.data.id)) d.objectives.push({ id: e.data.id, text: e.data.text, done: false });
+      // Past the cap (a log written by hand or by an older gctx) an add is ignored: the fold
+      // stays total and its cost bounded.
+      if (d.objectives.length < MAX_OBJECTIVES && !d.objectives.some((o) => o.id === e.data.id)) d.objectives.push({ id: e.data.id, text: e.data.text, done: false });
       return;
     case 'objective.checked':
     case 'objective.unchecked': {

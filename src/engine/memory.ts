@@ -72,7 +72,8 @@ export class Memory {
   private rebuilt = false;
   private snapshotAt = -1;
   private finder: MemorySearch | null = null;
-  readonly warnings: string[] = [];
+  /** What the caller should be told (the store's own among them): stale locks taken over, torn tails set aside, writes that failed after the events were durable. */
+  readonly warnings: string[];
   readonly views: ViewWriter;
   private readonly now: () => Date;
 
@@ -81,6 +82,7 @@ export class Memory {
     readonly store: Store,
     private readonly opts: OpenOptions,
   ) {
+    this.warnings = store.warnings;
     this.views = new ViewWriter(layout);
     this.now = opts.now ?? (() => new Date());
   }
@@ -294,9 +296,7 @@ export class Memory {
   private appendAndProject(shared: readonly Placed[], local: readonly Placed[]): GccEvent[] {
     const now = this.now();
     const before = this._state;
-    const out = this.store.append(shared, 'shared', this._state.lastId, now);
-    const lastId = out.length ? out[out.length - 1]!.id : this._state.lastId;
-    out.push(...this.store.append(local, 'local', lastId, now));
+    const out = this.store.appendOperation(shared, local, this._state.lastId, now);
     this._state = evolve(this._state, out);
     this.saveSnapshot(false);
     try {

@@ -10,6 +10,8 @@ export const MAX_TEXT = 1_048_576;
 export const MAX_LINE = 4_096;
 /** Most items in a list (hypotheses, files of one event, objectives to check). */
 export const MAX_ITEMS = 10_000;
+/** Most objectives a roadmap holds: main.md is read by people and agents, and every fold scans the list. */
+export const MAX_OBJECTIVES = 500;
 /** Longest file path recorded. */
 export const MAX_PATH = 4_096;
 

@@ -7,6 +7,7 @@
  */
 import { diffLib, yamlLib } from '../runtime/lazy-deps.js';
 import { type Config, DEFAULT_CONFIG, type NewEvent } from '../events/types.js';
+import { MAX_OBJECTIVES } from '../events/rules.js';
 import { normalizeLine } from '../decider/objectives.js';
 import type { MemoryState } from '../decider/state.js';
 import { NO_OBJECTIVES, NOTES_HEADER, OBJECTIVES_HEADER } from './render-main.js';
@@ -67,6 +68,10 @@ export function adoptMain(state: MemoryState, base: string, disk: string, nonce:
     d.objectives = b.objectives;
     d.rest = b.rest;
     d.badObjectiveLines = [];
+  }
+  if (d.objectives.length > MAX_OBJECTIVES) {
+    unadopted.push(`${d.objectives.length} objectives, more than the ${MAX_OBJECTIVES} a roadmap holds, so no objective was changed`);
+    d.objectives = b.objectives;
   }
   if (d.badObjectiveLines.length) unadopted.push(`lines under Objectives that are not checkboxes: ${d.badObjectiveLines.slice(0, 3).join(' | ')}`);
   if (b.rest !== d.rest) unadopted.push('edits outside Objectives and Notes (those sections are generated)');

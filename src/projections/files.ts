@@ -38,6 +38,13 @@ export function incrementalPlan(l: Layout, before: MemoryState, after: MemorySta
     if (!b) continue;
     summaries.add(e.branch);
     if (e.type === 'branch.merged' || e.type === 'branch.abandoned') summaries.add(e.data.branch);
+    // An event sorting before one already folded (another clone's id from a clock running
+    // ahead) belongs earlier in the views than an append would put it: they are rewritten in id order.
+    const early = e.id < before.lastId;
+    if (early) {
+      plan.logRebuild.add(e.branch);
+      if (e.type === 'commit.recorded') plan.commitRebuild.add(e.branch);
+    }
     if (b.logged >= 2 * LOG_WINDOW && b.logged % LOG_WINDOW === 0) plan.logRebuild.add(e.branch);
     else if (!plan.logRebuild.has(e.branch)) append(plan.writes, l.logOf(e.branch), logEntry(e), logHeader(e.branch));
     if (e.type === 'branch.created' || e.type === 'memory.initialized') {
@@ -46,7 +53,7 @@ export function incrementalPlan(l: Layout, before: MemoryState, after: MemorySta
     }
     if (e.type === 'commit.recorded') {
       if ((before.branches[e.branch]?.dupLabels.length ?? 0) !== b.dupLabels.length) plan.commitRebuild.add(e.branch);
-      else append(plan.writes, l.commitOf(e.branch), renderCommit(e, displayLabel(b, e.data.label, e.data.id)), commitHeader(e.branch));
+      else if (!plan.commitRebuild.has(e.branch)) append(plan.writes, l.commitOf(e.branch), renderCommit(e, displayLabel(b, e.data.label, e.data.id)), commitHeader(e.branch));
     }
   }
   for (const name of plan.logRebuild) plan.writes.delete(l.logOf(name));

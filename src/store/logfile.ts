@@ -196,6 +196,23 @@ export class LogFile {
   }
 
   /**
+   * Take back the appends made since `before` (a copy of `meta` then): the file is cut back and
+   * fsynced, and what is known of it restored. For a batch written but not yet acknowledged,
+   * when the rest of its operation failed; under the lock.
+   */
+  takeBack(before: LogMeta): void {
+    assertNoSymlink(this.root, this.path);
+    const fd = openSync(this.path, 'r+');
+    try {
+      ftruncateSync(fd, before.size);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    Object.assign(this.meta, { ...before, branches: { ...before.branches } });
+  }
+
+  /**
    * Move the bytes after the known prefix aside and cut the file back to it. Only for a file
    * this clone writes, under the memory's lock, where a tail cannot be an append in flight.
    */

@@ -432,10 +432,47 @@ export class Store {
    * memory's newest id, which the batch's ids follow.
    */
   append(events: readonly Placed[], where: 'shared' | 'local', lastId: string, now: Date): GccEvent[] {
+    const w = this.write(events, where, lastId, now);
+    if (w) this.acknowledgeWrites([w]);
+    return w?.envelopes ?? [];
+  }
+
+  /**
+   * One operation's shared and local events: both durable and acknowledged, or neither. The
+   * shared batch is written first; if the local one then fails, the shared one is taken back
+   * before the error is reported, so a failed operation leaves no trace.
+   */
+  appendOperation(shared: readonly Placed[], local: readonly Placed[], lastId: string, now: Date): GccEvent[] {
+    const newest = this.ledger.lastId;
+    const s = this.write(shared, 'shared', lastId, now);
+    let l: Written | null;
+    try {
+      l = this.write(local, 'local', s ? s.envelopes[s.envelopes.length - 1]!.id : lastId, now);
+    } catch (err) {
+      if (s) {
+        this.ledger.lastId = newest;
+        try {
+          s.file.takeBack(s.before);
+        } catch {
+          // Left in place, the batch is a whole one in this clone's own segment: the next open
+          // acknowledges it as grown. Said, since the operation is reported as failed.
+          this.warnings.push(`${s.file.rel}: an operation that failed could not be taken back; its shared events may appear`);
+        }
+      }
+      throw err;
+    }
+    const done = [s, l].filter((w): w is Written => w !== null);
+    this.acknowledgeWrites(done);
+    return done.flatMap((w) => w.envelopes);
+  }
+
+  /** Write a batch (durable, not yet acknowledged). */
+  private write(events: readonly Placed[], where: 'shared' | 'local', lastId: string, now: Date): Written | null {
     if (!this.lock.isHeld) throw gccError('E_INTERNAL', 'append outside the lock');
-    if (events.length === 0) return [];
+    if (events.length === 0) return null;
     const { file: f, rotated } = where === 'local' ? { file: this.local, rotated: false } : this.writable(now);
     if ((f.sizeOnDisk() ?? 0) !== f.meta.size) throw gccError('E_CONFLICT', `${f.rel} changed since it was last read`, 'read the memory again and retry the operation');
+    const before = { ...f.meta, branches: { ...f.meta.branches } };
     let id = lastId;
     const at = now.toISOString();
     const envelopes = events.map((ev, i) => {
@@ -447,18 +484,33 @@ export class Store {
     });
     f.append(serialize(envelopes), envelopes);
     this.ledger.lastId = envelopes[envelopes.length - 1]!.id;
-    // Only what this append wrote is acknowledged anew; on a rotation the segment left behind
-    // moves to the sealed part of the ledger as it was last acknowledged. The batch is durable
-    // now, so the operation stands even if the ledger cannot be written (a full disk): failing
-    // it would report as lost events that the next read finds. A ledger behind the logs only
-    // means this clone's own segment grew since, which the next open acknowledges; the next
-    // write of the ledger rewrites all of it.
+    return { file: f, rotated, envelopes, before };
+  }
+
+  /**
+   * Only what was written is acknowledged anew; on a rotation the segment left behind moves to
+   * the sealed part of the ledger as it was last acknowledged. The batches are durable now, so
+   * the operation stands even if the ledger cannot be written (a full disk): failing it would
+   * report as lost events that the next read finds. A ledger behind the logs only means this
+   * clone's own segment grew since, which the next open acknowledges; the next write of the
+   * ledger rewrites all of it.
+   */
+  private acknowledgeWrites(done: readonly Written[]): void {
+    const rotated = done.some((w) => w.rotated);
     try {
-      this.acknowledge([f], false, rotated);
+      this.acknowledge(done.map((w) => w.file), false, rotated);
     } catch (err) {
       this.warnings.push(`the events were recorded, but the ledger could not be written (${err instanceof Error ? err.message : String(err)}); it is written again with the next operation`);
     }
     if (rotated) this.listSegments();
-    return envelopes;
   }
+}
+
+/** A batch written by this process and not yet acknowledged. */
+interface Written {
+  file: LogFile;
+  rotated: boolean;
+  envelopes: GccEvent[];
+  /** What was known of the file before: what takeBack restores. */
+  before: LogMeta;
 }

@@ -144,13 +144,7 @@ describe('filesystem: full disk and failing devices (injected failing writes)', 
     expect(contributions).toEqual(['commit 1', 'before the fault', 'after the fault']);
   });
 
-  // BUG (src/engine/memory.ts, appendAndProject): an operation's shared events and its local
-  // events are two appends. When the local one fails (ENOSPC on .GCC/.local/local.md) after the
-  // shared one was fsynced, execute() reports E_IO, yet branch.created stands: the "failed"
-  // operation half-happened (the branch exists, the session never moved to it, and a retry
-  // gets E_BRANCH_EXISTS). Either the operation should stand with a warning once its shared
-  // events are durable, or fail before anything is written. Flip to `it` when fixed.
-  it.fails('ENOSPC on the local log after the shared append: the operation stands whole or leaves no trace', { timeout: TIMEOUT }, async () => {
+  it('ENOSPC on the local log after the shared append: the operation stands whole or leaves no trace', { timeout: TIMEOUT }, async () => {
     const { out, faulty } = await run('local-full');
     if (out.failed.code) expect(faulty).toEqual([]);
     else expect(faulty).toHaveLength(2);
