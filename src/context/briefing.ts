@@ -12,7 +12,7 @@ import { currentBranch, displayLabel, type MemoryState } from '../decider/state.
 import { MAIN } from '../events/types.js';
 import { filesText } from '../log/prose.js';
 import { clip, fitText } from './budget.js';
-import { failedLines, pendingLine } from './lines.js';
+import { failedLines, failureLine, pendingLine } from './lines.js';
 
 export const BRIEFING_BUDGET = 900;
 
@@ -41,6 +41,8 @@ export function briefing(state: MemoryState, session?: string, budget = BRIEFING
   // what is cut is the end, and the end should be the oldest approach, not what is under way.
   const pending = pendingLine(b, 8);
   if (pending) lines.push(clip(pending, 600));
+  const failing = failureLine(b);
+  if (failing) lines.push(failing);
   const failed = failedLines(state, 4);
   if (failed.length) lines.push('Failed approaches — do not retry without a new reason:', ...failed);
   const others = Object.values(state.branches)

@@ -42,3 +42,11 @@ export function pendingLine(b: BranchInfo, max: number): string | null {
   const shown = filesText(files.slice(0, max));
   return `Since the last commit: ${p.turns} step${p.turns === 1 ? '' : 's'}, ${p.edits} edit${p.edits === 1 ? '' : 's'}${files.length ? ` in ${files.length} file${files.length === 1 ? '' : 's'}, newest first: ${shown}${files.length > max ? `, +${files.length - max} more` : ''}` : ''}.`;
 }
+
+/** The newest failed tool call since the branch's last commit, and what it said. */
+export function failureLine(b: BranchInfo): string | null {
+  const f = b.pending.failure;
+  if (!f) return null;
+  const call = clip(f.input ? `${f.tool} ${f.input}` : f.tool, 160);
+  return `Failing since the last commit (${time(f.at)}): ${call} → ${clip(f.result.trim() || '(no output)', 360)}`;
+}

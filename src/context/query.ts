@@ -13,7 +13,7 @@ import { renderCommit } from '../projections/render-commit.js';
 import { renderMain } from '../projections/render-main.js';
 import { metadataObject } from '../projections/render-metadata.js';
 import { clip, estimateTokens, fitItems, fitText } from './budget.js';
-import { entryLine, failedLines, pendingLine } from './lines.js';
+import { entryLine, failedLines, failureLine, pendingLine } from './lines.js';
 import type { SearchHit, SearchKind } from './search-index.js';
 
 export type ContextQuery =
@@ -89,6 +89,8 @@ function status(src: ContextSource, o: ContextOptions, budget: number): ContextA
   }
   const pending = pendingLine(b, 10);
   if (pending) lines.push(pending);
+  const failing = failureLine(b);
+  if (failing) lines.push(failing);
   const earlier = earlierCommits(src, here, EARLIER_COMMITS);
   if (earlier.length) lines.push('Earlier commits, newest first:', ...earlier);
   const active = Object.values(s.branches).filter((x) => x.life === 'active' && x.name !== MAIN).sort((x, y) => (x.created < y.created ? 1 : -1));
@@ -163,6 +165,8 @@ function branchView(src: ContextSource, q: Extract<ContextQuery, { level: 'branc
   // The branch's work since its last commit: what a session picking the branch up is in the middle of.
   const pending = pendingLine(b, 10);
   if (pending) head.push(pending);
+  const failing = failureLine(b);
+  if (failing) head.push(failing);
   // Recent commits older than the page (on a later page, the newer ones are not "earlier").
   const oldest = shown.at(-1)?.at;
   const earlier = oldest === undefined ? [] : b.recent.filter((c) => c.at <= oldest && !shown.some((x) => x.data.id === c.id));

@@ -14,7 +14,7 @@ import { type Config, DEFAULT_CONFIG, type GccEvent, MAIN } from '../events/type
 import { MAX_OBJECTIVES } from '../events/rules.js';
 import { branchStep, sessionStep } from '../machines/steps.js';
 import { signalsOf } from '../machines/session.js';
-import { type BranchInfo, dict, FAILED_WINDOW, initialState, type MemoryState, MILESTONE_WINDOW, newBranch, RECENT_COMMITS, SESSION_WINDOW } from './state.js';
+import { type BranchInfo, dict, FAILED_WINDOW, initialState, type MemoryState, MILESTONE_WINDOW, newBranch, PENDING_FILES, RECENT_COMMITS, SESSION_WINDOW } from './state.js';
 
 /**
  * The branch an event is about. One whose creation has not been folded yet (a union can deliver
@@ -191,7 +191,13 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
       for (const f of e.data.files) {
         const prev = owner.pending.files[f.path];
         owner.pending.files[f.path] = { path: f.path, added: (prev?.added ?? 0) + f.added, removed: (prev?.removed ?? 0) + f.removed, at: e.at };
+        if (!prev) dropOldestBeyond(owner.pending.files, PENDING_FILES);
       }
+      // What failed since the last commit, and why, until the same call succeeds: a resuming
+      // agent should not find out again by running it.
+      const failure = owner.pending.failure;
+      if (e.data.isError) owner.pending.failure = { tool: e.data.tool, input: e.data.input.slice(0, 300), result: e.data.result.slice(0, 600), at: e.at };
+      else if (failure && failure.tool === e.data.tool && failure.input === e.data.input.slice(0, 300)) owner.pending.failure = null;
       return;
     }
     case 'memory.repaired':
@@ -233,6 +239,15 @@ function addMilestone(d: Draft<MemoryState>, title: string, branch: string, comm
 }
 
 /** A session's record, created on first sight; the oldest are forgotten past SESSION_WINDOW. */
+/** Keep a dict of timed entries to `max`, dropping the oldest. */
+function dropOldestBeyond(files: Record<string, { at: string }>, max: number): void {
+  const keys = Object.keys(files);
+  if (keys.length <= max) return;
+  let oldest = keys[0]!;
+  for (const k of keys) if (files[k]!.at < files[oldest]!.at) oldest = k;
+  delete files[oldest];
+}
+
 function sessionOf(d: Draft<MemoryState>, id: string, host: string, at: string) {
   let s = d.sessions[id];
   if (!s) {

@@ -30,6 +30,17 @@ export interface LastCommit extends CommitRef {
   files: FileChange[];
 }
 
+/** The newest tool call that failed since the last commit, until the same call succeeds. */
+export interface PendingFailure {
+  tool: string;
+  input: string;
+  result: string;
+  at: string;
+}
+
+/** Files of the work in flight kept per branch; beyond it the oldest are dropped. */
+export const PENDING_FILES = 200;
+
 export interface PendingFile extends FileChange {
   /** Time of the newest edit: work in flight is listed newest first. */
   at: string;
@@ -56,7 +67,7 @@ export interface BranchInfo {
   recent: CommitRef[];
   last: LastCommit | null;
   /** Work logged on this branch since its last commit. */
-  pending: { edits: number; turns: number; files: Dict<PendingFile> };
+  pending: { edits: number; turns: number; files: Dict<PendingFile>; failure?: PendingFailure | null };
 }
 
 export interface Objective {

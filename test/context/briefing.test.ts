@@ -215,6 +215,20 @@ describe('briefing: the facts, in the order a resuming agent needs them', () => 
     expect(briefing(m.state)).not.toContain('Since the last commit');
   });
 
+  it('the newest failing call since the last commit, with what it said, until the same call succeeds', () => {
+    const m = new Folded();
+    m.run({ type: 'commit', contribution: 'Start' });
+    m.run({ type: 'record-tool', tool: 'Bash', input: 'npm test -- render', result: 'FAIL escapes <script>: snippet() runs on the raw body', isError: true, files: [] });
+    m.run({ type: 'record-tool', tool: 'Edit', input: 'src/render.ts', result: '', isError: false, files: [{ path: 'src/render.ts', added: 1, removed: 1 }] });
+    const line = briefing(m.state).split('\n').find((l) => l.startsWith('Failing since the last commit'));
+    expect(line).toMatch(/Bash npm test -- render → FAIL escapes <script>: snippet\(\) runs on the raw body$/);
+    m.run({ type: 'record-tool', tool: 'Bash', input: 'npm test -- render', result: 'ok', isError: false, files: [] });
+    expect(briefing(m.state)).not.toContain('Failing since');
+    m.run({ type: 'record-tool', tool: 'Bash', input: 'npm run lint', result: 'error: unused import', isError: true, files: [] });
+    m.run({ type: 'commit', contribution: 'Render escapes its input; lint still failing', next: 'fix the lint error' });
+    expect(briefing(m.state)).not.toContain('Failing since');
+  });
+
   it('files in flight survive a full briefing: what must be cut is the oldest failed approach', () => {
     const m = new Folded();
     for (let i = 0; i < 8; i++) m.run({ type: 'roadmap', action: 'add', target: `Objective ${i}: ${'a long objective '.repeat(20)}` });
