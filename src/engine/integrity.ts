@@ -6,7 +6,7 @@
  * still holds is restored from git; what it does not is salvaged entry by entry into a new
  * segment, the damaged file kept aside, and the loss recorded as a `memory.repaired` event.
  */
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../runtime/random.js';
 import { closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -223,7 +223,7 @@ export async function repairMemory(root: string, now: () => Date): Promise<Repai
       rmSync(path, { force: true });
       if (s.events.length && name !== LOCAL) {
         const events = s.events.map(({ more: _m, ...e }, i) => ({ ...e, seq: i + 1 }) as GccEvent);
-        const target = store.file(newSegmentName(now(), randomBytes(3).toString('hex')));
+        const target = store.file(newSegmentName(now(), randomHex(3)));
         target.append(serialize(events), events);
       } else if (s.events.length) {
         const events = s.events.map(({ more: _m, ...e }, i) => ({ ...e, seq: i + 1 }) as GccEvent);

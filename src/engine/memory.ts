@@ -10,7 +10,7 @@
  *
  * Reads catch up without the lock. Every public method returns data or throws GccError.
  */
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../runtime/random.js';
 import { existsSync, lstatSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from '../decider/commands.js';
@@ -280,7 +280,7 @@ export class Memory {
   }
 
   private nonce(): string {
-    return randomBytes(8).toString('hex');
+    return randomHex(8);
   }
 
   /** Write the views a batch touched, from the states around it. */

@@ -38,14 +38,34 @@ export interface BranchStep {
   rejected: BranchRejected | null;
 }
 
-export function branchStep(life: BranchLifecycle, context: BranchContext, event: BranchMachineEvent, origin: StepRecord['origin'] = 'decide'): BranchStep {
+/**
+ * Events whose transitions in the branch machine have no guards: the outcome depends only on
+ * the state they meet, so it is worked out by the machine once per state and kept (a commit
+ * steps the machine in decide, and the fold replays every one).
+ */
+const UNGUARDED: ReadonlySet<BranchMachineEvent['type']> = new Set(['branch.created', 'commit.recorded']);
+const outcomes = new Map<string, { to: BranchLifecycle; code: BranchRejected['code'] | null }>();
+
+function machineStep(life: BranchLifecycle, context: BranchContext, event: BranchMachineEvent): { to: BranchLifecycle; accepted: NewEvent[]; rejected: BranchRejected | null } {
+  const key = UNGUARDED.has(event.type) ? `${life}\u0000${event.type}` : null;
+  const known = key === null ? undefined : outcomes.get(key);
+  if (known) {
+    const rejected = known.code ? { type: 'gcc.rejected' as const, code: known.code, branch: context.name, refused: event.type } : null;
+    return { to: known.to, accepted: rejected ? [] : [{ type: event.type, data: event.data } as NewEvent], rejected };
+  }
   const snapshot = branchMachine.resolveState({ value: life, context });
   const [next, actions] = transition(branchMachine, snapshot, event);
   const out = emittedBy<BranchEmitted>(actions);
   const rejected = (out.find((e) => e.type === 'gcc.rejected') as BranchRejected | undefined) ?? null;
   const to = next.value as BranchLifecycle;
+  if (key !== null) outcomes.set(key, { to, code: rejected?.code ?? null });
+  return { to, accepted: out.filter((e): e is NewEvent => e.type !== 'gcc.rejected'), rejected };
+}
+
+export function branchStep(life: BranchLifecycle, context: BranchContext, event: BranchMachineEvent, origin: StepRecord['origin'] = 'decide'): BranchStep {
+  const { to, accepted, rejected } = machineStep(life, context, event);
   observer?.({ machine: 'branch', id: context.name, event: rejected ? `${event.type} (refused: ${rejected.code})` : event.type, from: life, to, origin });
-  return { life: to, accepted: out.filter((e): e is NewEvent => e.type !== 'gcc.rejected'), rejected };
+  return { life: to, accepted, rejected };
 }
 
 /** What the fold keeps of a session's machine. */

@@ -40,6 +40,11 @@ export function renderMainHead(state: MemoryState): string {
   return lines.join('\n');
 }
 
+/** States are immutable, so a render is kept with its state: the next batch's "before" is this one's "after". */
+const rendered = new WeakMap<MemoryState, string>();
+
 export function renderMain(state: MemoryState): string {
-  return `${renderMainHead(state)}${NOTES_HEADER}\n\n${state.notes}`;
+  let text = rendered.get(state);
+  if (text === undefined) rendered.set(state, (text = `${renderMainHead(state)}${NOTES_HEADER}\n\n${state.notes}`));
+  return text;
 }

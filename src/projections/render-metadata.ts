@@ -85,7 +85,16 @@ function list(key: string, items: string[]): string {
   return items.length === 0 ? `${key}: []\n` : `${key}:\n${items.join('')}`;
 }
 
+/** States are immutable, so a render is kept with its state: the next batch's "before" is this one's "after". */
+const rendered = new WeakMap<MemoryState, string>();
+
 export function renderMetadata(state: MemoryState): string {
+  let text = rendered.get(state);
+  if (text === undefined) rendered.set(state, (text = render(state)));
+  return text;
+}
+
+function render(state: MemoryState): string {
   const branches = Object.values(state.branches)
     .sort(byCreated)
     .map((b) => cached(b, '', () => listItem(branchItem(b))));

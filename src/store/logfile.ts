@@ -104,9 +104,8 @@ export class LogFile {
     }
   }
 
-  /** Parse the bytes past what is known; complete batches join the meta. */
-  readNew(now?: number): Read {
-    const size = this.sizeOnDisk();
+  /** Parse the bytes past what is known; complete batches join the meta. `size`: the file's size, when just taken. */
+  readNew(now?: number, size: number | null = this.sizeOnDisk()): Read {
     if (size === null || size <= this.meta.size) return { events: [], tail: 0 };
     if (size > MAX_LOG_BYTES) throw gccError('E_CORRUPT', `${this.rel} is ${size} bytes, more than gctx ever writes to one log`, 'move it out of .GCC/events/ and run `gctx doctor --repair`', { file: this.rel });
     const buf = readRange(this.path, this.meta.size, size);
@@ -158,12 +157,16 @@ export class LogFile {
     return p.events;
   }
 
+  /** The file's signature as this process's last append left it (signatureOf, without asking again). */
+  appendedSig: string | null = null;
+
   /** Write a batch with one write call and fsync it before returning (the acknowledgement). */
-  append(text: string, events: readonly GccEvent[]): void {
+  append(text: string, events: readonly GccEvent[], checked?: Set<string>): void {
     const buf = Buffer.from(text, 'utf8');
     // Every append, not only the first: a link put in place of the file or a folder above it
-    // while a process runs would take the batch outside the memory.
-    assertNoSymlink(this.root, this.path);
+    // while a process runs would take the batch outside the memory. (`checked`: folders found
+    // real earlier in the same operation, under the lock.)
+    assertNoSymlink(this.root, this.path, checked);
     const created = this.meta.size === 0 && this.sizeOnDisk() === null;
     if (created) mkdirSync(dirname(this.path), { recursive: true });
     const fd = openSync(this.path, 'a');
@@ -175,6 +178,8 @@ export class LogFile {
       try {
         while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
         fsyncSync(fd);
+        const st = fstatSync(fd);
+        this.appendedSig = `${st.size}:${st.mtimeMs}:${st.ino}`;
       } catch (err) {
         // Not acknowledged: take back whatever part reached the file, so an append reported as
         // failed never surfaces later (after a failed fsync the bytes still sit in the cache).

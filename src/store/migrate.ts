@@ -9,7 +9,7 @@
  * The old files become views (regenerated, ignored by git); in a git work tree they are
  * taken out of the index so the next commit removes them from the repository.
  */
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../runtime/random.js';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { type GccEvent, isLocalType } from '../events/types.js';
@@ -130,7 +130,7 @@ export function migrate(store: Store, now: Date): Migration {
   const local = all.filter((e) => isLocalType(e.type)).map((e) => ({ ...e, more: undefined }) as GccEvent);
   const segments: string[] = [];
   for (const file of renumber(shared)) {
-    const name = newSegmentName(now, randomBytes(3).toString('hex'));
+    const name = newSegmentName(now, randomHex(3));
     const f = store.file(name);
     f.append(serialize(file), file);
     segments.push(name);
@@ -186,7 +186,7 @@ export function resolveConflict(store: Store, name: string): number {
   const files = renumber(events);
   writeFileSync(f.path, files.length ? serialize(files[0]!) : '');
   for (const extra of files.slice(1)) {
-    const more = store.file(newSegmentName(new Date(), randomBytes(3).toString('hex')));
+    const more = store.file(newSegmentName(new Date(), randomHex(3)));
     more.append(serialize(extra), extra);
   }
   f.meta = { ...f.meta, size: 0, seq: 0, crc: 0, firstId: '', lastId: '', branches: Object.create(null) as Record<string, number> };

@@ -8,8 +8,8 @@
  * commit ever changes a file that another line of history may also change — every merge
  * path is a union of files, conflict-free by construction (docs/git.md).
  */
-import { randomBytes } from 'node:crypto';
-import { type Dirent, lstatSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { randomHex } from '../runtime/random.js';
+import { type Dirent, existsSync, lstatSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { type GccEvent, idTime, type Placed } from '../events/types.js';
@@ -42,7 +42,7 @@ export function nextId(lastId: string, nowMs: number, ownLastId = ''): string {
   let ms = nowMs;
   if (Number.isFinite(t) && t <= nowMs + ID_SKEW_MS) ms = Math.max(ms, t + 1);
   if (Number.isFinite(own)) ms = Math.max(ms, own + 1);
-  return ms.toString(16).padStart(12, '0') + randomBytes(5).toString('hex');
+  return ms.toString(16).padStart(12, '0') + randomHex(5);
 }
 
 export function byId(a: { id: string }, b: { id: string }): number {
@@ -86,6 +86,8 @@ export class Store {
   /** The ledger on disk is behind the one in memory: the next write rewrites all of it. */
   private ledgerBehind = false;
   private dirMtimes = new Map<string, number>();
+  /** Folders already found real during the operation under way (withLock). */
+  private checked: Set<string> | undefined;
   private head: string | null = null;
 
   constructor(readonly layout: Layout) {
@@ -240,15 +242,23 @@ export class Store {
   }
 
   /** The ledger entry for a log as it stands. */
-  private entryOf(f: LogFile): LedgerEntry {
-    return { ...f.meta, branches: { ...f.meta.branches }, sig: signatureOf(f.path) ?? '' };
+  /**
+   * What the ledger keeps of a log. The signature vouches for the acknowledged size only when
+   * the file is exactly that size: another writer may have appended past what this process
+   * read (its own open segment), and a signature of those bytes would let the next open trust
+   * a size that leaves them unread. Otherwise it is left empty, and the next open reads on.
+   */
+  private entryOf(f: LogFile, justAppended = false): LedgerEntry {
+    const sig = (justAppended ? f.appendedSig : null) ?? signatureOf(f.path);
+    const vouches = sig !== null && Number(sig.slice(0, sig.indexOf(':'))) === f.meta.size;
+    return { ...f.meta, branches: { ...f.meta.branches }, sig: vouches ? sig : '' };
   }
 
   /**
    * Record logs as acknowledged. `all`: every log (after open found changes); otherwise only
    * `changed`, and the sealed part of the ledger is written only when its set changed.
    */
-  acknowledge(changed: readonly LogFile[] | 'all', replaced = false, sealedChanged = false): void {
+  acknowledge(changed: readonly LogFile[] | 'all', replaced = false, sealedChanged = false, justAppended = false): void {
     if (!this.lock.isHeld) throw gccError('E_INTERNAL', 'ledger written outside the lock');
     let sealedToo = changed === 'all' || sealedChanged || this.ledgerBehind;
     if (changed === 'all') {
@@ -258,15 +268,15 @@ export class Store {
     } else {
       for (const f of changed) {
         if (!(f.name in this.ledger.logs) || !this.live().has(f.name)) sealedToo = true;
-        this.ledger.logs[f.name] = this.entryOf(f);
+        this.ledger.logs[f.name] = this.entryOf(f, justAppended);
       }
     }
-    if (replaced || !this.ledger.epoch) this.ledger.epoch = randomBytes(6).toString('hex');
+    if (replaced || !this.ledger.epoch) this.ledger.epoch = randomHex(6);
     if (this.repo) this.ledger.head = this.head = headOf(this.repo);
-    mkdirSync(this.layout.local, { recursive: true });
+    if (!this.checked) mkdirSync(this.layout.local, { recursive: true });
     this.ledgerBehind = true;
-    assertNoSymlink(this.layout.root, this.layout.ledger);
-    assertNoSymlink(this.layout.root, `${this.layout.ledger}.sealed`);
+    assertNoSymlink(this.layout.root, this.layout.ledger, this.checked);
+    if (sealedToo) assertNoSymlink(this.layout.root, `${this.layout.ledger}.sealed`, this.checked);
     writeLedger(this.layout.ledger, this.ledger, this.live(), sealedToo);
     this.ledgerBehind = false;
   }
@@ -302,6 +312,9 @@ export class Store {
     if (this.somethingMoved()) {
       const disk = readLedger(this.layout.ledger);
       if (disk) {
+        // Another process of this clone rotated: the segment open before may have grown up to
+        // the rotation since this process last read it.
+        if (this.ledger.open && this.ledger.open !== disk.open && this.logs.has(this.ledger.open)) growing.add(this.file(this.ledger.open));
         this.ledger.open = disk.open;
         if (disk.lastId > this.ledger.lastId) this.ledger.lastId = disk.lastId;
         this.ledger.index = disk.index;
@@ -348,7 +361,7 @@ export class Store {
         f.load(now);
         continue;
       }
-      const r = f.readNew(now);
+      const r = f.readNew(now, size);
       for (const e of r.events) added.push(e);
       if (r.tail > 0) torn.push(f);
     }
@@ -368,13 +381,17 @@ export class Store {
   }
 
   async withLock<T>(fn: () => T | Promise<T>, opts?: LockOptions): Promise<T> {
-    assertNoSymlink(this.layout.root, this.layout.lock);
-    mkdirSync(this.layout.local, { recursive: true });
+    // Folders found real are not looked at again within one operation; each file still is.
+    this.checked = new Set();
+    // The lock file itself is created with O_EXCL, which never follows a link: its folders are checked.
+    if (!existsSync(this.layout.local)) mkdirSync(this.layout.local, { recursive: true });
+    assertNoSymlink(this.layout.root, this.layout.local, this.checked);
     await this.lock.acquire(opts);
     try {
       return await fn();
     } finally {
       this.lock.release();
+      this.checked = undefined;
     }
   }
 
@@ -398,7 +415,7 @@ export class Store {
       if (f.meta.size === 0 && (size === null || (size === 0 && !this.gitHasSeen(f)))) return { file: f, rotated: false };
     }
     for (;;) {
-      const name = newSegmentName(now, randomBytes(3).toString('hex'));
+      const name = newSegmentName(now, randomHex(3));
       if (this.logs.has(name)) continue;
       const f = this.file(name);
       if (f.sizeOnDisk() === null) {
@@ -470,8 +487,8 @@ export class Store {
   private write(events: readonly Placed[], where: 'shared' | 'local', lastId: string, now: Date): Written | null {
     if (!this.lock.isHeld) throw gccError('E_INTERNAL', 'append outside the lock');
     if (events.length === 0) return null;
+    // The file is held against what is known of it as it is opened for the append (LogFile.append).
     const { file: f, rotated } = where === 'local' ? { file: this.local, rotated: false } : this.writable(now);
-    if ((f.sizeOnDisk() ?? 0) !== f.meta.size) throw gccError('E_CONFLICT', `${f.rel} changed since it was last read`, 'read the memory again and retry the operation');
     const before = { ...f.meta, branches: { ...f.meta.branches } };
     let id = lastId;
     const at = now.toISOString();
@@ -482,7 +499,7 @@ export class Store {
       if (more > 0) env.more = more;
       return env;
     });
-    f.append(serialize(envelopes), envelopes);
+    f.append(serialize(envelopes), envelopes, this.checked);
     this.ledger.lastId = envelopes[envelopes.length - 1]!.id;
     return { file: f, rotated, envelopes, before };
   }
@@ -498,7 +515,7 @@ export class Store {
   private acknowledgeWrites(done: readonly Written[]): void {
     const rotated = done.some((w) => w.rotated);
     try {
-      this.acknowledge(done.map((w) => w.file), false, rotated);
+      this.acknowledge(done.map((w) => w.file), false, rotated, true);
     } catch (err) {
       this.warnings.push(`the events were recorded, but the ledger could not be written (${err instanceof Error ? err.message : String(err)}); it is written again with the next operation`);
     }

@@ -83,3 +83,31 @@ describe('branch lifecycle: what the machine accepts and refuses', () => {
     );
   });
 });
+
+describe('branchStep keeps what the machine decided, and only where nothing else can matter', () => {
+  it('gives what the machine gives, first and every later time, for every state and event', async () => {
+    const { transition } = await import('xstate');
+    const { branchMachine, BRANCH_LIFECYCLES } = await import('../../src/machines/branch-machine.js');
+    const { branchStep } = await import('../../src/machines/steps.js');
+    const { emittedBy } = await import('../../src/machines/effects.js');
+    const events = [
+      { type: 'branch.created', data: { name: 'x', parent: 'main', purpose: 'p', hypotheses: [] } },
+      { type: 'commit.recorded', data: { id: 'abcdef1', label: 'C001', title: 't', contribution: 'c', purpose: 'p', previous: '', files: [] } },
+      { type: 'branch.merged', data: { branch: 'x', into: 'main' } },
+      { type: 'branch.abandoned', data: { branch: 'x', reason: 'r' } },
+    ] as const;
+    for (const context of [{ name: 'x', parent: 'main' }, { name: 'main', parent: null }]) {
+      for (const life of BRANCH_LIFECYCLES) {
+        for (const event of events) {
+          const [next, actions] = transition(branchMachine, branchMachine.resolveState({ value: life, context }), event as never);
+          const out = emittedBy<{ type: string }>(actions);
+          for (let i = 0; i < 2; i++) {
+            const step = branchStep(life, context, event as never);
+            expect(step.life).toBe(next.value);
+            expect([...step.accepted, ...(step.rejected ? [step.rejected] : [])]).toEqual(out);
+          }
+        }
+      }
+    }
+  });
+});

@@ -65,6 +65,30 @@ describe('appends', () => {
     expect(names.length).toBeGreaterThanOrEqual(2);
   });
 
+  it('a process that did not see the open segment fill and rotate reads it to its end, and the ledger never vouches for bytes unread', async () => {
+    const { Memory } = await import('../../src/engine/memory.js');
+    const dir = tempProject('gcc-store-rotate-');
+    const a = await Memory.open(dir, { create: true });
+    const b = await Memory.open(dir);
+    await a.execute({ type: 'log', observation: 'a first', thought: 't', action: 'x' });
+    const fromB: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const r = await b.execute({ type: 'log', observation: `b ${i} ${'y'.repeat(400_000)}`, thought: 't', action: 'x' });
+      fromB.push(...r.events.map((e) => e.id));
+    }
+    expect(b.store.ledger.open).not.toBe(a.store.ledger.open);
+    await a.execute({ type: 'log', observation: 'a after the rotation', thought: 't', action: 'x' });
+    const seen = new Set(a.events().map((e) => e.id));
+    expect(fromB.filter((id) => !seen.has(id))).toEqual([]);
+    a.close();
+    b.close();
+    const again = await Memory.open(dir);
+    const all = new Set(again.events().map((e) => e.id));
+    expect(fromB.filter((id) => !all.has(id))).toEqual([]);
+    expect(again.verify()).toEqual([]);
+    again.close();
+  });
+
   it('once git has seen the open segment (staged or committed), the next append starts another', async () => {
     const dir = tempProject();
     git(dir, 'init', '-q', '-b', 'main');
