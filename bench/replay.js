@@ -1,12 +1,11 @@
 /**
- * Replay of a whole history into every projection, against the floor of merely reading
- * the same logs and JSON-parsing their machine lines.
+ * Replay of a whole history into every view, against the floor of merely reading the same
+ * logs and JSON-parsing their machine lines.
  *
- * - replay (end to end): a fresh Memory.open of a memory whose projections and cache are
- *   gone: read every log, check every entry (CRC, schema, sequence), fold every event,
- *   render and write every projection file.
- * - stages: the engine's streamed read (with and without the fold) and the render of
- *   every projection, timed apart.
+ * - replay (end to end): a fresh Memory.open of a memory whose views and caches are gone:
+ *   read every segment, check every entry (CRC, schema, sequence), fold every event in id
+ *   order, and write every view.
+ * - stages: the engine's streamed read in id order, with and without the fold, timed apart.
  * - floor A: read the same log files, find the machine lines, JSON.parse each.
  * - floor B: JSON.parse alone, over the machine lines already in memory.
  * Runs alternate (floor, replay, floor, …) so both see the same machine.
@@ -14,39 +13,26 @@
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Memory } from '../dist/index.js';
-import { replayer } from '../dist/projections/evolve.js';
-import { allFiles } from '../dist/projections/files.js';
+import { replayer } from '../dist/decider/evolve.js';
 import { layout } from '../dist/store/paths.js';
 import { Store } from '../dist/store/store.js';
 import { fixtureCopy, fmt, gc, removeDir, spread, stats } from './lib.js';
 
-export const title = 'Replay into every projection vs JSON-parsing the machine lines';
+export const title = 'Replay into every view vs JSON-parsing the machine lines';
 
 const PREFIX = '\n<!-- gcc:e ';
 
+/** Every log of the memory: its segments and the local log. */
 function logFiles(dir) {
   const l = layout(dir);
-  const out = [l.logOf('main')];
-  const walk = (d, rel) => {
-    let names;
-    try {
-      names = readdirSync(d, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const n of names) {
-      if (!n.isDirectory()) continue;
-      const b = rel ? `${rel}/${n.name}` : n.name;
-      try {
-        statSync(l.logOf(b));
-        out.push(l.logOf(b));
-      } catch {
-        /* a folder of nested branches only */
-      }
-      walk(join(d, n.name), b);
-    }
-  };
-  walk(join(l.gcc, 'branches'), '');
+  const out = [];
+  for (const month of readdirSync(l.events).sort()) for (const n of readdirSync(join(l.events, month)).sort()) out.push(join(l.events, month, n));
+  try {
+    statSync(l.localLog);
+    out.push(l.localLog);
+  } catch {
+    /* no local events */
+  }
   return out;
 }
 
@@ -71,34 +57,29 @@ function floorB(lines) {
   return n;
 }
 
-/**
- * The engine's own stages, timed apart: the logs streamed in id order (read, CRC, decode,
- * schema and sequence checks) with nothing kept, the same with the fold, and rendering
- * every projection from the folded state.
- */
+/** The engine's own stages, timed apart: the logs streamed in id order (read, CRC, decode, schema and sequence checks) with nothing kept, and the same with the fold. */
 function stages(dir) {
   const t = [process.hrtime.bigint()];
   let n = 0;
-  if (!new Store(layout(dir)).stream(() => n++)) throw new Error('fixture logs cannot be streamed');
+  const open = (d) => {
+    const store = new Store(layout(d));
+    store.check(Date.now());
+    return store;
+  };
+  open(dir).stream(() => n++);
   t.push(process.hrtime.bigint());
   const fold = replayer();
-  const commits = [];
-  new Store(layout(dir)).stream((e) => {
-    fold.add(e);
-    if (e.type === 'commit.recorded') commits.push(e);
-  });
-  const state = fold.state();
-  t.push(process.hrtime.bigint());
-  const out = allFiles(layout(dir), state, commits);
+  open(dir).stream((e) => fold.add(e));
+  fold.state();
   t.push(process.hrtime.bigint());
   const ms = (a, b) => Number(t[b] - t[a]) / 1e6;
-  return { events: n, files: out.size, read: ms(0, 1), fold: ms(1, 2), render: ms(2, 3) };
+  return { events: n, read: ms(0, 1), fold: ms(1, 2) };
 }
 
 async function endToEnd(dir) {
   const gcc = join(dir, '.GCC');
-  rmSync(join(gcc, '.cache'), { recursive: true, force: true });
-  for (const f of ['main.md', 'metadata.yaml', 'commit.md']) rmSync(join(gcc, f), { force: true });
+  rmSync(join(gcc, '.local', 'cache'), { recursive: true, force: true });
+  for (const f of ['main.md', 'metadata.yaml', 'commit.md', 'log.md', 'branches']) rmSync(join(gcc, f), { recursive: true, force: true });
   const t0 = process.hrtime.bigint();
   const m = await Memory.open(dir);
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
@@ -114,7 +95,7 @@ export async function run({ quick = false, long = false } = {}) {
   const files = logFiles(fx.dir);
   const lines = [];
   for (const f of files) machineLines(readFileSync(f, 'utf8'), lines);
-  const s = { floorA: [], floorB: [], e2e: [], read: [], fold: [], render: [], ratioA: [], ratioB: [] };
+  const s = { floorA: [], floorB: [], e2e: [], read: [], fold: [], ratioA: [], ratioB: [] };
   let events = 0;
   for (let r = 0; r < runs; r++) {
     gc();
@@ -134,7 +115,7 @@ export async function run({ quick = false, long = false } = {}) {
     s.floorA.push(a);
     s.floorB.push(b);
     s.e2e.push(e2e.ms);
-    for (const k of ['read', 'fold', 'render']) s[k].push(im[k]);
+    for (const k of ['read', 'fold']) s[k].push(im[k]);
     s.ratioA.push(e2e.ms / a);
     s.ratioB.push(e2e.ms / b);
   }
@@ -148,10 +129,9 @@ export async function run({ quick = false, long = false } = {}) {
     title,
     columns: [`${events.toLocaleString('en-US')} events, ${fmt(bytes / 2 ** 20, 1)} MiB of logs in ${files.length} files`, 'ms median (p10–p90)', '× floor A'],
     rows: [
-      row('replay end to end: open, check, fold, render and write every projection', st.e2e),
+      row('replay end to end: open, check, fold, and write every view', st.e2e),
       row('  · stream every log in id order: read, CRC, decode, schema and sequence checks', st.read),
-      row('  · the same, folding every event (what an open does before writing)', st.fold),
-      row('  · render every projection from the folded state (no writes)', st.render),
+      row('  · the same, folding every event', st.fold),
       row('floor A: read the files and JSON.parse each machine line', st.floorA),
       row('floor B: JSON.parse the machine lines alone (already in memory)', st.floorB),
     ],
