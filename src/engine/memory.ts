@@ -121,7 +121,7 @@ export class Memory {
         if (!opts.create && !exists) throw gccError('E_NOT_INITIALIZED', `no memory in ${l.root}`, 'run `gctx init`');
         await m.initialize();
       } else {
-        m.load();
+        await m.load();
         await m.settle(checked);
       }
       ensureIgnore(disk);
@@ -154,8 +154,12 @@ export class Memory {
     return `${this.store.ledger.epoch} ${state.lastId} ${state.events}`;
   }
 
-  /** Fold every log: from the snapshot plus what was appended since, or a streamed replay. */
-  private load(): void {
+  /**
+   * Fold every log: from the snapshot plus what was appended since, or a streamed replay. A
+   * replay whose views are known to be behind (a fresh clone, a lost cache) writes them on the
+   * way, under the lock, rather than streaming the history a second time to write them after.
+   */
+  private async load(): Promise<void> {
     const snap = readSnapshot(this.layout, SNAPSHOT_FORMAT, reviveState);
     if (snap && snap.epoch === this.store.ledger.epoch && this.store.ledger.epoch) {
       const delta = this.deltaSince(snap.logs);
@@ -164,6 +168,15 @@ export class Memory {
         this.openDelta = { before: snap.state, events: delta };
         this.snapshotAt = snap.state.events;
         return;
+      }
+    }
+    const [epoch, lastId] = (this.views.readCheckpoint() ?? '').split(' ');
+    if (epoch !== this.store.ledger.epoch || lastId !== this.store.ledger.lastId || !epoch) {
+      try {
+        await this.store.withLock(() => this.replayAll(true), this.lockOpts());
+        return;
+      } catch (err) {
+        if (asGccError(err).code !== 'E_READ_ONLY') throw err;
       }
     }
     this.replayAll(false);
