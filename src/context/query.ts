@@ -117,6 +117,7 @@ function status(src: ContextSource, o: ContextOptions, budget: number): ContextA
  * Abandon records are left out: the failed approaches list has them, with their reasons.
  * A decision and its why are usually in a commit's first sentences; each is clipped to those.
  */
+/** Commits before the last one, newest first, continuing on the parent: from the state's recent window, never the logs. */
 function earlierCommits(src: ContextSource, here: string, max: number): string[] {
   const s = src.state;
   const out: string[] = [];
@@ -125,12 +126,11 @@ function earlierCommits(src: ContextSource, here: string, max: number): string[]
   for (let depth = 0; name !== null && out.length < max && depth < 20; depth++) {
     const b: BranchInfo | undefined = s.branches[name];
     if (!b) break;
-    const commits = src.newest({ branch: name, limit: max + 1, filter: (e) => e.type === 'commit.recorded' && !e.data.abandon }) as Commit[];
-    for (const c of commits) {
+    for (const c of [...b.recent].reverse()) {
       if (out.length >= max) break;
-      if (c.data.id === skip) continue;
-      const label = displayLabel(b, c.data.label, c.data.id);
-      out.push(`  ${name === here ? label : `${name}@${label}`} ${c.at.slice(0, 10)}: ${clip(c.data.contribution, 240)}`);
+      if (c.id === skip || c.abandon) continue;
+      const label = displayLabel(b, c.label, c.id);
+      out.push(`  ${name === here ? label : `${name}@${label}`} ${c.at.slice(0, 10)}: ${clip(c.gist ?? c.title, 240)}`);
     }
     name = b.parent;
   }

@@ -141,7 +141,7 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
       const owner = branchOf(d, e.branch, e.at);
       owner.commits += 1;
       useLabel(owner, e.data.label);
-      pushWindow(owner.recent, { id: e.data.id, label: e.data.label, title: e.data.title, at: e.at }, RECENT_COMMITS);
+      pushWindow(owner.recent, { id: e.data.id, label: e.data.label, title: e.data.title, at: e.at, gist: e.data.contribution.slice(0, 300), ...(e.data.abandon ? { abandon: true as const } : {}) }, RECENT_COMMITS);
       // The abandon record is a failed approach, listed as such: the last milestone stays the last progress.
       if (!e.data.abandon) owner.last = {
         id: e.data.id,

@@ -21,6 +21,10 @@ export interface CommitRef {
   label: string;
   title: string;
   at: string;
+  /** The head of its contribution, for status (so no read of the logs is needed). */
+  gist?: string;
+  /** The record ABANDON leaves on the parent (not progress). */
+  abandon?: true;
 }
 
 /** The substance of a branch's last milestone, for the briefing. */

@@ -19,7 +19,8 @@ import { evolve, replayer } from '../decider/evolve.js';
 import { currentBranch, type MemoryState } from '../decider/state.js';
 import { type Config, DEFAULT_CONFIG, FORMAT_VERSION, type GccEvent, MAIN, type Placed } from '../events/types.js';
 import { asGccError, GccError, gccError } from '../errors.js';
-import { incrementalPlan } from '../projections/files.js';
+import { incrementalPlan, VIEWS_FORMAT } from '../projections/files.js';
+import { VERSION } from '../runtime/version.js';
 import { LOG_WINDOW } from '../projections/render-log.js';
 import { layout, type Layout } from '../store/paths.js';
 import { readSnapshot, type SnapshotLog, writeSnapshot } from '../store/snapshot.js';
@@ -149,9 +150,9 @@ export class Memory {
     }, this.lockOpts());
   }
 
-  /** What the views reflect: the ledger's epoch, the newest event id and the event count. */
+  /** What the views reflect: the ledger's epoch, the newest event id, the event count, and the gctx and views format that rendered them. */
   private stamp(state = this._state): string {
-    return `${this.store.ledger.epoch} ${state.lastId} ${state.events}`;
+    return `${this.store.ledger.epoch} ${state.lastId} ${state.events} ${VERSION}/${VIEWS_FORMAT}`;
   }
 
   /**
@@ -273,7 +274,10 @@ export class Memory {
   private settleLocked(logsReplaced: boolean): void {
     const cp = this.views.readCheckpoint();
     if (cp !== this.stamp()) {
-      if (logsReplaced) this.warnings.push(...setAsideUnexplained(this.layout, this.views, this._state));
+      // Views of another gctx (an upgrade) are rewritten whole, like views behind replaced logs:
+      // a hand edit among them is kept aside first, never overwritten.
+      const otherFormat = cp !== null && cp.split(' ').slice(0, 3).join(' ') === this.stamp().split(' ').slice(0, 3).join(' ');
+      if (logsReplaced || otherFormat) this.warnings.push(...setAsideUnexplained(this.layout, this.views, this._state));
       const d = this.openDelta;
       if (d && cp === this.stamp(d.before) && !logsReplaced) this.project(d.before, d.events);
       else if (!this.rebuilt) this.replayAll(true);

@@ -16,6 +16,12 @@ import { renderSummary } from './render-summary.js';
 
 export type FileWrite = { kind: 'write'; content: string } | { kind: 'append'; content: string; create: string };
 
+/**
+ * The views' format: bump it whenever a render changes, so views written by an earlier gctx
+ * are rebuilt at the next open rather than found to differ from a rebuild.
+ */
+export const VIEWS_FORMAT = 2;
+
 export interface ViewPlan {
   writes: Map<string, FileWrite>;
   /** Branches whose commit.md is rebuilt from the logs: a label of theirs became ambiguous. */

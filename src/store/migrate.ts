@@ -10,7 +10,7 @@
  * taken out of the index so the next commit removes them from the repository.
  */
 import { randomHex } from '../runtime/random.js';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { type GccEvent, isLocalType } from '../events/types.js';
 import { gccError } from '../errors.js';
@@ -22,16 +22,29 @@ import { writeFileSync } from 'node:fs';
 import { GCC_DIR, type Layout, newSegmentName } from './paths.js';
 import { SEGMENT_MAX, type Store } from './store.js';
 
+/** How much of a log.md is read to tell an old log from a view. */
+const HEAD_BYTES = 64 * 1024;
+
 /** Old log files: `.GCC/log.md` and `.GCC/branches/**\/log.md` that hold machine lines. */
 export function oldLogs(l: Layout): string[] {
   const out: string[] = [];
+  // An old log holds a machine line within its first entries (or right after a conflict
+  // marker); a view never does (its lines are prose). Only the head of each file is read, so
+  // looking costs the same however long the history.
+  const head = Buffer.alloc(HEAD_BYTES);
   const isOld = (path: string): boolean => {
+    let fd: number;
     try {
-      const st = statSync(path);
-      if (!st.isFile() || st.size === 0) return false;
-      return readFileSync(path, 'latin1').includes(`\n${MACHINE_PREFIX}`) || readFileSync(path, 'latin1').startsWith(MACHINE_PREFIX);
+      fd = openSync(path, 'r');
     } catch {
       return false;
+    }
+    try {
+      const n = readSync(fd, head, 0, HEAD_BYTES, 0);
+      const text = head.toString('latin1', 0, n);
+      return text.startsWith(MACHINE_PREFIX) || text.includes(`\n${MACHINE_PREFIX}`);
+    } finally {
+      closeSync(fd);
     }
   };
   if (isOld(join(l.gcc, 'log.md'))) out.push(join(l.gcc, 'log.md'));

@@ -1,0 +1,46 @@
+/**
+ * Views written by another gctx (an upgrade changed a render) are rebuilt at the next open, so
+ * verify does not find them differing; a hand edit among them is kept aside, never lost.
+ */
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Memory } from '../../src/engine/memory.js';
+import { cleanup, tempProject } from '../support/tmp.js';
+
+afterAll(cleanup);
+
+function olderFormat(dir: string, editViews: (gcc: string) => void): void {
+  const cp = join(dir, '.GCC', '.local', 'cache', 'checkpoint');
+  const c = JSON.parse(readFileSync(cp, 'utf8')) as { stamp: string };
+  c.stamp = c.stamp.replace(/ \S+$/, ' 0.0.1/1');
+  editViews(join(dir, '.GCC'));
+  writeFileSync(cp, JSON.stringify(c));
+}
+
+describe('views of another format', () => {
+  it('are rebuilt at the next open, and verify is clean', async () => {
+    const dir = tempProject('gcc-views-format-');
+    const m = await Memory.open(dir, { create: true });
+    await m.execute({ type: 'commit', contribution: 'first' });
+    m.close();
+    olderFormat(dir, (gcc) => writeFileSync(join(gcc, 'metadata.yaml'), readFileSync(join(gcc, 'metadata.yaml'), 'utf8').replace('default_branch: main', 'default_branch: main # as an older gctx wrote it')));
+    const again = await Memory.open(dir);
+    expect(again.verify()).toEqual([]);
+    again.close();
+  });
+
+  it('a hand edit of main.md made meanwhile is kept aside, with a warning', async () => {
+    const dir = tempProject('gcc-views-format-');
+    const m = await Memory.open(dir, { create: true });
+    await m.execute({ type: 'commit', contribution: 'first' });
+    m.close();
+    olderFormat(dir, (gcc) => writeFileSync(join(gcc, 'main.md'), `${readFileSync(join(gcc, 'main.md'), 'utf8')}\nA note written by hand.\n`));
+    const again = await Memory.open(dir);
+    expect(again.warnings.join('\n')).toMatch(/aside/);
+    const aside = join(dir, '.GCC', 'aside');
+    expect(existsSync(aside) && readdirSync(aside).some((f) => readFileSync(join(aside, f), 'utf8').includes('A note written by hand.'))).toBe(true);
+    expect(again.verify()).toEqual([]);
+    again.close();
+  });
+});
