@@ -3,35 +3,55 @@
  * projections) against the floor of a bare loop that appends the very same bytes with
  * open + write + fsync + close and nothing else. Runs alternate so both see the same disk.
  */
-import { closeSync, fsyncSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { Memory } from '../dist/index.js';
 import { fixtureCopy, fmt, removeDir, spread, stats } from './lib.js';
 
 export const title = 'Append throughput (OTA entries, fsync each) vs a bare append+fsync floor';
 
+/** Every log's size: the event segments and the local log. */
+function logSizes(gcc) {
+  const sizes = new Map();
+  const events = join(gcc, 'events');
+  for (const month of existsSync(events) ? readdirSync(events) : []) {
+    for (const name of readdirSync(join(events, month))) {
+      if (name.endsWith('.md')) sizes.set(join(events, month, name), statSync(join(events, month, name)).size);
+    }
+  }
+  const local = join(gcc, '.local', 'local.md');
+  if (existsSync(local)) sizes.set(local, statSync(local).size);
+  return sizes;
+}
+
 export async function run({ quick = false, long = false } = {}) {
   const perRun = quick ? 100 : 300;
   const runs = quick ? 3 : long ? 11 : 7;
   const fx = await fixtureCopy('h1000', { events: 1_000 });
   const m = await Memory.open(fx.dir);
-  const logPath = join(fx.dir, '.GCC', 'log.md');
+  const gcc = join(fx.dir, '.GCC');
   const floorPath = join(fx.dir, 'floor.log');
   const engine = [];
   const floor = [];
   const ratios = [];
   let k = 0;
   for (let r = 0; r < runs; r++) {
-    const before = statSync(logPath).size;
+    const before = logSizes(gcc);
     const t0 = process.hrtime.bigint();
     for (let i = 0; i < perRun; i++) {
       k++;
       await m.execute({ type: 'log', observation: `observation ${k}: the test suite printed 3 failures in parser.test.ts`, thought: `thought ${k}: the tokenizer drops the last byte on a split`, action: `action ${k}: read src/log/codec.ts around the tail handling` });
     }
     const engineS = Number(process.hrtime.bigint() - t0) / 1e9;
-    // The exact bytes this run appended, entry by entry.
-    const text = readFileSync(logPath).subarray(before).toString('utf8');
-    const entries = text.split('\n\n---\n\n').filter(Boolean).map((e) => Buffer.from(`${e}\n\n---\n\n`));
+    // The exact bytes this run appended, entry by entry, in whichever logs took them (the
+    // clone's open segment, a new one if it rotated, the local log).
+    const entries = [];
+    for (const [path, size] of logSizes(gcc)) {
+      const from = before.get(path) ?? 0;
+      if (size <= from) continue;
+      const text = readFileSync(path).subarray(from).toString('utf8');
+      for (const e of text.split('\n---\n')) if (e.trim()) entries.push(Buffer.from(`${e.replace(/^\n+/, '')}\n---\n`));
+    }
     const t1 = process.hrtime.bigint();
     for (const buf of entries) {
       const fd = openSync(floorPath, 'a');

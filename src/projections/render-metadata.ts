@@ -45,15 +45,34 @@ export function metadataObject(state: MemoryState): Record<string, unknown> {
 
 /**
  * Rendered list items. The branch list and the file tree grow with history while a commit
- * changes one or two of their entries, so each item is rendered once and reused (COMMIT must
- * not grow with history; docs/benchmarks.md). State objects are immutable, so an entry object
- * seen before (a branch record, a file-tree entry, which belongs to one path) renders as
- * before; other items are looked up by content. The bytes are exactly what rendering the
- * whole object gives (a property test holds the two together).
+ * changes one or two of their entries, so each item is rendered once per state object and
+ * reused. Most values are names, paths, hashes and times that YAML writes as they are; an
+ * item made only of those is written directly, and any other goes through `yaml`. The bytes
+ * are exactly those of rendering the whole object through `yaml` (a property test holds the
+ * two together), and a process that writes no unusual value never loads `yaml` at all.
  */
 const byObject = new WeakMap<object, { tag: string; out: string }>();
 const byContent = new Map<string, string>();
 const CACHE_MAX = 50_000;
+
+/** Values `yaml` writes on one line as they are: a conservative subset, tested against it. */
+const PLAIN = /^[A-Za-z_/][A-Za-z0-9_./+@ ,()=-]*$/;
+const KEYWORD = /^(?:null|true|false|yes|no|on|off|y|n)$/i;
+const TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z$/;
+/** A short hash: written as it is unless it reads as a number, then double-quoted. */
+const HASH = /^[0-9a-f]+$/;
+const NUMBER = /^\d+(?:e\d+)?$/;
+
+/** A value as `yaml` writes it after `key: `, or null when only `yaml` knows. */
+function scalar(v: unknown): string | null {
+  if (typeof v === 'string') {
+    if ((PLAIN.test(v) && !v.endsWith(' ') && !KEYWORD.test(v)) || TIME.test(v)) return v;
+    if (HASH.test(v)) return NUMBER.test(v) ? `"${v}"` : v;
+    return null;
+  }
+  if (typeof v === 'boolean' || (typeof v === 'number' && Number.isSafeInteger(v) && !Object.is(v, -0))) return String(v);
+  return null;
+}
 
 function yamlOf(value: object): string {
   const key = JSON.stringify(value);
@@ -66,10 +85,28 @@ function yamlOf(value: object): string {
   return out;
 }
 
+/** `key: value` lines at `indent`, the first one after `first`; null when a value needs `yaml`. */
+function direct(map: Record<string, unknown>, first: string, indent: string): string | null {
+  let out = '';
+  for (const [k, v] of Object.entries(map)) {
+    const text = scalar(v);
+    if (text === null) return null;
+    out += `${out ? indent : first}${k}: ${text}\n`;
+  }
+  return out || null;
+}
+
 /** The item as a one-element list under a key, as it sits in the document, minus the key. */
-function listItem(item: object): string {
+function listItem(item: Record<string, unknown>): string {
+  const fast = direct(item, '  - ', '    ');
+  if (fast !== null) return fast;
   const one = yamlOf({ k: [item] });
   return one.slice(one.indexOf('\n') + 1);
+}
+
+/** A top-level map, as `yaml` writes it. */
+function block(map: Record<string, unknown>): string {
+  return direct(map, '', '') ?? yamlOf(map);
 }
 
 /** `tag` tells apart uses of one object under different names (a file entry's path). */
@@ -97,12 +134,13 @@ export function renderMetadata(state: MemoryState): string {
 function render(state: MemoryState): string {
   const branches = Object.values(state.branches)
     .sort(byCreated)
-    .map((b) => cached(b, '', () => listItem(branchItem(b))));
+    .map((b) => cached(b, '', () => listItem({ ...branchItem(b) })));
   const files = fileEntries(state)
     .sort(byPath)
     .map(([path, f]) => cached(f, path, () => listItem({ path, last_commit: f.commit, branch: f.branch })));
-  const head = yamlOf({ version: FORMAT_VERSION, created: state.created, default_branch: landing(state, state.defaultBranch) });
-  return METADATA_COMMENT + head + list('branches', branches) + list('file_tree', files) + yamlOf({ config: { ...state.config } });
+  const head = block({ version: FORMAT_VERSION, created: state.created, default_branch: landing(state, state.defaultBranch) });
+  const config = direct({ ...state.config }, '  ', '  ');
+  return METADATA_COMMENT + head + list('branches', branches) + list('file_tree', files) + (config === null ? yamlOf({ config: { ...state.config } }) : `config:\n${config}`);
 }
 
 /** The whole document through `yaml` in one go: the reference renderMetadata must equal. */
