@@ -4,7 +4,7 @@
  * files); a rebuild renders everything (engine/views.ts). Both call the same renderers on the
  * same state, so a replay gives the same bytes.
  */
-import type { MemoryState } from '../decider/state.js';
+import type { BranchInfo, MemoryState } from '../decider/state.js';
 import { displayLabel } from '../decider/state.js';
 import { type GccEvent, MAIN } from '../events/types.js';
 import type { Layout } from '../store/paths.js';
@@ -33,6 +33,45 @@ export interface ViewPlan {
 function append(out: Map<string, FileWrite>, path: string, content: string, create: string): void {
   const prev = out.get(path);
   out.set(path, prev && prev.kind === 'append' ? { ...prev, content: prev.content + content } : { kind: 'append', content, create });
+}
+
+/** Whether every branch agrees on `fields` in both states (a batch replaces one or two branch records). */
+function sameBranches(a: MemoryState, b: MemoryState, fields: readonly (keyof BranchInfo)[]): boolean {
+  if (a.branches === b.branches) return true;
+  const names = Object.keys(b.branches);
+  if (names.length !== Object.keys(a.branches).length) return false;
+  for (const name of names) {
+    const x = a.branches[name];
+    const y = b.branches[name];
+    if (x === y) continue;
+    if (!x || !y || fields.some((f) => x[f] !== y[f])) return false;
+  }
+  return true;
+}
+
+/** main.md's inputs (render-main.ts); kept with it by the replay-equals-incremental properties. */
+function sameMainFields(a: MemoryState, b: MemoryState): boolean {
+  return (
+    a.objectives === b.objectives &&
+    a.milestones === b.milestones &&
+    a.milestoneCount === b.milestoneCount &&
+    a.failed === b.failed &&
+    a.failedCount === b.failedCount &&
+    a.notes === b.notes &&
+    sameBranches(a, b, ['life', 'purpose', 'parent'])
+  );
+}
+
+/** metadata.yaml's inputs (render-metadata.ts). */
+function sameMetadataFields(a: MemoryState, b: MemoryState): boolean {
+  return (
+    a.files === b.files &&
+    a.config === b.config &&
+    a.created === b.created &&
+    a.defaultBranch === b.defaultBranch &&
+    a.lastMoved === b.lastMoved &&
+    sameBranches(a, b, ['life', 'created', 'parent', 'reason', 'mergedInto'])
+  );
 }
 
 /** The files a batch changes, rendered from the state after it. */
@@ -66,10 +105,16 @@ export function incrementalPlan(l: Layout, before: MemoryState, after: MemorySta
   for (const name of plan.commitRebuild) plan.writes.delete(l.commitOf(name));
   // The first event writes main.md and metadata.yaml even when they render as before: they must exist.
   const first = events.some((e) => e.type === 'memory.initialized');
-  const main = renderMain(after);
-  if (first || main !== renderMain(before)) plan.writes.set(l.mainMd, { kind: 'write', content: main });
-  const meta = renderMetadata(after);
-  if (first || meta !== renderMetadata(before)) plan.writes.set(l.metadata, { kind: 'write', content: meta });
+  // Most batches (a logged call, a commit off main) change neither file: the fields they are
+  // rendered from are compared first, so such a batch renders neither.
+  if (first || !sameMainFields(before, after)) {
+    const main = renderMain(after);
+    if (first || main !== renderMain(before)) plan.writes.set(l.mainMd, { kind: 'write', content: main });
+  }
+  if (first || !sameMetadataFields(before, after)) {
+    const meta = renderMetadata(after);
+    if (first || meta !== renderMetadata(before)) plan.writes.set(l.metadata, { kind: 'write', content: meta });
+  }
   for (const name of summaries) {
     const b = after.branches[name];
     if (!b || name === MAIN || b.life === 'unborn') continue;
