@@ -164,7 +164,7 @@ export class ViewWriter {
  */
 export class FullRebuild {
   private readonly dir: string;
-  private readonly commitFiles = new Map<string, { path: string; fd: number }>();
+  private readonly commitFiles = new Map<string, { path: string; fd: number; pending: string }>();
   private readonly rings = new Map<string, GccEvent[]>();
   private readonly counts = new Map<string, number>();
   /** Branches whose log view was written when they closed. */
@@ -196,11 +196,15 @@ export class FullRebuild {
     let f = this.commitFiles.get(e.branch);
     if (!f) {
       const path = join(this.dir, `c${this.commitFiles.size}.md`);
-      f = { path, fd: openSync(path, 'w') };
-      writeSync(f.fd, commitHeader(e.branch));
+      f = { path, fd: openSync(path, 'w'), pending: commitHeader(e.branch) };
       this.commitFiles.set(e.branch, f);
     }
-    writeSync(f.fd, renderCommit(e));
+    // Written in pieces of about 64 KiB: one system call per commit was a tenth of a replay.
+    f.pending += renderCommit(e);
+    if (f.pending.length >= 65_536) {
+      writeSync(f.fd, f.pending);
+      f.pending = '';
+    }
   }
 
   private closeLog(branch: string, n: number, ring: GccEvent[]): void {
@@ -224,6 +228,7 @@ export class FullRebuild {
         assertNoSymlink(this.l.root, target);
         mkdirSync(dirname(target), { recursive: true });
         if (f) {
+          if (f.pending) writeSync(f.fd, f.pending);
           closeSync(f.fd);
           this.commitFiles.delete(b.name);
           renameSync(f.path, target);
