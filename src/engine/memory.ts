@@ -228,7 +228,7 @@ export class Memory {
   /** On open: when anything changed, under the lock: torn tails aside, acknowledge, views, hand edits. */
   private async settle(checked: Checked): Promise<void> {
     this.warnings.push(...checked.warnings);
-    const changed = this.store.fresh || checked.added.length > 0 || checked.replaced.length > 0 || checked.grew.length > 0 || checked.torn.length > 0;
+    const changed = this.store.fresh || checked.added.length > 0 || checked.replaced.length > 0 || checked.grew.length > 0 || checked.resigned.length > 0 || checked.torn.length > 0;
     const stale = this.views.readCheckpoint() !== this.stamp();
     if (!changed && !stale && !this.editsPending()) return;
     try {

@@ -67,6 +67,11 @@ export interface Checked {
   replaced: string[];
   /** Logs that grew past what was acknowledged. */
   grew: string[];
+  /**
+   * Logs read whole because their signature changed (copied, touched, checked out again)
+   * although their bytes did not: acknowledged anew, so the next open trusts them again.
+   */
+  resigned: string[];
   /** Logs this clone writes that end in an incomplete batch (set aside under the lock). */
   torn: LogFile[];
   warnings: string[];
@@ -171,7 +176,7 @@ export class Store {
    */
   check(now: number, collect?: GccError[]): Checked {
     const damage: GccError[] = collect ?? [];
-    const out: Checked = { added: [], replaced: [], grew: [], torn: [], warnings: [] };
+    const out: Checked = { added: [], replaced: [], grew: [], resigned: [], torn: [], warnings: [] };
     assertRealLayout(this.layout);
     const names = this.listSegments(out.warnings);
     const onDisk = new Set(names);
@@ -232,6 +237,7 @@ export class Store {
         continue;
       }
       if (f.meta.size > entry.size) out.grew.push(name);
+      else out.resigned.push(name);
       if (r.tail) (own(name) ? out.torn.push(f) : out.warnings.push(`${f.rel} ends in an incomplete entry that this clone did not write; it is ignored`));
     }
     if (damage.length && !collect) throw damage[0]!;

@@ -5,11 +5,14 @@
  * Every case runs the real `gctx` in a child process.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serialize } from '../../src/log/codec.js';
 import type { GccEvent } from '../../src/events/types.js';
+import { readLedger } from '../../src/store/ledger.js';
+import { signatureOf } from '../../src/store/logfile.js';
+import { LOCAL } from '../../src/store/store.js';
 import { gctx } from '../support/cli.js';
 import { cleanup, tempProject } from '../support/tmp.js';
 
@@ -234,5 +237,24 @@ describe('hand edits fail safe', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/more than the \d+ gctx takes in/);
     expect(ok(dir, 'commit', 'still works')).toMatch(/Committed/);
+  });
+});
+
+describe('a copied memory', () => {
+  it('is read whole once (new inodes and times), then trusted from the ledger again', () => {
+    const dir = project();
+    ok(dir, 'commit', 'first');
+    const copy = tempProject();
+    cpSync(join(dir, '.GCC'), join(copy, '.GCC'), { recursive: true });
+    const ledgerPath = join(copy, '.GCC', '.local', 'ledger.json');
+    const signatures = () => {
+      const logs = (readLedger(ledgerPath)?.logs ?? {}) as Record<string, { sig: string }>;
+      return Object.entries(logs).map(([name, e]) => [name, e.sig === signatureOf(name === LOCAL ? join(copy, '.GCC', '.local', 'local.md') : join(copy, '.GCC', 'events', name))]);
+    };
+    expect(signatures().some(([, same]) => !same)).toBe(true);
+    expect(ok(copy, 'status')).toMatch(/first/);
+    // Every log the copy holds is vouched for as it now stands, so the next open reads none whole.
+    expect(signatures().every(([, same]) => same)).toBe(true);
+    expect(ok(copy, 'verify')).toMatch(/^OK/);
   });
 });
