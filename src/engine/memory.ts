@@ -21,12 +21,13 @@ import { type Config, DEFAULT_CONFIG, FORMAT_VERSION, type GccEvent, MAIN, type 
 import { asGccError, GccError, gccError } from '../errors.js';
 import { incrementalPlan, VIEWS_FORMAT } from '../projections/files.js';
 import { VERSION } from '../runtime/version.js';
-import { LOG_WINDOW } from '../projections/render-log.js';
+import { LOG_WINDOW, shownOf } from '../projections/render-log.js';
 import { layout, type Layout } from '../store/paths.js';
 import { readSnapshot, type SnapshotLog, writeSnapshot } from '../store/snapshot.js';
 import { type Checked, Store } from '../store/store.js';
 import { changedSince, recordTree } from './git-files.js';
 import { newest, scanNewest } from './reader.js';
+import { RecentEvents } from './recent.js';
 import { briefing } from '../context/briefing.js';
 import { type ContextAnswer, type ContextQuery, type ContextSource, contextQuery } from '../context/query.js';
 import { keepAside, type Problem, verifyMemory } from './integrity.js';
@@ -72,6 +73,8 @@ export class Memory {
   private openDelta: { before: MemoryState; events: GccEvent[] } | null = null;
   private rebuilt = false;
   private snapshotAt = -1;
+  /** Each branch's latest events as folded here, for log.md's trims. */
+  private readonly recent = new RecentEvents(2 * LOG_WINDOW);
   private finder: MemorySearch | null = null;
   /** What the caller should be told (the store's own among them): stale locks taken over, torn tails set aside, writes that failed after the events were durable. */
   readonly warnings: string[];
@@ -161,6 +164,7 @@ export class Memory {
    * way, under the lock, rather than streaming the history a second time to write them after.
    */
   private async load(): Promise<void> {
+    this.recent.clear();
     const snap = readSnapshot(this.layout, SNAPSHOT_FORMAT, reviveState);
     if (snap && snap.epoch === this.store.ledger.epoch && this.store.ledger.epoch) {
       const delta = this.deltaSince(snap.logs);
@@ -197,6 +201,7 @@ export class Memory {
 
   /** Stream every log in id order into a fresh state; with views, rebuild every view on the way. */
   private replayAll(withViews: boolean): void {
+    this.recent.clear();
     const fold = replayer();
     const build = withViews ? new FullRebuild(this.layout, 2 * LOG_WINDOW) : null;
     this.store.stream((e) => {
@@ -221,7 +226,8 @@ export class Memory {
   }
 
   private rewriteLog(branch: string): void {
-    const latest = newest(this.store, { branch, limit: 2 * LOG_WINDOW }).reverse();
+    const shown = shownOf(this._state.branches[branch]?.logged ?? 0);
+    const latest = this.recent.latest(this._state, branch, shown) ?? newest(this.store, { branch, limit: 2 * LOG_WINDOW }).reverse();
     this.views.writeLog(this._state, branch, latest);
   }
 
@@ -262,6 +268,7 @@ export class Memory {
     if (cu.added.length) {
       const before = this._state;
       this._state = evolve(this._state, cu.added);
+      this.recent.add(before, cu.added);
       this.openDelta = this.openDelta ? { before: this.openDelta.before, events: [...this.openDelta.events, ...cu.added] } : { before, events: cu.added };
     }
   }
@@ -314,6 +321,7 @@ export class Memory {
     const now = this.now();
     const before = this._state;
     const out = this.store.appendOperation(shared, local, this._state.lastId, now);
+    this.recent.add(this._state, out);
     this._state = evolve(this._state, out);
     this.saveSnapshot(false);
     try {
