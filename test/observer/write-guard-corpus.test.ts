@@ -50,7 +50,7 @@ describe('write guard corpus (commands run for real)', () => {
   });
   afterAll(() => {
     for (const t of templates.values()) rmSync(t.root, { recursive: true, force: true });
-    // Counts per class for docs/fragments/guard.md, when asked for.
+    // Counts per class for the write-guard table in docs/reliability.md, when asked for.
     if (process.env.GUARD_CORPUS_REPORT) writeFileSync(process.env.GUARD_CORPUS_REPORT, JSON.stringify(outcomes.map((o) => ({ cls: o.c.cls, cmd: o.c.cmd, variant: o.variant, denied: o.denied, changed: o.changed, boundary: o.c.boundary ?? null })), null, 1));
   });
 
