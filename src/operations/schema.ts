@@ -7,7 +7,8 @@ import * as z from 'zod';
 
 export type FieldKind = 'string' | 'strings' | 'number' | 'boolean' | 'enum' | 'other';
 
-function unwrap(schema: z.ZodType): z.ZodType {
+/** The schema inside optional, default and nullable wrappers. */
+export function unwrap(schema: z.ZodType): z.ZodType {
   let s = schema;
   for (let i = 0; i < 5; i++) {
     const def = s.def as { type: string; innerType?: z.ZodType };

@@ -132,29 +132,35 @@ export class FileLock {
   private held = false;
   constructor(readonly path: string) {}
 
+  /**
+   * One try at the lock: true when this process now holds it; false to wait and try again;
+   * E_LOCKED once the deadline has passed with a live holder.
+   */
+  private attempt(opts: LockOptions, deadline: number): boolean {
+    if (tryCreate(this.path)) {
+      this.held = true;
+      return true;
+    }
+    const dead = breakIfStale(this.path);
+    if (dead) {
+      opts.onStale?.(dead);
+      return this.attempt(opts, deadline);
+    }
+    if (Date.now() > deadline) {
+      const h = readHolder(this.path);
+      throw gccError(
+        'E_LOCKED',
+        `${this.path} is held by process ${h?.pid ?? '?'} on ${h?.host ?? '?'} since ${h?.at ?? '?'}, which is still running`,
+        'wait for it to finish, or stop that process',
+      );
+    }
+    return false;
+  }
+
   async acquire(opts: LockOptions = {}): Promise<void> {
     const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
-    let delay = 1;
-    for (;;) {
-      if (tryCreate(this.path)) {
-        this.held = true;
-        return;
-      }
-      const dead = breakIfStale(this.path);
-      if (dead) {
-        opts.onStale?.(dead);
-        continue;
-      }
-      if (Date.now() > deadline) {
-        const h = readHolder(this.path);
-        throw gccError(
-          'E_LOCKED',
-          `memory is locked by process ${h?.pid ?? '?'} on ${h?.host ?? '?'} since ${h?.at ?? '?'}, which is still running`,
-          `wait for it to finish, or stop that process; the lock file is ${this.path}`,
-        );
-      }
+    for (let delay = 1; !this.attempt(opts, deadline); delay = Math.min(delay * 2, 25)) {
       await sleep(delay + Math.random() * delay);
-      delay = Math.min(delay * 2, 25);
     }
   }
 
@@ -165,23 +171,8 @@ export class FileLock {
   acquireSync(opts: LockOptions = {}): void {
     const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
     const cell = new Int32Array(new SharedArrayBuffer(4));
-    let delay = 1;
-    for (;;) {
-      if (tryCreate(this.path)) {
-        this.held = true;
-        return;
-      }
-      const dead = breakIfStale(this.path);
-      if (dead) {
-        opts.onStale?.(dead);
-        continue;
-      }
-      if (Date.now() > deadline) {
-        const h = readHolder(this.path);
-        throw gccError('E_LOCKED', `${this.path} is held by process ${h?.pid ?? '?'} on ${h?.host ?? '?'} since ${h?.at ?? '?'}, which is still running`, 'wait for it to finish, or stop that process');
-      }
+    for (let delay = 1; !this.attempt(opts, deadline); delay = Math.min(delay * 2, 25)) {
       Atomics.wait(cell, 0, 0, delay + Math.random() * delay);
-      delay = Math.min(delay * 2, 25);
     }
   }
 

@@ -102,7 +102,7 @@ describe('CLI entry points', () => {
 });
 
 describe('docs/machines.md', () => {
-  it('is up to date with the machines (regenerate: npx tsx scripts/gen-machine-docs.ts)', () => {
+  it('is up to date with the machines (regenerate: npx tsx scripts/gen-docs.ts)', () => {
     const committed = readFileSync(new URL('../../docs/machines.md', import.meta.url), 'utf8');
     expect(committed).toBe(machineDocsMarkdown());
   });

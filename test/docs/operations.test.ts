@@ -5,7 +5,7 @@ import { LAUNCHERS } from '../../src/adapters/cli/launchers/index.js';
 import { CATALOGUE } from '../../src/operations/index.js';
 
 describe('docs/operations.md', () => {
-  it('is up to date with the catalogue (regenerate: npx tsx scripts/gen-operation-docs.ts)', () => {
+  it('is up to date with the catalogue (regenerate: npx tsx scripts/gen-docs.ts)', () => {
     const committed = readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8');
     expect(committed).toBe(operationDocsMarkdown());
   });
