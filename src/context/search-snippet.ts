@@ -23,8 +23,11 @@ const ELLIPSIS = '…';
 
 const CONTROL = /[\p{Cc}\u2028\u2029]/gu;
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-/** Whitespace, with any marks or format characters attached to it (nothing to show). */
-const BLANK = /^[\s\p{M}\p{Cf}]*$/u;
+/**
+ * Whitespace, with any marks or format characters attached to it (nothing to show). Marks
+ * with no whitespace are kept: a word break inside a grapheme must not drop half of it.
+ */
+const BLANK = /^[\p{M}\p{Cf}]*\s[\s\p{M}\p{Cf}]*$/u;
 
 interface Item {
   text: string;

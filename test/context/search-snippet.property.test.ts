@@ -10,13 +10,16 @@ import { hostileText } from '../support/arbitraries.js';
 
 const CONTROL = /[\p{Cc}\u2028\u2029]/gu;
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-/** As a snippet shows text: one space for any run of whitespace, with marks on it (nothing to show) dropped. */
+/**
+ * As a snippet shows text: one space for any run of whitespace, with marks on it (nothing to
+ * show) dropped — including the prepended concatenation marks a grapheme joins to the space after them.
+ */
 const flat = (s: string) =>
   s
     .replace(CONTROL, ' ')
     .replace(BIDI, '')
     .toWellFormed()
-    .replace(/(?:^|\s)[\s\p{M}\p{Cf}]*/gu, (m) => (m ? ' ' : ''));
+    .replace(/[\u0600-\u0605\u06dd\u070f\u0890\u0891\u08e2\u{110bd}\u{110cd}]*\s[\s\p{M}\p{Cf}]*/gu, ' ');
 const graphemes = new Intl.Segmenter('und', { granularity: 'grapheme' });
 const isGraphemeBoundary = (s: string, i: number) => i === 0 || i === s.length || [...graphemes.segment(s)].some((g) => g.index === i);
 const WORDISH = /[\p{L}\p{N}\p{M}]/u;
