@@ -44,7 +44,7 @@ export interface ContextSource {
   state: MemoryState;
   newest(q: { branch?: string; before?: string; limit: number; filter?: (e: GccEvent) => boolean }): GccEvent[];
   /** Every event (of a branch), newest log first; stop by returning false. */
-  scan(q: { branch?: string }, visit: (e: GccEvent) => boolean): void;
+  scan(q: { branch?: string; label?: number }, visit: (e: GccEvent) => boolean): void;
   search(text: string, opts: { limit: number; page: number; branch?: string; kinds?: SearchKind[] }): { hits: SearchHit[]; total: number; pages: number; match: 'all' | 'any' };
 }
 
@@ -200,19 +200,27 @@ export function findCommit(src: ContextSource, ref: string, session?: string): C
     const branch = m[1] ?? currentBranch(src.state, session);
     const label = m[2]!.toUpperCase();
     const hits: Commit[] = [];
-    src.scan({ branch }, (e) => {
-      if (e.type === 'commit.recorded' && e.data.label === label && (!m[3] || e.data.id.startsWith(m[3].toLowerCase()))) hits.push(e);
-      return true;
-    });
+    // The fold knows which labels a branch used and which twice: a label it never used is not
+    // looked for in the logs, and the scan stops at the first commit of one used once.
+    const b = src.state.branches[branch];
+    const n = Number(label.slice(1));
+    const used = b?.labels.some(([lo, hi]) => lo <= n && n <= hi) ?? false;
+    const once = !b?.dupLabels.includes(label) || Boolean(m[3]);
+    if (used) {
+      src.scan({ branch, label: n }, (e) => {
+        if (e.type === 'commit.recorded' && e.data.label === label && (!m[3] || e.data.id.startsWith(m[3].toLowerCase()))) hits.push(e);
+        return !(once && hits.length > 0);
+      });
+    }
     if (hits.length === 1) return hits[0]!;
     if (hits.length > 1) {
-      const b = src.state.branches[branch];
       throw gccError('E_COMMIT_NOT_FOUND', `${label} names ${hits.length} commits on ${branch} (two writers both numbered one; labels are per writer until they meet): ${hits.map((h) => `${displayLabel(b, h.data.label, h.data.id)} "${clip(h.data.title, 50)}"`).join(', ')}`, `name one by its label with hash (${displayLabel(b, label, hits[0]!.data.id)}) or by its hash (${hits[0]!.data.id})`);
     }
     if (!m[1]) {
       // Not on the current branch: a unique label elsewhere is accepted, an ambiguous one is not.
       const elsewhere: Commit[] = [];
-      src.scan({}, (e) => {
+      const usedElsewhere = Object.values(src.state.branches).some((o) => o.name !== branch && o.labels.some(([lo, hi]) => lo <= n && n <= hi));
+      if (usedElsewhere) src.scan({}, (e) => {
         if (e.type === 'commit.recorded' && e.data.label === label && (!m[3] || e.data.id.startsWith(m[3].toLowerCase()))) elsewhere.push(e);
         return elsewhere.length < 2;
       });

@@ -19,11 +19,15 @@ export interface NewestQuery {
   filter?: (e: GccEvent) => boolean;
 }
 
-function candidates(store: Store, q: { branch?: string | undefined; before?: string | undefined }): LogFile[] {
+function candidates(store: Store, q: { branch?: string | undefined; before?: string | undefined; label?: number | undefined }): LogFile[] {
   const files: LogFile[] = [];
   for (const f of store.logs.values()) {
     if (f.meta.size === 0) continue;
     if (q.branch !== undefined && !f.meta.branches[q.branch]) continue;
+    if (q.branch !== undefined && q.label !== undefined && f.meta.labels) {
+      const r = f.meta.labels[q.branch];
+      if (!r || q.label < r[0] || q.label > r[1]) continue;
+    }
     if (q.before !== undefined && f.meta.firstId >= q.before) continue;
     files.push(f);
   }
@@ -53,7 +57,8 @@ export function newest(store: Store, q: NewestQuery): GccEvent[] {
 }
 
 /** Every event matching `filter`, newest first, stopping once `stop` says so. */
-export function scanNewest(store: Store, q: { branch?: string }, visit: (e: GccEvent) => boolean): void {
+/** `label`: only logs that may hold that commit label number of `branch` (a lookup by label). */
+export function scanNewest(store: Store, q: { branch?: string; label?: number }, visit: (e: GccEvent) => boolean): void {
   const seen = new Set<string>();
   for (const f of candidates(store, q)) {
     const events = f.readAll();

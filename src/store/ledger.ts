@@ -47,7 +47,16 @@ function entryOf(v: unknown): LedgerEntry | null {
     if (!int(n)) return null;
     branches[k] = n;
   }
-  return { size: v.size, seq: v.seq, crc: v.crc, firstId: v.firstId, lastId: v.lastId, sig: v.sig, branches };
+  const entry: LedgerEntry = { size: v.size, seq: v.seq, crc: v.crc, firstId: v.firstId, lastId: v.lastId, sig: v.sig, branches };
+  if (isRecord(v.labels)) {
+    const labels = Object.create(null) as Record<string, [number, number]>;
+    for (const [k, r] of Object.entries(v.labels)) {
+      if (!Array.isArray(r) || r.length !== 2 || !int(r[0]) || !int(r[1]) || r[0] > r[1]) return null;
+      labels[k] = [r[0], r[1]];
+    }
+    entry.labels = labels;
+  }
+  return entry;
 }
 
 function readJson(path: string): Record<string, unknown> | null {

@@ -19,7 +19,7 @@ import { type GitRepo, findRepo, gitPath, headOf, indexSignature, trackedUnder }
 import { explainChange, explainVanished, type LogPlace } from './git-explain.js';
 import { emptyLedger, type Ledger, type LedgerEntry, readLedger, writeLedger } from './ledger.js';
 import { FileLock, type LockOptions } from './lock.js';
-import { LogFile, type LogMeta, signatureOf } from './logfile.js';
+import { copyMeta, LogFile, type LogMeta, signatureOf } from './logfile.js';
 import { assertNoSymlink, assertRealLayout, type Layout, linkRefused, MONTH_DIR, newSegmentName, SEGMENT_NAME } from './paths.js';
 import { mergeById } from './stream.js';
 
@@ -77,7 +77,10 @@ export interface Checked {
   warnings: string[];
 }
 
-const metaOf = (e: LedgerEntry): LogMeta => ({ size: e.size, seq: e.seq, crc: e.crc, firstId: e.firstId, lastId: e.lastId, branches: { ...e.branches } });
+const metaOf = (e: LedgerEntry): LogMeta => {
+  const { sig: _sig, ...meta } = e;
+  return copyMeta(meta);
+};
 
 export class Store {
   readonly logs = new Map<string, LogFile>();
@@ -257,7 +260,7 @@ export class Store {
   private entryOf(f: LogFile, justAppended = false): LedgerEntry {
     const sig = (justAppended ? f.appendedSig : null) ?? signatureOf(f.path);
     const vouches = sig !== null && Number(sig.slice(0, sig.indexOf(':'))) === f.meta.size;
-    return { ...f.meta, branches: { ...f.meta.branches }, sig: vouches ? sig : '' };
+    return { ...copyMeta(f.meta), sig: vouches ? sig : '' };
   }
 
   /**
@@ -495,7 +498,7 @@ export class Store {
     if (events.length === 0) return null;
     // The file is held against what is known of it as it is opened for the append (LogFile.append).
     const { file: f, rotated } = where === 'local' ? { file: this.local, rotated: false } : this.writable(now);
-    const before = { ...f.meta, branches: { ...f.meta.branches } };
+    const before = copyMeta(f.meta);
     let id = lastId;
     const at = now.toISOString();
     const envelopes = events.map((ev, i) => {
