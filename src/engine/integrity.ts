@@ -16,7 +16,9 @@ import { type GccEvent, MAIN, type Placed } from '../events/types.js';
 import { GccError } from '../errors.js';
 import { parseBytes, salvage, serialize } from '../log/codec.js';
 import { LOG_WINDOW } from '../projections/render-log.js';
+import { hasConflictMarkers } from '../log/conflict.js';
 import { blobOf, runGit } from '../store/git-probe.js';
+import { resolveConflict } from '../store/migrate.js';
 import { layout, newSegmentName, type Layout } from '../store/paths.js';
 import { LOCAL, Store } from '../store/store.js';
 import { newest } from './reader.js';
@@ -147,9 +149,19 @@ function firstDifference(want: string, have: string): number {
 }
 
 export interface RepairReport {
+  /** Segments whose conflict markers were resolved by union. */
+  resolved: string[];
   restored: string[];
   salvaged: { file: string; kept: number; lost: number; aside: string }[];
   lost: { file: string; events: number }[];
+}
+
+function hasMarkers(path: string): boolean {
+  try {
+    return hasConflictMarkers(readFileSync(path, 'utf8'));
+  } catch {
+    return false;
+  }
 }
 
 /** The bytes git holds for a log: the index, HEAD, then the untracked part of each stash. */
@@ -182,7 +194,7 @@ function fromGit(store: Store, path: string): Buffer | null {
 export async function repairMemory(root: string, now: () => Date): Promise<RepairReport> {
   const l = layout(root);
   const store = new Store(l);
-  const report: RepairReport = { restored: [], salvaged: [], lost: [] };
+  const report: RepairReport = { resolved: [], restored: [], salvaged: [], lost: [] };
   await store.withLock(() => {
     const damage: GccError[] = [];
     store.check(now().getTime(), damage);
@@ -198,6 +210,13 @@ export async function repairMemory(root: string, now: () => Date): Promise<Repai
       // Whatever stands on disk after the repair is acknowledged afresh.
       delete store.ledger.logs[name];
       store.logs.delete(name);
+      // Conflict markers (two writers' appends met in one file): both sides are kept, by
+      // union, never one side restored from git over the other.
+      if (name !== LOCAL && hasMarkers(path)) {
+        resolveConflict(store, name);
+        report.resolved.push(rel);
+        continue;
+      }
       const blob = fromGit(store, path);
       if (blob) {
         mkdirSync(join(path, '..'), { recursive: true });

@@ -19,6 +19,7 @@ import { conflictSides, hasConflictMarkers } from '../log/conflict.js';
 import { MACHINE_PREFIX } from '../log/parser.js';
 import { runGit } from './git-probe.js';
 import { writeFileSync } from 'node:fs';
+import { emptyMeta } from './logfile.js';
 import { GCC_DIR, type Layout, newSegmentName } from './paths.js';
 import { SEGMENT_MAX, type Store } from './store.js';
 
@@ -198,11 +199,17 @@ export function resolveConflict(store: Store, name: string): number {
   const events = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
   const files = renumber(events);
   writeFileSync(f.path, files.length ? serialize(files[0]!) : '');
+  const written = [f];
   for (const extra of files.slice(1)) {
     const more = store.file(newSegmentName(new Date(), randomHex(3)));
     more.append(serialize(extra), extra);
+    written.push(more);
   }
-  f.meta = { ...f.meta, size: 0, seq: 0, crc: 0, firstId: '', lastId: '', branches: Object.create(null) as Record<string, number> };
+  f.meta = emptyMeta();
   f.load();
+  // The union holds every event of both sides, what this clone acknowledged among them; it is
+  // acknowledged as it now stands (ids sort the other side's events in among ours, so the old
+  // bytes are no longer a prefix), and the memory is folded again from it.
+  store.acknowledge(written, true, true);
   return events.length;
 }

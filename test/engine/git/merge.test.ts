@@ -167,4 +167,28 @@ describe('a conflicted .GCC/ is resolved by union, never refused', () => {
     expect(r.stdout).toMatch(/ours/);
     expect(conflictMarkers(d)).toEqual([]);
   });
+
+  it('two copies of one clone (one writer twice) that pull each other: the add/add conflict is resolved by union whichever side pulls, and a repair keeps both sides', () => {
+    for (const repairFirst of [false, true]) {
+      const { s, dirs } = setup('a');
+      const [a] = dirs as [string];
+      s.ok(a, 'commit', 'A1');
+      const b = join(s.root, 'b');
+      cpSync(a, b, { recursive: true }); // .GCC/.local too: both copies own the same open segment
+      s.ok(a, 'commit', 'A2 from the first copy');
+      s.commitAll(a, 'a2');
+      s.git(a, 'push', '-q', 'origin', 'main');
+      s.ok(b, 'commit', 'B2 from the second copy');
+      s.commitAll(b, 'b2');
+      expect(s.tryGit(b, 'pull', '-q', '--no-rebase', '--no-edit', 'origin', 'main').status).not.toBe(0); // add/add
+      if (repairFirst) expect(s.ok(b, 'doctor', '--repair')).toMatch(/resolved the conflict markers .* by union/);
+      const r = s.gctx(b, 'context', '--log');
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/A2 from the first copy/);
+      expect(r.stdout).toMatch(/B2 from the second copy/);
+      healthy(s, b);
+      s.commitAll(b, 'merge');
+      expect(s.gctx(b, 'status').status).toBe(0);
+    }
+  });
 });
