@@ -85,7 +85,7 @@ function status(src: ContextSource, o: ContextOptions, budget: number): ContextA
   if (open.length > 10) lines.push(`  … ${open.length - 10} more in \`full\``);
   if (b.last) {
     lines.push(`Last commit ${displayLabel(b, b.last.label, b.last.id)} ${b.last.id} (${when(b.last.at)}): ${clip(b.last.contribution, 300)}`);
-    if (b.last.next) lines.push(`  Next: ${clip(b.last.next, 200)}`);
+    if (b.last.next) lines.push(`  Next${b.last.nextFrom ? ` (recorded with ${b.last.nextFrom})` : ''}: ${clip(b.last.next, 200)}`);
   }
   const pending = pendingLine(b, 10);
   if (pending) lines.push(pending);

@@ -31,6 +31,11 @@ export interface CommitRef {
 export interface LastCommit extends CommitRef {
   contribution: string;
   next: string | null;
+  /**
+   * When this is a merge, which records no next step: the label (as recorded) of the commit
+   * whose step `next` carries — the merged branch's last, else this branch's previous.
+   */
+  nextFrom?: string;
   files: FileChange[];
 }
 

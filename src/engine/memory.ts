@@ -375,7 +375,9 @@ export class Memory {
     const session = opts.session ?? this.opts.session;
     try {
       const clean = redactCommand(cmd);
-      const git = clean.type === 'commit' ? this.gitFiles(session) : null;
+      // A merge records no files of its own, but what it brings in is the receiving branch's from
+      // now on: its tree is kept as that branch's baseline, as a commit's is.
+      const git = clean.type === 'commit' || clean.type === 'merge' ? this.gitFiles(session) : null;
       return await this.store.withLock(() => {
         this.catchUp();
         this.settleLocked(false);
@@ -383,10 +385,13 @@ export class Memory {
         if (opts.expectedSeq !== undefined && this.seqOf(here) !== opts.expectedSeq) {
           throw gccError('E_CONFLICT', `branch ${here} holds ${this.seqOf(here)} events, expected ${opts.expectedSeq}`, 'read the memory again and retry the operation');
         }
-        const d: Decision = decide(this._state, clean, { session, nonce: this.nonce(), ...(git ? { gitFiles: git.files } : {}) });
+        const d: Decision = decide(this._state, clean, { session, nonce: this.nonce(), ...(git && clean.type === 'commit' ? { gitFiles: git.files } : {}) });
         if (!d.ok) throw d.error;
         const events = this.appendAndProject(d.shared, d.local);
-        if (git && this.store.repo) recordTree(this.store.repo, this.root, here, git.tree);
+        if (git && this.store.repo) {
+          const merged = events.find((e) => e.type === 'branch.merged');
+          recordTree(this.store.repo, this.root, merged?.type === 'branch.merged' ? merged.data.into : here, git.tree);
+        }
         return { events, branch: this.currentBranch(session), message: d.message };
       }, this.lockOpts());
     } catch (err) {

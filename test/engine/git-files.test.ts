@@ -66,3 +66,26 @@ describe('COMMIT files from git', () => {
     ]);
   });
 });
+
+describe('after a merge', () => {
+  it('the receiving branch diffs against the tree at the merge: the merged branch\'s files are not listed again', () => {
+    const dir = tempProject();
+    git(dir, 'init', '-q', '-b', 'main');
+    git(dir, 'config', 'user.email', 't@e.invalid');
+    git(dir, 'config', 'user.name', 'T');
+    writeFileSync(join(dir, 'a.txt'), '1\n');
+    expect(gctx(dir, ['init']).code).toBe(0);
+    expect(gctx(dir, ['commit', 'main work 1', '--next', 'try an experiment']).code).toBe(0);
+    expect(gctx(dir, ['branch', 'exp', '--purpose', 'experiment']).code).toBe(0);
+    writeFileSync(join(dir, 'exp.txt'), 'e\n');
+    expect(gctx(dir, ['commit', 'exp work', '--next', 'measure the experiment']).code).toBe(0);
+    expect(gctx(dir, ['merge', 'exp', '--synthesis', 'keep exp']).code).toBe(0);
+    // The merge records no next step of its own: the merged branch's is carried, saying where.
+    expect(gctx(dir, ['context']).stdout).toMatch(/Next \(recorded with exp@C001\): measure the experiment/);
+    writeFileSync(join(dir, 'm.txt'), 'm\n');
+    expect(gctx(dir, ['commit', 'main work 2 after merge']).code).toBe(0);
+    expect(lastFiles(dir).map((f) => f.path)).toEqual(['m.txt']);
+    const briefing = gctx(dir, ['hook', '--agent', 'claude-code'], JSON.stringify({ session_id: 's1', hook_event_name: 'SessionStart', source: 'startup', cwd: dir })).stdout;
+    expect(briefing).toMatch(/Next step \(as recorded with exp@C001\): measure the experiment/);
+  });
+});
