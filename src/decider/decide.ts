@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { type Config, DEFAULT_CONFIG, type FileChange, MAIN, type NewEvent, type Placed } from '../events/types.js';
-import { branchKey, branchNameProblem, MAX_ITEMS, MAX_LINE, MAX_OBJECTIVES, MAX_PATH, MAX_TEXT } from '../events/rules.js';
+import { branchKey, branchNameProblem, CONFIG_MAX, configValueProblem, MAX_ITEMS, MAX_LINE, MAX_OBJECTIVES, MAX_PATH, MAX_TEXT } from '../events/rules.js';
 import { GccError, gccError } from '../errors.js';
 import type { BranchRejected } from '../machines/branch-machine.js';
 import { branchStep, sessionStep } from '../machines/steps.js';
@@ -305,6 +305,6 @@ function coerceConfig(key: string, value: string | number | boolean): { key: key
     return gccError('E_INVALID_ARGUMENT', `${key} takes true or false`, `gctx config set ${key} true`);
   }
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 10_000) return gccError('E_INVALID_ARGUMENT', `${key} takes a whole number from 1 to 10000`, `gctx config set ${key} 10`);
+  if (configValueProblem(k, n)) return gccError('E_INVALID_ARGUMENT', `${key} takes a whole number from 1 to ${CONFIG_MAX}`, `gctx config set ${key} 10`);
   return { key: k, value: n };
 }

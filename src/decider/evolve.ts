@@ -84,7 +84,11 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
   switch (e.type) {
     case 'memory.initialized': {
       d.format = e.data.format;
-      d.config = { ...DEFAULT_CONFIG, ...e.data.config };
+      // Only the settings this version knows (validated with the event); others are a later version's.
+      d.config = { ...DEFAULT_CONFIG };
+      for (const k of Object.keys(DEFAULT_CONFIG) as (keyof Config)[]) {
+        if (Object.hasOwn(e.data.config, k)) (d.config as Record<keyof Config, unknown>)[k] = e.data.config[k];
+      }
       if (!d.created) d.created = e.at;
       const main = branchOf(d, MAIN, e.at);
       if (!main.created) main.created = e.at;

@@ -149,6 +149,8 @@ function firstDifference(want: string, have: string): number {
 }
 
 export interface RepairReport {
+  /** The ledger was missing or damaged, and the logs were acknowledged as they stood. */
+  ledger: boolean;
   /** Segments whose conflict markers were resolved by union. */
   resolved: string[];
   restored: string[];
@@ -194,7 +196,7 @@ function fromGit(store: Store, path: string): Buffer | null {
 export async function repairMemory(root: string, now: () => Date): Promise<RepairReport> {
   const l = layout(root);
   const store = new Store(l);
-  const report: RepairReport = { resolved: [], restored: [], salvaged: [], lost: [] };
+  const report: RepairReport = { ledger: false, resolved: [], restored: [], salvaged: [], lost: [] };
   await store.withLock(() => {
     const damage: GccError[] = [];
     store.check(now().getTime(), damage);
@@ -251,6 +253,13 @@ export async function repairMemory(root: string, now: () => Date): Promise<Repai
       const lost = Math.max(s.lost, (entry?.seq ?? 0) - s.events.length);
       report.salvaged.push({ file: rel, kept: s.events.length, lost, aside });
       records.push({ type: 'memory.repaired', data: { segment: name, kept: s.events.length, lost, reason: d.message }, branch: MAIN });
+    }
+    if (store.ledgerLost) {
+      // What this clone acknowledged is unknown: what stands on disk (after the repairs above)
+      // is acknowledged, and the loss of the ledger is on record.
+      store.forgetLedger();
+      report.ledger = true;
+      records.push({ type: 'memory.repaired', data: { segment: 'ledger', kept: 0, lost: 0, reason: 'the ledger of what this clone acknowledged was missing or damaged; the logs were acknowledged as they stood' }, branch: MAIN });
     }
     // From now on the memory is what stands on disk: acknowledge it whole, then record the losses.
     const again: GccError[] = [];

@@ -5,6 +5,8 @@
  */
 
 /** Longest free text (a contribution, a tool result, a patch) in characters. */
+import { type Config, DEFAULT_CONFIG } from './types.js';
+
 export const MAX_TEXT = 1_048_576;
 /** Longest one-line text: titles, objectives, branch purposes' first line. */
 export const MAX_LINE = 4_096;
@@ -14,6 +16,22 @@ export const MAX_ITEMS = 10_000;
 export const MAX_OBJECTIVES = 500;
 /** Longest file path recorded. */
 export const MAX_PATH = 4_096;
+
+/** The range of the numeric settings (commit_after_edits, commit_after_turns). */
+export const CONFIG_MAX = 10_000;
+
+/**
+ * Why a setting's value is refused, or null. A key this version does not know is no problem
+ * (a later version may add one; the fold ignores it); a known key takes its default's type,
+ * and numbers are whole, from 1 to CONFIG_MAX.
+ */
+export function configValueProblem(key: string, value: unknown): string | null {
+  if (!Object.hasOwn(DEFAULT_CONFIG, key)) return null;
+  const want = typeof DEFAULT_CONFIG[key as keyof Config];
+  if (typeof value !== want) return `${key} takes a ${want}`;
+  if (want === 'number' && (!Number.isInteger(value) || (value as number) < 1 || (value as number) > CONFIG_MAX)) return `${key} takes a whole number from 1 to ${CONFIG_MAX}`;
+  return null;
+}
 
 export const OBJECTIVE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 export const COMMIT_HASH = /^[0-9a-f]{7,40}$/;

@@ -6,7 +6,7 @@
  * from the future.
  */
 import { EVENT_TYPES, type EventType, type GccEvent, idTime } from '../events/types.js';
-import { branchNameProblem, COMMIT_HASH, COMMIT_LABEL, EVENT_ID, MAX_ITEMS, MAX_LINE, MAX_PATH, MAX_TEXT, OBJECTIVE_ID } from '../events/rules.js';
+import { branchNameProblem, COMMIT_HASH, configValueProblem, COMMIT_LABEL, EVENT_ID, MAX_ITEMS, MAX_LINE, MAX_PATH, MAX_TEXT, OBJECTIVE_ID } from '../events/rules.js';
 
 /** How far ahead of this clock an event's id may be: clocks of a team's machines disagree a little. */
 export const FUTURE_SKEW_MS = 24 * 60 * 60 * 1000;
@@ -48,7 +48,11 @@ const object = (shape: Shape): Check => (v) => (isRecord(v) ? problemOf(shape, v
 const scalar: Check = (v) => (typeof v === 'string' ? text(MAX_LINE)(v) : typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)) ? null : 'is not a value');
 const configObject: Check = (v) => {
   if (!isRecord(v)) return 'is not an object';
-  for (const [k, x] of Object.entries(v)) if (scalar(x)) return `has a bad value for ${k}`;
+  for (const [k, x] of Object.entries(v)) {
+    if (scalar(x)) return `has a bad value for ${k}`;
+    const p = configValueProblem(k, x);
+    if (p) return `is refused: ${p}`;
+  }
   return null;
 };
 
@@ -128,7 +132,10 @@ export function eventProblem(raw: unknown, now: number = Date.now()): string | n
   if (typeof e.type !== 'string' || !TYPES.has(e.type)) return `unknown event type ${JSON.stringify(String(e.type)).slice(0, 80)}`;
   if (e.more !== undefined && (typeof e.more !== 'number' || !Number.isInteger(e.more) || e.more < 1)) return 'bad batch marker';
   if (!isRecord(e.data)) return 'missing data';
-  return rowsProblem(COMPILED.get(e.type)!, e.data, `${e.type}: `);
+  const p = rowsProblem(COMPILED.get(e.type)!, e.data, `${e.type}: `);
+  if (p || e.type !== 'config.set') return p;
+  const c = configValueProblem(String(e.data.key), e.data.value);
+  return c ? `config.set: ${c}` : null;
 }
 
 /** The event, or throws with what is wrong. */

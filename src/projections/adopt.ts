@@ -12,6 +12,20 @@ import { normalizeLine } from '../decider/objectives.js';
 import type { MemoryState } from '../decider/state.js';
 import { NO_OBJECTIVES, NOTES_HEADER, OBJECTIVES_HEADER } from './render-main.js';
 
+/** Most changed lines one hand edit of Notes may make (main.md is read as a whole, each turn). */
+export const NOTES_EDIT_MAX = 2_000;
+
+/** Lines that differ on both sides between the common head and tail of two texts: the smaller side. */
+function rewritten(a: string, b: string): number {
+  const x = a.split('\n');
+  const y = b.split('\n');
+  let head = 0;
+  while (head < x.length && head < y.length && x[head] === y[head]) head++;
+  let tail = 0;
+  while (tail < x.length - head && tail < y.length - head && x[x.length - 1 - tail] === y[y.length - 1 - tail]) tail++;
+  return Math.min(x.length - head - tail, y.length - head - tail);
+}
+
 export interface Adoption {
   events: NewEvent[];
   /** Something was edited that cannot be carried into the log. */
@@ -107,9 +121,16 @@ export function adoptMain(state: MemoryState, base: string, disk: string, nonce:
   }
 
   if (b.notes !== d.notes) {
-    const patch = diffLib().createPatch('main.md#notes', b.notes, d.notes, undefined, undefined, { context: 3 });
-    if (diffLib().applyPatch(state.notes, patch) === false) unadopted.push('Notes changed here and in the log at the same time');
-    else events.push({ type: 'notes.patched', data: { patch } });
+    // A diff costs the size of the text times the size of the change: an edit that both removes
+    // and adds more than NOTES_EDIT_MAX lines in one stretch is refused, with the reason, rather
+    // than left to run for minutes. (Adding or removing a long stretch alone is quick.)
+    if (rewritten(b.notes, d.notes) > NOTES_EDIT_MAX) {
+      unadopted.push(`Notes were rewritten over more than ${NOTES_EDIT_MAX} lines at once; make the change in smaller edits`);
+    } else {
+      const patch = diffLib().createPatch('main.md#notes', b.notes, d.notes, undefined, undefined, { context: 3 });
+      if (diffLib().applyPatch(state.notes, patch) === false) unadopted.push('Notes changed here and in the log at the same time');
+      else events.push({ type: 'notes.patched', data: { patch } });
+    }
   }
   return { events, unadopted };
 }

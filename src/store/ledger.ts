@@ -8,7 +8,7 @@
  * A missing or unreadable ledger is a clone that has acknowledged nothing yet: everything on
  * disk is taken as it is (a fresh clone must open) and acknowledged from then on.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { emptyMeta, type LogMeta } from './logfile.js';
 import { overwriteText } from './text-file.js';
 
@@ -68,6 +68,24 @@ function readJson(path: string): Record<string, unknown> | null {
   }
 }
 
+/**
+ * Whether a ledger was there but cannot be read whole: one of its two files without the other,
+ * or either unreadable. What this clone acknowledged is then unknown — unlike a fresh clone,
+ * which has neither file — and the logs cannot be held against it.
+ */
+export function ledgerDamaged(path: string): boolean {
+  const live = existsSync(path);
+  const sealed = existsSync(`${path}.sealed`);
+  if (live && sealed) return readLedger(path) === null;
+  // The first acknowledgement writes the sealed part (empty) first: a crash before the live part
+  // leaves that alone, and nothing was acknowledged yet.
+  if (sealed) {
+    const raw = readJson(`${path}.sealed`);
+    return !raw || Object.keys(raw.logs as object).length > 0;
+  }
+  return live;
+}
+
 /** The ledger on disk, or null when there is none or it cannot be trusted (torn, hand-made). */
 export function readLedger(path: string): Ledger | null {
   const raw = readJson(path);
@@ -88,7 +106,8 @@ export function readLedger(path: string): Ledger | null {
 }
 
 /**
- * In place: a torn write reads back as no ledger, which only forgets what was acknowledged.
+ * In place: a torn write (a power cut mid-write) reads back as a damaged ledger, which the next
+ * open reports and `gctx doctor --repair` re-acknowledges from the logs as they stand.
  * The ledger is two files — the sealed logs, rewritten only when that set changes, and the
  * live part (pointers, the open segment and the local log), rewritten on every append — so
  * an append costs the same however many segments a history has.

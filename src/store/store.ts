@@ -17,7 +17,7 @@ import { GccError, gccError } from '../errors.js';
 import { serialize } from '../log/codec.js';
 import { type GitRepo, findRepo, gitPath, headOf, indexSignature, trackedUnder } from './git-probe.js';
 import { explainChange, explainVanished, type LogPlace } from './git-explain.js';
-import { emptyLedger, type Ledger, type LedgerEntry, readLedger, writeLedger } from './ledger.js';
+import { emptyLedger, type Ledger, type LedgerEntry, ledgerDamaged, readLedger, writeLedger } from './ledger.js';
 import { FileLock, type LockOptions } from './lock.js';
 import { copyMeta, LogFile, type LogMeta, signatureOf } from './logfile.js';
 import { assertNoSymlink, assertRealLayout, type Layout, linkRefused, MONTH_DIR, newSegmentName, SEGMENT_NAME } from './paths.js';
@@ -89,6 +89,8 @@ export class Store {
   ledger: Ledger;
   /** True when no ledger was found: nothing on disk can be held against an acknowledgement. */
   readonly fresh: boolean;
+  /** A ledger was there but cannot be read whole (one of its files gone, or torn): damage, not a fresh clone. */
+  ledgerLost: boolean;
   /** What went wrong without failing an operation (the ledger could not be written after a durable append). */
   readonly warnings: string[] = [];
   /** The ledger on disk is behind the one in memory: the next write rewrites all of it. */
@@ -102,9 +104,17 @@ export class Store {
     this.lock = new FileLock(layout.lock);
     this.repo = findRepo(layout.root);
     const ledger = readLedger(layout.ledger);
+    this.ledgerLost = ledger === null && ledgerDamaged(layout.ledger);
     this.fresh = ledger === null;
     this.ledger = ledger ?? emptyLedger();
     if (this.repo) this.head = headOf(this.repo);
+  }
+
+  /** Repair only: give up the damaged ledger, so the logs are acknowledged as they stand. */
+  forgetLedger(): void {
+    this.ledgerLost = false;
+    this.ledger = emptyLedger();
+    this.logs.clear();
   }
 
   private place(path: string, name: string): LogPlace {
@@ -181,6 +191,16 @@ export class Store {
     const damage: GccError[] = collect ?? [];
     const out: Checked = { added: [], replaced: [], grew: [], resigned: [], torn: [], warnings: [] };
     assertRealLayout(this.layout);
+    if (this.ledgerLost) {
+      const e = gccError(
+        'E_CORRUPT',
+        `${relative(this.layout.root, this.layout.ledger)} (what this clone acknowledged) is missing or damaged, so the logs cannot be checked against it`,
+        'run `gctx verify`, restore any log it names from git, then `gctx doctor --repair` to acknowledge the logs as they stand',
+        { file: relative(this.layout.root, this.layout.ledger) },
+      );
+      if (!collect) throw e;
+      damage.push(e);
+    }
     const names = this.listSegments(out.warnings);
     const onDisk = new Set(names);
     const months = [...new Set(names.map((n) => n.slice(0, 7)))].sort();

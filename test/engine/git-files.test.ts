@@ -82,10 +82,10 @@ describe('after a merge', () => {
     expect(gctx(dir, ['merge', 'exp', '--synthesis', 'keep exp']).code).toBe(0);
     // The merge records no next step of its own: the merged branch's is carried, saying where.
     expect(gctx(dir, ['context']).stdout).toMatch(/Next \(recorded with exp@C001\): measure the experiment/);
+    const briefing = gctx(dir, ['hook', '--agent', 'claude-code'], JSON.stringify({ session_id: 's1', hook_event_name: 'SessionStart', source: 'startup', cwd: dir })).stdout;
+    expect(briefing).toMatch(/Next step \(as recorded with exp@C001\): measure the experiment/);
     writeFileSync(join(dir, 'm.txt'), 'm\n');
     expect(gctx(dir, ['commit', 'main work 2 after merge']).code).toBe(0);
     expect(lastFiles(dir).map((f) => f.path)).toEqual(['m.txt']);
-    const briefing = gctx(dir, ['hook', '--agent', 'claude-code'], JSON.stringify({ session_id: 's1', hook_event_name: 'SessionStart', source: 'startup', cwd: dir })).stdout;
-    expect(briefing).toMatch(/Next step \(as recorded with exp@C001\): measure the experiment/);
   });
 });

@@ -229,6 +229,19 @@ describe('hand edits fail safe', () => {
     expect(readFileSync(path, 'utf8')).toMatch(/## Objectives\n- \[ \] Parse configs/);
   });
 
+  it('a Notes edit too large to diff is set aside with the reason, not left to run for minutes', () => {
+    const dir = project();
+    const path = join(dir, '.GCC', 'main.md');
+    const base = readFileSync(path, 'utf8');
+    writeFileSync(path, base.replace('## Notes\n', `## Notes\n${'a\nb\n'.repeat(20_000)}`));
+    expect(gctx(dir, ['status']).code).toBe(0);
+    writeFileSync(path, base.replace('## Notes\n', `## Notes\n${Array.from({ length: 10_000 }, (_, i) => `line ${i}`).join('\n')}\n`));
+    const r = gctx(dir, ['status']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/Notes were rewritten over more than 2000 lines at once/);
+    expect(ok(dir, 'commit', 'still works')).toMatch(/Committed/);
+  });
+
   it('a 200,000-line edit is refused with a clear message, and every command still works', () => {
     const dir = project();
     const path = join(dir, '.GCC', 'main.md');
@@ -256,5 +269,30 @@ describe('a copied memory', () => {
     // Every log the copy holds is vouched for as it now stands, so the next open reads none whole.
     expect(signatures().every(([, same]) => same)).toBe(true);
     expect(ok(copy, 'verify')).toMatch(/^OK/);
+  });
+});
+
+describe('the ledger itself', () => {
+  it('half there or unreadable is damage (exit 2, nothing overwritten), repaired by acknowledging the logs as they stand; gone whole is a fresh clone', () => {
+    for (const damage of ['{}', 'torn', 'no-sealed']) {
+      const dir = project();
+      ok(dir, 'branch', 'try-x', '--purpose', 'an experiment');
+      ok(dir, 'switch', 'main');
+      const ledger = join(dir, '.GCC', '.local', 'ledger.json');
+      if (damage === 'no-sealed') rmSync(`${ledger}.sealed`);
+      else writeFileSync(ledger, damage === 'torn' ? readFileSync(ledger, 'utf8').slice(0, 20) : damage);
+      const main = readFileSync(join(dir, '.GCC', 'main.md'), 'utf8');
+      const r = gctx(dir, ['status']);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/E_CORRUPT: \.GCC\/\.local\/ledger\.json .*missing or damaged/);
+      expect(readFileSync(join(dir, '.GCC', 'main.md'), 'utf8')).toBe(main);
+      expect(gctx(dir, ['verify']).code).toBe(2);
+      expect(gctx(dir, ['doctor', '--repair']).stdout).toMatch(/acknowledged the logs as they stand/);
+      expect(ok(dir, 'status')).toMatch(/try-x/);
+      expect(ok(dir, 'context', '--log')).toMatch(/Memory repaired|ledger/i);
+    }
+    const dir = project();
+    rmSync(join(dir, '.GCC', '.local'), { recursive: true });
+    expect(ok(dir, 'status')).toMatch(/Parse configs/);
   });
 });
