@@ -76,7 +76,7 @@ export function translate(payload: unknown, host: ClaudeStyleHost, servers: read
   }
   // After the call: one log entry for the whole call, whatever it touched.
   const failed = hostEvent === 'PostToolUseFailure';
-  const r = failed ? { text: str(payload.error) ?? 'failed', isError: true } : resultText(payload.tool_response);
+  const r = failed ? { text: str(payload.error) ?? 'failed', isError: true } : resultText(payload.tool_response, cwd);
   const first = calls[0]!;
   const patch = name === 'apply_patch' && isObj(payload.tool_input) ? str(payload.tool_input.command) : undefined;
   // The log keeps the patch itself: it says what changed in every file, not just the first.

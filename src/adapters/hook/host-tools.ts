@@ -117,13 +117,39 @@ export function fileStatesFrom(name: string, rawInput: unknown, response: unknow
 }
 
 /** Keys of a tool result that repeat the input or the whole file: left out of the log. */
+/** What a structured result repeats of the input, or carries for the host's own display. */
 const BULKY = new Set(['originalFile', 'structuredPatch', 'content', 'oldString', 'newString', 'originalFileContents']);
+const ECHOED = new Set(['filePath', 'file_path', 'notebook_path', 'path']);
+/** Flags that say nothing when they hold their usual value. */
+const QUIET: Record<string, unknown> = { userModified: false, replaceAll: false, replace_all: false, interrupted: false, isImage: false, type: undefined };
 
-/** The text of a tool result for the log, and whether the host marked it as failed. */
-export function resultText(response: unknown): { text: string; isError: boolean } {
+/** A structured result without what the log already has: the file it names, bulk, default flags; paths under `cwd` relative. */
+function quiet(value: unknown, cwd: string | undefined, depth = 0): unknown {
+  if (typeof value === 'string') return cwd && value.startsWith(`${cwd}/`) ? value.slice(cwd.length + 1) : value;
+  if (Array.isArray(value)) return depth > 4 ? value : value.map((v) => quiet(v, cwd, depth + 1));
+  if (!isObj(value) || depth > 4) return value;
+  const out: Record<string, unknown> = {};
+  // A whole file read says nothing the input did not: its line counts go with it.
+  const whole = value.startLine === 1 && typeof value.numLines === 'number' && value.numLines === value.totalLines;
+  for (const [k, v] of Object.entries(value)) {
+    if (whole && (k === 'startLine' || k === 'numLines' || k === 'totalLines')) continue;
+    if (BULKY.has(k) || ECHOED.has(k)) continue;
+    if (Object.hasOwn(QUIET, k) && (QUIET[k] === v || (k === 'type' && typeof v === 'string'))) continue;
+    const q = quiet(v, cwd, depth + 1);
+    if (isObj(q) && Object.keys(q).length === 0) continue;
+    out[k] = q;
+  }
+  return out;
+}
+
+/**
+ * The text of a tool result for the log, and whether the host marked it as failed. `cwd`: the
+ * project the host ran in, so paths in the result are written relative to it, as inputs are.
+ */
+export function resultText(response: unknown, cwd?: string): { text: string; isError: boolean } {
   if (response === undefined || response === null) return { text: '', isError: false };
   if (typeof response === 'string') return { text: response, isError: false };
-  if (!isObj(response)) return { text: JSON.stringify(response), isError: false };
+  if (!isObj(response)) return { text: JSON.stringify(quiet(response, cwd)), isError: false };
   const isError = response.is_error === true || response.isError === true || response.success === false;
   if (typeof response.stdout === 'string' || typeof response.stderr === 'string') {
     const out = str(response.stdout) ?? '';
@@ -132,6 +158,9 @@ export function resultText(response: unknown): { text: string; isError: boolean 
     return { text: `${out}${err ? `${out ? '\n' : ''}[stderr]\n${err}` : ''}${tail}`, isError };
   }
   if (typeof response.output === 'string') return { text: response.output, isError };
-  const slim = Object.fromEntries(Object.entries(response).filter(([k]) => !BULKY.has(k)));
-  return { text: JSON.stringify(slim), isError };
+  const slim = quiet(response, cwd) as Record<string, unknown>;
+  const keys = Object.keys(slim);
+  if (keys.length === 0) return { text: '', isError };
+  const only = keys.length === 1 ? slim[keys[0]!] : undefined;
+  return { text: typeof only === 'string' || typeof only === 'number' ? `${keys[0]}: ${only}` : JSON.stringify(slim), isError };
 }

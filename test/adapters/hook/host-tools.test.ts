@@ -50,8 +50,15 @@ describe('Claude Code tool shapes', () => {
 
   it('keeps results short: stdout and stderr, never the whole original file', () => {
     expect(resultText({ stdout: 'ok', stderr: 'warn', interrupted: false })).toEqual({ text: 'ok\n[stderr]\nwarn', isError: false });
-    const edit = resultText({ filePath: '/p/f.ts', originalFile: 'x'.repeat(10_000), structuredPatch: [], userModified: false });
-    expect(edit.text).toBe('{"filePath":"/p/f.ts","userModified":false}');
-    expect(resultText([{ type: 'text', text: 'hi' }]).text).toBe('[{"type":"text","text":"hi"}]');
+    // Nothing the input already says (the file), no bulk, no flags at their usual value.
+    const edit = resultText({ filePath: '/p/f.ts', originalFile: 'x'.repeat(10_000), structuredPatch: [], userModified: false, replaceAll: false }, '/p');
+    expect(edit.text).toBe('');
+    expect(resultText({ type: 'create', filePath: '/p/src/f12.ts', content: 'x' }, '/p').text).toBe('');
+    expect(resultText({ type: 'text', file: { filePath: '/p/a.ts', content: 'x', numLines: 1, startLine: 1, totalLines: 1 } }, '/p').text).toBe('');
+    expect(resultText({ type: 'text', file: { filePath: '/p/a.ts', content: 'x', numLines: 20, startLine: 40, totalLines: 300 } }, '/p').text).toBe('{"file":{"numLines":20,"startLine":40,"totalLines":300}}');
+    // Paths under the project are written relative to it, as inputs are.
+    expect(resultText({ mode: 'files_with_matches', filenames: ['/p/src/a.ts', '/elsewhere/b.ts'], numFiles: 2 }, '/p').text).toBe('{"mode":"files_with_matches","filenames":["src/a.ts","/elsewhere/b.ts"],"numFiles":2}');
+    expect(resultText({ userModified: true }, '/p').text).toBe('{"userModified":true}');
+    expect(resultText([{ type: 'text', text: 'hi' }]).text).toBe('[{"text":"hi"}]');
   });
 });
