@@ -27,11 +27,14 @@ export function entryLine(e: GccEvent): string {
 }
 
 /** Approaches tried and dropped, newest first, with why. */
-export function failedLines(state: MemoryState, max: number): string[] {
-  return [...state.failed]
+export function failedLines(state: MemoryState, max: number, where = 'in the full roadmap (context full)'): string[] {
+  const lines = [...state.failed]
     .reverse()
     .slice(0, max)
     .map((f) => `  - ${f.branch} (${f.at.slice(0, 10)}): ${clip(f.purpose, 120)} — dropped: ${clip(f.reason, 240)}`);
+  const more = state.failedCount - lines.length;
+  if (lines.length && more > 0) lines.push(`  … ${more} earlier, newest first, ${where}`);
+  return lines;
 }
 
 /** Work since the branch's last commit: the files, newest first, bounded. */

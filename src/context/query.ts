@@ -96,12 +96,13 @@ function status(src: ContextSource, o: ContextOptions, budget: number): ContextA
   const active = Object.values(s.branches).filter((x) => x.life === 'active' && x.name !== MAIN).sort((x, y) => (x.created < y.created ? 1 : -1));
   lines.push(`Branches: ${active.length} open${active.length ? ':' : '.'}`);
   for (const x of active.slice(0, 8)) lines.push(`  ${x.name === here ? '*' : ' '} ${x.name} (${x.commits} commit${x.commits === 1 ? '' : 's'}): ${clip(x.purpose, 120)}`);
-  if (active.length > 8) lines.push(`  … ${active.length - 8} more in \`metadata branches\``);
+  if (active.length > 8) lines.push(`  … ${active.length - 8} more in \`${(o.spell ?? defaultSpell)({ level: 'metadata', segment: 'branches' })}\``);
   const closed = Object.values(s.branches).filter((x) => x.life === 'merged').length;
   if (closed) lines.push(`  ${closed} merged.`);
-  const failed = failedLines(s, 5);
+  const spellFull = (o.spell ?? defaultSpell)({ level: 'full' });
+  const failed = failedLines(s, 5, `in \`${spellFull}\``);
   if (failed.length) lines.push('Failed approaches (do not retry without a new reason), newest first:', ...failed);
-  const fit = fitText(lines.join('\n'), budget, 'ask for `full` or a narrower level');
+  const fit = fitText(lines.join('\n'), budget, `raise the budget, or ask for one part: \`${spellFull}\`, \`${(o.spell ?? defaultSpell)({ level: 'branch', name: here })}\``);
   return {
     text: fit.text,
     truncated: fit.truncated,
@@ -225,7 +226,10 @@ export function findCommit(src: ContextSource, ref: string, session?: string): C
         return elsewhere.length < 2;
       });
       if (elsewhere.length === 1) return elsewhere[0]!;
-      if (elsewhere.length > 1) throw gccError('E_COMMIT_NOT_FOUND', `${label} is not on ${branch} and names commits on several branches`, 'name the branch: `<branch>@C003`, or use the hash');
+      if (elsewhere.length > 1) {
+        const on = [...new Set(elsewhere.map((e) => e.branch))];
+        throw gccError('E_COMMIT_NOT_FOUND', `${label} is not on ${branch} and names commits on several branches (${on.join(', ')})`, `name the branch: ${on.map((b) => `${b}@${label}`).join(' or ')}, or use the hash`);
+      }
     }
   } else if (/^[0-9a-f]{4,40}$/i.test(want)) {
     const hits: Commit[] = [];
