@@ -12,7 +12,7 @@ import { filesText } from '../log/prose.js';
 import { renderCommit } from '../projections/render-commit.js';
 import { renderMain } from '../projections/render-main.js';
 import { metadataObject } from '../projections/render-metadata.js';
-import { clip, estimateTokens, fitItems, fitText } from './budget.js';
+import { CHARS_PER_TOKEN, clip, estimateTokens, fitItems, fitText } from './budget.js';
 import { entryLine, failedLines, failureLine, pendingLine } from './lines.js';
 import type { SearchHit, SearchKind } from './search-index.js';
 
@@ -243,6 +243,22 @@ export function findCommit(src: ContextSource, ref: string, session?: string): C
   throw gccError('E_COMMIT_NOT_FOUND', `no commit ${JSON.stringify(want)}`, 'use a hash (7 hex) or a label like C003 or feat/x@C003; `gctx context --branch` lists them');
 }
 
+/** The roadmap when it must be cut: what happened, newest first, before the standing lists. */
+function roadmapNewestFirst(s: MemoryState): string {
+  const lines = ['# Project Roadmap (cut to the budget: newest first)', '', '## Milestones, newest first'];
+  if (!s.milestones.length) lines.push('(none yet)');
+  for (const m of [...s.milestones].reverse()) lines.push(`- M${m.n} ${m.at.slice(0, 10)} ${m.status}: ${clip(m.title, 160)} (${clip(m.branch, 60)}, ${m.commits})`);
+  const hidden = s.milestoneCount - s.milestones.length;
+  if (hidden > 0) lines.push(`- … ${hidden} earlier milestones, in commit.md`);
+  if (s.failed.length) lines.push('', '## Failed approaches, newest first', ...failedLines(s, s.failed.length));
+  const open = s.objectives.filter((x) => !x.done);
+  lines.push('', `## Objectives (${open.length} open of ${s.objectives.length})`, ...open.map((x) => `- [ ] ${clip(x.text, 200)}`));
+  const active = Object.values(s.branches).filter((b) => b.name !== MAIN && b.life === 'active');
+  if (active.length) lines.push('', '## Active branches', ...active.map((b) => `- ${b.name}: ${clip(b.purpose, 160)}`));
+  if (s.notes.trim()) lines.push('', '## Notes', clip(s.notes, 2000));
+  return `${lines.join('\n')}\n`;
+}
+
 function logView(src: ContextSource, q: Extract<ContextQuery, { level: 'log' }>, o: ContextOptions, budget: number): ContextAnswer {
   const branch = q.branch ?? currentBranch(src.state, o.session);
   if (!src.state.branches[branch]) throw gccError('E_BRANCH_NOT_FOUND', `no branch named ${JSON.stringify(branch)}`, 'list branches with `gctx status`');
@@ -326,7 +342,12 @@ export function contextQuery(src: ContextSource, q: ContextQuery, o: ContextOpti
       return { text: fit.text, truncated: fit.truncated, tokens: estimateTokens(fit.text), next: null, data: value };
     }
     case 'full': {
-      const fit = fitText(renderMain(src.state), budget, 'raise the budget; milestones and failed approaches are listed newest first');
+      const whole = renderMain(src.state);
+      const spell = o.spell ?? defaultSpell;
+      // Cut to a budget, the roadmap leads with what is newest — milestones and failed
+      // approaches, newest first — and then the open objectives; the rest by exact calls.
+      const text = whole.length <= Math.max(1, budget) * CHARS_PER_TOKEN ? whole : roadmapNewestFirst(src.state);
+      const fit = fitText(text, budget, `raise the budget; objectives and branches: \`${spell({ level: 'metadata' })}\`, commits: \`${spell({ level: 'branch', name: MAIN })}\``);
       return { text: fit.text, truncated: fit.truncated, tokens: estimateTokens(fit.text), next: null, data: { objectives: src.state.objectives, milestones: [...src.state.milestones].reverse(), failed: [...src.state.failed].reverse(), notes: src.state.notes } };
     }
     case 'search':
