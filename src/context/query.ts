@@ -269,14 +269,16 @@ function logView(src: ContextSource, q: Extract<ContextQuery, { level: 'log' }>,
   const items = events.map((e) => `${entryLine(e)}\n`);
   const spell = o.spell ?? defaultSpell;
   const before = (p - 1) * n;
-  const head = `Log of ${branch}, newest first: ${events.length ? `entries ${total - before} to ${total - before - events.length + 1} of ${total}` : `nothing on page ${p} (${total} entries)`}\n`;
+  const headFor = (k: number) => `Log of ${branch}, newest first: ${k ? `entries ${total - before} to ${total - before - k + 1} of ${total}` : `nothing on page ${p} (${total} entries)`}\n`;
+  const head = headFor(events.length);
   // The query for what follows when `shown` entries fit; pure, as fitItems probes it.
   const after = (shown: number): ContextQuery => (shown < events.length ? { level: 'log', branch, n: shown, page: Math.floor(before / shown) + 2 } : { level: 'log', branch, n, page: p + 1 });
   const fit = fitItems(head, items, budget, (shown) => {
     const left = total - before - shown;
     return left > 0 ? `… ${left} older entr${left === 1 ? 'y' : 'ies'}: ${spell(after(shown))}\n` : '';
   });
-  const text = fit.text;
+  // The header counts what was shown, when the budget cut the page short.
+  const text = fit.shown < events.length && fit.shown > 0 ? headFor(fit.shown) + fit.text.slice(head.length) : fit.text;
   const nextQ: ContextQuery | null = total - before - fit.shown > 0 ? after(fit.shown) : null;
   return { text, truncated: nextQ !== null, tokens: estimateTokens(text), next: nextQ, data: { branch, page: p, total, entries: events.slice(0, fit.shown).map((e) => ({ at: e.at, branch: e.branch, text: entryLine(e) })) } };
 }
@@ -306,7 +308,7 @@ function search(src: ContextSource, q: Extract<ContextQuery, { level: 'search' }
   const r = src.search(words, { limit, page: p });
   const items = r.hits.map((h) => `${when(h.doc.at)} ${h.doc.branch} ${hitLabel(h.doc)}: ${h.snippet}\n`);
   const spell = o.spell ?? defaultSpell;
-  const head = r.hits.length ? `${r.total} match${r.total === 1 ? '' : 'es'} for ${JSON.stringify(words)}${r.match === 'any' ? ' (no entry has every word; these have some)' : ''}, most relevant first${p > 1 ? `, page ${p}` : ''}:\n` : `No match for ${JSON.stringify(words)}.\n`;
+  const head = r.hits.length ? `${r.total} match${r.total === 1 ? '' : 'es'} for ${JSON.stringify(words)}${r.match === 'any' ? ' (no entry has every word; these have some)' : ''}, most relevant first${p > 1 ? `, page ${p}` : ''}:\n` : r.total > 0 ? `Nothing on page ${p} (${r.total} match${r.total === 1 ? '' : 'es'} for ${JSON.stringify(words)} in ${r.pages} page${r.pages === 1 ? '' : 's'}).\n` : `No match for ${JSON.stringify(words)}.\n`;
   const after = (shown: number): ContextQuery | null =>
     shown < items.length ? { level: 'search', text: words, limit: shown, page: Math.floor(((p - 1) * limit) / shown) + 2 } : p < r.pages ? { level: 'search', text: words, limit, page: p + 1 } : null;
   const fit = fitItems(head, items, budget, (shown) => {

@@ -29,4 +29,16 @@ describe('cut answers', () => {
     expect(status).toMatch(/… 2 earlier, newest first, in `gctx context --full`/);
     m.close();
   });
+
+  it('the log cut by a budget counts what it shows; a search page past the end says so', async () => {
+    const m = await Memory.open(tempProject(), { create: true });
+    for (let i = 1; i <= 12; i++) await m.execute({ type: 'log', observation: `observation ${i} ${'y'.repeat(200)}`, thought: 't', action: 'a' });
+    const log = m.context({ level: 'log', n: 12 }, { budget: 150 });
+    const shown = log.text.split('\n').filter((l) => /observation \d+/.test(l)).length;
+    expect(shown).toBeGreaterThan(0);
+    expect(shown).toBeLessThan(12);
+    expect(log.text).toMatch(new RegExp(`^Log of main, newest first: entries 13 to ${13 - shown + 1} of 13\n`));
+    expect(m.context({ level: 'search', text: 'observation', limit: 2, page: 40 }).text).toMatch(/^Nothing on page 40 \(12 matches for "observation" in 6 pages\)/);
+    m.close();
+  });
 });
