@@ -74,8 +74,13 @@ export function spellCli(q: ContextQuery, prefix = 'gctx'): string {
     case 'metadata':
       return `${prefix} context --metadata${q.segment ? ` ${q.segment}` : ''}`;
     case 'search':
-      return `${prefix} search ${JSON.stringify(q.text)}${q.limit ? ` --limit ${q.limit}` : ''}${q.page ? ` --page ${q.page}` : ''}`;
+      return `${prefix} search ${prefix === 'gctx' ? shellWord(q.text) : JSON.stringify(q.text)}${q.limit ? ` --limit ${q.limit}` : ''}${q.page ? ` --page ${q.page}` : ''}`;
   }
+}
+
+/** Text as one word a POSIX shell passes through unchanged: double quotes when nothing in it is special there, else single quotes. */
+export function shellWord(text: string): string {
+  return /^[\w .,:@%+=/-]*$/.test(text) ? `"${text}"` : `'${text.replaceAll("'", "'\\''")}'`;
 }
 
 export default operation({
