@@ -110,7 +110,7 @@ function claude(dir, session) {
 
 /** A long test run as vitest prints it: the verdict at the end, after pages of passing lines. */
 function testRun(file, n, verdict) {
-  const out = [` RUN  v4.1.12 /work/app`, ''];
+  const out = [` RUN  v4.1.12 /home/dev/app`, ''];
   for (let i = 0; i < n; i++) out.push(` ✓ ${file} > case ${i + 1}: ${['accepts a request under the limit', 'refills after the interval', 'rejects over the burst', 'keys by API key', 'reads limiter.rate from the config'][i % 5]} ${(i % 7) + 1}ms`);
   out.push('', ` Test Files  1 passed (1)`, `      Tests  ${n} passed (${n})`, verdict);
   return out.join('\n');
