@@ -56,7 +56,7 @@ export const sessionMachine = setup({
     emitCompacted: emit(({ context }) => ({ type: 'session.compacted' as const, data: { session: context.session, host: context.host } })),
     emitEnded: emit(({ context, event }) => ({
       type: 'session.ended' as const,
-      data: { session: context.session, host: context.host, reason: event.type === 'SHUTDOWN' ? (event.reason ?? 'shutdown') : event.type === 'START' ? `restarted (${event.reason})` : 'ended' },
+      data: { session: context.session, host: context.host, reason: event.type === 'SHUTDOWN' ? (event.reason ?? 'shutdown') : event.type === 'START' ? `restarted: ${event.reason}` : 'ended' },
     })),
     markEnded: assign({ started: false }),
     recordFailure: assign(({ context, event }) => ({ degraded: event.type === 'FAILED' ? event.reason : `opening took longer than ${context.openCapMs} ms` })),
