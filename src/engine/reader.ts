@@ -56,8 +56,10 @@ export function newest(store: Store, q: NewestQuery): GccEvent[] {
   return found;
 }
 
-/** Every event matching `filter`, newest first, stopping once `stop` says so. */
-/** `label`: only logs that may hold that commit label number of `branch` (a lookup by label). */
+/**
+ * Every event (of a branch), newest log first, until `visit` returns false. `label`: only the
+ * logs that may hold that commit label number of `branch` (a lookup by label).
+ */
 export function scanNewest(store: Store, q: { branch?: string; label?: number }, visit: (e: GccEvent) => boolean): void {
   const seen = new Set<string>();
   for (const f of candidates(store, q)) {

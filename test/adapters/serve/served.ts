@@ -7,15 +7,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
+import type { ServeState } from '../../../src/adapters/serve/state-file.js';
 import { GCTX_JS, NODE } from '../mcp/client.js';
 
-export interface ServeState {
-  pid: number;
-  port: number;
-  url: string;
-  token: string;
-  startedAt: string;
-}
+export type { ServeState };
 
 export interface Served {
   child: ChildProcess;
