@@ -167,6 +167,7 @@ export class Memory {
     this.recent.clear();
     const snap = readSnapshot(this.layout, SNAPSHOT_FORMAT, reviveState);
     if (snap && snap.epoch === this.store.ledger.epoch && this.store.ledger.epoch) {
+      this.store.readUnread(this.now().getTime());
       const delta = this.deltaSince(snap.logs);
       if (delta && (delta.length === 0 || delta[0]!.id > snap.state.lastId)) {
         this._state = evolve(snap.state, delta);

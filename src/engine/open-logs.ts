@@ -87,6 +87,6 @@ export async function checkLogs({ store, now, lock, warn }: Disk): Promise<Check
 
 /** Whether any shared log holds an event (false for a folder with only a .gitignore). */
 export function hasAnyLog(store: Store): boolean {
-  for (const f of store.logs.values()) if (f.name !== LOCAL && f.meta.size > 0) return true;
+  for (const f of store.logs.values()) if (f.name !== LOCAL && (f.meta.size > 0 || f.unread)) return true;
   return false;
 }

@@ -66,9 +66,12 @@ export class ViewWriter {
     else map[basename(path)] = sig;
   }
 
-  private ensureDir(dir: string): void {
+  /** Folders found real since the last look (one rebuild): not looked at again. */
+  private checked: Set<string> | undefined;
+
+  ensureDir(dir: string): void {
     if (this.madeDirs.has(dir)) return;
-    assertNoSymlink(this.l.root, dir);
+    assertNoSymlink(this.l.root, dir, this.checked);
     mkdirSync(dir, { recursive: true });
     this.madeDirs.add(dir);
   }
@@ -86,13 +89,32 @@ export class ViewWriter {
 
   /** Write a file unless it already holds exactly this; returns whether it wrote. */
   put(path: string, text: string): boolean {
-    assertNoSymlink(this.l.root, path);
+    assertNoSymlink(this.l.root, path, this.checked);
     if (sameText(path, text)) return false;
     this.ensureDir(dirname(path));
     // main.md and metadata.yaml are read back as a person's edits: replaced whole, never seen half.
     if (path === this.l.mainMd || path === this.l.metadata) replaceText(path, text);
     else freshText(path, text);
     return true;
+  }
+
+  /**
+   * Within `fn`, a folder found real is not looked at again (many files written at once, under
+   * the lock); each file still is.
+   */
+  batch<T>(fn: () => T): T {
+    if (this.checked) return fn();
+    this.checked = new Set();
+    try {
+      return fn();
+    } finally {
+      this.checked = undefined;
+    }
+  }
+
+  /** Refuse a path that is, or lies under, a symbolic link (see batch). */
+  assertReal(path: string): void {
+    assertNoSymlink(this.l.root, path, this.checked);
   }
 
   /** main.md, metadata.yaml and every branch's summary.md, from the state. */
@@ -221,29 +243,33 @@ export class FullRebuild {
   finish(views: ViewWriter, state: MemoryState): { relabel: string[]; relog: string[] } {
     const relabel: string[] = [];
     try {
-      views.writeSmall(state);
-      for (const b of Object.values(state.branches)) {
-        const f = this.commitFiles.get(b.name);
-        const target = this.l.commitOf(b.name);
-        assertNoSymlink(this.l.root, target);
-        mkdirSync(dirname(target), { recursive: true });
-        if (f) {
-          if (f.pending) writeSync(f.fd, f.pending);
-          closeSync(f.fd);
-          this.commitFiles.delete(b.name);
-          renameSync(f.path, target);
-          if (b.dupLabels.length) relabel.push(b.name);
-        } else {
-          views.put(target, commitHeader(b.name));
-        }
-        const closed = this.written.get(b.name);
-        if (closed && !this.late.has(b.name)) renameSync(closed, this.l.logOf(b.name));
-        else if (!closed) views.put(this.l.logOf(b.name), logHeader(b.name) + (this.rings.get(b.name) ?? []).slice(-shownOf(b.logged)).map(logEntry).join(''));
-      }
+      views.batch(() => this.place(views, state, relabel));
     } finally {
       for (const f of this.commitFiles.values()) closeSync(f.fd);
       rmSync(this.dir, { recursive: true, force: true });
     }
     return { relabel, relog: [...this.late] };
+  }
+
+  private place(views: ViewWriter, state: MemoryState, relabel: string[]): void {
+    views.writeSmall(state);
+    for (const b of Object.values(state.branches)) {
+      const f = this.commitFiles.get(b.name);
+      const target = this.l.commitOf(b.name);
+      views.assertReal(target);
+      views.ensureDir(dirname(target));
+      if (f) {
+        if (f.pending) writeSync(f.fd, f.pending);
+        closeSync(f.fd);
+        this.commitFiles.delete(b.name);
+        renameSync(f.path, target);
+        if (b.dupLabels.length) relabel.push(b.name);
+      } else {
+        views.put(target, commitHeader(b.name));
+      }
+      const closed = this.written.get(b.name);
+      if (closed && !this.late.has(b.name)) renameSync(closed, this.l.logOf(b.name));
+      else if (!closed) views.put(this.l.logOf(b.name), logHeader(b.name) + (this.rings.get(b.name) ?? []).slice(-shownOf(b.logged)).map(logEntry).join(''));
+    }
   }
 }

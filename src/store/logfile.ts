@@ -11,6 +11,7 @@ import { crc32 } from 'node:zlib';
 import type { GccEvent } from '../events/types.js';
 import { gccError } from '../errors.js';
 import { parseBytes } from '../log/codec.js';
+import { EntryParser } from '../log/parser.js';
 import { assertNoSymlink } from './paths.js';
 
 /** A log larger than this was not written by gctx (segments roll over at ~1 MiB). */
@@ -116,8 +117,19 @@ function note(meta: LogMeta, events: readonly GccEvent[]): void {
   if (events.length) meta.seq = events[events.length - 1]!.seq;
 }
 
+/** How much of a file is read to find its first event before the file is read whole. */
+const PEEK_BYTES = 64 * 1024;
+
 export class LogFile {
   meta: LogMeta = emptyMeta();
+  /**
+   * Found on open but not read yet: only its first event id is known (the place it takes in a
+   * replay). The first read of its events reads it whole and takes its meta from that read, so a
+   * fresh clone parses each log once.
+   */
+  unread = false;
+  /** Bytes after the last complete batch, found when an unread file was first read whole. */
+  unreadTail = 0;
 
   constructor(
     /** The segment name (`YYYY-MM/….md`) or `local`. */
@@ -154,6 +166,7 @@ export class LogFile {
    * that changed under the reader is E_CORRUPT, never half read).
    */
   readAll(now?: number): GccEvent[] {
+    if (this.unread) return this.readFirstTime(now);
     if (this.meta.size === 0) return [];
     const buf = readRange(this.path, 0, this.meta.size);
     if (buf.length !== this.meta.size || crc32(buf) !== this.meta.crc) {
@@ -161,6 +174,42 @@ export class LogFile {
     }
     const p = parseBytes(buf, { file: this.rel, now });
     return p.events;
+  }
+
+  /**
+   * Mark the file unread, knowing only its first event id (from its first complete batch,
+   * checked like every entry). False when that cannot be known from the file's first bytes
+   * (damaged, torn, or a first batch larger than the peek): the caller reads it whole.
+   */
+  defer(now?: number): boolean {
+    const size = this.sizeOnDisk();
+    if (!size || size > MAX_LOG_BYTES) return false;
+    let first: string | undefined;
+    try {
+      const buf = readRange(this.path, 0, Math.min(size, PEEK_BYTES));
+      const p = new EntryParser(this.rel, 0, 0, () => 0, now);
+      p.feed(buf, 0, buf.length === size);
+      p.finish();
+      first = p.events[0]?.id;
+    } catch {
+      return false;
+    }
+    if (!first) return false;
+    this.meta = emptyMeta();
+    this.meta.firstId = first;
+    this.unread = true;
+    return true;
+  }
+
+  private readFirstTime(now?: number): GccEvent[] {
+    const first = this.meta.firstId;
+    const r = this.load(now);
+    this.unread = false;
+    if (this.meta.firstId !== first) {
+      throw gccError('E_CORRUPT', `${this.rel} changed while it was read (its first entry is not the one read before)`, 'run the command again; if it persists, run `gctx verify`', { file: this.rel });
+    }
+    this.unreadTail = r.tail;
+    return r.events;
   }
 
   /**
@@ -173,6 +222,7 @@ export class LogFile {
     const buf = size ? readRange(this.path, 0, size) : Buffer.alloc(0);
     const p = parseBytes(buf, { file: this.rel, now });
     this.meta = emptyMeta();
+    this.unread = false;
     this.meta.size = p.validLength;
     this.meta.crc = crc32(buf.subarray(0, p.validLength));
     note(this.meta, p.events);

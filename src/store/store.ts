@@ -219,6 +219,13 @@ export class Store {
       const entry = this.ledger.logs[name];
       if (!entry) {
         if (f.sizeOnDisk() === null) continue;
+        // Another writer's log, new to this clone: read once, by the replay that folds it
+        // (damage found then fails the open as it would here). Checks that collect every
+        // damage, and this clone's own logs (torn tails are set aside before the replay), read it now.
+        if (!collect && !own(name) && f.defer(now)) {
+          out.added.push(name);
+          continue;
+        }
         let r;
         try {
           r = f.load(now);
@@ -406,7 +413,22 @@ export class Store {
 
   /** Every event of every log, in id order, one log's bytes in memory at a time (stream.ts). */
   stream(visit: (e: GccEvent) => void, now?: number): void {
-    mergeById([...this.logs.values()].filter((f) => f.meta.size > 0), visit, now);
+    mergeById([...this.logs.values()].filter((f) => f.meta.size > 0 || f.unread), visit, now);
+    this.noteUnreadTails();
+  }
+
+  /** Read every log found on open but not read yet (a fold from a snapshot needs each log's extent). */
+  readUnread(now?: number): void {
+    for (const f of this.logs.values()) if (f.unread) f.readAll(now);
+    this.noteUnreadTails();
+  }
+
+  private noteUnreadTails(): void {
+    for (const f of this.logs.values()) {
+      if (f.unreadTail === 0) continue;
+      f.unreadTail = 0;
+      this.warnings.push(`${f.rel} ends in an incomplete entry that this clone did not write; it is ignored`);
+    }
   }
 
   async withLock<T>(fn: () => T | Promise<T>, opts?: LockOptions): Promise<T> {
