@@ -10,7 +10,7 @@ import { isAscii } from 'node:buffer';
 import { crc32 } from 'node:zlib';
 import type { GccEvent } from '../events/types.js';
 import { type GccError, gccError } from '../errors.js';
-import { validateEvent } from './validate.js';
+import { NEWER_GCTX, validateEvent } from './validate.js';
 
 export const MACHINE_PREFIX = '<!-- gcc:e ';
 export const MACHINE_SUFFIX = ' -->';
@@ -57,6 +57,8 @@ function decode(buf: Buffer, start: number, end: number): string {
 
 /** How to get past a damaged entry: git first, else salvage with the loss on record. */
 const REPAIR = 'restore the file from git (`git checkout -- <file>`), or run `gctx doctor --repair`: what still reads is kept and the loss recorded';
+/** An event this gctx cannot read may come from a newer one: repairing would drop it. */
+const UPGRADE = 'if a newer gctx wrote it, upgrade (`npm install -g git-context-controller@latest`) and do not repair: `gctx doctor --repair` drops what this version cannot read. Otherwise restore the file from git (`git checkout -- <file>`)';
 
 export class EntryParser {
   readonly events: GccEvent[] = [];
@@ -130,7 +132,8 @@ export class EntryParser {
       try {
         event = validateEvent(JSON.parse(decode(view, jsonStart, jsonEnd)), this.now);
       } catch (err) {
-        throw this.corrupt(`log entry does not hold a valid event: ${(err as Error).message}`, REPAIR, base + m + 1);
+        const why = (err as Error).message;
+        throw this.corrupt(`log entry does not hold a valid event: ${why}`, why.includes(NEWER_GCTX) ? UPGRADE : REPAIR, base + m + 1);
       }
       if (event.seq !== ++this.expectedSeq) {
         throw this.corrupt(`log entry has sequence ${event.seq}, expected ${this.expectedSeq} (duplicated or reordered entry)`, REPAIR, base + m + 1);

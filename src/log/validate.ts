@@ -5,7 +5,7 @@
  * kind and size, names that are safe to turn into paths, ids of the right shape and not
  * from the future.
  */
-import { EVENT_TYPES, type EventType, type GccEvent, idTime } from '../events/types.js';
+import { EVENT_TYPES, type EventType, FORMAT_VERSION, type GccEvent, idTime } from '../events/types.js';
 import { branchNameProblem, COMMIT_HASH, configValueProblem, COMMIT_LABEL, EVENT_ID, MAX_ITEMS, MAX_LINE, MAX_PATH, MAX_TEXT, OBJECTIVE_ID } from '../events/rules.js';
 
 /** How far ahead of this clock an event's id may be: clocks of a team's machines disagree a little. */
@@ -29,6 +29,12 @@ const branch: Check = (v) => {
 };
 const bool: Check = (v) => (typeof v === 'boolean' ? null : 'is not true or false');
 const count: Check = (v) => (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= Number.MAX_SAFE_INTEGER ? null : 'is not a whole number');
+/**
+ * Words in a problem that a newer gctx may have caused (a later format, an event type added
+ * since): the way out is an upgrade, not a repair that would drop what this one cannot read.
+ */
+export const NEWER_GCTX = 'written by a newer gctx?';
+const format: Check = (v) => count(v) ?? ((v as number) > FORMAT_VERSION ? `is ${v as number}, above the ${FORMAT_VERSION} this gctx reads (${NEWER_GCTX})` : null);
 const texts = (max: number): Check => (v) => {
   if (!Array.isArray(v)) return 'is not a list';
   if (v.length > MAX_ITEMS) return `has more than ${MAX_ITEMS} items`;
@@ -73,7 +79,7 @@ const commitShape: Shape = {
 };
 
 const SHAPES: Record<EventType, Shape> = {
-  'memory.initialized': { format: count, config: configObject },
+  'memory.initialized': { format, config: configObject },
   'objective.added': { id: pattern(OBJECTIVE_ID, 'an objective id'), text: text(MAX_LINE) },
   'objective.checked': { id: pattern(OBJECTIVE_ID, 'an objective id'), 'text?': text(MAX_LINE) },
   'objective.unchecked': { id: pattern(OBJECTIVE_ID, 'an objective id'), 'text?': text(MAX_LINE) },
@@ -129,7 +135,7 @@ export function eventProblem(raw: unknown, now: number = Date.now()): string | n
   if (typeof e.at !== 'string' || !ISO.test(e.at)) return 'missing or bad time';
   const b = nameProblem(e.branch);
   if (b) return `bad branch (${b})`;
-  if (typeof e.type !== 'string' || !TYPES.has(e.type)) return `unknown event type ${JSON.stringify(String(e.type)).slice(0, 80)}`;
+  if (typeof e.type !== 'string' || !TYPES.has(e.type)) return `unknown event type ${JSON.stringify(String(e.type)).slice(0, 80)} (${NEWER_GCTX})`;
   if (e.more !== undefined && (typeof e.more !== 'number' || !Number.isInteger(e.more) || e.more < 1)) return 'bad batch marker';
   if (!isRecord(e.data)) return 'missing data';
   const p = rowsProblem(COMPILED.get(e.type)!, e.data, `${e.type}: `);

@@ -2,12 +2,13 @@
  * Events read from a log are untrusted input: held to the rules commands are held to. A valid
  * CRC proves nothing (anyone can write one), so every field is checked on read.
  */
+import { crc32 } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { eventProblem, FUTURE_SKEW_MS } from '../../src/log/validate.js';
 import { MAX_TEXT } from '../../src/events/rules.js';
 import { parse, serialize } from '../../src/log/codec.js';
-import type { GccEvent } from '../../src/events/types.js';
+import { FORMAT_VERSION, type GccEvent } from '../../src/events/types.js';
 import { eventLog, PROTOTYPE_NAMES } from '../support/arbitraries.js';
 
 const base = (over: Omit<Partial<GccEvent>, 'data'> & { data?: unknown } = {}): Record<string, unknown> => ({
@@ -64,6 +65,28 @@ describe('events read from a log are validated like commands', () => {
     expect(eventProblem(base({ type: 'tool.recorded', data: { tool: 't', input: '', result: '', isError: false, files: [{ path: '', added: 0, removed: 0 }] } }))).toMatch(/files/);
     expect(eventProblem(base({ seq: 0 }))).toMatch(/seq/);
     expect(eventProblem(base({ at: 'yesterday' }))).toMatch(/time/);
+  });
+
+  it('a format above this version or an unknown type reads as a newer gctx: the fix is an upgrade, never a repair that drops it', () => {
+    const init = (format: number) => base({ type: 'memory.initialized', data: { format, config: {} } });
+    expect(eventProblem(init(FORMAT_VERSION))).toBeNull();
+    expect(eventProblem(init(1))).toBeNull();
+    expect(eventProblem(init(99_999))).toMatch(/above the 2 this gctx reads/);
+    // An entry of a type this version has no prose for, written as a newer gctx would: prose, machine line, CRC.
+    const json = JSON.stringify({ ...base({ type: 'branch.teleported' as never }), data: { to: 'mars' } });
+    const prose = '**[EVT-001]** 2026-12-01T00:00:00.000Z | Branch: main';
+    const crc = crc32(Buffer.from(`${prose}\n<!-- gcc:e ${json}`)).toString(16).padStart(8, '0');
+    const teleported = `${prose}\n<!-- gcc:e ${json} ${crc} -->\n\n---\n\n`;
+    for (const text of [serialize([init(99_999) as GccEvent]), teleported]) {
+      let err: unknown;
+      try {
+        parse(text, '.GCC/events/x.md');
+      } catch (x) {
+        err = x;
+      }
+      expect(err).toMatchObject({ code: 'E_CORRUPT', file: '.GCC/events/x.md' });
+      expect((err as { fix: string }).fix).toMatch(/upgrade .*do not repair/);
+    }
   });
 
   it('an invalid event in a log is corruption naming the file and line, even with a correct CRC', () => {
