@@ -9,14 +9,15 @@
  * The framing as project data is added once, by whoever hands it to a model (observer/framing.ts).
  */
 import { currentBranch, displayLabel, type MemoryState } from '../decider/state.js';
-import { MAIN } from '../events/types.js';
+import { type FileChange, MAIN } from '../events/types.js';
 import { filesText } from '../log/prose.js';
 import { clip, fitText } from './budget.js';
-import { failedLines, failureLine, pendingLine } from './lines.js';
+import { failedLines, failureLine, pendingLine, uncommittedLine } from './lines.js';
 
 export const BRIEFING_BUDGET = 900;
 
-export function briefing(state: MemoryState, session?: string, budget = BRIEFING_BUDGET): string {
+/** `uncommitted`: what git sees changed in the work tree since the last commit, shown when no hook logged the work. */
+export function briefing(state: MemoryState, session?: string, budget = BRIEFING_BUDGET, uncommitted?: readonly FileChange[] | null): string {
   const here = currentBranch(state, session);
   const b = state.branches[here]!;
   const lines: string[] = [`Memory branch: ${here}${here === MAIN ? '' : ` (from ${b.parent ?? MAIN})`} — ${clip(b.purpose || 'no purpose recorded', 200)}`];
@@ -39,7 +40,7 @@ export function briefing(state: MemoryState, session?: string, budget = BRIEFING
   if (next) lines.push(`Next step (as recorded${last?.nextFrom ? ` with ${last.nextFrom}` : ''}): ${clip(next, 240)}`);
   // The work in flight before the failed approaches, and bounded: when the whole will not fit,
   // what is cut is the end, and the end should be the oldest approach, not what is under way.
-  const pending = pendingLine(b, 8);
+  const pending = pendingLine(b, 8) ?? uncommittedLine(uncommitted, 8);
   if (pending) lines.push(clip(pending, 600));
   const failing = failureLine(b);
   if (failing) lines.push(failing);

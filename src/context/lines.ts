@@ -4,7 +4,7 @@
  * tokens (docs/benchmarks.md, the resume benchmark).
  */
 import type { BranchInfo, MemoryState } from '../decider/state.js';
-import type { GccEvent } from '../events/types.js';
+import type { FileChange, GccEvent } from '../events/types.js';
 import { filesText, summaryLine } from '../log/prose.js';
 import { clip } from './budget.js';
 
@@ -44,6 +44,12 @@ export function pendingLine(b: BranchInfo, max: number): string | null {
   const files = Object.values(p.files).sort((x, y) => (x.at < y.at ? 1 : x.at > y.at ? -1 : 0));
   const shown = filesText(files.slice(0, max));
   return `Since the last commit: ${p.turns} step${p.turns === 1 ? '' : 's'}, ${p.edits} edit${p.edits === 1 ? '' : 's'}${files.length ? ` in ${files.length} file${files.length === 1 ? '' : 's'}, newest first: ${shown}${files.length > max ? `, +${files.length - max} more` : ''}` : ''}.`;
+}
+
+/** The work tree's changes git sees since the branch's last commit, when no hook logged the work. */
+export function uncommittedLine(files: readonly FileChange[] | null | undefined, max: number): string | null {
+  if (!files?.length) return null;
+  return `Uncommitted in the work tree (git, since the last memory commit): ${filesText(files.slice(0, max))}${files.length > max ? `, +${files.length - max} more` : ''}.`;
 }
 
 /** The newest failed tool call since the branch's last commit, and what it said. */

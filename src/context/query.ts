@@ -6,14 +6,14 @@
  */
 import { yamlLib } from '../runtime/lazy-deps.js';
 import { currentBranch, displayLabel, type BranchInfo, type MemoryState, RECENT_COMMITS } from '../decider/state.js';
-import { type EventOf, type GccEvent, MAIN } from '../events/types.js';
+import { type EventOf, type FileChange, type GccEvent, MAIN } from '../events/types.js';
 import { gccError } from '../errors.js';
 import { filesText } from '../log/prose.js';
 import { renderCommit } from '../projections/render-commit.js';
 import { renderMain } from '../projections/render-main.js';
 import { metadataObject } from '../projections/render-metadata.js';
 import { CHARS_PER_TOKEN, clip, estimateTokens, fitItems, fitText } from './budget.js';
-import { entryLine, failedLines, failureLine, pendingLine } from './lines.js';
+import { entryLine, failedLines, failureLine, pendingLine, uncommittedLine } from './lines.js';
 import type { SearchHit, SearchKind } from './search-index.js';
 
 export type ContextQuery =
@@ -46,6 +46,8 @@ export interface ContextSource {
   /** Every event (of a branch), newest log first; stop by returning false. */
   scan(q: { branch?: string; label?: number }, visit: (e: GccEvent) => boolean): void;
   search(text: string, opts: { limit: number; page: number; branch?: string; kinds?: SearchKind[] }): { hits: SearchHit[]; total: number; pages: number; match: 'all' | 'any' };
+  /** What git sees changed in the work tree since the branch's last commit (null outside git). */
+  uncommitted?(branch: string): FileChange[] | null;
 }
 
 export interface ContextOptions {
@@ -87,7 +89,7 @@ function status(src: ContextSource, o: ContextOptions, budget: number): ContextA
     lines.push(`Last commit ${displayLabel(b, b.last.label, b.last.id)} ${b.last.id} (${when(b.last.at)}): ${clip(b.last.contribution, 300)}`);
     if (b.last.next) lines.push(`  Next${b.last.nextFrom ? ` (recorded with ${b.last.nextFrom})` : ''}: ${clip(b.last.next, 200)}`);
   }
-  const pending = pendingLine(b, 10);
+  const pending = pendingLine(b, 10) ?? uncommittedLine(src.uncommitted?.(here), 10);
   if (pending) lines.push(pending);
   const failing = failureLine(b);
   if (failing) lines.push(failing);

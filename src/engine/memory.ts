@@ -25,7 +25,7 @@ import { LOG_WINDOW, shownOf } from '../projections/render-log.js';
 import { layout, type Layout } from '../store/paths.js';
 import { readSnapshot, type SnapshotLog, writeSnapshot } from '../store/snapshot.js';
 import { type Checked, Store } from '../store/store.js';
-import { changedSince, recordTree } from './git-files.js';
+import { changedSince, recordTree, uncommittedSince } from './git-files.js';
 import { newest, scanNewest } from './reader.js';
 import { RecentEvents } from './recent.js';
 import { briefing } from '../context/briefing.js';
@@ -418,7 +418,16 @@ export class Memory {
         this.finder ??= new MemorySearch(this.store, this.store.layout.cache);
         return this.finder.search(text, o);
       },
+      uncommitted: (branch) => this.uncommitted(branch),
     };
+  }
+
+  /** What git sees changed in the work tree since the branch's last commit, when no hook logged work on it. */
+  private uncommitted(branch: string) {
+    const repo = this.store.repo;
+    const b = this._state.branches[branch];
+    if (!repo || !b || b.pending.turns > 0) return null;
+    return uncommittedSince(repo, this.root, branch, b.parent ?? null);
   }
 
   /** CONTEXT at any level, inside a token budget. Catches up with other writers first. */
@@ -430,7 +439,8 @@ export class Memory {
   /** The session briefing: under 1,000 tokens whatever the history. */
   briefing(opts: { session?: string; budget?: number } = {}): string {
     this.refresh();
-    return briefing(this._state, opts.session ?? this.opts.session, opts.budget);
+    const session = opts.session ?? this.opts.session;
+    return briefing(this._state, session, opts.budget, this.uncommitted(currentBranch(this._state, session)));
   }
 
   /** Every byte of every log checked, and every view against a rebuild. */

@@ -77,7 +77,7 @@ describe('events read from a log are validated like commands', () => {
     const prose = '**[EVT-001]** 2026-12-01T00:00:00.000Z | Branch: main';
     const crc = crc32(Buffer.from(`${prose}\n<!-- gcc:e ${json}`)).toString(16).padStart(8, '0');
     const teleported = `${prose}\n<!-- gcc:e ${json} ${crc} -->\n\n---\n\n`;
-    for (const text of [serialize([init(99_999) as GccEvent]), teleported]) {
+    for (const text of [serialize([init(99_999) as unknown as GccEvent]), teleported]) {
       let err: unknown;
       try {
         parse(text, '.GCC/events/x.md');
