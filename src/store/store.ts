@@ -16,7 +16,7 @@ import { type GccEvent, idTime, type Placed } from '../events/types.js';
 import { GccError, gccError } from '../errors.js';
 import { serialize } from '../log/codec.js';
 import { type GitRepo, findRepo, gitPath, headOf, indexSignature, trackedUnder } from './git-probe.js';
-import { explainChange, explainVanished, type LogPlace } from './git-explain.js';
+import { explainChange, explainVanished, type LogPlace, takenByGit } from './git-explain.js';
 import { emptyLedger, type Ledger, type LedgerEntry, ledgerDamaged, readLedger, writeLedger } from './ledger.js';
 import { FileLock, type LockOptions } from './lock.js';
 import { copyMeta, LogFile, type LogMeta, signatureOf } from './logfile.js';
@@ -267,6 +267,9 @@ export class Store {
     for (const name of out.replaced) {
       if (!onDisk.has(name) && name !== LOCAL) this.logs.delete(name);
     }
+    // A segment git took away or rewrote is no longer this clone's to write: another commit
+    // holds it under that name, and a file written there would stop git from coming back.
+    if (this.ledger.open && out.replaced.includes(this.ledger.open)) this.ledger.open = null;
     return out;
   }
 
@@ -364,6 +367,7 @@ export class Store {
             }
             reset = true;
           }
+          if (f.name === this.ledger.open) this.ledger.open = null;
           this.logs.delete(f.name);
         }
       }
@@ -441,7 +445,7 @@ export class Store {
       const f = this.file(open);
       const size = f.sizeOnDisk();
       if (size === f.meta.size && f.meta.size > 0 && f.meta.size < SEGMENT_MAX && !this.gitHasSeen(f)) return { file: f, rotated: false };
-      if (f.meta.size === 0 && (size === null || (size === 0 && !this.gitHasSeen(f)))) return { file: f, rotated: false };
+      if (f.meta.size === 0 && ((size === null && !this.takenByGit(f)) || (size === 0 && !this.gitHasSeen(f)))) return { file: f, rotated: false };
     }
     for (;;) {
       const name = newSegmentName(now, randomHex(3));
@@ -459,6 +463,15 @@ export class Store {
         return { file: f, rotated: true };
       }
     }
+  }
+
+  /**
+   * Whether git took the segment away (some commit holds it, the work tree and index do not):
+   * a checkout of an older commit. Written again under that name, it would stop git from
+   * coming back. Asked only of an open segment that is missing.
+   */
+  private takenByGit(f: LogFile): boolean {
+    return this.repo !== null && takenByGit(this.layout.root, gitPath(this.layout.root, f.path));
   }
 
   /** Whether git's index holds the segment; asked of git only when the index changed since. */

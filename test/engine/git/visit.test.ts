@@ -1,0 +1,43 @@
+/**
+ * Visiting an older commit — `git checkout <old commit>`, `git bisect` — with real git.
+ * Whatever gctx does there leaves a work tree git leaves without -f, and what was recorded
+ * there is in the memory when the user comes back.
+ */
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cleanup, tempProject } from '../../support/tmp.js';
+import { Sandbox } from './support.js';
+
+afterAll(cleanup);
+
+const TIMEOUT = 60_000;
+
+/** `git status`, untracked files one by one. */
+const status = (s: Sandbox, d: string) => s.git(d, 'status', '--porcelain', '--untracked-files=all').split('\n').filter(Boolean);
+/** Only new segments, untracked: what a visit may leave. */
+const onlyNewSegments = (lines: string[]) => lines.every((l) => /^\?\? \.GCC\/events\/\d{4}-\d{2}\/[^/]+\.md$/.test(l));
+const head = (s: Sandbox, d: string) => s.git(d, 'rev-parse', 'HEAD').trim();
+const memoryText = (s: Sandbox, d: string) => s.ok(d, 'context', '--log', '200', '--on', 'main') + s.ok(d, 'context', '--branch', 'main', '--k', '100');
+
+describe('visiting an older commit', () => {
+  it('the new layout too: an open segment committed on the branch left is never written again at an older commit', { timeout: TIMEOUT }, () => {
+    const s = new Sandbox(tempProject('gcc-visit-'));
+    const d = join(s.root, 'n');
+    s.git(s.root, 'init', '-q', '-b', 'main', d);
+    s.identity(d, 'n');
+    s.ok(d, 'init');
+    s.commitAll(d, 'memory');
+    const older = head(s, d);
+    // Recorded into the open segment, which the next commit takes: git has it on main only.
+    s.ok(d, 'commit', 'On main, committed');
+    s.commitAll(d, 'more memory');
+    s.git(d, 'checkout', '-q', older);
+    s.ok(d, 'commit', 'At the older commit');
+    expect(onlyNewSegments(status(s, d)), status(s, d).join('\n')).toBe(true);
+    const back = s.tryGit(d, 'checkout', '-q', 'main');
+    expect(back.status, back.out).toBe(0);
+    const text = memoryText(s, d);
+    for (const t of ['On main, committed', 'At the older commit']) expect(text).toContain(t);
+    expect(s.ok(d, 'verify')).toMatch(/^OK: /);
+  });
+});
