@@ -235,7 +235,7 @@ export class Memory {
   private async settle(checked: Checked): Promise<void> {
     this.warnings.push(...checked.warnings);
     const changed = this.store.fresh || checked.added.length > 0 || checked.replaced.length > 0 || checked.grew.length > 0 || checked.resigned.length > 0 || checked.torn.length > 0;
-    const stale = this.views.readCheckpoint() !== this.stamp();
+    const stale = this.views.readCheckpoint() !== this.stamp() || this.viewsGone();
     if (!changed && !stale && !this.editsPending()) return;
     try {
       await this.store.withLock(() => {
@@ -252,6 +252,11 @@ export class Memory {
       if (e.code !== 'E_READ_ONLY') throw e;
       this.warnings.push(`memory is read-only: ${e.message}; views were not refreshed`);
     }
+  }
+
+  /** main.md or main's log.md is missing: the views are rebuilt whole. */
+  private viewsGone(): boolean {
+    return !existsSync(this.layout.mainMd) || !existsSync(this.layout.logOf(MAIN));
   }
 
   private editsPending(): boolean {
@@ -279,7 +284,9 @@ export class Memory {
    * aside, since the other side's events must not read as the person's deletions.
    */
   private settleLocked(logsReplaced: boolean): void {
-    const cp = this.views.readCheckpoint();
+    // Views git took away (a checkout leaving a commit of the first layout, which tracked files
+    // at their paths) are behind whatever the checkpoint says.
+    const cp = this.viewsGone() ? null : this.views.readCheckpoint();
     if (cp !== this.stamp()) {
       // Views of another gctx (an upgrade) are rewritten whole, like views behind replaced logs:
       // a hand edit among them is kept aside first, never overwritten.

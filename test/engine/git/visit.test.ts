@@ -10,7 +10,22 @@ import { Sandbox } from './support.js';
 
 afterAll(cleanup);
 
+const BUNDLE = join(import.meta.dirname, '..', '..', 'fixtures', 'v1-layout', 'history.bundle');
 const TIMEOUT = 60_000;
+
+/** Clones of test/fixtures/v1-layout: a memory made by the gctx of the first round. */
+function fixture(): { s: Sandbox; clone: (name: string, branch: string) => string } {
+  const s = new Sandbox(tempProject('gcc-visit-'));
+  return {
+    s,
+    clone: (name, branch) => {
+      s.git(s.root, 'clone', '-q', '-b', branch, BUNDLE, name);
+      const dir = join(s.root, name);
+      s.identity(dir, name);
+      return dir;
+    },
+  };
+}
 
 /** `git status`, untracked files one by one. */
 const status = (s: Sandbox, d: string) => s.git(d, 'status', '--porcelain', '--untracked-files=all').split('\n').filter(Boolean);
@@ -19,7 +34,27 @@ const onlyNewSegments = (lines: string[]) => lines.every((l) => /^\?\? \.GCC\/ev
 const head = (s: Sandbox, d: string) => s.git(d, 'rev-parse', 'HEAD').trim();
 const memoryText = (s: Sandbox, d: string) => s.ok(d, 'context', '--log', '200', '--on', 'main') + s.ok(d, 'context', '--branch', 'main', '--k', '100');
 
+/** Upgrade a clone of the first layout the way a user does: a write migrates, the migration and one more commit of memory are committed. */
+function upgrade(s: Sandbox, d: string, who: string): void {
+  s.ok(d, 'commit', `${who}: first commit in the new layout`);
+  s.commitAll(d, 'migrate memory');
+  s.ok(d, 'commit', `${who}: after the migration`);
+  s.commitAll(d, 'more memory');
+}
+
 describe('visiting an older commit', () => {
+  it('views git took away, leaving a commit of the first layout that tracked them, are rebuilt on the next command', { timeout: TIMEOUT }, () => {
+    const { s, clone } = fixture();
+    const d = clone('w', 'main');
+    const old = head(s, d);
+    upgrade(s, d, 'main');
+    // No gctx runs at the old commit: git writes its tracked views, and takes them away again.
+    s.git(d, 'checkout', '-q', old);
+    s.git(d, 'checkout', '-q', 'main');
+    expect(s.gctx(d, 'status').status).toBe(0);
+    expect(s.ok(d, 'verify')).toMatch(/^OK: /);
+  });
+
   it('the new layout too: an open segment committed on the branch left is never written again at an older commit', { timeout: TIMEOUT }, () => {
     const s = new Sandbox(tempProject('gcc-visit-'));
     const d = join(s.root, 'n');
