@@ -1,22 +1,19 @@
 /**
  * The steps of opening a memory that deal with the logs as files, before anything is folded:
  * an old layout moved into segments, every log held against the ledger (a segment git left
- * conflicted resolved by union first), and `.GCC/.gitignore` written once all of it checked out.
+ * conflicted resolved by union first), and the ignore rules written once all of it checked out.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { asGccError } from '../errors.js';
 import { hasConflictMarkers } from '../log/conflict.js';
+import { ensureExclude } from '../store/git-exclude.js';
+import { takenByGit } from '../store/git-explain.js';
 import type { LockOptions } from '../store/lock.js';
 import { migrate, needsMigration, resolveConflict } from '../store/migrate.js';
+import { GCC_DIR, GITIGNORE } from '../store/paths.js';
 import { type Checked, LOCAL, type Store } from '../store/store.js';
 
-export const GITIGNORE = `# Written by gctx. Only events/ travels through git: every other file here is generated
-# from it on each machine, or is this clone's own state (docs/git.md).
-/*
-!/.gitignore
-!/events/
-!/aside/
-`;
+export { GITIGNORE };
 
 export interface Disk {
   store: Store;
@@ -33,21 +30,33 @@ export async function migrateOldLayout({ store, now, lock, warn }: Disk): Promis
     const r = migrate(store, now());
     warn(
       `moved ${r.events} events of the old layout into ${r.segments.length ? r.segments.map((s) => `.GCC/events/${s}`).join(', ') : 'the local log'} (docs/git.md: the layout that merges on every path)` +
-        (r.untracked ? '; the old log and view files left the git index: commit the change (`git add .GCC && git commit`)' : ''),
+        (r.untracked ? '; the change is staged (the old log and view files out of the index, the new .GCC/.gitignore in): commit it (`git add .GCC && git commit`)' : ''),
     );
   }, lock);
 }
 
-/** `.GCC/.gitignore` as gctx writes it (only events/ and aside/ travel); one a person wrote is left alone. */
+/**
+ * `.GCC/.gitignore` written when it is missing (one a person wrote is left alone; the
+ * migration writes the new layout's over the first layout's), and the same rules in this
+ * clone's git exclude file. Not at a commit from before the memory (git holds the file
+ * elsewhere): an untracked file there would stop git from checking out one that has it.
+ */
 export function ensureIgnore({ store, warn }: Disk): void {
+  if (store.repo) {
+    try {
+      ensureExclude(store.repo, store.layout.root);
+    } catch (err) {
+      warn(`could not add the memory's ignore rules to git's info/exclude: ${asGccError(err).message}`);
+    }
+  }
   const ignore = `${store.layout.gcc}/.gitignore`;
-  let current: string | null = null;
   try {
-    current = readFileSync(ignore, 'utf8');
+    readFileSync(ignore);
+    return;
   } catch {
     /* missing */
   }
-  if (current === GITIGNORE || (current !== null && current.startsWith('# Written by gctx.'))) return;
+  if (store.repo && takenByGit(store.layout.root, `${GCC_DIR}/.gitignore`)) return;
   try {
     writeFileSync(ignore, GITIGNORE);
   } catch (err) {

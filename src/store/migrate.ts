@@ -6,8 +6,10 @@
  * lifecycles) moves to the local log. The transformation depends only on the events, so two
  * clones that migrate one history write the same events, and the union keeps each once.
  *
- * The old files become views (regenerated, ignored by git); in a git work tree they are
- * taken out of the index so the next commit removes them from the repository.
+ * The old files become views (regenerated, ignored by git); in a git work tree the change is
+ * staged — the old files out of the index, the new `.GCC/.gitignore` in — so the next commit
+ * records the migration, and until then the index is one git can leave for a commit of the
+ * new layout.
  */
 import { randomHex } from '../runtime/random.js';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,7 +21,7 @@ import { conflictSides } from '../log/conflict.js';
 import { OLD_FILES, readOldLayout } from './first-layout.js';
 import { runGit } from './git-probe.js';
 import { emptyMeta } from './logfile.js';
-import { GCC_DIR, newSegmentName } from './paths.js';
+import { GCC_DIR, GITIGNORE, newSegmentName } from './paths.js';
 import { SEGMENT_MAX, type Store } from './store.js';
 
 export { needsMigration, oldLogs } from './first-layout.js';
@@ -86,16 +88,20 @@ export function migrate(store: Store, now: Date): Migration {
   rmSync(join(l.gcc, '.cache'), { recursive: true, force: true });
   rmSync(join(l.gcc, '.gitattributes'), { force: true });
   for (const stale of ['.lock', '.lock.break']) rmSync(join(l.gcc, stale), { force: true });
+  // The first layout's .gitignore kept its caches out; the new one keeps everything but events/ out.
+  writeFileSync(join(l.gcc, '.gitignore'), GITIGNORE);
   let untracked = false;
   if (store.repo) {
     try {
       runGit(l.root, ['rm', '-r', '-q', '--cached', '--ignore-unmatch', '--', ...OLD_FILES.map((p) => `${GCC_DIR}/${p}`)]);
       untracked = true;
+      runGit(l.root, ['add', '--', `${GCC_DIR}/.gitignore`]);
     } catch {
       /* not tracked, or git refused: the warning says what to do */
     }
   }
-  return { events: shared.length + local.length, segments, untracked };
+  const events = shared.length + local.length;
+  return { events, segments, untracked };
 }
 
 /**

@@ -43,6 +43,23 @@ function upgrade(s: Sandbox, d: string, who: string): void {
 }
 
 describe('visiting an older commit', () => {
+  it('between two commits of the first layout, the views and local state a newer commit left are ignored, so git steps on', { timeout: TIMEOUT }, () => {
+    const { s, clone } = fixture();
+    const d = clone('x', 'alice');
+    const [v1, a1] = [s.git(d, 'rev-parse', 'HEAD~1').trim(), head(s, d)];
+    upgrade(s, d, 'alice');
+    // alice's old commit tracks the views of a branch (alice-exp) the older one does not:
+    // the newer commit's views of it stay in the work tree at the older one.
+    s.git(d, 'checkout', '-q', v1);
+    expect(status(s, d)).toEqual([]);
+    for (const rev of [a1, v1, 'alice']) {
+      const r = s.tryGit(d, 'checkout', '-q', rev);
+      expect(r.status, r.out).toBe(0);
+    }
+    expect(s.git(d, 'symbolic-ref', 'HEAD').trim()).toBe('refs/heads/alice');
+    expect(s.ok(d, 'verify')).toMatch(/^OK: /);
+  });
+
   it('views git took away, leaving a commit of the first layout that tracked them, are rebuilt on the next command', { timeout: TIMEOUT }, () => {
     const { s, clone } = fixture();
     const d = clone('w', 'main');
