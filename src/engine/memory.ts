@@ -34,13 +34,17 @@ import { keepAside, type Problem, verifyMemory } from './integrity.js';
 import { MemorySearch } from './search.js';
 import { reconcileEdits, setAsideUnexplained } from './reconcile.js';
 import { reviveState, SNAPSHOT_FORMAT } from './revive.js';
-import { checkLogs, ensureIgnore, hasAnyLog, migrateOldLayout } from './open-logs.js';
+import { assertMayInitialize, checkLogs, ensureIgnore, hasAnyLog, migrateOldLayout } from './open-logs.js';
 import { FullRebuild, ViewWriter } from './views.js';
 import { redactCommand } from './redact-command.js';
 
 export interface OpenOptions {
-  /** Create `.GCC/` when missing (as `gctx init` does). */
-  create?: boolean;
+  /**
+   * Create `.GCC/` when missing: true as `gctx init` does; 'if-new' as an agent front does on
+   * its own (MCP, Pi's autoInit), unless git holds the memory in other commits — a commit from
+   * before it is checked out, and an initialisation there would travel back as a stray one.
+   */
+  create?: boolean | 'if-new';
   /** Clock, injectable for tests. */
   now?: () => Date;
   /** Give up waiting for another process's lock after this long. */
@@ -122,7 +126,7 @@ export class Memory {
       await migrateOldLayout(disk);
       const checked = await checkLogs(disk);
       if (!hasAnyLog(m.store)) {
-        if (!opts.create && !exists) throw gccError('E_NOT_INITIALIZED', `no memory in ${l.root}`, 'run `gctx init`');
+        assertMayInitialize(m.store, exists, opts.create);
         await m.initialize();
       } else {
         await m.load();

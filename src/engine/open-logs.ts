@@ -4,13 +4,13 @@
  * conflicted resolved by union first), and the ignore rules written once all of it checked out.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { asGccError } from '../errors.js';
+import { asGccError, gccError } from '../errors.js';
 import { hasConflictMarkers } from '../log/conflict.js';
 import { ensureExclude } from '../store/git-exclude.js';
 import { takenByGit } from '../store/git-explain.js';
 import type { LockOptions } from '../store/lock.js';
 import { migrate, needsMigration, resolveConflict } from '../store/migrate.js';
-import { GCC_DIR, GITIGNORE } from '../store/paths.js';
+import { EVENTS_DIR, GCC_DIR, GITIGNORE } from '../store/paths.js';
 import { type Checked, LOCAL, type Store } from '../store/store.js';
 
 export { GITIGNORE };
@@ -62,6 +62,20 @@ export function ensureIgnore({ store, warn }: Disk): void {
   } catch (err) {
     warn(`could not write ${ignore}: ${asGccError(err).message}`);
   }
+}
+
+/**
+ * A folder with no log is initialised only when asked (`create`), or when it was there already
+ * (a clone of a `.GCC/.gitignore` alone) — and, but by `gctx init`, not where git took the
+ * memory away: at a commit from before it (the index holds no segment, some commit does), an
+ * initialisation would travel back as a stray one, resetting the settings.
+ */
+export function assertMayInitialize(store: Store, existed: boolean, create: boolean | 'if-new' | undefined): void {
+  const root = store.layout.root;
+  if (create !== true && (existed || create) && store.repo && takenByGit(root, `${GCC_DIR}/${EVENTS_DIR}`)) {
+    throw gccError('E_NOT_INITIALIZED', `no memory in ${root} at this commit (other commits hold .GCC/events/)`, 'check out a commit that holds the memory; `gctx init` starts a new one here');
+  }
+  if (!create && !existed) throw gccError('E_NOT_INITIALIZED', `no memory in ${root}`, 'run `gctx init`');
 }
 
 function segmentOf(file: string): string | null {

@@ -5,8 +5,9 @@
  */
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { Memory } from '../../../src/engine/memory.js';
 import { cleanup, tempProject } from '../../support/tmp.js';
-import { Sandbox } from './support.js';
+import { eventsOnDisk, Sandbox } from './support.js';
 
 afterAll(cleanup);
 
@@ -32,7 +33,22 @@ const status = (s: Sandbox, d: string) => s.git(d, 'status', '--porcelain', '--u
 /** Only new segments, untracked: what a visit may leave. */
 const onlyNewSegments = (lines: string[]) => lines.every((l) => /^\?\? \.GCC\/events\/\d{4}-\d{2}\/[^/]+\.md$/.test(l));
 const head = (s: Sandbox, d: string) => s.git(d, 'rev-parse', 'HEAD').trim();
+const ids = (d: string) => eventsOnDisk(d).map((e) => e.id);
 const memoryText = (s: Sandbox, d: string) => s.ok(d, 'context', '--log', '200', '--on', 'main') + s.ok(d, 'context', '--branch', 'main', '--k', '100');
+
+function toolCall(dir: string, tag: string) {
+  return {
+    session_id: 'visiting-session',
+    transcript_path: '/tmp/visit.jsonl',
+    cwd: dir,
+    permission_mode: 'default',
+    hook_event_name: 'PostToolUse',
+    tool_name: 'Bash',
+    tool_input: { command: `echo ${tag}`, description: 'probe' },
+    tool_response: { stdout: tag, stderr: '', interrupted: false, isImage: false },
+    tool_use_id: `toolu_${tag}`,
+  };
+}
 
 /** Upgrade a clone of the first layout the way a user does: a write migrates, the migration and one more commit of memory are committed. */
 function upgrade(s: Sandbox, d: string, who: string): void {
@@ -90,6 +106,35 @@ describe('visiting an older commit', () => {
     expect(back.status, back.out).toBe(0);
     const text = memoryText(s, d);
     for (const t of ['On main, committed', 'At the older commit']) expect(text).toContain(t);
+    expect(s.ok(d, 'verify')).toMatch(/^OK: /);
+  });
+
+  it('a commit from before the memory: nothing is opened or initialised there, and checkout back works', { timeout: TIMEOUT }, async () => {
+    const s = new Sandbox(tempProject('gcc-visit-'));
+    const d = join(s.root, 'p');
+    s.git(s.root, 'init', '-q', '-b', 'main', d);
+    s.identity(d, 'p');
+    s.git(d, 'commit', '-q', '--allow-empty', '-m', 'before the memory');
+    const before = head(s, d);
+    s.ok(d, 'init');
+    s.ok(d, 'git', 'install');
+    s.ok(d, 'config', 'set', 'commit_after_edits', '3');
+    s.commitAll(d, 'memory');
+    const events = ids(d).length;
+
+    const there = s.tryGit(d, 'checkout', '-q', before);
+    expect(there.status, there.out).toBe(0);
+    expect(there.out).toBe('');
+    const r = s.gctx(d, 'status');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/E_NOT_INITIALIZED.*at this commit/);
+    expect(s.hook(d, 'claude-code', toolCall(d, 'before-memory')).status).toBe(0);
+    // An agent front that creates a memory on its own (MCP, Pi) does not start one here either.
+    await expect(Memory.open(d, { create: 'if-new' })).rejects.toMatchObject({ code: 'E_NOT_INITIALIZED' });
+    expect(status(s, d)).toEqual([]);
+    expect(s.tryGit(d, 'checkout', '-q', 'main').status).toBe(0);
+    expect(ids(d)).toHaveLength(events);
+    expect(s.ok(d, 'config', 'get', 'commit_after_edits')).toMatch(/3/);
     expect(s.ok(d, 'verify')).toMatch(/^OK: /);
   });
 });
