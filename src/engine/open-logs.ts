@@ -1,7 +1,8 @@
 /**
  * The steps of opening a memory that deal with the logs as files, before anything is folded:
- * an old layout moved into segments, every log held against the ledger (a segment git left
- * conflicted resolved by union first), and the ignore rules written once all of it checked out.
+ * an old layout moved into segments (unless git tracks it: a visit, store/visit.ts), every log
+ * held against the ledger (a segment git left conflicted resolved by union first), and the
+ * ignore rules written once all of it checked out.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { asGccError, gccError } from '../errors.js';
@@ -12,6 +13,7 @@ import type { LockOptions } from '../store/lock.js';
 import { migrate, needsMigration, resolveConflict } from '../store/migrate.js';
 import { EVENTS_DIR, GCC_DIR, GITIGNORE } from '../store/paths.js';
 import { type Checked, LOCAL, type Store } from '../store/store.js';
+import { visitOf } from '../store/visit.js';
 
 export { GITIGNORE };
 
@@ -22,9 +24,13 @@ export interface Disk {
   warn: (warning: string) => void;
 }
 
-/** An old layout moved into segments, once, under the lock. */
-export async function migrateOldLayout({ store, now, lock, warn }: Disk): Promise<void> {
+/**
+ * An old layout moved into segments, once, under the lock. One git tracks is only moved when
+ * `visited` says so (a write on a branch, `gctx migrate`): opening it is a visit.
+ */
+export async function migrateOldLayout({ store, now, lock, warn }: Disk, visited = false): Promise<void> {
   if (!needsMigration(store.layout)) return;
+  if (!visited && visitOf(store.layout, store.repo)) return;
   await store.withLock(() => {
     if (!needsMigration(store.layout)) return;
     const r = migrate(store, now());
@@ -38,7 +44,8 @@ export async function migrateOldLayout({ store, now, lock, warn }: Disk): Promis
 /**
  * `.GCC/.gitignore` written when it is missing (one a person wrote is left alone; the
  * migration writes the new layout's over the first layout's), and the same rules in this
- * clone's git exclude file. Not at a commit from before the memory (git holds the file
+ * clone's git exclude file. Not while visiting a commit of the first layout, whose own
+ * `.gitignore` git tracks, nor at a commit from before the memory (git holds the file
  * elsewhere): an untracked file there would stop git from checking out one that has it.
  */
 export function ensureIgnore({ store, warn }: Disk): void {
@@ -49,6 +56,7 @@ export function ensureIgnore({ store, warn }: Disk): void {
       warn(`could not add the memory's ignore rules to git's info/exclude: ${asGccError(err).message}`);
     }
   }
+  if (store.visit) return;
   const ignore = `${store.layout.gcc}/.gitignore`;
   try {
     readFileSync(ignore);

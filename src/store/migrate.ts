@@ -9,7 +9,7 @@
  * The old files become views (regenerated, ignored by git); in a git work tree the change is
  * staged — the old files out of the index, the new `.GCC/.gitignore` in — so the next commit
  * records the migration, and until then the index is one git can leave for a commit of the
- * new layout.
+ * new layout. Callers migrate only where the user works (visit.ts says where not).
  */
 import { randomHex } from '../runtime/random.js';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
