@@ -2,11 +2,16 @@
  * Memory: one project's `.GCC/`, opened. It ties the store (segments, local log, ledger,
  * lock), the model (decide/evolve) and the views together:
  *
- *   open:    migrate an old layout → check every log against the ledger → fold (snapshot +
- *            what was appended since, or a streamed replay) → under the lock, if anything
- *            changed: set torn tails aside, acknowledge, rebuild views, adopt hand edits
+ *   open:    migrate an old layout git does not track → check every log against the ledger
+ *            → fold (snapshot + what was appended since, or a streamed replay) → under the
+ *            lock, if anything changed: set torn tails aside, acknowledge, rebuild views,
+ *            adopt hand edits
  *   execute: lock → catch up → adopt hand edits → decide → append (fsync) → acknowledge →
  *            fold → write the views the batch touched → unlock
+ *
+ * At a commit of the first layout that git tracks (a visit, store/visit.ts) the old logs are
+ * folded read-only: no view is written, no hand edit adopted, nothing git tracks changed; a
+ * write there records into this clone's untracked segment, or migrates first on a branch.
  *
  * Reads catch up without the lock. Every public method returns data or throws GccError.
  */
@@ -34,13 +39,18 @@ import { keepAside, type Problem, verifyMemory } from './integrity.js';
 import { MemorySearch } from './search.js';
 import { reconcileEdits, setAsideUnexplained } from './reconcile.js';
 import { reviveState, SNAPSHOT_FORMAT } from './revive.js';
-import { checkLogs, ensureIgnore, hasAnyLog, migrateOldLayout } from './open-logs.js';
+import { assertMayInitialize, checkLogs, type Disk, ensureIgnore, hasAnyLog, migrateOldLayout } from './open-logs.js';
+import { headState, mayMigrate, visitNote } from '../store/visit.js';
 import { FullRebuild, ViewWriter } from './views.js';
 import { redactCommand } from './redact-command.js';
 
 export interface OpenOptions {
-  /** Create `.GCC/` when missing (as `gctx init` does). */
-  create?: boolean;
+  /**
+   * Create `.GCC/` when missing: true as `gctx init` does; 'if-new' as an agent front does on
+   * its own (MCP, Pi's autoInit), unless git holds the memory in other commits — a commit from
+   * before it is checked out, and an initialisation there would travel back as a stray one.
+   */
+  create?: boolean | 'if-new';
   /** Clock, injectable for tests. */
   now?: () => Date;
   /** Give up waiting for another process's lock after this long. */
@@ -103,6 +113,10 @@ export class Memory {
   get config(): Config {
     return this._state.config;
   }
+  /** What is said of a visit to a commit of the first layout (store/visit.ts), or null when not visiting. */
+  get visitNote(): string | null {
+    return this.store.visit ? visitNote(this.store.visit) : null;
+  }
 
   static async open(dir: string, opts: OpenOptions = {}): Promise<Memory> {
     const l = layout(resolve(dir));
@@ -118,21 +132,47 @@ export class Memory {
     try {
       mkdirSync(l.gcc, { recursive: true });
       const m = new Memory(l, new Store(l), opts);
-      const disk = { store: m.store, now: m.now, lock: m.lockOpts(), warn: (w: string) => m.warnings.push(w) };
-      await migrateOldLayout(disk);
-      const checked = await checkLogs(disk);
-      if (!hasAnyLog(m.store)) {
-        if (!opts.create && !exists) throw gccError('E_NOT_INITIALIZED', `no memory in ${l.root}`, 'run `gctx init`');
-        await m.initialize();
-      } else {
-        await m.load();
-        await m.settle(checked);
-      }
-      ensureIgnore(disk);
+      await m.openLogs(exists, false);
       return m;
     } catch (err) {
       throw asGccError(err);
     }
+  }
+
+  private get disk(): Disk {
+    return { store: this.store, now: this.now, lock: this.lockOpts(), warn: (w: string) => this.warnings.push(w) };
+  }
+
+  /** The steps of open after the folder is there; `migrate`: move a visited first layout too (a write on a branch, `gctx migrate`). */
+  private async openLogs(existed: boolean, migrate: boolean): Promise<void> {
+    const disk = this.disk;
+    await migrateOldLayout(disk, migrate);
+    const checked = await checkLogs(disk);
+    if (this.visitNote) this.warnings.push(this.visitNote);
+    if (!hasAnyLog(this.store)) {
+      assertMayInitialize(this.store, existed, this.opts.create);
+      await this.initialize();
+    } else {
+      await this.load();
+      await this.settle(checked);
+    }
+    ensureIgnore(disk);
+  }
+
+  /**
+   * Move a visited first layout into segments (`gctx migrate`, or the first write on a branch)
+   * and open the memory again from them. Returns what was said of the move, or null when
+   * there was nothing to move.
+   */
+  async migrate(): Promise<string | null> {
+    const said = this.warnings.find((w) => w.startsWith('moved '));
+    if (!this.store.visit) return said ?? null;
+    // What was said of the visit no longer holds.
+    const note = this.warnings.indexOf(this.visitNote ?? '');
+    if (note !== -1) this.warnings.splice(note, 1);
+    const before = this.warnings.length;
+    await this.openLogs(true, true);
+    return this.warnings.slice(before).find((w) => w.startsWith('moved ')) ?? null;
   }
 
   private lockOpts() {
@@ -177,7 +217,7 @@ export class Memory {
       }
     }
     const [epoch, lastId] = (this.views.readCheckpoint() ?? '').split(' ');
-    if (epoch !== this.store.ledger.epoch || lastId !== this.store.ledger.lastId || !epoch) {
+    if ((epoch !== this.store.ledger.epoch || lastId !== this.store.ledger.lastId || !epoch) && !this.store.visit) {
       try {
         await this.store.withLock(() => this.replayAll(true), this.lockOpts());
         return;
@@ -236,8 +276,9 @@ export class Memory {
   private async settle(checked: Checked): Promise<void> {
     this.warnings.push(...checked.warnings);
     const changed = this.store.fresh || checked.added.length > 0 || checked.replaced.length > 0 || checked.grew.length > 0 || checked.resigned.length > 0 || checked.torn.length > 0;
-    const stale = this.views.readCheckpoint() !== this.stamp();
-    if (!changed && !stale && !this.editsPending()) return;
+    const stale = this.views.readCheckpoint() !== this.stamp() || this.viewsGone();
+    // Visiting, the views on disk are the old commit's tracked files: neither rebuilt nor read as edits.
+    if (!changed && (this.store.visit || (!stale && !this.editsPending()))) return;
     try {
       await this.store.withLock(() => {
         for (const f of checked.torn) {
@@ -253,6 +294,11 @@ export class Memory {
       if (e.code !== 'E_READ_ONLY') throw e;
       this.warnings.push(`memory is read-only: ${e.message}; views were not refreshed`);
     }
+  }
+
+  /** main.md or main's log.md is missing: the views are rebuilt whole. */
+  private viewsGone(): boolean {
+    return !existsSync(this.layout.mainMd) || !existsSync(this.layout.logOf(MAIN));
   }
 
   private editsPending(): boolean {
@@ -280,7 +326,14 @@ export class Memory {
    * aside, since the other side's events must not read as the person's deletions.
    */
   private settleLocked(logsReplaced: boolean): void {
-    const cp = this.views.readCheckpoint();
+    if (this.store.visit) {
+      this.openDelta = null;
+      this.rebuilt = false;
+      return;
+    }
+    // Views git took away (a checkout leaving a commit of the first layout, which tracked files
+    // at their paths) are behind whatever the checkpoint says.
+    const cp = this.viewsGone() ? null : this.views.readCheckpoint();
     if (cp !== this.stamp()) {
       // Views of another gctx (an upgrade) are rewritten whole, like views behind replaced logs:
       // a hand edit among them is kept aside first, never overwritten.
@@ -325,6 +378,8 @@ export class Memory {
     this.recent.add(this._state, out);
     this._state = evolve(this._state, out);
     this.saveSnapshot(false);
+    // Visiting: the views stay as the old commit has them; the next open elsewhere rebuilds them.
+    if (this.store.visit) return out;
     try {
       this.project(before, out);
       this.views.checkpoint(this.stamp());
@@ -376,6 +431,10 @@ export class Memory {
     const session = opts.session ?? this.opts.session;
     try {
       const clean = redactCommand(cmd);
+      // A write where the user works on a commit of the first layout moves it first; at a
+      // detached HEAD or mid-bisect it records into this clone's untracked segment instead.
+      // (Where HEAD stands is asked again: a process that stays open may have opened elsewhere.)
+      if (this.store.visit && this.store.repo && mayMigrate(headState(this.store.repo))) await this.migrate();
       // A merge records no files of its own, but what it brings in is the receiving branch's from
       // now on: its tree is kept as that branch's baseline, as a commit's is.
       const git = clean.type === 'commit' || clean.type === 'merge' ? this.gitFiles(session) : null;
@@ -450,6 +509,7 @@ export class Memory {
 
   /** Rebuild every view from the logs; differing main.md / metadata.yaml are kept aside first. */
   async replay(): Promise<{ written: string[]; kept: string[] }> {
+    if (this.store.visit) throw gccError('E_READ_ONLY', 'this commit holds the first layout of .GCC/, whose views git tracks: they are not rebuilt while visiting', 'check out a commit of the new layout, or `gctx migrate` on a branch');
     return this.store.withLock(() => {
       this.catchUp();
       const kept: string[] = [];

@@ -1,22 +1,21 @@
 /**
  * The steps of opening a memory that deal with the logs as files, before anything is folded:
- * an old layout moved into segments, every log held against the ledger (a segment git left
- * conflicted resolved by union first), and `.GCC/.gitignore` written once all of it checked out.
+ * an old layout moved into segments (unless git tracks it: a visit, store/visit.ts), every log
+ * held against the ledger (a segment git left conflicted resolved by union first), and the
+ * ignore rules written once all of it checked out.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { asGccError } from '../errors.js';
+import { asGccError, gccError } from '../errors.js';
 import { hasConflictMarkers } from '../log/conflict.js';
+import { ensureExclude } from '../store/git-exclude.js';
+import { takenByGit } from '../store/git-explain.js';
 import type { LockOptions } from '../store/lock.js';
 import { migrate, needsMigration, resolveConflict } from '../store/migrate.js';
+import { EVENTS_DIR, GCC_DIR, GITIGNORE } from '../store/paths.js';
 import { type Checked, LOCAL, type Store } from '../store/store.js';
+import { visitOf } from '../store/visit.js';
 
-export const GITIGNORE = `# Written by gctx. Only events/ travels through git: every other file here is generated
-# from it on each machine, or is this clone's own state (docs/git.md).
-/*
-!/.gitignore
-!/events/
-!/aside/
-`;
+export { GITIGNORE };
 
 export interface Disk {
   store: Store;
@@ -25,34 +24,66 @@ export interface Disk {
   warn: (warning: string) => void;
 }
 
-/** An old layout moved into segments, once, under the lock. */
-export async function migrateOldLayout({ store, now, lock, warn }: Disk): Promise<void> {
+/**
+ * An old layout moved into segments, once, under the lock. One git tracks is only moved when
+ * `visited` says so (a write on a branch, `gctx migrate`): opening it is a visit.
+ */
+export async function migrateOldLayout({ store, now, lock, warn }: Disk, visited = false): Promise<void> {
   if (!needsMigration(store.layout)) return;
+  if (!visited && visitOf(store.layout, store.repo)) return;
   await store.withLock(() => {
     if (!needsMigration(store.layout)) return;
     const r = migrate(store, now());
     warn(
       `moved ${r.events} events of the old layout into ${r.segments.length ? r.segments.map((s) => `.GCC/events/${s}`).join(', ') : 'the local log'} (docs/git.md: the layout that merges on every path)` +
-        (r.untracked ? '; the old log and view files left the git index: commit the change (`git add .GCC && git commit`)' : ''),
+        (r.untracked ? '; the change is staged (the old log and view files out of the index, the new .GCC/.gitignore in): commit it (`git add .GCC && git commit`)' : ''),
     );
   }, lock);
 }
 
-/** `.GCC/.gitignore` as gctx writes it (only events/ and aside/ travel); one a person wrote is left alone. */
+/**
+ * `.GCC/.gitignore` written when it is missing (one a person wrote is left alone; the
+ * migration writes the new layout's over the first layout's), and the same rules in this
+ * clone's git exclude file. Not while visiting a commit of the first layout, whose own
+ * `.gitignore` git tracks, nor at a commit from before the memory (git holds the file
+ * elsewhere): an untracked file there would stop git from checking out one that has it.
+ */
 export function ensureIgnore({ store, warn }: Disk): void {
+  if (store.repo) {
+    try {
+      ensureExclude(store.repo, store.layout.root);
+    } catch (err) {
+      warn(`could not add the memory's ignore rules to git's info/exclude: ${asGccError(err).message}`);
+    }
+  }
+  if (store.visit) return;
   const ignore = `${store.layout.gcc}/.gitignore`;
-  let current: string | null = null;
   try {
-    current = readFileSync(ignore, 'utf8');
+    readFileSync(ignore);
+    return;
   } catch {
     /* missing */
   }
-  if (current === GITIGNORE || (current !== null && current.startsWith('# Written by gctx.'))) return;
+  if (store.repo && takenByGit(store.layout.root, `${GCC_DIR}/.gitignore`)) return;
   try {
     writeFileSync(ignore, GITIGNORE);
   } catch (err) {
     warn(`could not write ${ignore}: ${asGccError(err).message}`);
   }
+}
+
+/**
+ * A folder with no log is initialised only when asked (`create`), or when it was there already
+ * (a clone of a `.GCC/.gitignore` alone) — and, but by `gctx init`, not where git took the
+ * memory away: at a commit from before it (the index holds no segment, some commit does), an
+ * initialisation would travel back as a stray one, resetting the settings.
+ */
+export function assertMayInitialize(store: Store, existed: boolean, create: boolean | 'if-new' | undefined): void {
+  const root = store.layout.root;
+  if (create !== true && (existed || create) && store.repo && takenByGit(root, `${GCC_DIR}/${EVENTS_DIR}`)) {
+    throw gccError('E_NOT_INITIALIZED', `no memory in ${root} at this commit (other commits hold .GCC/events/)`, 'check out a commit that holds the memory; `gctx init` starts a new one here');
+  }
+  if (!create && !existed) throw gccError('E_NOT_INITIALIZED', `no memory in ${root}`, 'run `gctx init`');
 }
 
 function segmentOf(file: string): string | null {

@@ -19,6 +19,7 @@ import type { GccEvent } from '../events/types.js';
 import { FileLock } from '../store/lock.js';
 import { LOCAL, type Store } from '../store/store.js';
 import { writeTextAtomic } from '../store/text-file.js';
+import { FrozenLog } from '../store/visit.js';
 
 const FED = 'fed.json';
 
@@ -116,7 +117,9 @@ export class MemorySearch {
   private feed(idx: SearchIndex): void {
     const path = join(this.dir, FED);
     const fed = readFed(path);
-    const logs = this.store.ledger.logs;
+    // The acknowledged segments, and the first layout's read-only log while visiting (never acknowledged).
+    const logs: Record<string, { size: number; crc: number }> = { ...this.store.ledger.logs };
+    for (const f of this.store.logs.values()) if (f instanceof FrozenLog) logs[f.name] = f.meta;
     const names = Object.keys(logs).filter((n) => n !== LOCAL);
     idx.retain(new Set(names));
     let changed = false;

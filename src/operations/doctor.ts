@@ -48,7 +48,7 @@ export default operation({
         }
       }
       checks.push({ check: 'lock', ok: true, detail: existsSync(l.lock) ? `held (${l.lock}); a dead holder's lock is taken over automatically` : 'free' });
-      checks.push({ check: 'layout', ok: oldLogs(l).length === 0, detail: oldLogs(l).length ? 'the first layout: any gctx command (or `gctx migrate`) moves it into .GCC/events/' : 'writer-owned segments (.GCC/events/)' });
+      checks.push({ check: 'layout', ok: oldLogs(l).length === 0, detail: oldLogs(l).length ? 'the first layout: the first write on a branch (or `gctx migrate`) moves it into .GCC/events/; at a detached HEAD it is read as it is' : 'writer-owned segments (.GCC/events/)' });
       try {
         const m = await Memory.open(ctx.dir, { lockTimeoutMs: 5_000 });
         const problems = m.verify();

@@ -32,7 +32,7 @@ export default operation({
     if (a.verb === 'sync') {
       const r = await syncAfterGit(ctx.dir);
       for (const w of r.warnings) process.stderr.write(`gctx: warning: ${w}\n`);
-      return { text: r.skipped ? 'no memory here' : 'views match the logs', data: { ok: true, ...r } };
+      return { text: r.skipped ? 'no memory here' : r.visiting ? 'a commit of the first layout: read as it is, nothing written' : 'views match the logs', data: { ok: true, ...r } };
     }
     // Clones set up by the first layout still name this driver for old log.md files.
     const [, ours, theirs, path] = a.files ?? [];

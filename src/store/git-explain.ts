@@ -66,6 +66,11 @@ function tracked(root: string, rel: string): boolean {
   }
 }
 
+/** Whether git took `rel` (a file or folder) out of the work tree: the index holds none of it, and some commit does. */
+export function takenByGit(root: string, rel: string): boolean {
+  return !tracked(root, rel) && committedSomewhere(root, rel);
+}
+
 /**
  * null when git removed the log: neither the index nor HEAD holds it, and some commit other
  * than a stash does (a checkout, reset or rebase took it away, and can bring it back); else the

@@ -99,7 +99,8 @@ export interface Read {
   tail: number;
 }
 
-function note(meta: LogMeta, events: readonly GccEvent[]): void {
+/** What a batch adds to a meta: ids, per-branch counts and label ranges, the last sequence. */
+export function note(meta: LogMeta, events: readonly GccEvent[]): void {
   for (const e of events) {
     if (!meta.firstId) meta.firstId = e.id;
     meta.lastId = e.id;

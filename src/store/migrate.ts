@@ -6,89 +6,25 @@
  * lifecycles) moves to the local log. The transformation depends only on the events, so two
  * clones that migrate one history write the same events, and the union keeps each once.
  *
- * The old files become views (regenerated, ignored by git); in a git work tree they are
- * taken out of the index so the next commit removes them from the repository.
+ * The old files become views (regenerated, ignored by git); in a git work tree the change is
+ * staged — the old files out of the index, the new `.GCC/.gitignore` in — so the next commit
+ * records the migration, and until then the index is one git can leave for a commit of the
+ * new layout. Callers migrate only where the user works (visit.ts says where not).
  */
 import { randomHex } from '../runtime/random.js';
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, rmSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { type GccEvent, isLocalType } from '../events/types.js';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { GccEvent } from '../events/types.js';
 import { gccError } from '../errors.js';
 import { parse, serialize } from '../log/codec.js';
-import { conflictSides, hasConflictMarkers } from '../log/conflict.js';
-import { MACHINE_PREFIX } from '../log/parser.js';
+import { conflictSides } from '../log/conflict.js';
+import { OLD_FILES, readOldLayout } from './first-layout.js';
 import { runGit } from './git-probe.js';
-import { writeFileSync } from 'node:fs';
 import { emptyMeta } from './logfile.js';
-import { GCC_DIR, type Layout, newSegmentName } from './paths.js';
+import { GCC_DIR, GITIGNORE, newSegmentName } from './paths.js';
 import { SEGMENT_MAX, type Store } from './store.js';
 
-/** How much of a log.md is read to tell an old log from a view. */
-const HEAD_BYTES = 64 * 1024;
-
-/** Old log files: `.GCC/log.md` and `.GCC/branches/**\/log.md` that hold machine lines. */
-export function oldLogs(l: Layout): string[] {
-  const out: string[] = [];
-  // An old log holds a machine line within its first entries (or right after a conflict
-  // marker); a view never does (its lines are prose). Only the head of each file is read, so
-  // looking costs the same however long the history.
-  const head = Buffer.alloc(HEAD_BYTES);
-  const isOld = (path: string): boolean => {
-    let fd: number;
-    try {
-      fd = openSync(path, 'r');
-    } catch {
-      return false;
-    }
-    try {
-      const n = readSync(fd, head, 0, HEAD_BYTES, 0);
-      const text = head.toString('latin1', 0, n);
-      return text.startsWith(MACHINE_PREFIX) || text.includes(`\n${MACHINE_PREFIX}`);
-    } finally {
-      closeSync(fd);
-    }
-  };
-  if (isOld(join(l.gcc, 'log.md'))) out.push(join(l.gcc, 'log.md'));
-  const walk = (dir: string, depth: number): void => {
-    if (depth > 12) return;
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      return;
-    }
-    for (const n of names) {
-      const p = join(dir, n);
-      if (n === 'log.md' && isOld(p)) out.push(p);
-      else if (!n.includes('.')) walk(p, depth + 1);
-    }
-  };
-  walk(join(l.gcc, 'branches'), 0);
-  return out;
-}
-
-/** The events of one old log; a conflicted one gives both sides' events. */
-function eventsOf(path: string, rel: string): GccEvent[] {
-  const text = readFileSync(path, 'utf8');
-  const sides = hasConflictMarkers(text) ? conflictSides(text) : null;
-  const texts = sides ? [sides.ours, sides.theirs] : [text];
-  const out: GccEvent[] = [];
-  for (const t of texts) {
-    // The first layout's merge driver could interleave batches: ids need not grow in these.
-    const p = parse(t, rel, 0, false);
-    out.push(...p.events);
-  }
-  return out;
-}
-
-/** An old event as the new layout holds it: local state out of shared events. */
-function upgrade(e: GccEvent): GccEvent {
-  if (e.type === 'branch.created' || e.type === 'branch.merged' || e.type === 'branch.abandoned') {
-    const { session: _session, ...data } = e.data as typeof e.data & { session?: string };
-    return { ...e, data } as GccEvent;
-  }
-  return e;
-}
+export { needsMigration, oldLogs } from './first-layout.js';
 
 /**
  * Events in id order as segments of at most SEGMENT_MAX, renumbered. Each event stands alone:
@@ -128,20 +64,7 @@ export interface Migration {
  */
 export function migrate(store: Store, now: Date): Migration {
   const l = store.layout;
-  const logs = oldLogs(l);
-  const seen = new Map<string, GccEvent>();
-  for (const path of logs) {
-    for (const e of eventsOf(path, relative(l.root, path))) {
-      const prev = seen.get(e.id);
-      if (prev && JSON.stringify({ ...prev, seq: 0, more: 0 }) !== JSON.stringify({ ...e, seq: 0, more: 0 })) {
-        throw gccError('E_CORRUPT', `event ${e.id} appears twice with different content in the old logs`, 'restore the old logs from git, then run any gctx command again', { file: relative(l.root, path) });
-      }
-      seen.set(e.id, upgrade(e));
-    }
-  }
-  const all = [...seen.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
-  const shared = all.filter((e) => !isLocalType(e.type));
-  const local = all.filter((e) => isLocalType(e.type)).map((e) => ({ ...e, more: undefined }) as GccEvent);
+  const { logs, shared, local } = readOldLayout(l);
   const segments: string[] = [];
   for (const file of renumber(shared)) {
     const name = newSegmentName(now, randomHex(3));
@@ -165,24 +88,21 @@ export function migrate(store: Store, now: Date): Migration {
   rmSync(join(l.gcc, '.cache'), { recursive: true, force: true });
   rmSync(join(l.gcc, '.gitattributes'), { force: true });
   for (const stale of ['.lock', '.lock.break']) rmSync(join(l.gcc, stale), { force: true });
+  // The first layout's .gitignore kept its caches out; the new one keeps everything but events/ out.
+  writeFileSync(join(l.gcc, '.gitignore'), GITIGNORE);
   let untracked = false;
   if (store.repo) {
     try {
-      const old = ['log.md', 'commit.md', 'main.md', 'metadata.yaml', 'branches', '.gitattributes'].map((p) => `${GCC_DIR}/${p}`);
-      runGit(l.root, ['rm', '-r', '-q', '--cached', '--ignore-unmatch', '--', ...old]);
+      runGit(l.root, ['rm', '-r', '-q', '--cached', '--ignore-unmatch', '--', ...OLD_FILES.map((p) => `${GCC_DIR}/${p}`)]);
       untracked = true;
+      runGit(l.root, ['add', '--', `${GCC_DIR}/.gitignore`]);
     } catch {
       /* not tracked, or git refused: the warning says what to do */
     }
   }
-  return { events: all.length, segments, untracked };
+  const events = shared.length + local.length;
+  return { events, segments, untracked };
 }
-
-/** Whether `.GCC/` is in the old layout (old logs, and no segment yet written from them). */
-export function needsMigration(l: Layout): boolean {
-  return existsSync(l.gcc) && oldLogs(l).length > 0;
-}
-
 
 /**
  * A segment git (or a hand merge) left with conflict markers: the union of its sides' events,

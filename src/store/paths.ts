@@ -21,6 +21,15 @@ export { branchNameProblem };
 export const GCC_DIR = '.GCC';
 export const EVENTS_DIR = 'events';
 
+/** `.GCC/.gitignore` as gctx writes it: only events/ (and aside/) travel through git. */
+export const GITIGNORE = `# Written by gctx. Only events/ travels through git: every other file here is generated
+# from it on each machine, or is this clone's own state (docs/git.md).
+/*
+!/.gitignore
+!/events/
+!/aside/
+`;
+
 /** A segment's name relative to events/: `YYYY-MM/YYYYMMDDTHHMMSSZ-xxxxxx.md`. */
 export const SEGMENT_NAME = /^\d{4}-\d{2}\/\d{8}T\d{6}Z-[0-9a-f]{6}\.md$/;
 export const MONTH_DIR = /^\d{4}-\d{2}$/;

@@ -16,12 +16,13 @@ import { type GccEvent, idTime, type Placed } from '../events/types.js';
 import { GccError, gccError } from '../errors.js';
 import { serialize } from '../log/codec.js';
 import { type GitRepo, findRepo, gitPath, headOf, indexSignature, trackedUnder } from './git-probe.js';
-import { explainChange, explainVanished, type LogPlace } from './git-explain.js';
+import { explainChange, explainVanished, type LogPlace, takenByGit } from './git-explain.js';
 import { emptyLedger, type Ledger, type LedgerEntry, ledgerDamaged, readLedger, writeLedger } from './ledger.js';
 import { FileLock, type LockOptions } from './lock.js';
 import { copyMeta, LogFile, type LogMeta, signatureOf } from './logfile.js';
 import { assertNoSymlink, assertRealLayout, type Layout, linkRefused, MONTH_DIR, newSegmentName, SEGMENT_NAME } from './paths.js';
 import { mergeById } from './stream.js';
+import { FrozenLog, type Visit, Visits } from './visit.js';
 
 /** The local log's name among the logs. */
 export const LOCAL = 'local';
@@ -99,10 +100,13 @@ export class Store {
   /** Folders already found real during the operation under way (withLock). */
   private checked: Set<string> | undefined;
   private head: string | null = null;
+  /** Whether the work tree holds a commit of the first layout that git tracks, and its read-only log (visit.ts). */
+  private readonly visits: Visits;
 
   constructor(readonly layout: Layout) {
     this.lock = new FileLock(layout.lock);
     this.repo = findRepo(layout.root);
+    this.visits = new Visits(layout, this.repo);
     const ledger = readLedger(layout.ledger);
     this.ledgerLost = ledger === null && ledgerDamaged(layout.ledger);
     this.fresh = ledger === null;
@@ -115,6 +119,16 @@ export class Store {
     this.ledgerLost = false;
     this.ledger = emptyLedger();
     this.logs.clear();
+  }
+
+  /** Set while the work tree holds a commit of the first layout that git tracks: nothing git tracks is changed then. */
+  get visit(): Visit | null {
+    return this.visits.visit;
+  }
+
+  /** The first layout's events join the logs as a read-only log while visiting, and leave when git moves on. */
+  private lookForVisit(again: boolean): boolean {
+    return this.visits.look(this.logs, () => this.local.meta.size === 0 && this.local.sizeOnDisk() === null, again);
   }
 
   private place(path: string, name: string): LogPlace {
@@ -191,6 +205,7 @@ export class Store {
     const damage: GccError[] = collect ?? [];
     const out: Checked = { added: [], replaced: [], grew: [], resigned: [], torn: [], warnings: [] };
     assertRealLayout(this.layout);
+    this.lookForVisit(true);
     if (this.ledgerLost) {
       const e = gccError(
         'E_CORRUPT',
@@ -274,6 +289,9 @@ export class Store {
     for (const name of out.replaced) {
       if (!onDisk.has(name) && name !== LOCAL) this.logs.delete(name);
     }
+    // A segment git took away or rewrote is no longer this clone's to write: another commit
+    // holds it under that name, and a file written there would stop git from coming back.
+    if (this.ledger.open && out.replaced.includes(this.ledger.open)) this.ledger.open = null;
     return out;
   }
 
@@ -299,7 +317,7 @@ export class Store {
     let sealedToo = changed === 'all' || sealedChanged || this.ledgerBehind;
     if (changed === 'all') {
       const logs = Object.create(null) as Record<string, LedgerEntry>;
-      for (const f of this.logs.values()) if (f.meta.size > 0 || f.sizeOnDisk() !== null) logs[f.name] = this.entryOf(f);
+      for (const f of this.logs.values()) if (!(f instanceof FrozenLog) && (f.meta.size > 0 || f.sizeOnDisk() !== null)) logs[f.name] = this.entryOf(f);
       this.ledger.logs = logs;
     } else {
       for (const f of changed) {
@@ -357,8 +375,10 @@ export class Store {
       }
       const names = new Set(this.listSegments());
       for (const name of names) if (!this.logs.has(name) || name === this.ledger.open) growing.add(this.file(name));
+      // Git moved to or from a commit of the first layout: its events come or go.
+      if (this.lookForVisit(false)) reset = true;
       for (const f of [...this.logs.values()]) {
-        if (f.name !== LOCAL && !names.has(f.name)) {
+        if (f.name !== LOCAL && !(f instanceof FrozenLog) && !names.has(f.name)) {
           if (f.meta.size > 0) {
             // Gone: damage, unless git took it away or the ledger (as it now stands: a repair
             // rewrites it) no longer holds it as acknowledged.
@@ -371,6 +391,7 @@ export class Store {
             }
             reset = true;
           }
+          if (f.name === this.ledger.open) this.ledger.open = null;
           this.logs.delete(f.name);
         }
       }
@@ -463,7 +484,7 @@ export class Store {
       const f = this.file(open);
       const size = f.sizeOnDisk();
       if (size === f.meta.size && f.meta.size > 0 && f.meta.size < SEGMENT_MAX && !this.gitHasSeen(f)) return { file: f, rotated: false };
-      if (f.meta.size === 0 && (size === null || (size === 0 && !this.gitHasSeen(f)))) return { file: f, rotated: false };
+      if (f.meta.size === 0 && ((size === null && !this.takenByGit(f)) || (size === 0 && !this.gitHasSeen(f)))) return { file: f, rotated: false };
     }
     for (;;) {
       const name = newSegmentName(now, randomHex(3));
@@ -481,6 +502,15 @@ export class Store {
         return { file: f, rotated: true };
       }
     }
+  }
+
+  /**
+   * Whether git took the segment away (some commit holds it, the work tree and index do not):
+   * a checkout of an older commit. Written again under that name, it would stop git from
+   * coming back. Asked only of an open segment that is missing.
+   */
+  private takenByGit(f: LogFile): boolean {
+    return this.repo !== null && takenByGit(this.layout.root, gitPath(this.layout.root, f.path));
   }
 
   /** Whether git's index holds the segment; asked of git only when the index changed since. */

@@ -125,7 +125,7 @@ export class MemoryHolder {
     if (this.memory && !this.exists) this.forget();
     if (this.memory) return { memory: this.memory, initialized: false };
     const initialized = !this.exists;
-    this.opening ??= Memory.open(this.dir, { create: true });
+    this.opening ??= Memory.open(this.dir, { create: 'if-new' });
     try {
       this.memory = await this.opening;
     } catch (err) {

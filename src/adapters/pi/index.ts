@@ -76,7 +76,7 @@ export default function gccPiExtension(pi: ExtensionAPI): void {
     registerMemoryTools(pi, slot, () => ({ contextBudget: slot.resolved?.config.contextBudget ?? DEFAULTS.contextBudget }));
   };
 
-  const openMemory = async (create: boolean) => {
+  const openMemory = async (create: boolean | 'if-new') => {
     const resolved = slot.resolved;
     if (!resolved) return;
     slot.memory?.close();
@@ -118,7 +118,8 @@ export default function gccPiExtension(pi: ExtensionAPI): void {
       for (const w of resolved.warnings) notify(ctx, `gcc: ${w}`, 'warning');
       if (identity.needsMarker) pi.appendEntry(IDENTITY_ENTRY, { id: identity.id, forkedFrom: identity.forkedFrom ?? null });
 
-      await openMemory(resolved.config.autoInit);
+      // On its own, not at a commit from before the memory git holds elsewhere (Memory.open).
+      await openMemory(resolved.config.autoInit ? 'if-new' : false);
       const memory = slot.memory as Memory | null;
       if (memory) {
         if (identity.forkedFrom) await carryBranch(memory, identity.forkedFrom, identity.id);

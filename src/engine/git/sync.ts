@@ -1,14 +1,25 @@
 /**
  * `gctx git sync`, run by the hooks right after git changed the work tree (checkout, merge,
- * rebase): open the memory, which folds what git brought and rebuilds the views.
+ * rebase): open the memory, which folds what git brought and rebuilds the views. At a commit
+ * of the first layout it reads and changes nothing (a visit: store/visit.ts), and at a commit
+ * from before the memory there is nothing to open; neither is news worth a line on every
+ * checkout of a bisect — the next gctx command says so.
  */
 import { existsSync } from 'node:fs';
+import { asGccError } from '../../errors.js';
 import { Memory } from '../memory.js';
 import { layout } from '../../store/paths.js';
 
-export async function syncAfterGit(dir: string): Promise<{ warnings: string[]; skipped: boolean }> {
-  if (!existsSync(layout(dir).gcc)) return { warnings: [], skipped: true };
-  const m = await Memory.open(dir);
+export async function syncAfterGit(dir: string): Promise<{ warnings: string[]; skipped: boolean; visiting: boolean }> {
+  if (!existsSync(layout(dir).gcc)) return { warnings: [], skipped: true, visiting: false };
+  let m: Memory;
+  try {
+    m = await Memory.open(dir);
+  } catch (err) {
+    if (asGccError(err).code === 'E_NOT_INITIALIZED') return { warnings: [], skipped: true, visiting: false };
+    throw err;
+  }
   m.close();
-  return { warnings: [...m.warnings], skipped: false };
+  const note = m.visitNote;
+  return { warnings: m.warnings.filter((w) => w !== note), skipped: false, visiting: note !== null };
 }

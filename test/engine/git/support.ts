@@ -41,6 +41,12 @@ export class Sandbox {
     return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
   }
 
+  /** `gctx hook` for an agent, the payload on stdin, as an agent host runs it. */
+  hook(dir: string, agent: string, payload: object): { status: number; stdout: string; stderr: string } {
+    const r = spawnSync(process.execPath, [CLI, 'hook', '--agent', agent], { cwd: dir, env: this.env, encoding: 'utf8', input: JSON.stringify(payload) });
+    return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+  }
+
   /** gctx that must succeed. */
   ok(dir: string, ...args: string[]): string {
     const r = this.gctx(dir, ...args);
