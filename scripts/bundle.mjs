@@ -19,8 +19,9 @@
  * - ajv, which the MCP SDK imports for one feature gctx never uses (checking elicitation
  *   answers), goes the same way: its import in the SDK becomes a stub that loads ajv.cjs when
  *   an Ajv is first constructed (src/adapters/mcp/server.ts defers that too).
- * - zod is imported as a namespace in src/adapters/mcp/, so its unused parts (locales, about
- *   360 KB) are left out.
+ * - zod is imported as a namespace whose members are used by name (src/operations/schema.ts),
+ *   so its unused parts (locales, about 360 KB) are left out. The command line loads it
+ *   (schema-….js) only to check the arguments of a call that gives some.
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';

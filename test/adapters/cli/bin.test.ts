@@ -71,7 +71,23 @@ describe('the gctx executable', () => {
     const r = traced(['status', '--dir', dir], '', dir);
     expect(r.stdout).toMatch(/^On memory branch main: /);
     expect(r.loaded.slice(0, 2)).toEqual(['gctx.js', 'main.js']);
-    none(r.loaded, 'hook-main.js', 'mcp-main.js');
+    expect(r.loaded.some((f) => chunk('memory').test(f))).toBe(true);
+    // status takes no arguments: there is nothing for the schemas (zod) to check.
+    none(r.loaded, 'hook-main.js', 'mcp-main.js', chunk('schema'));
+  });
+
+  it('lists the commands without zod or the engine', () => {
+    const r = traced(['--help'], '', REPO);
+    expect(r.stdout).toContain('gctx status');
+    expect(r.loaded.slice(0, 2)).toEqual(['gctx.js', 'main.js']);
+    none(r.loaded, chunk('schema'), chunk('memory'), 'hook-main.js', 'mcp-main.js');
+  });
+
+  it('checks the arguments of a command that takes some against its schema', () => {
+    const dir = project();
+    const r = traced(['commit', 'first', '--dir', dir], '', dir);
+    expect(r.stdout).toMatch(/^Committed C001 /);
+    expect(r.loaded.some((f) => chunk('schema').test(f))).toBe(true);
   });
 
   it('carries yaml, diff and ajv as files of their own', () => {
