@@ -72,8 +72,8 @@ describe('the gctx executable', () => {
     expect(r.stdout).toMatch(/^On memory branch main: /);
     expect(r.loaded.slice(0, 2)).toEqual(['gctx.js', 'main.js']);
     expect(r.loaded.some((f) => chunk('memory').test(f))).toBe(true);
-    // status takes no arguments: there is nothing for the schemas (zod) to check.
-    none(r.loaded, 'hook-main.js', 'mcp-main.js', chunk('schema'));
+    // status takes no arguments: there is nothing for the schemas (zod) to check; it moves no machine (xstate).
+    none(r.loaded, 'hook-main.js', 'mcp-main.js', chunk('schema'), 'xstate.cjs');
   });
 
   it('lists the commands without zod or the engine', () => {
@@ -88,10 +88,13 @@ describe('the gctx executable', () => {
     const r = traced(['commit', 'first', '--dir', dir], '', dir);
     expect(r.stdout).toMatch(/^Committed C001 /);
     expect(r.loaded.some((f) => chunk('schema').test(f))).toBe(true);
+    // A commit moves the branch's machine.
+    expect(r.loaded).toContain('xstate.cjs');
   });
 
-  it('carries yaml, diff and ajv as files of their own', () => {
+  it('carries yaml, diff, xstate and ajv as files of their own', () => {
     const require = createRequire(CLI);
+    expect(typeof (require('./xstate.cjs') as typeof import('xstate')).createMachine).toBe('function');
     expect((require('./yaml.cjs') as typeof import('yaml')).stringify({ a: [1] })).toBe('a:\n  - 1\n');
     expect((require('./diff.cjs') as typeof import('diff')).diffLines('a\n', 'b\n').length).toBe(2);
     const { Ajv, addFormats } = require('./ajv.cjs') as { Ajv: new (o: object) => { validate: (s: object, d: unknown) => boolean }; addFormats: (a: object) => void };
@@ -116,7 +119,8 @@ describe('the gctx executable', () => {
     // Line counts of the edit come from diff, bundled next to the executable.
     expect(r.loaded).toContain('diff.cjs');
     expect(r.loaded.filter((f) => f.includes('/node_modules/'))).toEqual([]);
-    none(r.loaded, 'main.js', 'mcp-main.js', chunk('server'), 'ajv.cjs');
+    // A tool call moves no branch or session machine.
+    none(r.loaded, 'main.js', 'mcp-main.js', chunk('server'), 'ajv.cjs', 'xstate.cjs');
   });
 
   it('serves MCP without the CLI table and without ajv', () => {
