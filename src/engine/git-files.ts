@@ -9,25 +9,24 @@
  * still count). Git runs from PATH with an argument vector; nothing in the project chooses
  * what runs.
  */
-import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import type { FileChange } from '../events/types.js';
 import type { GitRepo } from '../store/git-probe.js';
+import { childProcess, crypto } from '../runtime/lazy-deps.js';
 
 const TIMEOUT_MS = 15_000;
 
 function git(cwd: string, args: readonly string[], env?: NodeJS.ProcessEnv): string {
   const base = { ...process.env, ...env };
   for (const k of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_PREFIX']) delete base[k];
-  return execFileSync('git', args, { cwd, env: base, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 });
+  return childProcess().execFileSync('git', args, { cwd, env: base, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 });
 }
 
 /** The local ref that keeps a branch's last tree. */
 export function treeRef(repo: GitRepo, root: string, branch: string): string {
-  const project = createHash('sha256').update(relative(repo.top, root)).digest('hex').slice(0, 8);
+  const project = crypto().createHash('sha256').update(relative(repo.top, root)).digest('hex').slice(0, 8);
   return `refs/gcc/${project}/${branch}`;
 }
 

@@ -43,3 +43,12 @@ export function xstateLib(): XState {
   xstate ??= require(bundled ? './xstate.cjs' : 'xstate') as XState;
   return xstate;
 }
+
+/*
+ * Builtins only some paths call — git, hashing, random bytes, archives — taken when first
+ * called: importing one loads it at start-up, and crypto or child_process cost a process
+ * milliseconds that a status, or a hook that runs no git, never needs.
+ */
+export const childProcess = (): typeof import('node:child_process') => process.getBuiltinModule('node:child_process');
+export const crypto = (): typeof import('node:crypto') => process.getBuiltinModule('node:crypto');
+export const zlib = (): typeof import('node:zlib') => process.getBuiltinModule('node:zlib');

@@ -32,6 +32,15 @@ function traced(args: string[], input: string, cwd: string): { stdout: string; l
   return { stdout: r.stdout, loaded: urls.filter((u) => u.startsWith('file:')).map((u) => (u.includes('/node_modules/') ? u : basename(new URL(u).pathname))) };
 }
 
+/** The builtins a process loaded, of those only some paths need. */
+function builtins(args: string[], input: string, cwd: string): string[] {
+  const probe = `data:text/javascript,${encodeURIComponent("process.on('exit', () => process.stderr.write('@@builtins ' + JSON.stringify(process.moduleLoadList) + '\\n'));")}`;
+  const r = spawnSync(NODE, ['--import', probe, CLI, ...args], { input, cwd, encoding: 'utf8', env: { ...process.env, GCC_SESSION: '' } });
+  const line = r.stderr.split('\n').find((l) => l.startsWith('@@builtins '));
+  const list = JSON.parse(line!.slice('@@builtins '.length)) as string[];
+  return list.filter((m) => /^NativeModule (crypto|child_process|zlib)$/.test(m)).map((m) => m.slice('NativeModule '.length));
+}
+
 const project = () => {
   const dir = mkdtempSync(join(tmpdir(), 'gcc-bin-'));
   expect(spawnSync(NODE, [CLI, 'init', '--dir', dir]).status).toBe(0);
@@ -74,6 +83,16 @@ describe('the gctx executable', () => {
     expect(r.loaded.some((f) => chunk('memory').test(f))).toBe(true);
     // status takes no arguments: there is nothing for the schemas (zod) to check; it moves no machine (xstate).
     none(r.loaded, 'hook-main.js', 'mcp-main.js', chunk('schema'), 'xstate.cjs');
+  });
+
+  it('loads crypto, child_process and zlib only on the paths that call them', () => {
+    const dir = project();
+    // status runs no git, hashes nothing and draws no random ids.
+    expect(builtins(['status'], '', dir)).toEqual(['zlib']);
+    // A PreToolUse that decides nothing opens no archive and runs no git.
+    expect(builtins(['hook', '--agent', 'claude-code'], fixture('pre-tool-use-bash', dir), dir)).toEqual([]);
+    // Logging a tool call draws random ids.
+    expect(builtins(['hook', '--agent', 'claude-code'], fixture('post-tool-use-edit', dir), dir)).toContain('crypto');
   });
 
   it('lists the commands without zod or the engine', () => {
