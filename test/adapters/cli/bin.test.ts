@@ -128,7 +128,8 @@ describe('the gctx executable', () => {
     expect(r.stdout).toBe('');
     expect(r.loaded.slice(0, 2)).toEqual(['gctx.js', 'hook-main.js']);
     expect(r.loaded.filter((f) => f.includes('/node_modules/'))).toEqual([]);
-    none(r.loaded, chunk('memory'), 'main.js', 'mcp-main.js', chunk('server'), 'yaml.cjs', 'diff.cjs', 'ajv.cjs');
+    // Nor the redactor: nothing is logged.
+    none(r.loaded, chunk('memory'), chunk('redact'), 'main.js', 'mcp-main.js', chunk('server'), 'yaml.cjs', 'diff.cjs', 'ajv.cjs');
   });
 
   it('logs a PostToolUse with the engine, still without the CLI table or the MCP SDK', () => {
