@@ -14,7 +14,7 @@ import { randomHex } from '../runtime/random.js';
 import { existsSync, lstatSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from '../decider/commands.js';
-import { decide, type Decision } from '../decider/decide.js';
+import type { Decision } from '../decider/decide.js';
 import { evolve, replayer } from '../decider/evolve.js';
 import { currentBranch, type MemoryState } from '../decider/state.js';
 import { type Config, DEFAULT_CONFIG, FORMAT_VERSION, type GccEvent, MAIN, type Placed } from '../events/types.js';
@@ -36,7 +36,6 @@ import { reconcileEdits, setAsideUnexplained } from './reconcile.js';
 import { reviveState, SNAPSHOT_FORMAT } from './revive.js';
 import { checkLogs, ensureIgnore, hasAnyLog, migrateOldLayout } from './open-logs.js';
 import { FullRebuild, ViewWriter } from './views.js';
-import { redactCommand } from './redact-command.js';
 
 export interface OpenOptions {
   /** Create `.GCC/` when missing (as `gctx init` does). */
@@ -374,6 +373,8 @@ export class Memory {
   async execute(cmd: Command, opts: ExecuteOptions = {}): Promise<ExecResult> {
     const session = opts.session ?? this.opts.session;
     try {
+      // Loaded by the first write: a process that only reads never decides or redacts.
+      const [{ decide }, { redactCommand }] = await Promise.all([import('../decider/decide.js'), import('./redact-command.js')]);
       const clean = redactCommand(cmd);
       // A merge records no files of its own, but what it brings in is the receiving branch's from
       // now on: its tree is kept as that branch's baseline, as a commit's is.
