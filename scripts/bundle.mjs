@@ -14,13 +14,16 @@
  *   no module becomes a chunk just because two doors use it.
  * - Within a door, each `import()` in the sources stays a chunk loaded on demand: a hook loads
  *   the engine (memory-….js) only when its event needs the memory.
- * - yaml, diff and minisearch are `require`d synchronously on first use (src/runtime/lazy-deps.ts): each is bundled
- *   into a CommonJS file of its own (yaml.cjs, diff.cjs, minisearch.cjs) rather than dozens in node_modules.
+ * - yaml, diff, minisearch and xstate are `require`d synchronously on first use
+ *   (src/runtime/lazy-deps.ts): each is bundled into a CommonJS file of its own (yaml.cjs,
+ *   diff.cjs, minisearch.cjs, xstate.cjs) rather than dozens in node_modules. xstate is only
+ *   ever reached that way, so a process holds one copy of it.
  * - ajv, which the MCP SDK imports for one feature gctx never uses (checking elicitation
  *   answers), goes the same way: its import in the SDK becomes a stub that loads ajv.cjs when
  *   an Ajv is first constructed (src/adapters/mcp/server.ts defers that too).
- * - zod is imported as a namespace in src/adapters/mcp/, so its unused parts (locales, about
- *   360 KB) are left out.
+ * - zod is imported as a namespace whose members are used by name (src/operations/schema.ts),
+ *   so its unused parts (locales, about 360 KB) are left out. The command line loads it
+ *   (schema-….js) only to check the arguments of a call that gives some.
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -97,6 +100,7 @@ for (const [name, contents, resolveDir] of [
   ['yaml', "module.exports = require('yaml');", root],
   ['diff', "module.exports = require('diff');", root],
   ['minisearch', "module.exports = require('minisearch');", root],
+  ['xstate', "module.exports = require('xstate');", root],
   ['ajv', "module.exports = { Ajv: require('ajv'), addFormats: require('ajv-formats') };", sdkDir],
 ]) {
   await emit({ ...common, stdin: { contents, resolveDir, loader: 'js' }, outfile: `${outdir}/${name}.cjs`, format: 'cjs' });

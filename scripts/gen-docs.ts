@@ -1,22 +1,26 @@
 /**
- * Writes the generated docs: docs/machines.md from the machine definitions and
- * docs/operations.md from the catalogue of operations and the CLI's launchers.
- * Run: npx tsx scripts/gen-docs.ts        (--check: exit 1 if either file is stale)
+ * Writes the generated files: docs/machines.md from the machine definitions, and
+ * docs/operations.md and src/operations/fields.generated.ts from the catalogue of operations
+ * and the CLI's launchers.
+ * Run: npx tsx scripts/gen-docs.ts        (--check: exit 1 if any file is stale)
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { machineDocsMarkdown } from '../src/diagrams/docs.js';
-import { operationDocsMarkdown } from './operation-docs.js';
+import { operationFieldsSource } from './operation-fields.js';
 
-const DOCS: [string, () => string][] = [
-  ['machines.md', machineDocsMarkdown],
-  ['operations.md', operationDocsMarkdown],
+// The fields table first: the operations' docs are rendered through it (usage lines), so they
+// are imported only once it is written.
+const FILES: [string, () => string | Promise<string>][] = [
+  ['docs/machines.md', machineDocsMarkdown],
+  ['src/operations/fields.generated.ts', operationFieldsSource],
+  ['docs/operations.md', async () => (await import('./operation-docs.js')).operationDocsMarkdown()],
 ];
 
 let stale = 0;
-for (const [name, render] of DOCS) {
-  const target = fileURLToPath(new URL(`../docs/${name}`, import.meta.url));
-  const text = render();
+for (const [name, render] of FILES) {
+  const target = fileURLToPath(new URL(`../${name}`, import.meta.url));
+  const text = await render();
   if (!process.argv.includes('--check')) {
     writeFileSync(target, text);
     process.stdout.write(`wrote ${target}\n`);
@@ -29,7 +33,7 @@ for (const [name, render] of DOCS) {
     // missing counts as stale
   }
   if (current !== text) {
-    process.stderr.write(`docs/${name} is out of date: run \`npx tsx scripts/gen-docs.ts\`\n`);
+    process.stderr.write(`${name} is out of date: run \`npx tsx scripts/gen-docs.ts\`\n`);
     stale++;
   }
 }

@@ -10,7 +10,7 @@ import { GLOBAL_FLAGS, usageOf } from '../src/adapters/cli/args.js';
 import { LAUNCHERS } from '../src/adapters/cli/launchers/index.js';
 import { TOOL_PREFIX } from '../src/adapters/pi/memory-tools.js';
 import { CATALOGUE, type Operation } from '../src/operations/index.js';
-import { kindOf, isRequired, unwrap } from '../src/operations/schema.js';
+import { argsOf, argumentsFrom, kindOf, unwrap } from '../src/operations/schema.js';
 
 const kebab = (s: string) => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 /** Text for a table cell: pipes escaped, one line. */
@@ -39,7 +39,7 @@ function typeOf(schema: z.ZodType): string {
 
 /** How the command line spells one field: its slot or flags, and the flags that set it. */
 function cliSpelling(op: Operation, field: string): string {
-  const kind = kindOf(op.args.shape[field] as z.ZodType);
+  const kind = kindOf(argsOf(op).shape[field] as z.ZodType);
   const out: string[] = [];
   for (const arg of op.cli) {
     if (arg.field === field) {
@@ -61,12 +61,13 @@ function cliSpelling(op: Operation, field: string): string {
 }
 
 function argumentTable(op: Operation): string[] {
-  const fields = Object.keys(op.args.shape);
-  if (!fields.length) return ['No arguments.', ''];
-  const rows = fields.map((f) => {
-    const schema = op.args.shape[f] as z.ZodType;
+  const shape = argsOf(op).shape;
+  const { fields } = argumentsFrom(argsOf(op));
+  if (!Object.keys(fields).length) return ['No arguments.', ''];
+  const rows = Object.entries(fields).map(([f, { required }]) => {
+    const schema = shape[f] as z.ZodType;
     const desc = schema.description ?? '';
-    return `| ${code(f)} | ${isRequired(op.args, f) ? 'yes' : 'no'} | ${cell(typeOf(schema))} | ${cell(cliSpelling(op, f))} | ${cell(desc)} |`;
+    return `| ${code(f)} | ${required ? 'yes' : 'no'} | ${cell(typeOf(schema))} | ${cell(cliSpelling(op, f))} | ${cell(desc)} |`;
   });
   return ['| argument | required | value | command line | meaning |', '|---|---|---|---|---|', ...rows, ''];
 }

@@ -15,6 +15,7 @@ import { metadataObject } from '../projections/render-metadata.js';
 import { CHARS_PER_TOKEN, clip, estimateTokens, fitItems, fitText } from './budget.js';
 import { entryLine, failedLines, failureLine, pendingLine, uncommittedLine } from './lines.js';
 import type { SearchHit, SearchKind } from './search-index.js';
+import { CONTEXT_LEVELS } from './levels.js';
 
 export type ContextQuery =
   | { level: 'status' }
@@ -26,7 +27,6 @@ export type ContextQuery =
   | { level: 'search'; text: string; limit?: number; page?: number };
 
 export type ContextLevel = ContextQuery['level'];
-export const CONTEXT_LEVELS: readonly ContextLevel[] = ['status', 'branch', 'commit', 'log', 'metadata', 'full', 'search'];
 
 export interface ContextAnswer {
   text: string;

@@ -3,7 +3,7 @@
  * listing the shards and their parts' sizes. The manifest is an untrusted cache like the
  * rest: anything malformed in it makes it count as absent, and every shard is fed again.
  */
-import { createHash } from 'node:crypto';
+import { crypto } from '../runtime/lazy-deps.js';
 import { readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_PART_DOCS } from './search-part.js';
@@ -21,7 +21,7 @@ export interface PartInfo {
 /** The file of a part: readable, unique (hashed), and nothing a shard name could steer elsewhere. */
 export function partFile(shard: string, part: number): string {
   const safe = shard.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60);
-  return `s-${safe}-${createHash('sha256').update(shard).digest('hex').slice(0, 16)}-${part}.json`;
+  return `s-${safe}-${crypto().createHash('sha256').update(shard).digest('hex').slice(0, 16)}-${part}.json`;
 }
 
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;

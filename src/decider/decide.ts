@@ -11,7 +11,6 @@
  * Shared events go to this clone's segment and travel through git; local ones (where a
  * session stands, session lifecycles) go to the local log and never do.
  */
-import { createHash } from 'node:crypto';
 import { type Config, DEFAULT_CONFIG, type FileChange, MAIN, type NewEvent, type Placed } from '../events/types.js';
 import { branchKey, branchNameProblem, CONFIG_MAX, configValueProblem, MAX_ITEMS, MAX_LINE, MAX_OBJECTIVES, MAX_PATH, MAX_TEXT } from '../events/rules.js';
 import { GccError, gccError } from '../errors.js';
@@ -19,6 +18,7 @@ import type { BranchRejected } from '../machines/branch-machine.js';
 import { branchStep, sessionStep } from '../machines/steps.js';
 import type { Command } from './commands.js';
 import { findObjective, normalizeLine } from './objectives.js';
+import { crypto } from '../runtime/lazy-deps.js';
 import { type BranchInfo, currentBranch, isOpen, landing, lastLabel, type MemoryState } from './state.js';
 
 export { currentBranch };
@@ -59,7 +59,7 @@ export function wellFormed<T>(value: T): T {
 }
 
 function shortHash(...parts: string[]): string {
-  const h = createHash('sha256');
+  const h = crypto().createHash('sha256');
   for (const p of parts) h.update(p).update('\u0000');
   return h.digest('hex').slice(0, 7);
 }

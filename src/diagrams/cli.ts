@@ -25,19 +25,19 @@ export function runViz(args: { machine?: string; format?: 'mermaid' | 'json'; ac
   }
   const names = args.machine === undefined ? MACHINE_NAMES : [args.machine];
   const graphs: Array<[MachineName, MachineGraph]> = names.map((name) => {
-    if (args.active === undefined) return [name, machineGraph(MACHINES[name])];
+    if (args.active === undefined) return [name, machineGraph(MACHINES[name]())];
     let value;
     try {
       value = parseStateValue(args.active);
     } catch {
       throw gccError('E_INVALID_ARGUMENT', `cannot read state "${args.active}"`, 'give a dotted path like `active.current.idle` or a JSON state value');
     }
-    const ids = activeIds(MACHINES[name], value);
-    const leafOk = ids.length > 0 && ids.some((id) => MACHINES[name].getStateNodeById(id).type !== 'compound');
+    const ids = activeIds(MACHINES[name](), value);
+    const leafOk = ids.length > 0 && ids.some((id) => MACHINES[name]().getStateNodeById(id).type !== 'compound');
     if (!leafOk) {
       throw gccError('E_INVALID_ARGUMENT', `"${args.active}" is not a state of the ${name} machine`, `see its states with \`gctx viz ${name} --format json\``);
     }
-    return [name, machineGraph(MACHINES[name], { active: value })];
+    return [name, machineGraph(MACHINES[name](), { active: value })];
   });
   if (format === 'json') {
     const out = graphs.length === 1 ? graphs[0]![1] : Object.fromEntries(graphs);

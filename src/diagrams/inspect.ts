@@ -92,7 +92,7 @@ interface StatelyInspector {
   snapshot(actor: string, snapshot: { status: string; value: unknown; context: unknown }, info?: { event?: { type: string } }): void;
 }
 
-const MACHINES: Record<StepRecord['machine'], AnyStateMachine> = { branch: branchMachine, session: sessionMachine };
+const MACHINES: Record<StepRecord['machine'], () => AnyStateMachine> = { branch: branchMachine, session: sessionMachine };
 
 export function websocketInspector(url: string): InspectorHandle {
   let stopped = false;
@@ -107,7 +107,7 @@ export function websocketInspector(url: string): InspectorHandle {
     const actor = `${r.machine}:${r.id}`;
     if (!known.has(actor)) {
       known.add(actor);
-      inspector!.actor(actor, { status: 'active', value: r.from, context: {} }, { definition: JSON.stringify(MACHINES[r.machine].definition) });
+      inspector!.actor(actor, { status: 'active', value: r.from, context: {} }, { definition: JSON.stringify(MACHINES[r.machine]().definition) });
     }
     inspector!.event(actor, { type: r.event });
     inspector!.snapshot(actor, { status: 'active', value: r.to, context: {} }, { event: { type: r.event } });

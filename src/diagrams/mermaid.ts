@@ -8,6 +8,7 @@ import { branchMachine } from '../machines/branch-machine.js';
 import { readinessMachine } from '../machines/readiness.js';
 import { sessionMachine } from '../machines/session.js';
 
+/** Each machine by name, defined when first asked for. */
 export const MACHINES = { branch: branchMachine, session: sessionMachine, readiness: readinessMachine } as const;
 export type MachineName = keyof typeof MACHINES;
 export const MACHINE_NAMES = Object.keys(MACHINES) as MachineName[];
@@ -149,9 +150,9 @@ export function parseStateValue(text: string): StateValue {
 }
 
 export function machineMermaid(name: MachineName, opts: { active?: StateValue } = {}): string {
-  return graphToMermaid(machineGraph(MACHINES[name], opts));
+  return graphToMermaid(machineGraph(MACHINES[name](), opts));
 }
 
 export function machineJson(name: MachineName, opts: { active?: StateValue } = {}): MachineGraph {
-  return machineGraph(MACHINES[name], opts);
+  return machineGraph(MACHINES[name](), opts);
 }

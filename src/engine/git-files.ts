@@ -9,13 +9,12 @@
  * still count). Git runs from PATH with an argument vector; nothing in the project chooses
  * what runs.
  */
-import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import type { FileChange } from '../events/types.js';
 import type { GitRepo } from '../store/git-probe.js';
+import { childProcess, crypto } from '../runtime/lazy-deps.js';
 
 /** A file name as a reader sees it: control characters (a name can hold a line break) shown as `?`. */
 const shown = (path: string): string => path.replace(/[\u0000-\u001f\u007f]/g, '?');
@@ -30,12 +29,12 @@ function cleanEnv(env?: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 function git(cwd: string, args: readonly string[], env?: NodeJS.ProcessEnv): string {
-  return execFileSync('git', args, { cwd, env: cleanEnv(env), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 });
+  return childProcess().execFileSync('git', args, { cwd, env: cleanEnv(env), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 });
 }
 
 /** The local ref that keeps a branch's last tree. */
 export function treeRef(repo: GitRepo, root: string, branch: string): string {
-  const project = createHash('sha256').update(relative(repo.top, root)).digest('hex').slice(0, 8);
+  const project = crypto().createHash('sha256').update(relative(repo.top, root)).digest('hex').slice(0, 8);
   return `refs/gcc/${project}/${branch}`;
 }
 
@@ -115,7 +114,7 @@ export function uncommittedSince(repo: GitRepo, root: string, branch: string, pa
   const dir = mkdtempSync(join(tmpdir(), 'gcc-index-'));
   const index = join(dir, 'index');
   const run = (args: readonly string[], input?: string) =>
-    execFileSync('git', args, { cwd: root, env: cleanEnv({ GIT_INDEX_FILE: index }), encoding: 'utf8', input, stdio: ['pipe', 'pipe', 'ignore'], timeout: READ_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 });
+    childProcess().execFileSync('git', args, { cwd: root, env: cleanEnv({ GIT_INDEX_FILE: index }), encoding: 'utf8', input, stdio: ['pipe', 'pipe', 'ignore'], timeout: READ_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 });
   try {
     try {
       copyFileSync(join(repo.gitDir, 'index'), index);

@@ -19,7 +19,7 @@ import { randomHex } from '../runtime/random.js';
 import { existsSync, lstatSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from '../decider/commands.js';
-import { decide, type Decision } from '../decider/decide.js';
+import type { Decision } from '../decider/decide.js';
 import { evolve, replayer } from '../decider/evolve.js';
 import { currentBranch, type MemoryState } from '../decider/state.js';
 import { type Config, DEFAULT_CONFIG, FORMAT_VERSION, type GccEvent, MAIN, type Placed } from '../events/types.js';
@@ -42,7 +42,6 @@ import { reviveState, SNAPSHOT_FORMAT } from './revive.js';
 import { assertMayInitialize, checkLogs, type Disk, ensureIgnore, hasAnyLog, migrateOldLayout } from './open-logs.js';
 import { headState, mayMigrate, visitNote } from '../store/visit.js';
 import { FullRebuild, ViewWriter } from './views.js';
-import { redactCommand } from './redact-command.js';
 
 export interface OpenOptions {
   /**
@@ -430,6 +429,8 @@ export class Memory {
   async execute(cmd: Command, opts: ExecuteOptions = {}): Promise<ExecResult> {
     const session = opts.session ?? this.opts.session;
     try {
+      // Loaded by the first write: a process that only reads never decides or redacts.
+      const [{ decide }, { redactCommand }] = await Promise.all([import('../decider/decide.js'), import('./redact-command.js')]);
       const clean = redactCommand(cmd);
       // A write where the user works on a commit of the first layout moves it first; at a
       // detached HEAD or mid-bisect it records into this clone's untracked segment instead.

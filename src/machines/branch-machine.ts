@@ -11,8 +11,9 @@
  * ordinary (non-final) states on purpose: a final state would make the snapshot `done`, and a
  * done snapshot silently ignores every event, so it could not reject.
  */
-import { emit, setup, type SnapshotFrom } from 'xstate';
+import type { SnapshotFrom } from 'xstate';
 import type { ErrorCode } from '../errors.js';
+import { xstateLib } from '../runtime/lazy-deps.js';
 import type { EventPayloads, NewEvent } from '../events/types.js';
 
 type Domain<K extends 'branch.created' | 'commit.recorded' | 'branch.merged' | 'branch.abandoned'> = { type: K; data: EventPayloads[K] };
@@ -40,68 +41,79 @@ export interface BranchContext {
 
 const reject = (code: RejectCode) => ({ type: 'reject' as const, params: { code } });
 
-export const branchMachine = setup({
-  types: {
-    input: {} as { name: string; parent: string | null },
-    context: {} as BranchContext,
-    events: {} as BranchMachineEvent,
-    emitted: {} as BranchEmitted,
-  },
-  guards: {
-    isMain: ({ context }) => context.parent === null,
-    intoSelf: ({ context, event }) => event.type === 'branch.merged' && event.data.into === context.name,
-  },
-  actions: {
-    reject: emit(({ context, event }, params: { code: RejectCode }) => ({ type: 'gcc.rejected' as const, code: params.code, branch: context.name, refused: event.type })),
-    /** The move is legal: the event is what gets appended. */
-    accept: emit(({ event }) => ({ type: event.type, data: event.data }) as NewEvent),
-  },
-}).createMachine({
-  id: 'branch',
-  context: ({ input }) => ({ name: input.name, parent: input.parent }),
-  initial: 'unborn',
-  states: {
-    // No branch of this name yet: only its creation is legal.
-    unborn: {
-      on: {
-        'branch.created': { target: 'active', actions: 'accept' },
-        'commit.recorded': { actions: reject('E_BRANCH_NOT_FOUND') },
-        'branch.merged': { actions: reject('E_BRANCH_NOT_FOUND') },
-        'branch.abandoned': { actions: reject('E_BRANCH_NOT_FOUND') },
+function defineBranchMachine() {
+  const { emit, setup } = xstateLib();
+  return setup({
+    types: {
+      input: {} as { name: string; parent: string | null },
+      context: {} as BranchContext,
+      events: {} as BranchMachineEvent,
+      emitted: {} as BranchEmitted,
+    },
+    guards: {
+      isMain: ({ context }) => context.parent === null,
+      intoSelf: ({ context, event }) => event.type === 'branch.merged' && event.data.into === context.name,
+    },
+    actions: {
+      reject: emit(({ context, event }, params: { code: RejectCode }) => ({ type: 'gcc.rejected' as const, code: params.code, branch: context.name, refused: event.type })),
+      /** The move is legal: the event is what gets appended. */
+      accept: emit(({ event }) => ({ type: event.type, data: event.data }) as NewEvent),
+    },
+  }).createMachine({
+    id: 'branch',
+    context: ({ input }) => ({ name: input.name, parent: input.parent }),
+    initial: 'unborn',
+    states: {
+      // No branch of this name yet: only its creation is legal.
+      unborn: {
+        on: {
+          'branch.created': { target: 'active', actions: 'accept' },
+          'commit.recorded': { actions: reject('E_BRANCH_NOT_FOUND') },
+          'branch.merged': { actions: reject('E_BRANCH_NOT_FOUND') },
+          'branch.abandoned': { actions: reject('E_BRANCH_NOT_FOUND') },
+        },
+      },
+      active: {
+        on: {
+          'branch.created': { actions: reject('E_BRANCH_EXISTS') },
+          'commit.recorded': { actions: 'accept' },
+          'branch.merged': [
+            { guard: 'isMain', actions: reject('E_MERGE_MAIN') },
+            { guard: 'intoSelf', actions: reject('E_MERGE_SELF') },
+            { target: 'merged', actions: 'accept' },
+          ],
+          'branch.abandoned': [{ guard: 'isMain', actions: reject('E_ABANDON_MAIN') }, { target: 'abandoned', actions: 'accept' }],
+        },
+      },
+      merged: {
+        on: {
+          'branch.created': { actions: reject('E_BRANCH_EXISTS') },
+          'commit.recorded': { actions: reject('E_BRANCH_CLOSED') },
+          'branch.merged': { actions: reject('E_BRANCH_CLOSED') },
+          'branch.abandoned': { actions: reject('E_BRANCH_CLOSED') },
+        },
+      },
+      abandoned: {
+        on: {
+          'branch.created': { actions: reject('E_BRANCH_EXISTS') },
+          'commit.recorded': { actions: reject('E_BRANCH_CLOSED') },
+          'branch.merged': { actions: reject('E_BRANCH_CLOSED') },
+          'branch.abandoned': { actions: reject('E_BRANCH_CLOSED') },
+        },
       },
     },
-    active: {
-      on: {
-        'branch.created': { actions: reject('E_BRANCH_EXISTS') },
-        'commit.recorded': { actions: 'accept' },
-        'branch.merged': [
-          { guard: 'isMain', actions: reject('E_MERGE_MAIN') },
-          { guard: 'intoSelf', actions: reject('E_MERGE_SELF') },
-          { target: 'merged', actions: 'accept' },
-        ],
-        'branch.abandoned': [{ guard: 'isMain', actions: reject('E_ABANDON_MAIN') }, { target: 'abandoned', actions: 'accept' }],
-      },
-    },
-    merged: {
-      on: {
-        'branch.created': { actions: reject('E_BRANCH_EXISTS') },
-        'commit.recorded': { actions: reject('E_BRANCH_CLOSED') },
-        'branch.merged': { actions: reject('E_BRANCH_CLOSED') },
-        'branch.abandoned': { actions: reject('E_BRANCH_CLOSED') },
-      },
-    },
-    abandoned: {
-      on: {
-        'branch.created': { actions: reject('E_BRANCH_EXISTS') },
-        'commit.recorded': { actions: reject('E_BRANCH_CLOSED') },
-        'branch.merged': { actions: reject('E_BRANCH_CLOSED') },
-        'branch.abandoned': { actions: reject('E_BRANCH_CLOSED') },
-      },
-    },
-  },
-});
+  });
+}
 
-export type BranchSnapshot = SnapshotFrom<typeof branchMachine>;
+let machine: ReturnType<typeof defineBranchMachine> | undefined;
+
+/** The machine, defined on first use: a process that moves no branch loads no xstate. */
+export function branchMachine(): ReturnType<typeof defineBranchMachine> {
+  machine ??= defineBranchMachine();
+  return machine;
+}
+
+export type BranchSnapshot = SnapshotFrom<ReturnType<typeof branchMachine>>;
 
 /** The states a branch can be in: what the fold keeps and metadata.yaml shows. */
 export type BranchLifecycle = 'unborn' | 'active' | 'merged' | 'abandoned';

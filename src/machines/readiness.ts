@@ -11,7 +11,8 @@
  * Host API: createReadinessBarrier({ capMs, clock?, inspect? }) → ReadinessBarrier.
  * Arm it when the extension instance is constructed: the cap runs from then.
  */
-import { assign, createActor, emit, setup, type InspectionEvent, type Observer } from 'xstate';
+import type { InspectionEvent, Observer } from 'xstate';
+import { xstateLib } from '../runtime/lazy-deps.js';
 
 export type Missing = 'sessionHook' | 'tools';
 
@@ -27,68 +28,79 @@ export function readinessNotice(missing: readonly Missing[], capMs: number): str
   return `GCC memory may not be callable yet: after ${capMs} ms ${what}. If a memory tool is missing or fails, run /reload.`;
 }
 
-export const readinessMachine = setup({
-  types: {
-    input: {} as { capMs: number },
-    context: {} as { capMs: number; hookRan: boolean; toolsReady: boolean },
-    events: {} as ReadinessEvent,
-    emitted: {} as ReadinessEmitted,
-  },
-  guards: {
-    toolsAlready: ({ context }) => context.toolsReady,
-    hookAlready: ({ context }) => context.hookRan,
-  },
-  delays: { cap: ({ context }) => context.capMs },
-  actions: {
-    markHook: assign({ hookRan: true }),
-    markTools: assign({ toolsReady: true }),
-    reportReady: emit({ type: 'ready' as const }),
-    reportTimedOut: emit(({ context }) => ({ type: 'timedOut' as const, capMs: context.capMs, missing: missingOf(context) })),
-    notice: emit(({ context }) => ({ type: 'notice' as const, text: readinessNotice(missingOf(context), context.capMs) })),
-  },
-}).createMachine({
-  id: 'readiness',
-  context: ({ input }) => ({ capMs: input.capMs, hookRan: false, toolsReady: false }),
-  initial: 'waiting',
-  states: {
-    waiting: {
-      // The cap sits on the parent so one deadline spans both steps and is cancelled on exit.
-      after: { cap: { target: 'timedOut' } },
-      initial: 'awaitHook',
-      states: {
-        awaitHook: {
-          on: {
-            SESSION_HOOK_RAN: [
-              { guard: 'toolsAlready', target: '#readiness.ready', actions: 'markHook' },
-              { target: 'awaitTools', actions: 'markHook' },
-            ],
-            TOOLS_READY: { actions: 'markTools' }, // in-process tools can be callable before the hook
+function defineReadinessMachine() {
+  const { assign, emit, setup } = xstateLib();
+  return setup({
+    types: {
+      input: {} as { capMs: number },
+      context: {} as { capMs: number; hookRan: boolean; toolsReady: boolean },
+      events: {} as ReadinessEvent,
+      emitted: {} as ReadinessEmitted,
+    },
+    guards: {
+      toolsAlready: ({ context }) => context.toolsReady,
+      hookAlready: ({ context }) => context.hookRan,
+    },
+    delays: { cap: ({ context }) => context.capMs },
+    actions: {
+      markHook: assign({ hookRan: true }),
+      markTools: assign({ toolsReady: true }),
+      reportReady: emit({ type: 'ready' as const }),
+      reportTimedOut: emit(({ context }) => ({ type: 'timedOut' as const, capMs: context.capMs, missing: missingOf(context) })),
+      notice: emit(({ context }) => ({ type: 'notice' as const, text: readinessNotice(missingOf(context), context.capMs) })),
+    },
+  }).createMachine({
+    id: 'readiness',
+    context: ({ input }) => ({ capMs: input.capMs, hookRan: false, toolsReady: false }),
+    initial: 'waiting',
+    states: {
+      waiting: {
+        // The cap sits on the parent so one deadline spans both steps and is cancelled on exit.
+        after: { cap: { target: 'timedOut' } },
+        initial: 'awaitHook',
+        states: {
+          awaitHook: {
+            on: {
+              SESSION_HOOK_RAN: [
+                { guard: 'toolsAlready', target: '#readiness.ready', actions: 'markHook' },
+                { target: 'awaitTools', actions: 'markHook' },
+              ],
+              TOOLS_READY: { actions: 'markTools' }, // in-process tools can be callable before the hook
+            },
           },
+          awaitTools: { on: { TOOLS_READY: { target: '#readiness.ready', actions: 'markTools' } } },
         },
-        awaitTools: { on: { TOOLS_READY: { target: '#readiness.ready', actions: 'markTools' } } },
       },
+      timedOut: {
+        entry: 'reportTimedOut',
+        initial: 'unreported',
+        states: {
+          unreported: { on: { TURN: { target: 'reported', actions: 'notice' } } },
+          reported: {},
+        },
+        on: {
+          SESSION_HOOK_RAN: [
+            { guard: 'toolsAlready', target: 'ready', actions: 'markHook' },
+            { actions: 'markHook' },
+          ],
+          TOOLS_READY: [
+            { guard: 'hookAlready', target: 'ready', actions: 'markTools' },
+            { actions: 'markTools' },
+          ],
+        },
+      },
+      ready: { type: 'final', entry: 'reportReady' },
     },
-    timedOut: {
-      entry: 'reportTimedOut',
-      initial: 'unreported',
-      states: {
-        unreported: { on: { TURN: { target: 'reported', actions: 'notice' } } },
-        reported: {},
-      },
-      on: {
-        SESSION_HOOK_RAN: [
-          { guard: 'toolsAlready', target: 'ready', actions: 'markHook' },
-          { actions: 'markHook' },
-        ],
-        TOOLS_READY: [
-          { guard: 'hookAlready', target: 'ready', actions: 'markTools' },
-          { actions: 'markTools' },
-        ],
-      },
-    },
-    ready: { type: 'final', entry: 'reportReady' },
-  },
-});
+  });
+}
+
+let machine: ReturnType<typeof defineReadinessMachine> | undefined;
+
+/** The machine, defined on first use. */
+export function readinessMachine(): ReturnType<typeof defineReadinessMachine> {
+  machine ??= defineReadinessMachine();
+  return machine;
+}
 
 function missingOf(c: { hookRan: boolean; toolsReady: boolean }): Missing[] {
   return [...(c.hookRan ? [] : ['sessionHook' as const]), ...(c.toolsReady ? [] : ['tools' as const])];
@@ -130,7 +142,7 @@ export function createReadinessBarrier(opts: {
   clock?: BarrierClock;
   inspect?: Observer<InspectionEvent> | ((ev: InspectionEvent) => void);
 }): ReadinessBarrier {
-  const actor = createActor(readinessMachine, {
+  const actor = xstateLib().createActor(readinessMachine(), {
     input: { capMs: opts.capMs },
     clock: opts.clock ?? unrefClock,
     ...(opts.inspect ? { inspect: opts.inspect } : {}),

@@ -11,8 +11,8 @@
  * (SIGNALS_OF). An opening that fails, or outlasts its cap (a wedged lock), lands in
  * `degraded`, which records why and never blocks the host (fail open).
  */
-import { assertEvent, assign, emit, setup } from 'xstate';
 import type { NewEvent } from '../events/types.js';
+import { xstateLib, type XState } from '../runtime/lazy-deps.js';
 
 export type SessionSignal =
   | { type: 'START'; reason: string }
@@ -37,75 +37,88 @@ export interface SessionContext {
 
 export type SessionLifecycle = 'idle' | 'opening' | 'ready' | 'compacting' | 'degraded' | 'ended';
 
-export const sessionMachine = setup({
-  types: {
-    input: {} as { host: string; session: string; openCapMs?: number },
-    context: {} as SessionContext,
-    events: {} as SessionSignal,
-    emitted: {} as SessionEmitted,
-  },
-  delays: { openCap: ({ context }) => context.openCapMs },
-  guards: { owesEnd: ({ context }) => context.started },
-  actions: {
-    begin: assign(({ event }) => {
-      assertEvent(event, 'START');
-      return { reason: event.reason, started: false, degraded: null };
-    }),
-    emitStarted: emit(({ context }) => ({ type: 'session.started' as const, data: { session: context.session, host: context.host, reason: context.reason } })),
-    markStarted: assign({ started: true }),
-    emitCompacted: emit(({ context }) => ({ type: 'session.compacted' as const, data: { session: context.session, host: context.host } })),
-    emitEnded: emit(({ context, event }) => ({
-      type: 'session.ended' as const,
-      data: { session: context.session, host: context.host, reason: event.type === 'SHUTDOWN' ? (event.reason ?? 'shutdown') : event.type === 'START' ? `restarted: ${event.reason}` : 'ended' },
-    })),
-    markEnded: assign({ started: false }),
-    recordFailure: assign(({ context, event }) => ({ degraded: event.type === 'FAILED' ? event.reason : `opening took longer than ${context.openCapMs} ms` })),
-    emitDegraded: emit(({ context }) => ({ type: 'gcc.degraded' as const, reason: context.degraded ?? 'unknown' })),
-  },
-}).createMachine({
-  id: 'session',
-  context: ({ input }) => ({ host: input.host, session: input.session, reason: '', started: false, openCapMs: input.openCapMs ?? 10_000, degraded: null }),
-  initial: 'idle',
-  states: {
-    idle: { on: { START: { target: 'opening', actions: 'begin' }, SHUTDOWN: 'ended' } },
-    opening: {
-      after: { openCap: { target: 'degraded', actions: 'recordFailure' } },
-      on: {
-        OPENED: { target: 'ready', actions: ['markStarted', 'emitStarted'] },
-        FAILED: { target: 'degraded', actions: 'recordFailure' },
-        SHUTDOWN: 'ended',
-      },
+function defineSessionMachine() {
+  // Annotated: an assertion (assertEvent) is called through a name with a declared type.
+  const xstate: XState = xstateLib();
+  const { assign, emit, setup } = xstate;
+  return setup({
+    types: {
+      input: {} as { host: string; session: string; openCapMs?: number },
+      context: {} as SessionContext,
+      events: {} as SessionSignal,
+      emitted: {} as SessionEmitted,
     },
-    ready: {
-      on: {
-        COMPACT: 'compacting',
-        // A new start of the same session ends what was running, so the log shows the seam.
-        START: { target: 'opening', actions: ['emitEnded', 'markEnded', 'begin'] },
-        SHUTDOWN: { target: 'ended', actions: ['emitEnded', 'markEnded'] },
-        FAILED: { target: 'degraded', actions: 'recordFailure' },
-      },
+    delays: { openCap: ({ context }) => context.openCapMs },
+    guards: { owesEnd: ({ context }) => context.started },
+    actions: {
+      begin: assign(({ event }) => {
+        xstate.assertEvent(event, 'START');
+        return { reason: event.reason, started: false, degraded: null };
+      }),
+      emitStarted: emit(({ context }) => ({ type: 'session.started' as const, data: { session: context.session, host: context.host, reason: context.reason } })),
+      markStarted: assign({ started: true }),
+      emitCompacted: emit(({ context }) => ({ type: 'session.compacted' as const, data: { session: context.session, host: context.host } })),
+      emitEnded: emit(({ context, event }) => ({
+        type: 'session.ended' as const,
+        data: { session: context.session, host: context.host, reason: event.type === 'SHUTDOWN' ? (event.reason ?? 'shutdown') : event.type === 'START' ? `restarted: ${event.reason}` : 'ended' },
+      })),
+      markEnded: assign({ started: false }),
+      recordFailure: assign(({ context, event }) => ({ degraded: event.type === 'FAILED' ? event.reason : `opening took longer than ${context.openCapMs} ms` })),
+      emitDegraded: emit(({ context }) => ({ type: 'gcc.degraded' as const, reason: context.degraded ?? 'unknown' })),
     },
-    compacting: {
-      on: {
-        COMPACTED: { target: 'ready', actions: 'emitCompacted' },
-        FAILED: { target: 'degraded', actions: 'recordFailure' },
-        SHUTDOWN: { target: 'ended', actions: ['emitEnded', 'markEnded'] },
+  }).createMachine({
+    id: 'session',
+    context: ({ input }) => ({ host: input.host, session: input.session, reason: '', started: false, openCapMs: input.openCapMs ?? 10_000, degraded: null }),
+    initial: 'idle',
+    states: {
+      idle: { on: { START: { target: 'opening', actions: 'begin' }, SHUTDOWN: 'ended' } },
+      opening: {
+        after: { openCap: { target: 'degraded', actions: 'recordFailure' } },
+        on: {
+          OPENED: { target: 'ready', actions: ['markStarted', 'emitStarted'] },
+          FAILED: { target: 'degraded', actions: 'recordFailure' },
+          SHUTDOWN: 'ended',
+        },
       },
-    },
-    degraded: {
-      entry: 'emitDegraded',
-      on: {
-        START: [
-          { guard: 'owesEnd', target: 'opening', actions: ['emitEnded', 'markEnded', 'begin'] },
-          { target: 'opening', actions: 'begin' },
-        ],
-        SHUTDOWN: [{ guard: 'owesEnd', target: 'ended', actions: ['emitEnded', 'markEnded'] }, { target: 'ended' }],
+      ready: {
+        on: {
+          COMPACT: 'compacting',
+          // A new start of the same session ends what was running, so the log shows the seam.
+          START: { target: 'opening', actions: ['emitEnded', 'markEnded', 'begin'] },
+          SHUTDOWN: { target: 'ended', actions: ['emitEnded', 'markEnded'] },
+          FAILED: { target: 'degraded', actions: 'recordFailure' },
+        },
       },
+      compacting: {
+        on: {
+          COMPACTED: { target: 'ready', actions: 'emitCompacted' },
+          FAILED: { target: 'degraded', actions: 'recordFailure' },
+          SHUTDOWN: { target: 'ended', actions: ['emitEnded', 'markEnded'] },
+        },
+      },
+      degraded: {
+        entry: 'emitDegraded',
+        on: {
+          START: [
+            { guard: 'owesEnd', target: 'opening', actions: ['emitEnded', 'markEnded', 'begin'] },
+            { target: 'opening', actions: 'begin' },
+          ],
+          SHUTDOWN: [{ guard: 'owesEnd', target: 'ended', actions: ['emitEnded', 'markEnded'] }, { target: 'ended' }],
+        },
+      },
+      // A resumed host session starts again from here (Claude Code resumes a session by id).
+      ended: { on: { START: { target: 'opening', actions: 'begin' } } },
     },
-    // A resumed host session starts again from here (Claude Code resumes a session by id).
-    ended: { on: { START: { target: 'opening', actions: 'begin' } } },
-  },
-});
+  });
+}
+
+let machine: ReturnType<typeof defineSessionMachine> | undefined;
+
+/** The machine, defined on first use: a process that moves no session loads no xstate. */
+export function sessionMachine(): ReturnType<typeof defineSessionMachine> {
+  machine ??= defineSessionMachine();
+  return machine;
+}
 
 /** The signals each logged lifecycle event stands for: replay moves a session's snapshot with them. */
 export function signalsOf(e: SessionDomainEvent): SessionSignal[] {

@@ -3,11 +3,11 @@
  * keeps, `transition()` with one event, the next value and what was emitted. No actors, no
  * clocks — the decider and replay both step through here, so they cannot disagree.
  */
-import { transition } from 'xstate';
 import { type BranchContext, type BranchEmitted, type BranchLifecycle, branchMachine, type BranchMachineEvent, type BranchRejected } from './branch-machine.js';
 import { emittedBy } from './effects.js';
 import { type SessionDomainEvent, type SessionEmitted, type SessionLifecycle, sessionMachine, type SessionSignal } from './session.js';
 import type { NewEvent } from '../events/types.js';
+import { xstateLib } from '../runtime/lazy-deps.js';
 
 /** One transition of a branch or session machine, as an inspector sees it. */
 export interface StepRecord {
@@ -53,8 +53,9 @@ function machineStep(life: BranchLifecycle, context: BranchContext, event: Branc
     const rejected = known.code ? { type: 'gcc.rejected' as const, code: known.code, branch: context.name, refused: event.type } : null;
     return { to: known.to, accepted: rejected ? [] : [{ type: event.type, data: event.data } as NewEvent], rejected };
   }
-  const snapshot = branchMachine.resolveState({ value: life, context });
-  const [next, actions] = transition(branchMachine, snapshot, event);
+  const machine = branchMachine();
+  const snapshot = machine.resolveState({ value: life, context });
+  const [next, actions] = xstateLib().transition(machine, snapshot, event);
   const out = emittedBy<BranchEmitted>(actions);
   const rejected = (out.find((e) => e.type === 'gcc.rejected') as BranchRejected | undefined) ?? null;
   const to = next.value as BranchLifecycle;
@@ -81,14 +82,16 @@ export interface SessionStep extends SessionMemo {
 }
 
 export function sessionStep(memo: SessionMemo, who: { host: string; session: string }, signals: readonly SessionSignal[], origin: StepRecord['origin'] = 'decide'): SessionStep {
-  let snapshot = sessionMachine.resolveState({
+  const machine = sessionMachine();
+  const { transition } = xstateLib();
+  let snapshot = machine.resolveState({
     value: memo.life,
     context: { host: who.host, session: who.session, reason: memo.reason, started: memo.started, openCapMs: 10_000, degraded: null },
   });
   const emitted: SessionDomainEvent[] = [];
   let degraded: string | null = null;
   for (const s of signals) {
-    const [next, actions] = transition(sessionMachine, snapshot, s);
+    const [next, actions] = transition(machine, snapshot, s);
     observer?.({ machine: 'session', id: who.session, event: s.type, from: String(snapshot.value), to: String(next.value), origin });
     snapshot = next;
     for (const e of emittedBy<SessionEmitted>(actions)) {

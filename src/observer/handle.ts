@@ -7,7 +7,6 @@ import { asProjectData } from './framing.js';
 import { gccWriteReason } from './gcc-write-guard.js';
 import type { HookMemory } from './memory-port.js';
 import type { SessionSignal } from '../machines/session.js';
-import { redactSecrets } from './redact.js';
 import { memoryUncommitted } from './uncommitted.js';
 
 /**
@@ -39,7 +38,9 @@ export async function handleHook(memory: HookMemory, env: HookEnvelope, opts: Ho
     if (env.event === 'pre-tool') {
       const reason = blockReason(memory, env);
       if (reason) {
-        void bounded(recordCall(memory, env, `blocked: ${reason}`, true), opts).catch((e) => opts.onError?.(e));
+        // The append is not waited for, but it starts before the answer: a host drains it.
+        const clean = await cleaner();
+        void bounded(recordCall(memory, env, clean, `blocked: ${reason}`, true), opts).catch((e) => opts.onError?.(e));
         return { kind: 'block', reason };
       }
       return NONE;
@@ -91,7 +92,7 @@ async function decide(memory: HookMemory, env: HookEnvelope, opts: HookOptions):
       // Memory tools log themselves through the operation they perform.
       if (!env.tool || env.tool === 'Memory') return NONE;
       const before = pending(memory, session);
-      const branch = await recordCall(memory, env, env.result ?? '', env.isError ?? false);
+      const branch = await recordCall(memory, env, await cleaner(), env.result ?? '', env.isError ?? false);
       const after = pending(memory, session);
       if (!before || !after) return NONE;
       const text = commitNudge(before, after, memory.config, branch);
@@ -108,7 +109,16 @@ function briefing(memory: HookMemory, session: string, opts: HookOptions): HookD
   return { kind: 'context', text: asProjectData(text) };
 }
 
-async function recordCall(memory: HookMemory, env: HookEnvelope, result: string, isError: boolean): Promise<string> {
+/**
+ * Redact, then bound: a secret is always seen whole by the redactor before any cut. The
+ * redactor is loaded when the first call is logged: a PreToolUse that decides nothing logs nothing.
+ */
+async function cleaner(): Promise<(text: string, limit: number) => string> {
+  const { redactSecrets } = await import('./redact.js');
+  return (text, limit) => boundText(redactSecrets(boundText(text, SCAN_LIMIT)), limit);
+}
+
+async function recordCall(memory: HookMemory, env: HookEnvelope, clean: (text: string, limit: number) => string, result: string, isError: boolean): Promise<string> {
   const cwd = env.cwd ?? memory.root;
   const files = isError ? [] : fileChangesFor(env.tool, env.input, env.fileStates, cwd, memory.root);
   const res = await memory.execute(
@@ -124,11 +134,6 @@ async function recordCall(memory: HookMemory, env: HookEnvelope, result: string,
     { session: env.session },
   );
   return res.branch;
-}
-
-/** Redact, then bound: a secret is always seen whole by the redactor before any cut. */
-function clean(text: string, limit: number): string {
-  return boundText(redactSecrets(boundText(text, SCAN_LIMIT)), limit);
 }
 
 function pending(memory: HookMemory, session: string): PendingWork | null {

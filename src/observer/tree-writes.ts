@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, normalize, relative, resolve } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { zlib } from '../runtime/lazy-deps.js';
 import { basename, type CommandEnv, has, type OptionSpec, parseOptions, value } from './command-env.js';
 import { isWithin, type Word } from './shell-effects.js';
 
@@ -176,7 +176,7 @@ function listArchive(env: CommandEnv, file: Word, kind: 'tar' | 'zip'): string[]
   let buf = Buffer.from(text, 'latin1');
   try {
     if (kind === 'zip' || (buf[0] === 0x50 && buf[1] === 0x4b)) return zipMembers(buf);
-    if (buf[0] === 0x1f && buf[1] === 0x8b) buf = gunzipSync(buf, { maxOutputLength: MAX_ARCHIVE_BYTES });
+    if (buf[0] === 0x1f && buf[1] === 0x8b) buf = zlib().gunzipSync(buf, { maxOutputLength: MAX_ARCHIVE_BYTES });
     return tarMembers(buf);
   } catch {
     return null;

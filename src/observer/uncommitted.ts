@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
+import { childProcess } from '../runtime/lazy-deps.js';
 
 /**
  * Does `.GCC/events/` hold anything git does not have committed? Untracked, modified and staged
@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 export function memoryUncommitted(gccDir: string, opts: { ignored?: boolean } = {}): boolean {
   const args = ['status', '--porcelain', '--untracked-files=all', ...(opts.ignored ? ['--ignored'] : []), '--', join(gccDir, 'events')];
   try {
-    const out = execFileSync('git', args, {
+    const out = childProcess().execFileSync('git', args, {
       cwd: dirname(gccDir),
       encoding: 'utf8',
       timeout: 2_000,

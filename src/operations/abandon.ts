@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import { operation } from './operation.js';
 import { write } from './answers.js';
 
@@ -6,7 +5,7 @@ export default operation({
   name: 'abandon',
   summary: 'close an experiment that did not work out, recording why on its parent',
   describe: 'Close a branch that did not work out, with why; the parent records it as a failed approach.',
-  args: z.object({
+  args: (z) => z.object({
     branch: z.string().min(1).describe('Branch to abandon.'),
     reason: z.string().min(1).describe('Why it was dropped (what was learned).'),
   }),

@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import { operation } from './operation.js';
 import { write } from './answers.js';
 
@@ -6,7 +5,7 @@ export default operation({
   name: 'branch',
   summary: 'start an experiment branch from the current one and switch to it',
   describe: 'Start an experiment from the current memory branch and switch to it.',
-  args: z.object({
+  args: (z) => z.object({
     name: z.string().min(1).describe('Branch name, e.g. try-sqlite.'),
     purpose: z.string().min(1).describe('What it explores.'),
     hypotheses: z.array(z.string()).optional().describe('Hypotheses to test.'),

@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import { operation } from './operation.js';
 import { write } from './answers.js';
 
@@ -6,7 +5,7 @@ export default operation({
   name: 'commit',
   summary: 'record a milestone on the current branch: what changed and why (files touched are filled in)',
   describe: 'Record a milestone: what this step changed and why (files touched are filled in).',
-  args: z.object({
+  args: (z) => z.object({
     contribution: z.string().min(1).describe('What changed and why, in one to three sentences.'),
     title: z.string().optional().describe('Short title (default: from the contribution).'),
     next: z.string().optional().describe('The next step, for whoever resumes.'),

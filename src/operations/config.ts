@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import { gccError } from '../errors.js';
 import { operation } from './operation.js';
 import { write } from './answers.js';
@@ -6,7 +5,7 @@ import { write } from './answers.js';
 export default operation({
   name: 'config',
   summary: 'read or change configuration (proactive_commits, commit_after_edits, commit_after_turns)',
-  args: z.object({
+  args: (z) => z.object({
     verb: z.enum(['get', 'set']).describe('get or set.'),
     key: z.string().optional().describe('The setting.'),
     value: z.string().optional().describe('set: the new value.'),

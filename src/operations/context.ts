@@ -1,23 +1,25 @@
-import * as z from 'zod';
-import { CONTEXT_LEVELS, type ContextQuery } from '../context/query.js';
+import type * as z from 'zod';
+import { CONTEXT_LEVELS } from '../context/levels.js';
+import type { ContextQuery } from '../context/query.js';
 import { gccError } from '../errors.js';
-import { operation } from './operation.js';
+import { operation, type Zod } from './operation.js';
 import { read } from './answers.js';
 
-const args = z.object({
-  level: z.enum(CONTEXT_LEVELS as [ContextQuery['level'], ...ContextQuery['level'][]]).optional(),
-  name: z.string().optional().describe('branch/log: the branch (default: current).'),
-  id: z.string().optional().describe('commit: hash or label (C003, feat/x@C003).'),
-  text: z.string().optional().describe('search: words to find.'),
-  n: z.number().int().min(1).optional().describe('log/search: entries per page.'),
-  k: z.number().int().min(1).optional().describe('branch: commits per page (default 1).'),
-  page: z.number().int().min(1).optional().describe('Page; 2 and on are older.'),
-  segment: z.string().optional().describe('metadata: branches, file_tree or config.'),
-  budget: z.number().int().min(1).optional().describe('Token budget (default about 2000).'),
-});
+const args = (z: Zod) =>
+  z.object({
+    level: z.enum(CONTEXT_LEVELS as [ContextQuery['level'], ...ContextQuery['level'][]]).optional(),
+    name: z.string().optional().describe('branch/log: the branch (default: current).'),
+    id: z.string().optional().describe('commit: hash or label (C003, feat/x@C003).'),
+    text: z.string().optional().describe('search: words to find.'),
+    n: z.number().int().min(1).optional().describe('log/search: entries per page.'),
+    k: z.number().int().min(1).optional().describe('branch: commits per page (default 1).'),
+    page: z.number().int().min(1).optional().describe('Page; 2 and on are older.'),
+    segment: z.string().optional().describe('metadata: branches, file_tree or config.'),
+    budget: z.number().int().min(1).optional().describe('Token budget (default about 2000).'),
+  });
 
 /** The CONTEXT query a call asks for; E_INVALID_ARGUMENT when a level lacks what it needs. */
-export function queryOf(a: z.infer<typeof args>): ContextQuery {
+export function queryOf(a: z.infer<ReturnType<typeof args>>): ContextQuery {
   const level = a.level ?? (a.id ? 'commit' : a.text ? 'search' : 'status');
   const some = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== '')) as T;
   switch (level) {

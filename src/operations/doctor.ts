@@ -1,9 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
-import * as z from 'zod';
-import { Memory } from '../engine/memory.js';
-import { repairMemory } from '../engine/integrity.js';
 import { asGccError } from '../errors.js';
-import { oldLogs } from '../store/migrate.js';
 import { layout } from '../store/paths.js';
 import { operation } from './operation.js';
 
@@ -24,12 +20,13 @@ interface Check {
 export default operation({
   name: 'doctor',
   summary: 'diagnose a memory (versions, lock, integrity, set-aside files); with --repair, restore from git or record the loss',
-  args: z.object({ repair: z.boolean().optional().describe('Repair what is damaged: restore from git where it can, else salvage and record the loss.') }),
+  args: (z) => z.object({ repair: z.boolean().optional().describe('Repair what is damaged: restore from git where it can, else salvage and record the loss.') }),
   cli: [{ field: 'repair', as: 'flag' }],
   fronts: ['cli'],
   readOnly: false,
   needs: 'none',
   run: async (a, ctx) => {
+    const [{ Memory }, { repairMemory }, { oldLogs }] = await Promise.all([import('../engine/memory.js'), import('../engine/integrity.js'), import('../store/migrate.js')]);
     const l = layout(ctx.dir);
     const checks: Check[] = [];
     const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);

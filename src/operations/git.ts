@@ -1,7 +1,3 @@
-import * as z from 'zod';
-import { installGit } from '../engine/git/install.js';
-import { mergeLogFiles } from '../engine/git/merge-driver.js';
-import { syncAfterGit } from '../engine/git/sync.js';
 import { gccError } from '../errors.js';
 import { operation } from './operation.js';
 
@@ -10,7 +6,7 @@ const USAGE = 'gctx git install | gctx git sync';
 export default operation({
   name: 'git',
   summary: 'git hooks that refresh the views right after a checkout, merge or rebase (install); sync is what they run',
-  args: z.object({
+  args: (z) => z.object({
     verb: z.enum(['install', 'sync', 'merge-driver']).describe('install, sync, or merge-driver (run by git in clones of the first layout).'),
     files: z.array(z.string()).optional().describe('merge-driver: ancestor, ours, theirs, path.'),
   }),
@@ -23,6 +19,7 @@ export default operation({
   needs: 'none',
   run: async (a, ctx) => {
     if (a.verb === 'install') {
+      const [{ installGit }, { syncAfterGit }] = await Promise.all([import('../engine/git/install.js'), import('../engine/git/sync.js')]);
       const r = installGit(ctx.dir);
       const s = await syncAfterGit(ctx.dir);
       for (const w of s.warnings) process.stderr.write(`gctx: warning: ${w}\n`);
@@ -30,6 +27,7 @@ export default operation({
       return { text: lines.join('\n'), data: { ok: true, ...r } };
     }
     if (a.verb === 'sync') {
+      const { syncAfterGit } = await import('../engine/git/sync.js');
       const r = await syncAfterGit(ctx.dir);
       for (const w of r.warnings) process.stderr.write(`gctx: warning: ${w}\n`);
       return { text: r.skipped ? 'no memory here' : r.visiting ? 'a commit of the first layout: read as it is, nothing written' : 'views match the logs', data: { ok: true, ...r } };
@@ -37,6 +35,7 @@ export default operation({
     // Clones set up by the first layout still name this driver for old log.md files.
     const [, ours, theirs, path] = a.files ?? [];
     if (!ours || !theirs) throw gccError('E_INVALID_ARGUMENT', 'the merge driver needs the ancestor, ours and theirs files', USAGE);
+    const { mergeLogFiles } = await import('../engine/git/merge-driver.js');
     const r = mergeLogFiles(ours, theirs, path ?? ours);
     return { text: `gctx: merged ${path ?? 'log'}: ${r.events} events, ${r.added} from the other side`, data: { ok: true, ...r } };
   },

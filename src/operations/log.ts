@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import { operation } from './operation.js';
 import { write } from './answers.js';
 
@@ -6,7 +5,7 @@ export default operation({
   name: 'log',
   summary: 'append one Observation–Thought–Action entry to the current branch',
   describe: 'Append one Observation–Thought–Action entry (hooks log tool calls by themselves).',
-  args: z.object({
+  args: (z) => z.object({
     observation: z.string().optional().describe('What was observed.'),
     thought: z.string().optional().describe('What it means.'),
     action: z.string().optional().describe('What was done.'),

@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import { operation } from './operation.js';
 import { write } from './answers.js';
 
@@ -6,7 +5,7 @@ export default operation({
   name: 'merge',
   summary: 'fold a finished branch back with a synthesis commit (shows the branch first)',
   describe: 'Fold a finished branch into its parent (or `into`) with a synthesis: what was tried, learned, integrated. Shows the branch first.',
-  args: z.object({
+  args: (z) => z.object({
     branch: z.string().min(1).describe('Branch to merge.'),
     synthesis: z.string().min(1).describe('What is integrated, and why.'),
     learned: z.string().optional().describe('What was learned.'),

@@ -1,10 +1,9 @@
-import * as z from 'zod';
 import { operation } from './operation.js';
 
 export default operation({
   name: 'migrate',
   summary: 'move a .GCC/ of the first layout into writer-owned segments and stage the change (the first write on a branch does it too)',
-  args: z.object({}),
+  args: (z) => z.object({}),
   cli: [],
   fronts: ['cli'],
   readOnly: false,

@@ -3,6 +3,10 @@
  * the command line spells them, and what it asks of the engine. Every front end — the CLI,
  * the MCP tools, Pi's tools, `/gcc` and the daemon — is generated from these declarations
  * (adapters/*), so names, help, descriptions, argument parsing and errors agree everywhere.
+ *
+ * The schema is declared as a function of zod and built on first use (`argsOf` in schema.ts):
+ * a process builds only the schemas of what it runs, and one that only lists or parses the
+ * command line (help, usage) loads no zod at all (fields.ts).
  */
 import type * as z from 'zod';
 import type { ContextQuery } from '../context/query.js';
@@ -10,6 +14,9 @@ import type { Memory } from '../engine/memory.js';
 
 /** Where an operation is offered. */
 export type Front = 'cli' | 'mcp' | 'pi' | 'slash';
+
+/** The zod builders a schema is declared with. */
+export type Zod = Pick<typeof z, 'object' | 'string' | 'number' | 'boolean' | 'enum' | 'array'>;
 
 /** What an operation needs before it runs. */
 export type Needs = 'memory' | 'create' | 'none';
@@ -61,7 +68,8 @@ interface Base<S extends z.ZodObject> {
   summary: string;
   /** The description models read (MCP, Pi): short, it rides in every request. */
   describe?: string;
-  args: S;
+  /** Its arguments: one zod object schema, built with the builders given. */
+  args: (z: Zod) => S;
   cli: CliArg[];
   /** Extra usage words after the generated ones, e.g. `add|check|uncheck|remove`. */
   usage?: string;

@@ -1,10 +1,9 @@
-import * as z from 'zod';
 import { operation } from './operation.js';
 
 export default operation({
   name: 'replay',
   summary: 'rebuild every view from .GCC/events/ (an edited main.md or metadata.yaml is kept aside first)',
-  args: z.object({}),
+  args: (z) => z.object({}),
   cli: [],
   fronts: ['cli', 'slash'],
   readOnly: false,

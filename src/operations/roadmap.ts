@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import { operation } from './operation.js';
 import { write } from './answers.js';
 
@@ -6,7 +5,7 @@ export default operation({
   name: 'roadmap',
   summary: 'add an objective to main.md, or check, uncheck or remove one by number or text',
   describe: 'Edit the roadmap objectives: add one, or check/uncheck/remove one by number or text.',
-  args: z.object({
+  args: (z) => z.object({
     action: z.enum(['add', 'check', 'uncheck', 'remove']),
     target: z.string().min(1).describe('Objective text (add), or its number or text.'),
   }),

@@ -1,11 +1,27 @@
 /**
- * What the front ends need to know of an operation's zod schema: each field's kind (for the
- * command line's parsing and MCP clients' lenient shapes), and the schema as JSON Schema for
- * hosts that take tools as JSON Schema (MCP, Pi).
+ * Operations' zod schemas: built on first use, checked against, and handed as JSON Schema to
+ * hosts that take tools that way (MCP, Pi). Also what fields.generated.ts is derived from:
+ * each field's kind and whether it is required.
  */
 import * as z from 'zod';
+import type { Arguments, Field, FieldKind } from './fields.js';
+import type { Operation, Zod } from './operation.js';
 
-export type FieldKind = 'string' | 'strings' | 'number' | 'boolean' | 'enum' | 'other';
+export type { FieldKind } from './fields.js';
+
+// Named one by one, so the bundle keeps only the parts of zod these use.
+const builders: Zod = { object: z.object, string: z.string, number: z.number, boolean: z.boolean, enum: z.enum, array: z.array };
+const built = new WeakMap<Operation, z.ZodObject>();
+
+/** The operation's arguments schema, built once per process. */
+export function argsOf(op: Operation): z.ZodObject {
+  let schema = built.get(op);
+  if (!schema) {
+    schema = op.args(builders);
+    built.set(op, schema);
+  }
+  return schema;
+}
 
 /** The schema inside optional, default and nullable wrappers. */
 export function unwrap(schema: z.ZodType): z.ZodType {
@@ -37,15 +53,16 @@ export function kindOf(schema: z.ZodType): FieldKind {
   }
 }
 
-export function fieldKinds(schema: z.ZodObject): Record<string, FieldKind> {
-  const out: Record<string, FieldKind> = {};
-  for (const [k, v] of Object.entries(schema.shape)) out[k] = kindOf(v as z.ZodType);
-  return out;
+function isRequired(schema: z.ZodType): boolean {
+  return !schema.safeParse(undefined).success;
 }
 
-export function isRequired(schema: z.ZodObject, field: string): boolean {
-  const f = schema.shape[field] as z.ZodType | undefined;
-  return !!f && !f.safeParse(undefined).success;
+/** Whether a call may give nothing, and each field's kind and whether a call must give it: what fields.generated.ts holds. */
+export function argumentsFrom(schema: z.ZodObject): Arguments {
+  const fields: Record<string, Field> = {};
+  for (const [name, f] of Object.entries(schema.shape)) fields[name] = { kind: kindOf(f as z.ZodType), required: isRequired(f as z.ZodType) };
+  const none = schema.safeParse({});
+  return { empty: none.success && Object.keys(none.data).length === 0, fields };
 }
 
 /**
@@ -68,14 +85,6 @@ function withoutSafeBounds(node: unknown): unknown {
     out[k] = withoutSafeBounds(v);
   }
   return out;
-}
-
-/** One line naming what a call needs, for argument errors: `required: a, b; optional: c`. */
-export function argumentsHint(schema: z.ZodObject): string {
-  const fields = Object.keys(schema.shape);
-  const req = fields.filter((f) => isRequired(schema, f));
-  const opt = fields.filter((f) => !req.includes(f));
-  return `required: ${req.join(', ') || 'none'}; optional: ${opt.join(', ') || 'none'}`;
 }
 
 /** What is wrong with a call's arguments, in a reader's words: `missing contribution; level: …`. */

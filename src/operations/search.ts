@@ -1,11 +1,10 @@
-import * as z from 'zod';
 import { operation } from './operation.js';
 import { read } from './answers.js';
 
 export default operation({
   name: 'search',
   summary: 'ranked full-text search over commits, purposes, syntheses, reasons and log entries',
-  args: z.object({
+  args: (z) => z.object({
     text: z.string().min(1).describe('Words to find (all of them ranks first).'),
     limit: z.number().int().min(1).optional().describe('Hits per page (default 10).'),
     page: z.number().int().min(1).optional().describe('Page; 2 and on rank lower.'),

@@ -1,11 +1,10 @@
-import * as z from 'zod';
 import { operation } from './operation.js';
 import { read } from './answers.js';
 
 export default operation({
   name: 'status',
   summary: 'where memory stands: branch, objectives, last commit, work in flight, failed approaches',
-  args: z.object({}),
+  args: (z) => z.object({}),
   cli: [],
   fronts: ['cli', 'slash'],
   readOnly: true,

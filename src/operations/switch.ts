@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import { operation } from './operation.js';
 import { write } from './answers.js';
 
@@ -6,7 +5,7 @@ export default operation({
   name: 'switch',
   summary: "make another open branch this session's current one",
   describe: 'Switch this session to another open memory branch.',
-  args: z.object({ name: z.string().min(1).describe('Branch to switch to.') }),
+  args: (z) => z.object({ name: z.string().min(1).describe('Branch to switch to.') }),
   cli: [{ field: 'name', as: 'positional' }],
   fronts: ['cli', 'mcp', 'pi', 'slash'],
   readOnly: false,

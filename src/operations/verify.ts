@@ -1,10 +1,9 @@
-import * as z from 'zod';
 import { operation } from './operation.js';
 
 export default operation({
   name: 'verify',
   summary: 'read every byte: each log entry, the logs against what was acknowledged, every view against a rebuild',
-  args: z.object({}),
+  args: (z) => z.object({}),
   cli: [],
   fronts: ['cli', 'slash'],
   readOnly: true,

@@ -1,10 +1,9 @@
-import * as z from 'zod';
 import { operation } from './operation.js';
 
 export default operation({
   name: 'viz',
   summary: 'draw a state machine (branch, session, readiness) as a Mermaid state diagram from its definition',
-  args: z.object({
+  args: (z) => z.object({
     machine: z.string().optional().describe('branch, session or readiness (default: all).'),
     format: z.enum(['mermaid', 'json']).optional().describe('mermaid (default) or json.'),
     active: z.string().optional().describe('Highlight this state.'),

@@ -1,14 +1,17 @@
 /**
- * yaml, diff and minisearch, loaded on first use. Most calls — a hook recording a tool call, a commit
- * without files — never render metadata.yaml or apply a patch, and short-lived processes
- * (every `gctx hook`) should not pay to load them; only a search needs minisearch. `require`
- * keeps the call sites synchronous; all three ship CommonJS builds.
+ * yaml, diff, minisearch and xstate, loaded on first use. Most calls — a hook recording a tool
+ * call, a commit without files, a status — never render metadata.yaml, apply a patch or move a
+ * branch or session machine, and short-lived processes (every `gctx hook`) should not pay to
+ * load them; only a search needs minisearch. `require` keeps the call sites synchronous; all
+ * four ship CommonJS builds, and Node's `import` of xstate is its CommonJS build too, so code
+ * that imports it shares the one instance.
  */
 import { createRequire } from 'node:module';
 
 type Yaml = typeof import('yaml');
 type Diff = typeof import('diff');
 type Search = typeof import('minisearch').default;
+export type XState = typeof import('xstate');
 
 /** Set by scripts/bundle.mjs: the `gctx` executable has each one bundled into a file next to it. */
 declare const GCTX_BUNDLED: boolean | undefined;
@@ -18,6 +21,7 @@ const bundled = typeof GCTX_BUNDLED === 'boolean';
 let yaml: Yaml | undefined;
 let diff: Diff | undefined;
 let search: Search | undefined;
+let xstate: XState | undefined;
 
 export function yamlLib(): Yaml {
   yaml ??= require(bundled ? './yaml.cjs' : 'yaml') as Yaml;
@@ -34,3 +38,17 @@ export function miniSearchLib(): Search {
   search ??= require(bundled ? './minisearch.cjs' : 'minisearch') as Search;
   return search;
 }
+
+export function xstateLib(): XState {
+  xstate ??= require(bundled ? './xstate.cjs' : 'xstate') as XState;
+  return xstate;
+}
+
+/*
+ * Builtins only some paths call — git, hashing, random bytes, archives — taken when first
+ * called: importing one loads it at start-up, and crypto or child_process cost a process
+ * milliseconds that a status, or a hook that runs no git, never needs.
+ */
+export const childProcess = (): typeof import('node:child_process') => process.getBuiltinModule('node:child_process');
+export const crypto = (): typeof import('node:crypto') => process.getBuiltinModule('node:crypto');
+export const zlib = (): typeof import('node:zlib') => process.getBuiltinModule('node:zlib');

@@ -3,7 +3,7 @@
  * event id needs a few random bytes, and asking the system's generator for each costs more
  * than the rest of building the id.
  */
-import { randomFillSync } from 'node:crypto';
+import { crypto } from './lazy-deps.js';
 
 const pool = Buffer.alloc(4096);
 let used = pool.length;
@@ -12,7 +12,7 @@ let used = pool.length;
 export function randomHex(bytes: number): string {
   if (bytes > pool.length) throw new RangeError('randomHex: at most 4096 bytes');
   if (used + bytes > pool.length) {
-    randomFillSync(pool);
+    crypto().randomFillSync(pool);
     used = 0;
   }
   const hex = pool.toString('hex', used, used + bytes);

@@ -4,7 +4,7 @@
  * a stat), and — only when those say something moved — which segments git tracks (one
  * `git` process, from PATH, with an argument vector: nothing in the project chooses what runs).
  */
-import { execFileSync } from 'node:child_process';
+import { childProcess } from '../runtime/lazy-deps.js';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
@@ -85,11 +85,11 @@ function gitEnv(): NodeJS.ProcessEnv {
 }
 
 export function runGit(cwd: string, args: readonly string[], input?: string): string {
-  return execFileSync('git', args, { cwd, env: gitEnv(), encoding: 'utf8', stdio: ['pipe', 'pipe', 'ignore'], timeout: 20_000, maxBuffer: 256 * 1024 * 1024, ...(input !== undefined ? { input } : {}) });
+  return childProcess().execFileSync('git', args, { cwd, env: gitEnv(), encoding: 'utf8', stdio: ['pipe', 'pipe', 'ignore'], timeout: 20_000, maxBuffer: 256 * 1024 * 1024, ...(input !== undefined ? { input } : {}) });
 }
 
 export function runGitBuffer(cwd: string, args: readonly string[]): Buffer {
-  return execFileSync('git', args, { cwd, env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'], timeout: 20_000, maxBuffer: 512 * 1024 * 1024 });
+  return childProcess().execFileSync('git', args, { cwd, env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'], timeout: 20_000, maxBuffer: 512 * 1024 * 1024 });
 }
 
 /** Paths relative to `root`, with forward slashes, of `dir`'s files that git's index holds. */

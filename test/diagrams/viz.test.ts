@@ -53,7 +53,7 @@ describe('machineMermaid', () => {
         expect(s.declared).toContain(e.to);
       }
       const alias = (id: string) => id.replace(/[^A-Za-z0-9_]/g, '_');
-      for (const t of allTransitions(MACHINES[name].root)) {
+      for (const t of allTransitions(MACHINES[name]().root)) {
         const ev = t.event.startsWith('xstate.after.') ? `after ${t.event.split('.')[2]}` : t.event;
         expect(s.edges.some((e) => e.from === alias(t.source) && e.label.split(/ \[| \//)[0]!.split(', ').includes(ev)), `${t.source} ${ev}`).toBe(true);
       }

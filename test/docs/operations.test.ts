@@ -1,8 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { operationDocsMarkdown } from '../../scripts/operation-docs.js';
+import { operationFieldsSource } from '../../scripts/operation-fields.js';
 import { LAUNCHERS } from '../../src/adapters/cli/launchers/index.js';
 import { CATALOGUE } from '../../src/operations/index.js';
+import { argsOf } from '../../src/operations/schema.js';
+
+describe('src/operations/fields.generated.ts', () => {
+  it('holds every operation\'s fields as its schema declares them (regenerate: npx tsx scripts/gen-docs.ts)', () => {
+    const committed = readFileSync(new URL('../../src/operations/fields.generated.ts', import.meta.url), 'utf8');
+    expect(committed).toBe(operationFieldsSource());
+  });
+});
 
 describe('docs/operations.md', () => {
   it('is up to date with the catalogue (regenerate: npx tsx scripts/gen-docs.ts)', () => {
@@ -17,7 +26,7 @@ describe('docs/operations.md', () => {
       expect(start, op.name).toBeGreaterThan(0);
       const end = text.indexOf('\n## ', start + 1);
       const section = text.slice(start, end === -1 ? undefined : end);
-      for (const field of Object.keys(op.args.shape)) expect(section, `${op.name}.${field}`).toContain(`| \`${field}\` |`);
+      for (const field of Object.keys(argsOf(op).shape)) expect(section, `${op.name}.${field}`).toContain(`| \`${field}\` |`);
     }
   });
 });

@@ -20,7 +20,7 @@ const events: BranchMachineEvent[] = [
 ];
 
 describe('branch lifecycle: model-based', () => {
-  const model = modelOf(branchMachine, { input: { name: 'exp', parent: 'main' }, events });
+  const model = modelOf(branchMachine(), { input: { name: 'exp', parent: 'main' }, events });
   const paths = [...model.getShortestPaths(), ...model.getSimplePaths()];
 
   it('paths reach every state, and every state is one a branch can be in', () => {
@@ -30,7 +30,7 @@ describe('branch lifecycle: model-based', () => {
 
   for (const path of paths.slice(0, 40)) {
     it(path.description, async () => {
-      const sut = createActor(branchMachine, { input: { name: 'exp', parent: 'main' } });
+      const sut = createActor(branchMachine(), { input: { name: 'exp', parent: 'main' } });
       const out: BranchEmitted[] = [];
       sut.on('*', (e) => out.push(e));
       sut.start();
@@ -66,7 +66,7 @@ describe('branch lifecycle: what the machine accepts and refuses', () => {
   it('a refused move leaves the state as it was; the pure step agrees with an actor on any sequence', () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...events), { maxLength: 12 }), (seq) => {
-        const actor = createActor(branchMachine, { input: { name: 'exp', parent: 'main' } });
+        const actor = createActor(branchMachine(), { input: { name: 'exp', parent: 'main' } });
         actor.start();
         let life = 'unborn' as Parameters<typeof branchStep>[0];
         for (const e of seq) {
@@ -99,7 +99,7 @@ describe('branchStep keeps what the machine decided, and only where nothing else
     for (const context of [{ name: 'x', parent: 'main' }, { name: 'main', parent: null }]) {
       for (const life of BRANCH_LIFECYCLES) {
         for (const event of events) {
-          const [next, actions] = transition(branchMachine, branchMachine.resolveState({ value: life, context }), event as never);
+          const [next, actions] = transition(branchMachine(), branchMachine().resolveState({ value: life, context }), event as never);
           const out = emittedBy<{ type: string }>(actions);
           for (let i = 0; i < 2; i++) {
             const step = branchStep(life, context, event as never);

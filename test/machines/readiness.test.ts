@@ -16,7 +16,7 @@ const CAP = 1000;
 const AFTER_CAP = 'xstate.after.cap.readiness.waiting' as const;
 
 describe('readiness barrier: model-based (xstate/graph paths incl. the delayed cap)', () => {
-  const model = modelOf(readinessMachine, {
+  const model = modelOf(readinessMachine(), {
     input: { capMs: CAP },
     events: [{ type: 'SESSION_HOOK_RAN' }, { type: 'TOOLS_READY' }, { type: 'TURN' }, { type: AFTER_CAP }],
   });
@@ -105,10 +105,10 @@ describe('readiness barrier: host wrapper', () => {
   });
 
   it('replays without an actor or a clock: the cap is an effect, the timeout an event', () => {
-    const [s0, fx] = initialTransition(readinessMachine, { capMs: CAP });
+    const [s0, fx] = initialTransition(readinessMachine(), { capMs: CAP });
     expect(fx.some((a) => (a.params as { delay?: number } | undefined)?.delay === CAP)).toBe(true);
-    const [s1] = transition(readinessMachine, s0, { type: 'SESSION_HOOK_RAN' });
-    const [s2] = transition(readinessMachine, s1, { type: AFTER_CAP } as unknown as ReadinessEvent);
+    const [s1] = transition(readinessMachine(), s0, { type: 'SESSION_HOOK_RAN' });
+    const [s2] = transition(readinessMachine(), s1, { type: AFTER_CAP } as unknown as ReadinessEvent);
     expect(s2.value).toEqual({ timedOut: 'unreported' });
   });
 });

@@ -27,7 +27,7 @@ const signals: SessionSignal[] = [
 ];
 
 describe('session lifecycle: model-based (xstate/graph paths incl. the opening cap)', () => {
-  const model = modelOf(sessionMachine, { input, events: [...signals, { type: AFTER_OPEN }] });
+  const model = modelOf(sessionMachine(), { input, events: [...signals, { type: AFTER_OPEN }] });
   const paths = [...model.getShortestPaths(), ...model.getSimplePaths()];
 
   it('paths reach every state (no state in the diagram that never happens)', () => {
@@ -38,7 +38,7 @@ describe('session lifecycle: model-based (xstate/graph paths incl. the opening c
   for (const path of paths.slice(0, 60)) {
     it(path.description, async () => {
       const clock = new SimulatedClock();
-      const sut = createActor(sessionMachine, { input, clock });
+      const sut = createActor(sessionMachine(), { input, clock });
       const out: SessionEmitted[] = [];
       sut.on('*', (e) => out.push(e));
       sut.start();
@@ -73,7 +73,7 @@ describe('session lifecycle: the pure step the engine folds agrees with an actor
   it('for any signals, restoring the kept state after each step emits what the actor emits', () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...signals), { maxLength: 20 }), (seq) => {
-        const actor = createActor(sessionMachine, { input });
+        const actor = createActor(sessionMachine(), { input });
         const fromActor: SessionEmitted[] = [];
         actor.on('*', (e) => fromActor.push(e));
         actor.start();

@@ -6,7 +6,7 @@
  */
 import { gccError } from '../../errors.js';
 import type { CliArg, Operation } from '../../operations/index.js';
-import { type FieldKind, fieldKinds, isRequired } from '../../operations/schema.js';
+import { type FieldKind, fieldKinds, isRequired } from '../../operations/fields.js';
 
 export type Arity = 'flag' | 'one' | 'optional' | 'many';
 
@@ -23,7 +23,7 @@ interface Flag {
 }
 
 function flagsOf(op: Operation): Map<string, Flag> {
-  const kinds = fieldKinds(op.args);
+  const kinds = fieldKinds(op);
   const out = new Map<string, Flag>();
   for (const arg of op.cli) {
     if (arg.as !== 'flag') continue;
@@ -38,10 +38,10 @@ function flagsOf(op: Operation): Map<string, Flag> {
 /** `gctx commit <contribution…> [--title <title>] …`, from the declaration. */
 export function usageOf(op: Operation, prefix = 'gctx'): string {
   const parts = [prefix, op.name];
-  const kinds = fieldKinds(op.args);
+  const kinds = fieldKinds(op);
   if (op.usage) parts.push(op.usage);
   for (const arg of op.cli) {
-    const req = isRequired(op.args, arg.field);
+    const req = isRequired(op, arg.field);
     const slot = `<${kebab(arg.field)}${arg.as === 'rest' ? '…' : ''}>`;
     if (arg.as === 'positional' || arg.as === 'rest') {
       if (op.usage && arg.field === 'action') continue;
@@ -76,7 +76,7 @@ function value(f: Flag | { name: string; kind: FieldKind }, raw: string, usage: 
 export function parseArgs(op: Operation, argv: readonly string[], prefix = 'gctx'): Parsed {
   const usage = usageOf(op, prefix);
   const flags = flagsOf(op);
-  const kinds = fieldKinds(op.args);
+  const kinds = fieldKinds(op);
   const args: Record<string, unknown> = {};
   const globals = new Map<string, string>();
   const words: string[] = [];

@@ -3,15 +3,17 @@
  * gctx: the command line, generated from the catalogue (operations/). Prints one line and
  * exits 1 on a user error, 2 on corruption or an internal fault; with --json, the answer (or
  * the error) is printed as JSON on stdout.
+ *
+ * Listing and parsing commands needs only the catalogue's declarations; zod (to check a call's
+ * arguments) and the engine (to open the memory) are loaded once a command is known to need them.
  */
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Memory } from '../../engine/memory.js';
 import { asGccError, gccError } from '../../errors.js';
 import { spellCli } from '../../operations/context.js';
+import { argumentsHint, validAsGiven } from '../../operations/fields.js';
 import { type Answer, type Operation, operationsFor } from '../../operations/index.js';
-import { argumentsHint, issuesText } from '../../operations/schema.js';
 import { findMemoryRoot } from '../../store/paths.js';
 import { parseArgs, usageOf } from './args.js';
 import { LAUNCHERS } from './launchers/index.js';
@@ -34,6 +36,14 @@ function help(): string {
     'Everywhere: --dir <project> (default: nearest folder upward with .GCC/), --json, --session <id>, --budget <tokens>, --help',
     'Lists answer newest first; `--page 2` goes further back. Exit codes: 0 ok, 1 user error, 2 corruption or internal error.',
   ].join('\n');
+}
+
+/** The arguments as the operation's schema reads them; E_INVALID_ARGUMENT with the usage when they do not fit. */
+async function checked(op: Operation, given: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const { argsOf, issuesText } = await import('../../operations/schema.js');
+  const r = argsOf(op).safeParse(given);
+  if (!r.success) throw gccError('E_INVALID_ARGUMENT', issuesText(r.error), `${usageOf(op)} (${argumentsHint(op)})`);
+  return r.data;
 }
 
 export async function run(argv: readonly string[]): Promise<number> {
@@ -59,11 +69,7 @@ export async function run(argv: readonly string[]): Promise<number> {
       process.stdout.write(`${usageOf(op)}\n  ${op.summary}\n`);
       return 0;
     }
-    const checked = op.args.safeParse(p.args);
-    if (!checked.success) {
-      const what = issuesText(checked.error);
-      throw gccError('E_INVALID_ARGUMENT', what, `${usageOf(op)} (${argumentsHint(op.args)})`);
-    }
+    const args = validAsGiven(op, p.args) ? p.args : await checked(op, p.args);
     const explicitDir = p.globals.get('dir') ? resolve(p.globals.get('dir')!) : undefined;
     const dir = explicitDir ?? (op.needs === 'create' ? process.cwd() : (findMemoryRoot(process.cwd()) ?? process.cwd()));
     const session = p.globals.get('session') || process.env.GCC_SESSION || undefined;
@@ -72,11 +78,12 @@ export async function run(argv: readonly string[]): Promise<number> {
     if (budget !== undefined && (!Number.isInteger(budget) || budget < 1)) throw gccError('E_INVALID_ARGUMENT', '--budget takes a whole number of tokens', '--budget 800');
     let out: Answer;
     if (op.needs === 'none') {
-      out = await op.run(checked.data, { dir, explicitDir, session, budget, front: 'cli' });
+      out = await op.run(args, { dir, explicitDir, session, budget, front: 'cli' });
     } else {
+      const { Memory } = await import('../../engine/memory.js');
       const memory = await Memory.open(dir, { create: op.needs === 'create', ...(session ? { session } : {}) });
       try {
-        out = await op.run(checked.data, { memory, session, budget, spell: (q) => spellCli(q), front: 'cli' });
+        out = await op.run(args, { memory, session, budget, spell: (q) => spellCli(q), front: 'cli' });
       } finally {
         for (const w of memory.warnings) process.stderr.write(`gctx: warning: ${w}\n`);
         memory.close();

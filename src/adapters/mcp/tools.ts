@@ -12,7 +12,8 @@ import { asGccError, type GccError, gccError } from '../../errors.js';
 import { asProjectData } from '../../observer/framing.js';
 import { toolArgsOf } from '../../operations/context.js';
 import { type Operation, operationsFor } from '../../operations/index.js';
-import { argumentsHint, fieldKinds, type FieldKind, issuesText, jsonSchema } from '../../operations/schema.js';
+import { argumentsHint, fieldKinds, type FieldKind } from '../../operations/fields.js';
+import { argsOf, issuesText, jsonSchema } from '../../operations/schema.js';
 import { coerceArgs } from './coerce.js';
 
 export interface McpTool {
@@ -21,14 +22,14 @@ export interface McpTool {
 }
 
 export function mcpTools(): Map<string, McpTool> {
-  return new Map(operationsFor('mcp').map((op) => [op.name, { op, kinds: fieldKinds(op.args) }]));
+  return new Map(operationsFor('mcp').map((op) => [op.name, { op, kinds: fieldKinds(op) }]));
 }
 
 export function describeTools(tools: Map<string, McpTool>): Tool[] {
   return [...tools.values()].map(({ op }) => ({
     name: op.name,
     description: op.describe ?? op.summary,
-    inputSchema: jsonSchema(op.args) as Tool['inputSchema'],
+    inputSchema: jsonSchema(argsOf(op)) as Tool['inputSchema'],
     ...(op.readOnly ? { annotations: { readOnlyHint: true } } : {}),
   }));
 }
@@ -45,12 +46,12 @@ export function errorResult(e: GccError, note = ''): CallToolResult {
 export function argumentsFor(t: McpTool, raw: unknown): Record<string, unknown> {
   const args = raw === undefined ? {} : raw;
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-    throw gccError('E_INVALID_ARGUMENT', `arguments of ${t.op.name} must be an object, not ${args === null ? 'null' : Array.isArray(args) ? 'a list' : typeof args}`, argumentsHint(t.op.args));
+    throw gccError('E_INVALID_ARGUMENT', `arguments of ${t.op.name} must be an object, not ${args === null ? 'null' : Array.isArray(args) ? 'a list' : typeof args}`, argumentsHint(t.op));
   }
-  const parsed = t.op.args.safeParse(coerceArgs(args, t.kinds));
+  const parsed = argsOf(t.op).safeParse(coerceArgs(args, t.kinds));
   if (!parsed.success) {
     const what = issuesText(parsed.error);
-    throw gccError('E_INVALID_ARGUMENT', `invalid arguments for ${t.op.name}: ${what}`, argumentsHint(t.op.args));
+    throw gccError('E_INVALID_ARGUMENT', `invalid arguments for ${t.op.name}: ${what}`, argumentsHint(t.op));
   }
   return parsed.data as Record<string, unknown>;
 }

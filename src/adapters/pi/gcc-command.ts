@@ -8,7 +8,8 @@ import type { ExtensionAPI, ExtensionCommandContext } from '@earendil-works/pi-c
 import { asGccError, gccError } from '../../errors.js';
 import { spellCli } from '../../operations/context.js';
 import { operationNamed, operationsFor } from '../../operations/index.js';
-import { argumentsHint, issuesText } from '../../operations/schema.js';
+import { argumentsHint } from '../../operations/fields.js';
+import { argsOf, issuesText } from '../../operations/schema.js';
 import { parseArgs, splitWords, usageOf } from '../cli/args.js';
 import type { MemorySlot } from './memory-slot.js';
 
@@ -68,9 +69,9 @@ export async function runGcc(line: string, slot: MemorySlot, deps: GcCommandDeps
     const op = operationNamed(sub);
     if (!op || !op.fronts.includes('slash')) return { title: 'gcc', text: `unknown subcommand "${sub}"\n\n${usage()}`, level: 'warning' };
     const p = parseArgs(op, words.slice(1), PREFIX);
-    const checked = op.args.safeParse(p.args);
+    const checked = argsOf(op).safeParse(p.args);
     if (!checked.success) {
-      throw gccError('E_INVALID_ARGUMENT', issuesText(checked.error), `${usageOf(op, PREFIX)} (${argumentsHint(op.args)})`);
+      throw gccError('E_INVALID_ARGUMENT', issuesText(checked.error), `${usageOf(op, PREFIX)} (${argumentsHint(op)})`);
     }
     if (op.name === 'init') {
       await deps.reopen(true);

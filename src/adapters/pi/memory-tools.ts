@@ -11,7 +11,8 @@ import { asGccError } from '../../errors.js';
 import { asProjectData } from '../../observer/framing.js';
 import { toolArgsOf } from '../../operations/context.js';
 import { type Operation, operationsFor } from '../../operations/index.js';
-import { argumentsHint, fieldKinds, issuesText, jsonSchema } from '../../operations/schema.js';
+import { argumentsHint, fieldKinds } from '../../operations/fields.js';
+import { argsOf, issuesText, jsonSchema } from '../../operations/schema.js';
 import { coerceArgs } from '../mcp/coerce.js';
 import type { MemorySlot } from './memory-slot.js';
 
@@ -32,21 +33,21 @@ export function registerMemoryTools(pi: ExtensionAPI, slot: MemorySlot, defaults
 }
 
 function toolDefinition(op: Operation, slot: MemorySlot, defaults: () => { contextBudget: number }): ToolDefinition {
-  const kinds = fieldKinds(op.args);
+  const kinds = fieldKinds(op);
   return {
     name: `${TOOL_PREFIX}${op.name}`,
     label: `Memory ${op.name}`,
     description: op.describe ?? op.summary,
-    parameters: jsonSchema(op.args) as ToolDefinition['parameters'],
+    parameters: jsonSchema(argsOf(op)) as ToolDefinition['parameters'],
     executionMode: 'sequential',
     async execute(_id, params): Promise<AgentToolResult<MemoryToolDetails>> {
       try {
         const memory = slot.memory;
         if (!memory) return errorResult(slot.problem?.code ?? 'E_NOT_INITIALIZED', slot.describeProblem() || 'GCC memory is not open in this session.');
-        const parsed = op.args.safeParse(coerceArgs(params ?? {}, kinds));
+        const parsed = argsOf(op).safeParse(coerceArgs(params ?? {}, kinds));
         if (!parsed.success) {
           const what = issuesText(parsed.error);
-          return errorResult('E_INVALID_ARGUMENT', `E_INVALID_ARGUMENT: invalid arguments for ${TOOL_PREFIX}${op.name}: ${what} Fix: ${argumentsHint(op.args)}`);
+          return errorResult('E_INVALID_ARGUMENT', `E_INVALID_ARGUMENT: invalid arguments for ${TOOL_PREFIX}${op.name}: ${what} Fix: ${argumentsHint(op)}`);
         }
         if (op.needs === 'none') return errorResult('E_INVALID_ARGUMENT', `${op.name} is not offered as a tool`);
         const a = await op.run(parsed.data as never, { memory, session: slot.session, budget: defaults().contextBudget, spell: spellPi, front: 'pi' });

@@ -2,12 +2,12 @@
  * Running git for the install and sync commands. Always `git` from PATH with an argument
  * vector (no shell), so nothing in a project file can choose what runs.
  */
-import { execFileSync } from 'node:child_process';
+import { childProcess } from '../../runtime/lazy-deps.js';
 import { gccError } from '../../errors.js';
 
 export function git(cwd: string, args: readonly string[]): string {
   try {
-    return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    return childProcess().execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (err) {
     const e = err as { code?: string; stderr?: string };
     if (e.code === 'ENOENT') throw gccError('E_INVALID_ARGUMENT', 'git is not installed (or not on PATH)', 'install git, then run `gctx git install`');
@@ -18,7 +18,7 @@ export function git(cwd: string, args: readonly string[]): string {
 /** The working tree's top folder, or an error saying the project is not in a git repository. */
 export function repoTop(cwd: string): string {
   try {
-    return execFileSync('git', ['rev-parse', '--show-toplevel'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return childProcess().execFileSync('git', ['rev-parse', '--show-toplevel'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   } catch {
     throw gccError('E_INVALID_ARGUMENT', `${cwd} is not inside a git repository`, 'run `git init` first (or `gctx init` without --git)');
   }

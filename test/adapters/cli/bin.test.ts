@@ -32,6 +32,15 @@ function traced(args: string[], input: string, cwd: string): { stdout: string; l
   return { stdout: r.stdout, loaded: urls.filter((u) => u.startsWith('file:')).map((u) => (u.includes('/node_modules/') ? u : basename(new URL(u).pathname))) };
 }
 
+/** The builtins a process loaded, of those only some paths need. */
+function builtins(args: string[], input: string, cwd: string): string[] {
+  const probe = `data:text/javascript,${encodeURIComponent("process.on('exit', () => process.stderr.write('@@builtins ' + JSON.stringify(process.moduleLoadList) + '\\n'));")}`;
+  const r = spawnSync(NODE, ['--import', probe, CLI, ...args], { input, cwd, encoding: 'utf8', env: { ...process.env, GCC_SESSION: '' } });
+  const line = r.stderr.split('\n').find((l) => l.startsWith('@@builtins '));
+  const list = JSON.parse(line!.slice('@@builtins '.length)) as string[];
+  return list.filter((m) => /^NativeModule (crypto|child_process|zlib)$/.test(m)).map((m) => m.slice('NativeModule '.length));
+}
+
 const project = () => {
   const dir = mkdtempSync(join(tmpdir(), 'gcc-bin-'));
   expect(spawnSync(NODE, [CLI, 'init', '--dir', dir]).status).toBe(0);
@@ -71,11 +80,40 @@ describe('the gctx executable', () => {
     const r = traced(['status', '--dir', dir], '', dir);
     expect(r.stdout).toMatch(/^On memory branch main: /);
     expect(r.loaded.slice(0, 2)).toEqual(['gctx.js', 'main.js']);
-    none(r.loaded, 'hook-main.js', 'mcp-main.js');
+    expect(r.loaded.some((f) => chunk('memory').test(f))).toBe(true);
+    // status takes no arguments: there is nothing for the schemas (zod) to check; it moves no machine (xstate).
+    none(r.loaded, 'hook-main.js', 'mcp-main.js', chunk('schema'), 'xstate.cjs');
   });
 
-  it('carries yaml, diff and ajv as files of their own', () => {
+  it('loads crypto, child_process and zlib only on the paths that call them', () => {
+    const dir = project();
+    // status runs no git, hashes nothing and draws no random ids.
+    expect(builtins(['status'], '', dir)).toEqual(['zlib']);
+    // A PreToolUse that decides nothing opens no archive and runs no git.
+    expect(builtins(['hook', '--agent', 'claude-code'], fixture('pre-tool-use-bash', dir), dir)).toEqual([]);
+    // Logging a tool call draws random ids.
+    expect(builtins(['hook', '--agent', 'claude-code'], fixture('post-tool-use-edit', dir), dir)).toContain('crypto');
+  });
+
+  it('lists the commands without zod or the engine', () => {
+    const r = traced(['--help'], '', REPO);
+    expect(r.stdout).toContain('gctx status');
+    expect(r.loaded.slice(0, 2)).toEqual(['gctx.js', 'main.js']);
+    none(r.loaded, chunk('schema'), chunk('memory'), 'hook-main.js', 'mcp-main.js');
+  });
+
+  it('checks the arguments of a command that takes some against its schema', () => {
+    const dir = project();
+    const r = traced(['commit', 'first', '--dir', dir], '', dir);
+    expect(r.stdout).toMatch(/^Committed C001 /);
+    expect(r.loaded.some((f) => chunk('schema').test(f))).toBe(true);
+    // A commit moves the branch's machine.
+    expect(r.loaded).toContain('xstate.cjs');
+  });
+
+  it('carries yaml, diff, xstate and ajv as files of their own', () => {
     const require = createRequire(CLI);
+    expect(typeof (require('./xstate.cjs') as typeof import('xstate')).createMachine).toBe('function');
     expect((require('./yaml.cjs') as typeof import('yaml')).stringify({ a: [1] })).toBe('a:\n  - 1\n');
     expect((require('./diff.cjs') as typeof import('diff')).diffLines('a\n', 'b\n').length).toBe(2);
     const { Ajv, addFormats } = require('./ajv.cjs') as { Ajv: new (o: object) => { validate: (s: object, d: unknown) => boolean }; addFormats: (a: object) => void };
@@ -90,7 +128,8 @@ describe('the gctx executable', () => {
     expect(r.stdout).toBe('');
     expect(r.loaded.slice(0, 2)).toEqual(['gctx.js', 'hook-main.js']);
     expect(r.loaded.filter((f) => f.includes('/node_modules/'))).toEqual([]);
-    none(r.loaded, chunk('memory'), 'main.js', 'mcp-main.js', chunk('server'), 'yaml.cjs', 'diff.cjs', 'ajv.cjs');
+    // Nor the redactor: nothing is logged.
+    none(r.loaded, chunk('memory'), chunk('redact'), 'main.js', 'mcp-main.js', chunk('server'), 'yaml.cjs', 'diff.cjs', 'ajv.cjs');
   });
 
   it('logs a PostToolUse with the engine, still without the CLI table or the MCP SDK', () => {
@@ -100,7 +139,8 @@ describe('the gctx executable', () => {
     // Line counts of the edit come from diff, bundled next to the executable.
     expect(r.loaded).toContain('diff.cjs');
     expect(r.loaded.filter((f) => f.includes('/node_modules/'))).toEqual([]);
-    none(r.loaded, 'main.js', 'mcp-main.js', chunk('server'), 'ajv.cjs');
+    // A tool call moves no branch or session machine.
+    none(r.loaded, 'main.js', 'mcp-main.js', chunk('server'), 'ajv.cjs', 'xstate.cjs');
   });
 
   it('serves MCP without the CLI table and without ajv', () => {

@@ -7,7 +7,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operationsFor } from '../../../src/operations/index.js';
-import { argumentsHint } from '../../../src/operations/schema.js';
+import { argumentsHint } from '../../../src/operations/fields.js';
+import { argsOf } from '../../../src/operations/schema.js';
 import { call, connect, type Connected, exchange, GCTX_JS, INITIALIZE, tempProject, textOf } from './client.js';
 
 const LIMIT = 4096;
@@ -30,7 +31,7 @@ describe('tools/list', () => {
       const op = ops[i]!;
       expect(t.description).toBe(op.describe ?? op.summary);
       expect(t.inputSchema.type).toBe('object');
-      expect(Object.keys(t.inputSchema.properties ?? {}).sort()).toEqual(Object.keys(op.args.shape).sort());
+      expect(Object.keys(t.inputSchema.properties ?? {}).sort()).toEqual(Object.keys(argsOf(op).shape).sort());
       expect(t.outputSchema).toBeUndefined();
       expect(t.annotations?.readOnlyHint === true).toBe(op.readOnly);
     }
@@ -114,7 +115,7 @@ describe('argument errors name what the tool requires and what it takes besides'
     const text = textOf(r);
     expect(text).toContain(`E_INVALID_ARGUMENT: invalid arguments for ${tool}: ${what}`);
     const op = operationsFor('mcp').find((o) => o.name === tool)!;
-    expect(text).toContain(`\nFix: ${argumentsHint(op.args)}`);
+    expect(text).toContain(`\nFix: ${argumentsHint(op)}`);
     expect(text).toMatch(/Fix: required: [^;]+; optional: /);
   });
 });

@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import { gccError } from '../../../errors.js';
 import { operation } from '../../../operations/operation.js';
 
@@ -7,7 +6,7 @@ const INSTALL_USAGE = 'gctx hook install --agent claude-code [--http] [--project
 export default operation({
   name: 'hook',
   summary: "read one hook event on stdin, print one decision (exits 0 whatever the input); install: write Claude Code's hook settings",
-  args: z.object({
+  args: (z) => z.object({
     verb: z.enum(['install']).optional().describe('install: write the host\'s hook settings instead of handling an event.'),
     agent: z.string().optional().describe('claude-code, codex, or none for the normalized envelope.'),
     http: z.boolean().optional().describe('install: send events to `gctx serve` over HTTP instead of a process per event.'),

@@ -1,10 +1,9 @@
-import * as z from 'zod';
 import { operation } from '../../../operations/operation.js';
 
 export default operation({
   name: 'mcp',
   summary: "serve this project's memory over MCP on stdio (creates .GCC/ on the first tool call)",
-  args: z.object({}),
+  args: (z) => z.object({}),
   cli: [],
   fronts: ['cli'],
   readOnly: false,

@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import { gccError } from '../../../errors.js';
 import { operation } from '../../../operations/operation.js';
 
@@ -14,7 +13,7 @@ function portOf(text: string | undefined): number | undefined {
 export default operation({
   name: 'serve',
   summary: 'one local daemon on 127.0.0.1 for HTTP hooks, MCP over HTTP and a live page (start; status [--json]; stop)',
-  args: z.object({
+  args: (z) => z.object({
     verb: z.enum(['start', 'status', 'stop']).optional().describe('start (default), status or stop.'),
     port: z.string().optional().describe("Port on 127.0.0.1 (default: the project's own, the same each start; 0: any free port)."),
     host: z.string().optional().describe('Refused: the daemon listens on 127.0.0.1 only.'),
