@@ -4,12 +4,15 @@
  * held against the ledger (a segment git left conflicted resolved by union first), and the
  * ignore rules written once all of it checked out.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { asGccError, gccError } from '../errors.js';
 import { hasConflictMarkers } from '../log/conflict.js';
 import { ensureExclude } from '../store/git-exclude.js';
 import { takenByGit } from '../store/git-explain.js';
 import type { LockOptions } from '../store/lock.js';
+import { isOldLog } from '../store/first-layout.js';
+import { headOf, indexSignature } from '../store/git-probe.js';
 import { migrate, needsMigration, resolveConflict } from '../store/migrate.js';
 import { EVENTS_DIR, GCC_DIR, GITIGNORE } from '../store/paths.js';
 import { type Checked, LOCAL, type Store } from '../store/store.js';
@@ -25,11 +28,39 @@ export interface Disk {
 }
 
 /**
+ * Whether the first layout may be here, without walking every branch's folder on each open:
+ * its top log is always there (main's log holds the memory's start). Old branch logs without
+ * it come only from git (a merge with a clone that never migrated), which changes HEAD or
+ * the index: in git, the full look is taken again only when they moved since it last found
+ * nothing. A clone not yet acknowledging anything looks everywhere.
+ */
+function mayHoldFirstLayout(store: Store): boolean {
+  const l = store.layout;
+  if (isOldLog(join(l.gcc, 'log.md'))) return true;
+  if (!store.repo || store.fresh) return store.fresh && needsMigration(l);
+  const marker = join(l.cache, 'first-layout');
+  const key = `${headOf(store.repo)} ${indexSignature(store.repo)}`;
+  try {
+    if (readFileSync(marker, 'utf8') === key) return false;
+  } catch {
+    /* not looked yet */
+  }
+  if (needsMigration(l)) return true;
+  try {
+    mkdirSync(l.cache, { recursive: true });
+    writeFileSync(marker, key);
+  } catch {
+    /* a cache: the next open looks again */
+  }
+  return false;
+}
+
+/**
  * An old layout moved into segments, once, under the lock. One git tracks is only moved when
  * `visited` says so (a write on a branch, `gctx migrate`): opening it is a visit.
  */
 export async function migrateOldLayout({ store, now, lock, warn }: Disk, visited = false): Promise<void> {
-  if (!needsMigration(store.layout)) return;
+  if (!mayHoldFirstLayout(store)) return;
   if (!visited && visitOf(store.layout, store.repo)) return;
   await store.withLock(() => {
     if (!needsMigration(store.layout)) return;

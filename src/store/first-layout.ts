@@ -15,35 +15,39 @@ import type { Layout } from './paths.js';
 
 /** How much of a log.md is read to tell an old log from a view. */
 const HEAD_BYTES = 64 * 1024;
+let headBuffer: Buffer | null = null;
 
 /** The first layout's files besides its logs: projections and the merge driver's attributes, all committed then. */
 export const OLD_FILES = ['log.md', 'commit.md', 'main.md', 'metadata.yaml', 'branches', '.gitattributes'] as const;
 
+/**
+ * Whether a `log.md` is an old log rather than a view. An old log holds a machine line within
+ * its first entries (or right after a conflict marker); a view opens with its heading and never
+ * holds one. Only the head of the file is read, so looking costs the same however long the
+ * history.
+ */
+export function isOldLog(path: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return false;
+  }
+  try {
+    const head = (headBuffer ??= Buffer.alloc(HEAD_BYTES));
+    if (readSync(fd, head, 0, 2, 0) === 2 && head.toString('latin1', 0, 2) === '# ') return false;
+    const n = readSync(fd, head, 0, HEAD_BYTES, 0);
+    const text = head.toString('latin1', 0, n);
+    return text.startsWith(MACHINE_PREFIX) || text.includes(`\n${MACHINE_PREFIX}`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Old log files: `.GCC/log.md` and `.GCC/branches/**\/log.md` that hold machine lines. */
 export function oldLogs(l: Layout): string[] {
   const out: string[] = [];
-  // An old log holds a machine line within its first entries (or right after a conflict
-  // marker); a view never does (its lines are prose). Only the head of each file is read, so
-  // looking costs the same however long the history.
-  const head = Buffer.alloc(HEAD_BYTES);
-  const isOld = (path: string): boolean => {
-    let fd: number;
-    try {
-      fd = openSync(path, 'r');
-    } catch {
-      return false;
-    }
-    try {
-      // A view opens with its heading; an old log with an entry (or a conflict marker).
-      if (readSync(fd, head, 0, 2, 0) === 2 && head.toString('latin1', 0, 2) === '# ') return false;
-      const n = readSync(fd, head, 0, HEAD_BYTES, 0);
-      const text = head.toString('latin1', 0, n);
-      return text.startsWith(MACHINE_PREFIX) || text.includes(`\n${MACHINE_PREFIX}`);
-    } finally {
-      closeSync(fd);
-    }
-  };
-  if (isOld(join(l.gcc, 'log.md'))) out.push(join(l.gcc, 'log.md'));
+  if (isOldLog(join(l.gcc, 'log.md'))) out.push(join(l.gcc, 'log.md'));
   const walk = (dir: string, depth: number): void => {
     if (depth > 12) return;
     let names: string[];
@@ -54,7 +58,7 @@ export function oldLogs(l: Layout): string[] {
     }
     for (const n of names) {
       const p = join(dir, n);
-      if (n === 'log.md' && isOld(p)) out.push(p);
+      if (n === 'log.md' && isOldLog(p)) out.push(p);
       else if (!n.includes('.')) walk(p, depth + 1);
     }
   };
