@@ -28,6 +28,12 @@ const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
  * with no whitespace are kept: a word break inside a grapheme must not drop half of it.
  */
 const BLANK = /^[\p{M}\p{Cf}]*\s[\s\p{M}\p{Cf}]*$/u;
+/**
+ * A run of whitespace with what attaches to it: marks and format characters after it, and the
+ * prepended concatenation marks before it (UAX #29 joins those to the character that follows,
+ * here the space) — all shown as one space.
+ */
+const SPACE_RUN = /[\u0600-\u0605\u06dd\u070f\u0890\u0891\u08e2\u{110bd}\u{110cd}]*\s[\s\p{M}\p{Cf}]*/gu;
 
 interface Item {
   text: string;
@@ -47,8 +53,9 @@ function wordSegments(text: string): Iterable<{ segment: string; isWordLike?: bo
 /** The text as display items: words and punctuation as they are, whitespace as one space. */
 function itemsOf(text: string, matched: ReadonlySet<string>): Item[] {
   const out: Item[] = [];
-  for (const s of wordSegments(text)) {
-    const shown = s.segment.replace(CONTROL, ' ').replace(BIDI, '').toWellFormed();
+  const flat = text.replace(CONTROL, ' ').replace(BIDI, '').toWellFormed().replace(SPACE_RUN, ' ');
+  for (const s of wordSegments(flat)) {
+    const shown = s.segment;
     if (shown === '') continue;
     if (BLANK.test(shown)) {
       if (out.length && !out[out.length - 1]!.space) out.push({ text: ' ', space: true, terms: [] });
