@@ -1,5 +1,5 @@
 /**
- * verify and repair. verify reads every byte of every log — one log at a time — checks each
+ * verify and repair. verify reads every byte of every log — a window at a time — checks each
  * entry, holds each log against what this clone acknowledged, checks that no id carries two
  * different events, and that every view equals a fresh rebuild; it names each problem by file
  * and line. repair makes a damaged memory usable again without hiding anything: what git
@@ -10,7 +10,6 @@ import { randomHex } from '../runtime/random.js';
 import { closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { crc32 } from 'node:zlib';
 import { replayer } from '../decider/evolve.js';
 import { type GccEvent, MAIN, type Placed } from '../events/types.js';
 import { GccError } from '../errors.js';
@@ -65,8 +64,8 @@ export function verifyMemory(l: Layout, now: number): Problem[] {
     const entry = store.ledger.logs[f.name];
     if (damage.some((d) => d.file === f.rel)) continue;
     try {
-      const r = f.load(now);
-      if (entry && (f.meta.size < entry.size || crc32(r.bytes.subarray(0, entry.size)) !== entry.crc)) {
+      const r = f.load(now, entry?.size ?? 0);
+      if (entry && (f.meta.size < entry.size || r.prefixCrc !== entry.crc)) {
         problems.push({ file: f.rel, message: `its ${entry.size} acknowledged bytes (${entry.seq} events) are not what they were` });
       }
       if (r.tail) problems.push({ file: f.rel, message: f.name === store.ledger.open || f.name === LOCAL ? 'torn entry at the end (a crash mid-write); any gctx command sets it aside' : 'ends in an incomplete entry (ignored)' });
