@@ -1,5 +1,5 @@
 /**
- * verify and repair. verify reads every byte of every log — a window at a time — checks each
+ * verify and repair. verify reads every byte of every log — one log at a time — checks each
  * entry, holds each log against what this clone acknowledged, checks that no id carries two
  * different events, and that every view equals a fresh rebuild; it names each problem by file
  * and line. repair makes a damaged memory usable again without hiding anything: what git
@@ -94,8 +94,7 @@ export function verifyMemory(l: Layout, now: number): Problem[] {
     const after = build.finish(views, state);
     for (const name of after.relabel) {
       // A label two writers both used: commit.md shows it qualified, as the engine writes it.
-      const commits = newest(store, { branch: name, limit: Number.MAX_SAFE_INTEGER, filter: (e) => e.type === 'commit.recorded' }).reverse();
-      views.writeCommits(state, name, commits as never);
+      views.writeCommits(state, name, (add) => store.stream((e) => e.type === 'commit.recorded' && add(e), now, name));
     }
     for (const name of after.relog) views.writeLog(state, name, newest(store, { branch: name, limit: 2 * LOG_WINDOW }).reverse());
     for (const rel of filesUnder(shadow.gcc)) {

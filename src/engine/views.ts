@@ -110,10 +110,38 @@ export class ViewWriter {
     return written;
   }
 
-  /** A branch's commit.md from its commits (id order), labels as readers see them. */
-  writeCommits(state: MemoryState, branch: string, commits: readonly EventOf<'commit.recorded'>[]): void {
+  /**
+   * A branch's commit.md from its commits, labels as readers see them: `feed` hands each
+   * commit, in id order, to `add`. Written in pieces through a temporary file, so a branch of
+   * a hundred thousand commits is never held, and put in place as replaceText does.
+   */
+  writeCommits(state: MemoryState, branch: string, feed: (add: (e: EventOf<'commit.recorded'>) => void) => void): void {
     const b = state.branches[branch];
-    this.put(this.l.commitOf(branch), commitHeader(branch) + commits.map((e) => renderCommit(e, displayLabel(b, e.data.label, e.data.id))).join(''));
+    const path = this.l.commitOf(branch);
+    assertNoSymlink(this.l.root, path);
+    this.ensureDir(dirname(path));
+    const tmp = `${path}.tmp-${process.pid}`;
+    const fd = openSync(tmp, 'w');
+    try {
+      let pending = commitHeader(branch);
+      const flush = () => {
+        const bytes = Buffer.from(pending, 'utf8');
+        for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
+        pending = '';
+      };
+      feed((e) => {
+        pending += renderCommit(e, displayLabel(b, e.data.label, e.data.id));
+        if (pending.length >= 65_536) flush();
+      });
+      flush();
+    } catch (err) {
+      closeSync(fd);
+      rmSync(tmp, { force: true });
+      throw err;
+    }
+    closeSync(fd);
+    rmSync(path, { force: true });
+    renameSync(tmp, path);
   }
 
   /** A branch's log.md from its latest events (id order). */

@@ -403,9 +403,13 @@ export class Store {
     return (readLedger(this.layout.ledger) ?? this.ledger).logs[f.name]?.size ?? 0;
   }
 
-  /** Every event of every log, in id order, a window of each log under way in memory at a time (stream.ts). */
-  stream(visit: (e: GccEvent) => void, now?: number): void {
-    mergeById([...this.logs.values()].filter((f) => f.meta.size > 0), visit, now);
+  /**
+   * Every event of every log, in id order, a window of each log under way in memory at a time
+   * (stream.ts). `branch`: only that branch's events, from the logs that hold any.
+   */
+  stream(visit: (e: GccEvent) => void, now?: number, branch?: string): void {
+    const files = [...this.logs.values()].filter((f) => f.meta.size > 0 && (branch === undefined || f.meta.branches[branch]));
+    mergeById(files, branch === undefined ? visit : (e) => e.branch === branch && visit(e), now);
   }
 
   async withLock<T>(fn: () => T | Promise<T>, opts?: LockOptions): Promise<T> {
