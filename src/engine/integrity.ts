@@ -97,11 +97,12 @@ export function verifyMemory(l: Layout, now: number): Problem[] {
       views.writeCommits(state, name, (add) => store.stream((e) => e.type === 'commit.recorded' && add(e), now, name));
     }
     for (const name of after.relog) views.writeLog(state, name, newest(store, { branch: name, limit: 2 * LOG_WINDOW }).reverse());
+    const blocks: Blocks = [Buffer.allocUnsafe(1 << 16), Buffer.allocUnsafe(1 << 16)];
     for (const rel of filesUnder(shadow.gcc)) {
       if (rel.startsWith('.local/')) continue;
       const path = join(l.gcc, rel);
       const file = relative(l.root, path);
-      const line = firstDifference(join(shadow.gcc, rel), path);
+      const line = firstDifference(join(shadow.gcc, rel), path, blocks);
       if (line === 0) problems.push({ file, message: 'view is missing; run `gctx replay`' });
       else if (line > 0) problems.push({ file, line, message: 'differs from a rebuild from .GCC/events/; run `gctx replay` (a differing file is kept aside first)' });
     }
@@ -111,11 +112,14 @@ export function verifyMemory(l: Layout, now: number): Problem[] {
   return problems;
 }
 
+/** Two blocks reused for every pair of files compared. */
+type Blocks = [Buffer, Buffer];
+
 /**
  * The first line at which two files differ (-1 when they are the same, 0 when `have` is
  * missing), read a block at a time: a commit.md of ten thousand commits is never held whole.
  */
-function firstDifference(want: string, have: string): number {
+function firstDifference(want: string, have: string, [x, y]: Blocks): number {
   let a: number;
   let b: number;
   try {
@@ -125,8 +129,6 @@ function firstDifference(want: string, have: string): number {
   }
   a = openSync(want, 'r');
   try {
-    const x = Buffer.allocUnsafe(1 << 16);
-    const y = Buffer.allocUnsafe(1 << 16);
     let line = 1;
     for (let pos = 0; ; ) {
       const n = readSync(a, x, 0, x.length, pos);

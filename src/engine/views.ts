@@ -186,12 +186,15 @@ export class ViewWriter {
 /**
  * Every view of a memory rebuilt from its events, fed in id order as a replay streams them:
  * commit.md files grow in temporary files (the history is never held); each open branch keeps
- * a ring of its latest log entries, written out when the branch closes (its merge or abandon
- * is its last event), so memory holds the rings of the branches still open, not of the
- * history. `finish` moves everything into place.
+ * a ring of its latest log entries and the tail of its commit.md not yet written, both
+ * written out when the branch closes (its merge or abandon is its last event), so memory holds
+ * what the branches still open have pending, not the history, nor anything per closed branch
+ * but its name (a commit arriving after the close opens its file again). `finish` moves
+ * everything into place.
  */
 export class FullRebuild {
   private readonly dir: string;
+  /** Per branch with commits: its temporary commit.md, open (fd ≥ 0) while the branch is, and the text not yet written. */
   private readonly commitFiles = new Map<string, { path: string; fd: number; pending: string }>();
   private readonly rings = new Map<string, GccEvent[]>();
   private readonly counts = new Map<string, number>();
@@ -218,7 +221,10 @@ export class FullRebuild {
       if (!r) this.rings.set(e.branch, (r = []));
       r.push(e);
       if (r.length > this.ring) r.shift();
-      if ((e.type === 'branch.merged' || e.type === 'branch.abandoned') && e.data.branch === e.branch) this.closeLog(e.branch, n, r);
+      if ((e.type === 'branch.merged' || e.type === 'branch.abandoned') && e.data.branch === e.branch) {
+        this.closeLog(e.branch, n, r);
+        this.closeCommits(e.branch);
+      }
     }
     if (e.type !== 'commit.recorded') return;
     let f = this.commitFiles.get(e.branch);
@@ -226,13 +232,23 @@ export class FullRebuild {
       const path = join(this.dir, `c${this.commitFiles.size}.md`);
       f = { path, fd: openSync(path, 'w'), pending: commitHeader(e.branch) };
       this.commitFiles.set(e.branch, f);
-    }
+    } else if (f.fd < 0) f.fd = openSync(f.path, 'a');
     // Written in pieces of about 64 KiB: one system call per commit was a tenth of a replay.
     f.pending += renderCommit(e);
     if (f.pending.length >= 65_536) {
       writeSync(f.fd, f.pending);
       f.pending = '';
     }
+  }
+
+  /** A closed branch's commit.md written out so far and its file closed. */
+  private closeCommits(branch: string): void {
+    const f = this.commitFiles.get(branch);
+    if (!f || f.fd < 0) return;
+    if (f.pending) writeSync(f.fd, f.pending);
+    f.pending = '';
+    closeSync(f.fd);
+    f.fd = -1;
   }
 
   private closeLog(branch: string, n: number, ring: GccEvent[]): void {
@@ -256,8 +272,7 @@ export class FullRebuild {
         assertNoSymlink(this.l.root, target);
         mkdirSync(dirname(target), { recursive: true });
         if (f) {
-          if (f.pending) writeSync(f.fd, f.pending);
-          closeSync(f.fd);
+          this.closeCommits(b.name);
           this.commitFiles.delete(b.name);
           renameSync(f.path, target);
           if (b.dupLabels.length) relabel.push(b.name);
@@ -269,7 +284,7 @@ export class FullRebuild {
         else if (!closed) views.put(this.l.logOf(b.name), logHeader(b.name) + (this.rings.get(b.name) ?? []).slice(-shownOf(b.logged)).map(logEntry).join(''));
       }
     } finally {
-      for (const f of this.commitFiles.values()) closeSync(f.fd);
+      for (const f of this.commitFiles.values()) if (f.fd >= 0) closeSync(f.fd);
       rmSync(this.dir, { recursive: true, force: true });
     }
     return { relabel, relog: [...this.late] };
