@@ -9,7 +9,7 @@ import { tmpdir, cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decide } from '../dist/decider/decide.js';
-import { evolve } from '../dist/decider/evolve.js';
+import { evolveDraft } from '../dist/decider/evolve.js';
 import { initialState } from '../dist/decider/state.js';
 import { DEFAULT_CONFIG, FORMAT_VERSION, MAIN } from '../dist/events/types.js';
 import { serialize } from '../dist/log/codec.js';
@@ -151,30 +151,42 @@ export function prng(seed) {
  */
 export async function buildHistory(dir, { events: target, commitEvery = 10, seed = 1, commitsOnly = false, objectives = 6, segmentEvents = Infinity } = {}) {
   const rng = prng(seed);
-  // Shared events in segments of at most SEGMENT_MAX, as one clone's writer fills them; local ones apart.
-  const segments = [[]];
+  const l = layout(dir);
+  mkdirSync(l.gcc, { recursive: true });
+  // Shared events fill a segment of at most SEGMENT_MAX, as one clone's writer fills them, and
+  // each is written out when the next starts; local ones are kept apart. The state is folded in
+  // place (the decider only reads it), so a million events build in minutes, not hours.
+  // Serialized as they come: the fold may share objects with the events it folds.
+  let segment = '';
+  let segmentFirst = '';
+  let inSegment = 0;
   let segmentBytes = 0;
-  const local = [];
-  let state = initialState();
+  let segments = 0;
+  let bytes = 0;
+  let local = '';
+  let localSeq = 0;
+  const state = initialState();
   let lastId = '';
   let t = Date.now() - target * 10 - 86_400_000;
   let count = 0;
   let commits = 0;
-  // Tool records and OTA entries do not depend on the state beyond the current branch, so
-  // they are folded lazily in batches (one immer draft per batch instead of per event).
-  let unfolded = [];
-  const flush = () => {
-    if (unfolded.length) state = evolve(state, unfolded);
-    unfolded = [];
+  const writeSegment = () => {
+    if (!segment) return;
+    segments++;
+    const name = newSegmentName(new Date(Date.parse(segmentFirst)), segments.toString(16).padStart(6, '0'));
+    const path = l.segment(name);
+    mkdirSync(dirname(path), { recursive: true });
+    bytes += Buffer.byteLength(segment);
+    writeFileSync(path, segment);
+    segment = '';
+    segmentBytes = 0;
+    inSegment = 0;
   };
-  const push = (news, fold, where = 'shared') => {
+  const push = (news, where = 'shared') => {
     if (news.length === 0) return;
-    if (where === 'shared' && (segmentBytes >= SEGMENT_MAX || segments[segments.length - 1].length >= segmentEvents)) {
-      segments.push([]);
-      segmentBytes = 0;
-    }
-    const list = where === 'shared' ? segments[segments.length - 1] : local;
-    const seq0 = list.length;
+    const shared = where === 'shared';
+    if (shared && (segmentBytes >= SEGMENT_MAX || inSegment >= segmentEvents)) writeSegment();
+    const seq0 = shared ? inSegment : localSeq;
     const at = new Date((t += 7));
     const envs = news.map((ev, i) => {
       lastId = nextId(lastId, at.getTime());
@@ -183,26 +195,27 @@ export async function buildHistory(dir, { events: target, commitEvery = 10, seed
       if (more > 0) env.more = more;
       return env;
     });
-    for (const e of envs) list.push(e);
-    if (where === 'shared') segmentBytes += Buffer.byteLength(serialize(envs));
-    if (fold) {
-      flush();
-      state = evolve(state, envs);
+    const text = serialize(envs);
+    if (shared) {
+      if (!segment) segmentFirst = envs[0].at;
+      segment += text;
+      segmentBytes += Buffer.byteLength(text);
+      inSegment += envs.length;
     } else {
-      for (const e of envs) unfolded.push(e);
+      local += text;
+      localSeq += envs.length;
     }
+    for (const e of envs) evolveDraft(state, e);
     count += envs.length;
   };
   const run = (cmd) => {
-    const lazy = cmd.type === 'log' || cmd.type === 'record-tool';
-    if (!lazy) flush();
     const d = decide(state, cmd, { nonce: randomBytes(8).toString('hex') });
     if (!d.ok) throw d.error;
-    push(d.shared, !lazy);
-    push(d.local, true, 'local');
+    push(d.shared);
+    push(d.local, 'local');
     if (cmd.type === 'commit' || cmd.type === 'merge') commits++;
   };
-  push([{ type: 'memory.initialized', data: { format: FORMAT_VERSION, config: { ...DEFAULT_CONFIG } }, branch: MAIN }], true);
+  push([{ type: 'memory.initialized', data: { format: FORMAT_VERSION, config: { ...DEFAULT_CONFIG } }, branch: MAIN }]);
   for (let i = 0; i < objectives; i++) run({ type: 'roadmap', action: 'add', target: `Objective ${i + 1}: ${words(rng, 6)}` });
   let sinceCommit = 0;
   let branchNo = 0;
@@ -249,28 +262,16 @@ export async function buildHistory(dir, { events: target, commitEvery = 10, seed
   }
   // Close a branch left open so the session ends on main.
   if (onBranch) run({ type: 'merge', branch: onBranch, synthesis: `Merged ${onBranch}` });
-  flush();
-  const l = layout(dir);
-  mkdirSync(l.gcc, { recursive: true });
-  let bytes = 0;
-  segments.forEach((list, i) => {
-    if (!list.length) return;
-    const name = newSegmentName(new Date(Date.parse(list[0].at)), (i + 1).toString(16).padStart(6, '0'));
-    const path = l.segment(name);
-    mkdirSync(dirname(path), { recursive: true });
-    const text = serialize(list);
-    bytes += Buffer.byteLength(text);
-    writeFileSync(path, text);
-  });
-  if (local.length) {
+  writeSegment();
+  if (local) {
     mkdirSync(l.local, { recursive: true });
-    writeFileSync(l.localLog, serialize(local));
+    writeFileSync(l.localLog, local);
   }
   // Opening acknowledges every log and renders every view once, and leaves it settled.
   const m = await Memory.open(dir);
   const branches = Object.keys(m.state.branches).length;
   m.close();
-  return { dir, events: count, commits, branches, segments: segments.filter((x) => x.length).length, logBytes: bytes };
+  return { dir, events: count, commits, branches, segments, logBytes: bytes };
 }
 
 // ---------------------------------------------------------------- shared fixtures

@@ -10,7 +10,6 @@ import { randomHex } from '../runtime/random.js';
 import { closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { crc32 } from 'node:zlib';
 import { replayer } from '../decider/evolve.js';
 import { type GccEvent, MAIN, type Placed } from '../events/types.js';
 import { GccError } from '../errors.js';
@@ -65,8 +64,8 @@ export function verifyMemory(l: Layout, now: number): Problem[] {
     const entry = store.ledger.logs[f.name];
     if (damage.some((d) => d.file === f.rel)) continue;
     try {
-      const r = f.load(now);
-      if (entry && (f.meta.size < entry.size || crc32(r.bytes.subarray(0, entry.size)) !== entry.crc)) {
+      const r = f.load(now, entry?.size ?? 0);
+      if (entry && (f.meta.size < entry.size || r.prefixCrc !== entry.crc)) {
         problems.push({ file: f.rel, message: `its ${entry.size} acknowledged bytes (${entry.seq} events) are not what they were` });
       }
       if (r.tail) problems.push({ file: f.rel, message: f.name === store.ledger.open || f.name === LOCAL ? 'torn entry at the end (a crash mid-write); any gctx command sets it aside' : 'ends in an incomplete entry (ignored)' });
@@ -95,17 +94,17 @@ export function verifyMemory(l: Layout, now: number): Problem[] {
     const after = build.finish(views, state);
     for (const name of after.relabel) {
       // A label two writers both used: commit.md shows it qualified, as the engine writes it.
-      const commits = newest(store, { branch: name, limit: Number.MAX_SAFE_INTEGER, filter: (e) => e.type === 'commit.recorded' }).reverse();
-      views.writeCommits(state, name, commits as never);
+      views.writeCommits(state, name, (add) => store.stream((e) => e.type === 'commit.recorded' && add(e), now, name));
     }
     for (const name of after.relog) views.writeLog(state, name, newest(store, { branch: name, limit: 2 * LOG_WINDOW }).reverse());
     // Visiting a commit of the first layout, the views on disk are that commit's tracked
     // files, not gctx's: the logs and their union are all there is to check.
+    const blocks: Blocks = [Buffer.allocUnsafe(1 << 16), Buffer.allocUnsafe(1 << 16)];
     for (const rel of store.visit ? [] : filesUnder(shadow.gcc)) {
       if (rel.startsWith('.local/')) continue;
       const path = join(l.gcc, rel);
       const file = relative(l.root, path);
-      const line = firstDifference(join(shadow.gcc, rel), path);
+      const line = firstDifference(join(shadow.gcc, rel), path, blocks);
       if (line === 0) problems.push({ file, message: 'view is missing; run `gctx replay`' });
       else if (line > 0) problems.push({ file, line, message: 'differs from a rebuild from .GCC/events/; run `gctx replay` (a differing file is kept aside first)' });
     }
@@ -115,11 +114,14 @@ export function verifyMemory(l: Layout, now: number): Problem[] {
   return problems;
 }
 
+/** Two blocks reused for every pair of files compared. */
+type Blocks = [Buffer, Buffer];
+
 /**
  * The first line at which two files differ (-1 when they are the same, 0 when `have` is
  * missing), read a block at a time: a commit.md of ten thousand commits is never held whole.
  */
-function firstDifference(want: string, have: string): number {
+function firstDifference(want: string, have: string, [x, y]: Blocks): number {
   let a: number;
   let b: number;
   try {
@@ -129,8 +131,6 @@ function firstDifference(want: string, have: string): number {
   }
   a = openSync(want, 'r');
   try {
-    const x = Buffer.allocUnsafe(1 << 16);
-    const y = Buffer.allocUnsafe(1 << 16);
     let line = 1;
     for (let pos = 0; ; ) {
       const n = readSync(a, x, 0, x.length, pos);

@@ -259,10 +259,9 @@ export class Memory {
     }
   }
 
-  /** A branch's commit.md from the logs (labels as readers see them). */
+  /** A branch's commit.md from the logs (labels as readers see them), streamed. */
   private rewriteCommits(branch: string): void {
-    const commits = newest(this.store, { branch, limit: Number.MAX_SAFE_INTEGER, filter: (e) => e.type === 'commit.recorded' }).reverse();
-    this.views.writeCommits(this._state, branch, commits as never);
+    this.views.writeCommits(this._state, branch, (add) => this.store.stream((e) => e.type === 'commit.recorded' && add(e), this.now().getTime(), branch));
   }
 
   private rewriteLog(branch: string): void {

@@ -34,24 +34,32 @@ function candidates(store: Store, q: { branch?: string | undefined; before?: str
   return files.sort((a, b) => (a.meta.lastId < b.meta.lastId ? 1 : a.meta.lastId > b.meta.lastId ? -1 : 0));
 }
 
-/** The newest events matching a query, newest first. */
+const newestFirst = (a: GccEvent, b: GccEvent) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+/** The newest events matching a query, newest first; at most about twice `limit` held while reading. */
 export function newest(store: Store, q: NewestQuery): GccEvent[] {
   const found: GccEvent[] = [];
   const seen = new Set<string>();
-  for (const f of candidates(store, q)) {
-    if (found.length >= q.limit && f.meta.lastId < found[q.limit - 1]!.id) break;
-    for (const e of f.readAll()) {
-      if (q.branch !== undefined && e.branch !== q.branch) continue;
-      if (q.before !== undefined && e.id >= q.before) continue;
-      if (q.filter && !q.filter(e)) continue;
-      if (seen.has(e.id)) continue;
-      seen.add(e.id);
-      found.push(e);
-    }
-    found.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  const trim = () => {
+    found.sort(newestFirst);
     if (found.length > q.limit) {
       for (const e of found.splice(q.limit)) seen.delete(e.id);
     }
+  };
+  for (const f of candidates(store, q)) {
+    if (found.length >= q.limit && f.meta.lastId < found[q.limit - 1]!.id) break;
+    f.scan((events) => {
+      for (const e of events) {
+        if (q.branch !== undefined && e.branch !== q.branch) continue;
+        if (q.before !== undefined && e.id >= q.before) continue;
+        if (q.filter && !q.filter(e)) continue;
+        if (seen.has(e.id)) continue;
+        seen.add(e.id);
+        found.push(e);
+      }
+      if (found.length >= 2 * q.limit + 256) trim();
+    });
+    trim();
   }
   return found;
 }

@@ -132,10 +132,38 @@ export class ViewWriter {
     return written;
   }
 
-  /** A branch's commit.md from its commits (id order), labels as readers see them. */
-  writeCommits(state: MemoryState, branch: string, commits: readonly EventOf<'commit.recorded'>[]): void {
+  /**
+   * A branch's commit.md from its commits, labels as readers see them: `feed` hands each
+   * commit, in id order, to `add`. Written in pieces through a temporary file, so a branch of
+   * a hundred thousand commits is never held, and put in place as replaceText does.
+   */
+  writeCommits(state: MemoryState, branch: string, feed: (add: (e: EventOf<'commit.recorded'>) => void) => void): void {
     const b = state.branches[branch];
-    this.put(this.l.commitOf(branch), commitHeader(branch) + commits.map((e) => renderCommit(e, displayLabel(b, e.data.label, e.data.id))).join(''));
+    const path = this.l.commitOf(branch);
+    assertNoSymlink(this.l.root, path);
+    this.ensureDir(dirname(path));
+    const tmp = `${path}.tmp-${process.pid}`;
+    const fd = openSync(tmp, 'w');
+    try {
+      let pending = commitHeader(branch);
+      const flush = () => {
+        const bytes = Buffer.from(pending, 'utf8');
+        for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
+        pending = '';
+      };
+      feed((e) => {
+        pending += renderCommit(e, displayLabel(b, e.data.label, e.data.id));
+        if (pending.length >= 65_536) flush();
+      });
+      flush();
+    } catch (err) {
+      closeSync(fd);
+      rmSync(tmp, { force: true });
+      throw err;
+    }
+    closeSync(fd);
+    rmSync(path, { force: true });
+    renameSync(tmp, path);
   }
 
   /** A branch's log.md from its latest events (id order). */
@@ -180,12 +208,15 @@ export class ViewWriter {
 /**
  * Every view of a memory rebuilt from its events, fed in id order as a replay streams them:
  * commit.md files grow in temporary files (the history is never held); each open branch keeps
- * a ring of its latest log entries, written out when the branch closes (its merge or abandon
- * is its last event), so memory holds the rings of the branches still open, not of the
- * history. `finish` moves everything into place.
+ * a ring of its latest log entries and the tail of its commit.md not yet written, both
+ * written out when the branch closes (its merge or abandon is its last event), so memory holds
+ * what the branches still open have pending, not the history, nor anything per closed branch
+ * but its name (a commit arriving after the close opens its file again). `finish` moves
+ * everything into place.
  */
 export class FullRebuild {
   private readonly dir: string;
+  /** Per branch with commits: its temporary commit.md, open (fd ≥ 0) while the branch is, and the text not yet written. */
   private readonly commitFiles = new Map<string, { path: string; fd: number; pending: string }>();
   private readonly rings = new Map<string, GccEvent[]>();
   private readonly counts = new Map<string, number>();
@@ -212,7 +243,10 @@ export class FullRebuild {
       if (!r) this.rings.set(e.branch, (r = []));
       r.push(e);
       if (r.length > this.ring) r.shift();
-      if ((e.type === 'branch.merged' || e.type === 'branch.abandoned') && e.data.branch === e.branch) this.closeLog(e.branch, n, r);
+      if ((e.type === 'branch.merged' || e.type === 'branch.abandoned') && e.data.branch === e.branch) {
+        this.closeLog(e.branch, n, r);
+        this.closeCommits(e.branch);
+      }
     }
     if (e.type !== 'commit.recorded') return;
     let f = this.commitFiles.get(e.branch);
@@ -220,13 +254,23 @@ export class FullRebuild {
       const path = join(this.dir, `c${this.commitFiles.size}.md`);
       f = { path, fd: openSync(path, 'w'), pending: commitHeader(e.branch) };
       this.commitFiles.set(e.branch, f);
-    }
+    } else if (f.fd < 0) f.fd = openSync(f.path, 'a');
     // Written in pieces of about 64 KiB: one system call per commit was a tenth of a replay.
     f.pending += renderCommit(e);
     if (f.pending.length >= 65_536) {
       writeSync(f.fd, f.pending);
       f.pending = '';
     }
+  }
+
+  /** A closed branch's commit.md written out so far and its file closed. */
+  private closeCommits(branch: string): void {
+    const f = this.commitFiles.get(branch);
+    if (!f || f.fd < 0) return;
+    if (f.pending) writeSync(f.fd, f.pending);
+    f.pending = '';
+    closeSync(f.fd);
+    f.fd = -1;
   }
 
   private closeLog(branch: string, n: number, ring: GccEvent[]): void {
@@ -245,7 +289,7 @@ export class FullRebuild {
     try {
       views.batch(() => this.place(views, state, relabel));
     } finally {
-      for (const f of this.commitFiles.values()) closeSync(f.fd);
+      for (const f of this.commitFiles.values()) if (f.fd >= 0) closeSync(f.fd);
       rmSync(this.dir, { recursive: true, force: true });
     }
     return { relabel, relog: [...this.late] };
@@ -259,8 +303,7 @@ export class FullRebuild {
       views.assertReal(target);
       views.ensureDir(dirname(target));
       if (f) {
-        if (f.pending) writeSync(f.fd, f.pending);
-        closeSync(f.fd);
+        this.closeCommits(b.name);
         this.commitFiles.delete(b.name);
         renameSync(f.path, target);
         if (b.dupLabels.length) relabel.push(b.name);

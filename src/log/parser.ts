@@ -151,6 +151,16 @@ export class EntryParser {
   }
 
   /**
+   * The events of the complete batches read so far, handed over and forgotten here (a reader
+   * going through a log a window at a time); the batch still open stays until it completes.
+   */
+  take(): GccEvent[] {
+    const done = this.events.splice(0, this.batchStartIndex);
+    this.batchStartIndex = 0;
+    return done;
+  }
+
+  /**
    * End of input: an unfinished batch was never acknowledged, so it belongs to the torn
    * tail with whatever follows it. Returns the file offset where the complete batches end.
    */

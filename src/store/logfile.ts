@@ -13,6 +13,7 @@ import { gccError } from '../errors.js';
 import { parseBytes } from '../log/codec.js';
 import { EntryParser } from '../log/parser.js';
 import { assertNoSymlink } from './paths.js';
+import { crcOfRange, eachWindow, LogWindow } from './window.js';
 
 /** A log larger than this was not written by gctx (segments roll over at ~1 MiB). */
 export const MAX_LOG_BYTES = 256 * 1024 * 1024;
@@ -99,7 +100,6 @@ export interface Read {
   tail: number;
 }
 
-/** What a batch adds to a meta: ids, per-branch counts and label ranges, the last sequence. */
 export function note(meta: LogMeta, events: readonly GccEvent[]): void {
   for (const e of events) {
     if (!meta.firstId) meta.firstId = e.id;
@@ -125,7 +125,7 @@ export class LogFile {
   meta: LogMeta = emptyMeta();
   /**
    * Found on open but not read yet: only its first event id is known (the place it takes in a
-   * replay). The first read of its events reads it whole and takes its meta from that read, so a
+   * replay). Its first read (a cursor) reads it whole and takes its meta from that read, so a
    * fresh clone parses each log once.
    */
   unread = false;
@@ -164,17 +164,39 @@ export class LogFile {
 
   /**
    * Every event of the file's known prefix, checked against what is known of it (a file
-   * that changed under the reader is E_CORRUPT, never half read).
+   * that changed under the reader is E_CORRUPT, never half read). Holds the whole file's
+   * events: for small logs and tests; readers of any log go through `scan` or `cursor`.
    */
   readAll(now?: number): GccEvent[] {
-    if (this.unread) return this.readFirstTime(now);
-    if (this.meta.size === 0) return [];
-    const buf = readRange(this.path, 0, this.meta.size);
-    if (buf.length !== this.meta.size || crc32(buf) !== this.meta.crc) {
-      throw gccError('E_CORRUPT', `${this.rel} changed since it was read (its acknowledged bytes differ)`, 'run `gctx verify`; restore the file from git or run `gctx doctor --repair`', { file: this.rel });
+    const out: GccEvent[] = [];
+    this.scan((events) => {
+      for (const e of events) out.push(e);
+    }, now);
+    return out;
+  }
+
+  /**
+   * The known prefix a window at a time (window.ts), oldest first, held against what is known
+   * of it: a file that changed under the reader is E_CORRUPT once the window reaching the
+   * change is read, so a caller acts on what it visited only when the scan returns.
+   */
+  scan(visit: (events: GccEvent[]) => void, now?: number): void {
+    const c = this.cursor(now);
+    try {
+      for (let events = c.next(); events; events = c.next()) if (events.length) visit(events);
+    } finally {
+      c.close();
     }
-    const p = parseBytes(buf, { file: this.rel, now });
-    return p.events;
+  }
+
+  /** A reader of the known prefix, a window at a time, for readers interleaving several logs (the merge by id). */
+  cursor(now?: number): EventCursor {
+    return new LogCursor(this, now);
+  }
+
+  /** The error of a file whose acknowledged bytes are not what was read. */
+  changedError() {
+    return gccError('E_CORRUPT', `${this.rel} changed since it was read (its acknowledged bytes differ)`, 'run `gctx verify`; restore the file from git or run `gctx doctor --repair`', { file: this.rel });
   }
 
   /**
@@ -202,32 +224,38 @@ export class LogFile {
     return true;
   }
 
-  private readFirstTime(now?: number): GccEvent[] {
+  /** The end of an unread file's first read: its meta as read, its first event as peeked. */
+  firstReadDone(meta: LogMeta, w: LogWindow | null): void {
     const first = this.meta.firstId;
-    const r = this.load(now);
+    meta.size = w?.validEnd ?? 0;
+    meta.crc = w?.crc ?? 0;
+    this.meta = meta;
     this.unread = false;
-    if (this.meta.firstId !== first) {
+    this.unreadTail = w?.tail ?? 0;
+    if (meta.firstId !== first) {
       throw gccError('E_CORRUPT', `${this.rel} changed while it was read (its first entry is not the one read before)`, 'run the command again; if it persists, run `gctx verify`', { file: this.rel });
     }
-    this.unreadTail = r.tail;
-    return r.events;
   }
 
   /**
-   * Read the whole file afresh: the meta is rebuilt from what parses, and the bytes are
-   * returned so the caller can hold an acknowledged prefix against them.
+   * Read the whole file afresh, a window at a time: the meta is rebuilt from what parses.
+   * `prefix`: an acknowledged size, whose bytes' CRC-32 is returned so the caller can hold it
+   * against what was acknowledged.
    */
-  load(now?: number): Read & { bytes: Buffer } {
+  load(now?: number, prefix = 0): { tail: number; prefixCrc: number } {
     const size = this.sizeOnDisk() ?? 0;
     if (size > MAX_LOG_BYTES) throw gccError('E_CORRUPT', `${this.rel} is ${size} bytes, more than gctx ever writes to one log`, 'move it out of .GCC/events/ and run `gctx doctor --repair`', { file: this.rel });
-    const buf = size ? readRange(this.path, 0, size) : Buffer.alloc(0);
-    const p = parseBytes(buf, { file: this.rel, now });
-    this.meta = emptyMeta();
     this.unread = false;
-    this.meta.size = p.validLength;
-    this.meta.crc = crc32(buf.subarray(0, p.validLength));
-    note(this.meta, p.events);
-    return { events: p.events, tail: buf.length - p.validLength, bytes: buf };
+    const meta = emptyMeta();
+    if (size === 0) {
+      this.meta = meta;
+      return { tail: 0, prefixCrc: 0 };
+    }
+    const w = eachWindow(this.path, { file: this.rel, to: size, now, prefix }, (events) => note(meta, events));
+    meta.size = w.validEnd;
+    meta.crc = w.crc;
+    this.meta = meta;
+    return { tail: w.tail, prefixCrc: w.prefixCrc };
   }
 
   /** Events of the known prefix after `offset`, where a snapshot stopped at `seq`/`lastId`. */
@@ -334,4 +362,61 @@ function lineOf(path: string, base: number, tail: Buffer): (offset: number) => n
     for (let i = 0; i < offset - base && i < tail.length; i++) if (tail[i] === 0x0a) line++;
     return line;
   };
+}
+
+/**
+ * One log's known prefix read a window at a time (see LogFile.scan). At the end the bytes read
+ * are held against the meta; a parse failure in a file whose bytes are no longer the
+ * acknowledged ones is reported as that change rather than as the damage it met.
+ */
+/** Events handed out a window at a time: `next()` until it returns null, then `close()`. */
+export interface EventCursor {
+  next(): GccEvent[] | null;
+  close(): void;
+}
+
+export class LogCursor implements EventCursor {
+  private readonly w: LogWindow | null;
+  /** For an unread file: its meta, gathered on this first read. */
+  private readonly first: LogMeta | null;
+
+  constructor(
+    private readonly file: LogFile,
+    now?: number,
+  ) {
+    this.first = file.unread ? emptyMeta() : null;
+    const to = file.unread ? (file.sizeOnDisk() ?? 0) : file.meta.size;
+    this.w = to === 0 ? null : new LogWindow(file.path, { file: file.rel, to, now });
+  }
+
+  /** The next window's events (possibly none), or null at the end. */
+  next(): GccEvent[] | null {
+    if (this.first) return this.nextFirst(this.first);
+    if (!this.w) return null;
+    const { meta } = this.file;
+    let events: GccEvent[] | null;
+    try {
+      events = this.w.next();
+    } catch (err) {
+      if (crcOfRange(this.file.path, 0, meta.size) !== meta.crc || (this.file.sizeOnDisk() ?? 0) < meta.size) throw this.file.changedError();
+      throw err;
+    }
+    if (events === null && (this.w.validEnd !== meta.size || this.w.crc !== meta.crc)) throw this.file.changedError();
+    return events;
+  }
+
+  /** An unread file: nothing known to hold it against; what it holds becomes what is known. */
+  private nextFirst(meta: LogMeta): GccEvent[] | null {
+    const events = this.w?.next() ?? null;
+    if (events !== null) {
+      note(meta, events);
+      return events;
+    }
+    if (this.file.unread) this.file.firstReadDone(meta, this.w);
+    return null;
+  }
+
+  close(): void {
+    this.w?.close();
+  }
 }

@@ -11,7 +11,6 @@
 import { randomHex } from '../runtime/random.js';
 import { type Dirent, existsSync, lstatSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { crc32 } from 'node:zlib';
 import { type GccEvent, idTime, type Placed } from '../events/types.js';
 import { GccError, gccError } from '../errors.js';
 import { serialize } from '../log/codec.js';
@@ -267,14 +266,14 @@ export class Store {
       }
       let r;
       try {
-        r = f.load(now);
+        r = f.load(now, entry.size);
       } catch (err) {
         const why = explainChange(this.place(f.path, f.name));
         if (why === null) out.replaced.push(name);
         else damage.push(err instanceof GccError ? err : why);
         continue;
       }
-      const keeps = f.meta.size >= entry.size && crc32(r.bytes.subarray(0, entry.size)) === entry.crc;
+      const keeps = f.meta.size >= entry.size && r.prefixCrc === entry.crc;
       if (!keeps) {
         const why = explainChange(this.place(f.path, f.name));
         if (why === null) out.replaced.push(name);
@@ -432,15 +431,19 @@ export class Store {
     return (readLedger(this.layout.ledger) ?? this.ledger).logs[f.name]?.size ?? 0;
   }
 
-  /** Every event of every log, in id order, one log's bytes in memory at a time (stream.ts). */
-  stream(visit: (e: GccEvent) => void, now?: number): void {
-    mergeById([...this.logs.values()].filter((f) => f.meta.size > 0 || f.unread), visit, now);
+  /**
+   * Every event of every log, in id order, a window of each log under way in memory at a time
+   * (stream.ts). `branch`: only that branch's events, from the logs that hold any.
+   */
+  stream(visit: (e: GccEvent) => void, now?: number, branch?: string): void {
+    const files = [...this.logs.values()].filter((f) => f.unread || (f.meta.size > 0 && (branch === undefined || f.meta.branches[branch])));
+    mergeById(files, branch === undefined ? visit : (e) => e.branch === branch && visit(e), now);
     this.noteUnreadTails();
   }
 
   /** Read every log found on open but not read yet (a fold from a snapshot needs each log's extent). */
   readUnread(now?: number): void {
-    for (const f of this.logs.values()) if (f.unread) f.readAll(now);
+    for (const f of this.logs.values()) if (f.unread) f.scan(() => undefined, now);
     this.noteUnreadTails();
   }
 

@@ -19,7 +19,7 @@ import { gccError } from '../errors.js';
 import { serialize } from '../log/codec.js';
 import { needsMigration, OLD_FILES, readOldLayout } from './first-layout.js';
 import { type GitRepo, headOf, indexSignature, runGit } from './git-probe.js';
-import { emptyMeta, LogFile, note, type Read } from './logfile.js';
+import { emptyMeta, type EventCursor, LogFile, note, type Read } from './logfile.js';
 import { GCC_DIR, type Layout } from './paths.js';
 
 export interface Visit {
@@ -131,8 +131,15 @@ export class FrozenLog extends LogFile {
   override readAll(): GccEvent[] {
     return this.events;
   }
-  override load(): Read & { bytes: Buffer } {
-    return { events: this.events, tail: 0, bytes: Buffer.from(serialize(this.events), 'utf8') };
+  override load(_now?: number, prefix = 0): { tail: number; prefixCrc: number } {
+    return { tail: 0, prefixCrc: crc32(Buffer.from(serialize(this.events), 'utf8').subarray(0, prefix)) };
+  }
+  override cursor(): EventCursor {
+    let given = false;
+    return {
+      next: () => (given ? null : ((given = true), this.events)),
+      close: () => undefined,
+    };
   }
   override readAfter(offset: number): GccEvent[] {
     // Named by content: a snapshot that knew this log knew all of it.
