@@ -66,6 +66,8 @@ export interface ExecResult {
 const SNAPSHOT_EVERY = 200;
 /** Events behind the snapshot that make a closing process write a new one. */
 const SNAPSHOT_ON_CLOSE = 32;
+/** Log bytes appended since the snapshot beyond which an open replays (streamed) rather than holding them. */
+const DELTA_MAX = 4 * 1024 * 1024;
 
 export class Memory {
   private _state: MemoryState = replayer().state();
@@ -187,9 +189,16 @@ export class Memory {
     this.replayAll(false);
   }
 
-  /** Events appended after a snapshot's positions, in id order; null when a log no longer reaches that far. */
+  /**
+   * Events appended after a snapshot's positions, in id order; null when a log no longer
+   * reaches that far, or when more than DELTA_MAX bytes were appended since (a pull of much
+   * history): those events are not held, the logs are replayed, streamed, instead.
+   */
   private deltaSince(logs: Record<string, SnapshotLog>): GccEvent[] | null {
     for (const name of Object.keys(logs)) if (!this.store.logs.has(name)) return null;
+    let bytes = 0;
+    for (const f of this.store.logs.values()) bytes += Math.max(0, f.meta.size - (logs[f.name]?.size ?? 0));
+    if (bytes > DELTA_MAX) return null;
     const out: GccEvent[] = [];
     for (const f of this.store.logs.values()) {
       const at = logs[f.name];
