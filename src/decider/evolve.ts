@@ -182,6 +182,7 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
       if (!lifecycle(d, e)) return;
       src.mergedInto = e.data.into;
       src.closed = e.at;
+      shelve(src);
       return;
     }
     case 'branch.abandoned': {
@@ -189,6 +190,7 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
       if (!lifecycle(d, e)) return;
       b.reason = e.data.reason;
       b.closed = e.at;
+      shelve(b);
       d.failedCount += 1;
       pushWindow(d.failed, { branch: b.name, parent: b.parent ?? MAIN, purpose: b.purpose.slice(0, 300), reason: e.data.reason.slice(0, 600), at: e.at }, FAILED_WINDOW);
       return;
@@ -242,6 +244,22 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
       s.host = e.data.host;
       return;
     }
+  }
+}
+
+/**
+ * A closed branch keeps what is read of it once closed — its summary's commit titles, the
+ * branch lists, the next step a merge carried — and lets go of its commits' prose: the gists
+ * and the last contribution and files, which status and the briefing show for the open branch
+ * a session stands on (status, walking up to a closed parent, shows its commits' titles).
+ * The prose stays in the logs. Every read holds the state, and closed branches are what makes
+ * it grow with the history.
+ */
+function shelve(b: Draft<BranchInfo>): void {
+  for (const c of b.recent) delete c.gist;
+  if (b.last) {
+    b.last.contribution = '';
+    b.last.files = [];
   }
 }
 
