@@ -8,7 +8,7 @@
  * are absorbed by rule, never thrown. A lifecycle move the machine refuses (a branch merged
  * on one clone and abandoned on the other) leaves the branch where the earlier event put it.
  */
-import { type Draft, freeze, produce } from 'immer';
+import { type Draft, freeze, Immer, produce } from 'immer';
 import { diffLib } from '../runtime/lazy-deps.js';
 import { type Config, DEFAULT_CONFIG, type GccEvent, MAIN } from '../events/types.js';
 import { MAX_OBJECTIVES } from '../events/rules.js';
@@ -296,6 +296,21 @@ function sessionOf(d: Draft<MemoryState>, id: string, host: string, at: string) 
 export function evolve(state: MemoryState, events: readonly GccEvent[]): MemoryState {
   if (events.length === 0) return state;
   return produce(state, (d) => {
+    for (const e of events) evolveDraft(d, e);
+  });
+}
+
+const unfrozen = new Immer({ autoFreeze: false });
+
+/**
+ * evolve() without freezing what it returns, for a holder that never hands its state out to be
+ * changed (the engine's Memory). Immer freezes the whole of a base not frozen yet — a walk of
+ * every branch, which grows with the history — and a state read back from a snapshot is not
+ * frozen; copy-on-write still leaves every earlier state as it was.
+ */
+export function evolveUnfrozen(state: MemoryState, events: readonly GccEvent[]): MemoryState {
+  if (events.length === 0) return state;
+  return unfrozen.produce(state, (d) => {
     for (const e of events) evolveDraft(d, e);
   });
 }

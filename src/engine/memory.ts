@@ -15,7 +15,7 @@ import { existsSync, lstatSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from '../decider/commands.js';
 import { decide, type Decision } from '../decider/decide.js';
-import { evolve, replayer } from '../decider/evolve.js';
+import { evolveUnfrozen, replayer } from '../decider/evolve.js';
 import { currentBranch, type MemoryState } from '../decider/state.js';
 import { type Config, DEFAULT_CONFIG, FORMAT_VERSION, type GccEvent, MAIN, type Placed } from '../events/types.js';
 import { asGccError, GccError, gccError } from '../errors.js';
@@ -145,7 +145,7 @@ export class Memory {
     await this.store.withLock(() => {
       const cu = this.store.catchUp(this._state.lastId);
       if (cu.added.some((e) => e.type === 'memory.initialized')) {
-        this._state = evolve(this._state, cu.added);
+        this._state = evolveUnfrozen(this._state, cu.added);
         return;
       }
       this.appendAndProject([{ type: 'memory.initialized', data: { format: FORMAT_VERSION, config: { ...DEFAULT_CONFIG } }, branch: MAIN }], []);
@@ -171,7 +171,7 @@ export class Memory {
     if (snap && snap.epoch === this.store.ledger.epoch && this.store.ledger.epoch) {
       const delta = this.deltaSince(snap.logs);
       if (delta && (delta.length === 0 || delta[0]!.id > snap.state.lastId)) {
-        this._state = evolve(snap.state, delta);
+        this._state = evolveUnfrozen(snap.state, delta);
         this.openDelta = { before: snap.state, events: delta };
         this.snapshotAt = snap.state.events;
         return;
@@ -275,7 +275,7 @@ export class Memory {
     }
     if (cu.added.length) {
       const before = this._state;
-      this._state = evolve(this._state, cu.added);
+      this._state = evolveUnfrozen(this._state, cu.added);
       this.recent.add(before, cu.added);
       this.openDelta = this.openDelta ? { before: this.openDelta.before, events: [...this.openDelta.events, ...cu.added] } : { before, events: cu.added };
     }
@@ -330,7 +330,7 @@ export class Memory {
     const before = this._state;
     const out = this.store.appendOperation(shared, local, this._state.lastId, now);
     this.recent.add(this._state, out);
-    this._state = evolve(this._state, out);
+    this._state = evolveUnfrozen(this._state, out);
     this.saveSnapshot(false);
     try {
       this.project(before, out);
