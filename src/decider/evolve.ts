@@ -8,7 +8,7 @@
  * are absorbed by rule, never thrown. A lifecycle move the machine refuses (a branch merged
  * on one clone and abandoned on the other) leaves the branch where the earlier event put it.
  */
-import { type Draft, freeze, produce } from 'immer';
+import { type Draft, freeze, Immer, produce } from 'immer';
 import { diffLib } from '../runtime/lazy-deps.js';
 import { type Config, DEFAULT_CONFIG, type GccEvent, MAIN } from '../events/types.js';
 import { MAX_OBJECTIVES } from '../events/rules.js';
@@ -182,6 +182,7 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
       if (!lifecycle(d, e)) return;
       src.mergedInto = e.data.into;
       src.closed = e.at;
+      shelve(src);
       return;
     }
     case 'branch.abandoned': {
@@ -189,6 +190,7 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
       if (!lifecycle(d, e)) return;
       b.reason = e.data.reason;
       b.closed = e.at;
+      shelve(b);
       d.failedCount += 1;
       pushWindow(d.failed, { branch: b.name, parent: b.parent ?? MAIN, purpose: b.purpose.slice(0, 300), reason: e.data.reason.slice(0, 600), at: e.at }, FAILED_WINDOW);
       return;
@@ -245,6 +247,22 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
   }
 }
 
+/**
+ * A closed branch keeps what is read of it once closed — its summary's commit titles, the
+ * branch lists, the next step a merge carried — and lets go of its commits' prose: the gists
+ * and the last contribution and files, which status and the briefing show for the open branch
+ * a session stands on (status, walking up to a closed parent, shows its commits' titles).
+ * The prose stays in the logs. Every read holds the state, and closed branches are what makes
+ * it grow with the history.
+ */
+function shelve(b: Draft<BranchInfo>): void {
+  for (const c of b.recent) delete c.gist;
+  if (b.last) {
+    b.last.contribution = '';
+    b.last.files = [];
+  }
+}
+
 function addMilestone(d: Draft<MemoryState>, title: string, branch: string, commits: string, status: 'committed' | 'merged' | 'abandoned', at: string): void {
   d.milestoneCount += 1;
   pushWindow(d.milestones, { n: d.milestoneCount, title, branch, commits, status, at }, MILESTONE_WINDOW);
@@ -278,6 +296,21 @@ function sessionOf(d: Draft<MemoryState>, id: string, host: string, at: string) 
 export function evolve(state: MemoryState, events: readonly GccEvent[]): MemoryState {
   if (events.length === 0) return state;
   return produce(state, (d) => {
+    for (const e of events) evolveDraft(d, e);
+  });
+}
+
+const unfrozen = new Immer({ autoFreeze: false });
+
+/**
+ * evolve() without freezing what it returns, for a holder that never hands its state out to be
+ * changed (the engine's Memory). Immer freezes the whole of a base not frozen yet — a walk of
+ * every branch, which grows with the history — and a state read back from a snapshot is not
+ * frozen; copy-on-write still leaves every earlier state as it was.
+ */
+export function evolveUnfrozen(state: MemoryState, events: readonly GccEvent[]): MemoryState {
+  if (events.length === 0) return state;
+  return unfrozen.produce(state, (d) => {
     for (const e of events) evolveDraft(d, e);
   });
 }

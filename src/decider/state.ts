@@ -21,7 +21,7 @@ export interface CommitRef {
   label: string;
   title: string;
   at: string;
-  /** The head of its contribution, for status (so no read of the logs is needed). */
+  /** The head of its contribution, for status (so no read of the logs is needed); open branches only. */
   gist?: string;
   /** The record ABANDON leaves on the parent (not progress). */
   abandon?: true;

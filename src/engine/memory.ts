@@ -20,7 +20,7 @@ import { existsSync, lstatSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from '../decider/commands.js';
 import type { Decision } from '../decider/decide.js';
-import { evolve, replayer } from '../decider/evolve.js';
+import { evolveUnfrozen, replayer } from '../decider/evolve.js';
 import { currentBranch, type MemoryState } from '../decider/state.js';
 import { type Config, DEFAULT_CONFIG, FORMAT_VERSION, type GccEvent, MAIN, type Placed } from '../events/types.js';
 import { asGccError, GccError, gccError } from '../errors.js';
@@ -75,6 +75,8 @@ export interface ExecResult {
 const SNAPSHOT_EVERY = 200;
 /** Events behind the snapshot that make a closing process write a new one. */
 const SNAPSHOT_ON_CLOSE = 32;
+/** Log bytes appended since the snapshot beyond which an open replays (streamed) rather than holding them. */
+const DELTA_MAX = 4 * 1024 * 1024;
 
 export class Memory {
   private _state: MemoryState = replayer().state();
@@ -182,7 +184,7 @@ export class Memory {
     await this.store.withLock(() => {
       const cu = this.store.catchUp(this._state.lastId);
       if (cu.added.some((e) => e.type === 'memory.initialized')) {
-        this._state = evolve(this._state, cu.added);
+        this._state = evolveUnfrozen(this._state, cu.added);
         return;
       }
       this.appendAndProject([{ type: 'memory.initialized', data: { format: FORMAT_VERSION, config: { ...DEFAULT_CONFIG } }, branch: MAIN }], []);
@@ -209,7 +211,7 @@ export class Memory {
       this.store.readUnread(this.now().getTime());
       const delta = this.deltaSince(snap.logs);
       if (delta && (delta.length === 0 || delta[0]!.id > snap.state.lastId)) {
-        this._state = evolve(snap.state, delta);
+        this._state = evolveUnfrozen(snap.state, delta);
         this.openDelta = { before: snap.state, events: delta };
         this.snapshotAt = snap.state.events;
         return;
@@ -227,9 +229,16 @@ export class Memory {
     this.replayAll(false);
   }
 
-  /** Events appended after a snapshot's positions, in id order; null when a log no longer reaches that far. */
+  /**
+   * Events appended after a snapshot's positions, in id order; null when a log no longer
+   * reaches that far, or when more than DELTA_MAX bytes were appended since (a pull of much
+   * history): those events are not held, the logs are replayed, streamed, instead.
+   */
   private deltaSince(logs: Record<string, SnapshotLog>): GccEvent[] | null {
     for (const name of Object.keys(logs)) if (!this.store.logs.has(name)) return null;
+    let bytes = 0;
+    for (const f of this.store.logs.values()) bytes += Math.max(0, f.meta.size - (logs[f.name]?.size ?? 0));
+    if (bytes > DELTA_MAX) return null;
     const out: GccEvent[] = [];
     for (const f of this.store.logs.values()) {
       const at = logs[f.name];
@@ -312,7 +321,7 @@ export class Memory {
     }
     if (cu.added.length) {
       const before = this._state;
-      this._state = evolve(this._state, cu.added);
+      this._state = evolveUnfrozen(this._state, cu.added);
       this.recent.add(before, cu.added);
       this.openDelta = this.openDelta ? { before: this.openDelta.before, events: [...this.openDelta.events, ...cu.added] } : { before, events: cu.added };
     }
@@ -374,7 +383,7 @@ export class Memory {
     const before = this._state;
     const out = this.store.appendOperation(shared, local, this._state.lastId, now);
     this.recent.add(this._state, out);
-    this._state = evolve(this._state, out);
+    this._state = evolveUnfrozen(this._state, out);
     this.saveSnapshot(false);
     // Visiting: the views stay as the old commit has them; the next open elsewhere rebuilds them.
     if (this.store.visit) return out;

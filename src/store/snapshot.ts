@@ -6,6 +6,7 @@
  * the logs are read from scratch. The store does not know what the state means: the caller
  * validates it (`revive`), since a cache file is read off disk like anything else.
  */
+import { isAscii } from 'node:buffer';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assertNoSymlink, type Layout } from './paths.js';
@@ -29,9 +30,20 @@ function path(l: Layout): string {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/**
+ * The file is written as ASCII (other characters escaped), so it is read into a string of one
+ * byte per character: a single em dash in the state would make V8 hold the whole text at two.
+ */
+function readText(file: string): string {
+  const bytes = readFileSync(file);
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+}
+
+const escapeWide = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
 export function readSnapshot<S>(l: Layout, format: number, revive: (raw: unknown) => S | null): Snapshot<S> | null {
   try {
-    const s: unknown = JSON.parse(readFileSync(path(l), 'utf8'));
+    const s: unknown = JSON.parse(readText(path(l)));
     if (!isRecord(s) || s.format !== format || typeof s.epoch !== 'string' || !isRecord(s.logs)) return null;
     const logs = Object.create(null) as Record<string, SnapshotLog>;
     for (const [name, v] of Object.entries(s.logs)) {
@@ -52,6 +64,6 @@ export function writeSnapshot<S>(l: Layout, snapshot: Snapshot<S>): void {
   assertNoSymlink(l.root, path(l));
   mkdirSync(l.cache, { recursive: true });
   const tmp = `${path(l)}.tmp-${process.pid}`;
-  writeFileSync(tmp, JSON.stringify(snapshot));
+  writeFileSync(tmp, JSON.stringify(snapshot).replace(/[\u007f-\uffff]/g, escapeWide));
   renameSync(tmp, path(l));
 }
