@@ -18,10 +18,10 @@ const commit = (branch: string, label: string, extra: object = {}): Placed => ({
   data: { id: `c${label.slice(1)}${branch.length}`.padEnd(7, '0'), label, title: `work ${label}`, contribution: `did ${label} on ${branch}, at length`, purpose: 'p', previous: 'none', files: [{ path: `src/${branch}.ts`, added: 1, removed: 0 }], ...extra },
   branch,
 });
-const merged = (branch: string): Placed[] => [
-  { ...commit('main', 'C002', { merge: { from: branch, tried: 't', learned: 'l', integrated: 'i' } }), data: { ...commit('main', 'C002').data, contribution: 'merged', merge: { from: branch, tried: 't', learned: 'l', integrated: 'i' } } } as Placed,
-  { type: 'branch.merged', data: { branch, into: 'main' }, branch },
-];
+const merged = (branch: string): Placed[] => {
+  const record = commit('main', 'C002', { contribution: 'merged', merge: { from: branch, tried: 't', learned: 'l', integrated: 'i' } });
+  return [record, { type: 'branch.merged', data: { branch, into: 'main', commit: (record.data as { id: string }).id }, branch }];
+};
 
 describe('a closed branch in the state', () => {
   it('keeps its commits’ labels, ids and titles, not their prose; an open branch keeps its own', () => {
