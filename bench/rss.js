@@ -1,18 +1,22 @@
 /**
- * Peak memory (max RSS) of the read commands on a long history, each a fresh `gctx` process as
- * a person or a hook runs it: status, the briefing a session start hands out, the newest log
- * entries, a commit by label, search, verify (which reads every byte), and a replay from
- * scratch (the first open after the cache is gone). Reads that need only the recent past must
- * touch only what they need, and none may hold the history: the bar is ~100 MB whatever the
- * history's size. The default run uses 100,000 events (~95 MB of logs); `--long` 1,000,000
- * (~1 GB).
+ * Peak memory (max RSS) and wall time of every read command on a long history, each a fresh
+ * `gctx` process as a person or a hook runs it. The reads that need only the recent past
+ * (status, the briefing a session start hands out, `context`, the newest log entries, a commit
+ * by label, the whole roadmap) must touch only what they need; the passes over the whole
+ * history (search, verify, which reads every byte, a replay from scratch after the cache is
+ * gone, the first open of a fresh clone, and a search whose index is built from nothing) must
+ * stream it. None may hold the history: the bar is ~100 MB whatever the history's size. The
+ * default run uses 100,000 events (~95 MB of logs); `--long` 1,000,000 (~1 GB).
  */
 import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI, fixture, fmt, spread, stats } from './lib.js';
+import { CLI, fixture, fmt, removeDir, spread, stats, tempDir } from './lib.js';
 
 export const title = 'Peak RSS of read commands on a long history (fresh process each)';
+
+/** The bar every read command is held to, in MiB. */
+const BAR = 100;
 
 /** Max RSS in MiB and wall ms of one gctx process, through GNU time. */
 function measure(dir, args, input) {
@@ -31,45 +35,68 @@ export async function run({ quick = false, long = false } = {}) {
   const dir = fx.dir;
   const label = `C${String(Math.max(1, Math.floor(fx.commits / 4))).padStart(3, '0')}`;
   const session = JSON.stringify({ hook_event_name: 'SessionStart', session_id: 'bench', cwd: dir, source: 'startup' });
+  const cache = join(dir, '.GCC', '.local', 'cache');
+  // Each command: its name, arguments, stdin, what to do before each run, and how many runs
+  // (building the search index from nothing takes minutes at 1 GB: once).
+  const clones = [];
   const commands = [
-    ['status', ['status']],
-    ['briefing (SessionStart hook)', ['hook', '--agent', 'claude-code'], session],
-    ['newest 5 log entries', ['context', '--log', '5']],
-    ['a commit by label', ['context', '--commit', label]],
-    ['search', ['search', 'parser cache']],
-    ['verify (every byte)', ['verify']],
+    { name: 'status', args: ['status'] },
+    { name: 'briefing (SessionStart hook)', args: ['hook', '--agent', 'claude-code'], input: session },
+    { name: 'context (status level)', args: ['context'] },
+    { name: 'newest 5 log entries', args: ['context', '--log', '5'] },
+    { name: 'a commit by label', args: ['context', '--commit', label] },
+    { name: 'context --full', args: ['context', '--full'] },
+    { name: 'search (index built)', args: ['search', 'parser cache'], before: warmSearch },
+    { name: 'search (index built from nothing)', args: ['search', 'parser cache'], before: () => rmSync(join(cache, 'search'), { recursive: true, force: true }), runs: 1 },
+    { name: 'verify (every byte)', args: ['verify'] },
+    { name: 'replay from scratch (no cache)', args: ['status'], before: () => rmSync(cache, { recursive: true, force: true }) },
+    { name: 'first open of a fresh clone', args: ['status'], before: freshClone },
   ];
+  let warmed = false;
+  function warmSearch() {
+    if (!warmed) measure(dir, ['search', 'parser cache']);
+    warmed = true;
+  }
+  /** A copy of the logs alone, as git brings them to a new clone: the run opens it. */
+  function freshClone() {
+    const clone = tempDir('gcc-bench-clone-');
+    mkdirSync(join(clone, '.GCC'), { recursive: true });
+    cpSync(join(dir, '.GCC', 'events'), join(clone, '.GCC', 'events'), { recursive: true });
+    clones.push(clone);
+    return clone;
+  }
+  // Settle the fixture first (views and snapshot as a previous command leaves them).
+  measure(dir, ['status']);
   const rows = [];
-  const json = { events: fx.events, logBytes: fx.logBytes, segments: fx.segments, commands: [] };
-  for (const [name, args, input] of commands) {
-    const rss = [];
-    const ms = [];
-    for (let r = 0; r < runs; r++) {
-      const m = measure(dir, args, input);
-      rss.push(m.mib);
-      ms.push(m.ms);
+  const json = { events: fx.events, logBytes: fx.logBytes, segments: fx.segments, branches: fx.branches, bar: BAR, commands: [] };
+  try {
+    for (const c of commands) {
+      const rss = [];
+      const ms = [];
+      for (let r = 0; r < (quick ? 1 : (c.runs ?? runs)); r++) {
+        const where = c.before?.() ?? dir;
+        const m = measure(typeof where === 'string' ? where : dir, c.args, c.input);
+        rss.push(m.mib);
+        ms.push(m.ms);
+        for (const clone of clones.splice(0)) removeDir(clone);
+      }
+      const st = stats(rss);
+      rows.push([c.name, spread(stats(ms), 0), spread(st, 0), st.median <= BAR * 1.1 ? 'yes' : 'no']);
+      json.commands.push({ name: c.name, args: c.args, rssMiB: st, ms: stats(ms) });
     }
-    rows.push([name, spread(stats(ms), 0), spread(stats(rss), 0)]);
-    json.commands.push({ name, args, rssMiB: stats(rss), ms: stats(ms) });
+  } finally {
+    for (const clone of clones) removeDir(clone);
   }
-  // The first open after the cache is gone replays every log (streamed), and rebuilds every view.
-  const replay = [];
-  const replayMs = [];
-  for (let r = 0; r < runs; r++) {
-    rmSync(join(dir, '.GCC', '.local', 'cache'), { recursive: true, force: true });
-    const m = measure(dir, ['status']);
-    replay.push(m.mib);
-    replayMs.push(m.ms);
-  }
-  rows.push(['replay from scratch (no cache)', spread(stats(replayMs), 0), spread(stats(replay), 0)]);
-  json.commands.push({ name: 'replay', rssMiB: stats(replay), ms: stats(replayMs) });
-  const worst = Math.max(...json.commands.map((c) => c.rssMiB.median));
+  const worst = json.commands.reduce((a, c) => (c.rssMiB.median > a.rssMiB.median ? c : a));
+  const over = json.commands.filter((c) => c.rssMiB.median > BAR * 1.1).map((c) => `${c.name} ${fmt(c.rssMiB.median, 0)}`);
   return {
     title,
-    columns: ['command', 'wall ms median (p10–p90)', 'peak RSS MiB median (p10–p90)'],
+    columns: ['command', 'wall ms median (p10–p90)', 'peak RSS MiB median (p10–p90)', `≤ ~${BAR} MB`],
     rows,
-    summary: `On ${fx.events.toLocaleString('en-US')} events (${fmt(fx.logBytes / 2 ** 20, 0)} MiB of logs in ${fx.segments} segments), the most a read command held was ${fmt(worst, 0)} MiB (bar ~100)`,
-    pass: worst <= 110,
+    summary:
+      `On ${fx.events.toLocaleString('en-US')} events (${fmt(fx.logBytes / 2 ** 20, 0)} MiB of logs in ${fx.segments} segments, ${fx.branches.toLocaleString('en-US')} branches), ` +
+      `the most a read command held was ${fmt(worst.rssMiB.median, 0)} MiB (${worst.name}; bar ~${BAR})${over.length ? `; over the bar: ${over.join(', ')}` : ''}`,
+    pass: over.length === 0,
     json,
   };
 }

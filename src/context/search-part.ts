@@ -14,6 +14,7 @@
  * of it is checked before MiniSearch sees it (shapes, ids, lengths, kinds), and anything
  * wrong makes the shard unreadable, to be fed again by the engine.
  */
+import { isAscii } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type MiniSearch from 'minisearch';
 import type { AsPlainObject, Options } from 'minisearch';
@@ -152,10 +153,14 @@ export interface PartHeader {
   texts: number;
 }
 
+const escapeWide = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+/** JSON with every character past ASCII escaped: a query decodes an ASCII part several times faster. */
+const asciiJson = (v: unknown) => JSON.stringify(v).replace(/[\u007f-\uffff]/g, escapeWide);
+
 /** The file's pieces, as strings, ready to be written in order. */
 export function serializePart(shard: string, part: number, ms: MiniSearch<IndexedDoc>, texts: ReadonlyMap<string, string>): string[] {
-  const index = JSON.stringify(ms);
-  const body = JSON.stringify([...texts]);
+  const index = asciiJson(ms);
+  const body = asciiJson([...texts]);
   const header = JSON.stringify({ magic: MAGIC, format: PART_FORMAT, shard, part, docs: ms.documentCount, ids: [...texts.keys()], index: Buffer.byteLength(index), texts: Buffer.byteLength(body) });
   return [`${header}\n`, index, body];
 }
@@ -173,7 +178,8 @@ function readAt(fd: number, position: number, length: number): string {
     if (n === 0) break;
     got += n;
   }
-  return buf.toString('utf8', 0, got);
+  const bytes = buf.subarray(0, got);
+  return bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
 }
 
 function header(fd: number, shard: string, part: number): PartHeader | null {

@@ -1,5 +1,5 @@
 /**
- * verify and repair. verify reads every byte of every log — one log at a time — checks each
+ * verify and repair. verify reads every byte of every log — a window at a time — checks each
  * entry, holds each log against what this clone acknowledged, checks that no id carries two
  * different events, and that every view equals a fresh rebuild; it names each problem by file
  * and line. repair makes a damaged memory usable again without hiding anything: what git

@@ -1,0 +1,62 @@
+/**
+ * What the state keeps of a closed branch — every read holds the state, so what closed
+ * branches keep is what makes it grow with the history — and the fold that does not freeze.
+ */
+import { describe, expect, it } from 'vitest';
+import { evolve, evolveUnfrozen, replay } from '../../src/decider/evolve.js';
+import { DEFAULT_CONFIG, type GccEvent, type Placed } from '../../src/events/types.js';
+
+let clock = 1_700_000_000_000;
+function given(events: Placed[]): GccEvent[] {
+  return events.map((e, i) => ({ id: `${(clock++).toString(16).padStart(12, '0')}00000000${String(i % 100).padStart(2, '0')}`, seq: i + 1, at: new Date(clock).toISOString(), branch: e.branch, type: e.type, data: e.data }) as GccEvent);
+}
+
+const init: Placed = { type: 'memory.initialized', data: { format: 2, config: DEFAULT_CONFIG }, branch: 'main' };
+const created = (name: string): Placed => ({ type: 'branch.created', data: { name, parent: 'main', purpose: `try ${name}`, hypotheses: ['h'] }, branch: name });
+const commit = (branch: string, label: string, extra: object = {}): Placed => ({
+  type: 'commit.recorded',
+  data: { id: `c${label.slice(1)}${branch.length}`.padEnd(7, '0'), label, title: `work ${label}`, contribution: `did ${label} on ${branch}, at length`, purpose: 'p', previous: 'none', files: [{ path: `src/${branch}.ts`, added: 1, removed: 0 }], ...extra },
+  branch,
+});
+const merged = (branch: string): Placed[] => {
+  const record = commit('main', 'C002', { contribution: 'merged', merge: { from: branch, tried: 't', learned: 'l', integrated: 'i' } });
+  return [record, { type: 'branch.merged', data: { branch, into: 'main', commit: (record.data as { id: string }).id }, branch }];
+};
+
+describe('a closed branch in the state', () => {
+  it('keeps its commits’ labels, ids and titles, not their prose; an open branch keeps its own', () => {
+    const s = replay(given([init, commit('main', 'C001'), created('x'), commit('x', 'C001', { next: 'then this' }), commit('x', 'C002'), created('y'), commit('y', 'C001'), ...merged('x'), { type: 'branch.abandoned', data: { branch: 'y', reason: 'no' }, branch: 'y' }]));
+    for (const name of ['x', 'y']) {
+      const b = s.branches[name]!;
+      expect(b.life).not.toBe('active');
+      expect(b.recent.length).toBeGreaterThan(0);
+      for (const c of b.recent) {
+        expect(c.gist).toBeUndefined();
+        expect(c.title).toMatch(/^work C00/);
+        expect(c.label).toMatch(/^C00/);
+      }
+      expect(b.last).toMatchObject({ contribution: '', files: [] });
+    }
+    const main = s.branches.main!;
+    expect(main.recent.every((c) => typeof c.gist === 'string' && c.gist.length > 0)).toBe(true);
+    expect(main.last?.contribution).toBe('merged');
+  });
+
+  it('still hands its next step to the merge that closes it', () => {
+    const s = replay(given([init, created('x'), commit('x', 'C001', { next: 'then this' }), ...merged('x')]));
+    expect(s.branches.main!.last).toMatchObject({ next: 'then this', nextFrom: 'x@C001' });
+  });
+});
+
+describe('evolveUnfrozen', () => {
+  it('folds as evolve does and leaves the earlier state as it was, without freezing', () => {
+    const base = given([init, commit('main', 'C001'), created('x')]);
+    const more = given([commit('x', 'C001'), ...merged('x')]);
+    const before = structuredClone(replay(base));
+    const start = structuredClone(before);
+    const after = evolveUnfrozen(start, more);
+    expect(after).toEqual(evolve(replay(base), more));
+    expect(start).toEqual(before);
+    expect(Object.isFrozen(after)).toBe(false);
+  });
+});
