@@ -6,24 +6,11 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanup, tempProject } from '../../support/tmp.js';
-import { conflictMarkers, eventsOnDisk, Sandbox } from './support.js';
+import { conflictMarkers, eventsOnDisk, type Sandbox, v1Clones } from './support.js';
 
 afterAll(cleanup);
 
-const BUNDLE = join(import.meta.dirname, '..', '..', 'fixtures', 'v1-layout', 'history.bundle');
-
-function fixture(): { s: Sandbox; clone: (name: string, branch: string) => string } {
-  const s = new Sandbox(tempProject('gcc-mig-'));
-  return {
-    s,
-    clone: (name, branch) => {
-      s.git(s.root, 'clone', '-q', '-b', branch, BUNDLE, name);
-      const dir = join(s.root, name);
-      s.identity(dir, name);
-      return dir;
-    },
-  };
-}
+const fixture = () => v1Clones(tempProject('gcc-mig-'));
 
 const texts = (s: Sandbox, dir: string) => s.ok(dir, 'context', '--log', '100', '--on', 'main') + s.ok(dir, 'context', '--branch', 'main', '--k', '100');
 

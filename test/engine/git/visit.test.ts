@@ -10,25 +10,13 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Memory } from '../../../src/engine/memory.js';
 import { cleanup, tempProject } from '../../support/tmp.js';
-import { eventsOnDisk, Sandbox } from './support.js';
+import { eventsOnDisk, Sandbox, v1Clones } from './support.js';
 
 afterAll(cleanup);
 
-const BUNDLE = join(import.meta.dirname, '..', '..', 'fixtures', 'v1-layout', 'history.bundle');
 const TIMEOUT = 60_000;
 
-function fixture(): { s: Sandbox; clone: (name: string, branch: string) => string } {
-  const s = new Sandbox(tempProject('gcc-visit-'));
-  return {
-    s,
-    clone: (name, branch) => {
-      s.git(s.root, 'clone', '-q', '-b', branch, BUNDLE, name);
-      const dir = join(s.root, name);
-      s.identity(dir, name);
-      return dir;
-    },
-  };
-}
+const fixture = () => v1Clones(tempProject('gcc-visit-'));
 
 /** `git status`, untracked files one by one. */
 const status = (s: Sandbox, d: string) => s.git(d, 'status', '--porcelain', '--untracked-files=all').split('\n').filter(Boolean);
