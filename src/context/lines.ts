@@ -49,7 +49,7 @@ export function pendingLine(b: BranchInfo, max: number): string | null {
 /** The work tree's changes git sees since the branch's last commit, when no hook logged the work. */
 export function uncommittedLine(files: readonly FileChange[] | null | undefined, max: number): string | null {
   if (!files?.length) return null;
-  return `Uncommitted in the work tree (git, since the last memory commit): ${filesText(files.slice(0, max))}${files.length > max ? `, +${files.length - max} more` : ''}.`;
+  return `Changed in the work tree since the last memory commit (git; a pull counts too): ${filesText(files.slice(0, max))}${files.length > max ? `, +${files.length - max} more` : ''}.`;
 }
 
 /** The newest failed tool call since the branch's last commit, and what it said. */

@@ -86,7 +86,9 @@ function status(src: ContextSource, o: ContextOptions, budget: number): ContextA
   for (const x of open.slice(0, 10)) lines.push(`  ${x.n}. ${clip(x.text, 160)}`);
   if (open.length > 10) lines.push(`  … ${open.length - 10} more in \`full\``);
   if (b.last) {
-    lines.push(`Last commit ${displayLabel(b, b.last.label, b.last.id)} ${b.last.id} (${when(b.last.at)}): ${clip(b.last.contribution, 300)}`);
+    const shown = displayLabel(b, b.last.label, b.last.id);
+    // A label two clones both used already carries the hash: said once.
+    lines.push(`Last commit ${shown}${shown === b.last.label ? ` ${b.last.id}` : ''} (${when(b.last.at)}): ${clip(b.last.contribution, 300)}`);
     if (b.last.next) lines.push(`  Next${b.last.nextFrom ? ` (recorded with ${b.last.nextFrom})` : ''}: ${clip(b.last.next, 200)}`);
   }
   const pending = pendingLine(b, 10) ?? uncommittedLine(src.uncommitted?.(here), 10);
