@@ -5,6 +5,12 @@
  * to reach it.
  */
 export const CHARS_PER_TOKEN = 4;
+/**
+ * The smallest budget an answer is cut to: room for a page's header, one entry clipped, and
+ * the exact call for what follows. Below it no answer could keep its promise, so a smaller
+ * budget is refused rather than overrun.
+ */
+export const MIN_BUDGET = 60;
 
 export function estimateTokens(text: string): number {
   return Math.ceil(text.length / CHARS_PER_TOKEN);
@@ -36,7 +42,10 @@ export interface Fitted {
  */
 export function fitItems(head: string, items: readonly string[], budget: number, tail: (shown: number) => string): Fitted {
   const limit = Math.max(1, budget) * CHARS_PER_TOKEN;
-  let text = head;
+  // A head too long to leave room for one clipped item and the way on is cut itself, at a line
+  // where one is near: the items are what was asked for.
+  const room = limit - tail(1).length - 2 - 40;
+  let text = head.length <= room ? head : cutHead(head, Math.max(0, room - 2));
   let shown = 0;
   for (const item of items) {
     if (text.length + item.length + tail(shown + 1).length + 2 > limit) {
@@ -52,6 +61,13 @@ export function fitItems(head: string, items: readonly string[], budget: number,
   }
   text += tail(shown);
   return { text: text.replace(/\n+$/, ''), shown, truncated: shown < items.length };
+}
+
+function cutHead(head: string, room: number): string {
+  let cut = head.lastIndexOf('\n', room);
+  if (cut < room / 2) cut = room;
+  if (/[\uD800-\uDBFF]/.test(head.charAt(cut - 1))) cut--;
+  return `${head.slice(0, cut).trimEnd()}…\n`;
 }
 
 /** Cut whole lines from the end of a text that is not a list; say so when anything was cut. */

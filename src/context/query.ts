@@ -12,7 +12,7 @@ import { filesText } from '../log/prose.js';
 import { renderCommit } from '../projections/render-commit.js';
 import { renderMain } from '../projections/render-main.js';
 import { metadataObject } from '../projections/render-metadata.js';
-import { CHARS_PER_TOKEN, clip, estimateTokens, fitItems, fitText } from './budget.js';
+import { CHARS_PER_TOKEN, clip, estimateTokens, fitItems, fitText, MIN_BUDGET } from './budget.js';
 import { entryLine, failedLines, failureLine, pendingLine, uncommittedLine } from './lines.js';
 import type { SearchHit, SearchKind } from './search-index.js';
 import { CONTEXT_LEVELS } from './levels.js';
@@ -325,7 +325,8 @@ function search(src: ContextSource, q: Extract<ContextQuery, { level: 'search' }
 }
 
 export function contextQuery(src: ContextSource, q: ContextQuery, o: ContextOptions = {}): ContextAnswer {
-  const budget = o.budget && o.budget > 0 ? o.budget : DEFAULT_BUDGET;
+  if (o.budget !== undefined && !(o.budget >= MIN_BUDGET)) throw gccError('E_INVALID_ARGUMENT', `a budget of ${o.budget} tokens leaves no room for an entry and the way to the next`, `give ${MIN_BUDGET} tokens or more, e.g. --budget ${MIN_BUDGET}`);
+  const budget = o.budget ?? DEFAULT_BUDGET;
   switch (q.level) {
     case 'status':
       return status(src, o, budget);

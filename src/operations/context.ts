@@ -1,4 +1,5 @@
 import type * as z from 'zod';
+import { MIN_BUDGET } from '../context/budget.js';
 import { CONTEXT_LEVELS } from '../context/levels.js';
 import type { ContextQuery } from '../context/query.js';
 import { gccError } from '../errors.js';
@@ -15,7 +16,7 @@ const args = (z: Zod) =>
     k: z.number().int().min(1).optional().describe('branch: commits per page (default 1).'),
     page: z.number().int().min(1).optional().describe('Page; 2 and on are older.'),
     segment: z.string().optional().describe('metadata: branches, file_tree or config.'),
-    budget: z.number().int().min(1).optional().describe('Token budget (default about 2000).'),
+    budget: z.number().int().min(MIN_BUDGET).optional().describe(`Token budget (default about 2000, at least ${MIN_BUDGET}).`),
   });
 
 /** The CONTEXT query a call asks for; E_INVALID_ARGUMENT when a level lacks what it needs. */

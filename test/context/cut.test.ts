@@ -3,7 +3,9 @@
  * roadmap leads with milestones and failed approaches, newest first, once it must be cut;
  * status's lists say how many are left and the call that shows them.
  */
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { MIN_BUDGET } from '../../src/context/budget.js';
 import { Memory } from '../../src/engine/memory.js';
 import { cleanup, tempProject } from '../support/tmp.js';
 
@@ -39,6 +41,26 @@ describe('cut answers', () => {
     expect(shown).toBeLessThan(12);
     expect(log.text).toMatch(new RegExp(`^Log of main, newest first: entries 13 to ${13 - shown + 1} of 13\n`));
     expect(m.context({ level: 'search', text: 'observation', limit: 2, page: 40 }).text).toMatch(/^Nothing on page 40 \(12 matches for "observation" in 6 pages\)/);
+    m.close();
+  });
+
+  it('every level keeps any budget from the smallest up, and a smaller budget is refused, not overrun', async () => {
+    const m = await Memory.open(tempProject(), { create: true });
+    for (let i = 1; i <= 40; i++) await m.execute({ type: 'log', observation: `observation ${i} ${'z'.repeat((i * 37) % 500)}`, thought: 't', action: 'a' });
+    for (let i = 1; i <= 6; i++) await m.execute({ type: 'commit', contribution: `Commit ${i}: ${'w '.repeat(i * 40)}`, next: `step ${i}` });
+    await m.execute({ type: 'branch', name: 'long', purpose: `a purpose ${'p'.repeat(900)}`, hypotheses: ['h '.repeat(200), 'g '.repeat(200)] });
+    await m.execute({ type: 'abandon', branch: 'long', reason: `why ${'r '.repeat(400)}` });
+    const spell = (q: { level: string; n?: number; page?: number }) => `gctx context --${q.level} ${q.n ?? ''} --page ${q.page ?? 1}`;
+    fc.assert(
+      fc.property(fc.integer({ min: MIN_BUDGET, max: 600 }), fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 5 }), (budget, n, page) => {
+        for (const q of [{ level: 'log', n, page }, { level: 'branch', k: n, page }, { level: 'branch', name: 'long', k: n, page }, { level: 'search', text: 'observation zzz', limit: n, page }, { level: 'status' }, { level: 'full' }, { level: 'metadata' }] as const) {
+          const a = m.context(q, { budget, spell: spell as never });
+          expect(a.tokens, JSON.stringify(q)).toBeLessThanOrEqual(budget);
+        }
+      }),
+      { numRuns: 200 },
+    );
+    for (const budget of [0, 1, MIN_BUDGET - 1, Number.NaN]) expect(() => m.context({ level: 'log' }, { budget })).toThrow(/E_INVALID_ARGUMENT|leaves no room/);
     m.close();
   });
 });

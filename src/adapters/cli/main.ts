@@ -10,6 +10,7 @@
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MIN_BUDGET } from '../../context/budget.js';
 import { asGccError, gccError } from '../../errors.js';
 import { spellCli } from '../../operations/context.js';
 import { argumentsHint, validAsGiven } from '../../operations/fields.js';
@@ -75,7 +76,7 @@ export async function run(argv: readonly string[]): Promise<number> {
     const session = p.globals.get('session') || process.env.GCC_SESSION || undefined;
     const budgetText = p.globals.get('budget');
     const budget = budgetText === undefined ? undefined : Number(budgetText);
-    if (budget !== undefined && (!Number.isInteger(budget) || budget < 1)) throw gccError('E_INVALID_ARGUMENT', '--budget takes a whole number of tokens', '--budget 800');
+    if (budget !== undefined && (!Number.isInteger(budget) || budget < MIN_BUDGET)) throw gccError('E_INVALID_ARGUMENT', `--budget takes a whole number of tokens, ${MIN_BUDGET} or more`, '--budget 800');
     let out: Answer;
     if (op.needs === 'none') {
       out = await op.run(args, { dir, explicitDir, session, budget, front: 'cli' });

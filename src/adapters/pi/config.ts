@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { MIN_BUDGET } from '../../context/budget.js';
 
 /**
  * The extension's settings, layered: environment → project file → global file → defaults.
@@ -151,7 +152,8 @@ function parseValue(key: keyof PiConfig, raw: unknown): PiConfig[keyof PiConfig]
       }
       if (typeof d === 'number') {
         const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
-        return Number.isFinite(n) && n > 0 && n <= 3_600_000 ? Math.floor(n) : undefined;
+        const least = key === 'contextBudget' || key === 'briefingBudget' ? MIN_BUDGET : 1;
+        return Number.isFinite(n) && n >= least && n <= 3_600_000 ? Math.floor(n) : undefined;
       }
       return undefined;
   }

@@ -80,6 +80,15 @@ describe('gctx argument errors', () => {
     }
     expect(gctx(dir, ['context', '--log', '--json']).stdout).toBe(before);
   });
+
+  it('a budget too small to hold an entry and the way to the next is refused, not overrun', () => {
+    const dir = project();
+    const r = gctx(dir, ['context', '--log', '--budget', '20']);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain('E_INVALID_ARGUMENT: --budget takes a whole number of tokens, 60 or more');
+    expect(gctx(dir, ['context', '--log', '--budget', '60']).code).toBe(0);
+  });
 });
 
 describe('gctx --json', () => {
