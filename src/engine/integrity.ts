@@ -15,8 +15,8 @@ import { type GccEvent, MAIN, type Placed } from '../events/types.js';
 import { GccError } from '../errors.js';
 import { parseBytes, salvage, serialize } from '../log/codec.js';
 import { LOG_WINDOW } from '../projections/render-log.js';
-import { hasConflictMarkers } from '../log/conflict.js';
 import { blobOf, runGit } from '../store/git-probe.js';
+import { fileHasConflictMarkers } from '../store/conflicted.js';
 import { resolveConflict } from '../store/migrate.js';
 import { layout, newSegmentName, type Layout } from '../store/paths.js';
 import { LOCAL, Store } from '../store/store.js';
@@ -162,7 +162,7 @@ export interface RepairReport {
 
 function hasMarkers(path: string): boolean {
   try {
-    return hasConflictMarkers(readFileSync(path, 'utf8'));
+    return fileHasConflictMarkers(path);
   } catch {
     return false;
   }

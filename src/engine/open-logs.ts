@@ -7,12 +7,12 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { asGccError, gccError } from '../errors.js';
-import { hasConflictMarkers } from '../log/conflict.js';
 import { ensureExclude } from '../store/git-exclude.js';
 import { takenByGit } from '../store/git-explain.js';
 import type { LockOptions } from '../store/lock.js';
 import { isOldLog } from '../store/first-layout.js';
 import { headOf, indexSignature } from '../store/git-probe.js';
+import { fileHasConflictMarkers } from '../store/conflicted.js';
 import { migrate, needsMigration, resolveConflict } from '../store/migrate.js';
 import { EVENTS_DIR, GCC_DIR, GITIGNORE } from '../store/paths.js';
 import { type Checked, LOCAL, type Store } from '../store/store.js';
@@ -124,7 +124,7 @@ function segmentOf(file: string): string | null {
 
 function conflicted(store: Store, name: string): boolean {
   try {
-    return hasConflictMarkers(readFileSync(store.layout.segment(name), 'utf8'));
+    return fileHasConflictMarkers(store.layout.segment(name));
   } catch {
     return false;
   }

@@ -14,6 +14,17 @@ export const MAX_LINE = 4_096;
 export const MAX_ITEMS = 10_000;
 /** Most objectives a roadmap holds: main.md is read by people and agents, and every fold scans the list. */
 export const MAX_OBJECTIVES = 500;
+/**
+ * Largest entry gctx writes, in bytes of the log: every field at its cap could exceed it, so
+ * the write is refused and the text asked to be summarized; a reader never holds more.
+ */
+export const MAX_ENTRY_BYTES = 16 * 1024 * 1024;
+/**
+ * Largest entry a reader reads before calling it damage: room above MAX_ENTRY_BYTES for entries
+ * of a gctx that had no such cap (whose front ends took no message over 8 MiB), while text that
+ * never ends an entry is refused without being held whole.
+ */
+export const MAX_ENTRY_READ = 2 * MAX_ENTRY_BYTES;
 /** Longest file path recorded. */
 export const MAX_PATH = 4_096;
 

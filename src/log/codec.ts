@@ -12,7 +12,9 @@
  * free text can forge, split or hide an entry. The CRC makes a torn or edited entry visible.
  */
 import { crc32 } from 'node:zlib';
+import { MAX_ENTRY_BYTES } from '../events/rules.js';
 import type { GccEvent } from '../events/types.js';
+import { gccError } from '../errors.js';
 import { EntryParser, lineOf, MACHINE_PREFIX, MACHINE_SUFFIX, TERMINATOR } from './parser.js';
 import { renderProse } from './prose.js';
 import { validateEvent } from './validate.js';
@@ -37,6 +39,22 @@ export function serializeEvent(e: GccEvent): string {
   const prose = renderProse(e);
   const json = escapeJson(JSON.stringify(canonical(e)));
   return `${prose}\n${MACHINE_PREFIX}${json} ${crcHex(prose, json)}${MACHINE_SUFFIX}${TERMINATOR}`;
+}
+
+/**
+ * Refuse, before anything is written, an event whose entry would be larger than a reader
+ * accepts: every field can be at its own cap, and together they could exceed MAX_ENTRY_BYTES.
+ */
+export function assertEntrySize(events: readonly Pick<GccEvent, 'branch' | 'type' | 'data'>[]): void {
+  for (const ev of events) {
+    // An entry is its JSON plus prose drawn from the same fields: a small JSON cannot reach the cap.
+    if (JSON.stringify(ev.data).length < MAX_ENTRY_BYTES / 16) continue;
+    const probe = { id: '0'.repeat(22), seq: 1, at: new Date(0).toISOString(), ...ev } as GccEvent;
+    const bytes = Buffer.byteLength(serializeEvent(probe), 'utf8');
+    if (bytes > MAX_ENTRY_BYTES) {
+      throw gccError('E_INVALID_ARGUMENT', `this ${ev.type} would take ${(bytes / 1024 / 1024).toFixed(1)} MiB of the log; an entry is at most ${MAX_ENTRY_BYTES / 1024 / 1024} MiB`, 'summarize the text (the log keeps what matters, not whole outputs), or record fewer files');
+    }
+  }
 }
 
 export function serialize(events: readonly GccEvent[]): string {

@@ -10,6 +10,7 @@ import { isAscii } from 'node:buffer';
 import { crc32 } from 'node:zlib';
 import type { GccEvent } from '../events/types.js';
 import { type GccError, gccError } from '../errors.js';
+import { MAX_ENTRY_BYTES, MAX_ENTRY_READ } from '../events/rules.js';
 import { NEWER_GCTX, validateEvent } from './validate.js';
 
 export const MACHINE_PREFIX = '<!-- gcc:e ';
@@ -106,7 +107,17 @@ export class EntryParser {
       const lineEnd = m === -1 ? -1 : view.indexOf(NL, m + 1);
       if (lineEnd === -1 || !matchesAt(view, lineEnd + 1, AFTER_LINE)) {
         if (m === -1 || lineEnd === -1 || lineEnd + TERMINATOR.length > view.length) {
-          if (!eof) break; // the entry continues past the view
+          // An entry longer than any gctx writes is refused, torn or not, rather than read to its end.
+          if (view.length - pos > MAX_ENTRY_READ) {
+            throw this.corrupt(`log entry runs past ${MAX_ENTRY_READ / 1024 / 1024} MiB without its end (gctx writes at most ${MAX_ENTRY_BYTES / 1024 / 1024} MiB an entry)`, REPAIR, base + pos);
+          }
+          if (!eof) {
+            // The entry continues past the view; text that cannot start one is refused now.
+            if (!couldStartEntry(view, pos)) {
+              throw this.corrupt('the log holds text that is not an entry (written by something other than gctx)', 'restore the file from git, or move the stray text out of it: only gctx writes memory logs', base + pos);
+            }
+            break;
+          }
           // A crash mid-append leaves a prefix of an entry, which starts like every entry
           // (or zeros, where a filesystem extended the file before its data). Anything else
           // was written by something other than gctx: corruption, not a tear to set aside.

@@ -154,12 +154,15 @@ export class LogFile {
   readNew(now?: number, size: number | null = this.sizeOnDisk()): Read {
     if (size === null || size <= this.meta.size) return { events: [], tail: 0 };
     if (size > MAX_LOG_BYTES) throw gccError('E_CORRUPT', `${this.rel} is ${size} bytes, more than gctx ever writes to one log`, 'move it out of .GCC/events/ and run `gctx doctor --repair`', { file: this.rel });
-    const buf = readRange(this.path, this.meta.size, size);
-    const p = parseBytes(buf, { file: this.rel, startSeq: this.meta.seq, lastId: this.meta.lastId, base: this.meta.size, lineAt: lineOf(this.path, this.meta.size, buf), now });
-    this.meta.crc = crc32(buf.subarray(0, p.validLength), this.meta.crc);
-    this.meta.size += p.validLength;
-    note(this.meta, p.events);
-    return { events: p.events, tail: buf.length - p.validLength };
+    // Through the window: text that is not an entry is refused as soon as it is seen, never read whole.
+    const events: GccEvent[] = [];
+    const w = eachWindow(this.path, { file: this.rel, from: this.meta.size, to: size, startSeq: this.meta.seq, lastId: this.meta.lastId, now, crcSeed: this.meta.crc }, (batch) => {
+      for (const e of batch) events.push(e);
+    });
+    this.meta.crc = w.crc;
+    this.meta.size = w.validEnd;
+    note(this.meta, events);
+    return { events, tail: w.tail };
   }
 
   /**

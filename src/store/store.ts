@@ -13,7 +13,7 @@ import { type Dirent, existsSync, lstatSync, mkdirSync, readdirSync, statSync } 
 import { join, relative } from 'node:path';
 import { type GccEvent, idTime, type Placed } from '../events/types.js';
 import { GccError, gccError } from '../errors.js';
-import { serialize } from '../log/codec.js';
+import { assertEntrySize, serialize } from '../log/codec.js';
 import { type GitRepo, findRepo, gitPath, headOf, indexSignature, trackedUnder } from './git-probe.js';
 import { explainChange, explainVanished, type LogPlace, takenByGit } from './git-explain.js';
 import { emptyLedger, type Ledger, type LedgerEntry, ledgerDamaged, readLedger, writeLedger } from './ledger.js';
@@ -533,6 +533,7 @@ export class Store {
    * memory's newest id, which the batch's ids follow.
    */
   append(events: readonly Placed[], where: 'shared' | 'local', lastId: string, now: Date): GccEvent[] {
+    assertEntrySize(events);
     const w = this.write(events, where, lastId, now);
     if (w) this.acknowledgeWrites([w]);
     return w?.envelopes ?? [];
@@ -544,6 +545,8 @@ export class Store {
    * before the error is reported, so a failed operation leaves no trace.
    */
   appendOperation(shared: readonly Placed[], local: readonly Placed[], lastId: string, now: Date): GccEvent[] {
+    assertEntrySize(shared);
+    assertEntrySize(local);
     const newest = this.ledger.lastId;
     const s = this.write(shared, 'shared', lastId, now);
     let l: Written | null;

@@ -14,6 +14,7 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
+import { MAX_ENTRY_READ } from '../events/rules.js';
 import type { GccEvent } from '../events/types.js';
 import { EntryParser } from '../log/parser.js';
 
@@ -44,6 +45,8 @@ export interface WindowOptions {
   now?: number;
   /** Also compute the CRC-32 of the file's first `prefix` bytes (`from` must be 0). */
   prefix?: number;
+  /** CRC-32 of the bytes before `from`, which `crc` continues. */
+  crcSeed?: number;
 }
 
 /** 1-based line of a file offset, counted a window at a time (for messages only). */
@@ -94,7 +97,7 @@ export class LogWindow {
   validEnd: number;
   /** Bytes after the complete batches, up to `to` (known at the end). */
   tail = 0;
-  /** CRC-32 of bytes [from, validEnd). */
+  /** CRC-32 of bytes [from, validEnd), continuing `crcSeed`. */
   crc = 0;
   /** CRC-32 of the file's first `prefix` bytes, or of all it has when it is shorter. */
   prefixCrc = 0;
@@ -107,7 +110,8 @@ export class LogWindow {
   private pos: number;
   private carry: Buffer | null = null;
   /** CRC-32 of [from, parser.consumed). */
-  private crcConsumed = 0;
+  private crcConsumed: number;
+  private readonly crcSeed: number;
   private done = false;
 
   constructor(
@@ -119,6 +123,8 @@ export class LogWindow {
     this.prefix = o.prefix ?? 0;
     this.pos = this.from;
     this.validEnd = this.from;
+    this.crcSeed = o.crcSeed ?? 0;
+    this.crcConsumed = this.crcSeed;
     this.parser = new EntryParser(o.file, o.startSeq ?? 0, this.from, (offset) => lineInFile(path, offset), o.now, o.lastId ?? '');
     windowPeaks.open++;
     windowPeaks.maxOpen = Math.max(windowPeaks.maxOpen, windowPeaks.open);
@@ -146,8 +152,9 @@ export class LogWindow {
     const base = this.parser.consumed;
     const kept = this.carry?.length ?? 0;
     let size = WINDOW;
-    // An entry larger than a window: read it whole (the window grows for this read only).
-    if (kept >= WINDOW) size = kept * 2;
+    // An entry larger than a window: read it whole (the window grows for this read only), up to
+    // just past the largest entry a reader takes, where the parser refuses it.
+    if (kept >= WINDOW) size = Math.min(kept * 2, MAX_ENTRY_READ + WINDOW);
     const want = Math.min(size - kept, this.to - this.pos);
     let buf: Buffer;
     if (size <= WINDOW) {
@@ -188,7 +195,7 @@ export class LogWindow {
     const consumed = this.parser.consumed;
     this.validEnd = this.parser.finish();
     // An incomplete batch at the end was consumed but is not part of the log's complete batches.
-    this.crc = this.validEnd === consumed ? this.crcConsumed : crcOfRange(this.path, this.from, this.validEnd);
+    this.crc = this.validEnd === consumed ? this.crcConsumed : crcOfRange(this.path, this.from, this.validEnd, this.crcSeed);
     this.tail = this.pos - this.validEnd;
     this.done = true;
     this.close();

@@ -255,3 +255,24 @@ describe('commit labels per log', () => {
     expect(found).toEqual(['commit.recorded']);
   });
 });
+
+describe('the size of an entry', () => {
+  it('an event whose entry would pass the largest a reader takes is refused before anything is written; one under it is written whole', async () => {
+    const { Memory } = await import('../../src/engine/memory.js');
+    const dir = tempProject();
+    const m = await Memory.open(dir, { create: true });
+    const before = readdirSync(join(dir, '.GCC', 'events'), { recursive: true }).map(String).sort();
+    const sizes = () => readdirSync(join(dir, '.GCC', 'events'), { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => readFileSync(join(d.parentPath, d.name)).length);
+    const written = sizes();
+    // Three fields at their cap, each character escaped in the JSON: over 16 MiB together.
+    const big = '<'.repeat(1 << 20);
+    await expect(m.execute({ type: 'log', observation: big, thought: big, action: big })).rejects.toThrow(/E_INVALID_ARGUMENT|at most 16 MiB/);
+    expect(readdirSync(join(dir, '.GCC', 'events'), { recursive: true }).map(String).sort()).toEqual(before);
+    expect(sizes()).toEqual(written);
+    await m.execute({ type: 'log', observation: big, thought: 'short', action: 'short' });
+    m.close();
+    const again = await Memory.open(dir);
+    expect(again.context({ level: 'log', n: 1 }, { budget: 100 }).text).toMatch(/Log of main, newest first: entries 2 to 2 of 2/);
+    again.close();
+  });
+});

@@ -11,7 +11,9 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { verifyMemory } from '../../src/engine/integrity.js';
 import { Memory } from '../../src/engine/memory.js';
 import { DEFAULT_CONFIG, FORMAT_VERSION, type GccEvent, MAIN } from '../../src/events/types.js';
+import { MAX_ENTRY_READ } from '../../src/events/rules.js';
 import { parseBytes, serialize } from '../../src/log/codec.js';
+import { EntryParser } from '../../src/log/parser.js';
 import { layout, newSegmentName } from '../../src/store/paths.js';
 import { LOCAL, Store } from '../../src/store/store.js';
 import { LogWindow, resetWindowPeaks, WINDOW, windowPeaks } from '../../src/store/window.js';
@@ -100,6 +102,25 @@ describe('a window', () => {
     expect(read.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
     expect(read[2]).toEqual(big);
     expect(windowPeaks.bytes).toBeGreaterThan(3 * WINDOW);
+  });
+
+  it('refuses text that is not an entry as soon as it sees it, and an entry with no end past the largest gctx writes, without holding either whole', () => {
+    const dir = tempProject();
+    const path = `${dir}/log.md`;
+    const head = serialize([ota(1, 1), ota(2, 2)]);
+    writeFileSync(path, head + 'a'.repeat(8 * WINDOW));
+    const w = new LogWindow(path, { file: 'log.md', to: readFileSync(path).length });
+    const read = () => {
+      for (let got = w.next(); got; got = w.next());
+    };
+    expect(read).toThrow(/E_CORRUPT|not an entry/);
+    expect(windowPeaks.bytes).toBeLessThanOrEqual(WINDOW);
+    // An entry's start followed by more than a reader takes: refused at the cap, not at the end of the file.
+    const p = new EntryParser('log.md', 0, 0, () => 1);
+    const view = Buffer.alloc(MAX_ENTRY_READ + 16, 0x61);
+    view.write('**[OTA-001]** ', 0, 'latin1');
+    expect(() => p.feed(view, 0, false)).toThrow(/runs past 32 MiB without its end/);
+    p.feed(view.subarray(0, 4 * WINDOW), 0, false);
   });
 
   it('holds a log against what was acknowledged: a change under the reader is reported as such', () => {
