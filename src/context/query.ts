@@ -23,7 +23,7 @@ export type ContextQuery =
   | { level: 'commit'; id: string }
   | { level: 'log'; n?: number; page?: number; branch?: string }
   | { level: 'metadata'; segment?: string }
-  | { level: 'full' }
+  | { level: 'full'; page?: number; k?: number }
   | { level: 'search'; text: string; limit?: number; page?: number };
 
 export type ContextLevel = ContextQuery['level'];
@@ -247,20 +247,50 @@ export function findCommit(src: ContextSource, ref: string, session?: string): C
   throw gccError('E_COMMIT_NOT_FOUND', `no commit ${JSON.stringify(want)}`, 'use a hash (7 hex) or a label like C003 or feat/x@C003; `gctx context --branch` lists them');
 }
 
-/** The roadmap when it must be cut: what happened, newest first, before the standing lists. */
-function roadmapNewestFirst(s: MemoryState): string {
-  const lines = ['# Project Roadmap (cut to the budget: newest first)', '', '## Milestones, newest first'];
+/** The roadmap when it must be cut, as lines: what happened, newest first, before the standing lists. */
+function roadmapLines(s: MemoryState): string[] {
+  const lines = ['## Milestones, newest first'];
   if (!s.milestones.length) lines.push('(none yet)');
   for (const m of [...s.milestones].reverse()) lines.push(`- M${m.n} ${m.at.slice(0, 10)} ${m.status}: ${clip(m.title, 160)} (${clip(m.branch, 60)}, ${m.commits})`);
   const hidden = s.milestoneCount - s.milestones.length;
   if (hidden > 0) lines.push(`- … ${hidden} earlier milestones, in commit.md`);
-  if (s.failed.length) lines.push('', '## Failed approaches, newest first', ...failedLines(s, s.failed.length));
+  if (s.failed.length) lines.push('## Failed approaches, newest first', ...failedLines(s, s.failed.length));
   const open = s.objectives.filter((x) => !x.done);
-  lines.push('', `## Objectives (${open.length} open of ${s.objectives.length})`, ...open.map((x) => `- [ ] ${clip(x.text, 200)}`));
+  lines.push(`## Objectives (${open.length} open of ${s.objectives.length})`, ...open.map((x) => `- [ ] ${clip(x.text, 200)}`));
   const active = Object.values(s.branches).filter((b) => b.name !== MAIN && b.life === 'active');
-  if (active.length) lines.push('', '## Active branches', ...active.map((b) => `- ${b.name}: ${clip(b.purpose, 160)}`));
-  if (s.notes.trim()) lines.push('', '## Notes', clip(s.notes, 2000));
-  return `${lines.join('\n')}\n`;
+  if (active.length) lines.push('## Active branches', ...active.map((b) => `- ${b.name}: ${clip(b.purpose, 160)}`));
+  if (s.notes.trim()) lines.push('## Notes', ...clip(s.notes, 2000).split('\n'));
+  return lines;
+}
+
+/** Lines of the roadmap a page shows when none is asked for: enough for a budget's worth. */
+export const FULL_PAGE_LINES = 60;
+
+/**
+ * The roadmap: main.md as it stands when it fits and no page is asked for; else its lines
+ * newest first, `k` a page, as many of them as the budget holds, saying how to get the rest.
+ */
+function fullView(src: ContextSource, q: Extract<ContextQuery, { level: 'full' }>, o: ContextOptions, budget: number): ContextAnswer {
+  const s = src.state;
+  const data = { objectives: s.objectives, milestones: [...s.milestones].reverse(), failed: [...s.failed].reverse(), notes: s.notes };
+  const whole = q.page === undefined && q.k === undefined ? renderMain(s) : null;
+  if (whole !== null && whole.length <= Math.max(1, budget) * CHARS_PER_TOKEN) return { text: whole, truncated: false, tokens: estimateTokens(whole), next: null, data };
+  const lines = roadmapLines(s);
+  const k = q.k && q.k > 0 ? Math.min(q.k, 500) : FULL_PAGE_LINES;
+  const p = page(q.page);
+  const before = (p - 1) * k;
+  const items = lines.slice(before, before + k).map((l) => `${l}\n`);
+  // A page that starts inside a section says which.
+  const section = before > 0 && !lines[before]?.startsWith('## ') ? lines.slice(0, before).findLast((l) => l.startsWith('## ')) : undefined;
+  const head = `# Project Roadmap, newest first${p > 1 ? `, page ${p}` : ''}${items.length ? '' : ` (nothing on this page: ${lines.length} lines)`}\n${section ? `${section} (continued)\n` : ''}`;
+  const spell = o.spell ?? defaultSpell;
+  const after = (shown: number): ContextQuery => (shown < items.length ? { level: 'full', k: shown, page: Math.floor(before / shown) + 2 } : { level: 'full', k, page: p + 1 });
+  const fit = fitItems(head, items, budget, (shown) => {
+    const left = lines.length - before - shown;
+    return left > 0 ? `… ${left} more line${left === 1 ? '' : 's'}: ${spell(after(shown))}\n` : '';
+  });
+  const next = lines.length - before - fit.shown > 0 ? after(fit.shown) : null;
+  return { text: fit.text, truncated: next !== null, tokens: estimateTokens(fit.text), next, data };
 }
 
 function logView(src: ContextSource, q: Extract<ContextQuery, { level: 'log' }>, o: ContextOptions, budget: number): ContextAnswer {
@@ -348,15 +378,8 @@ export function contextQuery(src: ContextSource, q: ContextQuery, o: ContextOpti
       const fit = fitText(yamlLib().stringify(value, { lineWidth: 0 }), budget, 'ask for one segment (branches, file_tree, config)');
       return { text: fit.text, truncated: fit.truncated, tokens: estimateTokens(fit.text), next: null, data: value };
     }
-    case 'full': {
-      const whole = renderMain(src.state);
-      const spell = o.spell ?? defaultSpell;
-      // Cut to a budget, the roadmap leads with what is newest — milestones and failed
-      // approaches, newest first — and then the open objectives; the rest by exact calls.
-      const text = whole.length <= Math.max(1, budget) * CHARS_PER_TOKEN ? whole : roadmapNewestFirst(src.state);
-      const fit = fitText(text, budget, `raise the budget; objectives and branches: \`${spell({ level: 'metadata' })}\`, commits: \`${spell({ level: 'branch', name: MAIN })}\``);
-      return { text: fit.text, truncated: fit.truncated, tokens: estimateTokens(fit.text), next: null, data: { objectives: src.state.objectives, milestones: [...src.state.milestones].reverse(), failed: [...src.state.failed].reverse(), notes: src.state.notes } };
-    }
+    case 'full':
+      return fullView(src, q, o, budget);
     case 'search':
       return search(src, q, o, budget);
     default:

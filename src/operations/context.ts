@@ -13,7 +13,7 @@ const args = (z: Zod) =>
     id: z.string().optional().describe('commit: hash or label (C003, feat/x@C003).'),
     text: z.string().optional().describe('search: words to find.'),
     n: z.number().int().min(1).optional().describe('log/search: entries per page.'),
-    k: z.number().int().min(1).optional().describe('branch: commits per page (default 1).'),
+    k: z.number().int().min(1).optional().describe('branch: commits per page (default 1); full: lines per page (default 60).'),
     page: z.number().int().min(1).optional().describe('Page; 2 and on are older.'),
     segment: z.string().optional().describe('metadata: branches, file_tree or config.'),
     budget: z.number().int().min(MIN_BUDGET).optional().describe(`Token budget (default about 2000, at least ${MIN_BUDGET}).`),
@@ -25,8 +25,9 @@ export function queryOf(a: z.infer<ReturnType<typeof args>>): ContextQuery {
   const some = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== '')) as T;
   switch (level) {
     case 'status':
-    case 'full':
       return { level };
+    case 'full':
+      return some({ level, page: a.page, k: a.k });
     case 'branch':
       return some({ level, name: a.name, page: a.page, k: a.k });
     case 'commit':
@@ -67,7 +68,7 @@ export function spellCli(q: ContextQuery, prefix = 'gctx'): string {
     case 'status':
       return `${prefix} status`;
     case 'full':
-      return `${prefix} context --full`;
+      return `${prefix} context --full${q.k ? ` --k ${q.k}` : ''}${q.page ? ` --page ${q.page}` : ''}`;
     case 'branch':
       return `${prefix} context --branch${q.name ? ` ${q.name}` : ''}${q.k ? ` --k ${q.k}` : ''}${q.page ? ` --page ${q.page}` : ''}`;
     case 'commit':

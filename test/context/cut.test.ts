@@ -24,7 +24,18 @@ describe('cut answers', () => {
     expect(full.truncated).toBe(true);
     expect(full.text).toMatch(/Milestones, newest first\n- M7 [^\n]*reason 7/);
     expect(full.text).toMatch(/t7 [^\n]*dropped: reason 7/);
-    expect(full.text).toMatch(/… cut to 300 tokens; raise the budget; objectives and branches: `gctx context --metadata`/);
+    expect(full.text).toMatch(/… \d+ more lines: `?gctx context --full/);
+    expect(full.next).toMatchObject({ level: 'full', page: 2 });
+    // Following the way on from page to page reads every line, none skipped, in order.
+    const seen: string[] = [];
+    for (let a = full, n = 0; ; n++) {
+      seen.push(...a.text.split('\n').filter((l) => /^- (M\d+|\[ \]|t\d)/.test(l) || / dropped: /.test(l)));
+      if (!a.next || n > 50) break;
+      a = m.context(a.next, { budget: 300, spell: spell as never });
+    }
+    const whole = m.context({ level: 'full', k: 500 }, { budget: 100_000 }).text.split('\n').filter((l) => /^- (M\d+|\[ \]|t\d)/.test(l) || / dropped: /.test(l));
+    expect([...new Set(seen)]).toEqual(whole);
+    expect(m.context({ level: 'full', k: 5, page: 3 }, { budget: 100_000 }).text).toMatch(/^# Project Roadmap, newest first, page 3\n## [^\n]+ \(continued\)\n/);
     // Whole when it fits: main.md as it is.
     expect(m.context({ level: 'full' }, { budget: 100_000 }).text).toMatch(/^# Project Roadmap\n/);
     const status = m.context({ level: 'status' }, { spell: spell as never }).text;
