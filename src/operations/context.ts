@@ -13,10 +13,10 @@ const args = (z: Zod) =>
     id: z.string().optional().describe('commit: hash or label (C003, feat/x@C003).'),
     text: z.string().optional().describe('search: words to find.'),
     n: z.number().int().min(1).optional().describe('log/search: entries per page.'),
-    k: z.number().int().min(1).optional().describe('branch: commits per page (default 1); full: lines per page (default 60).'),
+    k: z.number().int().min(1).optional().describe('Per page: branch commits (1), full lines (60).'),
     page: z.number().int().min(1).optional().describe('Page; 2 and on are older.'),
     segment: z.string().optional().describe('metadata: branches, file_tree or config.'),
-    budget: z.number().int().min(MIN_BUDGET).optional().describe(`Token budget (default about 2000, at least ${MIN_BUDGET}).`),
+    budget: z.number().int().min(MIN_BUDGET).optional().describe(`Token budget (default 2000, min ${MIN_BUDGET}).`),
   });
 
 /** The CONTEXT query a call asks for; E_INVALID_ARGUMENT when a level lacks what it needs. */
