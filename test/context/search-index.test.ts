@@ -99,6 +99,27 @@ describe('ranking', () => {
     expect(idx.search('same words', { limit: 10, page: 9 }).hits).toEqual([]);
   });
 
+  it('folds accents both ways, keeps the marks other scripts need, and shows the text as written', () => {
+    const idx = new SearchIndex(fresh());
+    idx.add('seg-a', [
+      doc(1, { text: 'met at the café' }),
+      doc(2, { text: 'a naive cafe' }),
+      doc(3, { text: 'Ñandú in Łódź, Straße' }),
+      doc(4, { text: 'ガード' }), // the voiced kana is another letter than the plain one
+      doc(6, { text: 'カード' }),
+      doc(5, { text: 'cafe\u0301 decomposed' }),
+    ]);
+    const ids = (q: string) => idx.search(q).hits.map((h) => h.doc.id).sort();
+    expect(ids('cafe')).toEqual([1, 2, 5].map(eventId));
+    expect(ids('café')).toEqual([1, 2, 5].map(eventId));
+    expect(ids('CAFÉ')).toEqual([1, 2, 5].map(eventId));
+    expect(ids('naïve')).toEqual([eventId(2)]);
+    expect(ids('nandu lodz strasse')).toEqual([eventId(3)]);
+    expect(ids('ガード')).toEqual([eventId(4)]);
+    expect(ids('カード')).toEqual([eventId(6)]);
+    expect(idx.search('cafe').hits.find((h) => h.doc.id === eventId(1))!.snippet).toBe('met at the «café»');
+  });
+
   it('breaks ties newest first across parts visited oldest first', () => {
     // seg-b is visited first (names newest first) but holds the older documents.
     const idx = new SearchIndex(fresh(), { partDocs: 2 });
