@@ -40,7 +40,7 @@ export function docsOf(shard: string, e: GccEvent): SearchDoc[] {
       const kind: SearchKind = d.merge ? 'synthesis' : 'commit';
       const files = d.files.map((f) => f.path).join(' ');
       const text = [d.contribution, d.next ? `Next: ${d.next}` : '', files].filter(Boolean).join('\n');
-      return [{ ...base, id: e.id, kind, ref: d.label, title: d.title, text }];
+      return [{ ...base, id: e.id, kind, ref: d.label, title: d.title, hash: d.id, text }];
     }
     case 'branch.created':
       return [
