@@ -62,7 +62,6 @@ interface Open {
   lost: boolean;
 }
 
-const emptyOpen = (lost = false): Open => ({ sealed: [], known: new Set(), part: new PartBuilder(), dirty: false, lost });
 
 /** Cut at a word boundary near `limit`, never inside a surrogate pair; marks the cut with `…`. */
 export function bound(text: string, limit: number): string {
@@ -74,13 +73,12 @@ export function bound(text: string, limit: number): string {
   return `${text.slice(0, end)} …`;
 }
 
-/** A part's documents read back, in order, to go on filling it; null when unreadable. */
-function readBack(path: string, shard: string, part: number): PartBuilder | null {
+/** A part's documents read back, in order, into `b` to go on filling it; null when unreadable. */
+function readBack(b: PartBuilder, path: string, shard: string, part: number): PartBuilder | null {
   return withPart(path, shard, part, (f) => {
     const meta = f.meta();
     const texts = f.texts();
     const table = f.table();
-    const b = new PartBuilder();
     meta.forEach(([id, at, ref, title, hash], d) => {
       const doc: IndexedDoc = { id, at, branch: f.head.branches[table.branch(d)]!, kind: table.kind(d), text: texts[d]! };
       if (ref !== null) doc.ref = ref;
@@ -95,6 +93,7 @@ function readBack(path: string, shard: string, part: number): PartBuilder | null
 export class SearchIndex {
   private entries: Map<string, PartInfo[]> | null = null;
   private readonly open = new Map<string, Open>();
+  private readonly spare: PartBuilder[] = [];
   private readonly forgotten = new Set<string>();
   private manifestDirty = false;
   private sweep = false;
@@ -152,21 +151,19 @@ export class SearchIndex {
 
   /** A shard's stored parts, made ready for feeding; a lost one when any of them is unreadable. */
   private load(shard: string, parts: readonly PartInfo[]): Open {
-    const o = emptyOpen();
+    const o = this.emptyOpen();
     for (const [p, info] of parts.entries()) {
       let ids: Iterable<string>;
       if (p === parts.length - 1) {
         // The last part is the one still growing, unless it is full already.
-        const back = readBack(this.path(shard, p), shard, p);
-        if (!back || back.docs !== info.docs) return emptyOpen(true);
-        if (!this.full(back)) {
-          o.part = back;
-          break;
-        }
-        ids = back.meta.map((r) => r[0]);
+        const back = readBack(o.part, this.path(shard, p), shard, p);
+        if (!back || back.docs !== info.docs) return this.emptyOpen(true, o);
+        if (!this.full(back)) break;
+        ids = back.idList();
+        back.reset();
       } else {
         const read = withPart(this.path(shard, p), shard, p, (f) => f.meta().map((r) => r[0]));
-        if (!read || read.length !== info.docs) return emptyOpen(true);
+        if (!read || read.length !== info.docs) return this.emptyOpen(true, o);
         ids = read;
       }
       for (const id of ids) o.known.add(id);
@@ -182,7 +179,7 @@ export class SearchIndex {
       this.open.delete(shard); // re-inserted below: the Map's order is least recently fed first
     } else {
       const parts = this.manifest.get(shard);
-      o = parts ? this.load(shard, parts) : emptyOpen();
+      o = parts ? this.load(shard, parts) : this.emptyOpen();
       if (o.lost) this.forget(shard);
     }
     this.open.set(shard, o);
@@ -197,7 +194,24 @@ export class SearchIndex {
   private release(shard: string): void {
     const o = this.open.get(shard);
     this.open.delete(shard);
-    if (o?.dirty) this.save(shard, o);
+    if (!o) return;
+    if (o.dirty) this.save(shard, o);
+    this.recycle(o);
+  }
+
+  /** A shard to feed, with a builder from the spares when there is one; `from`'s builder is reused, emptied. */
+  private emptyOpen(lost = false, from?: Open): Open {
+    let part = from?.part;
+    if (part) part.reset();
+    else part = this.spare.pop() ?? new PartBuilder();
+    return { sealed: [], known: new Set(), part, dirty: false, lost };
+  }
+
+  /** Keep a released shard's builder for the next shard fed: its buffers are reused, not collected. */
+  private recycle(o: Open): void {
+    if (this.spare.length >= MAX_OPEN) return;
+    o.part.reset();
+    this.spare.push(o.part);
   }
 
   /** Write the last part of a held shard; when it is full, seal it and start the next. */
@@ -214,8 +228,8 @@ export class SearchIndex {
       o.dirty = false;
       if (this.full(o.part)) {
         o.sealed.push(info);
-        for (const [id] of o.part.meta) o.known.add(id);
-        o.part = new PartBuilder();
+        for (const id of o.part.idList()) o.known.add(id);
+        o.part.reset();
       }
       return null;
     } catch (err) {
@@ -316,8 +330,8 @@ export class SearchIndex {
     if (this.save(shard, o)) return true;
     if (o.part.docs) {
       o.sealed.push(this.manifest.get(shard)!.at(-1)!);
-      for (const [id] of o.part.meta) o.known.add(id);
-      o.part = new PartBuilder();
+      for (const id of o.part.idList()) o.known.add(id);
+      o.part.reset();
     }
     return false;
   }

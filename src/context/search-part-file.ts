@@ -29,7 +29,22 @@ const MAX_HEADER = 1024 * 1024;
  * which stay in use while postings are read.
  */
 const SCRATCH_MAX = 8 * 1024 * 1024;
-const buffers: { any: Buffer | null; dict: Buffer | null; table: Buffer | null } = { any: null, dict: null, table: null };
+const buffers: { any: Buffer | null; ahead: Buffer | null; dict: Buffer | null; table: Buffer | null } = { any: null, ahead: null, dict: null, table: null };
+/** What is read ahead at most: a part's first bytes (header, dictionary, table), or its matched postings. */
+const AHEAD_MAX = 256 * 1024;
+let aheadOwner: PartFile | null = null;
+
+function aheadBuffer(length: number): Buffer {
+  if (!buffers.ahead || buffers.ahead.length < length) buffers.ahead = Buffer.allocUnsafe(Math.max(length, AHEAD_MAX / 4));
+  return buffers.ahead;
+}
+
+/** Sections, in file order. */
+const DICT = 0;
+const TABLE = 1;
+const POST = 2;
+const META = 3;
+const TEXTS = 4;
 
 /** `bytes` copied into the reused buffer `which`. */
 function keep(which: 'dict' | 'table', bytes: Buffer): Buffer {
@@ -71,11 +86,19 @@ export class Dict {
     return this.end(i) - this.end(i - 1);
   }
 
-  /** Call `each(byte)` on the bytes of term i until it returns false; whether it ran to the end. */
-  everyByte(i: number, each: (byte: number) => boolean): boolean {
+  /**
+   * How many characters of term i start with a byte `own` does not mark, counting no further
+   * than `max + 1`. A character starts at an ASCII byte or a lead byte; continuation bytes
+   * (0b10xxxxxx) are skipped.
+   */
+  foreign(i: number, own: Uint8Array, max: number): number {
     const base = this.count * 18;
-    for (let k = base + this.end(i - 1), e = base + this.end(i); k < e; k++) if (!each(this.buf[k]!)) return false;
-    return true;
+    let n = 0;
+    for (let k = base + this.end(i - 1), e = base + this.end(i); k < e && n <= max; k++) {
+      const b = this.buf[k]!;
+      if ((b & 0xc0) !== 0x80 && own[b] !== 1) n++;
+    }
+    return n;
   }
 
   private cmp(i: number, key: Buffer): number {
@@ -138,6 +161,8 @@ export class PartFile {
     private readonly crcs: number[],
   ) {}
 
+  private ahead: { from: number; buf: Buffer } | null = null;
+
   /** The records sections' indexes, once read. */
   private readonly indexes: (Buffer | undefined)[] = [];
 
@@ -167,7 +192,10 @@ export class PartFile {
     const size = 'image' in src ? src.image.length : src.size;
     if (size > MAX_PART_BYTES) damaged('too large');
     let first = '';
-    let nl = -1;
+    // The first bytes hold the header and, usually, the dictionary and the table: one read.
+    const ahead = 'image' in src ? null : { from: 0, buf: readInto(src, aheadBuffer(Math.min(size, AHEAD_MAX / 4)), 0, Math.min(size, AHEAD_MAX / 4)) };
+    let nl = ahead ? ahead.buf.indexOf(10) : -1;
+    if (nl !== -1) first = ahead!.buf.toString('latin1', 0, nl);
     for (let want = Math.min(size, 2048); nl === -1; want = Math.min(size, MAX_HEADER, want * 4)) {
       const bytes = read(src, 0, want);
       nl = bytes.indexOf(10);
@@ -183,17 +211,45 @@ export class PartFile {
     if (!Array.isArray(newest) || newest.length !== 2 || !newest.every((x) => typeof x === 'string')) return damaged('newest');
     if (!Array.isArray(bytes) || bytes.length !== 5 || !bytes.every(isCount)) return damaged('sizes');
     if (!Array.isArray(crc) || crc.length !== 4 || !crc.every((c) => typeof c === 'string' && /^[0-9a-f]{8}$/.test(c))) return damaged('checksums');
-    const [dictBytes, postBytes, tableBytes] = bytes as number[];
+    const [dictBytes, tableBytes, postBytes] = bytes as number[];
     if (dictBytes! < terms * 18 || postBytes !== postings * 4 || tableBytes !== docs * ROW_BYTES || bytes[3]! < docs * 8 || bytes[4]! < docs * 8) return damaged('section sizes');
     const at = [nl + 1];
     for (const b of bytes as number[]) at.push(at[at.length - 1]! + b);
     if (at[5] !== size) return damaged('size');
     const head: PartHead = { docs, terms, postings, avg: avg as number[], branches: branches as string[], newest: newest as [string, string] };
-    return new PartFile(src, head, at, bytes as number[], (crc as string[]).map((c) => Number.parseInt(c, 16)));
+    const p = new PartFile(src, head, at, bytes as number[], (crc as string[]).map((c) => Number.parseInt(c, 16)));
+    if (ahead) p.own(ahead);
+    return p;
+  }
+
+  /** Bytes read ahead into the shared buffer are this part's until another part reads ahead. */
+  private own(ahead: { from: number; buf: Buffer }): void {
+    this.ahead = ahead;
+    aheadOwner = this;
+  }
+
+  /** Bytes [position, position + length): from what was read ahead when it holds them. */
+  private get(position: number, length: number): Buffer {
+    const a = aheadOwner === this ? this.ahead : null;
+    if (a && position >= a.from && position + length <= a.from + a.buf.length) return a.buf.subarray(position - a.from, position - a.from + length);
+    return read(this.src, position, length);
+  }
+
+  /** Read [position, position + length) in one go, for the gets that follow; a file's first bytes are read so. */
+  private readAhead(position: number, length: number): void {
+    if ('image' in this.src) return;
+    this.ahead = null;
+    if (length > AHEAD_MAX) return;
+    this.own({ from: position, buf: readInto(this.src, aheadBuffer(length), position, length) });
+  }
+
+  /** Postings [start, end) are about to be read, a term's at a time: read them at once when they are close. */
+  willRead(start: number, end: number): void {
+    this.readAhead(this.at[POST]! + start * 4, (end - start) * 4);
   }
 
   private section(k: number, crcIndex: number): Buffer {
-    const buf = read(this.src, this.at[k]!, this.sizes[k]!);
+    const buf = this.get(this.at[k]!, this.sizes[k]!);
     if (crc32(buf) !== this.crcs[crcIndex]) damaged(`section ${k} checksum`);
     return buf;
   }
@@ -201,7 +257,7 @@ export class PartFile {
   /** The dictionary, its offsets checked. It lives in a reused buffer: valid until the next part's dict(). */
   dict(): Dict {
     const { terms, postings, docs } = this.head;
-    const buf = this.section(0, 0);
+    const buf = this.section(DICT, 0);
     const blob = buf.length - terms * 18;
     let prevTerm = 0;
     let prevPost = 0;
@@ -219,7 +275,7 @@ export class PartFile {
 
   /** The table; it lives in a reused buffer: valid until the next part's table(). */
   table(): Table {
-    const buf = keep('table', this.section(2, 1));
+    const buf = keep('table', this.section(TABLE, 1));
     const { docs, branches } = this.head;
     for (let d = 0; d < docs; d++) {
       for (let f = 0; f < 3; f++) {
@@ -236,7 +292,7 @@ export class PartFile {
    * has, a term frequency of at least 1. Calls `each(doc, field, tf)` in stored order.
    */
   postings(start: number, end: number, crc: number, table: Table, each: (doc: number, field: number, tf: number) => void): void {
-    const buf = read(this.src, this.at[1]! + start * 4, (end - start) * 4);
+    const buf = this.get(this.at[POST]! + start * 4, (end - start) * 4);
     if (crc32(buf) !== crc) damaged('postings checksum');
     for (let k = 0; k < end - start; k++) {
       const p = buf.readUInt32LE(k * 4);
@@ -250,13 +306,13 @@ export class PartFile {
     }
   }
 
-  /** Record k of a records section (3 meta, 4 texts), checked against its checksum. */
+  /** Record k of a records section (META or TEXTS), checked against its checksum. */
   private record(section: number, k: number): Buffer {
     const docs = this.head.docs;
     if (!Number.isSafeInteger(k) || k < 0 || k >= docs) damaged('no such record');
     let index = this.indexes[section];
     if (!index) {
-      index = Buffer.from(read(this.src, this.at[section]!, docs * 8));
+      index = Buffer.from(this.get(this.at[section]!, docs * 8));
       if (index.length < docs * 8 || crc32(index) !== this.crcs[section - 1]) damaged('records index');
       let prev = 0;
       for (let d = 0; d < docs; d++) {
@@ -269,14 +325,14 @@ export class PartFile {
     }
     const from = k ? index.readUInt32LE((k - 1) * 8) : 0;
     const to = index.readUInt32LE(k * 8);
-    const bytes = read(this.src, this.at[section]! + docs * 8 + from, to - from);
+    const bytes = this.get(this.at[section]! + docs * 8 + from, to - from);
     if (crc32(bytes) !== index.readUInt32LE(k * 8 + 4)) damaged('record checksum');
     return bytes;
   }
 
   /** Document d's row: its id, time, ref, title and hash. */
   metaRow(d: number): MetaRow {
-    const r: unknown = JSON.parse(decode(this.record(3, d)));
+    const r: unknown = JSON.parse(decode(this.record(META, d)));
     if (!Array.isArray(r) || r.length !== 5 || typeof r[0] !== 'string' || !r[0] || r[0].length > MAX_ID || typeof r[1] !== 'string') return damaged('meta row');
     if (![r[2], r[3], r[4]].every((x) => x === null || typeof x === 'string')) damaged('meta row');
     return r as MetaRow;
@@ -290,7 +346,7 @@ export class PartFile {
   }
 
   text(d: number): string {
-    return this.record(4, d).toString('utf8');
+    return this.record(TEXTS, d).toString('utf8');
   }
 
   texts(): string[] {
@@ -307,7 +363,12 @@ const decode = (b: Buffer) => b.toString(isAscii(b) ? 'latin1' : 'utf8');
 function read(src: Source, position: number, length: number): Buffer {
   if ('image' in src) return src.image.subarray(position, position + length);
   if (length <= SCRATCH_MAX && (!buffers.any || buffers.any.length < length)) buffers.any = Buffer.allocUnsafe(Math.max(length, 256 * 1024));
-  const buf = length <= SCRATCH_MAX ? buffers.any! : Buffer.allocUnsafe(length);
+  return readInto(src, length <= SCRATCH_MAX ? buffers.any! : Buffer.allocUnsafe(length), position, length);
+}
+
+/** Bytes [position, position + length) of a file, into `buf`. */
+function readInto(src: Source, buf: Buffer, position: number, length: number): Buffer {
+  if ('image' in src) return src.image.subarray(position, position + length);
   let got = 0;
   while (got < length) {
     const n = readSync(src.fd, buf, got, length - got, position + got);

@@ -106,9 +106,7 @@ export class Matcher {
     const bytes = dict.bytes(i);
     for (const { q, own } of this.fuzzy) {
       if (bytes < q.term.length - q.fuzzy || bytes > 3 * (q.term.length + q.fuzzy)) continue;
-      let foreign = 0;
-      // A character starts at an ASCII byte or a lead byte (0b11xxxxxx); continuation bytes are skipped.
-      if (dict.everyByte(i, (b) => (b & 0xc0) === 0x80 || own[b] === 1 || ++foreign <= q.fuzzy)) return true;
+      if (dict.foreign(i, own, q.fuzzy) <= q.fuzzy) return true;
     }
     return false;
   }
@@ -206,6 +204,7 @@ export function runQuery(parts: readonly PartRef[], terms: readonly QueryTerm[],
       const table = p.table();
       sums.fill(0, 0, docs);
       masks.fill(0, 0, docs);
+      p.willRead(m.terms[0]!.start, m.terms[m.terms.length - 1]!.end);
       for (const t of m.terms) {
         let termIdf = idfOf.get(t.m.term);
         if (!termIdf) idfOf.set(t.m.term, (termIdf = idfs(stats, t.m.term)));

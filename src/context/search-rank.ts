@@ -136,6 +136,7 @@ export function byScore(a: Candidate, b: Candidate): number {
 export class Ranked {
   private items: Candidate[] = [];
   private floor: Candidate | null = null;
+  private tie: { floor: Candidate; newest: readonly [string, string]; newer: boolean } | null = null;
   constructor(private readonly cap: number) {}
 
   /**
@@ -146,7 +147,9 @@ export class Ranked {
     const f = this.floor;
     if (!f) return true;
     if (!same(score, f.score)) return score > f.score;
-    return newerFirst(newest[0], newest[1], f.at, f.id) < 0;
+    // Ties are many where documents are alike: the part's answer holds until the floor moves.
+    if (this.tie?.floor !== f || this.tie.newest !== newest) this.tie = { floor: f, newest, newer: newerFirst(newest[0], newest[1], f.at, f.id) < 0 };
+    return this.tie.newer;
   }
 
   push(c: Candidate): void {

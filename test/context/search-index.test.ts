@@ -318,10 +318,10 @@ describe('an untrusted cache', () => {
     expect(bytes.length).toBe(size);
     writeFileSync(file, bytes);
   };
-  /** The header and where each section starts: dict, postings, table, meta, texts. */
+  /** The header and where each section starts: dict, table, postings, meta, texts. */
   const layout = (bytes: Buffer) => {
     const nl = bytes.indexOf(10);
-    const head = JSON.parse(bytes.subarray(0, nl).toString('latin1')) as { terms: number; bytes: number[]; crc: string[] };
+    const head = JSON.parse(bytes.subarray(0, nl).toString('latin1')) as { docs: number; terms: number; bytes: number[]; crc: string[] };
     const at = [nl + 1];
     for (const n of head.bytes) at.push(at[at.length - 1]! + n);
     return { nl, head, at };
@@ -331,11 +331,11 @@ describe('an untrusted cache', () => {
     expect(text).toContain(from);
     bytes.write(text.replace(from, to), 0, 'latin1');
   };
-  /** Recompute the checksum of section k (0 dict, 2 table, 3 meta, 4 texts), as a forger would. */
+  /** Recompute the checksum of section k (0 dict, 1 table, 3 meta's index, 4 texts' index), as a forger would. */
   const reseal = (bytes: Buffer, k: number) => {
     const { nl, head, at } = layout(bytes);
-    const c = [0, -1, 1, 2, 3][k]!;
-    const sum = crc32(bytes.subarray(at[k]!, at[k + 1]!)).toString(16).padStart(8, '0');
+    const c = [0, 1, -1, 2, 3][k]!;
+    const sum = crc32(bytes.subarray(at[k]!, k >= 3 ? at[k]! + head.docs * 8 : at[k + 1]!)).toString(16).padStart(8, '0');
     bytes.write(bytes.subarray(0, nl).toString('latin1').replace(`"${head.crc[c]}"`, `"${sum}"`), 0, 'latin1');
   };
   /** Where the postings of `term` start in the file, and the place of its checksum. */
@@ -347,7 +347,7 @@ describe('an untrusted cache', () => {
       if (bytes.subarray(at[0]! + T * 18 + end(i - 1), at[0]! + T * 18 + end(i)).toString('utf8') !== term) continue;
       const from = i ? bytes.readUInt32LE(at[0]! + T * 4 + (i - 1) * 4) : 0;
       const to = bytes.readUInt32LE(at[0]! + T * 4 + i * 4);
-      return { start: at[1]! + from * 4, end: at[1]! + to * 4, crcAt: at[0]! + T * 8 + i * 4 };
+      return { start: at[2]! + from * 4, end: at[2]! + to * 4, crcAt: at[0]! + T * 8 + i * 4 };
     }
     throw new Error(`no term ${term}`);
   };
@@ -361,7 +361,7 @@ describe('an untrusted cache', () => {
     ['another shard name', (b) => replaceIn(b, '"shard":"seg-a"', '"shard":"seg-z"')],
     ['a damaged dictionary', flip(0, 3)],
     ['a damaged posting', (b) => flipAt(b, postingsOf(b, 'alpha').start + 1)],
-    ['a damaged table', flip(2, 0)],
+    ['a damaged table', flip(1, 0)],
     ['a damaged meta section', flip(3, 4)],
     [
       'a posting to an unknown document, checksums forged',
@@ -384,17 +384,18 @@ describe('an untrusted cache', () => {
       'an unknown kind, checksum forged',
       (b) => {
         const { at } = layout(b);
-        b[at[2]! + 6] = 200;
-        reseal(b, 2);
+        b[at[1]! + 6] = 200;
+        reseal(b, 1);
       },
     ],
     [
-      'a document id twice, checksum forged',
+      'a meta row that is not one, checksums forged',
       (b) => {
-        const { at } = layout(b);
-        const meta = b.subarray(at[3]!, at[4]!).toString('latin1');
-        const ids = [...meta.matchAll(/\[\["?([0-9a-f]+)"|\],\["([0-9a-f]+)"/g)].map((m) => m[1] ?? m[2]!);
-        b.write(meta.replace(ids[1]!, ids[0]!), at[3]!, 'latin1');
+        const { at, head } = layout(b);
+        const data = at[3]! + head.docs * 8;
+        expect(String.fromCharCode(b[data]!)).toBe('[');
+        b[data] = '{'.charCodeAt(0);
+        b.writeUInt32LE(crc32(b.subarray(data, data + b.readUInt32LE(at[3]!))), at[3]! + 4);
         reseal(b, 3);
       },
     ],
@@ -424,7 +425,7 @@ describe('an untrusted cache', () => {
     const file = join(dir, partFile('seg-a', 1));
     sameSize(file, (bytes) => {
       const { at } = layout(bytes);
-      bytes[at[2]! + 6] = 200;
+      bytes[at[1]! + 6] = 200;
     });
     const b = new SearchIndex(dir, { partDocs: 3 });
     expect(b.count('seg-a')).toBe(10); // only the last part's size is checked here
