@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { asGccError, type GccError, gccError } from '../errors.js';
 import { MANIFEST, MAX_SHARD_NAME, type PartInfo, partFile, readManifest, removeStrays, writeAtomic, writeManifest } from './search-manifest.js';
 import { withPart } from './search-part-file.js';
-import { type IndexedDoc, MAX_ID, MAX_PART_DOCS, PartBuilder, SEARCH_KINDS } from './search-part.js';
+import { bound, type IndexedDoc, MAX_ID, MAX_PART_DOCS, PartBuilder, SEARCH_KINDS } from './search-part.js';
 import { type PartRef, runQuery, Unreadable } from './search-query.js';
 import type { Candidate } from './search-rank.js';
 import { makeSnippet } from './search-snippet.js';
@@ -62,16 +62,6 @@ interface Open {
   lost: boolean;
 }
 
-
-/** Cut at a word boundary near `limit`, never inside a surrogate pair; marks the cut with `…`. */
-export function bound(text: string, limit: number): string {
-  if (text.length <= limit) return text;
-  let end = limit;
-  const space = text.lastIndexOf(' ', limit);
-  if (space > limit - 200) end = space;
-  else if (/[\udc00-\udfff]/.test(text[end] ?? '')) end--;
-  return `${text.slice(0, end)} …`;
-}
 
 /** A part's documents read back, in order, into `b` to go on filling it; null when unreadable. */
 function readBack(b: PartBuilder, path: string, shard: string, part: number): PartBuilder | null {

@@ -67,6 +67,16 @@ export const MAX_TF = (1 << 18) - 1;
 /** A document's row in meta: [id, at, ref, title, hash]. */
 export type MetaRow = [string, string, string | null, string | null, string | null];
 
+/** Cut at a word boundary near `limit`, never inside a surrogate pair; marks the cut with `…`. */
+export function bound(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  let end = limit;
+  const space = text.lastIndexOf(' ', limit);
+  if (space > limit - 200) end = space;
+  else if (/[\udc00-\udfff]/.test(text[end] ?? '')) end--;
+  return `${text.slice(0, end)} …`;
+}
+
 /** Newer first among equals: `at`, then the time-ordered id (negative when a is newer). */
 export function newerFirst(aAt: string, aId: string, bAt: string, bId: string): number {
   if (aAt !== bAt) return aAt < bAt ? 1 : -1;
