@@ -14,9 +14,9 @@
  *   no module becomes a chunk just because two doors use it.
  * - Within a door, each `import()` in the sources stays a chunk loaded on demand: a hook loads
  *   the engine (memory-….js) only when its event needs the memory.
- * - yaml, diff, minisearch and xstate are `require`d synchronously on first use
+ * - yaml, diff and xstate are `require`d synchronously on first use
  *   (src/runtime/lazy-deps.ts): each is bundled into a CommonJS file of its own (yaml.cjs,
- *   diff.cjs, minisearch.cjs, xstate.cjs) rather than dozens in node_modules. xstate is only
+ *   diff.cjs, xstate.cjs) rather than dozens in node_modules. xstate is only
  *   ever reached that way, so a process holds one copy of it.
  * - ajv, which the MCP SDK imports for one feature gctx never uses (checking elicitation
  *   answers), goes the same way: its import in the SDK becomes a stub that loads ajv.cjs when
@@ -99,7 +99,6 @@ for (const door of DOORS) await emit({ ...common, ...esm, entryPoints: { [door]:
 for (const [name, contents, resolveDir] of [
   ['yaml', "module.exports = require('yaml');", root],
   ['diff', "module.exports = require('diff');", root],
-  ['minisearch', "module.exports = require('minisearch');", root],
   ['xstate', "module.exports = require('xstate');", root],
   ['ajv', "module.exports = { Ajv: require('ajv'), addFormats: require('ajv-formats') };", sdkDir],
 ]) {

@@ -340,7 +340,13 @@ function search(src: ContextSource, q: Extract<ContextQuery, { level: 'search' }
   const limit = q.limit && q.limit > 0 ? Math.min(q.limit, 100) : 10;
   const p = page(q.page);
   const r = src.search(words, { limit, page: p });
-  const items = r.hits.map((h) => `${when(h.doc.at)} ${h.doc.branch} ${hitLabel(h.doc)}: ${h.snippet}\n`);
+  // A commit's label as readers see it elsewhere: qualified by its hash where the branch has it twice.
+  const hits = r.hits.map((h) => {
+    const d = h.doc;
+    if ((d.kind !== 'commit' && d.kind !== 'synthesis') || d.ref === undefined || d.hash === undefined) return h;
+    return { ...h, doc: { ...d, ref: displayLabel(src.state.branches[d.branch], d.ref, d.hash) } };
+  });
+  const items = hits.map((h) => `${when(h.doc.at)} ${h.doc.branch} ${hitLabel(h.doc)}: ${h.snippet}\n`);
   const spell = o.spell ?? defaultSpell;
   const head = r.hits.length ? `${r.total} match${r.total === 1 ? '' : 'es'} for ${JSON.stringify(words)}${r.match === 'any' ? ' (no entry has every word; these have some)' : ''}, most relevant first${p > 1 ? `, page ${p}` : ''}:\n` : r.total > 0 ? `Nothing on page ${p} (${r.total} match${r.total === 1 ? '' : 'es'} for ${JSON.stringify(words)} in ${r.pages} page${r.pages === 1 ? '' : 's'}).\n` : `No match for ${JSON.stringify(words)}.\n`;
   const after = (shown: number): ContextQuery | null =>
@@ -351,7 +357,7 @@ function search(src: ContextSource, q: Extract<ContextQuery, { level: 'search' }
   });
   const nextQ = after(fit.shown);
   const text = fit.text;
-  return { text, truncated: nextQ !== null, tokens: estimateTokens(text), next: nextQ, data: { total: r.total, page: p, pages: r.pages, hits: r.hits.slice(0, fit.shown).map((h) => ({ ...h.doc, score: h.score, snippet: h.snippet })) } };
+  return { text, truncated: nextQ !== null, tokens: estimateTokens(text), next: nextQ, data: { total: r.total, page: p, pages: r.pages, hits: hits.slice(0, fit.shown).map((h) => ({ ...h.doc, score: h.score, snippet: h.snippet })) } };
 }
 
 export function contextQuery(src: ContextSource, q: ContextQuery, o: ContextOptions = {}): ContextAnswer {

@@ -2,16 +2,16 @@
  * Ranked full-text search over a memory's history, kept as a cache beside it.
  *
  * The index is sharded like the store: one shard per segment, each cut into parts of at
- * most PART_DOCS documents or PART_TERMS terms, one MiniSearch index per part in its own
- * file (search-part.ts), plus a manifest naming the shards and their parts
- * (search-manifest.ts). A full part is written once; only a shard's last part changes as
- * its segment grows. The engine feeds documents (it knows the segments); this module never
- * reads the store.
+ * most PART_DOCS documents or PART_TERMS terms, each part an inverted index in its own file
+ * (search-part.ts), plus a manifest naming the shards and their parts (search-manifest.ts).
+ * A full part is written once; only a shard's last part changes as its segment grows. The
+ * engine feeds documents (it knows the segments); this module never reads the store.
  *
- * Memory: a query visits the parts one at a time, newest shard first, and lets go of each
- * before loading the next, keeping only a bounded pool of candidates (search-rank.ts); its
- * peak is one part plus the pool whatever the history's length. Feeding holds at most
- * MAX_OPEN shards' last parts and writes out the least recently fed beyond that.
+ * Memory: a query opens the parts one at a time (search-query.ts): every part's dictionary,
+ * then the postings of the terms it matched in the parts that hold them, keeping only the
+ * best documents asked for. Feeding holds at most MAX_OPEN shards' last parts in memory and
+ * writes a part out as soon as it is full, so building from nothing holds one part per shard
+ * fed at once, whatever the history's length.
  *
  * Everything on disk is untrusted: a missing, cut, malformed, foreign or wrong-version
  * manifest or part file is ignored, and its shard then counts 0 documents so the engine
@@ -19,13 +19,12 @@
  */
 import { mkdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import type MiniSearch from 'minisearch';
-import { miniSearchLib } from '../runtime/lazy-deps.js';
 import { asGccError, type GccError, gccError } from '../errors.js';
-import { writeTextAtomic } from '../store/text-file.js';
-import { MANIFEST, MAX_SHARD_NAME, type PartInfo, partFile, readManifest, removeStrays, writeManifest } from './search-manifest.js';
-import { type Candidate, Gather } from './search-rank.js';
-import { FIELDS, type IndexedDoc, MAX_ID, MAX_PART_DOCS, MINI_OPTIONS, type Plain, readPart, readPartHeader, readPartTexts, SEARCH_KINDS, serializePart } from './search-part.js';
+import { MANIFEST, MAX_SHARD_NAME, type PartInfo, partFile, readManifest, removeStrays, writeAtomic, writeManifest } from './search-manifest.js';
+import { withPart } from './search-part-file.js';
+import { bound, type IndexedDoc, MAX_ID, MAX_PART_DOCS, PartBuilder, SEARCH_KINDS } from './search-part.js';
+import { type PartRef, runQuery, Unreadable } from './search-query.js';
+import type { Candidate } from './search-rank.js';
 import { makeSnippet } from './search-snippet.js';
 import { queryTerms } from './search-terms.js';
 import type { SearchDoc, SearchHit, SearchIndexOptions, SearchOptions, SearchResult, ShardEvent } from './search-types.js';
@@ -33,19 +32,16 @@ import type { SearchDoc, SearchHit, SearchIndexOptions, SearchOptions, SearchRes
 export { SEARCH_KINDS, type SearchKind } from './search-part.js';
 export type { MatchMode } from './search-rank.js';
 export { partFile } from './search-manifest.js';
+export type { PartRef } from './search-query.js';
 export type { SearchDoc, SearchHit, SearchIndexOptions, SearchOptions, SearchResult, ShardEvent } from './search-types.js';
 
 /**
  * A part is full at PART_DOCS documents or PART_TERMS distinct terms, whichever comes first.
- * Loading a part costs memory for every distinct term in it (MiniSearch keeps a radix-tree
- * node and two Maps per term, and the parsed JSON holds two objects per term), so the term
- * budget is what bounds a query's working set: about 10 MB of heap per part. The document
- * cap keeps headers and rewrites of the open part small when the text is repetitive.
+ * Every query reads every part's dictionary, so fewer, larger parts make queries cheaper; the
+ * caps bound what feeding holds per shard and what rewriting the open segment's part costs.
  */
-export const PART_DOCS = 256;
-export const PART_TERMS = 6_000;
-/** termCount walks MiniSearch's tree after each change: it is checked every this many documents. */
-const TERM_CHECK = 16;
+export const PART_DOCS = 1024;
+export const PART_TERMS = 20_000;
 /** Text indexed per document, in UTF-16 units (~2,000 tokens); the rest is not searchable. */
 export const TEXT_LIMIT = 8_000;
 export const TITLE_LIMIT = 500;
@@ -60,29 +56,34 @@ interface Open {
   sealed: PartInfo[];
   /** Ids in the full parts, so a document fed twice is recognised without reading them. */
   known: Set<string>;
-  ms: MiniSearch<IndexedDoc>;
-  texts: Map<string, string>;
+  part: PartBuilder;
   dirty: boolean;
   /** Its stored copy was unreadable: documents are refused until count() has said 0. */
   lost: boolean;
-  plain: Plain | null;
 }
 
-const emptyOpen = (lost = false): Open => ({ sealed: [], known: new Set(), ms: new (miniSearchLib())<IndexedDoc>(MINI_OPTIONS), texts: new Map(), dirty: false, lost, plain: null });
 
-/** Cut at a word boundary near `limit`, never inside a surrogate pair; marks the cut with `…`. */
-export function bound(text: string, limit: number): string {
-  if (text.length <= limit) return text;
-  let end = limit;
-  const space = text.lastIndexOf(' ', limit);
-  if (space > limit - 200) end = space;
-  else if (/[\udc00-\udfff]/.test(text[end] ?? '')) end--;
-  return `${text.slice(0, end)} …`;
+/** A part's documents read back, in order, into `b` to go on filling it; null when unreadable. */
+function readBack(b: PartBuilder, path: string, shard: string, part: number): PartBuilder | null {
+  return withPart(path, shard, part, (f) => {
+    const meta = f.meta();
+    const texts = f.texts();
+    const table = f.table();
+    meta.forEach(([id, at, ref, title, hash], d) => {
+      const doc: IndexedDoc = { id, at, branch: f.head.branches[table.branch(d)]!, kind: table.kind(d), text: texts[d]! };
+      if (ref !== null) doc.ref = ref;
+      if (title !== null) doc.title = title;
+      if (hash !== null) doc.hash = hash;
+      b.add(doc);
+    });
+    return b;
+  });
 }
 
 export class SearchIndex {
   private entries: Map<string, PartInfo[]> | null = null;
   private readonly open = new Map<string, Open>();
+  private readonly spare: PartBuilder[] = [];
   private readonly forgotten = new Set<string>();
   private manifestDirty = false;
   private sweep = false;
@@ -99,9 +100,8 @@ export class SearchIndex {
     this.partTerms = Math.max(1, Math.floor(opts.partTerms ?? PART_TERMS) || PART_TERMS);
   }
 
-  private full(ms: MiniSearch<IndexedDoc>, always = false): boolean {
-    const docs = ms.documentCount;
-    return docs >= this.partDocs || ((always || docs % TERM_CHECK === 0) && docs > 0 && ms.termCount >= this.partTerms);
+  private full(b: PartBuilder): boolean {
+    return b.docs >= this.partDocs || (b.docs > 0 && b.terms >= this.partTerms);
   }
 
   private get manifest(): Map<string, PartInfo[]> {
@@ -121,7 +121,7 @@ export class SearchIndex {
   /** How many parts of a shard have (or will have) a file. */
   private partCount(shard: string): number {
     const o = this.open.get(shard);
-    if (o) return o.sealed.length + (o.ms.documentCount ? 1 : 0);
+    if (o) return o.sealed.length + (o.part.docs ? 1 : 0);
     return this.manifest.get(shard)?.length ?? 0;
   }
 
@@ -141,23 +141,20 @@ export class SearchIndex {
 
   /** A shard's stored parts, made ready for feeding; a lost one when any of them is unreadable. */
   private load(shard: string, parts: readonly PartInfo[]): Open {
-    const o = emptyOpen();
+    const o = this.emptyOpen();
     for (const [p, info] of parts.entries()) {
       let ids: Iterable<string>;
       if (p === parts.length - 1) {
         // The last part is the one still growing, unless it is full already.
-        const data = readPart(this.path(shard, p), shard, p, true);
-        if (!data?.texts || data.ms.documentCount !== info.docs) return emptyOpen(true);
-        if (!this.full(data.ms, true)) {
-          o.ms = data.ms;
-          o.texts = data.texts;
-          break;
-        }
-        ids = data.texts.keys();
+        const back = readBack(o.part, this.path(shard, p), shard, p);
+        if (!back || back.docs !== info.docs) return this.emptyOpen(true, o);
+        if (!this.full(back)) break;
+        ids = back.idList();
+        back.reset();
       } else {
-        const h = readPartHeader(this.path(shard, p), shard, p);
-        if (!h || h.docs !== info.docs) return emptyOpen(true);
-        ids = h.ids;
+        const read = withPart(this.path(shard, p), shard, p, (f) => f.meta().map((r) => r[0]));
+        if (!read || read.length !== info.docs) return this.emptyOpen(true, o);
+        ids = read;
       }
       for (const id of ids) o.known.add(id);
       o.sealed.push(info);
@@ -172,7 +169,7 @@ export class SearchIndex {
       this.open.delete(shard); // re-inserted below: the Map's order is least recently fed first
     } else {
       const parts = this.manifest.get(shard);
-      o = parts ? this.load(shard, parts) : emptyOpen();
+      o = parts ? this.load(shard, parts) : this.emptyOpen();
       if (o.lost) this.forget(shard);
     }
     this.open.set(shard, o);
@@ -187,28 +184,42 @@ export class SearchIndex {
   private release(shard: string): void {
     const o = this.open.get(shard);
     this.open.delete(shard);
-    if (o?.dirty) this.save(shard, o);
+    if (!o) return;
+    if (o.dirty) this.save(shard, o);
+    this.recycle(o);
+  }
+
+  /** A shard to feed, with a builder from the spares when there is one; `from`'s builder is reused, emptied. */
+  private emptyOpen(lost = false, from?: Open): Open {
+    let part = from?.part;
+    if (part) part.reset();
+    else part = this.spare.pop() ?? new PartBuilder();
+    return { sealed: [], known: new Set(), part, dirty: false, lost };
+  }
+
+  /** Keep a released shard's builder for the next shard fed: its buffers are reused, not collected. */
+  private recycle(o: Open): void {
+    if (this.spare.length >= MAX_OPEN) return;
+    o.part.reset();
+    this.spare.push(o.part);
   }
 
   /** Write the last part of a held shard; when it is full, seal it and start the next. */
   private save(shard: string, o: Open): GccError | null {
-    const docs = o.ms.documentCount;
-    if (!docs) return null;
+    if (!o.part.docs) return null;
     try {
       mkdirSync(this.dir, { recursive: true });
-      const parts = serializePart(shard, o.sealed.length, o.ms, o.texts);
-      writeTextAtomic(this.path(shard, o.sealed.length), parts);
-      const info = { docs, bytes: parts.reduce((n, p) => n + Buffer.byteLength(p), 0) };
+      const image = o.part.serialize(shard, o.sealed.length);
+      writeAtomic(this.path(shard, o.sealed.length), image);
+      const info = { docs: o.part.docs, bytes: image.length };
       this.manifest.set(shard, [...o.sealed, info]);
       this.forgotten.delete(shard);
       this.manifestDirty = true;
       o.dirty = false;
-      if (this.full(o.ms, true)) {
+      if (this.full(o.part)) {
         o.sealed.push(info);
-        for (const id of o.texts.keys()) o.known.add(id);
-        o.ms = new (miniSearchLib())<IndexedDoc>(MINI_OPTIONS);
-        o.texts = new Map();
-        o.plain = null;
+        for (const id of o.part.idList()) o.known.add(id);
+        o.part.reset();
       }
       return null;
     } catch (err) {
@@ -229,17 +240,17 @@ export class SearchIndex {
     const o = this.held(shard);
     if (o.lost) return 0;
     for (const d of docs) {
-      if (typeof d.id !== 'string' || !d.id || d.id.length > MAX_ID || o.known.has(d.id) || o.ms.has(d.id) || !SEARCH_KINDS.includes(d.kind)) continue;
+      if (typeof d.id !== 'string' || !d.id || d.id.length > MAX_ID || o.known.has(d.id) || o.part.has(d.id) || !SEARCH_KINDS.includes(d.kind)) continue;
       const text = bound(String(d.text ?? ''), TEXT_LIMIT);
       const doc: IndexedDoc = { id: d.id, branch: String(d.branch), kind: d.kind, at: String(d.at), text };
       if (d.ref !== undefined) doc.ref = bound(String(d.ref), REF_LIMIT);
       if (d.title !== undefined) doc.title = bound(String(d.title), TITLE_LIMIT);
-      o.ms.add(doc);
-      o.texts.set(d.id, text);
+      if (d.hash !== undefined) doc.hash = String(d.hash).slice(0, MAX_ID);
+      // A part refuses a document only past its caps: write it out and start the next.
+      if (!o.part.add(doc) && (this.sealFull(shard, o) || !o.part.add(doc))) return 0;
       o.dirty = true;
-      o.plain = null;
       // A full part is written at once, so no more than one part per shard waits in memory.
-      if (this.full(o.ms) && this.save(shard, o)) return 0;
+      if (this.full(o.part) && this.save(shard, o)) return 0;
     }
     return this.count(shard);
   }
@@ -250,7 +261,7 @@ export class SearchIndex {
     if (o) {
       // Saying 0 is what lets a lost shard be fed again from its start.
       o.lost = false;
-      return o.sealed.reduce((n, p) => n + p.docs, 0) + o.ms.documentCount;
+      return o.sealed.reduce((n, p) => n + p.docs, 0) + o.part.docs;
     }
     const parts = this.manifest.get(shard);
     if (!parts) return 0;
@@ -304,19 +315,28 @@ export class SearchIndex {
     return problem;
   }
 
-  /** Search one part: held in memory, or read from its file. False when it is unreadable. */
-  private visit(gather: Gather, shard: string, part: number): boolean {
-    const o = this.open.get(shard);
-    if (o && part === o.sealed.length) {
-      o.plain ??= o.ms.toJSON() as unknown as Plain;
-      gather.visit(shard, part, o.ms, o.plain);
-      return true;
+  /** A part that refused a document (a cap of the format): written and sealed as it is. */
+  private sealFull(shard: string, o: Open): boolean {
+    if (this.save(shard, o)) return true;
+    if (o.part.docs) {
+      o.sealed.push(this.manifest.get(shard)!.at(-1)!);
+      for (const id of o.part.idList()) o.known.add(id);
+      o.part.reset();
     }
-    this.observe?.({ type: 'load', shard, part });
-    const data = readPart(this.path(shard, part), shard, part, false);
-    if (data) gather.visit(shard, part, data.ms, data.plain);
-    this.observe?.({ type: 'release', shard, part });
-    return data !== null;
+    return false;
+  }
+
+  /** For tests and benchmarks: the parts a query reads, in its order (newest shard first, its newest part first). */
+  parts(): PartRef[] {
+    const out: PartRef[] = [];
+    for (const shard of [...new Set([...this.manifest.keys(), ...this.open.keys()])].sort().reverse()) {
+      const o = this.open.get(shard);
+      for (let part = this.partCount(shard) - 1; part >= 0; part--) {
+        const where = o && part === o.sealed.length ? o.part.serialize(shard, part) : this.path(shard, part);
+        out.push({ shard, part, where });
+      }
+    }
+    return out;
   }
 
   /** Ranked search: BM25 over titles, refs and texts; all words first, any word when no document has them all. */
@@ -327,45 +347,53 @@ export class SearchIndex {
     if (!terms.length) return { hits: [], total: 0, pages: 0, match: 'all', unreadable: [] };
     const kinds = opts.kinds?.length ? new Set(opts.kinds) : undefined;
     const need = Math.min(page * limit, MAX_RANKED);
-    // Room for the re-scoring to reorder: the pool holds twice the ranks asked for, and at least 100.
-    const gather = new Gather(terms, { branch: opts.branch, kinds }, Math.max(2 * need, 100));
     const unreadable: string[] = [];
-    for (const shard of [...new Set([...this.manifest.keys(), ...this.open.keys()])].sort().reverse()) {
-      for (let part = this.partCount(shard) - 1; part >= 0; part--) {
-        if (this.visit(gather, shard, part)) continue;
-        unreadable.push(shard);
-        this.forget(shard);
-        break;
+    for (;;) {
+      try {
+        const { ranked, total, mode } = runQuery(this.parts(), terms, { branch: opts.branch, kinds }, need, this.observe);
+        const shown = ranked.slice((page - 1) * limit, page * limit);
+        return { hits: this.withSnippets(shown, unreadable), total, pages: Math.ceil(Math.min(total, MAX_RANKED) / limit), match: mode, unreadable };
+      } catch (err) {
+        if (!(err instanceof Unreadable)) throw err;
+        // Searched again without it: none of its statistics may stay in the scores.
+        unreadable.push(err.shard);
+        this.forget(err.shard);
       }
     }
-    const ranked = gather.finish();
-    const shown = ranked.slice((page - 1) * limit, page * limit);
-    const total = gather.total;
-    return { hits: this.withSnippets(shown, unreadable), total, pages: Math.ceil(Math.min(total, MAX_RANKED) / limit), match: gather.mode, unreadable };
   }
 
   /** Hits with their snippets; a shard whose texts cannot be read is dropped (its hits keep an empty snippet). */
   private withSnippets(shown: readonly Candidate[], unreadable: string[]): SearchHit[] {
-    const texts = new Map<string, Map<string, string> | null>();
+    const texts = new Map<Candidate, string>();
+    const byPart = new Map<string, Candidate[]>();
     for (const c of shown) {
       const key = `${c.part}:${c.shard}`;
-      if (texts.has(key)) continue;
-      const o = this.open.get(c.shard);
-      const t = o && c.part === o.sealed.length ? o.texts : readPartTexts(this.path(c.shard, c.part), c.shard, c.part);
-      texts.set(key, t);
-      if (!t && !unreadable.includes(c.shard)) {
-        unreadable.push(c.shard);
-        this.forget(c.shard);
+      const list = byPart.get(key);
+      if (list) list.push(c);
+      else byPart.set(key, [c]);
+    }
+    for (const list of byPart.values()) {
+      const { shard, part } = list[0]!;
+      const o = this.open.get(shard);
+      const where = o && part === o.sealed.length ? o.part.serialize(shard, part) : this.path(shard, part);
+      this.observe?.({ type: 'load', shard, part, stage: 'texts' });
+      const ok = withPart(where, shard, part, (f) => {
+        for (const c of list) texts.set(c, f.text(c.doc));
+        return true;
+      });
+      this.observe?.({ type: 'release', shard, part, stage: 'texts' });
+      if (!ok && !unreadable.includes(shard)) {
+        unreadable.push(shard);
+        this.forget(shard);
       }
     }
-    const TEXT = FIELDS.indexOf('text');
     return shown.map((c) => {
-      const matched = new Set(c.postings.filter((p) => p.field === TEXT).map((p) => p.term));
-      const text = texts.get(`${c.part}:${c.shard}`)?.get(c.id) ?? '';
+      const text = texts.get(c) ?? '';
       const doc: SearchHit['doc'] = { id: c.id, branch: c.stored.branch, kind: c.stored.kind, at: c.stored.at };
       if (c.stored.ref !== undefined) doc.ref = c.stored.ref;
       if (c.stored.title !== undefined) doc.title = c.stored.title;
-      return { doc, score: c.score, snippet: makeSnippet(text, matched) };
+      if (c.stored.hash !== undefined) doc.hash = c.stored.hash;
+      return { doc, score: c.score, snippet: makeSnippet(text, c.matched) };
     });
   }
 }

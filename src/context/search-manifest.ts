@@ -3,12 +3,13 @@
  * listing the shards and their parts' sizes. The manifest is an untrusted cache like the
  * rest: anything malformed in it makes it count as absent, and every shard is fed again.
  */
-import { crypto } from '../runtime/lazy-deps.js';
 import { readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { MAX_PART_DOCS } from './search-part.js';
 
-export const MANIFEST_FORMAT = 1;
+/** 2: parts are inverted indexes of our own (search-part.ts); an index of format 1 is rebuilt. */
+export const MANIFEST_FORMAT = 2;
 export const MANIFEST = 'manifest.json';
 export const MAX_SHARD_NAME = 300;
 
@@ -18,10 +19,22 @@ export interface PartInfo {
   bytes: number;
 }
 
-/** The file of a part: readable, unique (hashed), and nothing a shard name could steer elsewhere. */
+const hex = (n: number) => n.toString(16).padStart(8, '0');
+const stems = new Map<string, string>();
+
+/**
+ * The file of a part: readable, unique (a 64-bit hash of the name: two CRC-32s, which cost no
+ * allocation where a cryptographic hash per shard would), and nothing a shard name could
+ * steer elsewhere.
+ */
 export function partFile(shard: string, part: number): string {
-  const safe = shard.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60);
-  return `s-${safe}-${crypto().createHash('sha256').update(shard).digest('hex').slice(0, 16)}-${part}.json`;
+  let stem = stems.get(shard);
+  if (stem === undefined) {
+    const bytes = Buffer.from(shard, 'utf8');
+    stem = `s-${shard.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60)}-${hex(crc32(bytes))}${hex(crc32(bytes, 0x9e3779b9))}`;
+    if (stems.size < 100_000) stems.set(shard, stem);
+  }
+  return `${stem}-${part}.part`;
 }
 
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
@@ -58,10 +71,19 @@ export function writeManifest(path: string, shards: ReadonlyMap<string, readonly
   renameSync(tmp, path);
 }
 
+let counter = 0;
+
+/** Write a file through a temporary one and a rename, so a reader never sees half of it. */
+export function writeAtomic(path: string, bytes: Buffer): void {
+  const tmp = `${path}.tmp-${process.pid}-${++counter}`;
+  writeFileSync(tmp, bytes);
+  renameSync(tmp, path);
+}
+
 /** Remove part files (and leftovers of interrupted writes) that `keep` does not name. */
 export function removeStrays(dir: string, keep: ReadonlySet<string>): void {
   for (const f of readdirSync(dir)) {
-    if (keep.has(f) || !/^s-.*\.json(\.tmp-.*)?$|^manifest\.json\.tmp-/.test(f)) continue;
+    if (keep.has(f) || !/^s-.*\.(json|part)(\.tmp-.*)?$|^manifest\.json\.tmp-/.test(f)) continue;
     try {
       unlinkSync(join(dir, f));
     } catch {

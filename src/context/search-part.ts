@@ -1,24 +1,32 @@
 /**
- * One part of a shard of the search index: the MiniSearch index of a run of consecutive
- * documents of one segment, and the texts snippets are cut from, in one file
- * under the cache folder. A segment's documents fill part 0, then part 1, …; a full part is
- * written once and never again, so appending to the open segment rewrites one small part.
+ * One part of a shard of the search index: an inverted index of a run of consecutive
+ * documents of one segment, with what a hit shows and the texts snippets are cut from, in
+ * one file under the cache folder. A segment's documents fill part 0, then part 1, …; a full
+ * part is written once and never again, so appending to the open segment rewrites one part.
  *
- *   line 1   {"magic":"gcc-search-part","format":1,"shard":…,"part":k,"docs":N,"ids":[…],"index":I,"texts":T}
- *   then     I bytes: MiniSearch's toJSON()
- *   then     T bytes: [[id, text], …] in the order the documents were added
+ *   line 1  {"magic":"gcc-search-part","format":2,"shard":…,"part":k,"docs":N,"terms":T,
+ *            "postings":P,"avg":[…],"branches":[…],"newest":[at,id],"bytes":[the 5 sections' sizes],
+ *            "crc":[CRC-32 of dict, table, meta's index, texts' index as 8 hex digits]}
+ *   dict    T term ends (u32), T posting ends (u32), T posting checksums (u32),
+ *           T×3 document frequencies per field (u16), then the terms, UTF-8, in byte order
+ *   table   N × 9 bytes: the three field lengths (u16, 0xffff: no such field), kind (u8), branch (u16)
+ *   post    P postings (u32): document | field << 12 | term frequency << 14, by term
+ *   meta    records: per document, JSON [id, at, ref, title, hash] (null for what it lacks)
+ *   texts   records: per document, its text in UTF-8
  *
- * The header names the part's document ids, so feeding can skip known ids without reading
- * full parts. A query reads the header and the index section; the texts of the few parts
- * holding the page's hits are read afterwards. The file is a cache and untrusted: every part
- * of it is checked before MiniSearch sees it (shapes, ids, lengths, kinds), and anything
- * wrong makes the shard unreadable, to be fed again by the engine.
+ * A records section starts with N (end, CRC-32) pairs (u32), then the records' bytes, so a
+ * query reads the one row or text it needs, checked on its own.
+ *
+ * The sections a query reads of every part come first, so one read usually takes them all.
+ * A query reads the header and the dictionary of every part, then only the postings of the
+ * terms it matched, the table of the parts holding them, and the meta rows and texts of the
+ * documents it ranks
+ * (search-part-file.ts reads and checks all of it).
+ *
+ * Terms, field lengths and the running average of field lengths follow MiniSearch's
+ * definitions, so the scores are the BM25+ it computes over one index of all documents.
  */
-import { isAscii } from 'node:buffer';
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import type MiniSearch from 'minisearch';
-import type { AsPlainObject, Options } from 'minisearch';
-import { miniSearchLib } from '../runtime/lazy-deps.js';
+import { crc32 } from 'node:zlib';
 import { indexTerms, tokens } from './search-terms.js';
 
 export const SEARCH_KINDS = ['commit', 'purpose', 'hypothesis', 'synthesis', 'abandon', 'objective', 'log', 'tool'] as const;
@@ -31,6 +39,8 @@ export interface Stored {
   at: string;
   ref?: string;
   title?: string;
+  /** A commit's hash: with it a hit names the commit even where its label is not unique. */
+  hash?: string;
 }
 
 export interface IndexedDoc extends Stored {
@@ -38,215 +48,243 @@ export interface IndexedDoc extends Stored {
   text: string;
 }
 
-export const PART_FORMAT = 1;
-const MAGIC = 'gcc-search-part';
-/** Field ids are positions here; a file written with another order is rejected. */
+export const PART_FORMAT = 2;
+export const MAGIC = 'gcc-search-part';
+/** Field ids are positions here. */
 export const FIELDS = ['title', 'ref', 'text'] as const;
-const STORED_KEYS: readonly string[] = ['branch', 'kind', 'at', 'ref', 'title'];
-const KINDS: ReadonlySet<string> = new Set(SEARCH_KINDS);
-
-/** Larger part files are refused unread: a part's texts are bounded, its index a few times that. */
+export const TEXT_FIELD = FIELDS.indexOf('text');
+/** A field length no document has: the field is absent. */
+export const ABSENT = 0xffff;
+export const ROW_BYTES = 9;
 export const MAX_PART_BYTES = 64 * 1024 * 1024;
 export const MAX_ID = 200;
-/** Room for the header: names, counts and up to MAX_PART_DOCS ids of MAX_ID characters, JSON-escaped. */
+/** Documents in a part: the posting packs the document into 12 bits. */
 export const MAX_PART_DOCS = 4096;
-const MAX_HEADER = 64 + MAX_PART_DOCS * (MAX_ID * 6 + 3) + 2048;
+export const MAX_BRANCHES = 0xffff;
+/** Above any term frequency a document of bounded text can reach. */
+export const MAX_TF = (1 << 18) - 1;
 
-export const MINI_OPTIONS: Options<IndexedDoc> = {
-  idField: 'id',
-  fields: [...FIELDS],
-  storeFields: [...STORED_KEYS],
-  tokenize: tokens,
-  processTerm: indexTerms,
-  autoVacuum: false,
-};
+/** A document's row in meta: [id, at, ref, title, hash]. */
+export type MetaRow = [string, string, string | null, string | null, string | null];
 
-/** MiniSearch's serialized form (serializationVersion 2), as far as this module relies on it. */
-export interface Plain {
-  documentCount: number;
-  nextId: number;
-  documentIds: Record<string, string>;
-  fieldIds: Record<string, number>;
-  fieldLength: Record<string, (number | null)[]>;
-  averageFieldLength: (number | null)[];
-  storedFields: Record<string, Stored>;
-  index: [string, Record<string, Record<string, number>>][];
-  serializationVersion: 2;
+/** Cut at a word boundary near `limit`, never inside a surrogate pair; marks the cut with `…`. */
+export function bound(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  let end = limit;
+  const space = text.lastIndexOf(' ', limit);
+  if (space > limit - 200) end = space;
+  else if (/[\udc00-\udfff]/.test(text[end] ?? '')) end--;
+  return `${text.slice(0, end)} …`;
 }
 
-export interface PartData {
-  ms: MiniSearch<IndexedDoc>;
-  plain: Plain;
-  /** Present when the texts were asked for. */
-  texts?: Map<string, string>;
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const FIELD_KEYS: readonly string[] = FIELDS.map((_, i) => String(i));
-const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
-
-function validStored(v: unknown): v is Stored {
-  if (!isObject(v)) return false;
-  for (const k of Object.keys(v)) if (!STORED_KEYS.includes(k)) return false;
-  if (typeof v.branch !== 'string' || typeof v.at !== 'string' || typeof v.kind !== 'string' || !KINDS.has(v.kind)) return false;
-  return (v.ref === undefined || typeof v.ref === 'string') && (v.title === undefined || typeof v.title === 'string');
-}
-
-/**
- * Whether `p` is an index this module wrote: consistent counts and ids, our fields in our
- * order, every posting naming a known document with a length for that field. Anything else
- * could make MiniSearch throw, or score NaN, or hand back objects we never stored.
- */
-export function validPlain(p: unknown, ids: readonly string[]): p is Plain {
-  const docs = ids.length;
-  if (!isObject(p) || p.serializationVersion !== 2) return false;
-  if (p.documentCount !== docs || p.nextId !== docs || (p.dirtCount !== undefined && p.dirtCount !== 0)) return false;
-  const { fieldIds, documentIds, fieldLength, storedFields, averageFieldLength, index } = p;
-  if (!isObject(fieldIds) || Object.keys(fieldIds).length !== FIELDS.length || FIELDS.some((f, i) => fieldIds[f] !== i)) return false;
-  if (!Array.isArray(averageFieldLength) || averageFieldLength.length > FIELDS.length) return false;
-  if (!averageFieldLength.every((x) => x === null || (typeof x === 'number' && Number.isFinite(x) && x >= 0))) return false;
-  if (!isObject(documentIds) || !isObject(fieldLength) || !isObject(storedFields) || !Array.isArray(index)) return false;
-  if (Object.keys(documentIds).length !== docs || Object.keys(fieldLength).length !== docs || Object.keys(storedFields).length !== docs) return false;
-  // Short ids are 0…n-1 in the header's order: documents are only ever added.
-  const lengths: unknown[][] = [];
-  for (let i = 0; i < docs; i++) {
-    const l = fieldLength[i];
-    if (documentIds[i] !== ids[i] || !Array.isArray(l) || l.length > FIELDS.length || !l.every((x) => x === null || isCount(x))) return false;
-    if (!validStored(storedFields[i])) return false;
-    lengths.push(l);
-  }
-  for (const entry of index) {
-    if (!Array.isArray(entry) || entry.length !== 2 || typeof entry[0] !== 'string' || !entry[0] || !isObject(entry[1])) return false;
-    const byField = entry[1];
-    for (const f in byField) {
-      const fieldId = FIELD_KEYS.indexOf(f);
-      const avg = averageFieldLength[fieldId];
-      const postings = byField[f];
-      if (fieldId === -1 || typeof avg !== 'number' || avg <= 0 || !isObject(postings)) return false;
-      for (const k in postings) {
-        const d = Number(k);
-        const tf = postings[k];
-        if (!Number.isInteger(d) || d < 0 || d >= docs || typeof tf !== 'number' || !Number.isSafeInteger(tf) || tf < 1) return false;
-        const len = lengths[d]![fieldId];
-        if (typeof len !== 'number' || len < 1) return false;
-      }
-    }
-  }
-  return true;
-}
-
-function validTexts(v: unknown, ids: readonly string[]): Map<string, string> | null {
-  if (!Array.isArray(v) || v.length !== ids.length) return null;
-  const out = new Map<string, string>();
-  for (const [i, e] of v.entries()) {
-    if (!Array.isArray(e) || e.length !== 2 || e[0] !== ids[i] || typeof e[1] !== 'string') return null;
-    out.set(e[0], e[1]);
-  }
-  return out;
-}
-
-export interface PartHeader {
-  docs: number;
-  ids: string[];
-  headerBytes: number;
-  index: number;
-  texts: number;
+/** Newer first among equals: `at`, then the time-ordered id (negative when a is newer). */
+export function newerFirst(aAt: string, aId: string, bAt: string, bId: string): number {
+  if (aAt !== bAt) return aAt < bAt ? 1 : -1;
+  return aId === bId ? 0 : aId < bId ? 1 : -1;
 }
 
 const escapeWide = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
-/** JSON with every character past ASCII escaped: a query decodes an ASCII part several times faster. */
-const asciiJson = (v: unknown) => JSON.stringify(v).replace(/[\u007f-\uffff]/g, escapeWide);
+/** JSON with every character past ASCII escaped: a reader decodes an ASCII section several times faster. */
+export const asciiJson = (v: unknown) => JSON.stringify(v).replace(/[\u007f-\uffff]/g, escapeWide);
 
-/** The file's pieces, as strings, ready to be written in order. */
-export function serializePart(shard: string, part: number, ms: MiniSearch<IndexedDoc>, texts: ReadonlyMap<string, string>): string[] {
-  const index = asciiJson(ms);
-  const body = asciiJson([...texts]);
-  const header = JSON.stringify({ magic: MAGIC, format: PART_FORMAT, shard, part, docs: ms.documentCount, ids: [...texts.keys()], index: Buffer.byteLength(index), texts: Buffer.byteLength(body) });
-  return [`${header}\n`, index, body];
-}
+/** A byte buffer that grows, reused from one part to the next. */
+class Bytes {
+  buf = Buffer.allocUnsafe(64 * 1024);
+  length = 0;
 
-/** One read buffer reused across parts, so a query does not leave a buffer per part to collect. */
-let scratch: Buffer | null = null;
-const SCRATCH_MAX = 8 * 1024 * 1024;
-
-function readAt(fd: number, position: number, length: number): string {
-  if (length <= SCRATCH_MAX && (!scratch || scratch.length < length)) scratch = Buffer.allocUnsafe(Math.max(length, 256 * 1024));
-  const buf = length <= SCRATCH_MAX ? scratch! : Buffer.allocUnsafe(length);
-  let got = 0;
-  while (got < length) {
-    const n = readSync(fd, buf, got, length - got, position + got);
-    if (n === 0) break;
-    got += n;
+  reserve(more: number): void {
+    if (this.length + more <= this.buf.length) return;
+    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.length + more));
+    this.buf.copy(next, 0, 0, this.length);
+    this.buf = next;
   }
-  const bytes = buf.subarray(0, got);
-  return bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
-}
 
-function header(fd: number, shard: string, part: number): PartHeader | null {
-  const size = fstatSync(fd).size;
-  if (size > MAX_PART_BYTES) return null;
-  // The header is a few KB: read a little, and more only while no line end has been seen.
-  let first = '';
-  let nl = -1;
-  for (let want = Math.min(size, 16 * 1024); nl === -1; want = Math.min(size, MAX_HEADER, want * 4)) {
-    first = readAt(fd, 0, want);
-    nl = first.indexOf('\n');
-    if (nl === -1 && want >= Math.min(size, MAX_HEADER)) return null;
+  /** Append `s` (UTF-8, or latin1 for ASCII JSON); its bytes' [start, end). */
+  write(s: string, encoding: 'utf8' | 'latin1'): [number, number] {
+    const start = this.length;
+    this.reserve(encoding === 'latin1' ? s.length : Buffer.byteLength(s));
+    this.length += this.buf.write(s, start, encoding);
+    return [start, this.length];
   }
-  const h: unknown = JSON.parse(first.slice(0, nl));
-  if (!isObject(h) || h.magic !== MAGIC || h.format !== PART_FORMAT || h.shard !== shard || h.part !== part) return null;
-  if (!isCount(h.docs) || h.docs > MAX_PART_DOCS || !isCount(h.index) || !isCount(h.texts) || !Array.isArray(h.ids) || h.ids.length !== h.docs) return null;
-  const ids = h.ids as unknown[];
-  if (!ids.every((id): id is string => typeof id === 'string' && id.length > 0 && id.length <= MAX_ID) || new Set(ids).size !== ids.length) return null;
-  const headerBytes = Buffer.byteLength(first.slice(0, nl + 1));
-  if (headerBytes + h.index + h.texts !== size) return null;
-  return { docs: h.docs, ids, headerBytes, index: h.index, texts: h.texts };
-}
-
-/** Run `read` on the open file of a part; null when it is missing or anything in it is wrong. */
-function withPart<T>(path: string, read: (fd: number) => T | null): T | null {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return null;
-  }
-  try {
-    return read(fd);
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** The header of a part (its document count and ids), or null when the file is not that part's. */
-export function readPartHeader(path: string, shard: string, part: number): PartHeader | null {
-  return withPart(path, (fd) => header(fd, shard, part));
 }
 
 /**
- * The part stored at `path`, or null when it is missing, cut short, malformed, of another
- * format or for another shard or part. `withTexts` also reads and checks the texts.
+ * The documents of the part being filled, held compactly so that little of it outlives a
+ * part as garbage: rows and texts as bytes, postings as (term, posting) pairs in a typed
+ * array, all reused by the next part (reset()).
  */
-export function readPart(path: string, shard: string, part: number, withTexts: boolean): PartData | null {
-  return withPart(path, (fd) => {
-    const h = header(fd, shard, part);
-    if (!h) return null;
-    const plain: unknown = JSON.parse(readAt(fd, h.headerBytes, h.index));
-    if (!validPlain(plain, h.ids)) return null;
-    // Holes in the length arrays (a field a document lacks) come back from JSON as null.
-    const ms = miniSearchLib().loadJS<IndexedDoc>(plain as unknown as AsPlainObject, MINI_OPTIONS);
-    if (!withTexts) return { ms, plain };
-    const texts = validTexts(JSON.parse(readAt(fd, h.headerBytes + h.index, h.texts)), h.ids);
-    return texts ? { ms, plain, texts } : null;
-  });
-}
+export class PartBuilder {
+  private readonly ids = new Set<string>();
+  private readonly lengths = new Uint16Array(MAX_PART_DOCS * 3);
+  private readonly kinds = new Uint8Array(MAX_PART_DOCS);
+  private readonly branchOf = new Uint16Array(MAX_PART_DOCS);
+  private readonly metaEnds = new Uint32Array(MAX_PART_DOCS * 2);
+  private readonly textEnds = new Uint32Array(MAX_PART_DOCS * 2);
+  private readonly meta = new Bytes();
+  private readonly texts = new Bytes();
+  private branches: string[] = [];
+  private readonly branchIds = new Map<string, number>();
+  /** Term → its number, in the order first met. */
+  private readonly termIds = new Map<string, number>();
+  /** (term number, posting) pairs, in the order documents and fields were added. */
+  private pairs = new Uint32Array(64 * 1024);
+  private npairs = 0;
+  private avg = FIELDS.map(() => 0);
+  private newest: [string, string] | null = null;
+  private image: Buffer | null = null;
 
-/** Only the texts of a part (for snippets), checked against its header; null when unreadable. */
-export function readPartTexts(path: string, shard: string, part: number): Map<string, string> | null {
-  return withPart(path, (fd) => {
-    const h = header(fd, shard, part);
-    return h ? validTexts(JSON.parse(readAt(fd, h.headerBytes + h.index, h.texts)), h.ids) : null;
-  });
+  get docs(): number {
+    return this.ids.size;
+  }
+
+  get terms(): number {
+    return this.termIds.size;
+  }
+
+  has(id: string): boolean {
+    return this.ids.has(id);
+  }
+
+  /** The documents' ids, in the order added. */
+  idList(): string[] {
+    return [...this.ids];
+  }
+
+  /** Empty it for the next part, keeping its buffers. */
+  reset(): void {
+    this.ids.clear();
+    this.branches = [];
+    this.branchIds.clear();
+    this.termIds.clear();
+    this.meta.length = 0;
+    this.texts.length = 0;
+    this.npairs = 0;
+    this.avg = FIELDS.map(() => 0);
+    this.newest = null;
+    this.image = null;
+  }
+
+  private pair(term: number, posting: number): void {
+    if (this.npairs * 2 + 2 > this.pairs.length) {
+      const next = new Uint32Array(this.pairs.length * 2);
+      next.set(this.pairs);
+      this.pairs = next;
+    }
+    this.pairs[this.npairs * 2] = term;
+    this.pairs[this.npairs * 2 + 1] = posting;
+    this.npairs++;
+  }
+
+  /** Add a document; false (and nothing added) past MAX_PART_DOCS or MAX_BRANCHES. */
+  add(d: IndexedDoc): boolean {
+    const n = this.docs;
+    let branch = this.branchIds.get(d.branch);
+    if (n >= MAX_PART_DOCS || (branch === undefined && this.branches.length >= MAX_BRANCHES)) return false;
+    if (branch === undefined) {
+      branch = this.branches.push(d.branch) - 1;
+      this.branchIds.set(d.branch, branch);
+    }
+    const values = [d.title, d.ref, d.text];
+    for (let f = 0; f < FIELDS.length; f++) {
+      const value = values[f];
+      if (value === undefined) {
+        this.lengths[n * 3 + f] = ABSENT;
+        continue;
+      }
+      const toks = tokens(value);
+      const length = new Set(toks).size;
+      this.lengths[n * 3 + f] = length;
+      // MiniSearch's running average over the documents added so far, as it computes it.
+      this.avg[f] = (this.avg[f]! * n + length) / (n + 1);
+      const tf = new Map<string, number>();
+      for (const tok of toks) for (const t of indexTerms(tok)) tf.set(t, (tf.get(t) ?? 0) + 1);
+      for (const [t, k] of tf) {
+        let id = this.termIds.get(t);
+        if (id === undefined) this.termIds.set(t, (id = this.termIds.size));
+        this.pair(id, n + f * 4096 + Math.min(k, MAX_TF) * 16384);
+      }
+    }
+    this.kinds[n] = SEARCH_KINDS.indexOf(d.kind);
+    this.branchOf[n] = branch;
+    const row: MetaRow = [d.id, d.at, d.ref ?? null, d.title ?? null, d.hash ?? null];
+    const [ms, me] = this.meta.write(asciiJson(row), 'latin1');
+    this.metaEnds[n * 2] = me;
+    this.metaEnds[n * 2 + 1] = crc32(this.meta.buf.subarray(ms, me));
+    const [ts, te] = this.texts.write(d.text, 'utf8');
+    this.textEnds[n * 2] = te;
+    this.textEnds[n * 2 + 1] = crc32(this.texts.buf.subarray(ts, te));
+    this.ids.add(d.id);
+    if (!this.newest || newerFirst(d.at, d.id, this.newest[0], this.newest[1]) < 0) this.newest = [d.at, d.id];
+    this.image = null;
+    return true;
+  }
+
+  /** A records section: the (end, checksum) pairs, then the bytes. */
+  private records(ends: Uint32Array, bytes: Bytes): Buffer {
+    const n = this.docs;
+    const out = Buffer.allocUnsafe(n * 8 + bytes.length);
+    for (let k = 0; k < n * 2; k++) out.writeUInt32LE(ends[k]!, k * 4);
+    bytes.buf.copy(out, n * 8, 0, bytes.length);
+    return out;
+  }
+
+  /** The part's file, as written to disk and as a query reads it. */
+  serialize(shard: string, part: number): Buffer {
+    if (this.image) return this.image;
+    const terms = [...this.termIds.keys()].map((t) => Buffer.from(t, 'utf8'));
+    const order = terms.map((_, i) => i).sort((a, b) => Buffer.compare(terms[a]!, terms[b]!));
+    const T = terms.length;
+    const rank = new Uint32Array(T);
+    order.forEach((id, r) => (rank[id] = r));
+    // Postings grouped by term in dictionary order, each term's in the order added (document, then field).
+    const starts = new Uint32Array(T + 1);
+    for (let k = 0; k < this.npairs; k++) starts[rank[this.pairs[k * 2]!]! + 1]!++;
+    for (let r = 0; r < T; r++) starts[r + 1]! += starts[r]!;
+    const fill = starts.slice(0, T);
+    const df = new Uint16Array(T * 3);
+    const post = Buffer.allocUnsafe(this.npairs * 4);
+    for (let k = 0; k < this.npairs; k++) {
+      const r = rank[this.pairs[k * 2]!]!;
+      const p = this.pairs[k * 2 + 1]!;
+      post.writeUInt32LE(p, fill[r]!++ * 4);
+      df[r * 3 + (Math.floor(p / 4096) % 4)]!++;
+    }
+    const blobBytes = terms.reduce((n, b) => n + b.length, 0);
+    const dict = Buffer.allocUnsafe(T * 18 + blobBytes);
+    let termEnd = 0;
+    order.forEach((id, r) => {
+      const bytes = terms[id]!;
+      bytes.copy(dict, T * 18 + termEnd);
+      termEnd += bytes.length;
+      dict.writeUInt32LE(termEnd, r * 4);
+      dict.writeUInt32LE(starts[r + 1]!, T * 4 + r * 4);
+      dict.writeUInt32LE(crc32(post.subarray(starts[r]! * 4, starts[r + 1]! * 4)), T * 8 + r * 4);
+      for (let f = 0; f < 3; f++) dict.writeUInt16LE(df[r * 3 + f]!, T * 12 + (r * 3 + f) * 2);
+    });
+    const table = Buffer.allocUnsafe(this.docs * ROW_BYTES);
+    for (let d = 0; d < this.docs; d++) {
+      for (let f = 0; f < 3; f++) table.writeUInt16LE(this.lengths[d * 3 + f]!, d * ROW_BYTES + f * 2);
+      table.writeUInt8(this.kinds[d]!, d * ROW_BYTES + 6);
+      table.writeUInt16LE(this.branchOf[d]!, d * ROW_BYTES + 7);
+    }
+    const meta = this.records(this.metaEnds, this.meta);
+    const texts = this.records(this.textEnds, this.texts);
+    const sections = [dict, table, post, meta, texts];
+    const header = {
+      magic: MAGIC,
+      format: PART_FORMAT,
+      shard,
+      part,
+      docs: this.docs,
+      terms: T,
+      postings: this.npairs,
+      avg: this.avg,
+      branches: this.branches,
+      newest: this.newest ?? ['', ''],
+      bytes: sections.map((x) => x.length),
+      crc: [dict, table, meta.subarray(0, this.docs * 8), texts.subarray(0, this.docs * 8)].map((x) => crc32(x).toString(16).padStart(8, '0')),
+    };
+    this.image = Buffer.concat([Buffer.from(`${asciiJson(header)}\n`, 'latin1'), ...sections]);
+    return this.image;
+  }
 }

@@ -1,68 +1,28 @@
 /**
- * Ranking across shards.
+ * Scoring: MiniSearch's BM25+ with collection-wide statistics, computed exactly.
  *
- * Each part of each shard is searched by its own MiniSearch index with BM25+, and BM25
- * depends on collection statistics: the number of documents N, each term's document
- * frequency df, the average field length. A part only knows its own. Scores from two parts
- * are therefore comparable only roughly: a term common in one month's documents (a burst of
- * work on the parser) gets a low idf there and a high one elsewhere, so the same document
- * would score differently depending on its neighbours — by a factor of 2 or more for bursty
- * terms.
+ * A query term matches an indexed term exactly, as a prefix (the last word) or within its
+ * edit distance (search-terms.ts), weighted as MiniSearch weights them. A document's score is
+ * the sum, over the matched (term, field) pairs of the document, of the term's weights summed
+ * over the query terms × field boost × BM25+(tf, df, N, field length, average field length),
+ * times the number of query terms it matched — MiniSearch's formula, with N, df and the average field
+ * length taken over every document of every part (the query's first pass sums them), so a
+ * document scores the same whichever part holds it and whatever its neighbours.
  *
- * What is done about it: while the parts are visited one by one, the statistics of every
- * term the query touches are summed (N and field lengths from each part's index, df from
- * each part's postings of the matched terms — a few lookups per part). Each part's results
- * are kept, by their local score, in a bounded pool a few times larger than the page asked
- * for, with the term frequencies and field lengths needed to score them again. At the end
- * the pool is re-scored with MiniSearch's own formula and the summed statistics, so the
- * final order is exactly what one index over all documents would give — for every document
- * that reached the pool. A document that its part's local statistics rank far below the
- * pool's threshold can still be missed; the pool's margin makes that rare.
- *
- * Multi-word queries: every result of the per-part OR search is classified. While no
- * document anywhere matches all required words, the any-word results are pooled too; once
- * one does, the answer is all-words and that pool is dropped.
+ * Ranking keeps the best `cap` documents only (Ranked): a document that cannot beat the
+ * current floor is dropped before anything else of it is read.
  */
-import type MiniSearch from 'minisearch';
-import type { SearchResult } from 'minisearch';
-import type { IndexedDoc, Plain, SearchKind, Stored } from './search-part.js';
-import { FIELDS } from './search-part.js';
+import { FIELDS, newerFirst, type Stored } from './search-part.js';
 import type { QueryTerm } from './search-terms.js';
 
-/** MiniSearch's defaults, restated because the re-scoring must use the same. */
+/** MiniSearch's defaults. */
 export const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
 export const WEIGHTS = { fuzzy: 0.45, prefix: 0.375 };
 /** Title (commit titles, branch names) counts double; the ref (`C003 1a2b3c4`) and body once. */
 export const BOOST: Readonly<Record<(typeof FIELDS)[number], number>> = { title: 2, ref: 1, text: 1 };
 const BOOSTS = FIELDS.map((f) => BOOST[f]);
 
-export interface Filters {
-  branch?: string | undefined;
-  kinds?: ReadonlySet<SearchKind> | undefined;
-}
-
-/** One (term, field) of a pooled document: what its BM25 contribution is computed from. */
-interface Posting {
-  term: string;
-  field: number;
-  tf: number;
-  len: number;
-}
-
-export interface Candidate {
-  id: string;
-  shard: string;
-  part: number;
-  stored: Stored;
-  local: number;
-  postings: Posting[];
-  score: number;
-}
-
-export function bm25(tf: number, df: number, n: number, len: number, avg: number): number {
-  const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-  return idf * (BM25.d + (tf * (BM25.k + 1)) / (tf + BM25.k * (1 - BM25.b + (BM25.b * len) / avg)));
-}
+export type MatchMode = 'all' | 'any';
 
 /** Levenshtein distance on UTF-16 units (as MiniSearch's fuzzy search counts), or max+1 once over `max`. */
 export function editDistance(a: string, b: string, max: number): number {
@@ -93,51 +53,103 @@ export function termWeight(q: QueryTerm, t: string): number {
   return 0;
 }
 
-/** Search options giving MiniSearch exactly the terms of the plan, each with its own prefix/fuzzy. */
-export function miniQuery(terms: readonly QueryTerm[]) {
-  return {
-    query: terms.map((t) => t.term).join(' '),
-    options: {
-      tokenize: (s: string) => s.split(' '),
-      processTerm: (t: string) => t,
-      prefix: (_t: string, i: number) => terms[i]?.prefix ?? false,
-      fuzzy: (_t: string, i: number) => terms[i]?.fuzzy || false,
-      maxFuzzy: 2,
-      combineWith: 'OR' as const,
-      boost: { ...BOOST },
-      weights: { ...WEIGHTS },
-      bm25: { ...BM25 },
-    },
-  };
+/** An indexed term some query term matches: its weights summed over the query terms, and which it matches (bit i: term i). */
+export interface Matched {
+  term: string;
+  sum: number;
+  mask: number;
 }
 
-/** Newer first among equals: `at`, then the time-ordered id. */
-function newer(a: Candidate, b: Candidate): number {
-  if (a.stored.at !== b.stored.at) return a.stored.at < b.stored.at ? 1 : -1;
-  return a.id === b.id ? 0 : a.id < b.id ? 1 : -1;
+export function matchTerm(terms: readonly QueryTerm[], t: string): Matched | null {
+  let sum = 0;
+  let mask = 0;
+  terms.forEach((q, i) => {
+    const w = termWeight(q, t);
+    if (!w) return;
+    sum += w;
+    mask |= 1 << i;
+  });
+  return mask ? { term: t, sum, mask } : null;
+}
+
+/** The collection's statistics: documents, average field lengths, and each matched term's df per field. */
+export interface Stats {
+  n: number;
+  avg: readonly number[];
+  df: ReadonlyMap<string, readonly number[]>;
+}
+
+/** BM25+'s idf of a term with document frequency `df` among `n` documents. */
+export function idf(df: number, n: number): number {
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
+/** Each field's idf of a matched term under `stats`. */
+export function idfs(stats: Stats, term: string): number[] {
+  const df = stats.df.get(term);
+  return FIELDS.map((_, f) => idf(df?.[f] || 1, stats.n));
+}
+
+/**
+ * What one (term, field) of a document adds to its score: the term's weight for the query,
+ * the field's boost, and BM25+ of its frequency against the field's length.
+ */
+export function contribution(m: Matched, termIdf: number, field: number, tf: number, len: number, avg: number): number {
+  return m.sum * BOOSTS[field]! * termIdf * (BM25.d + (tf * (BM25.k + 1)) / (tf + BM25.k * (1 - BM25.b + (BM25.b * len) / (avg || 1))));
+}
+
+/** The bits of the required query terms. */
+export function requiredMask(terms: readonly QueryTerm[]): number {
+  return terms.reduce((m, q, i) => (q.required ? m | (1 << i) : m), 0);
+}
+
+/** A document's score from its summed contributions, times the number of query terms it matched; and whether it matched every required one. */
+export function finalScore(sum: number, mask: number, required: number): { score: number; all: boolean } {
+  let quality = 0;
+  for (let m = mask; m; m &= m - 1) quality++;
+  return { score: sum * quality, all: (mask & required) === required };
+}
+
+export interface Candidate {
+  id: string;
+  at: string;
+  score: number;
+  shard: string;
+  part: number;
+  /** Its position in the part. */
+  doc: number;
+  stored: Stored;
+  /** The terms matched in its part: the words of its text among them are the ones to mark. */
+  matched: ReadonlySet<string>;
 }
 
 const EPS = 1e-9;
-function order(key: (c: Candidate) => number) {
-  return (a: Candidate, b: Candidate) => {
-    const x = key(a);
-    const y = key(b);
-    return Math.abs(x - y) > EPS * Math.max(1, Math.abs(x), Math.abs(y)) ? y - x : newer(a, b);
-  };
-}
-const byLocal = order((c) => c.local);
-const byScore = order((c) => c.score);
+/** Whether two scores are equal up to rounding. */
+export const same = (x: number, y: number) => Math.abs(x - y) <= EPS * Math.max(1, Math.abs(x), Math.abs(y));
 
-/** The best `cap` candidates seen so far by local score; sorted lazily, in batches. */
-class Pool {
+/** Best first: higher score, then newer. */
+export function byScore(a: Candidate, b: Candidate): number {
+  return same(a.score, b.score) ? newerFirst(a.at, a.id, b.at, b.id) : b.score - a.score;
+}
+
+/** The best `cap` candidates seen so far; sorted lazily, in batches. */
+export class Ranked {
   private items: Candidate[] = [];
   private floor: Candidate | null = null;
+  private tie: { floor: Candidate; newest: readonly [string, string]; newer: boolean } | null = null;
   constructor(private readonly cap: number) {}
 
-  /** Whether a document with this local score could still enter. */
-  admits(local: number, stored: Stored, id: string): boolean {
-    if (!this.floor) return true;
-    return byLocal({ id, shard: '', part: 0, stored, local, postings: [], score: 0 }, this.floor) < 0;
+  /**
+   * Whether a document of this score could still enter, knowing no document of its part is
+   * newer than `newest`: false means it cannot, and nothing else of it needs reading.
+   */
+  admits(score: number, newest: readonly [string, string]): boolean {
+    const f = this.floor;
+    if (!f) return true;
+    if (!same(score, f.score)) return score > f.score;
+    // Ties are many where documents are alike: the part's answer holds until the floor moves.
+    if (this.tie?.floor !== f || this.tie.newest !== newest) this.tie = { floor: f, newest, newer: newerFirst(newest[0], newest[1], f.at, f.id) < 0 };
+    return this.tie.newer;
   }
 
   push(c: Candidate): void {
@@ -146,7 +158,7 @@ class Pool {
   }
 
   private trim(): void {
-    this.items.sort(byLocal);
+    this.items.sort(byScore);
     this.items.length = Math.min(this.items.length, this.cap);
     if (this.items.length === this.cap) this.floor = this.items[this.cap - 1]!;
   }
@@ -154,122 +166,5 @@ class Pool {
   take(): Candidate[] {
     this.trim();
     return this.items;
-  }
-}
-
-export type MatchMode = 'all' | 'any';
-
-/** Everything a query gathers while it visits the parts, one at a time. */
-export class Gather {
-  private n = 0;
-  private readonly lengths = FIELDS.map(() => 0);
-  private readonly df = new Map<string, number[]>();
-  private readonly all: Pool;
-  private any: Pool | null;
-  private readonly required: string[];
-  totalAll = 0;
-  totalAny = 0;
-
-  constructor(
-    private readonly terms: readonly QueryTerm[],
-    private readonly filters: Filters,
-    cap: number,
-  ) {
-    this.all = new Pool(cap);
-    this.any = new Pool(cap);
-    this.required = terms.filter((t) => t.required).map((t) => t.term);
-  }
-
-  /** 'any' only when some document matched some words and none matched them all. */
-  get mode(): MatchMode {
-    return this.totalAll > 0 || this.totalAny === 0 ? 'all' : 'any';
-  }
-
-  get total(): number {
-    return this.mode === 'all' ? this.totalAll : this.totalAny;
-  }
-
-  private keep(stored: Stored): boolean {
-    const { branch, kinds } = this.filters;
-    return (branch === undefined || stored.branch === branch) && (!kinds || kinds.has(stored.kind));
-  }
-
-  /** Search one part and fold its statistics and results in; nothing of it is kept but the pooled candidates. */
-  visit(shard: string, part: number, ms: MiniSearch<IndexedDoc>, plain: Plain): void {
-    const count = plain.documentCount;
-    this.n += count;
-    FIELDS.forEach((_, f) => (this.lengths[f]! += (plain.averageFieldLength[f] ?? 0) * count));
-    const { query, options } = miniQuery(this.terms);
-    const results = ms.search(query, options);
-    if (!results.length) return;
-    const matched = new Set<string>();
-    for (const r of results) for (const t of r.terms) matched.add(t);
-    // The postings of the matched terms: their df here, and the tf of pooled documents.
-    const postings = new Map<string, Record<string, Record<string, number>>>();
-    for (const [term, byField] of plain.index) {
-      if (!matched.has(term)) continue;
-      postings.set(term, byField);
-      let sums = this.df.get(term);
-      if (!sums) this.df.set(term, (sums = FIELDS.map(() => 0)));
-      for (const f of Object.keys(byField)) sums[Number(f)]! += Object.keys(byField[f]!).length;
-    }
-    let shortIds: Map<string, string> | null = null;
-    for (const r of results as (SearchResult & Stored)[]) {
-      const stored: Stored = { branch: r.branch, kind: r.kind, at: r.at };
-      if (r.ref !== undefined) stored.ref = r.ref;
-      if (r.title !== undefined) stored.title = r.title;
-      if (!this.keep(stored)) continue;
-      const all = this.required.every((t) => r.queryTerms.includes(t));
-      if (all) {
-        this.totalAll++;
-        this.any = null;
-      } else {
-        this.totalAny++;
-      }
-      const pool = all ? this.all : this.any;
-      if (!pool || !pool.admits(r.score, stored, r.id as string)) continue;
-      shortIds ??= new Map(Object.entries(plain.documentIds).map(([k, v]) => [v, k]));
-      const short = shortIds.get(r.id as string)!;
-      const list: Posting[] = [];
-      for (const term of r.terms) {
-        const byField = postings.get(term);
-        if (!byField) continue;
-        for (const f of Object.keys(byField)) {
-          const tf = byField[f]![short];
-          const len = plain.fieldLength[short]?.[Number(f)];
-          if (tf !== undefined && typeof len === 'number') list.push({ term, field: Number(f), tf, len });
-        }
-      }
-      pool.push({ id: r.id as string, shard, part, stored, local: r.score, postings: list, score: 0 });
-    }
-  }
-
-  /** The pooled candidates re-scored with the statistics of every part visited, best first. */
-  finish(): Candidate[] {
-    const pool = (this.mode === 'all' ? this.all : this.any ?? this.all).take();
-    const avg = this.lengths.map((l) => (this.n ? l / this.n : 0));
-    const weights = new Map<string, number>();
-    const weight = (i: number, term: string) => {
-      const key = `${i}\u0000${term}`;
-      let w = weights.get(key);
-      if (w === undefined) weights.set(key, (w = termWeight(this.terms[i]!, term)));
-      return w;
-    };
-    for (const c of pool) {
-      let sum = 0;
-      let quality = 0;
-      this.terms.forEach((_, i) => {
-        let hit = false;
-        for (const p of c.postings) {
-          const w = weight(i, p.term);
-          if (!w) continue;
-          hit = true;
-          sum += w * BOOSTS[p.field]! * bm25(p.tf, this.df.get(p.term)?.[p.field] ?? 1, this.n, p.len, avg[p.field] || 1);
-        }
-        if (hit) quality++;
-      });
-      c.score = sum * quality;
-    }
-    return pool.sort(byScore);
   }
 }

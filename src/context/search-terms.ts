@@ -9,8 +9,12 @@
  * - its pieces between joiners (`src`, `http`, `ts`);
  * - the camelCase / PascalCase words of each piece (`retryWithBackoff` → `retry`, `with`,
  *   `backoff`; `HTTPServer` → `http`, `server`). Digits stay with their letters (`utf8`, `v2`).
- * Non-ASCII terms are NFKC-normalised (full-width letters, ligatures, composed accents), so
- * `café` typed one way finds `café` stored the other.
+ * Non-ASCII terms are folded: compatibility forms are decomposed (full-width letters,
+ * ligatures), and the accents of Latin, Greek and Cyrillic letters dropped, so `cafe` finds
+ * `café` and `café` finds `cafe`, however either was composed. Marks of other scripts carry
+ * meaning (Devanagari vowel signs, the kana voicing mark, Hebrew and Arabic points as written)
+ * and are kept, recomposed (NFC) as typed. A few Latin letters Unicode does not decompose
+ * (`ø`, `ł`, `ß`, `æ`…) are spelled the way a keyboard without them would.
  */
 
 /** A token: word characters, optionally joined by 1–3 joiner characters. */
@@ -28,8 +32,14 @@ export const MAX_PIECE = 48;
 /** Terms a query may carry; the rest are ignored, which bounds the work per shard. */
 export const MAX_QUERY_TERMS = 24;
 
+/** A combining mark on a Latin, Greek or Cyrillic letter (after NFKD, with any marks between). */
+const FOLDED_MARK = /(?<=[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}]\p{M}*)\p{M}/gu;
+const SPELLED: Readonly<Record<string, string>> = { ø: 'o', ł: 'l', đ: 'd', ħ: 'h', ß: 'ss', æ: 'ae', œ: 'oe', þ: 'th', ı: 'i' };
+const UNDECOMPOSED = /[øłđħßæœþı]/g;
+
 export function normalizeTerm(s: string): string {
-  return NON_ASCII.test(s) ? s.normalize('NFKC').toLowerCase() : s.toLowerCase();
+  if (!NON_ASCII.test(s)) return s.toLowerCase();
+  return s.normalize('NFKD').toLowerCase().replace(FOLDED_MARK, '').replace(UNDECOMPOSED, (c) => SPELLED[c]!).normalize('NFC');
 }
 
 /** The tokens of a text, in order (MiniSearch's `tokenize`). */

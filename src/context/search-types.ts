@@ -15,6 +15,8 @@ export interface SearchDoc {
   ref?: string;
   /** Weighted double: commit titles, branch names. */
   title?: string;
+  /** A commit's hash, shown with its label where the label is not unique on its branch. */
+  hash?: string;
   text: string;
 }
 
@@ -45,11 +47,13 @@ export interface SearchResult {
   unreadable: string[];
 }
 
-/** For tests and benchmarks: a part read from disk for a query, then let go. */
+/** For tests and benchmarks: a part opened for a query, then let go. */
 export interface ShardEvent {
   type: 'load' | 'release';
   shard: string;
   part: number;
+  /** What was read: the dictionary (every part), the postings (parts that matched), the texts (snippets). */
+  stage: 'terms' | 'postings' | 'texts';
 }
 
 export interface SearchIndexOptions {

@@ -4,9 +4,9 @@
  *
  * What was fed is remembered per segment as its size and checksum from the ledger (fed.json):
  * a segment that did not change since is not read again, so a query after one more tool call
- * reads the open segment only. A segment that changed is read whole and its new documents
- * added; one whose documents no longer extend what was indexed (git replaced it, a repair
- * rewrote it) is dropped and indexed again. Everything here is a cache: lost or damaged, it is
+ * reads the open segment only. A segment that changed is read a window at a time and its new
+ * documents added; one whose documents no longer extend what was indexed (git replaced it, a
+ * repair rewrote it) is dropped and indexed again. Everything here is a cache: lost or damaged, it is
  * rebuilt from the logs, and a failure to write it costs the next query time, never a result.
  *
  * Two processes feeding the same cache would interleave its manifest: feeding holds a lock of
@@ -40,7 +40,7 @@ export function docsOf(shard: string, e: GccEvent): SearchDoc[] {
       const kind: SearchKind = d.merge ? 'synthesis' : 'commit';
       const files = d.files.map((f) => f.path).join(' ');
       const text = [d.contribution, d.next ? `Next: ${d.next}` : '', files].filter(Boolean).join('\n');
-      return [{ ...base, id: e.id, kind, ref: d.label, title: d.title, text }];
+      return [{ ...base, id: e.id, kind, ref: d.label, title: d.title, hash: d.id, text }];
     }
     case 'branch.created':
       return [
@@ -114,6 +114,22 @@ export class MemorySearch {
     return idx.search(text, { limit: o.limit, page: o.page, ...(o.branch ? { branch: o.branch } : {}), ...(o.kinds ? { kinds: o.kinds } : {}) });
   }
 
+  /**
+   * Add a segment's documents from the `from`-th on, a window of events at a time: a window's
+   * documents are indexed before the next is read, so nothing of the segment outlives its
+   * window. Returns how many documents the segment yields.
+   */
+  private feedSegment(idx: SearchIndex, name: string, from: number): number {
+    let seen = 0;
+    this.store.file(name).scan((events) => {
+      const docs = events.flatMap((e) => docsOf(name, e));
+      const skip = Math.max(0, from - seen);
+      seen += docs.length;
+      if (skip < docs.length) idx.add(name, skip ? docs.slice(skip) : docs);
+    });
+    return seen;
+  }
+
   private feed(idx: SearchIndex): void {
     const path = join(this.dir, FED);
     const fed = readFed(path);
@@ -127,14 +143,18 @@ export class MemorySearch {
       const entry = logs[name]!;
       const was = fed.get(name);
       if (was && was.size === entry.size && was.crc === entry.crc && idx.count(name) === was.docs) continue;
-      const docs = this.store.file(name).readAll().flatMap((e) => docsOf(name, e));
       let from = idx.count(name);
-      if (!was || from > docs.length || was.size > entry.size) {
+      if (!was || was.size > entry.size) {
         idx.drop(name);
         from = 0;
       }
-      if (from < docs.length) idx.add(name, docs.slice(from));
-      fed.set(name, { size: entry.size, crc: entry.crc, docs: docs.length });
+      let docs = this.feedSegment(idx, name, from);
+      if (docs < from) {
+        // The index holds more than the segment now does: it was replaced, not extended.
+        idx.drop(name);
+        docs = this.feedSegment(idx, name, 0);
+      }
+      fed.set(name, { size: entry.size, crc: entry.crc, docs });
       changed = true;
     }
     for (const name of fed.keys()) {

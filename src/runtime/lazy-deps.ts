@@ -1,16 +1,15 @@
 /**
- * yaml, diff, minisearch and xstate, loaded on first use. Most calls — a hook recording a tool
- * call, a commit without files, a status — never render metadata.yaml, apply a patch or move a
- * branch or session machine, and short-lived processes (every `gctx hook`) should not pay to
- * load them; only a search needs minisearch. `require` keeps the call sites synchronous; all
- * four ship CommonJS builds, and Node's `import` of xstate is its CommonJS build too, so code
- * that imports it shares the one instance.
+ * yaml, diff and xstate, loaded on first use. Most calls — a hook recording a tool call, a
+ * commit without files, a status — never render metadata.yaml, apply a patch or move a branch
+ * or session machine, and short-lived processes (every `gctx hook`) should not pay to load
+ * them. `require` keeps the call sites synchronous; all three ship CommonJS builds, and Node's
+ * `import` of xstate is its CommonJS build too, so code that imports it shares the one
+ * instance.
  */
 import { createRequire } from 'node:module';
 
 type Yaml = typeof import('yaml');
 type Diff = typeof import('diff');
-type Search = typeof import('minisearch').default;
 export type XState = typeof import('xstate');
 
 /** Set by scripts/bundle.mjs: the `gctx` executable has each one bundled into a file next to it. */
@@ -20,7 +19,6 @@ const require = createRequire(import.meta.url);
 const bundled = typeof GCTX_BUNDLED === 'boolean';
 let yaml: Yaml | undefined;
 let diff: Diff | undefined;
-let search: Search | undefined;
 let xstate: XState | undefined;
 
 export function yamlLib(): Yaml {
@@ -31,12 +29,6 @@ export function yamlLib(): Yaml {
 export function diffLib(): Diff {
   diff ??= require(bundled ? './diff.cjs' : 'diff') as Diff;
   return diff;
-}
-
-/** The MiniSearch class. */
-export function miniSearchLib(): Search {
-  search ??= require(bundled ? './minisearch.cjs' : 'minisearch') as Search;
-  return search;
 }
 
 export function xstateLib(): XState {

@@ -4,6 +4,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_RANKED, SearchIndex, partFile, TEXT_LIMIT } from '../../src/context/search-index.js';
 import { cleanup, tempProject } from '../support/tmp.js';
@@ -98,6 +99,36 @@ describe('ranking', () => {
     expect(idx.search('same words', { limit: 10, page: 9 }).hits).toEqual([]);
   });
 
+  it('folds accents both ways, keeps the marks other scripts need, and shows the text as written', () => {
+    const idx = new SearchIndex(fresh());
+    idx.add('seg-a', [
+      doc(1, { text: 'met at the café' }),
+      doc(2, { text: 'a naive cafe' }),
+      doc(3, { text: 'Ñandú in Łódź, Straße' }),
+      doc(4, { text: 'ガード' }), // the voiced kana is another letter than the plain one
+      doc(6, { text: 'カード' }),
+      doc(5, { text: 'cafe\u0301 decomposed' }),
+    ]);
+    const ids = (q: string) => idx.search(q).hits.map((h) => h.doc.id).sort();
+    expect(ids('cafe')).toEqual([1, 2, 5].map(eventId));
+    expect(ids('café')).toEqual([1, 2, 5].map(eventId));
+    expect(ids('CAFÉ')).toEqual([1, 2, 5].map(eventId));
+    expect(ids('naïve')).toEqual([eventId(2)]);
+    expect(ids('nandu lodz strasse')).toEqual([eventId(3)]);
+    expect(ids('ガード')).toEqual([eventId(4)]);
+    expect(ids('カード')).toEqual([eventId(6)]);
+    expect(idx.search('cafe').hits.find((h) => h.doc.id === eventId(1))!.snippet).toBe('met at the «café»');
+  });
+
+  it('breaks ties newest first across parts visited oldest first', () => {
+    // seg-b is visited first (names newest first) but holds the older documents.
+    const idx = new SearchIndex(fresh(), { partDocs: 2 });
+    idx.add('seg-b', [0, 1, 2, 3].map((i) => doc(i, { shard: 'seg-b', text: 'same words' })));
+    idx.add('seg-a', [4, 5, 6, 7].map((i) => doc(i, { shard: 'seg-a', text: 'same words' })));
+    expect(idx.search('same', { limit: 1 }).hits.map((h) => h.doc.id)).toEqual([eventId(7)]);
+    expect(idx.search('same', { limit: 3 }).hits.map((h) => h.doc.id)).toEqual([7, 6, 5].map(eventId));
+  });
+
   it('filters by branch and kind', () => {
     const idx = new SearchIndex(fresh());
     idx.add('seg-a', [
@@ -182,20 +213,19 @@ describe('feeding and the cache on disk', () => {
 
   it('seals a part at its term budget before its document cap', () => {
     const dir = fresh();
-    // Each document brings 20 new words: a budget of 50 terms fills a part every 3 documents,
-    // checked every 16 documents while feeding and always when writing.
+    // Each document brings 20 new words (and its ref 2): a budget of 50 terms fills a part every 3 documents.
     const all = Array.from({ length: 40 }, (_, i) => doc(i, { text: Array.from({ length: 20 }, (_, w) => `w${i}x${w}`).join(' ') }));
     const a = new SearchIndex(dir, { partDocs: 256, partTerms: 50 });
     a.add('seg-a', all.slice(0, 16));
-    a.add('seg-a', all.slice(16, 32));
-    a.add('seg-a', all.slice(32, 35));
+    a.add('seg-a', all.slice(16, 35));
     expect(a.flush()).toBeNull();
-    const parts = readdirSync(dir).filter((f) => f !== 'manifest.json');
-    expect(parts).toHaveLength(3); // 16, 16, then the 3 written by flush — full by terms, so sealed
+    const parts = () => readdirSync(dir).filter((f) => f !== 'manifest.json');
+    expect(parts()).toHaveLength(12); // 11 full parts of 3, then the 2 written by flush
     const b = new SearchIndex(dir, { partDocs: 256, partTerms: 50 });
     expect(b.add('seg-a', all)).toBe(40);
     b.flush();
-    expect(readFileSync(join(dir, partFile('seg-a', 2)), 'utf8')).toContain('"docs":3,');
+    expect(parts()).toHaveLength(14);
+    expect(readFileSync(join(dir, partFile('seg-a', 13)), 'latin1')).toContain('"docs":1,');
     const c = new SearchIndex(dir);
     expect(c.count('seg-a')).toBe(40);
     expect(c.search('w39x19').hits[0]!.doc.id).toBe(eventId(39));
@@ -280,22 +310,96 @@ describe('an untrusted cache', () => {
     expect(idx.search('alpha').total).toBe(10);
   });
 
-  const sameSize = (file: string, f: (text: string) => string) => {
-    const text = readFileSync(file, 'utf8');
-    const out = f(text);
-    expect(Buffer.byteLength(out)).toBe(statSync(file).size);
-    writeFileSync(file, out);
+  /** Change a part file in place, keeping its size (the size is all count() checks). */
+  const sameSize = (file: string, f: (bytes: Buffer) => void) => {
+    const bytes = readFileSync(file);
+    const size = bytes.length;
+    f(bytes);
+    expect(bytes.length).toBe(size);
+    writeFileSync(file, bytes);
   };
+  /** The header and where each section starts: dict, table, postings, meta, texts. */
+  const layout = (bytes: Buffer) => {
+    const nl = bytes.indexOf(10);
+    const head = JSON.parse(bytes.subarray(0, nl).toString('latin1')) as { docs: number; terms: number; bytes: number[]; crc: string[] };
+    const at = [nl + 1];
+    for (const n of head.bytes) at.push(at[at.length - 1]! + n);
+    return { nl, head, at };
+  };
+  const replaceIn = (bytes: Buffer, from: string, to: string) => {
+    const text = bytes.toString('latin1');
+    expect(text).toContain(from);
+    bytes.write(text.replace(from, to), 0, 'latin1');
+  };
+  /** Recompute the checksum of section k (0 dict, 1 table, 3 meta's index, 4 texts' index), as a forger would. */
+  const reseal = (bytes: Buffer, k: number) => {
+    const { nl, head, at } = layout(bytes);
+    const c = [0, 1, -1, 2, 3][k]!;
+    const sum = crc32(bytes.subarray(at[k]!, k >= 3 ? at[k]! + head.docs * 8 : at[k + 1]!)).toString(16).padStart(8, '0');
+    bytes.write(bytes.subarray(0, nl).toString('latin1').replace(`"${head.crc[c]}"`, `"${sum}"`), 0, 'latin1');
+  };
+  /** Where the postings of `term` start in the file, and the place of its checksum. */
+  const postingsOf = (bytes: Buffer, term: string) => {
+    const { at, head } = layout(bytes);
+    const T = head.terms;
+    const end = (i: number) => (i < 0 ? 0 : bytes.readUInt32LE(at[0]! + i * 4));
+    for (let i = 0; i < T; i++) {
+      if (bytes.subarray(at[0]! + T * 18 + end(i - 1), at[0]! + T * 18 + end(i)).toString('utf8') !== term) continue;
+      const from = i ? bytes.readUInt32LE(at[0]! + T * 4 + (i - 1) * 4) : 0;
+      const to = bytes.readUInt32LE(at[0]! + T * 4 + i * 4);
+      return { start: at[2]! + from * 4, end: at[2]! + to * 4, crcAt: at[0]! + T * 8 + i * 4 };
+    }
+    throw new Error(`no term ${term}`);
+  };
+  const flipAt = (b: Buffer, i: number) => b.writeUInt8(b.readUInt8(i) ^ 0x20, i);
+  const flip = (k: number, offset = 0) => (b: Buffer) => flipAt(b, layout(b).at[k]! + offset);
 
-  // Each breaks one part of the file; the last is only read for the page's snippets.
-  const hostile: [string, (t: string) => string][] = [
-    ['garbage bytes', (t) => 'x'.repeat(Buffer.byteLength(t))],
-    ['another format version', (t) => t.replace('"format":1', '"format":9')],
-    ['another shard name', (t) => t.replace('"shard":"seg-a"', '"shard":"seg-z"')],
-    ['a posting to an unknown document', (t) => t.replace(/"0":1\}/, '"9":1}')],
-    ['a stored field named __proto__', (t) => t.replace('"branch":"main"', '"__proto__":"m"')],
-    ['an unknown kind', (t) => t.replace('"kind":"commit"', '"kind":"commix"')],
-    ['a broken texts section', (t) => `${t.slice(0, -2)}}]`],
+  // Each breaks one part of the file; the texts are only read for the page's snippets.
+  const hostile: [string, (b: Buffer) => void][] = [
+    ['garbage bytes', (b) => b.fill('x')],
+    ['another format version', (b) => replaceIn(b, '"format":2', '"format":9')],
+    ['another shard name', (b) => replaceIn(b, '"shard":"seg-a"', '"shard":"seg-z"')],
+    ['a damaged dictionary', flip(0, 3)],
+    ['a damaged posting', (b) => flipAt(b, postingsOf(b, 'alpha').start + 1)],
+    ['a damaged table', flip(1, 0)],
+    ['a damaged meta section', flip(3, 4)],
+    [
+      'a posting to an unknown document, checksums forged',
+      (b) => {
+        const p = postingsOf(b, 'alpha');
+        b.writeUInt32LE(((b.readUInt32LE(p.start) & ~0xfff) | 9) >>> 0, p.start);
+        b.writeUInt32LE(crc32(b.subarray(p.start, p.end)), p.crcAt);
+        reseal(b, 0);
+      },
+    ],
+    [
+      'a dictionary offset past its end, checksum forged',
+      (b) => {
+        const { at } = layout(b);
+        b.writeUInt32LE(0xffffff, at[0]!);
+        reseal(b, 0);
+      },
+    ],
+    [
+      'an unknown kind, checksum forged',
+      (b) => {
+        const { at } = layout(b);
+        b[at[1]! + 6] = 200;
+        reseal(b, 1);
+      },
+    ],
+    [
+      'a meta row that is not one, checksums forged',
+      (b) => {
+        const { at, head } = layout(b);
+        const data = at[3]! + head.docs * 8;
+        expect(String.fromCharCode(b[data]!)).toBe('[');
+        b[data] = '{'.charCodeAt(0);
+        b.writeUInt32LE(crc32(b.subarray(data, data + b.readUInt32LE(at[3]!))), at[3]! + 4);
+        reseal(b, 3);
+      },
+    ],
+    ['a broken texts section', flip(4, 2)],
   ];
   for (const [what, corrupt] of hostile) {
     it(`ignores a shard file with ${what}, reports it, and takes it again when fed`, () => {
@@ -319,7 +423,10 @@ describe('an untrusted cache', () => {
     a.add('seg-a', all);
     a.flush();
     const file = join(dir, partFile('seg-a', 1));
-    sameSize(file, (t) => t.replace('"kind":"commit"', '"kind":"commix"'));
+    sameSize(file, (bytes) => {
+      const { at } = layout(bytes);
+      bytes[at[1]! + 6] = 200;
+    });
     const b = new SearchIndex(dir, { partDocs: 3 });
     expect(b.count('seg-a')).toBe(10); // only the last part's size is checked here
     expect(b.search('alpha', { limit: 50 })).toMatchObject({ unreadable: ['seg-a'] });
@@ -329,7 +436,7 @@ describe('an untrusted cache', () => {
     expect(b.search('alpha', { limit: 50 })).toMatchObject({ total: 10, unreadable: [] });
     // A damaged sealed part found while feeding: the shard is refused until count() says 0.
     b.flush();
-    sameSize(file, (t) => t.replace('"format":1', '"format":9'));
+    sameSize(file, (b) => replaceIn(b, '"format":2', '"format":9'));
     const c = new SearchIndex(dir, { partDocs: 3 });
     expect(c.add('seg-a', [doc(10, { text: 'alpha 10' })])).toBe(0);
     expect(c.count('seg-a')).toBe(0);
@@ -338,7 +445,7 @@ describe('an untrusted cache', () => {
 
   it('refuses documents for a shard whose file turns out unreadable until count() has said 0', () => {
     const { dir, file, all } = seed();
-    sameSize(file, (t) => t.replace('"format":1', '"format":9'));
+    sameSize(file, (b) => replaceIn(b, '"format":2', '"format":9'));
     const idx = new SearchIndex(dir);
     expect(idx.count('seg-a')).toBe(5); // the size still matches: only reading tells
     expect(idx.add('seg-a', [doc(5, { text: 'alpha 5' })])).toBe(0); // feeding from 5 would leave 0–4 out
@@ -347,7 +454,7 @@ describe('an untrusted cache', () => {
   });
 
   it('starts over from a missing, malformed or foreign manifest', () => {
-    for (const bad of ['', '{', '{"format":1,"shards":[["seg-a",5]]}', '{"format":2,"shards":[]}', '{"format":1,"shards":[["__proto__",1,1],["__proto__",1,1]]}', 'null']) {
+    for (const bad of ['', '{', '{"format":1,"shards":[["seg-a",5]]}', '{"format":1,"shards":[]}', '{"format":1,"shards":[["__proto__",1,1],["__proto__",1,1]]}', 'null']) {
       const { dir } = seed();
       writeFileSync(join(dir, 'manifest.json'), bad);
       const idx = new SearchIndex(dir);

@@ -4,7 +4,7 @@
  * is shared safely by processes searching at once.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Memory } from '../../src/engine/memory.js';
@@ -73,6 +73,39 @@ describe('search over a memory', () => {
     expect(search(m, 'tokenizer').text).toBe(before);
     rmSync(cache, { recursive: true });
     expect(search(m, 'tokenizer').text).toBe(before);
+    await m.close();
+  });
+
+  it('shows a label two commits carry on one branch qualified by its hash, as status and context do', async () => {
+    // Two copies of one memory each commit on main, then their segments meet, as a git merge does.
+    const seed = tempProject('gcc-search-dup-');
+    const first = await Memory.open(seed, { create: true });
+    await first.execute({ type: 'commit', contribution: 'base' });
+    await first.close();
+    const [a, b, merged] = [tempProject(), tempProject(), tempProject()];
+    for (const d of [a, b]) {
+      cpSync(join(seed, '.GCC'), join(d, '.GCC'), { recursive: true });
+      rmSync(join(d, '.GCC', '.local'), { recursive: true, force: true });
+    }
+    for (const [d, what] of [[a, 'ours'], [b, 'theirs']] as const) {
+      const m = await Memory.open(d);
+      await m.execute({ type: 'commit', contribution: `${what} widget refactor` });
+      await m.close();
+    }
+    for (const d of [a, b]) cpSync(join(d, '.GCC', 'events'), join(merged, '.GCC', 'events'), { recursive: true });
+    const m = await Memory.open(merged);
+    expect(m.state.branches.main!.dupLabels).toEqual(['C002']);
+    const r = search(m, 'widget refactor');
+    const hits = (r.data as { hits: { ref: string; hash: string }[] }).hits;
+    expect(hits).toHaveLength(2);
+    for (const h of hits) expect(h.ref).toBe(`C002.${h.hash}`);
+    expect(new Set(hits.map((h) => h.hash)).size).toBe(2);
+    for (const h of hits) expect(r.text).toContain(`main C002.${h.hash} `);
+    // Each names one commit, as `context --commit` takes it.
+    for (const h of hits) expect(m.context({ level: 'commit', id: h.ref }, { budget: 4000 }).text).toContain(h.hash);
+    // A label that is unique stays bare.
+    const base = (search(m, 'base').data as { hits: { ref: string }[] }).hits;
+    expect(base.map((h) => h.ref)).toEqual(['C001']);
     await m.close();
   });
 
