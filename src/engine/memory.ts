@@ -32,7 +32,7 @@ import { newest, scanNewest } from './reader.js';
 import { briefing } from '../context/briefing.js';
 import { type ContextAnswer, type ContextQuery, type ContextSource, contextQuery } from '../context/query.js';
 import { keepAside, type Problem, verifyMemory } from './integrity.js';
-import { MemorySearch } from './search.js';
+import type { MemorySearch } from './search.js';
 import { assertMayInitialize, checkLogs, type Disk, ensureIgnore, hasAnyLog, migrateOldLayout } from './open-logs.js';
 import { headState, mayMigrate, visitNote } from '../store/visit.js';
 import { Fold } from './fold.js';
@@ -51,6 +51,12 @@ export interface OpenOptions {
   lockTimeoutMs?: number;
   /** Session used when a call names none. */
   session?: string;
+  /**
+   * When ranked search's code is loaded: 'at-open' (the default), so that `context` answers a
+   * search at once; or 'on-demand', for a short-lived process that seldom searches (a CLI
+   * command, a hook), which then calls `loadSearch` before a search query.
+   */
+  search?: 'at-open' | 'on-demand';
 }
 
 export interface ExecuteOptions {
@@ -117,6 +123,7 @@ export class Memory {
       mkdirSync(l.gcc, { recursive: true });
       const m = new Memory(l, new Store(l), opts);
       await m.openLogs(exists, false);
+      if (opts.search !== 'on-demand') await m.loadSearch();
       return m;
     } catch (err) {
       throw asGccError(err);
@@ -266,11 +273,18 @@ export class Memory {
       newest: (q) => newest(this.store, q),
       scan: (q, visit) => scanNewest(this.store, q, visit),
       search: (text, o) => {
-        this.finder ??= new MemorySearch(this.store, this.store.layout.cache);
+        if (!this.finder) throw gccError('E_INTERNAL', 'ranked search was not loaded in this process', 'call `await memory.loadSearch()` before a search query (the memory was opened with search: \'on-demand\')');
         return this.finder.search(text, o);
       },
       uncommitted: (branch) => this.uncommitted(branch),
     };
+  }
+
+  /** Load ranked search's code, once: done at open unless the memory was opened with search: 'on-demand'. */
+  async loadSearch(): Promise<void> {
+    if (this.finder) return;
+    const { MemorySearch } = await import('./search.js');
+    this.finder ??= new MemorySearch(this.store, this.store.layout.cache);
   }
 
   /** What git sees changed in the work tree since the branch's last commit, when no hook logged work on it. */
