@@ -41,6 +41,8 @@ export class Fold {
   /** The views were rebuilt whole since the last settle. */
   private rebuilt = false;
   private snapshotAt = -1;
+  /** Another process appended since the views' checkpoint was last settled here (at first: unknown, so yes). */
+  private othersAppended = true;
   /** Each branch's latest events as folded here, for log.md's trims. */
   private readonly recent = new RecentEvents(2 * LOG_WINDOW);
 
@@ -166,6 +168,7 @@ export class Fold {
   /** Catch up with other writers (replaying from scratch when logs were replaced). */
   catchUp(): void {
     const cu = this.store.catchUp(this._state.lastId, this.now().getTime());
+    if (cu.reset || cu.added.length) this.othersAppended = true;
     if (cu.reset) {
       this.replayAll(false);
       return;
@@ -197,7 +200,8 @@ export class Fold {
     }
     // Views git took away (a checkout leaving a commit of the first layout, which tracked files
     // at their paths) are behind whatever the checkpoint says.
-    const cp = this.viewsGone() ? null : this.views.readCheckpoint();
+    const cp = this.viewsGone() ? null : this.views.readCheckpoint(this.othersAppended);
+    this.othersAppended = false;
     if (cp !== this.stamp()) {
       // Views of another gctx (an upgrade) are rewritten whole, like views behind replaced logs:
       // a hand edit among them is kept aside first, never overwritten.
