@@ -38,8 +38,8 @@ export class Fold {
   private _state: MemoryState = replayer().state();
   /** The snapshot's state and the events folded on top of it at open, for an incremental view update. */
   private openDelta: { before: MemoryState; events: GccEvent[] } | null = null;
-  /** The views were rebuilt whole since the last settle. */
-  private rebuilt = false;
+  /** The state the views were rebuilt whole for since the last settle (main.md, metadata.yaml and every summary.md included), or null. */
+  private rebuilt: MemoryState | null = null;
   private snapshotAt = -1;
   /** Another process appended since the views' checkpoint was last settled here (at first: unknown, so yes). */
   private othersAppended = true;
@@ -140,7 +140,7 @@ export class Fold {
       const after = build.finish(this.views, this._state);
       for (const name of after.relabel) this.rewriteCommits(name);
       for (const name of after.relog) this.rewriteLog(name);
-      this.rebuilt = true;
+      this.rebuilt = this._state;
     }
   }
 
@@ -195,7 +195,7 @@ export class Fold {
   settleLocked(logsReplaced: boolean): void {
     if (this.store.visit) {
       this.openDelta = null;
-      this.rebuilt = false;
+      this.rebuilt = null;
       return;
     }
     // Views git took away (a checkout leaving a commit of the first layout, which tracked files
@@ -210,11 +210,11 @@ export class Fold {
       const d = this.openDelta;
       if (d && cp === this.stamp(d.before) && !logsReplaced) this.project(d.before, d.events);
       else if (!this.rebuilt) this.replayAll(true);
-      this.views.writeSmall(this._state);
+      if (this.rebuilt !== this._state) this.views.writeSmall(this._state);
       this.views.checkpoint(this.stamp());
     }
     this.openDelta = null;
-    this.rebuilt = false;
+    this.rebuilt = null;
     if (logsReplaced) return;
     const adoption = reconcileEdits(this.layout, this.views, this._state, () => this.nonce(), false);
     this.warnings.push(...adoption.warnings);
@@ -229,7 +229,7 @@ export class Fold {
   rebuildViews(): void {
     this.replayAll(true);
     this.views.checkpoint(this.stamp());
-    this.rebuilt = false;
+    this.rebuilt = null;
   }
 
   nonce(): string {
