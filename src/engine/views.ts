@@ -8,7 +8,7 @@
  * Signatures of main.md and metadata.yaml as gctx last wrote them, kept in the checkpoint,
  * tell a person's edits (anything on disk that changed since) from gctx's own writes.
  */
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, type Stats, statSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { displayLabel, type MemoryState } from '../decider/state.js';
 import { type EventOf, type GccEvent, MAIN } from '../events/types.js';
@@ -23,12 +23,13 @@ import { freshText, overwriteText, replaceText, sameText } from '../store/text-f
 
 function signature(path: string): string | null {
   try {
-    const st = statSync(path);
-    return `${st.size}:${st.mtimeMs}:${st.ino}`;
+    return signatureOf(statSync(path));
   } catch {
     return null;
   }
 }
+
+const signatureOf = (st: Stats): string => `${st.size}:${st.mtimeMs}:${st.ino}`;
 
 /** What the checkpoint file holds. */
 interface Checkpoint {
@@ -41,6 +42,8 @@ export class ViewWriter {
   private readonly madeDirs = new Set<string>();
   private cp: Checkpoint | null = null;
   private lastCheckpoint: string | null = null;
+  /** The checkpoint file's signature when this writer last wrote or read it (null: unknown). */
+  private cpSig: string | null = null;
 
   constructor(private readonly l: Layout) {}
 
@@ -181,21 +184,36 @@ export class ViewWriter {
     cp.stamp = stamp;
     const text = JSON.stringify(cp);
     if (text === this.lastCheckpoint) return;
-    if (!existsSync(this.l.local)) return;
+    // Not where the memory's own folder is gone (removed under a running process).
+    if (!this.madeDirs.has(this.l.cache) && !existsSync(this.l.local)) return;
     this.ensureDir(this.l.cache);
-    overwriteText(join(this.l.cache, 'checkpoint'), text);
+    this.cpSig = null;
+    const st = overwriteText(this.checkpointPath, text);
     this.lastCheckpoint = text;
+    this.cpSig = st ? signatureOf(st) : null;
   }
 
-  /** Read the checkpoint afresh (another process may have written it since). */
-  readCheckpoint(): string | null {
+  private get checkpointPath(): string {
+    return join(this.l.cache, 'checkpoint');
+  }
+
+  /**
+   * The checkpoint as another process may have left it. `othersWrote` false says that no other
+   * process appended since this one last read or wrote it: then the file is read again only when
+   * its signature changed (another writer that appended nothing: a rebuild, another gctx), and
+   * otherwise what this writer holds is what the file says.
+   */
+  readCheckpoint(othersWrote = true): string | null {
+    if (!othersWrote && this.cp && this.cpSig !== null && signature(this.checkpointPath) === this.cpSig) return this.cp.stamp;
+    this.cpSig = signature(this.checkpointPath);
     this.cp = this.readCheckpointFile();
+    this.lastCheckpoint = null;
     return this.cp.stamp;
   }
 
   private readCheckpointFile(): Checkpoint {
     try {
-      const c = JSON.parse(readFileSync(join(this.l.cache, 'checkpoint'), 'utf8')) as Partial<Record<keyof Checkpoint, unknown>>;
+      const c = JSON.parse(readFileSync(this.checkpointPath, 'utf8')) as Partial<Record<keyof Checkpoint, unknown>>;
       const seen = Object.create(null) as Record<string, string>;
       if (c.seen && typeof c.seen === 'object') for (const [k, v] of Object.entries(c.seen)) if (typeof v === 'string') seen[k] = v;
       return { stamp: typeof c.stamp === 'string' ? c.stamp : null, seen };

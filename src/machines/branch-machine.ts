@@ -41,6 +41,18 @@ export interface BranchContext {
 
 const reject = (code: RejectCode) => ({ type: 'reject' as const, params: { code } });
 
+const isMain = (context: BranchContext): boolean => context.parent === null;
+const intoSelf = (context: BranchContext, event: BranchMachineEvent): boolean => event.type === 'branch.merged' && event.data.into === context.name;
+
+/**
+ * All that the machine's guards read of a move, as a key: with the state and the event's type
+ * it settles the outcome (which transition, what is emitted), so steps.ts works each outcome out
+ * once and keeps it. A new guard must add what it reads here.
+ */
+export function guardKey(context: BranchContext, event: BranchMachineEvent): string {
+  return `${isMain(context) ? 'main' : ''}/${intoSelf(context, event) ? 'self' : ''}`;
+}
+
 function defineBranchMachine() {
   const { emit, setup } = xstateLib();
   return setup({
@@ -51,8 +63,8 @@ function defineBranchMachine() {
       emitted: {} as BranchEmitted,
     },
     guards: {
-      isMain: ({ context }) => context.parent === null,
-      intoSelf: ({ context, event }) => event.type === 'branch.merged' && event.data.into === context.name,
+      isMain: ({ context }) => isMain(context),
+      intoSelf: ({ context, event }) => intoSelf(context, event),
     },
     actions: {
       reject: emit(({ context, event }, params: { code: RejectCode }) => ({ type: 'gcc.rejected' as const, code: params.code, branch: context.name, refused: event.type })),

@@ -3,7 +3,7 @@
  * keeps, `transition()` with one event, the next value and what was emitted. No actors, no
  * clocks — the decider and replay both step through here, so they cannot disagree.
  */
-import { type BranchContext, type BranchEmitted, type BranchLifecycle, branchMachine, type BranchMachineEvent, type BranchRejected } from './branch-machine.js';
+import { type BranchContext, type BranchEmitted, type BranchLifecycle, branchMachine, type BranchMachineEvent, type BranchRejected, guardKey } from './branch-machine.js';
 import { emittedBy } from './effects.js';
 import { type SessionDomainEvent, type SessionEmitted, type SessionLifecycle, sessionMachine, type SessionSignal } from './session.js';
 import type { NewEvent } from '../events/types.js';
@@ -39,16 +39,15 @@ export interface BranchStep {
 }
 
 /**
- * Events whose transitions in the branch machine have no guards: the outcome depends only on
- * the state they meet, so it is worked out by the machine once per state and kept (a commit
- * steps the machine in decide, and the fold replays every one).
+ * Each outcome of the branch machine, by state, event type and what its guards read
+ * (guardKey): worked out by the machine once and kept, since a commit steps the machine in
+ * decide and the fold replays every creation, merge and abandon.
  */
-const UNGUARDED: ReadonlySet<BranchMachineEvent['type']> = new Set(['branch.created', 'commit.recorded']);
 const outcomes = new Map<string, { to: BranchLifecycle; code: BranchRejected['code'] | null }>();
 
 function machineStep(life: BranchLifecycle, context: BranchContext, event: BranchMachineEvent): { to: BranchLifecycle; accepted: NewEvent[]; rejected: BranchRejected | null } {
-  const key = UNGUARDED.has(event.type) ? `${life}\u0000${event.type}` : null;
-  const known = key === null ? undefined : outcomes.get(key);
+  const key = `${life}\u0000${event.type}\u0000${guardKey(context, event)}`;
+  const known = outcomes.get(key);
   if (known) {
     const rejected = known.code ? { type: 'gcc.rejected' as const, code: known.code, branch: context.name, refused: event.type } : null;
     return { to: known.to, accepted: rejected ? [] : [{ type: event.type, data: event.data } as NewEvent], rejected };
@@ -59,7 +58,7 @@ function machineStep(life: BranchLifecycle, context: BranchContext, event: Branc
   const out = emittedBy<BranchEmitted>(actions);
   const rejected = (out.find((e) => e.type === 'gcc.rejected') as BranchRejected | undefined) ?? null;
   const to = next.value as BranchLifecycle;
-  if (key !== null) outcomes.set(key, { to, code: rejected?.code ?? null });
+  outcomes.set(key, { to, code: rejected?.code ?? null });
   return { to, accepted: out.filter((e): e is NewEvent => e.type !== 'gcc.rejected'), rejected };
 }
 

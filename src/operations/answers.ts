@@ -8,7 +8,8 @@ export async function write(ctx: RunContext, cmd: Command): Promise<Answer> {
   return { text: r.message, data: { ok: true, branch: r.branch, message: r.message, events: r.events.map((e) => ({ id: e.id, type: e.type, branch: e.branch })) } };
 }
 
-export function read(ctx: RunContext, q: ContextQuery, budget?: number): Answer {
+export async function read(ctx: RunContext, q: ContextQuery, budget?: number): Promise<Answer> {
+  if (q.level === 'search') await ctx.memory.loadSearch();
   const a = ctx.memory.context(q, { session: ctx.session, budget: budget ?? ctx.budget, spell: ctx.spell });
   return { text: a.text, data: { ok: true, level: q.level, truncated: a.truncated, tokens: a.tokens, next: a.next, data: a.data } };
 }

@@ -36,7 +36,9 @@ function processStart(pid: number): string | null {
   }
 }
 
-const SELF_START = processStart(process.pid);
+/** This process's own start time, read when it first takes a lock (a process that only reads never does). */
+let selfStart: string | null | undefined;
+const ownStart = (): string | null => (selfStart === undefined ? (selfStart = processStart(process.pid)) : selfStart);
 
 function isAlive(holder: LockHolder): boolean {
   if (holder.host !== HOST) return true; // cannot see other hosts' processes: never break
@@ -71,7 +73,7 @@ function tryCreate(path: string): boolean {
     throw err;
   }
   try {
-    const holder: LockHolder = { pid: process.pid, host: HOST, start: SELF_START, at: new Date().toISOString() };
+    const holder: LockHolder = { pid: process.pid, host: HOST, start: ownStart(), at: new Date().toISOString() };
     writeSync(fd, JSON.stringify(holder));
   } finally {
     closeSync(fd);

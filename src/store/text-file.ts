@@ -1,5 +1,5 @@
 /** Writing whole text files the ways the store and the views need. */
-import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, renameSync, type Stats, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 
 let counter = 0;
 
@@ -65,9 +65,10 @@ export function freshText(path: string, text: string): void {
 /**
  * Overwrite a small file in place, cutting it to length after (no truncation to zero first,
  * which would make ext4 flush it). A reader racing the write can see new text followed by
- * old; the caller's format must reject that (JSON does).
+ * old; the caller's format must reject that (JSON does). Returns the file's status as written,
+ * or null when it was cut to length after (its times then moved again).
  */
-export function overwriteText(path: string, text: string): void {
+export function overwriteText(path: string, text: string): Stats | null {
   const bytes = Buffer.from(text, 'utf8');
   let fd: number;
   try {
@@ -78,7 +79,10 @@ export function overwriteText(path: string, text: string): void {
   }
   try {
     for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
-    if (fstatSync(fd).size > bytes.length) ftruncateSync(fd, bytes.length);
+    const st = fstatSync(fd);
+    if (st.size <= bytes.length) return st;
+    ftruncateSync(fd, bytes.length);
+    return null;
   } finally {
     closeSync(fd);
   }

@@ -82,7 +82,7 @@ export async function run(argv: readonly string[]): Promise<number> {
       out = await op.run(args, { dir, explicitDir, session, budget, front: 'cli' });
     } else {
       const { Memory } = await import('../../engine/memory.js');
-      const memory = await Memory.open(dir, { create: op.needs === 'create', ...(session ? { session } : {}) });
+      const memory = await Memory.open(dir, { create: op.needs === 'create', search: 'on-demand', ...(session ? { session } : {}) });
       try {
         out = await op.run(args, { memory, session, budget, spell: (q) => spellCli(q), front: 'cli' });
       } finally {

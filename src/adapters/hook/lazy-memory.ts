@@ -37,7 +37,7 @@ export class LazyHookMemory implements HookMemory {
 
   async open(): Promise<Memory> {
     if (this.memory) return this.memory;
-    this.opening ??= import('../../engine/memory.js').then(({ Memory }) => Memory.open(this.root, { lockTimeoutMs: HOOK_LOCK_TIMEOUT_MS, ...(this.session ? { session: this.session } : {}) }));
+    this.opening ??= import('../../engine/memory.js').then(({ Memory }) => Memory.open(this.root, { lockTimeoutMs: HOOK_LOCK_TIMEOUT_MS, search: 'on-demand', ...(this.session ? { session: this.session } : {}) }));
     this.memory = await this.opening;
     return this.memory;
   }

@@ -83,6 +83,18 @@ describe('the gctx executable', () => {
     expect(r.loaded.some((f) => chunk('memory').test(f))).toBe(true);
     // status takes no arguments: there is nothing for the schemas (zod) to check; it moves no machine (xstate).
     none(r.loaded, 'hook-main.js', 'mcp-main.js', chunk('schema'), 'xstate.cjs');
+    // nor does it search: ranked search's code (and minisearch) is loaded by a search alone.
+    none(r.loaded, chunk('search'), 'minisearch.cjs');
+  });
+
+  it('loads ranked search for a search', () => {
+    const dir = project();
+    expect(spawnSync(NODE, [CLI, 'commit', 'tokenizer done', '--dir', dir]).status).toBe(0);
+    const r = traced(['search', 'tokenizer', '--dir', dir], '', dir);
+    expect(r.stdout).toMatch(/tokenizer/);
+    expect(r.loaded.some((f) => chunk('search').test(f))).toBe(true);
+    const c = traced(['context', '--search', 'tokenizer', '--dir', dir], '', dir);
+    expect(c.stdout).toMatch(/tokenizer/);
   });
 
   it('loads crypto, child_process and zlib only on the paths that call them', () => {

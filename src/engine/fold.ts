@@ -1,0 +1,284 @@
+/**
+ * The memory's folded state and the views that render it, kept in step: loaded at open from
+ * the snapshot plus what was appended since, or from a streamed replay (which writes every
+ * view on the way when they are known to be behind); advanced by what other writers appended
+ * and by this process's own appends; and the views brought in line with it, under the lock,
+ * with a person's edits of main.md and metadata.yaml adopted as events.
+ *
+ * The checkpoint names the state the views reflect (`stamp`); views behind it are updated from
+ * the events folded since when those are known, and rebuilt from the logs otherwise.
+ */
+import { existsSync } from 'node:fs';
+import { evolveUnfrozen, replayer } from '../decider/evolve.js';
+import type { MemoryState } from '../decider/state.js';
+import { type GccEvent, MAIN, type Placed } from '../events/types.js';
+import { asGccError } from '../errors.js';
+import { incrementalPlan, VIEWS_FORMAT } from '../projections/files.js';
+import { LOG_WINDOW, shownOf } from '../projections/render-log.js';
+import { randomHex } from '../runtime/random.js';
+import { VERSION } from '../runtime/version.js';
+import type { LockOptions } from '../store/lock.js';
+import type { Layout } from '../store/paths.js';
+import { readSnapshot, type SnapshotLog, writeSnapshot } from '../store/snapshot.js';
+import type { Store } from '../store/store.js';
+import { newest } from './reader.js';
+import { RecentEvents } from './recent.js';
+import { reconcileEdits, setAsideUnexplained } from './reconcile.js';
+import { reviveState, SNAPSHOT_FORMAT } from './revive.js';
+import { FullRebuild, type ViewWriter } from './views.js';
+
+/** Events a long-lived process may run ahead of the snapshot before it writes a new one. */
+const SNAPSHOT_EVERY = 200;
+/** Events behind the snapshot that make a closing process write a new one. */
+const SNAPSHOT_ON_CLOSE = 32;
+/** Log bytes appended since the snapshot beyond which an open replays (streamed) rather than holding them. */
+const DELTA_MAX = 4 * 1024 * 1024;
+
+export class Fold {
+  private _state: MemoryState = replayer().state();
+  /** The snapshot's state and the events folded on top of it at open, for an incremental view update. */
+  private openDelta: { before: MemoryState; events: GccEvent[] } | null = null;
+  /** The state the views were rebuilt whole for since the last settle (main.md, metadata.yaml and every summary.md included), or null. */
+  private rebuilt: MemoryState | null = null;
+  private snapshotAt = -1;
+  /** Another process appended since the views' checkpoint was last settled here (at first: unknown, so yes). */
+  private othersAppended = true;
+  /** Each branch's latest events as folded here, for log.md's trims. */
+  private readonly recent = new RecentEvents(2 * LOG_WINDOW);
+
+  constructor(
+    private readonly layout: Layout,
+    private readonly store: Store,
+    private readonly views: ViewWriter,
+    private readonly now: () => Date,
+    private readonly lockOpts: () => LockOptions,
+  ) {}
+
+  get state(): MemoryState {
+    return this._state;
+  }
+
+  private get warnings(): string[] {
+    return this.store.warnings;
+  }
+
+  /** What the views reflect: the ledger's epoch, the newest event id, the event count, and the gctx and views format that rendered them. */
+  stamp(state = this._state): string {
+    return `${this.store.ledger.epoch} ${state.lastId} ${state.events} ${VERSION}/${VIEWS_FORMAT}`;
+  }
+
+  /** Fold what another process appended, when it initialised the memory first. Returns whether it had. */
+  adoptInitialized(): boolean {
+    const cu = this.store.catchUp(this._state.lastId);
+    if (!cu.added.some((e) => e.type === 'memory.initialized')) return false;
+    this._state = evolveUnfrozen(this._state, cu.added);
+    return true;
+  }
+
+  /**
+   * Fold every log: from the snapshot plus what was appended since, or a streamed replay. A
+   * replay whose views are known to be behind (a fresh clone, a lost cache) writes them on the
+   * way, under the lock, rather than streaming the history a second time to write them after.
+   */
+  async load(): Promise<void> {
+    this.recent.clear();
+    const snap = readSnapshot(this.layout, SNAPSHOT_FORMAT, reviveState);
+    if (snap && snap.epoch === this.store.ledger.epoch && this.store.ledger.epoch) {
+      this.store.readUnread(this.now().getTime());
+      const delta = this.deltaSince(snap.logs);
+      if (delta && (delta.length === 0 || delta[0]!.id > snap.state.lastId)) {
+        this._state = evolveUnfrozen(snap.state, delta);
+        this.openDelta = { before: snap.state, events: delta };
+        this.snapshotAt = snap.state.events;
+        return;
+      }
+    }
+    const [epoch, lastId] = (this.views.readCheckpoint() ?? '').split(' ');
+    if ((epoch !== this.store.ledger.epoch || lastId !== this.store.ledger.lastId || !epoch) && !this.store.visit) {
+      try {
+        await this.store.withLock(() => this.replayAll(true), this.lockOpts());
+        return;
+      } catch (err) {
+        if (asGccError(err).code !== 'E_READ_ONLY') throw err;
+      }
+    }
+    this.replayAll(false);
+  }
+
+  /**
+   * Events appended after a snapshot's positions, in id order; null when a log no longer
+   * reaches that far, or when more than DELTA_MAX bytes were appended since (a pull of much
+   * history): those events are not held, the logs are replayed, streamed, instead.
+   */
+  private deltaSince(logs: Record<string, SnapshotLog>): GccEvent[] | null {
+    for (const name of Object.keys(logs)) if (!this.store.logs.has(name)) return null;
+    let bytes = 0;
+    for (const f of this.store.logs.values()) bytes += Math.max(0, f.meta.size - (logs[f.name]?.size ?? 0));
+    if (bytes > DELTA_MAX) return null;
+    const out: GccEvent[] = [];
+    for (const f of this.store.logs.values()) {
+      const at = logs[f.name];
+      if (at && at.size > f.meta.size) return null;
+      for (const e of f.readAfter(at?.size ?? 0, at?.seq ?? 0, at?.lastId ?? '', this.now().getTime())) out.push(e);
+    }
+    return out.sort((a, b) => (a.id < b.id ? -1 : 1));
+  }
+
+  /** Stream every log in id order into a fresh state; with views, rebuild every view on the way. */
+  replayAll(withViews: boolean): void {
+    this.recent.clear();
+    const fold = replayer();
+    const build = withViews ? new FullRebuild(this.layout, 2 * LOG_WINDOW) : null;
+    this.store.stream((e) => {
+      fold.add(e);
+      build?.add(e);
+    }, this.now().getTime());
+    this._state = fold.state();
+    this.openDelta = null;
+    this.snapshotAt = -1;
+    if (build) {
+      const after = build.finish(this.views, this._state);
+      for (const name of after.relabel) this.rewriteCommits(name);
+      for (const name of after.relog) this.rewriteLog(name);
+      this.rebuilt = this._state;
+    }
+  }
+
+  /** A branch's commit.md from the logs (labels as readers see them), streamed. */
+  private rewriteCommits(branch: string): void {
+    this.views.writeCommits(this._state, branch, (add) => this.store.stream((e) => e.type === 'commit.recorded' && add(e), this.now().getTime(), branch));
+  }
+
+  private rewriteLog(branch: string): void {
+    const shown = shownOf(this._state.branches[branch]?.logged ?? 0);
+    const latest = this.recent.latest(this._state, branch, shown) ?? newest(this.store, { branch, limit: 2 * LOG_WINDOW }).reverse();
+    this.views.writeLog(this._state, branch, latest);
+  }
+
+  /** main.md or main's log.md is missing: the views are rebuilt whole. */
+  viewsGone(): boolean {
+    return !existsSync(this.layout.mainMd) || !existsSync(this.layout.logOf(MAIN));
+  }
+
+  /** A person edited main.md or metadata.yaml, or gctx never saw main.md as it is. */
+  editsPending(): boolean {
+    return reconcileEdits(this.layout, this.views, this._state, () => this.nonce(), true).dirty || !this.views.hasSeen(this.layout.mainMd);
+  }
+
+  /** Catch up with other writers (replaying from scratch when logs were replaced). */
+  catchUp(): void {
+    const cu = this.store.catchUp(this._state.lastId, this.now().getTime());
+    if (cu.reset || cu.added.length) this.othersAppended = true;
+    if (cu.reset) {
+      this.replayAll(false);
+      return;
+    }
+    if (cu.added.length) {
+      const before = this._state;
+      this._state = evolveUnfrozen(this._state, cu.added);
+      this.recent.add(before, cu.added);
+      this.openDelta = this.openDelta ? { before: this.openDelta.before, events: [...this.openDelta.events, ...cu.added] } : { before, events: cu.added };
+    }
+  }
+
+  /** Refresh without the lock: what other writers appended since this process last looked. */
+  refresh(): void {
+    this.catchUp();
+    this.openDelta = null;
+  }
+
+  /**
+   * Under the lock: bring the views in line with the state, then adopt hand edits. After the
+   * logs changed underneath (a pull, a checkout), nothing is adopted: a differing file is kept
+   * aside, since the other side's events must not read as the person's deletions.
+   */
+  settleLocked(logsReplaced: boolean): void {
+    if (this.store.visit) {
+      this.openDelta = null;
+      this.rebuilt = null;
+      return;
+    }
+    // Views git took away (a checkout leaving a commit of the first layout, which tracked files
+    // at their paths) are behind whatever the checkpoint says.
+    const cp = this.viewsGone() ? null : this.views.readCheckpoint(this.othersAppended);
+    this.othersAppended = false;
+    if (cp !== this.stamp()) {
+      // Views of another gctx (an upgrade) are rewritten whole, like views behind replaced logs:
+      // a hand edit among them is kept aside first, never overwritten.
+      const otherFormat = cp !== null && cp.split(' ').slice(0, 3).join(' ') === this.stamp().split(' ').slice(0, 3).join(' ');
+      if (logsReplaced || otherFormat) this.warnings.push(...setAsideUnexplained(this.layout, this.views, this._state));
+      const d = this.openDelta;
+      if (d && cp === this.stamp(d.before) && !logsReplaced) this.project(d.before, d.events);
+      else if (!this.rebuilt) this.replayAll(true);
+      if (this.rebuilt !== this._state) this.views.writeSmall(this._state);
+      this.views.checkpoint(this.stamp());
+    }
+    this.openDelta = null;
+    this.rebuilt = null;
+    if (logsReplaced) return;
+    const adoption = reconcileEdits(this.layout, this.views, this._state, () => this.nonce(), false);
+    this.warnings.push(...adoption.warnings);
+    if (adoption.events.length) this.appendAndProject(adoption.events.map((e) => ({ ...e, branch: MAIN }) as Placed), []);
+    else if (adoption.dirty) {
+      this.views.writeSmall(this._state);
+      this.views.checkpoint(this.stamp());
+    }
+  }
+
+  /** A full rebuild under the lock, as `gctx replay` asks: every view from the logs. */
+  rebuildViews(): void {
+    this.replayAll(true);
+    this.views.checkpoint(this.stamp());
+    this.rebuilt = null;
+  }
+
+  nonce(): string {
+    return randomHex(8);
+  }
+
+  /** Write the views a batch touched, from the states around it. */
+  private project(before: MemoryState, events: readonly GccEvent[]): void {
+    const plan = incrementalPlan(this.layout, before, this._state, events);
+    this.views.apply(plan.writes);
+    for (const b of plan.commitRebuild) this.rewriteCommits(b);
+    for (const b of plan.logRebuild) this.rewriteLog(b);
+    if (plan.writes.has(this.layout.mainMd)) this.views.markSeen(this.layout.mainMd);
+    if (plan.writes.has(this.layout.metadata)) this.views.markSeen(this.layout.metadata);
+  }
+
+  /** Under the lock: append a batch durably, fold it, and write the views it touched. */
+  appendAndProject(shared: readonly Placed[], local: readonly Placed[]): GccEvent[] {
+    const now = this.now();
+    const before = this._state;
+    const out = this.store.appendOperation(shared, local, this._state.lastId, now);
+    this.recent.add(this._state, out);
+    this._state = evolveUnfrozen(this._state, out);
+    this.saveSnapshot(false);
+    // Visiting: the views stay as the old commit has them; the next open elsewhere rebuilds them.
+    if (this.store.visit) return out;
+    try {
+      this.project(before, out);
+      this.views.checkpoint(this.stamp());
+    } catch (err) {
+      // The events are durable, so the operation stands: failing it now would make a caller
+      // retry and record it twice. Views are caches; the checkpoint still names the earlier
+      // state, so the next operation or open rebuilds them.
+      this.warnings.push(`the events were recorded, but the views could not be written (${asGccError(err).message}); they are rebuilt on the next operation`);
+    }
+    return out;
+  }
+
+  saveSnapshot(closing: boolean): void {
+    const behind = this._state.events - this.snapshotAt;
+    const enough = !closing ? SNAPSHOT_EVERY : this.snapshotAt < 0 ? 1 : SNAPSHOT_ON_CLOSE;
+    if (behind < enough || !this.store.ledger.epoch) return;
+    try {
+      const logs: Record<string, SnapshotLog> = {};
+      for (const f of this.store.logs.values()) if (f.meta.size > 0) logs[f.name] = { size: f.meta.size, seq: f.meta.seq, lastId: f.meta.lastId };
+      writeSnapshot(this.layout, { format: SNAPSHOT_FORMAT, epoch: this.store.ledger.epoch, logs, state: this._state });
+      this.snapshotAt = this._state.events;
+    } catch {
+      /* a cache: a read-only or full disk only costs the next open some time */
+    }
+  }
+}
