@@ -14,7 +14,8 @@
  */
 import type { GccEvent } from '../events/types.js';
 import { gccError } from '../errors.js';
-import type { EventCursor, LogFile } from './logfile.js';
+import type { EventCursor } from './cursor.js';
+import type { LogFile } from './logfile.js';
 
 interface Cursor {
   file: LogFile;

@@ -19,7 +19,9 @@ import { gccError } from '../errors.js';
 import { serialize } from '../log/codec.js';
 import { needsMigration, OLD_FILES, readOldLayout } from './first-layout.js';
 import { type GitRepo, headOf, indexSignature, runGit } from './git-probe.js';
-import { emptyMeta, type EventCursor, LogFile, note, type Read } from './logfile.js';
+import type { EventCursor } from './cursor.js';
+import { emptyMeta, note } from './log-meta.js';
+import { LogFile, type Read } from './logfile.js';
 import { GCC_DIR, type Layout } from './paths.js';
 
 export interface Visit {

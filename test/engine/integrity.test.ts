@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { serialize } from '../../src/log/codec.js';
 import type { GccEvent } from '../../src/events/types.js';
 import { readLedger } from '../../src/store/ledger.js';
-import { signatureOf } from '../../src/store/logfile.js';
+import { signatureOf } from '../../src/store/log-meta.js';
 import { LOCAL } from '../../src/store/store.js';
 import { gctx } from '../support/cli.js';
 import { cleanup, tempProject } from '../support/tmp.js';
