@@ -11,6 +11,7 @@ import { closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readdirSync,
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { replayer } from '../decider/evolve.js';
+import type { MemoryState } from '../decider/state.js';
 import { type GccEvent, MAIN, type Placed } from '../events/types.js';
 import { GccError } from '../errors.js';
 import { parseBytes, salvage, serialize } from '../log/codec.js';
@@ -52,10 +53,21 @@ function filesUnder(dir: string, rel = ''): string[] {
   return out;
 }
 
-/** Integrity of every log, agreement with the ledger, and every view against a fresh rebuild. */
-export function verifyMemory(l: Layout, now: number): Problem[] {
+/** What a caller holding a state of its own is told, so that it need not hold it beside verify's. */
+export interface VerifyHooks {
+  /** The logs are whole and their fold begins: a state folded from them may be let go. */
+  release?: () => void;
+  /** The state folded from every log. */
+  folded?: (state: MemoryState) => void;
+}
+
+/**
+ * Integrity of every log, agreement with the ledger, and every view against a fresh rebuild.
+ * `store`: an opened memory's own, whose logs are checked and read again here rather than
+ * known twice.
+ */
+export function verifyMemory(l: Layout, now: number, hooks: VerifyHooks = {}, store = new Store(l)): Problem[] {
   const problems: Problem[] = [];
-  const store = new Store(l);
   const damage: GccError[] = [];
   store.check(now, damage);
   for (const d of damage) problems.push(problemOf(d, d.file ?? '.GCC'));
@@ -79,6 +91,7 @@ export function verifyMemory(l: Layout, now: number): Problem[] {
   try {
     const shadow = layout(scratch);
     mkdirSync(shadow.local, { recursive: true });
+    hooks.release?.();
     const fold = replayer();
     const build = new FullRebuild(shadow, 2 * LOG_WINDOW);
     try {
@@ -90,6 +103,7 @@ export function verifyMemory(l: Layout, now: number): Problem[] {
       return [problemOf(err, '.GCC/events')];
     }
     const state = fold.state();
+    hooks.folded?.(state);
     const views = new ViewWriter(shadow);
     const after = build.finish(views, state);
     for (const name of after.relabel) {

@@ -21,7 +21,7 @@ import { resolve } from 'node:path';
 import type { Command } from '../decider/commands.js';
 import type { Decision } from '../decider/decide.js';
 import { evolveUnfrozen, replayer } from '../decider/evolve.js';
-import { currentBranch, type MemoryState } from '../decider/state.js';
+import { currentBranch, initialState, type MemoryState } from '../decider/state.js';
 import { type Config, DEFAULT_CONFIG, FORMAT_VERSION, type GccEvent, MAIN, type Placed } from '../events/types.js';
 import { asGccError, GccError, gccError } from '../errors.js';
 import { incrementalPlan, VIEWS_FORMAT } from '../projections/files.js';
@@ -84,6 +84,8 @@ export class Memory {
   private openDelta: { before: MemoryState; events: GccEvent[] } | null = null;
   private rebuilt = false;
   private snapshotAt = -1;
+  /** The state was let go (verify) and could not be folded again: it is, before anything reads it. */
+  private refold = false;
   /** Each branch's latest events as folded here, for log.md's trims. */
   private readonly recent = new RecentEvents(2 * LOG_WINDOW);
   private finder: MemorySearch | null = null;
@@ -206,17 +208,7 @@ export class Memory {
    */
   private async load(): Promise<void> {
     this.recent.clear();
-    const snap = readSnapshot(this.layout, SNAPSHOT_FORMAT, reviveState);
-    if (snap && snap.epoch === this.store.ledger.epoch && this.store.ledger.epoch) {
-      this.store.readUnread(this.now().getTime());
-      const delta = this.deltaSince(snap.logs);
-      if (delta && (delta.length === 0 || delta[0]!.id > snap.state.lastId)) {
-        this._state = evolveUnfrozen(snap.state, delta);
-        this.openDelta = { before: snap.state, events: delta };
-        this.snapshotAt = snap.state.events;
-        return;
-      }
-    }
+    if (this.fromSnapshot()) return;
     const [epoch, lastId] = (this.views.readCheckpoint() ?? '').split(' ');
     if ((epoch !== this.store.ledger.epoch || lastId !== this.store.ledger.lastId || !epoch) && !this.store.visit) {
       try {
@@ -227,6 +219,19 @@ export class Memory {
       }
     }
     this.replayAll(false);
+  }
+
+  /** Fold from the snapshot plus what was appended since; false when there is no usable snapshot. */
+  private fromSnapshot(): boolean {
+    const snap = readSnapshot(this.layout, SNAPSHOT_FORMAT, reviveState);
+    if (!snap || snap.epoch !== this.store.ledger.epoch || !this.store.ledger.epoch) return false;
+    this.store.readUnread(this.now().getTime());
+    const delta = this.deltaSince(snap.logs);
+    if (!delta || (delta.length > 0 && delta[0]!.id <= snap.state.lastId)) return false;
+    this._state = evolveUnfrozen(snap.state, delta);
+    this.openDelta = { before: snap.state, events: delta };
+    this.snapshotAt = snap.state.events;
+    return true;
   }
 
   /**
@@ -260,6 +265,7 @@ export class Memory {
     this._state = fold.state();
     this.openDelta = null;
     this.snapshotAt = -1;
+    this.refold = false;
     if (build) {
       const after = build.finish(this.views, this._state);
       for (const name of after.relabel) this.rewriteCommits(name);
@@ -315,7 +321,7 @@ export class Memory {
   /** Catch up with other writers (replaying from scratch when logs were replaced). */
   private catchUp(): void {
     const cu = this.store.catchUp(this._state.lastId, this.now().getTime());
-    if (cu.reset) {
+    if (cu.reset || this.refold) {
       this.replayAll(false);
       return;
     }
@@ -400,6 +406,7 @@ export class Memory {
   }
 
   private saveSnapshot(closing: boolean): void {
+    if (this.refold) return;
     const behind = this._state.events - this.snapshotAt;
     const enough = !closing ? SNAPSHOT_EVERY : this.snapshotAt < 0 ? 1 : SNAPSHOT_ON_CLOSE;
     if (behind < enough || !this.store.ledger.epoch) return;
@@ -511,9 +518,44 @@ export class Memory {
     return briefing(this._state, session, opts.budget, this.uncommitted(currentBranch(this._state, session)));
   }
 
-  /** Every byte of every log checked, and every view against a rebuild. */
+  /**
+   * Every byte of every log checked, and every view against a rebuild, through this memory's
+   * own store. Verify folds every log itself, so once the logs are found whole the state opened
+   * here is let go rather than held beside a second one; the state verify folded from the same
+   * logs takes its place when it ends where this one did (a replay equals the incremental
+   * path), else it is folded again.
+   */
   verify(): Problem[] {
-    return verifyMemory(this.layout, this.now().getTime());
+    const { lastId, events } = this._state;
+    let released = false;
+    let folded: MemoryState | null = null;
+    const problems = verifyMemory(this.layout, this.now().getTime(), {
+      release: () => {
+        released = true;
+        this._state = initialState();
+        this.openDelta = null;
+      },
+      folded: (state) => {
+        folded = state;
+      },
+    }, this.store);
+    if (released) {
+      const state = folded as MemoryState | null;
+      if (state && state.lastId === lastId && state.events === events) this._state = state;
+      else {
+        // Until this succeeds, the state is folded again before anything reads it or saves it.
+        this.refold = true;
+        try {
+          if (this.fromSnapshot()) this.refold = false;
+          else this.replayAll(false);
+        } catch (err) {
+          const e = asGccError(err);
+          if (!problems.some((p) => p.message === e.message)) problems.push({ file: e.file ?? '.GCC/events', message: e.message });
+        }
+      }
+      this.openDelta = null;
+    }
+    return problems;
   }
 
   /** Rebuild every view from the logs; differing main.md / metadata.yaml are kept aside first. */
