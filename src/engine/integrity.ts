@@ -1,8 +1,8 @@
 /**
- * verify and repair. verify reads every byte of every log — a window at a time — checks each
- * entry, holds each log against what this clone acknowledged, checks that no id carries two
- * different events, and that every view equals a fresh rebuild; it names each problem by file
- * and line. repair makes a damaged memory usable again without hiding anything: what git
+ * verify and repair. verify reads every byte of every log — a window at a time, once, as it
+ * folds them — checks each entry, holds each log against what this clone acknowledged, checks
+ * that no id carries two different events, and that every view equals a fresh rebuild; it
+ * names each problem by file and line. repair makes a damaged memory usable again without hiding anything: what git
  * still holds is restored from git; what it does not is salvaged entry by entry into a new
  * segment, the damaged file kept aside, and the loss recorded as a `memory.repaired` event.
  */
@@ -20,6 +20,7 @@ import { hasConflictMarkers } from '../log/conflict.js';
 import { blobOf, runGit } from '../store/git-probe.js';
 import { resolveConflict } from '../store/migrate.js';
 import { layout, newSegmentName, type Layout } from '../store/paths.js';
+import type { LogFile } from '../store/logfile.js';
 import { LOCAL, Store } from '../store/store.js';
 import { newest } from './reader.js';
 import { FullRebuild, ViewWriter } from './views.js';
@@ -71,10 +72,10 @@ export function verifyMemory(l: Layout, now: number, hooks: VerifyHooks = {}, st
   const damage: GccError[] = [];
   store.check(now, damage);
   for (const d of damage) problems.push(problemOf(d, d.file ?? '.GCC'));
-  // check() trusts older months by their folders; verify reads every byte.
-  for (const f of store.logs.values()) {
+  const damaged = (f: LogFile) => damage.some((d) => d.file === f.rel);
+  /** Read a log whole, holding it against what was acknowledged of it, and say what is wrong. */
+  const readWhole = (f: LogFile) => {
     const entry = store.ledger.logs[f.name];
-    if (damage.some((d) => d.file === f.rel)) continue;
     try {
       const r = f.load(now, entry?.size ?? 0);
       if (entry && (f.meta.size < entry.size || r.prefixCrc !== entry.crc)) {
@@ -84,8 +85,22 @@ export function verifyMemory(l: Layout, now: number, hooks: VerifyHooks = {}, st
     } catch (err) {
       problems.push(problemOf(err, f.rel));
     }
+  };
+  // check() trusts older months by their folders; verify reads every byte, once: the fold below
+  // reads each log a window at a time and holds its bytes against what is known of it (for a
+  // log the size the ledger says, its acknowledged bytes and their CRC). A log of another size
+  // (grown since, or ending in a torn entry) is read whole first; and every log is, when the
+  // fold meets damage, so that each problem is named by its file.
+  const rest: LogFile[] = [];
+  for (const f of store.logs.values()) {
+    if (damaged(f)) continue;
+    if (f.unread || f.sizeOnDisk() !== f.meta.size) readWhole(f);
+    else rest.push(f);
   }
-  if (problems.length) return problems;
+  if (problems.length) {
+    for (const f of rest) readWhole(f);
+    return problems;
+  }
   // The union: ids unique, one event each; then the views against a rebuild in a scratch tree.
   const scratch = mkdtempSync(join(tmpdir(), 'gcc-verify-'));
   try {
@@ -100,7 +115,8 @@ export function verifyMemory(l: Layout, now: number, hooks: VerifyHooks = {}, st
         build.add(e);
       }, now);
     } catch (err) {
-      return [problemOf(err, '.GCC/events')];
+      for (const f of rest) readWhole(f);
+      return problems.length ? problems : [problemOf(err, '.GCC/events')];
     }
     const state = fold.state();
     hooks.folded?.(state);
