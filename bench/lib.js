@@ -14,7 +14,8 @@ import { initialState } from '../dist/decider/state.js';
 import { DEFAULT_CONFIG, FORMAT_VERSION, MAIN } from '../dist/events/types.js';
 import { serialize } from '../dist/log/codec.js';
 import { layout, newSegmentName } from '../dist/store/paths.js';
-import { nextId, SEGMENT_MAX } from '../dist/store/store.js';
+import { SEGMENT_MAX } from '../dist/store/append.js';
+import { nextId } from '../dist/store/ids.js';
 import { Memory } from '../dist/index.js';
 
 export const BENCH_DIR = dirname(fileURLToPath(import.meta.url));

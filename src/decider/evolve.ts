@@ -256,7 +256,9 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
  * it grow with the history.
  */
 function shelve(b: Draft<BranchInfo>): void {
-  for (const c of b.recent) delete c.gist;
+  // New records rather than `delete`: an object a property is deleted from is kept as a hash
+  // table, several times its size, for as long as the branch is in the state.
+  b.recent = b.recent.map(({ gist: _gist, ...c }) => c);
   if (b.last) {
     b.last.contribution = '';
     b.last.files = [];

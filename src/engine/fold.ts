@@ -10,7 +10,7 @@
  */
 import { existsSync } from 'node:fs';
 import { evolveUnfrozen, replayer } from '../decider/evolve.js';
-import type { MemoryState } from '../decider/state.js';
+import { initialState, type MemoryState } from '../decider/state.js';
 import { type GccEvent, MAIN, type Placed } from '../events/types.js';
 import { asGccError } from '../errors.js';
 import { incrementalPlan, VIEWS_FORMAT } from '../projections/files.js';
@@ -21,6 +21,7 @@ import type { LockOptions } from '../store/lock.js';
 import type { Layout } from '../store/paths.js';
 import { readSnapshot, type SnapshotLog, writeSnapshot } from '../store/snapshot.js';
 import type { Store } from '../store/store.js';
+import type { Problem, VerifyHooks } from './integrity.js';
 import { newest } from './reader.js';
 import { RecentEvents } from './recent.js';
 import { reconcileEdits, setAsideUnexplained } from './reconcile.js';
@@ -41,6 +42,8 @@ export class Fold {
   /** The state the views were rebuilt whole for since the last settle (main.md, metadata.yaml and every summary.md included), or null. */
   private rebuilt: MemoryState | null = null;
   private snapshotAt = -1;
+  /** The state was let go (verify) and could not be folded again: it is, before anything reads it. */
+  private refold = false;
   /** Another process appended since the views' checkpoint was last settled here (at first: unknown, so yes). */
   private othersAppended = true;
   /** Each branch's latest events as folded here, for log.md's trims. */
@@ -82,17 +85,7 @@ export class Fold {
    */
   async load(): Promise<void> {
     this.recent.clear();
-    const snap = readSnapshot(this.layout, SNAPSHOT_FORMAT, reviveState);
-    if (snap && snap.epoch === this.store.ledger.epoch && this.store.ledger.epoch) {
-      this.store.readUnread(this.now().getTime());
-      const delta = this.deltaSince(snap.logs);
-      if (delta && (delta.length === 0 || delta[0]!.id > snap.state.lastId)) {
-        this._state = evolveUnfrozen(snap.state, delta);
-        this.openDelta = { before: snap.state, events: delta };
-        this.snapshotAt = snap.state.events;
-        return;
-      }
-    }
+    if (this.fromSnapshot()) return;
     const [epoch, lastId] = (this.views.readCheckpoint() ?? '').split(' ');
     if ((epoch !== this.store.ledger.epoch || lastId !== this.store.ledger.lastId || !epoch) && !this.store.visit) {
       try {
@@ -103,6 +96,19 @@ export class Fold {
       }
     }
     this.replayAll(false);
+  }
+
+  /** Fold from the snapshot plus what was appended since; false when there is no usable snapshot. */
+  private fromSnapshot(): boolean {
+    const snap = readSnapshot(this.layout, SNAPSHOT_FORMAT, reviveState);
+    if (!snap || snap.epoch !== this.store.ledger.epoch || !this.store.ledger.epoch) return false;
+    this.store.readUnread(this.now().getTime());
+    const delta = this.deltaSince(snap.logs);
+    if (!delta || (delta.length > 0 && delta[0]!.id <= snap.state.lastId)) return false;
+    this._state = evolveUnfrozen(snap.state, delta);
+    this.openDelta = { before: snap.state, events: delta };
+    this.snapshotAt = snap.state.events;
+    return true;
   }
 
   /**
@@ -136,6 +142,7 @@ export class Fold {
     this._state = fold.state();
     this.openDelta = null;
     this.snapshotAt = -1;
+    this.refold = false;
     if (build) {
       const after = build.finish(this.views, this._state);
       for (const name of after.relabel) this.rewriteCommits(name);
@@ -169,7 +176,7 @@ export class Fold {
   catchUp(): void {
     const cu = this.store.catchUp(this._state.lastId, this.now().getTime());
     if (cu.reset || cu.added.length) this.othersAppended = true;
-    if (cu.reset) {
+    if (cu.reset || this.refold) {
       this.replayAll(false);
       return;
     }
@@ -225,6 +232,45 @@ export class Fold {
     }
   }
 
+  /**
+   * Run verify, which folds every log itself: once the logs are found whole the state held here
+   * is let go rather than kept beside a second one; the state verify folded from the same logs
+   * takes its place when it ends where this one did (a replay equals the incremental path), else
+   * it is folded again.
+   */
+  verifyWith(run: (hooks: VerifyHooks) => Problem[]): Problem[] {
+    const { lastId, events } = this._state;
+    let released = false;
+    let folded: MemoryState | null = null;
+    const problems = run({
+      release: () => {
+        released = true;
+        this._state = initialState();
+        this.openDelta = null;
+      },
+      folded: (state) => {
+        folded = state;
+      },
+    });
+    if (released) {
+      const state = folded as MemoryState | null;
+      if (state && state.lastId === lastId && state.events === events) this._state = state;
+      else {
+        // Until this succeeds, the state is folded again before anything reads it or saves it.
+        this.refold = true;
+        try {
+          if (this.fromSnapshot()) this.refold = false;
+          else this.replayAll(false);
+        } catch (err) {
+          const e = asGccError(err);
+          if (!problems.some((p) => p.message === e.message)) problems.push({ file: e.file ?? '.GCC/events', message: e.message });
+        }
+      }
+      this.openDelta = null;
+    }
+    return problems;
+  }
+
   /** A full rebuild under the lock, as `gctx replay` asks: every view from the logs. */
   rebuildViews(): void {
     this.replayAll(true);
@@ -269,6 +315,7 @@ export class Fold {
   }
 
   saveSnapshot(closing: boolean): void {
+    if (this.refold) return;
     const behind = this._state.events - this.snapshotAt;
     const enough = !closing ? SNAPSHOT_EVERY : this.snapshotAt < 0 ? 1 : SNAPSHOT_ON_CLOSE;
     if (behind < enough || !this.store.ledger.epoch) return;

@@ -1,8 +1,8 @@
 /**
- * verify and repair. verify reads every byte of every log — a window at a time — checks each
- * entry, holds each log against what this clone acknowledged, checks that no id carries two
- * different events, and that every view equals a fresh rebuild; it names each problem by file
- * and line. repair makes a damaged memory usable again without hiding anything: what git
+ * verify and repair. verify reads every byte of every log — a window at a time, once, as it
+ * folds them — checks each entry, holds each log against what this clone acknowledged, checks
+ * that no id carries two different events, and that every view equals a fresh rebuild; it
+ * names each problem by file and line. repair makes a damaged memory usable again without hiding anything: what git
  * still holds is restored from git; what it does not is salvaged entry by entry into a new
  * segment, the damaged file kept aside, and the loss recorded as a `memory.repaired` event.
  */
@@ -11,6 +11,7 @@ import { closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readdirSync,
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { replayer } from '../decider/evolve.js';
+import type { MemoryState } from '../decider/state.js';
 import { type GccEvent, MAIN, type Placed } from '../events/types.js';
 import { GccError } from '../errors.js';
 import { parseBytes, salvage, serialize } from '../log/codec.js';
@@ -19,6 +20,7 @@ import { blobOf, runGit } from '../store/git-probe.js';
 import { fileHasConflictMarkers } from '../store/conflicted.js';
 import { resolveConflict } from '../store/migrate.js';
 import { layout, newSegmentName, type Layout } from '../store/paths.js';
+import type { LogFile } from '../store/logfile.js';
 import { LOCAL, Store } from '../store/store.js';
 import { newest } from './reader.js';
 import { FullRebuild, ViewWriter } from './views.js';
@@ -52,17 +54,28 @@ function filesUnder(dir: string, rel = ''): string[] {
   return out;
 }
 
-/** Integrity of every log, agreement with the ledger, and every view against a fresh rebuild. */
-export function verifyMemory(l: Layout, now: number): Problem[] {
+/** What a caller holding a state of its own is told, so that it need not hold it beside verify's. */
+export interface VerifyHooks {
+  /** The logs are whole and their fold begins: a state folded from them may be let go. */
+  release?: () => void;
+  /** The state folded from every log. */
+  folded?: (state: MemoryState) => void;
+}
+
+/**
+ * Integrity of every log, agreement with the ledger, and every view against a fresh rebuild.
+ * `store`: an opened memory's own, whose logs are checked and read again here rather than
+ * known twice.
+ */
+export function verifyMemory(l: Layout, now: number, hooks: VerifyHooks = {}, store = new Store(l)): Problem[] {
   const problems: Problem[] = [];
-  const store = new Store(l);
   const damage: GccError[] = [];
   store.check(now, damage);
   for (const d of damage) problems.push(problemOf(d, d.file ?? '.GCC'));
-  // check() trusts older months by their folders; verify reads every byte.
-  for (const f of store.logs.values()) {
+  const damaged = (f: LogFile) => damage.some((d) => d.file === f.rel);
+  /** Read a log whole, holding it against what was acknowledged of it, and say what is wrong. */
+  const readWhole = (f: LogFile) => {
     const entry = store.ledger.logs[f.name];
-    if (damage.some((d) => d.file === f.rel)) continue;
     try {
       const r = f.load(now, entry?.size ?? 0);
       if (entry && (f.meta.size < entry.size || r.prefixCrc !== entry.crc)) {
@@ -72,13 +85,28 @@ export function verifyMemory(l: Layout, now: number): Problem[] {
     } catch (err) {
       problems.push(problemOf(err, f.rel));
     }
+  };
+  // check() trusts older months by their folders; verify reads every byte, once: the fold below
+  // reads each log a window at a time and holds its bytes against what is known of it (for a
+  // log the size the ledger says, its acknowledged bytes and their CRC). A log of another size
+  // (grown since, or ending in a torn entry) is read whole first; and every log is, when the
+  // fold meets damage, so that each problem is named by its file.
+  const rest: LogFile[] = [];
+  for (const f of store.logs.values()) {
+    if (damaged(f)) continue;
+    if (f.unread || f.sizeOnDisk() !== f.meta.size) readWhole(f);
+    else rest.push(f);
   }
-  if (problems.length) return problems;
+  if (problems.length) {
+    for (const f of rest) readWhole(f);
+    return problems;
+  }
   // The union: ids unique, one event each; then the views against a rebuild in a scratch tree.
   const scratch = mkdtempSync(join(tmpdir(), 'gcc-verify-'));
   try {
     const shadow = layout(scratch);
     mkdirSync(shadow.local, { recursive: true });
+    hooks.release?.();
     const fold = replayer();
     const build = new FullRebuild(shadow, 2 * LOG_WINDOW);
     try {
@@ -87,9 +115,11 @@ export function verifyMemory(l: Layout, now: number): Problem[] {
         build.add(e);
       }, now);
     } catch (err) {
-      return [problemOf(err, '.GCC/events')];
+      for (const f of rest) readWhole(f);
+      return problems.length ? problems : [problemOf(err, '.GCC/events')];
     }
     const state = fold.state();
+    hooks.folded?.(state);
     const views = new ViewWriter(shadow);
     const after = build.finish(views, state);
     for (const name of after.relabel) {

@@ -308,9 +308,15 @@ export class Memory {
     return briefing(this.state, session, opts.budget, this.uncommitted(currentBranch(this.state, session)));
   }
 
-  /** Every byte of every log checked, and every view against a rebuild. */
+  /**
+   * Every byte of every log checked, and every view against a rebuild, through this memory's
+   * own store. Verify folds every log itself, so once the logs are found whole the state opened
+   * here is let go rather than held beside a second one; the state verify folded from the same
+   * logs takes its place when it ends where this one did (a replay equals the incremental
+   * path), else it is folded again.
+   */
   verify(): Problem[] {
-    return verifyMemory(this.layout, this.now().getTime());
+    return this.fold.verifyWith((hooks) => verifyMemory(this.layout, this.now().getTime(), hooks, this.store));
   }
 
   /** Rebuild every view from the logs; differing main.md / metadata.yaml are kept aside first. */

@@ -8,7 +8,7 @@
 import { relative } from 'node:path';
 import { gccError, type GccError } from '../errors.js';
 import { gitPath, runGit } from './git-probe.js';
-import type { LogMeta } from './logfile.js';
+import type { LogMeta } from './log-meta.js';
 
 /** Where a log stands: the project root, whether it is inside a git work tree, and what the ledger acknowledged of it. */
 export interface LogPlace {

@@ -9,7 +9,7 @@
  * disk is taken as it is (a fresh clone must open) and acknowledged from then on.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { emptyMeta, type LogMeta } from './logfile.js';
+import { emptyMeta, type LogMeta } from './log-meta.js';
 import { overwriteText } from './text-file.js';
 
 export interface LedgerEntry extends LogMeta {

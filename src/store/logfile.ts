@@ -1,9 +1,8 @@
 /**
  * One log file on disk — a segment under `.GCC/events/`, or the clone's local log — and what
- * is known of it: how many bytes hold complete batches, their last sequence, a CRC-32 of
- * those bytes (the digest the ledger compares), the first and last event ids, and how many
- * events each branch has in it. Events are not kept: a file is read, its events handed to
- * the caller, and read again only when a query needs them.
+ * is known of it (its meta, log-meta.ts): reads, the first read of a log new to this clone,
+ * appends, and taking back or setting aside bytes past what is known. Events are not kept: a
+ * file is read, its events handed to the caller, and read again only when a query needs them.
  */
 import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -12,58 +11,13 @@ import type { GccEvent } from '../events/types.js';
 import { gccError } from '../errors.js';
 import { parseBytes } from '../log/codec.js';
 import { EntryParser } from '../log/parser.js';
+import { type EventCursor, LogCursor } from './cursor.js';
+import { emptyMeta, type LogMeta, note } from './log-meta.js';
 import { assertNoSymlink } from './paths.js';
-import { crcOfRange, eachWindow, LogWindow } from './window.js';
+import { eachWindow, type LogWindow } from './window.js';
 
 /** A log larger than this was not written by gctx (segments roll over at ~1 MiB). */
 export const MAX_LOG_BYTES = 256 * 1024 * 1024;
-
-/** What is known of a file's complete batches. */
-export interface LogMeta {
-  size: number;
-  seq: number;
-  crc: number;
-  firstId: string;
-  lastId: string;
-  /** Events per branch, to skip files a query about one branch does not need. */
-  branches: Record<string, number>;
-  /**
-   * Per branch, the lowest and highest commit label number in the file, so a lookup by label
-   * skips files that cannot hold it. Absent when not known (a ledger written before it was kept).
-   */
-  labels?: Record<string, [number, number]>;
-}
-
-export const emptyMeta = (): LogMeta => ({
-  size: 0,
-  seq: 0,
-  crc: 0,
-  firstId: '',
-  lastId: '',
-  branches: Object.create(null) as Record<string, number>,
-  labels: Object.create(null) as Record<string, [number, number]>,
-});
-
-/** A copy of a meta that shares nothing mutable with it. */
-export function copyMeta(m: LogMeta): LogMeta {
-  const out: LogMeta = { ...m, branches: Object.assign(Object.create(null) as Record<string, number>, m.branches) };
-  if (m.labels) {
-    const labels = Object.create(null) as Record<string, [number, number]>;
-    for (const [b, r] of Object.entries(m.labels)) labels[b] = [r[0], r[1]];
-    out.labels = labels;
-  } else delete out.labels;
-  return out;
-}
-
-/** size:mtime:inode — changes whenever the file is written or replaced. */
-export function signatureOf(path: string): string | null {
-  try {
-    const st = statSync(path);
-    return `${st.size}:${st.mtimeMs}:${st.ino}`;
-  } catch {
-    return null;
-  }
-}
 
 export function fsyncDir(dir: string): void {
   try {
@@ -98,24 +52,6 @@ export interface Read {
   events: GccEvent[];
   /** Bytes after the last complete batch: a crash mid-write, or another writer mid-append. */
   tail: number;
-}
-
-export function note(meta: LogMeta, events: readonly GccEvent[]): void {
-  for (const e of events) {
-    if (!meta.firstId) meta.firstId = e.id;
-    meta.lastId = e.id;
-    meta.branches[e.branch] = (meta.branches[e.branch] ?? 0) + 1;
-    if (meta.labels && e.type === 'commit.recorded') {
-      const n = Number(e.data.label.slice(1));
-      const r = meta.labels[e.branch];
-      if (!r) meta.labels[e.branch] = [n, n];
-      else {
-        if (n < r[0]) r[0] = n;
-        if (n > r[1]) r[1] = n;
-      }
-    }
-  }
-  if (events.length) meta.seq = events[events.length - 1]!.seq;
 }
 
 /** How much of a file is read to find its first event before the file is read whole. */
@@ -367,59 +303,3 @@ function lineOf(path: string, base: number, tail: Buffer): (offset: number) => n
   };
 }
 
-/**
- * One log's known prefix read a window at a time (see LogFile.scan). At the end the bytes read
- * are held against the meta; a parse failure in a file whose bytes are no longer the
- * acknowledged ones is reported as that change rather than as the damage it met.
- */
-/** Events handed out a window at a time: `next()` until it returns null, then `close()`. */
-export interface EventCursor {
-  next(): GccEvent[] | null;
-  close(): void;
-}
-
-export class LogCursor implements EventCursor {
-  private readonly w: LogWindow | null;
-  /** For an unread file: its meta, gathered on this first read. */
-  private readonly first: LogMeta | null;
-
-  constructor(
-    private readonly file: LogFile,
-    now?: number,
-  ) {
-    this.first = file.unread ? emptyMeta() : null;
-    const to = file.unread ? (file.sizeOnDisk() ?? 0) : file.meta.size;
-    this.w = to === 0 ? null : new LogWindow(file.path, { file: file.rel, to, now });
-  }
-
-  /** The next window's events (possibly none), or null at the end. */
-  next(): GccEvent[] | null {
-    if (this.first) return this.nextFirst(this.first);
-    if (!this.w) return null;
-    const { meta } = this.file;
-    let events: GccEvent[] | null;
-    try {
-      events = this.w.next();
-    } catch (err) {
-      if (crcOfRange(this.file.path, 0, meta.size) !== meta.crc || (this.file.sizeOnDisk() ?? 0) < meta.size) throw this.file.changedError();
-      throw err;
-    }
-    if (events === null && (this.w.validEnd !== meta.size || this.w.crc !== meta.crc)) throw this.file.changedError();
-    return events;
-  }
-
-  /** An unread file: nothing known to hold it against; what it holds becomes what is known. */
-  private nextFirst(meta: LogMeta): GccEvent[] | null {
-    const events = this.w?.next() ?? null;
-    if (events !== null) {
-      note(meta, events);
-      return events;
-    }
-    if (this.file.unread) this.file.firstReadDone(meta, this.w);
-    return null;
-  }
-
-  close(): void {
-    this.w?.close();
-  }
-}

@@ -20,9 +20,10 @@ import { parse, serialize } from '../log/codec.js';
 import { conflictSides } from '../log/conflict.js';
 import { OLD_FILES, readOldLayout } from './first-layout.js';
 import { runGit } from './git-probe.js';
-import { emptyMeta } from './logfile.js';
+import { emptyMeta } from './log-meta.js';
 import { GCC_DIR, GITIGNORE, newSegmentName } from './paths.js';
-import { SEGMENT_MAX, type Store } from './store.js';
+import { SEGMENT_MAX } from './append.js';
+import type { Store } from './store.js';
 
 export { needsMigration, oldLogs } from './first-layout.js';
 

@@ -7,7 +7,7 @@
  * validates it (`revive`), since a cache file is read off disk like anything else.
  */
 import { isAscii } from 'node:buffer';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { assertNoSymlink, type Layout } from './paths.js';
 
@@ -57,6 +57,31 @@ export function readSnapshot<S>(l: Layout, format: number, revive: (raw: unknown
   }
 }
 
+/**
+ * The JSON text of `value`, exactly as JSON.stringify gives it, in pieces: objects down to
+ * `depth` levels are written entry by entry, anything deeper whole. The snapshot's state is
+ * written a branch at a time, never as one string the size of the state.
+ */
+export function* jsonPieces(value: unknown, depth: number): Generator<string> {
+  if (depth <= 0 || typeof value !== 'object' || value === null || Array.isArray(value) || typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    const text = JSON.stringify(value);
+    if (text !== undefined) yield text;
+    return;
+  }
+  let sep = '{';
+  for (const [k, v] of Object.entries(value)) {
+    // JSON.stringify leaves out what it cannot write as a member.
+    if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+    yield `${sep}${JSON.stringify(k)}:`;
+    sep = ',';
+    yield* jsonPieces(v, depth - 1);
+  }
+  yield sep === '{' ? '{}' : '}';
+}
+
+/** How much text is gathered before it is written. */
+const CHUNK = 64 * 1024;
+
 export function writeSnapshot<S>(l: Layout, snapshot: Snapshot<S>): void {
   // A memory folder removed under a running process stays removed.
   if (!existsSync(l.local)) return;
@@ -64,6 +89,25 @@ export function writeSnapshot<S>(l: Layout, snapshot: Snapshot<S>): void {
   assertNoSymlink(l.root, path(l));
   mkdirSync(l.cache, { recursive: true });
   const tmp = `${path(l)}.tmp-${process.pid}`;
-  writeFileSync(tmp, JSON.stringify(snapshot).replace(/[\u007f-\uffff]/g, escapeWide));
+  const fd = openSync(tmp, 'w');
+  try {
+    let text = '';
+    const flush = () => {
+      const bytes = Buffer.from(text.replace(/[\u007f-\uffff]/g, escapeWide), 'latin1');
+      for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
+      text = '';
+    };
+    // The snapshot, its state, and the state's maps (branches, files, sessions) entry by entry.
+    for (const piece of jsonPieces(snapshot, 3)) {
+      text += piece;
+      if (text.length >= CHUNK) flush();
+    }
+    flush();
+  } catch (err) {
+    closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+  closeSync(fd);
   renameSync(tmp, path(l));
 }

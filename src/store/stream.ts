@@ -14,7 +14,8 @@
  */
 import type { GccEvent } from '../events/types.js';
 import { gccError } from '../errors.js';
-import type { EventCursor, LogFile } from './logfile.js';
+import type { EventCursor } from './cursor.js';
+import type { LogFile } from './logfile.js';
 
 interface Cursor {
   file: LogFile;
@@ -115,6 +116,8 @@ export function mergeById(files: readonly LogFile[], visit: (e: GccEvent) => voi
     for (admit(); heap.size > 0; admit()) {
       const c = heap.top()!;
       const e = c.events[c.at]!;
+      // A visited event is let go at once, not held until the window's last one is visited.
+      (c.events as (GccEvent | undefined)[])[c.at] = undefined;
       c.at++;
       heap.settle();
       if (last && e.id === last.e.id) {

@@ -19,7 +19,9 @@ import { gccError } from '../errors.js';
 import { serialize } from '../log/codec.js';
 import { needsMigration, OLD_FILES, readOldLayout } from './first-layout.js';
 import { type GitRepo, headOf, indexSignature, runGit } from './git-probe.js';
-import { emptyMeta, type EventCursor, LogFile, note, type Read } from './logfile.js';
+import type { EventCursor } from './cursor.js';
+import { emptyMeta, note } from './log-meta.js';
+import { LogFile, type Read } from './logfile.js';
 import { GCC_DIR, type Layout } from './paths.js';
 
 export interface Visit {
@@ -137,7 +139,8 @@ export class FrozenLog extends LogFile {
   override cursor(): EventCursor {
     let given = false;
     return {
-      next: () => (given ? null : ((given = true), this.events)),
+      // A copy: a merge lets go of each event it visited, and these are read again by the next pass.
+      next: () => (given ? null : ((given = true), this.events.slice())),
       close: () => undefined,
     };
   }

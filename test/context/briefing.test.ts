@@ -15,7 +15,7 @@ import { initialState, type MemoryState } from '../../src/decider/state.js';
 import { DEFAULT_CONFIG, FORMAT_VERSION, type GccEvent, MAIN, type Placed } from '../../src/events/types.js';
 import { Memory } from '../../src/engine/memory.js';
 import { asProjectData, FRAMING } from '../../src/observer/framing.js';
-import { nextId } from '../../src/store/store.js';
+import { nextId } from '../../src/store/ids.js';
 import { cleanup, tempProject } from '../support/tmp.js';
 
 afterEach(cleanup);

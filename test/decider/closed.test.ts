@@ -1,7 +1,10 @@
 /**
  * What the state keeps of a closed branch — every read holds the state, so what closed
- * branches keep is what makes it grow with the history — and the fold that does not freeze.
+ * branches keep is what makes it grow with the history — and how compactly, and the fold that
+ * does not freeze.
  */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { evolve, evolveUnfrozen, replay } from '../../src/decider/evolve.js';
 import { DEFAULT_CONFIG, type GccEvent, type Placed } from '../../src/events/types.js';
@@ -40,6 +43,15 @@ describe('a closed branch in the state', () => {
     const main = s.branches.main!;
     expect(main.recent.every((c) => typeof c.gist === 'string' && c.gist.length > 0)).toBe(true);
     expect(main.last?.contribution).toBe('merged');
+  });
+
+  it('keeps its records compact: no record of the state is held as a hash table, whichever way it was folded', () => {
+    // V8 keeps an object a property was deleted from as a hash table, several times its size:
+    // over thousands of closed branches, that was most of the state.
+    const child = fileURLToPath(new URL('./state-shape.child.ts', import.meta.url));
+    const out = spawnSync(process.execPath, ['--allow-natives-syntax', '--import', 'tsx', child], { encoding: 'utf8' });
+    expect(out.stderr).toBe('');
+    expect(JSON.parse(out.stdout)).toEqual({ replay: [], unfrozen: [], immer: [], closed: true });
   });
 
   it('still hands its next step to the merge that closes it', () => {

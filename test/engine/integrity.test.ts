@@ -2,21 +2,24 @@
  * The store knows what it acknowledged: damage to the logs is reported (exit 2, the file
  * named, nothing overwritten) or repaired with the loss recorded — never silently accepted —
  * while what git itself put there (a checkout, a reset) is simply the memory as it now stands.
- * Every case runs the real `gctx` in a child process.
+ * Every case runs the real `gctx` in a child process, but for what verify holds while it runs.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { Memory } from '../../src/engine/memory.js';
+import { FullRebuild } from '../../src/engine/views.js';
 import { serialize } from '../../src/log/codec.js';
 import type { GccEvent } from '../../src/events/types.js';
 import { readLedger } from '../../src/store/ledger.js';
-import { signatureOf } from '../../src/store/logfile.js';
+import { signatureOf } from '../../src/store/log-meta.js';
 import { LOCAL } from '../../src/store/store.js';
 import { gctx } from '../support/cli.js';
 import { cleanup, tempProject } from '../support/tmp.js';
 
 afterAll(cleanup);
+afterEach(() => vi.restoreAllMocks());
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
@@ -294,5 +297,73 @@ describe('the ledger itself', () => {
     const dir = project();
     rmSync(join(dir, '.GCC', '.local'), { recursive: true });
     expect(ok(dir, 'status')).toMatch(/Parse configs/);
+  });
+});
+
+describe('verify holds one state', () => {
+  async function history(dir: string): Promise<void> {
+    const m = await Memory.open(dir, { create: true });
+    await m.execute({ type: 'commit', contribution: 'first milestone' });
+    await m.execute({ type: 'branch', name: 'try-x', purpose: 'try x' });
+    await m.execute({ type: 'commit', contribution: 'x works' });
+    await m.execute({ type: 'merge', branch: 'try-x', synthesis: 'x is in' });
+    await m.execute({ type: 'log', observation: 'a note', thought: '', action: '' });
+    m.close();
+  }
+
+  /** The opened memory's event count each time verify's rebuild takes an event. */
+  function watchFold(m: Memory): number[] {
+    const seen: number[] = [];
+    const add = FullRebuild.prototype.add;
+    vi.spyOn(FullRebuild.prototype, 'add').mockImplementation(function (this: FullRebuild, e) {
+      seen.push(m.state.events);
+      add.call(this, e);
+    });
+    return seen;
+  }
+
+  it('lets the opened state go while it folds every log itself, and keeps its own fold, equal to it', async () => {
+    const dir = tempProject();
+    await history(dir);
+    const m = await Memory.open(dir);
+    const before = m.state;
+    const seen = watchFold(m);
+    expect(m.verify()).toEqual([]);
+    expect(seen.length).toBe(before.events);
+    expect(Math.max(...seen)).toBe(0);
+    expect(m.state).not.toBe(before);
+    expect(m.state).toEqual(before);
+    m.close();
+  });
+
+  it('reports logs found unfoldable after the open, and the state it let go is folded again before anything reads or saves it', async () => {
+    const dir = tempProject();
+    await history(dir);
+    const m = await Memory.open(dir);
+    const snapshot = join(dir, '.GCC', '.local', 'cache', 'snapshot.json');
+    const saved = readFileSync(snapshot, 'utf8');
+    // Another log that carries an id already used, with other content (an edit, a forgery).
+    const e = m.events().find((x) => x.type === 'ota.logged')!;
+    const forged = join(dir, '.GCC', 'events', e.at.slice(0, 7), `${e.at.slice(0, 19).replace(/[-:]/g, '')}Z-feeded.md`);
+    writeFileSync(forged, serialize([{ ...e, seq: 1, data: { observation: 'forged', thought: '', action: '' } } as GccEvent]));
+    const problems = m.verify();
+    expect(problems.map((p) => p.message)).toEqual([expect.stringMatching(/different content/)]);
+    expect(() => m.context({ level: 'status' })).toThrow(/different content/);
+    m.close();
+    expect(readFileSync(snapshot, 'utf8')).toBe(saved);
+  });
+
+  it('folds the state again when the logs moved on between the open and verify', async () => {
+    const dir = tempProject();
+    await history(dir);
+    const m = await Memory.open(dir);
+    const other = await Memory.open(dir);
+    await other.execute({ type: 'log', observation: 'appended meanwhile', thought: '', action: '' });
+    other.close();
+    expect(m.verify()).toEqual([]);
+    const fresh = await Memory.open(dir);
+    expect(m.state).toEqual(fresh.state);
+    fresh.close();
+    m.close();
   });
 });

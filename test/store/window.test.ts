@@ -2,9 +2,9 @@
  * Logs read through a bounded window (src/store/window.ts): what a window reads is what parsing
  * the whole file gives; a replay's merge and verify hold one window of each log under way —
  * never a whole log, never every log — and the local log, which spans the whole history, is no
- * exception. Held by structure (the window's peaks), not by timing or RSS.
+ * exception; verify reads each log once. Held by structure (the window's peaks), not by timing or RSS.
  */
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
@@ -182,6 +182,36 @@ describe('verify', () => {
     expect(windowPeaks.maxOpen).toBe(2);
     expect(windowPeaks.open).toBe(0);
     expect(windowPeaks.bytes).toBeLessThanOrEqual(WINDOW);
+  });
+
+  it('reads each log once: as many windows as one merge of every log', async () => {
+    const h = history(6, 900);
+    (await Memory.open(h.dir)).close();
+    const s = new Store(layout(h.dir));
+    s.check(Date.now());
+    resetWindowPeaks();
+    s.stream(() => undefined);
+    const once = windowPeaks.reads;
+    resetWindowPeaks();
+    expect(verifyMemory(layout(h.dir), Date.now())).toEqual([]);
+    expect(once).toBeGreaterThan(6);
+    expect(windowPeaks.reads).toBe(once);
+  });
+
+  it('names every log whose bytes changed though its size, times and inode did not, alone or beside a torn tail', async () => {
+    const h = history(3, 600);
+    (await Memory.open(h.dir)).close();
+    const s = new Store(layout(h.dir));
+    s.check(Date.now());
+    const [first, , last] = [...s.logs.values()].filter((x) => x.name !== LOCAL);
+    const { atime, mtime } = statSync(first!.path);
+    writeFileSync(first!.path, readFileSync(first!.path, 'latin1').replace('lorem', 'LOREM'), 'latin1');
+    utimesSync(first!.path, atime, mtime);
+    const alone = verifyMemory(layout(h.dir), Date.now());
+    expect(alone.map((p) => p.file)).toEqual([first!.rel]);
+    appendFileSync(last!.path, serialize([ota(99_999, 99_999)]).slice(0, 50));
+    const both = verifyMemory(layout(h.dir), Date.now());
+    expect(both.map((p) => p.file).sort()).toEqual([first!.rel, last!.rel].sort());
   });
 
   it('still finds a log whose acknowledged bytes changed, and a torn tail, naming the file', async () => {

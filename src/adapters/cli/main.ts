@@ -17,6 +17,7 @@ import { argumentsHint, validAsGiven } from '../../operations/fields.js';
 import { type Answer, type Operation, operationsFor } from '../../operations/index.js';
 import { findMemoryRoot } from '../../store/paths.js';
 import { parseArgs, usageOf } from './args.js';
+import { keepHeapSmall } from './heap-flags.js';
 import { LAUNCHERS } from './launchers/index.js';
 
 /** What the command line offers: the catalogue's commands, then the launchers of other front ends. */
@@ -81,7 +82,7 @@ export async function run(argv: readonly string[]): Promise<number> {
     if (op.needs === 'none') {
       out = await op.run(args, { dir, explicitDir, session, budget, front: 'cli' });
     } else {
-      const { Memory } = await import('../../engine/memory.js');
+      const [{ Memory }] = await Promise.all([import('../../engine/memory.js'), keepHeapSmall()]);
       const memory = await Memory.open(dir, { create: op.needs === 'create', search: 'on-demand', ...(session ? { session } : {}) });
       try {
         out = await op.run(args, { memory, session, budget, spell: (q) => spellCli(q), front: 'cli' });

@@ -8,7 +8,7 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GccEvent } from '../../../src/events/types.js';
 import { parse } from '../../../src/log/codec.js';
-import { byId } from '../../../src/store/store.js';
+import { byId } from '../../../src/store/ids.js';
 import { CLI } from '../../support/cli.js';
 
 export { CLI };

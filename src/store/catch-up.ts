@@ -1,0 +1,114 @@
+/** Catching up, under the lock, with what other writers (processes, git) did to the logs since this process looked. */
+import { statSync } from 'node:fs';
+import type { GccEvent } from '../events/types.js';
+import { gccError } from '../errors.js';
+import { explainChange, explainVanished } from './git-explain.js';
+import { headOf } from './git-probe.js';
+import { byId } from './ids.js';
+import { readLedger } from './ledger.js';
+import type { LogFile } from './logfile.js';
+import { LOCAL } from './segments.js';
+import type { Store } from './store.js';
+import { FrozenLog } from './visit.js';
+
+export interface CatchUp {
+  /** New events from every log, in id order. */
+  added: GccEvent[];
+  /** Logs changed other than by growing past what was folded: the caller replays from scratch. */
+  reset: boolean;
+  /** Logs this clone writes whose end holds an incomplete batch. */
+  torn: LogFile[];
+}
+
+/**
+ * Catch up with what other writers appended since this process last looked: the open
+ * segment and the local log grow, and new segments appear (another writer rotated, or git
+ * brought them). A segment that vanished, or new events older than the memory's newest,
+ * ask the caller to replay from scratch.
+ */
+export function catchUpLogs(store: Store, lastId: string, now?: number): CatchUp {
+  const added: GccEvent[] = [];
+  const torn: LogFile[] = [];
+  let reset = false;
+  const growing = new Set<LogFile>([store.local]);
+  if (somethingMoved(store)) {
+    const disk = readLedger(store.layout.ledger);
+    if (disk) {
+      // Another process of this clone rotated: the segment open before may have grown up to
+      // the rotation since this process last read it.
+      if (store.ledger.open && store.ledger.open !== disk.open && store.logs.has(store.ledger.open)) growing.add(store.file(store.ledger.open));
+      store.ledger.open = disk.open;
+      if (disk.lastId > store.ledger.lastId) store.ledger.lastId = disk.lastId;
+      store.ledger.index = disk.index;
+    }
+    const names = new Set(store.listSegments());
+    for (const name of names) if (!store.logs.has(name) || name === store.ledger.open) growing.add(store.file(name));
+    // Git moved to or from a commit of the first layout: its events come or go.
+    if (store.lookForVisit(false)) reset = true;
+    for (const f of [...store.logs.values()]) {
+      if (f.name !== LOCAL && !(f instanceof FrozenLog) && !names.has(f.name)) {
+        if (f.meta.size > 0) {
+          // Gone: damage, unless git took it away or the ledger (as it now stands: a repair
+          // rewrites it) no longer holds it as acknowledged.
+          if ((disk ?? store.ledger).logs[f.name]?.size) {
+            const why = explainVanished(store.place(store.layout.segment(f.name), f.name));
+            if (why) {
+              store.dirMtimes.clear(); // look again next time: the damage stands until mended
+              throw why;
+            }
+          }
+          reset = true;
+        }
+        if (f.name === store.ledger.open) store.ledger.open = null;
+        store.logs.delete(f.name);
+      }
+    }
+    if (store.repo) store.head = headOf(store.repo);
+  }
+  if (store.ledger.open) growing.add(store.file(store.ledger.open));
+  for (const f of growing) {
+    const size = f.sizeOnDisk();
+    if (size === null) {
+      if (f.name === LOCAL && f.meta.size > 0 && acknowledgedSize(store, f) > 0) {
+        throw gccError('E_CORRUPT', `${f.rel} vanished (it held ${f.meta.seq} acknowledged events)`, 'restore it from a backup, or run `gctx doctor --repair` to record the loss and go on', { file: f.rel });
+      }
+      continue;
+    }
+    if (size < f.meta.size) {
+      // Shorter than this process read it: a writer taking back an append it never
+      // acknowledged (a failed write or fsync) may do that, down to the acknowledged size;
+      // below it, acknowledged events went missing, as check() finds at open.
+      if (size < acknowledgedSize(store, f)) {
+        const why = explainChange(store.place(f.path, f.name));
+        if (why) throw why;
+      }
+      reset = true;
+      f.load(now);
+      continue;
+    }
+    const r = f.readNew(now, size);
+    for (const e of r.events) added.push(e);
+    if (r.tail > 0) torn.push(f);
+  }
+  added.sort(byId);
+  if (added.length && lastId && added[0]!.id <= lastId) reset = true;
+  return { added, reset, torn };
+}
+
+/** Whether anything git or another writer does could have changed the logs since the last look. */
+function somethingMoved(store: Store): boolean {
+  if (store.repo && headOf(store.repo) !== store.head) return true;
+  for (const [dir, mtime] of store.dirMtimes) {
+    try {
+      if (statSync(dir).mtimeMs !== mtime) return true;
+    } catch {
+      return true;
+    }
+  }
+  return store.dirMtimes.size === 0;
+}
+
+/** What the ledger on disk (another process of this clone may have written it since) holds as acknowledged of a log. */
+function acknowledgedSize(store: Store, f: LogFile): number {
+  return (readLedger(store.layout.ledger) ?? store.ledger).logs[f.name]?.size ?? 0;
+}

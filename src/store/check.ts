@@ -1,0 +1,135 @@
+/** The open's check: every log on disk held against the ledger of what was acknowledged. */
+import { relative } from 'node:path';
+import { GccError, gccError } from '../errors.js';
+import { explainChange, explainVanished } from './git-explain.js';
+import type { LedgerEntry } from './ledger.js';
+import { copyMeta, type LogMeta, signatureOf } from './log-meta.js';
+import type { LogFile } from './logfile.js';
+import { assertRealLayout } from './paths.js';
+import { LOCAL } from './segments.js';
+import type { Store } from './store.js';
+
+/** What check() found since the ledger was written. */
+export interface Checked {
+  /** Logs not in the ledger (new from git, or everything in a fresh clone). */
+  added: string[];
+  /** Logs git removed or replaced (HEAD moved): their events leave the memory. */
+  replaced: string[];
+  /** Logs that grew past what was acknowledged. */
+  grew: string[];
+  /**
+   * Logs read whole because their signature changed (copied, touched, checked out again)
+   * although their bytes did not: acknowledged anew, so the next open trusts them again.
+   */
+  resigned: string[];
+  /** Logs this clone writes that end in an incomplete batch (set aside under the lock). */
+  torn: LogFile[];
+  warnings: string[];
+}
+
+const metaOf = (e: LedgerEntry): LogMeta => {
+  const { sig: _sig, ...meta } = e;
+  return copyMeta(meta);
+};
+
+/**
+ * Every log on disk held against the ledger, on open. A log that vanished, shrank or whose
+ * acknowledged bytes changed is E_CORRUPT naming it — unless git did it (HEAD moved, and git
+ * holds what is there now): then its events are taken as they now stand. Logs of the two
+ * newest months are looked at one by one; older months by their folder (a file added or
+ * removed changes it), their bytes held against the ledger whenever they are read.
+ */
+export function checkLogs(store: Store, now: number, collect?: GccError[]): Checked {
+  const damage: GccError[] = collect ?? [];
+  const out: Checked = { added: [], replaced: [], grew: [], resigned: [], torn: [], warnings: [] };
+  assertRealLayout(store.layout);
+  store.lookForVisit(true);
+  if (store.ledgerLost) {
+    const e = gccError(
+      'E_CORRUPT',
+      `${relative(store.layout.root, store.layout.ledger)} (what this clone acknowledged) is missing or damaged, so the logs cannot be checked against it`,
+      'run `gctx verify`, restore any log it names from git, then `gctx doctor --repair` to acknowledge the logs as they stand',
+      { file: relative(store.layout.root, store.layout.ledger) },
+    );
+    if (!collect) throw e;
+    damage.push(e);
+  }
+  const names = store.listSegments(out.warnings);
+  const onDisk = new Set(names);
+  const months = [...new Set(names.map((n) => n.slice(0, 7)))].sort();
+  const recent = new Set(months.slice(-2));
+  if (store.ledger.open) recent.add(store.ledger.open.slice(0, 7));
+  const own = (name: string) => name === LOCAL || name === store.ledger.open;
+
+  for (const name of Object.keys(store.ledger.logs)) {
+    if (name === LOCAL || onDisk.has(name)) continue;
+    const why = explainVanished(store.place(store.layout.segment(name), name));
+    if (why === null) out.replaced.push(name);
+    else damage.push(why);
+  }
+  for (const name of [...names, LOCAL]) {
+    const f = store.file(name);
+    const entry = store.ledger.logs[name];
+    if (!entry) {
+      if (f.sizeOnDisk() === null) continue;
+      // Another writer's log, new to this clone: read once, by the replay that folds it
+      // (damage found then fails the open as it would here). Checks that collect every
+      // damage, and this clone's own logs (torn tails are set aside before the replay), read it now.
+      if (!collect && !own(name) && f.defer(now)) {
+        out.added.push(name);
+        continue;
+      }
+      let r;
+      try {
+        r = f.load(now);
+      } catch (err) {
+        damage.push(err instanceof GccError ? err : gccError('E_CORRUPT', String(err), 'run `gctx doctor --repair`', { file: f.rel }));
+        store.logs.delete(name);
+        continue;
+      }
+      out.added.push(name);
+      if (r.tail) (own(name) ? out.torn.push(f) : out.warnings.push(`${f.rel} ends in an incomplete entry that this clone did not write; it is ignored`));
+      continue;
+    }
+    if (name !== LOCAL && !recent.has(name.slice(0, 7))) {
+      f.meta = metaOf(entry);
+      continue;
+    }
+    if (f.sizeOnDisk() === null) {
+      damage.push(gccError('E_CORRUPT', `${f.rel} vanished (it held ${entry.seq} acknowledged events)`, 'restore it (`git checkout -- <file>` if it was committed), or run `gctx doctor --repair` to record the loss', { file: f.rel }));
+      continue;
+    }
+    if (signatureOf(f.path) === entry.sig) {
+      f.meta = metaOf(entry);
+      continue;
+    }
+    let r;
+    try {
+      r = f.load(now, entry.size);
+    } catch (err) {
+      const why = explainChange(store.place(f.path, f.name));
+      if (why === null) out.replaced.push(name);
+      else damage.push(err instanceof GccError ? err : why);
+      continue;
+    }
+    const keeps = f.meta.size >= entry.size && r.prefixCrc === entry.crc;
+    if (!keeps) {
+      const why = explainChange(store.place(f.path, f.name));
+      if (why === null) out.replaced.push(name);
+      else damage.push(why);
+      continue;
+    }
+    if (f.meta.size > entry.size) out.grew.push(name);
+    else out.resigned.push(name);
+    if (r.tail) (own(name) ? out.torn.push(f) : out.warnings.push(`${f.rel} ends in an incomplete entry that this clone did not write; it is ignored`));
+  }
+  if (damage.length && !collect) throw damage[0]!;
+  for (const name of out.replaced) {
+    if (!onDisk.has(name) && name !== LOCAL) store.logs.delete(name);
+  }
+  // A segment git took away or rewrote is no longer this clone's to write: another commit
+  // holds it under that name, and a file written there would stop git from coming back.
+  if (store.ledger.open && out.replaced.includes(store.ledger.open)) store.ledger.open = null;
+  return out;
+}
+

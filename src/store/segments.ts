@@ -1,0 +1,56 @@
+/** The logs on disk: the segments under `.GCC/events/` (the local log is named LOCAL). */
+import { type Dirent, lstatSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { GccError } from '../errors.js';
+import { type Layout, linkRefused, MONTH_DIR, SEGMENT_NAME } from './paths.js';
+
+/** The local log's name among the logs. */
+export const LOCAL = 'local';
+
+/** Segment names in name order, and the modification time of each folder listed (events/ and its months). */
+export interface Listing {
+  names: string[];
+  mtimes: Map<string, number>;
+}
+
+/**
+ * Segment names on disk, in name order; anything else in events/ is reported, never read. A
+ * month folder or a segment that is a symbolic link is E_PATH_ESCAPE: it would be read as the
+ * memory, and this clone's appends would land wherever it leads.
+ */
+export function listSegments(layout: Layout, warnings?: string[]): Listing {
+  const out: string[] = [];
+  const mtimes = new Map<string, number>();
+  const rel = (path: string) => relative(layout.root, path);
+  let months: Dirent[];
+  try {
+    if (lstatSync(layout.events).isSymbolicLink()) throw linkRefused(rel(layout.events));
+    months = readdirSync(layout.events, { withFileTypes: true });
+    mtimes.set(layout.events, statSync(layout.events).mtimeMs);
+  } catch (err) {
+    if (err instanceof GccError) throw err;
+    return { names: out, mtimes };
+  }
+  for (const m of months.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const dir = join(layout.events, m.name);
+    if (m.isSymbolicLink()) throw linkRefused(rel(dir));
+    if (!MONTH_DIR.test(m.name)) {
+      warnings?.push(`${rel(dir)} is not a memory file; gctx ignores it`);
+      continue;
+    }
+    let names: Dirent[];
+    try {
+      names = readdirSync(dir, { withFileTypes: true });
+      mtimes.set(dir, statSync(dir).mtimeMs);
+    } catch {
+      continue;
+    }
+    for (const n of names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      const name = `${m.name}/${n.name}`;
+      if (n.isSymbolicLink()) throw linkRefused(rel(join(dir, n.name)));
+      if (SEGMENT_NAME.test(name)) out.push(name);
+      else if (!n.name.includes('.tmp-')) warnings?.push(`${rel(join(dir, n.name))} is not a memory segment; gctx ignores it`);
+    }
+  }
+  return { names: out, mtimes };
+}
