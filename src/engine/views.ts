@@ -19,7 +19,7 @@ import { renderMain } from '../projections/render-main.js';
 import { renderMetadata } from '../projections/render-metadata.js';
 import { renderSummary } from '../projections/render-summary.js';
 import { assertNoSymlink, type Layout } from '../store/paths.js';
-import { freshText, overwriteText, replaceText, sameText } from '../store/text-file.js';
+import { freshText, overwriteText, replaceText, sameText, writePieces } from '../store/text-file.js';
 
 function signature(path: string): string | null {
   try {
@@ -145,28 +145,10 @@ export class ViewWriter {
     const path = this.l.commitOf(branch);
     assertNoSymlink(this.l.root, path);
     this.ensureDir(dirname(path));
-    const tmp = `${path}.tmp-${process.pid}`;
-    const fd = openSync(tmp, 'w');
-    try {
-      let pending = commitHeader(branch);
-      const flush = () => {
-        const bytes = Buffer.from(pending, 'utf8');
-        for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
-        pending = '';
-      };
-      feed((e) => {
-        pending += renderCommit(e, displayLabel(b, e.data.label, e.data.id));
-        if (pending.length >= 65_536) flush();
-      });
-      flush();
-    } catch (err) {
-      closeSync(fd);
-      rmSync(tmp, { force: true });
-      throw err;
-    }
-    closeSync(fd);
-    rmSync(path, { force: true });
-    renameSync(tmp, path);
+    writePieces(path, (put) => {
+      put(commitHeader(branch));
+      feed((e) => put(renderCommit(e, displayLabel(b, e.data.label, e.data.id))));
+    }, undefined, true);
   }
 
   /** A branch's log.md from its latest events (id order). */

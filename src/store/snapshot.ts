@@ -7,9 +7,10 @@
  * validates it (`revive`), since a cache file is read off disk like anything else.
  */
 import { isAscii } from 'node:buffer';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assertNoSymlink, type Layout } from './paths.js';
+import { writePieces } from './text-file.js';
 
 export interface SnapshotLog {
   size: number;
@@ -79,35 +80,14 @@ export function* jsonPieces(value: unknown, depth: number): Generator<string> {
   yield sep === '{' ? '{}' : '}';
 }
 
-/** How much text is gathered before it is written. */
-const CHUNK = 64 * 1024;
-
 export function writeSnapshot<S>(l: Layout, snapshot: Snapshot<S>): void {
   // A memory folder removed under a running process stays removed.
   if (!existsSync(l.local)) return;
   // A cache folder that is a link would take the snapshot (the whole state) outside the tree.
   assertNoSymlink(l.root, path(l));
   mkdirSync(l.cache, { recursive: true });
-  const tmp = `${path(l)}.tmp-${process.pid}`;
-  const fd = openSync(tmp, 'w');
-  try {
-    let text = '';
-    const flush = () => {
-      const bytes = Buffer.from(text.replace(/[\u007f-\uffff]/g, escapeWide), 'latin1');
-      for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
-      text = '';
-    };
-    // The snapshot, its state, and the state's maps (branches, files, sessions) entry by entry.
-    for (const piece of jsonPieces(snapshot, 3)) {
-      text += piece;
-      if (text.length >= CHUNK) flush();
-    }
-    flush();
-  } catch (err) {
-    closeSync(fd);
-    rmSync(tmp, { force: true });
-    throw err;
-  }
-  closeSync(fd);
-  renameSync(tmp, path(l));
+  // The snapshot, its state, and the state's maps (branches, files, sessions) entry by entry, as ASCII.
+  writePieces(path(l), (put) => {
+    for (const piece of jsonPieces(snapshot, 3)) put(piece);
+  }, (text) => Buffer.from(text.replace(/[\u007f-\uffff]/g, escapeWide), 'latin1'));
 }

@@ -1,5 +1,5 @@
 /** Writing whole text files the ways the store and the views need. */
-import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, renameSync, type Stats, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, renameSync, rmSync, type Stats, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 
 let counter = 0;
 
@@ -25,6 +25,40 @@ function writeTemp(path: string, text: Text): string {
     closeSync(fd);
   }
   return tmp;
+}
+
+/** How much text `writePieces` gathers before it writes. */
+const CHUNK = 64 * 1024;
+
+/**
+ * A file written from text handed over piece by piece (a large file never held whole), a chunk
+ * at a time into a temporary file put in place by a rename; with `replace`, the old file is
+ * removed first, as replaceText does. Each chunk is encoded on its own: pieces end on whole
+ * characters.
+ */
+export function writePieces(path: string, produce: (put: (text: string) => void) => void, encode: (text: string) => Buffer = (t) => Buffer.from(t, 'utf8'), replace = false): void {
+  const tmp = `${path}.tmp-${process.pid}-${++counter}`;
+  const fd = openSync(tmp, 'w');
+  let pending = '';
+  const flush = () => {
+    const bytes = encode(pending);
+    for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
+    pending = '';
+  };
+  try {
+    produce((text) => {
+      pending += text;
+      if (pending.length >= CHUNK) flush();
+    });
+    flush();
+  } catch (err) {
+    closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+  closeSync(fd);
+  if (replace) rmSync(path, { force: true });
+  renameSync(tmp, path);
 }
 
 /** Through a temporary file and a rename, so a reader never sees half a file. */
