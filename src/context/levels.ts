@@ -1,4 +1,4 @@
-/** The levels CONTEXT answers at, in the order they are documented. */
-import type { ContextLevel } from './query.js';
+/** The levels CONTEXT answers at, in the order they are documented (query.ts holds each one's query). */
+export const CONTEXT_LEVELS = ['status', 'branch', 'commit', 'log', 'metadata', 'full', 'search'] as const;
 
-export const CONTEXT_LEVELS: readonly ContextLevel[] = ['status', 'branch', 'commit', 'log', 'metadata', 'full', 'search'];
+export type ContextLevel = (typeof CONTEXT_LEVELS)[number];

@@ -15,7 +15,7 @@ import { metadataObject } from '../projections/render-metadata.js';
 import { CHARS_PER_TOKEN, clip, estimateTokens, fitItems, fitText, MIN_BUDGET } from './budget.js';
 import { entryLine, failedLines, failureLine, pendingLine, uncommittedLine } from './lines.js';
 import type { SearchHit, SearchKind } from './search-index.js';
-import { CONTEXT_LEVELS } from './levels.js';
+import { CONTEXT_LEVELS, type ContextLevel } from './levels.js';
 
 export type ContextQuery =
   | { level: 'status' }
@@ -26,7 +26,11 @@ export type ContextQuery =
   | { level: 'full'; page?: number; k?: number }
   | { level: 'search'; text: string; limit?: number; page?: number };
 
-export type ContextLevel = ContextQuery['level'];
+export type { ContextLevel };
+
+/** Every query's level is a documented level and every documented level has a query. */
+const levelsAgree: [ContextQuery['level'], ContextLevel] extends [ContextLevel, ContextQuery['level']] ? true : never = true;
+void levelsAgree;
 
 export interface ContextAnswer {
   text: string;

@@ -8,7 +8,7 @@ import { read } from './answers.js';
 
 const args = (z: Zod) =>
   z.object({
-    level: z.enum(CONTEXT_LEVELS as [ContextQuery['level'], ...ContextQuery['level'][]]).optional(),
+    level: z.enum(CONTEXT_LEVELS).optional(),
     name: z.string().optional().describe('branch/log: the branch (default: current).'),
     id: z.string().optional().describe('commit: hash or label (C003, feat/x@C003).'),
     text: z.string().optional().describe('search: words to find.'),

@@ -5,22 +5,11 @@
  * It is read from a table generated from the schemas (fields.generated.ts), so listing and
  * parsing commands builds no zod schema; only checking a call's arguments does (schema.ts).
  */
+import type { Arguments, Field, FieldKind } from './arguments.js';
 import { ARGUMENTS } from './fields.generated.js';
 import type { Operation } from './operation.js';
 
-export type FieldKind = 'string' | 'strings' | 'number' | 'boolean' | 'enum' | 'other';
-
-export interface Field {
-  kind: FieldKind;
-  required: boolean;
-}
-
-export interface Arguments {
-  /** A call that gives no arguments is valid as it stands: the schema takes `{}` and gives back `{}`. */
-  empty: boolean;
-  /** The fields, in the schema's order. */
-  fields: Readonly<Record<string, Field>>;
-}
+export type { Arguments, Field, FieldKind } from './arguments.js';
 
 function argumentsOf(op: Operation): Arguments {
   const a = ARGUMENTS[op.name];

@@ -4,10 +4,10 @@
  * each field's kind and whether it is required.
  */
 import * as z from 'zod';
-import type { Arguments, Field, FieldKind } from './fields.js';
+import type { Arguments, Field, FieldKind } from './arguments.js';
 import type { Operation, Zod } from './operation.js';
 
-export type { FieldKind } from './fields.js';
+export type { FieldKind } from './arguments.js';
 
 // Named one by one, so the bundle keeps only the parts of zod these use.
 const builders: Zod = { object: z.object, string: z.string, number: z.number, boolean: z.boolean, enum: z.enum, array: z.array };

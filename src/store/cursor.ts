@@ -4,13 +4,23 @@
  */
 import type { GccEvent } from '../events/types.js';
 import { emptyMeta, type LogMeta, note } from './log-meta.js';
-import type { LogFile } from './logfile.js';
 import { crcOfRange, LogWindow } from './window.js';
 
 /** Events handed out a window at a time: `next()` until it returns null, then `close()`. */
 export interface EventCursor {
   next(): GccEvent[] | null;
   close(): void;
+}
+
+/** What a cursor reads of its log (a LogFile): where it is, what is known of it, how to report a change. */
+export interface CursorSource {
+  readonly path: string;
+  readonly rel: string;
+  readonly meta: LogMeta;
+  readonly unread: boolean;
+  sizeOnDisk(): number | null;
+  changedError(): Error;
+  firstReadDone(meta: LogMeta, w: LogWindow | null): void;
 }
 
 /**
@@ -24,7 +34,7 @@ export class LogCursor implements EventCursor {
   private readonly first: LogMeta | null;
 
   constructor(
-    private readonly file: LogFile,
+    private readonly file: CursorSource,
     now?: number,
   ) {
     this.first = file.unread ? emptyMeta() : null;

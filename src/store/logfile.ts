@@ -11,7 +11,7 @@ import type { GccEvent } from '../events/types.js';
 import { gccError } from '../errors.js';
 import { parseBytes } from '../log/codec.js';
 import { EntryParser } from '../log/parser.js';
-import { type EventCursor, LogCursor } from './cursor.js';
+import { type CursorSource, type EventCursor, LogCursor } from './cursor.js';
 import { emptyMeta, type LogMeta, note } from './log-meta.js';
 import { assertNoSymlink } from './paths.js';
 import { eachWindow, type LogWindow } from './window.js';
@@ -57,7 +57,7 @@ export interface Read {
 /** How much of a file is read to find its first event before the file is read whole. */
 const PEEK_BYTES = 64 * 1024;
 
-export class LogFile {
+export class LogFile implements CursorSource {
   meta: LogMeta = emptyMeta();
   /**
    * Found on open but not read yet: only its first event id is known (the place it takes in a
