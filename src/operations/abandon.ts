@@ -6,7 +6,7 @@ export default operation({
   summary: 'close an experiment that did not work out, recording why on its parent',
   describe: 'Close a branch that did not work out, with why; the parent records it as a failed approach.',
   args: (z) => z.object({
-    branch: z.string().min(1).describe('Branch to abandon.'),
+    branch: z.string().min(1).optional().describe('Default: the current branch.'),
     reason: z.string().min(1).describe('Why it was dropped (what was learned).'),
   }),
   cli: [
@@ -16,5 +16,5 @@ export default operation({
   fronts: ['cli', 'mcp', 'pi', 'slash'],
   readOnly: false,
   needs: 'memory',
-  run: (a, ctx) => write(ctx, { type: 'abandon', branch: a.branch, reason: a.reason }),
+  run: (a, ctx) => write(ctx, { type: 'abandon', branch: a.branch ?? ctx.memory.currentBranch(ctx.session), reason: a.reason }),
 });

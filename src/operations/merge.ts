@@ -6,7 +6,7 @@ export default operation({
   summary: 'fold a finished branch back with a synthesis commit (shows the branch first)',
   describe: 'Fold a finished branch into its parent (or `into`) with a synthesis: what was tried, learned, integrated. Shows the branch first.',
   args: (z) => z.object({
-    branch: z.string().min(1).describe('Branch to merge.'),
+    branch: z.string().min(1).optional().describe('Default: the current branch.'),
     synthesis: z.string().min(1).describe('What is integrated, and why.'),
     learned: z.string().optional().describe('What was learned.'),
     into: z.string().optional().describe('Target (default: the parent).'),
@@ -21,9 +21,10 @@ export default operation({
   readOnly: false,
   needs: 'memory',
   run: async (a, ctx) => {
+    const branch = a.branch ?? ctx.memory.currentBranch(ctx.session);
     // The paper's MERGE surfaces the source branch first: the synthesis is read beside what it sums up.
-    const before = ctx.memory.context({ level: 'branch', name: a.branch, k: 5 }, { session: ctx.session, budget: 600, spell: ctx.spell });
-    const out = await write(ctx, { type: 'merge', branch: a.branch, synthesis: a.synthesis, ...(a.learned ? { learned: a.learned } : {}), ...(a.into ? { into: a.into } : {}) });
+    const before = ctx.memory.context({ level: 'branch', name: branch, k: 5 }, { session: ctx.session, budget: 600, spell: ctx.spell });
+    const out = await write(ctx, { type: 'merge', branch, synthesis: a.synthesis, ...(a.learned ? { learned: a.learned } : {}), ...(a.into ? { into: a.into } : {}) });
     return { text: `${before.text}\n\n${out.text}`, data: { ...out.data, merged: before.data } };
   },
 });

@@ -142,6 +142,26 @@ describe('gctx', () => {
   });
 });
 
+describe('merge and abandon without a branch name', () => {
+  afterAll(cleanup);
+
+  it('close the branch the session is on; on main they say why not', () => {
+    const dir = project();
+    expect(gctx(dir, ['branch', 'try-a', '--purpose', 'first idea']).code).toBe(0);
+    const merged = gctx(dir, ['merge', '--synthesis', 'kept it']);
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(merged.stdout).toMatch(/Merged try-a into main as C001 \([0-9a-f]{7}\); now on main/);
+    expect(gctx(dir, ['branch', 'try-b', '--purpose', 'second idea']).code).toBe(0);
+    const dropped = gctx(dir, ['abandon', '--reason', 'too slow']);
+    expect(dropped.code, dropped.stderr).toBe(0);
+    expect(dropped.stdout).toMatch(/^Abandoned try-b, recorded on main/);
+    const onMain = gctx(dir, ['abandon', '--reason', 'nothing to drop']);
+    expect(onMain.code).toBe(1);
+    expect(onMain.stderr).toMatch(/E_ABANDON_MAIN/);
+    expect(gctx(dir, ['merge', '--synthesis', 'x']).stderr).toMatch(/E_MERGE_MAIN/);
+  });
+});
+
 describe('gctx graph and viz', () => {
   afterAll(cleanup);
 

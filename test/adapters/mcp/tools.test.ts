@@ -103,7 +103,7 @@ describe('argument errors name what the tool requires and what it takes besides'
     ['branch', { name: 'x' }, 'missing purpose'],
     ['switch', {}, 'missing name'],
     ['merge', { branch: 'x' }, 'missing synthesis'],
-    ['abandon', { reason: 'x' }, 'missing branch'],
+    ['abandon', { branch: 'x' }, 'missing reason'],
     ['roadmap', { action: 'explode', target: 'x' }, 'action: Invalid option'],
     ['log', { observation: 42 }, 'observation: Invalid input: expected string'],
     ['context', { level: 'everything' }, 'level: Invalid option'],
