@@ -9,8 +9,8 @@
  * - commit (default): one COMMIT on each memory per round, at each of `--sizes` (100,10000).
  * - append: `--per` (100) OTA log entries (fsync each) per side per round, each side in a fresh
  *   memory warmed with 300 events; wall and CPU (user + system) per event.
- * - replay: `Memory.open` of a `--events` (100,000) history whose views and caches were
- *   removed (the first layout's branch views were committed files and stay, as its own bench
+ * - replay: `Memory.open`, in a fresh process each time, of a `--events` (100,000) history
+ *   whose views and caches were removed (the first layout's branch views were committed files and stay, as its own bench
  *   left them); wall and CPU. `--fixtures <dir>` keeps the built histories between runs.
  *
  * Not part of `npm run bench` (it needs a second build); its table goes in a commit message or
@@ -18,11 +18,22 @@
  */
 import { resolve, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { fmt, gc, removeDir, spread, stats, timeMs, tempDir } from './lib.js';
+import { fmt, removeDir, spread, stats, timeMs, tempDir } from './lib.js';
 
 function arg(name, fallback) {
   const i = process.argv.indexOf(`--${name}`);
   return i === -1 ? fallback : process.argv[i + 1];
+}
+
+// The replay's child: one Memory.open in a fresh process, as a command or a session starts.
+if (process.argv[2] === '--open-child') {
+  const { Memory } = await import(pathToFileURL(join(process.argv[3], 'dist', 'index.js')).href);
+  const c0 = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  (await Memory.open(process.argv[4])).close();
+  const c = process.cpuUsage(c0);
+  process.stdout.write(JSON.stringify({ wall: Number(process.hrtime.bigint() - t0) / 1e6, cpu: (c.user + c.system) / 1000 }));
+  process.exit(0);
 }
 
 const baseline = arg('baseline');
@@ -91,16 +102,17 @@ if (mode === 'append') {
 
 if (mode === 'replay') {
   const { cpSync, rmSync, readdirSync } = await import('node:fs');
+  const { execFileSync } = await import('node:child_process');
   const events = Number(arg('events', '100000'));
   const fixtures = arg('fixtures');
   const sides = [];
   for (const [root, label] of [[resolve(baseline), 'before'], [here, 'after']]) {
-    const { lib, Memory } = await load(root);
+    const { lib } = await load(root);
     process.env.GCC_BENCH_FIXTURES = fixtures ? join(resolve(fixtures), label) : tempDir(`gcc-versus-fx-${label}-`);
     const info = await lib.fixture(`h${events}`, { events });
     const dir = tempDir(`gcc-versus-${label}-`);
     cpSync(join(info.dir, '.GCC'), join(dir, '.GCC'), { recursive: true });
-    sides.push({ label, dir, Memory, samples: [], fixtures: fixtures ? null : process.env.GCC_BENCH_FIXTURES });
+    sides.push({ label, root, dir, samples: [], fixtures: fixtures ? null : process.env.GCC_BENCH_FIXTURES });
   }
   /** Views and caches gone, as each side's own replay bench removes them. */
   const clear = (s) => {
@@ -110,17 +122,10 @@ if (mode === 'replay') {
     else rmSync(join(gcc, '.local', 'cache'), { recursive: true, force: true });
     for (const f of first ? ['main.md', 'metadata.yaml', 'commit.md'] : ['main.md', 'metadata.yaml', 'commit.md', 'log.md', 'branches']) rmSync(join(gcc, f), { recursive: true, force: true });
   };
-  let n = 0;
   for (let r = 0; r < rounds; r++) {
     for (const s of r % 2 ? [...sides].reverse() : sides) {
       clear(s);
-      gc();
-      const x = await measure(async () => {
-        const m = await s.Memory.open(s.dir);
-        n = m.state.events;
-        m.close();
-      });
-      s.samples.push(x);
+      s.samples.push(JSON.parse(execFileSync(process.execPath, [import.meta.filename, '--open-child', s.root, s.dir], { encoding: 'utf8' })));
     }
   }
   for (const s of sides) {
