@@ -18,7 +18,7 @@
  */
 import { resolve, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { fmt, removeDir, spread, stats, timeMs, tempDir } from './lib.js';
+import { fmt, removeDir, spread, stats, tempDir } from './lib.js';
 
 function arg(name, fallback) {
   const i = process.argv.indexOf(`--${name}`);
@@ -155,21 +155,27 @@ const commit = (m) => m.execute({ type: 'commit', contribution: `Bench commit ${
 const all = [...before, ...after];
 for (let i = 0; i < warmup; i++) for (const x of all) await commit(x.m);
 const perRound = sizes.map(() => []);
+const cpuPerRound = sizes.map(() => []);
 for (let r = 0; r < rounds; r++) {
   const order = r % 2 ? [...all].reverse() : all;
   const t = new Map();
-  for (const x of order) t.set(x, await timeMs(() => commit(x.m)));
+  for (const x of order) t.set(x, await measure(() => commit(x.m)));
   for (const x of all) x.samples.push(t.get(x));
-  sizes.forEach((_, i) => perRound[i].push(t.get(after[i]) / t.get(before[i])));
+  sizes.forEach((_, i) => {
+    perRound[i].push(t.get(after[i]).wall / t.get(before[i]).wall);
+    cpuPerRound[i].push(t.get(after[i]).cpu / t.get(before[i]).cpu);
+  });
 }
 for (const x of all) {
   x.m.close();
   removeDir(x.dir);
 }
-const rows = sizes.map((size, i) => {
-  const b = stats(before[i].samples);
-  const a = stats(after[i].samples);
-  return [size.toLocaleString('en-US'), spread(b), spread(a), fmt(a.median / b.median), spread(stats(perRound[i]))];
-});
+const rows = sizes.flatMap((size, i) =>
+  ['wall', 'cpu'].map((k) => {
+    const b = stats(before[i].samples.map((x) => x[k]));
+    const a = stats(after[i].samples.map((x) => x[k]));
+    return [`${size.toLocaleString('en-US')}, ${k === 'wall' ? 'wall' : 'CPU (user + system)'}`, spread(b), spread(a), fmt(a.median / b.median), spread(stats(k === 'wall' ? perRound[i] : cpuPerRound[i]))];
+  }),
+);
 const head = ['history (events)', `before ${baseline} ms`, 'after ms', 'after / before (medians)', 'per-round ratio (p10–p90)'];
 process.stdout.write(`COMMIT in-process, ${rounds} interleaved rounds\n\n| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|\n${rows.map((r) => `| ${r.join(' | ')} |`).join('\n')}\n`);
