@@ -285,7 +285,7 @@ export class Fold {
   /** Write the views a batch touched, from the states around it. */
   private project(before: MemoryState, events: readonly GccEvent[]): void {
     const plan = incrementalPlan(this.layout, before, this._state, events);
-    this.views.apply(plan.writes);
+    this.views.apply(plan.writes, this.store.checked);
     for (const b of plan.commitRebuild) this.rewriteCommits(b);
     for (const b of plan.logRebuild) this.rewriteLog(b);
     if (plan.writes.has(this.layout.mainMd)) this.views.markSeen(this.layout.mainMd);

@@ -72,6 +72,19 @@ export interface ExecResult {
   message: string;
 }
 
+/** The decider and the command redactor, loaded by the first write and kept (an import() of a loaded module still resolves it again). */
+let writing: Promise<{ decide: typeof import('../decider/decide.js').decide; redactCommand: typeof import('./redact-command.js').redactCommand }> | undefined;
+function writeDeps() {
+  writing ??= Promise.all([import('../decider/decide.js'), import('./redact-command.js')]).then(
+    ([d, r]) => ({ decide: d.decide, redactCommand: r.redactCommand }),
+    (err: unknown) => {
+      writing = undefined;
+      throw err;
+    },
+  );
+  return writing;
+}
+
 export class Memory {
   private readonly fold: Fold;
   private finder: MemorySearch | null = null;
@@ -228,7 +241,7 @@ export class Memory {
     const session = opts.session ?? this.opts.session;
     try {
       // Loaded by the first write: a process that only reads never decides or redacts.
-      const [{ decide }, { redactCommand }] = await Promise.all([import('../decider/decide.js'), import('./redact-command.js')]);
+      const { decide, redactCommand } = await writeDeps();
       const clean = redactCommand(cmd);
       // A write where the user works on a commit of the first layout moves it first; at a
       // detached HEAD or mid-bisect it records into this clone's untracked segment instead.

@@ -8,7 +8,7 @@
  * Signatures of main.md and metadata.yaml as gctx last wrote them, kept in the checkpoint,
  * tell a person's edits (anything on disk that changed since) from gctx's own writes.
  */
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, type Stats, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, type Stats, statSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { displayLabel, type MemoryState } from '../decider/state.js';
 import { type EventOf, type GccEvent, MAIN } from '../events/types.js';
@@ -18,7 +18,7 @@ import { logEntry, logHeader, shownOf } from '../projections/render-log.js';
 import { renderMain } from '../projections/render-main.js';
 import { renderMetadata } from '../projections/render-metadata.js';
 import { renderSummary } from '../projections/render-summary.js';
-import { assertNoSymlink, type Layout } from '../store/paths.js';
+import { assertNoSymlink, type Layout, openNoFollow } from '../store/paths.js';
 import { freshText, overwriteText, replaceText, sameText, writePieces } from '../store/text-file.js';
 
 function signature(path: string): string | null {
@@ -79,14 +79,35 @@ export class ViewWriter {
     this.madeDirs.add(dir);
   }
 
-  apply(writes: ReadonlyMap<string, FileWrite>): void {
-    const checked = new Set<string>();
+  /** `checked`: folders found real earlier in the same operation, under the lock. */
+  apply(writes: ReadonlyMap<string, FileWrite>, checked = new Set<string>()): void {
     for (const [path, w] of writes) {
       this.ensureDir(dirname(path));
-      assertNoSymlink(this.l.root, path, checked);
-      if (w.kind === 'write') replaceText(path, w.content);
-      else if (!existsSync(path)) replaceText(path, w.create + w.content);
-      else if (w.content) appendFileSync(path, w.content);
+      if (w.kind === 'write') {
+        assertNoSymlink(this.l.root, path, checked);
+        replaceText(path, w.content);
+      } else {
+        assertNoSymlink(this.l.root, path, checked, false);
+        this.appendOrCreate(path, w.create, w.content);
+      }
+    }
+  }
+
+  /** Append to a view that exists (opened without following a link), or create it whole. */
+  private appendOrCreate(path: string, create: string, content: string): void {
+    let fd: number;
+    try {
+      fd = openNoFollow(this.l.root, path, constants.O_WRONLY | constants.O_APPEND);
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'ENOENT') throw err;
+      replaceText(path, create + content);
+      return;
+    }
+    try {
+      const buf = Buffer.from(content, 'utf8');
+      for (let off = 0; off < buf.length; ) off += writeSync(fd, buf, off, buf.length - off);
+    } finally {
+      closeSync(fd);
     }
   }
 
@@ -170,7 +191,7 @@ export class ViewWriter {
     if (!this.madeDirs.has(this.l.cache) && !existsSync(this.l.local)) return;
     this.ensureDir(this.l.cache);
     this.cpSig = null;
-    const st = overwriteText(this.checkpointPath, text);
+    const st = overwriteText(this.checkpointPath, text, this.l.root);
     this.lastCheckpoint = text;
     this.cpSig = st ? signatureOf(st) : null;
   }

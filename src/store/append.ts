@@ -34,7 +34,9 @@ function writable(store: Store, now: Date): { file: LogFile; rotated: boolean } 
   const open = store.ledger.open;
   if (open) {
     const f = store.file(open);
-    const size = f.sizeOnDisk();
+    // As catch-up found it a moment ago under this lock, if it did (LogFile.append holds the
+    // file against what is known of it again as it opens it).
+    const size = store.checked && f.seen?.op === store.operation ? f.seen.size : f.sizeOnDisk();
     if (size === f.meta.size && f.meta.size > 0 && f.meta.size < SEGMENT_MAX && !gitHasSeen(store, f)) return { file: f, rotated: false };
     if (f.meta.size === 0 && ((size === null && !takenByGit(store, f)) || (size === 0 && !gitHasSeen(store, f)))) return { file: f, rotated: false };
   }

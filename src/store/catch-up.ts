@@ -68,6 +68,7 @@ export function catchUpLogs(store: Store, lastId: string, now?: number): CatchUp
   if (store.ledger.open) growing.add(store.file(store.ledger.open));
   for (const f of growing) {
     const size = f.sizeOnDisk();
+    f.seen = store.checked ? { size, op: store.operation } : null;
     if (size === null) {
       if (f.name === LOCAL && f.meta.size > 0 && acknowledgedSize(store, f) > 0) {
         throw gccError('E_CORRUPT', `${f.rel} vanished (it held ${f.meta.seq} acknowledged events)`, 'restore it from a backup, or run `gctx doctor --repair` to record the loss and go on', { file: f.rel });

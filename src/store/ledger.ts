@@ -112,10 +112,10 @@ export function readLedger(path: string): Ledger | null {
  * live part (pointers, the open segment and the local log), rewritten on every append — so
  * an append costs the same however many segments a history has.
  */
-export function writeLedger(path: string, ledger: Ledger, live: ReadonlySet<string>, sealedToo: boolean): void {
+export function writeLedger(path: string, ledger: Ledger, live: ReadonlySet<string>, sealedToo: boolean, root?: string): void {
   const sealed = Object.create(null) as Record<string, LedgerEntry>;
   const hot = Object.create(null) as Record<string, LedgerEntry>;
   for (const [name, e] of Object.entries(ledger.logs)) (live.has(name) ? hot : sealed)[name] = e;
-  if (sealedToo) overwriteText(`${path}.sealed`, JSON.stringify({ format: 1, logs: sealed }));
-  overwriteText(path, JSON.stringify({ ...ledger, logs: hot }));
+  if (sealedToo) overwriteText(`${path}.sealed`, JSON.stringify({ format: 1, logs: sealed }), root);
+  overwriteText(path, JSON.stringify({ ...ledger, logs: hot }), root);
 }

@@ -4,7 +4,7 @@
  * appends, and taking back or setting aside bytes past what is known. Events are not kept: a
  * file is read, its events handed to the caller, and read again only when a query needs them.
  */
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { GccEvent } from '../events/types.js';
@@ -13,7 +13,7 @@ import { parseBytes } from '../log/codec.js';
 import { EntryParser } from '../log/parser.js';
 import { type CursorSource, type EventCursor, LogCursor } from './cursor.js';
 import { emptyMeta, type LogMeta, note } from './log-meta.js';
-import { assertNoSymlink } from './paths.js';
+import { assertNoSymlink, openNoFollow } from './paths.js';
 import { eachWindow, type LogWindow } from './window.js';
 
 /** A log larger than this was not written by gctx (segments roll over at ~1 MiB). */
@@ -76,6 +76,12 @@ export class LogFile implements CursorSource {
     readonly rel: string,
     private readonly root: string,
   ) {}
+
+  /**
+   * The size catch-up found on disk within one locked operation (`op`: Store.operation), so the
+   * append that follows in it need not ask again; any write of this process clears it.
+   */
+  seen: { size: number | null; op: number } | null = null;
 
   /** The file's current size on disk, or null when it is missing. */
   sizeOnDisk(): number | null {
@@ -217,10 +223,12 @@ export class LogFile implements CursorSource {
     // Every append, not only the first: a link put in place of the file or a folder above it
     // while a process runs would take the batch outside the memory. (`checked`: folders found
     // real earlier in the same operation, under the lock.)
-    assertNoSymlink(this.root, this.path, checked);
+    // (The file itself: opened without following a link.)
+    assertNoSymlink(this.root, this.path, checked, false);
+    this.seen = null;
     const created = this.meta.size === 0 && this.sizeOnDisk() === null;
     if (created) mkdirSync(dirname(this.path), { recursive: true });
-    const fd = openSync(this.path, 'a');
+    const fd = openNoFollow(this.root, this.path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT);
     try {
       if (fstatSync(fd).size !== this.meta.size) {
         throw gccError('E_CONFLICT', `${this.rel} changed since it was last read`, 'read the memory again and retry the operation');
@@ -257,6 +265,7 @@ export class LogFile implements CursorSource {
    * when the rest of its operation failed; under the lock.
    */
   takeBack(before: LogMeta): void {
+    this.seen = null;
     assertNoSymlink(this.root, this.path);
     const fd = openSync(this.path, 'r+');
     try {

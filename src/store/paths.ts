@@ -10,7 +10,7 @@
  *   .GCC/main.md, metadata.yaml, commit.md, log.md, branches/<b>/…   views, generated here
  *   .GCC/aside/, quarantine/           what gctx kept aside for a person to look at
  */
-import { lstatSync } from 'node:fs';
+import { constants, lstatSync, openSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { branchNameProblem } from '../events/rules.js';
 import { MAIN } from '../events/types.js';
@@ -116,9 +116,11 @@ export function layout(root: string): Layout {
 /**
  * Refuse a path under `.GCC/` if it, or any folder between it and the project root, is a
  * symbolic link: a link could lead a write outside the tree. `checked` remembers folders
- * already found to be real within one batch of writes.
+ * already found to be real within one operation (a folder at the end of `path` too). Returns
+ * whether the whole path exists. `leaf: false` looks at the folders only, for a caller that
+ * opens the file itself with openNoFollow.
  */
-export function assertNoSymlink(root: string, path: string, checked?: Set<string>): void {
+export function assertNoSymlink(root: string, path: string, checked?: Set<string>, leaf = true): boolean {
   const rel = relative(root, path);
   if (rel.startsWith('..') || isAbsolute(rel)) {
     throw gccError('E_PATH_ESCAPE', `${path} is outside the project`, 'memory files live under .GCC/ only');
@@ -128,15 +130,33 @@ export function assertNoSymlink(root: string, path: string, checked?: Set<string
   for (let i = 0; i < parts.length; i++) {
     cur = join(cur, parts[i]!);
     const folder = i < parts.length - 1;
-    if (folder && checked?.has(cur)) continue;
-    let isLink = false;
+    if (checked?.has(cur)) continue;
+    if (!folder && !leaf && NOFOLLOW !== 0) return true;
+    let st;
     try {
-      isLink = lstatSync(cur).isSymbolicLink();
+      st = lstatSync(cur);
     } catch {
-      return; // does not exist yet: nothing further down exists either
+      return false; // does not exist yet: nothing further down exists either
     }
-    if (isLink) throw linkRefused(relative(root, cur));
-    if (folder) checked?.add(cur);
+    if (st.isSymbolicLink()) throw linkRefused(relative(root, cur));
+    if (folder || st.isDirectory()) checked?.add(cur);
+  }
+  return true;
+}
+
+/** O_NOFOLLOW where the platform has it (0 elsewhere: assertNoSymlink then looks at the file itself). */
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+
+/**
+ * Open a file under `.GCC/` whose folders assertNoSymlink(…, leaf false) found real, refusing
+ * the file itself if it is a symbolic link (the open never follows it). `flags`: O_* bits.
+ */
+export function openNoFollow(root: string, path: string, flags: number, mode = 0o666): number {
+  try {
+    return openSync(path, flags | NOFOLLOW, mode);
+  } catch (err) {
+    if (NOFOLLOW !== 0 && (err as { code?: string }).code === 'ELOOP') throw linkRefused(relative(root, path));
+    throw err;
   }
 }
 

@@ -10,7 +10,7 @@
  * commit ever changes a file that another line of history may also change — every merge
  * path is a union of files, conflict-free by construction (docs/git.md).
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { GccEvent, Placed } from '../events/types.js';
 import { type GccError, gccError } from '../errors.js';
@@ -51,6 +51,8 @@ export class Store {
   dirMtimes = new Map<string, number>();
   /** Folders already found real during the operation under way (withLock). */
   checked: Set<string> | undefined;
+  /** Counts locked operations (withLock): what LogFile.seen is good for. */
+  operation = 0;
   /** Where HEAD stood when this process last looked. */
   head: string | null = null;
   /** Whether the work tree holds a commit of the first layout that git tracks, and its read-only log (visit.ts). */
@@ -152,9 +154,9 @@ export class Store {
     if (this.repo) this.ledger.head = this.head = headOf(this.repo);
     if (!this.checked) mkdirSync(this.layout.local, { recursive: true });
     this.ledgerBehind = true;
-    assertNoSymlink(this.layout.root, this.layout.ledger, this.checked);
-    if (sealedToo) assertNoSymlink(this.layout.root, `${this.layout.ledger}.sealed`, this.checked);
-    writeLedger(this.layout.ledger, this.ledger, this.live(), sealedToo);
+    // Its folders here; the files themselves are opened without following a link.
+    assertNoSymlink(this.layout.root, this.layout.ledger, this.checked, false);
+    writeLedger(this.layout.ledger, this.ledger, this.live(), sealedToo, this.layout.root);
     this.ledgerBehind = false;
   }
 
@@ -194,9 +196,12 @@ export class Store {
   async withLock<T>(fn: () => T | Promise<T>, opts?: LockOptions): Promise<T> {
     // Folders found real are not looked at again within one operation; each file still is.
     this.checked = new Set();
+    this.operation++;
     // The lock file itself is created with O_EXCL, which never follows a link: its folders are checked.
-    if (!existsSync(this.layout.local)) mkdirSync(this.layout.local, { recursive: true });
-    assertNoSymlink(this.layout.root, this.layout.local, this.checked);
+    if (!assertNoSymlink(this.layout.root, this.layout.local, this.checked)) {
+      mkdirSync(this.layout.local, { recursive: true });
+      assertNoSymlink(this.layout.root, this.layout.local, this.checked);
+    }
     await this.lock.acquire(opts);
     try {
       return await fn();

@@ -1,5 +1,6 @@
 /** Writing whole text files the ways the store and the views need. */
-import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, renameSync, rmSync, type Stats, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, ftruncateSync, openSync, readFileSync, renameSync, rmSync, type Stats, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { openNoFollow } from './paths.js';
 
 let counter = 0;
 
@@ -100,16 +101,17 @@ export function freshText(path: string, text: string): void {
  * Overwrite a small file in place, cutting it to length after (no truncation to zero first,
  * which would make ext4 flush it). A reader racing the write can see new text followed by
  * old; the caller's format must reject that (JSON does). Returns the file's status as written,
- * or null when it was cut to length after (its times then moved again).
+ * or null when it was cut to length after (its times then moved again). `root`: the file is
+ * refused if it is a symbolic link (openNoFollow; its folders are the caller's to check).
  */
-export function overwriteText(path: string, text: string): Stats | null {
+export function overwriteText(path: string, text: string, root?: string): Stats | null {
   const bytes = Buffer.from(text, 'utf8');
   let fd: number;
   try {
-    fd = openSync(path, 'r+');
+    fd = root === undefined ? openSync(path, 'r+') : openNoFollow(root, path, constants.O_RDWR);
   } catch (err) {
     if ((err as { code?: string }).code !== 'ENOENT') throw err;
-    fd = openSync(path, 'wx');
+    fd = openSync(path, 'wx'); // O_EXCL: never through a link
   }
   try {
     for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
