@@ -87,13 +87,14 @@ function yamlOf(value: object): string {
 
 /** `key: value` lines at `indent`, the first one after `first`; null when a value needs `yaml`. */
 function direct(map: Record<string, unknown>, first: string, indent: string): string | null {
-  let out = '';
+  const lines: string[] = [];
   for (const [k, v] of Object.entries(map)) {
     const text = scalar(v);
     if (text === null) return null;
-    out += `${out ? indent : first}${k}: ${text}\n`;
+    lines.push(`${lines.length ? indent : first}${k}: ${text}\n`);
   }
-  return out || null;
+  // Joined rather than added up: one flat string, which every later render copies in one go.
+  return lines.length ? lines.join('') : null;
 }
 
 /** The item as a one-element list under a key, as it sits in the document, minus the key. */
