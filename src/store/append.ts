@@ -14,7 +14,7 @@ import { nextId } from './ids.js';
 import { copyMeta, type LogMeta } from './log-meta.js';
 import type { LogFile } from './logfile.js';
 import { newSegmentName } from './paths.js';
-import type { Store } from './store.js';
+import type { OpenStore } from './open-store.js';
 
 /** A segment takes no more appends past this size. */
 export const SEGMENT_MAX = 1 << 20;
@@ -30,7 +30,7 @@ export const SEGMENT_MAX = 1 << 20;
  * open sets the torn batch aside (a file not named as ours is another clone's, whose torn
  * tail is only ignored — and would stay in the history for good).
  */
-function writable(store: Store, now: Date): { file: LogFile; rotated: boolean } {
+function writable(store: OpenStore, now: Date): { file: LogFile; rotated: boolean } {
   const open = store.ledger.open;
   if (open) {
     const f = store.file(open);
@@ -63,12 +63,12 @@ function writable(store: Store, now: Date): { file: LogFile; rotated: boolean } 
  * a checkout of an older commit. Written again under that name, it would stop git from
  * coming back. Asked only of an open segment that is missing.
  */
-function takenByGit(store: Store, f: LogFile): boolean {
+function takenByGit(store: OpenStore, f: LogFile): boolean {
   return store.repo !== null && gitTookIt(store.layout.root, gitPath(store.layout.root, f.path));
 }
 
 /** Whether git's index holds the segment; asked of git only when the index changed since. */
-function gitHasSeen(store: Store, f: LogFile): boolean {
+function gitHasSeen(store: OpenStore, f: LogFile): boolean {
   if (!store.repo) return false;
   const sig = indexSignature(store.repo);
   if (sig === null || sig === store.ledger.index) return false;
@@ -83,7 +83,7 @@ function gitHasSeen(store: Store, f: LogFile): boolean {
  * write with fsync, and acknowledge it. Under the lock, after catchUp. `lastId`: the
  * memory's newest id, which the batch's ids follow.
  */
-export function appendBatch(store: Store, events: readonly Placed[], where: 'shared' | 'local', lastId: string, now: Date): GccEvent[] {
+export function appendBatch(store: OpenStore, events: readonly Placed[], where: 'shared' | 'local', lastId: string, now: Date): GccEvent[] {
   const w = write(store, events, where, lastId, now);
   if (w) acknowledgeWrites(store, [w]);
   return w?.envelopes ?? [];
@@ -94,7 +94,7 @@ export function appendBatch(store: Store, events: readonly Placed[], where: 'sha
  * shared batch is written first; if the local one then fails, the shared one is taken back
  * before the error is reported, so a failed operation leaves no trace.
  */
-export function appendOperation(store: Store, shared: readonly Placed[], local: readonly Placed[], lastId: string, now: Date): GccEvent[] {
+export function appendOperation(store: OpenStore, shared: readonly Placed[], local: readonly Placed[], lastId: string, now: Date): GccEvent[] {
   const newest = store.ledger.lastId;
   const s = write(store, shared, 'shared', lastId, now);
   let l: Written | null;
@@ -119,7 +119,7 @@ export function appendOperation(store: Store, shared: readonly Placed[], local: 
 }
 
 /** Write a batch (durable, not yet acknowledged). */
-function write(store: Store, events: readonly Placed[], where: 'shared' | 'local', lastId: string, now: Date): Written | null {
+function write(store: OpenStore, events: readonly Placed[], where: 'shared' | 'local', lastId: string, now: Date): Written | null {
   if (!store.lock.isHeld) throw gccError('E_INTERNAL', 'append outside the lock');
   if (events.length === 0) return null;
   // The file is held against what is known of it as it is opened for the append (LogFile.append).
@@ -147,7 +147,7 @@ function write(store: Store, events: readonly Placed[], where: 'shared' | 'local
  * clone's own segment grew since, which the next open acknowledges; the next write of the
  * ledger rewrites all of it.
  */
-function acknowledgeWrites(store: Store, done: readonly Written[]): void {
+function acknowledgeWrites(store: OpenStore, done: readonly Written[]): void {
   const rotated = done.some((w) => w.rotated);
   try {
     store.acknowledge(done.map((w) => w.file), false, rotated, true);

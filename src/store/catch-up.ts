@@ -8,7 +8,7 @@ import { byId } from './ids.js';
 import { readLedger } from './ledger.js';
 import type { LogFile } from './logfile.js';
 import { LOCAL } from './segments.js';
-import type { Store } from './store.js';
+import type { OpenStore } from './open-store.js';
 import { FrozenLog } from './visit.js';
 
 export interface CatchUp {
@@ -26,7 +26,7 @@ export interface CatchUp {
  * brought them). A segment that vanished, or new events older than the memory's newest,
  * ask the caller to replay from scratch.
  */
-export function catchUpLogs(store: Store, lastId: string, now?: number): CatchUp {
+export function catchUpLogs(store: OpenStore, lastId: string, now?: number): CatchUp {
   const added: GccEvent[] = [];
   const torn: LogFile[] = [];
   let reset = false;
@@ -97,7 +97,7 @@ export function catchUpLogs(store: Store, lastId: string, now?: number): CatchUp
 }
 
 /** Whether anything git or another writer does could have changed the logs since the last look. */
-function somethingMoved(store: Store): boolean {
+function somethingMoved(store: OpenStore): boolean {
   if (store.repo && headOf(store.repo) !== store.head) return true;
   for (const [dir, mtime] of store.dirMtimes) {
     try {
@@ -110,6 +110,6 @@ function somethingMoved(store: Store): boolean {
 }
 
 /** What the ledger on disk (another process of this clone may have written it since) holds as acknowledged of a log. */
-function acknowledgedSize(store: Store, f: LogFile): number {
+function acknowledgedSize(store: OpenStore, f: LogFile): number {
   return (readLedger(store.layout.ledger) ?? store.ledger).logs[f.name]?.size ?? 0;
 }

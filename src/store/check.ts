@@ -7,7 +7,7 @@ import { copyMeta, type LogMeta, signatureOf } from './log-meta.js';
 import type { LogFile } from './logfile.js';
 import { assertRealLayout } from './paths.js';
 import { LOCAL } from './segments.js';
-import type { Store } from './store.js';
+import type { OpenStore } from './open-store.js';
 
 /** What check() found since the ledger was written. */
 export interface Checked {
@@ -39,7 +39,7 @@ const metaOf = (e: LedgerEntry): LogMeta => {
  * newest months are looked at one by one; older months by their folder (a file added or
  * removed changes it), their bytes held against the ledger whenever they are read.
  */
-export function checkLogs(store: Store, now: number, collect?: GccError[]): Checked {
+export function checkLogs(store: OpenStore, now: number, collect?: GccError[]): Checked {
   const damage: GccError[] = collect ?? [];
   const out: Checked = { added: [], replaced: [], grew: [], resigned: [], torn: [], warnings: [] };
   assertRealLayout(store.layout);

@@ -25,6 +25,7 @@ import { emptyLedger, type Ledger, type LedgerEntry, ledgerDamaged, readLedger, 
 import { FileLock, type LockOptions } from './lock.js';
 import { copyMeta, signatureOf } from './log-meta.js';
 import { LogFile } from './logfile.js';
+import type { OpenStore } from './open-store.js';
 import { assertNoSymlink, type Layout } from './paths.js';
 import { LOCAL, listSegments } from './segments.js';
 import { mergeById } from './stream.js';
@@ -34,7 +35,7 @@ export { LOCAL } from './segments.js';
 export type { CatchUp } from './catch-up.js';
 export type { Checked } from './check.js';
 
-export class Store {
+export class Store implements OpenStore {
   readonly logs = new Map<string, LogFile>();
   readonly lock: FileLock;
   readonly repo: GitRepo | null;

@@ -1,0 +1,31 @@
+/**
+ * What the store's passes (append.ts, catch-up.ts, check.ts) work on: the logs this process
+ * knows, the ledger and the lock. Store is the one implementation; the passes name this
+ * interface so that they sit below it.
+ */
+import type { GitRepo } from './git-probe.js';
+import type { LogPlace } from './git-explain.js';
+import type { Ledger } from './ledger.js';
+import type { FileLock } from './lock.js';
+import type { LogFile } from './logfile.js';
+import type { Layout } from './paths.js';
+
+export interface OpenStore {
+  readonly layout: Layout;
+  readonly logs: Map<string, LogFile>;
+  readonly lock: FileLock;
+  readonly repo: GitRepo | null;
+  ledger: Ledger;
+  readonly ledgerLost: boolean;
+  readonly warnings: string[];
+  dirMtimes: Map<string, number>;
+  checked: Set<string> | undefined;
+  operation: number;
+  head: string | null;
+  readonly local: LogFile;
+  file(name: string): LogFile;
+  listSegments(warnings?: string[]): string[];
+  lookForVisit(again: boolean): boolean;
+  place(path: string, name: string): LogPlace;
+  acknowledge(changed: readonly LogFile[] | 'all', replaced?: boolean, sealedChanged?: boolean, justAppended?: boolean): void;
+}
