@@ -239,7 +239,9 @@ export class Fold {
    * it is folded again.
    */
   verifyWith(run: (hooks: VerifyHooks) => Problem[]): Problem[] {
-    const { lastId, events } = this._state;
+    // Read through a call: a temporary of this frame, which lasts as long as verify, would
+    // otherwise keep the released state alive beside the one verify folds.
+    const { lastId, events } = this.position();
     let released = false;
     let folded: MemoryState | null = null;
     const problems = run({
@@ -269,6 +271,11 @@ export class Fold {
       this.openDelta = null;
     }
     return problems;
+  }
+
+  /** Where the state stands (its last event), without handing out the state. */
+  private position(): { lastId: string; events: number } {
+    return { lastId: this._state.lastId, events: this._state.events };
   }
 
   /** A full rebuild under the lock, as `gctx replay` asks: every view from the logs. */
