@@ -60,7 +60,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const { run } = await import('./main.js');
-  return run(argv);
+  return run(argv, true);
 }
 
 main(process.argv.slice(2)).then(
