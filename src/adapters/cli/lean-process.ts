@@ -5,43 +5,51 @@
  *
  * - `--v8-pool-size=1`: one V8 worker thread rather than one per core, so fewer threads whose
  *   memory the garbage collector's parallel work touches;
- * - `--optimize-for-size`: V8's mode for small devices, which lets the old generation grow by
- *   less between full collections (and optimises code less eagerly);
  * - `MALLOC_ARENA_MAX=1`: the C library keeps one heap for every thread, rather than one arena
- *   per thread that each holds on to what it once allocated.
+ *   per thread that each holds on to what it once allocated;
+ * - for building the search index only, `--optimize-for-size`: V8's mode for small devices,
+ *   which lets the heap grow by less between full collections and optimises code less: a
+ *   build's memory traded for its time (docs/benchmarks.md), where verify has none to gain.
  *
  * The child is process.execPath with this process's own script and node options, never another
  * executable. Only the command line's own process does this (never a process the library is
  * loaded into), once (the child is marked), and only for these passes, whose seconds dwarf the
  * second node start; everything else runs here.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { layout } from '../../store/paths.js';
 
 /** The node options the child starts with, after this process's own. */
-export const LEAN_FLAGS = ['--v8-pool-size=1', '--optimize-for-size'] as const;
+export const LEAN_FLAGS = ['--v8-pool-size=1'] as const;
+/** Added for building the search index. */
+export const INDEX_FLAGS = ['--optimize-for-size'] as const;
 /** What the child's environment adds to this process's. */
 export const LEAN_ENV = { MALLOC_ARENA_MAX: '1' } as const;
 /** Set in the child: it runs the command itself. */
 const CHILD = 'GCTX_LEAN_CHILD';
 
-/** True for a command that reads every log of the memory in `dir` in one pass. */
-export function readsWholeHistory(command: string, dir: string): boolean {
-  if (command === 'verify') return true;
+/**
+ * The node options of a lean child for a command that reads every log of the memory in `dir`
+ * in one pass; null for any other command.
+ */
+export function leanFlags(command: string, dir: string): readonly string[] | null {
+  if (command === 'verify') return LEAN_FLAGS;
   // No record of what the search index was fed: the query indexes every segment first.
-  return command === 'search' && !existsSync(join(layout(dir).cache, 'search', 'fed.json'));
+  if (command === 'search' && !existsSync(join(layout(dir).cache, 'search', 'fed.json'))) return [...LEAN_FLAGS, ...INDEX_FLAGS];
+  return null;
 }
 
 /**
  * Run this process's command again in a lean child, waiting for it; its exit code, or null
  * when this process is to run the command itself (it is the child, or no child could start).
  */
-export function runLean(argv: readonly string[]): number | null {
+export async function runLean(argv: readonly string[], flags: readonly string[]): Promise<number | null> {
   const script = process.argv[1];
   if (process.env[CHILD] || !script) return null;
-  const r = spawnSync(process.execPath, [...process.execArgv, ...LEAN_FLAGS, script, ...argv], {
+  // Loaded here: the commands that run where they were started never load it.
+  const { spawnSync } = await import('node:child_process');
+  const r = spawnSync(process.execPath, [...process.execArgv, ...flags, script, ...argv], {
     stdio: 'inherit',
     env: { ...process.env, ...LEAN_ENV, [CHILD]: '1' },
   });

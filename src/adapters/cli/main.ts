@@ -18,7 +18,7 @@ import { type Answer, type Operation, operationsFor } from '../../operations/ind
 import { findMemoryRoot } from '../../store/paths.js';
 import { parseArgs, usageOf } from './args.js';
 import { keepHeapSmall } from './heap-flags.js';
-import { readsWholeHistory, runLean } from './lean-process.js';
+import { leanFlags, runLean } from './lean-process.js';
 import { LAUNCHERS } from './launchers/index.js';
 
 /** What the command line offers: the catalogue's commands, then the launchers of other front ends. */
@@ -87,8 +87,10 @@ export async function run(argv: readonly string[], own = false): Promise<number>
     if (op.needs === 'none') {
       out = await op.run(args, { dir, explicitDir, session, budget, front: 'cli' });
     } else {
-      if (own && readsWholeHistory(op.name, dir)) {
-        const code = runLean(argv);
+      // Not while inspecting the machines live: the child would be the one to show them.
+      const lean = own && !inspector ? leanFlags(op.name, dir) : null;
+      if (lean) {
+        const code = await runLean(argv, lean);
         if (code !== null) return code;
       }
       const [{ Memory }] = await Promise.all([import('../../engine/memory.js'), keepHeapSmall()]);

@@ -1,7 +1,8 @@
 /**
  * verify, and a search whose index must first be built from every segment, run in a lean child
  * (lean-process.ts): the same executable and script, started with --v8-pool-size=1 and
- * MALLOC_ARENA_MAX=1; other commands run in the process that was started. Read from what each
+ * MALLOC_ARENA_MAX=1 (and --optimize-for-size to build the index); other commands run in the
+ * process that was started. Read from what each
  * process reports of its own start, not from memory use or timings.
  */
 import { spawnSync } from 'node:child_process';
@@ -14,7 +15,7 @@ afterAll(cleanup);
 /** Prints, on exit, how the process was started: its node options and MALLOC_ARENA_MAX. */
 const PROBE = `data:text/javascript,${encodeURIComponent(
   "import { writeSync } from 'node:fs'; " +
-    "process.on('exit', (code) => writeSync(2, '@@start ' + JSON.stringify({ pid: process.pid, ppid: process.ppid, flags: process.execArgv.filter((a) => a.startsWith('--v8')), arena: process.env.MALLOC_ARENA_MAX ?? null, code }) + '\\n'));",
+    "process.on('exit', (code) => writeSync(2, '@@start ' + JSON.stringify({ pid: process.pid, ppid: process.ppid, flags: process.execArgv.filter((a) => a.startsWith('--v8') || a.startsWith('--optimize')), arena: process.env.MALLOC_ARENA_MAX ?? null, code }) + '\\n'));",
 )}`;
 
 interface Start {
@@ -58,6 +59,7 @@ describe('a pass over the whole history runs in a lean child', () => {
     const [child, parent] = r.starts as [Start, Start];
     expect(child.ppid).toBe(parent.pid);
     expect(lean(child)).toBe(true);
+    expect(child.flags).not.toContain('--optimize-for-size');
     expect(lean(parent)).toBe(false);
   });
 
@@ -67,6 +69,7 @@ describe('a pass over the whole history runs in a lean child', () => {
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/first step|second step/);
     expect(first.starts.filter(lean)).toHaveLength(1);
+    expect(first.starts.find(lean)!.flags).toContain('--optimize-for-size');
     const again = run(dir, ['search', 'parser', 'cache']);
     expect(again.code).toBe(0);
     expect(again.stdout).toBe(first.stdout);
