@@ -239,7 +239,9 @@ export class Fold {
    * it is folded again.
    */
   verifyWith(run: (hooks: VerifyHooks) => Problem[]): Problem[] {
-    const { lastId, events } = this._state;
+    // Read through a call: a temporary of this frame, which lasts as long as verify, would
+    // otherwise keep the released state alive beside the one verify folds.
+    const { lastId, events } = this.position();
     let released = false;
     let folded: MemoryState | null = null;
     const problems = run({
@@ -269,6 +271,32 @@ export class Fold {
       this.openDelta = null;
     }
     return problems;
+  }
+
+  /**
+   * Run a long pass that never reads the state (indexing the history for search) with the state
+   * let go, then fold it again from the snapshot and what was appended since (as verify does
+   * when its own fold cannot take the state's place).
+   */
+  withoutState<T>(work: () => T): T {
+    // Written now if this state is not on disk yet, as closing would; without a snapshot to
+    // fold from, the state is kept rather than replayed twice.
+    this.saveSnapshot(true);
+    if (this.snapshotAt < 0) return work();
+    this._state = initialState();
+    this.openDelta = null;
+    this.refold = true;
+    try {
+      return work();
+    } finally {
+      if (this.fromSnapshot()) this.refold = false;
+      else this.replayAll(false);
+    }
+  }
+
+  /** Where the state stands (its last event), without handing out the state. */
+  private position(): { lastId: string; events: number } {
+    return { lastId: this._state.lastId, events: this._state.events };
   }
 
   /** A full rebuild under the lock, as `gctx replay` asks: every view from the logs. */

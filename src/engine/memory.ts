@@ -281,8 +281,12 @@ export class Memory {
 
   /** What CONTEXT reads: the state, and events read back newest first. */
   source(): ContextSource {
+    const fold = this.fold;
     return {
-      state: this.state,
+      // Read when used, not held: a search that indexes the history lets the state go meanwhile.
+      get state() {
+        return fold.state;
+      },
       newest: (q) => newest(this.store, q),
       scan: (q, visit) => scanNewest(this.store, q, visit),
       search: (text, o) => {
@@ -297,7 +301,7 @@ export class Memory {
   async loadSearch(): Promise<void> {
     if (this.finder) return;
     const { MemorySearch } = await import('./search.js');
-    this.finder ??= new MemorySearch(this.store, this.store.layout.cache);
+    this.finder ??= new MemorySearch(this.store, this.store.layout.cache, (work) => this.fold.withoutState(work));
   }
 
   /** What git sees changed in the work tree since the branch's last commit, when no hook logged work on it. */

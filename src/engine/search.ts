@@ -22,6 +22,12 @@ import { writeTextAtomic } from '../store/text-file.js';
 import { FrozenLog } from '../store/visit.js';
 
 const FED = 'fed.json';
+/**
+ * Bytes of segments to index beyond which a query runs with the memory's state let go (and
+ * folded again after): a first index of a long history reads it all, and the state it does not
+ * need would otherwise stay live through it, and V8 sizes the heap by what is live.
+ */
+const LEND_STATE_BYTES = 64 * 1024 * 1024;
 
 interface Fed {
   size: number;
@@ -91,9 +97,16 @@ export interface SearchOpts {
 export class MemorySearch {
   private readonly dir: string;
 
+  /**
+   * @param spare runs a query that indexes much of the history with the opened memory's state
+   * let go; by default the query just runs.
+   * @param spareAbove how many bytes of segments still to index make a query use `spare`.
+   */
   constructor(
     private readonly store: Store,
     cache: string,
+    private readonly spare: <T>(work: () => T) => T = (work) => work(),
+    private readonly spareAbove = LEND_STATE_BYTES,
   ) {
     this.dir = join(cache, 'search');
   }
@@ -101,6 +114,19 @@ export class MemorySearch {
   /** Bring the index up to every segment the ledger acknowledges, then rank. */
   search(text: string, o: SearchOpts): SearchResult {
     mkdirSync(this.dir, { recursive: true });
+    const query = () => this.query(text, o);
+    return this.unfed() > this.spareAbove ? this.spare(query) : query();
+  }
+
+  /** Bytes of segments the index has not been fed as they stand: a guess, read without the lock, of the work ahead. */
+  private unfed(): number {
+    const fed = readFed(join(this.dir, FED));
+    let bytes = 0;
+    for (const [name, entry] of Object.entries(this.store.ledger.logs)) if (name !== LOCAL && fed.get(name)?.size !== entry.size) bytes += entry.size;
+    return bytes;
+  }
+
+  private query(text: string, o: SearchOpts): SearchResult {
     const lock = new FileLock(join(this.dir, 'lock'));
     lock.acquireSync({ timeoutMs: 300_000 });
     let idx: SearchIndex;

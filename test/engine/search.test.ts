@@ -8,6 +8,9 @@ import { cpSync, existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Memory } from '../../src/engine/memory.js';
+import { MemorySearch } from '../../src/engine/search.js';
+import { layout } from '../../src/store/paths.js';
+import type { Store } from '../../src/store/store.js';
 import { CLI } from '../support/cli.js';
 import { cleanup, tempProject } from '../support/tmp.js';
 
@@ -29,6 +32,30 @@ async function memory(): Promise<{ dir: string; m: Memory }> {
 const search = (m: Memory, text: string, page?: number) => m.context({ level: 'search', text, ...(page ? { page } : {}) }, { budget: 4000 });
 
 describe('search over a memory', () => {
+  it('a query that must index much of the history runs with the state let go, then folds the same state back', async () => {
+    const { dir, m } = await memory();
+    await m.close();
+    const again = await Memory.open(dir);
+    const inner = again as unknown as { fold: { withoutState<T>(work: () => T): T }; store: Store; finder: MemorySearch | null };
+    const before = JSON.stringify(again.state);
+    let during = -1;
+    const spare = <T>(work: () => T): T =>
+      inner.fold.withoutState(() => {
+        during = again.state.events;
+        return work();
+      });
+    // Any bytes still to index count as much, here.
+    inner.finder = new MemorySearch(inner.store, layout(dir).cache, spare, 0);
+    expect(search(again, 'tokenizer').text).toMatch(/«[Tt]okenizer»/);
+    expect(during).toBe(0);
+    expect(JSON.stringify(again.state)).toBe(before);
+    // Indexed now: the next query does not let the state go.
+    during = -1;
+    expect(search(again, 'granularity').text).toMatch(/try-lru/);
+    expect(during).toBe(-1);
+    await again.close();
+  });
+
   it('finds commits, purposes, hypotheses, reasons, notes and tool calls, best first', async () => {
     const { m } = await memory();
     const tok = search(m, 'tokenizer');

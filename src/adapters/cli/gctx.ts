@@ -14,6 +14,7 @@
  */
 // A namespace import: on a Node without enableCompileCache, a named import would fail to link.
 import * as nodeModule from 'node:module';
+import { keepHeapSmall } from './heap-flags.js';
 
 try {
   nodeModule.enableCompileCache?.();
@@ -47,6 +48,8 @@ async function main(argv: readonly string[]): Promise<number> {
     return hookFromBootstrap(opts);
   }
   if (opts && argv[0] === 'mcp') {
+    // Before the server's modules load: the SDK's own loading would grow the young generation.
+    await keepHeapSmall();
     const { mcpFromBootstrap } = await import('./mcp-main.js');
     // false: a --budget main.ts refuses, with its own message.
     if (await mcpFromBootstrap(opts)) return 0;
@@ -57,7 +60,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const { run } = await import('./main.js');
-  return run(argv);
+  return run(argv, true);
 }
 
 main(process.argv.slice(2)).then(

@@ -13,8 +13,11 @@
  *
  * Node documents changing V8 flags after start as unsafe in general (some flags are read once,
  * at start, and a few crash when changed later); these two are plain numbers V8 reads at each
- * decision, and nothing but memory and time depends on them. Only the command line sets them,
- * for its own process: the library never changes the flags of a process it is loaded into.
+ * decision, and nothing but memory and time depends on them. Only the command line's doors set
+ * them, for their own process: a command that opens a memory (main.ts), `gctx hook` (whose
+ * event may open one: a SessionStart in a fresh clone replays the whole history) and `gctx mcp`
+ * (hook-main.ts; gctx.ts before mcp-main.ts loads; their launchers). The library never changes the flags of a
+ * process it is loaded into.
  */
 
 /** The flags, as `node` takes them. */

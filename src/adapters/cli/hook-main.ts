@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { gccError } from '../../errors.js';
 import { HOOK_AGENTS, runHook, type HookAgent } from '../hook/run-hook.js';
 import { readStdin } from '../hook/stdin.js';
+import { keepHeapSmall } from './heap-flags.js';
 
 export interface HookOptions {
   agent?: string | undefined;
@@ -25,7 +26,8 @@ export async function hookCommand(opts: HookOptions): Promise<string | null> {
     process.stderr.write(`gctx hook: ${gccError('E_INVALID_ARGUMENT', `unknown --agent ${JSON.stringify(agent)}`, 'use --agent claude-code, --agent codex, or no --agent for the normalized envelope').oneLine()}\n`);
     return null;
   }
-  const input = await readStdin();
+  // The event may open the memory (a SessionStart in a fresh clone replays the whole history).
+  const [input] = await Promise.all([readStdin(), keepHeapSmall()]);
   const inspector = process.env.GCC_INSPECT || process.env.GCC_INSPECT_FILE ? (await import('../../diagrams/inspect.js')).inspectorFromEnv(process.env) : null;
   const out = await runHook({ agent: agent as HookAgent, input, dir: opts.dir === undefined ? undefined : resolve(opts.dir), session: opts.session }).finally(() => inspector?.stop());
   for (const line of out.stderr) process.stderr.write(`${line}\n`);

@@ -18,6 +18,7 @@ import { type Answer, type Operation, operationsFor } from '../../operations/ind
 import { findMemoryRoot } from '../../store/paths.js';
 import { parseArgs, usageOf } from './args.js';
 import { keepHeapSmall } from './heap-flags.js';
+import { leanFlags, runLean } from './lean-process.js';
 import { LAUNCHERS } from './launchers/index.js';
 
 /** What the command line offers: the catalogue's commands, then the launchers of other front ends. */
@@ -48,7 +49,11 @@ async function checked(op: Operation, given: Record<string, unknown>): Promise<R
   return r.data;
 }
 
-export async function run(argv: readonly string[]): Promise<number> {
+/**
+ * @param own true when this process is gctx itself (run from its bootstrap or as the program):
+ * a pass over the whole history may then be run in a lean child (lean-process.ts).
+ */
+export async function run(argv: readonly string[], own = false): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(`${help()}\n`);
@@ -82,6 +87,12 @@ export async function run(argv: readonly string[]): Promise<number> {
     if (op.needs === 'none') {
       out = await op.run(args, { dir, explicitDir, session, budget, front: 'cli' });
     } else {
+      // Not while inspecting the machines live: the child would be the one to show them.
+      const lean = own && !inspector ? leanFlags(op.name, dir) : null;
+      if (lean) {
+        const code = await runLean(argv, lean);
+        if (code !== null) return code;
+      }
       const [{ Memory }] = await Promise.all([import('../../engine/memory.js'), keepHeapSmall()]);
       const memory = await Memory.open(dir, { create: op.needs === 'create', search: 'on-demand', ...(session ? { session } : {}) });
       try {
@@ -114,7 +125,7 @@ function isEntry(): boolean {
 }
 
 if (isEntry()) {
-  run(process.argv.slice(2)).then(
+  run(process.argv.slice(2), true).then(
     (code) => {
       process.exitCode = code;
     },

@@ -1,12 +1,13 @@
 /**
  * A gctx command that opens a memory keeps V8's young generation at the size the process
  * started with, or one step up (heap-flags.ts), through a pass over a history that grows it
- * further under V8's defaults. Read from V8's heap statistics inside the process, not from its
+ * further under V8's defaults; so do `gctx hook` and `gctx mcp`, whose first open in a fresh
+ * clone is the same pass. Read from V8's heap statistics inside the process, not from its
  * memory use or timings.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, FORMAT_VERSION, type GccEvent } from '../../../src/events/types.js';
 import { serialize } from '../../../src/log/codec.js';
@@ -41,15 +42,40 @@ function freshClone(events: number): string {
   return dir;
 }
 
+/** The young generation's size at the start and the end of a gctx process run in `dir`. */
+function young(dir: string, args: string[], input = ''): { start: number; end: number; stdout: string } {
+  const r = spawnSync(process.execPath, ['--import', PROBE, CLI, ...args], { cwd: dir, input, encoding: 'utf8', env: { ...process.env, GCC_SESSION: '', CLAUDE_CODE_SESSION_ID: '' } });
+  expect(r.status, r.stderr).toBe(0);
+  const line = r.stderr.split('\n').find((l) => l.startsWith('@@young '));
+  expect(line, r.stderr).toBeDefined();
+  return { ...(JSON.parse(line!.slice('@@young '.length)) as { start: number; end: number }), stdout: r.stdout };
+}
+
 describe('the heap of a gctx command', () => {
+  // Under V8's defaults each of these replays doubles the young generation at least twice.
   it('keeps its young generation small through a replay of the whole history', () => {
+    const { start, end, stdout } = young(freshClone(3_000), ['status']);
+    expect(stdout).toMatch(/On memory branch main/);
+    expect(end).toBeLessThanOrEqual(2 * start);
+  });
+
+  it('does so in a SessionStart hook, whose briefing is the first open of a fresh clone', () => {
     const dir = freshClone(3_000);
-    const r = spawnSync(process.execPath, ['--import', PROBE, CLI, 'status'], { cwd: dir, encoding: 'utf8', env: { ...process.env, GCC_SESSION: '' } });
-    expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/On memory branch main/);
-    const line = r.stderr.split('\n').find((l) => l.startsWith('@@young '))!;
-    const { start, end } = JSON.parse(line.slice('@@young '.length)) as { start: number; end: number };
-    // Under V8's defaults this replay doubles the young generation at least twice.
+    const event = { session_id: 's-heap', transcript_path: join(dir, 't.jsonl'), cwd: dir, permission_mode: 'default', hook_event_name: 'SessionStart', source: 'startup' };
+    const { start, end, stdout } = young(dir, ['hook', '--agent', 'claude-code'], JSON.stringify(event));
+    expect(stdout).toMatch(/additionalContext/);
+    expect(end).toBeLessThanOrEqual(2 * start);
+  });
+
+  it('does so in `gctx mcp`, whose first tool call opens the memory', () => {
+    const dir = freshClone(3_000);
+    const lines = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'heap', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'context', arguments: {} } },
+    ];
+    const { start, end, stdout } = young(dir, ['mcp', '--dir', dir], lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    expect(stdout).toMatch(/"id":2/);
     expect(end).toBeLessThanOrEqual(2 * start);
   });
 });

@@ -1,4 +1,5 @@
 import { operation } from '../../../operations/operation.js';
+import { keepHeapSmall } from '../heap-flags.js';
 
 export default operation({
   name: 'mcp',
@@ -9,6 +10,8 @@ export default operation({
   readOnly: false,
   needs: 'none',
   run: async (_a, ctx) => {
+    // Before the server's modules load: the SDK's own loading would grow the young generation.
+    await keepHeapSmall();
     const { serveMcp } = await import('../../mcp/server.js');
     await serveMcp({ dir: ctx.dir, session: ctx.session, budget: ctx.budget });
     // stdout belongs to the protocol: nothing more is printed after the client leaves.
