@@ -217,7 +217,9 @@ export class Memory {
     }
   }
 
+  /** The branch a session is on, as every writer has left it (catches up with other writers first). */
   currentBranch(session?: string): string {
+    this.refresh();
     return currentBranch(this.state, session ?? this.opts.session);
   }
 
@@ -227,7 +229,7 @@ export class Memory {
   }
 
   pendingWork(session?: string): { edits: number; turns: number; files: string[] } {
-    const b = this.state.branches[this.currentBranch(session)]!;
+    const b = this.state.branches[currentBranch(this.state, session ?? this.opts.session)]!;
     const files = Object.values(b.pending.files).sort((x, y) => (x.at < y.at ? 1 : x.at > y.at ? -1 : x.path < y.path ? -1 : 1));
     return { edits: b.pending.edits, turns: b.pending.turns, files: files.map((f) => f.path) };
   }
