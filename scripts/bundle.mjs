@@ -14,6 +14,10 @@
  *   no module becomes a chunk just because two doors use it.
  * - Within a door, each `import()` in the sources stays a chunk loaded on demand: a hook loads
  *   the engine (memory-….js) only when its event needs the memory.
+ * - esbuild puts the modules reached from the same set of entries (a door, each `import()`) in
+ *   one chunk. The modules the engine loads only once it is loaded itself (search, the decider,
+ *   the command redactor) each import it in the bundle (`engineFirst`), so they reach all of it
+ *   or none, and the engine is one chunk rather than a dozen split along what each of them uses.
  * - yaml, diff and xstate are `require`d synchronously on first use
  *   (src/runtime/lazy-deps.ts): each is bundled into a CommonJS file of its own (yaml.cjs,
  *   diff.cjs, xstate.cjs) rather than dozens in node_modules. xstate is only
@@ -25,7 +29,7 @@
  *   so its unused parts (locales, about 360 KB) are left out. The command line loads it
  *   (schema-….js) only to check the arguments of a call that gives some.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -50,6 +54,19 @@ const esm = {
   // An optional peer dependency (live inspection, src/diagrams/inspect.ts): loaded from the
   // user's node_modules when installed, and said to be missing when not — never bundled.
   external: ['@statelyai/inspect'],
+};
+
+/** Loaded by the engine (src/engine/memory.ts) on demand, after it is loaded; see the header. */
+const AFTER_ENGINE = /\/dist\/(engine\/search|engine\/redact-command|decider\/decide)\.js$/;
+const engineFirst = {
+  name: 'engine-first',
+  setup(b) {
+    b.onLoad({ filter: AFTER_ENGINE }, (args) => ({
+      contents: `import ${JSON.stringify(`${root}dist/engine/memory.js`)};\n${readFileSync(args.path, 'utf8')}`,
+      loader: 'js',
+      resolveDir: dirname(args.path),
+    }));
+  },
 };
 
 /** The bootstrap's imports of the doors stay imports: the doors sit next to it in dist/bin. */
@@ -95,7 +112,7 @@ async function emit(options) {
 }
 
 await emit({ ...common, ...esm, entryPoints: { gctx: 'dist/adapters/cli/gctx.js' }, plugins: [doorsOutside] });
-for (const door of DOORS) await emit({ ...common, ...esm, entryPoints: { [door]: `dist/adapters/cli/${door}.js` }, splitting: true, plugins: [lazyAjv] });
+for (const door of DOORS) await emit({ ...common, ...esm, entryPoints: { [door]: `dist/adapters/cli/${door}.js` }, splitting: true, plugins: [lazyAjv, engineFirst] });
 for (const [name, contents, resolveDir] of [
   ['yaml', "module.exports = require('yaml');", root],
   ['diff', "module.exports = require('diff');", root],
@@ -104,6 +121,10 @@ for (const [name, contents, resolveDir] of [
 ]) {
   await emit({ ...common, stdin: { contents, resolveDir, loader: 'js' }, outfile: `${outdir}/${name}.cjs`, format: 'cjs' });
 }
+
+// Node looks up the package scope of every module it loads; one next to them ends each walk
+// at the first folder, and is read once.
+writeFileSync(`${outdir}/package.json`, '{ "type": "module" }\n');
 
 // A bundled CommonJS module requiring something left outside (a builtin) compiles to a
 // `__require` that throws in an ES module at run time; refuse to ship that.
