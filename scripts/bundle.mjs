@@ -15,9 +15,13 @@
  * - Within a door, each `import()` in the sources stays a chunk loaded on demand: a hook loads
  *   the engine (memory-….js) only when its event needs the memory.
  * - esbuild puts the modules reached from the same set of entries (a door, each `import()`) in
- *   one chunk. The modules the engine loads only once it is loaded itself (search, the decider,
- *   the command redactor) each import it in the bundle (`engineFirst`), so they reach all of it
- *   or none, and the engine is one chunk rather than a dozen split along what each of them uses.
+ *   one chunk. The modules loaded on demand that reach part of the engine each import all of it
+ *   in the bundle (`engineFirst`), so the engine is one chunk rather than a dozen split along
+ *   what each of them uses: those the engine loads once it is loaded itself (search, the
+ *   decider, the command redactor), those of commands that open the memory first (the gitGraph
+ *   of `gctx graph`, the git hooks `gctx init` installs); and, loading the engine with them,
+ *   the git merge driver of the logs, the machines' diagrams and the live inspector (`gctx
+ *   viz`, GCC_INSPECT: tools for looking at the machines).
  * - yaml, diff and xstate are `require`d synchronously on first use
  *   (src/runtime/lazy-deps.ts): each is bundled into a CommonJS file of its own (yaml.cjs,
  *   diff.cjs, xstate.cjs) rather than dozens in node_modules. xstate is only
@@ -56,8 +60,8 @@ const esm = {
   external: ['@statelyai/inspect'],
 };
 
-/** Loaded by the engine (src/engine/memory.ts) on demand, after it is loaded; see the header. */
-const AFTER_ENGINE = /\/dist\/(engine\/search|engine\/redact-command|decider\/decide)\.js$/;
+/** Modules loaded on demand that reach part of the engine (src/engine/memory.ts); see the header. */
+const AFTER_ENGINE = /\/dist\/(engine\/search|engine\/redact-command|decider\/decide|diagrams\/gitgraph|engine\/git\/install|engine\/git\/merge-driver|diagrams\/cli|diagrams\/inspect)\.js$/;
 const engineFirst = {
   name: 'engine-first',
   setup(b) {
