@@ -73,6 +73,23 @@ const engineFirst = {
   },
 };
 
+/**
+ * The `main` door's modules loaded on demand, each after main.js: each imports it in the
+ * bundle, so main's own modules are one chunk too rather than split along what each of
+ * them uses (the engine's modules import it through memory.js).
+ */
+const AFTER_MAIN = /\/dist\/(engine\/memory|operations\/schema|adapters\/hook\/install|adapters\/serve\/state-file|adapters\/serve\/control|adapters\/cli\/hook-main|observer\/redact)\.js$/;
+const mainFirst = {
+  name: 'main-first',
+  setup(b) {
+    b.onLoad({ filter: AFTER_MAIN }, (args) => ({
+      contents: `import ${JSON.stringify(`${root}dist/adapters/cli/main.js`)};\n${readFileSync(args.path, 'utf8')}`,
+      loader: 'js',
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
 /** The bootstrap's imports of the doors stay imports: the doors sit next to it in dist/bin. */
 const doorsOutside = {
   name: 'doors-outside',
@@ -116,7 +133,7 @@ async function emit(options) {
 }
 
 await emit({ ...common, ...esm, entryPoints: { gctx: 'dist/adapters/cli/gctx.js' }, plugins: [doorsOutside] });
-for (const door of DOORS) await emit({ ...common, ...esm, entryPoints: { [door]: `dist/adapters/cli/${door}.js` }, splitting: true, plugins: [lazyAjv, engineFirst] });
+for (const door of DOORS) await emit({ ...common, ...esm, entryPoints: { [door]: `dist/adapters/cli/${door}.js` }, splitting: true, plugins: [lazyAjv, ...(door === 'main' ? [mainFirst] : []), engineFirst] });
 for (const [name, contents, resolveDir] of [
   ['yaml', "module.exports = require('yaml');", root],
   ['diff', "module.exports = require('diff');", root],
