@@ -85,6 +85,9 @@ describe('the gctx executable', () => {
     none(r.loaded, 'hook-main.js', 'mcp-main.js', chunk('schema'), 'xstate.cjs');
     // nor does it search: ranked search's code (and minisearch) is loaded by a search alone.
     none(r.loaded, chunk('search'), 'minisearch.cjs');
+    // The engine and the command table are a chunk each, not split along what other chunks
+    // loaded on demand use (scripts/bundle.mjs): every file costs a process its resolution and linking.
+    expect(r.loaded.length).toBeLessThanOrEqual(7);
   });
 
   it('loads ranked search for a search', () => {
@@ -153,6 +156,8 @@ describe('the gctx executable', () => {
     expect(r.loaded.filter((f) => f.includes('/node_modules/'))).toEqual([]);
     // A tool call moves no branch or session machine.
     none(r.loaded, 'main.js', 'mcp-main.js', chunk('server'), 'ajv.cjs', 'xstate.cjs');
+    // The door, the engine, the decider, the redactors and diff, each in few files.
+    expect(r.loaded.length).toBeLessThanOrEqual(10);
   });
 
   it('serves MCP without the CLI table and without ajv', () => {
