@@ -14,6 +14,14 @@
  *   no module becomes a chunk just because two doors use it.
  * - Within a door, each `import()` in the sources stays a chunk loaded on demand: a hook loads
  *   the engine (memory-….js) only when its event needs the memory.
+ * - esbuild puts the modules reached from the same set of entries (a door, each `import()`) in
+ *   one chunk. The modules loaded on demand that reach part of the engine each import all of it
+ *   in the bundle (`engineFirst`), so the engine is one chunk rather than a dozen split along
+ *   what each of them uses: those the engine loads once it is loaded itself (search, the
+ *   decider, the command redactor), those of commands that open the memory first (the gitGraph
+ *   of `gctx graph`, the git hooks `gctx init` installs); and, loading the engine with them,
+ *   the git merge driver of the logs, the machines' diagrams and the live inspector (`gctx
+ *   viz`, GCC_INSPECT: tools for looking at the machines).
  * - yaml, diff and xstate are `require`d synchronously on first use
  *   (src/runtime/lazy-deps.ts): each is bundled into a CommonJS file of its own (yaml.cjs,
  *   diff.cjs, xstate.cjs) rather than dozens in node_modules. xstate is only
@@ -25,7 +33,7 @@
  *   so its unused parts (locales, about 360 KB) are left out. The command line loads it
  *   (schema-….js) only to check the arguments of a call that gives some.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -50,6 +58,36 @@ const esm = {
   // An optional peer dependency (live inspection, src/diagrams/inspect.ts): loaded from the
   // user's node_modules when installed, and said to be missing when not — never bundled.
   external: ['@statelyai/inspect'],
+};
+
+/** Modules loaded on demand that reach part of the engine (src/engine/memory.ts); see the header. */
+const AFTER_ENGINE = /\/dist\/(engine\/search|engine\/redact-command|decider\/decide|diagrams\/gitgraph|engine\/git\/install|engine\/git\/merge-driver|diagrams\/cli|diagrams\/inspect)\.js$/;
+const engineFirst = {
+  name: 'engine-first',
+  setup(b) {
+    b.onLoad({ filter: AFTER_ENGINE }, (args) => ({
+      contents: `import ${JSON.stringify(`${root}dist/engine/memory.js`)};\n${readFileSync(args.path, 'utf8')}`,
+      loader: 'js',
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
+/**
+ * The `main` door's modules loaded on demand, each after main.js: each imports it in the
+ * bundle, so main's own modules are one chunk too rather than split along what each of
+ * them uses (the engine's modules import it through memory.js).
+ */
+const AFTER_MAIN = /\/dist\/(engine\/memory|operations\/schema|adapters\/hook\/install|adapters\/serve\/state-file|adapters\/serve\/control|adapters\/cli\/hook-main|observer\/redact)\.js$/;
+const mainFirst = {
+  name: 'main-first',
+  setup(b) {
+    b.onLoad({ filter: AFTER_MAIN }, (args) => ({
+      contents: `import ${JSON.stringify(`${root}dist/adapters/cli/main.js`)};\n${readFileSync(args.path, 'utf8')}`,
+      loader: 'js',
+      resolveDir: dirname(args.path),
+    }));
+  },
 };
 
 /** The bootstrap's imports of the doors stay imports: the doors sit next to it in dist/bin. */
@@ -95,7 +133,7 @@ async function emit(options) {
 }
 
 await emit({ ...common, ...esm, entryPoints: { gctx: 'dist/adapters/cli/gctx.js' }, plugins: [doorsOutside] });
-for (const door of DOORS) await emit({ ...common, ...esm, entryPoints: { [door]: `dist/adapters/cli/${door}.js` }, splitting: true, plugins: [lazyAjv] });
+for (const door of DOORS) await emit({ ...common, ...esm, entryPoints: { [door]: `dist/adapters/cli/${door}.js` }, splitting: true, plugins: [lazyAjv, ...(door === 'main' ? [mainFirst] : []), engineFirst] });
 for (const [name, contents, resolveDir] of [
   ['yaml', "module.exports = require('yaml');", root],
   ['diff', "module.exports = require('diff');", root],
@@ -104,6 +142,10 @@ for (const [name, contents, resolveDir] of [
 ]) {
   await emit({ ...common, stdin: { contents, resolveDir, loader: 'js' }, outfile: `${outdir}/${name}.cjs`, format: 'cjs' });
 }
+
+// Node looks up the package scope of every module it loads; one next to them ends each walk
+// at the first folder, and is read once.
+writeFileSync(`${outdir}/package.json`, '{ "type": "module" }\n');
 
 // A bundled CommonJS module requiring something left outside (a builtin) compiles to a
 // `__require` that throws in an ES module at run time; refuse to ship that.

@@ -26,7 +26,7 @@ export default operation({
   readOnly: false,
   needs: 'none',
   run: async (a, ctx) => {
-    const [{ Memory }, { repairMemory }, { oldLogs }] = await Promise.all([import('../engine/memory.js'), import('../engine/integrity.js'), import('../store/migrate.js')]);
+    const { Memory, repairMemory, oldLogs } = await import('./doctor-engine.js');
     const l = layout(ctx.dir);
     const checks: Check[] = [];
     const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);

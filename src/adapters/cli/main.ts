@@ -16,6 +16,7 @@ import { spellCli } from '../../operations/context.js';
 import { argumentsHint, validAsGiven } from '../../operations/fields.js';
 import { type Answer, type Operation, operationsFor } from '../../operations/index.js';
 import { findMemoryRoot } from '../../store/paths.js';
+import { VERSION } from '../../runtime/version.js';
 import { parseArgs, usageOf } from './args.js';
 import { keepHeapSmall } from './heap-flags.js';
 import { leanFlags, runLean } from './lean-process.js';
@@ -60,7 +61,6 @@ export async function run(argv: readonly string[], own = false): Promise<number>
     return 0;
   }
   if (name === '--version' || name === 'version') {
-    const { VERSION } = await import('../../runtime/version.js');
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
