@@ -18,6 +18,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { gccError } from '../../errors.js';
 import { layout } from '../../store/paths.js';
 
 /** The node options the child starts with, after this process's own. */
@@ -54,6 +55,9 @@ export async function runLean(argv: readonly string[], flags: readonly string[])
     env: { ...process.env, ...LEAN_ENV, [CHILD]: '1' },
   });
   if (r.error) return null;
-  // Killed by a signal: reported as an internal failure, as a crash of this process would be.
-  return r.status ?? 2;
+  if (r.status !== null) return r.status;
+  // Killed by a signal: said in one line and reported as an internal failure, as a crash of this process would be.
+  const stopped = gccError('E_INTERNAL', `the process running \`gctx ${argv[0] ?? ''}\` was stopped by ${r.signal ?? 'a signal'}`, 'run it again (it writes nothing to the logs)');
+  process.stderr.write(`gctx: ${stopped.oneLine()}\n`);
+  return 2;
 }

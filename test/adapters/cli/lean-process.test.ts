@@ -63,6 +63,15 @@ describe('a pass over the whole history runs in a lean child', () => {
     expect(lean(parent)).toBe(false);
   });
 
+  it('a child stopped by a signal is said in one line, exit 2, rather than passed over', () => {
+    const dir = memory();
+    const killer = `data:text/javascript,${encodeURIComponent("if (process.env.GCTX_LEAN_CHILD) process.kill(process.pid, 'SIGKILL');")}`;
+    const r = spawnSync(process.execPath, ['--import', killer, CLI, 'verify'], { cwd: dir, encoding: 'utf8', env: { ...process.env, GCC_SESSION: '' } });
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^gctx: E_INTERNAL: the process running `gctx verify` was stopped by SIGKILL Fix: run it again/);
+  });
+
   it('a search builds its index from nothing in the child; once built, it runs where it was started', () => {
     const dir = memory();
     const first = run(dir, ['search', 'parser', 'cache']);
