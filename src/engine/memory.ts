@@ -57,6 +57,11 @@ export interface OpenOptions {
    * command, a hook), which then calls `loadSearch` before a search query.
    */
   search?: 'at-open' | 'on-demand';
+  /**
+   * Called as a pass over much of the history starts: a replay, a first read of logs, building
+   * the search index. A command-line process sets V8's heap flags there; the library does nothing.
+   */
+  onLongPass?: () => void;
 }
 
 export interface ExecuteOptions {
@@ -99,6 +104,7 @@ export class Memory {
     private readonly opts: OpenOptions,
   ) {
     this.warnings = store.warnings;
+    if (opts.onLongPass) store.longPass = opts.onLongPass;
     this.views = new ViewWriter(layout);
     this.now = opts.now ?? (() => new Date());
     this.fold = new Fold(layout, store, this.views, this.now, () => this.lockOpts());

@@ -115,7 +115,9 @@ export class MemorySearch {
   search(text: string, o: SearchOpts): SearchResult {
     mkdirSync(this.dir, { recursive: true });
     const query = () => this.query(text, o);
-    return this.unfed() > this.spareAbove ? this.spare(query) : query();
+    const unfed = this.unfed();
+    if (unfed > 0) this.store.longPass?.();
+    return unfed > this.spareAbove ? this.spare(query) : query();
   }
 
   /** Bytes of segments the index has not been fed as they stand: a guess, read without the lock, of the work ahead. */

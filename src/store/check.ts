@@ -81,6 +81,7 @@ export function checkLogs(store: OpenStore, now: number, collect?: GccError[]): 
       }
       let r;
       try {
+        store.longPass?.();
         r = f.load(now);
       } catch (err) {
         damage.push(err instanceof GccError ? err : gccError('E_CORRUPT', String(err), 'run `gctx doctor --repair`', { file: f.rel }));
@@ -105,6 +106,7 @@ export function checkLogs(store: OpenStore, now: number, collect?: GccError[]): 
     }
     let r;
     try {
+      store.longPass?.();
       r = f.load(now, entry.size);
     } catch (err) {
       const why = explainChange(store.place(f.path, f.name));

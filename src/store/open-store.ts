@@ -22,6 +22,7 @@ export interface OpenStore {
   checked: Set<string> | undefined;
   operation: number;
   head: string | null;
+  longPass: (() => void) | undefined;
   readonly local: LogFile;
   file(name: string): LogFile;
   listSegments(warnings?: string[]): string[];

@@ -56,6 +56,8 @@ export class Store implements OpenStore {
   operation = 0;
   /** Where HEAD stood when this process last looked. */
   head: string | null = null;
+  /** Called as a pass over much of the history starts (OpenOptions.onLongPass). */
+  longPass: (() => void) | undefined;
   /** Whether the work tree holds a commit of the first layout that git tracks, and its read-only log (visit.ts). */
   private readonly visits: Visits;
 
@@ -175,6 +177,7 @@ export class Store implements OpenStore {
    * (stream.ts). `branch`: only that branch's events, from the logs that hold any.
    */
   stream(visit: (e: GccEvent) => void, now?: number, branch?: string): void {
+    if (branch === undefined) this.longPass?.();
     const files = [...this.logs.values()].filter((f) => f.unread || (f.meta.size > 0 && (branch === undefined || f.meta.branches[branch])));
     mergeById(files, branch === undefined ? visit : (e) => e.branch === branch && visit(e), now);
     this.noteUnreadTails();
@@ -182,6 +185,7 @@ export class Store implements OpenStore {
 
   /** Read every log found on open but not read yet (a fold from a snapshot needs each log's extent). */
   readUnread(now?: number): void {
+    if ([...this.logs.values()].some((f) => f.unread)) this.longPass?.();
     for (const f of this.logs.values()) if (f.unread) f.scan(() => undefined, now);
     this.noteUnreadTails();
   }

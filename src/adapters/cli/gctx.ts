@@ -49,7 +49,7 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   if (opts && argv[0] === 'mcp') {
     // Before the server's modules load: the SDK's own loading would grow the young generation.
-    await keepHeapSmall();
+    keepHeapSmall();
     const { mcpFromBootstrap } = await import('./mcp-main.js');
     // false: a --budget main.ts refuses, with its own message.
     if (await mcpFromBootstrap(opts)) return 0;

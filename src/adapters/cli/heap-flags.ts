@@ -14,21 +14,29 @@
  * Node documents changing V8 flags after start as unsafe in general (some flags are read once,
  * at start, and a few crash when changed later); these two are plain numbers V8 reads at each
  * decision, and nothing but memory and time depends on them. Only the command line's doors set
- * them, for their own process: a command that opens a memory (main.ts), `gctx hook` (whose
- * event may open one: a SessionStart in a fresh clone replays the whole history) and `gctx mcp`
- * (hook-main.ts; gctx.ts before mcp-main.ts loads; their launchers). The library never changes the flags of a
- * process it is loaded into.
+ * them, for their own process: a command or a hook (main.ts, hook-main.ts) when the memory it
+ * opened starts such a pass (Memory's `onLongPass`: a replay, a first read of logs, building the
+ * search index), and `gctx mcp` before its modules load (gctx.ts, its launcher), since a server
+ * lives long enough to meet one. The library never changes the flags of a process it is loaded into.
  */
 
 /** The flags, as `node` takes them. */
 export const HEAP_FLAGS = ['--semi-space-growth-factor=1', '--heap-growing-percent=20'] as const;
 
-/** Set HEAP_FLAGS for this process; a Node that refuses them only costs memory. */
-export async function keepHeapSmall(): Promise<void> {
+/**
+ * Set HEAP_FLAGS for this process, once; a Node that refuses them only costs memory. Called
+ * when a pass over much of the history starts (the memory's `onLongPass`), so a command that
+ * reads only the recent past does not load node:v8 for it.
+ */
+export function keepHeapSmall(): void {
+  if (set) return;
+  set = true;
   try {
-    const v8 = await import('node:v8');
+    const v8 = process.getBuiltinModule('node:v8');
     for (const flag of HEAP_FLAGS) v8.setFlagsFromString(flag);
   } catch {
     // Not a failure of the command.
   }
 }
+
+let set = false;

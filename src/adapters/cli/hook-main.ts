@@ -7,7 +7,8 @@
  */
 import { resolve } from 'node:path';
 import { gccError } from '../../errors.js';
-import { HOOK_AGENTS, runHook, type HookAgent } from '../hook/run-hook.js';
+import { LazyHookMemory } from '../hook/lazy-memory.js';
+import { HOOK_AGENTS, runHook, type HookAgent, type HookMemories } from '../hook/run-hook.js';
 import { readStdin } from '../hook/stdin.js';
 import { keepHeapSmall } from './heap-flags.js';
 
@@ -18,6 +19,9 @@ export interface HookOptions {
   session?: string | undefined;
 }
 
+/** Each event's memory, opened when needed; a pass over much of the history (a SessionStart in a fresh clone) keeps V8's heap small. */
+const ownProcess: HookMemories = { forEvent: (root, session) => new LazyHookMemory(root, session, keepHeapSmall) };
+
 /** The decision to print, or null for none; problems go to stderr (a hook never fails its host). */
 export async function hookCommand(opts: HookOptions): Promise<string | null> {
   const agent = opts.agent ?? 'generic';
@@ -26,10 +30,9 @@ export async function hookCommand(opts: HookOptions): Promise<string | null> {
     process.stderr.write(`gctx hook: ${gccError('E_INVALID_ARGUMENT', `unknown --agent ${JSON.stringify(agent)}`, 'use --agent claude-code, --agent codex, or no --agent for the normalized envelope').oneLine()}\n`);
     return null;
   }
-  // The event may open the memory (a SessionStart in a fresh clone replays the whole history).
-  const [input] = await Promise.all([readStdin(), keepHeapSmall()]);
+  const input = await readStdin();
   const inspector = process.env.GCC_INSPECT || process.env.GCC_INSPECT_FILE ? (await import('../../diagrams/inspect.js')).inspectorFromEnv(process.env) : null;
-  const out = await runHook({ agent: agent as HookAgent, input, dir: opts.dir === undefined ? undefined : resolve(opts.dir), session: opts.session }).finally(() => inspector?.stop());
+  const out = await runHook({ agent: agent as HookAgent, input, dir: opts.dir === undefined ? undefined : resolve(opts.dir), session: opts.session }, ownProcess).finally(() => inspector?.stop());
   for (const line of out.stderr) process.stderr.write(`${line}\n`);
   return out.stdout;
 }

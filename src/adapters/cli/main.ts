@@ -93,8 +93,8 @@ export async function run(argv: readonly string[], own = false): Promise<number>
         const code = await runLean(argv, lean);
         if (code !== null) return code;
       }
-      const [{ Memory }] = await Promise.all([import('../../engine/memory.js'), keepHeapSmall()]);
-      const memory = await Memory.open(dir, { create: op.needs === 'create', search: 'on-demand', ...(session ? { session } : {}) });
+      const { Memory } = await import('../../engine/memory.js');
+      const memory = await Memory.open(dir, { create: op.needs === 'create', search: 'on-demand', onLongPass: keepHeapSmall, ...(session ? { session } : {}) });
       try {
         out = await op.run(args, { memory, session, budget, spell: (q) => spellCli(q), front: 'cli' });
       } finally {

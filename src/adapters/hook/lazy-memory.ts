@@ -29,6 +29,8 @@ export class LazyHookMemory implements HookMemory {
   constructor(
     readonly root: string,
     private readonly session: string | undefined,
+    /** Memory's onLongPass, for a process of gctx's own (hook-main.ts). */
+    private readonly onLongPass?: () => void,
   ) {}
 
   get gccDir(): string {
@@ -37,7 +39,7 @@ export class LazyHookMemory implements HookMemory {
 
   async open(): Promise<Memory> {
     if (this.memory) return this.memory;
-    this.opening ??= import('../../engine/memory.js').then(({ Memory }) => Memory.open(this.root, { lockTimeoutMs: HOOK_LOCK_TIMEOUT_MS, search: 'on-demand', ...(this.session ? { session: this.session } : {}) }));
+    this.opening ??= import('../../engine/memory.js').then(({ Memory }) => Memory.open(this.root, { lockTimeoutMs: HOOK_LOCK_TIMEOUT_MS, search: 'on-demand', ...(this.session ? { session: this.session } : {}), ...(this.onLongPass ? { onLongPass: this.onLongPass } : {}) }));
     this.memory = await this.opening;
     return this.memory;
   }

@@ -78,4 +78,21 @@ describe('the heap of a gctx command', () => {
     expect(stdout).toMatch(/"id":2/);
     expect(end).toBeLessThanOrEqual(2 * start);
   });
+
+  it('is left as it is by a command or a hook that reads only the recent past: node:v8 is not even loaded', () => {
+    const dir = freshClone(300);
+    const env = { ...process.env, GCC_SESSION: '', CLAUDE_CODE_SESSION_ID: '' };
+    // The first open replays the history; the ones after it fold from the snapshot.
+    expect(spawnSync(process.execPath, [CLI, 'status'], { cwd: dir, encoding: 'utf8', env }).status).toBe(0);
+    const probe = `data:text/javascript,${encodeURIComponent("import { writeSync } from 'node:fs'; process.on('exit', () => writeSync(2, '@@v8 ' + process.moduleLoadList.includes('NativeModule v8') + '\\n'));")}`;
+    const loadsV8 = (args: string[], input = '') => {
+      const r = spawnSync(process.execPath, ['--import', probe, CLI, ...args], { cwd: dir, input, encoding: 'utf8', env });
+      expect(r.status, r.stderr).toBe(0);
+      return /@@v8 true/.test(r.stderr);
+    };
+    expect(loadsV8(['status'])).toBe(false);
+    const edit = { session_id: 's-heap', transcript_path: join(dir, 't.jsonl'), cwd: dir, permission_mode: 'default', hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: join(dir, 'a.ts'), old_string: 'a', new_string: 'b' }, tool_response: { filePath: join(dir, 'a.ts') } };
+    expect(loadsV8(['hook', '--agent', 'claude-code'], JSON.stringify(edit))).toBe(false);
+    expect(loadsV8(['verify'])).toBe(true);
+  });
 });

@@ -11,7 +11,7 @@ export default operation({
   needs: 'none',
   run: async (_a, ctx) => {
     // Before the server's modules load: the SDK's own loading would grow the young generation.
-    await keepHeapSmall();
+    keepHeapSmall();
     const { serveMcp } = await import('../../mcp/server.js');
     await serveMcp({ dir: ctx.dir, session: ctx.session, budget: ctx.budget });
     // stdout belongs to the protocol: nothing more is printed after the client leaves.
