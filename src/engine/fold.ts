@@ -100,7 +100,7 @@ export class Fold {
 
   /** Fold from the snapshot plus what was appended since; false when there is no usable snapshot. */
   private fromSnapshot(): boolean {
-    const snap = readSnapshot(this.layout, SNAPSHOT_FORMAT, reviveState);
+    const snap = readSnapshot(this.layout, SNAPSHOT_FORMAT, reviveState, () => this.store.longPass?.());
     if (!snap || snap.epoch !== this.store.ledger.epoch || !this.store.ledger.epoch) return false;
     this.store.readUnread(this.now().getTime());
     const delta = this.deltaSince(snap.logs);

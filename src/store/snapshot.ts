@@ -7,9 +7,9 @@
  * validates it (`revive`), since a cache file is read off disk like anything else.
  */
 import { isAscii } from 'node:buffer';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertNoSymlink, type Layout } from './paths.js';
+import { assertNoSymlink, type Layout, layout } from './paths.js';
 import { writePieces } from './text-file.js';
 
 export interface SnapshotLog {
@@ -42,9 +42,27 @@ function readText(file: string): string {
 
 const escapeWide = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
-export function readSnapshot<S>(l: Layout, format: number, revive: (raw: unknown) => S | null): Snapshot<S> | null {
+/**
+ * Whether opening the memory in `root` is likely a long pass, told from one look at the
+ * snapshot: none yet (the open replays every log) or a large one (a long history's state).
+ * A door of gctx's own sets V8's heap flags before it loads the engine when it is.
+ */
+export function openIsLong(root: string): boolean {
   try {
-    const s: unknown = JSON.parse(readText(path(l)));
+    return statSync(path(layout(root))).size > LARGE_SNAPSHOT;
+  } catch {
+    return true;
+  }
+}
+
+/** A snapshot past this many characters is a long history's: reading it is a pass of its own (onLarge). */
+export const LARGE_SNAPSHOT = 1 << 20;
+
+export function readSnapshot<S>(l: Layout, format: number, revive: (raw: unknown) => S | null, onLarge?: () => void): Snapshot<S> | null {
+  try {
+    const text = readText(path(l));
+    if (text !== null && text.length > LARGE_SNAPSHOT) onLarge?.();
+    const s: unknown = JSON.parse(text);
     if (!isRecord(s) || s.format !== format || typeof s.epoch !== 'string' || !isRecord(s.logs)) return null;
     const logs = Object.create(null) as Record<string, SnapshotLog>;
     for (const [name, v] of Object.entries(s.logs)) {

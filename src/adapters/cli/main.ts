@@ -16,6 +16,7 @@ import { spellCli } from '../../operations/context.js';
 import { argumentsHint, validAsGiven } from '../../operations/fields.js';
 import { type Answer, type Operation, operationsFor } from '../../operations/index.js';
 import { findMemoryRoot } from '../../store/paths.js';
+import { openIsLong } from '../../store/snapshot.js';
 import { VERSION } from '../../runtime/version.js';
 import { parseArgs, usageOf } from './args.js';
 import { keepHeapSmall } from './heap-flags.js';
@@ -93,6 +94,9 @@ export async function run(argv: readonly string[], own = false): Promise<number>
         const code = await runLean(argv, lean);
         if (code !== null) return code;
       }
+      // A pass over the whole history (here, or as the lean child), or an open that is one: the
+      // heap kept small from the start, before the engine loads; otherwise when a pass starts.
+      if (leanFlags(op.name, dir) || op.name === 'replay' || openIsLong(dir)) keepHeapSmall();
       const { Memory } = await import('../../engine/memory.js');
       const memory = await Memory.open(dir, { create: op.needs === 'create', search: 'on-demand', onLongPass: keepHeapSmall, ...(session ? { session } : {}) });
       try {

@@ -6,6 +6,7 @@
  */
 import { join } from 'node:path';
 import { findMemoryRoot } from '../../store/paths.js';
+import { openIsLong } from '../../store/snapshot.js';
 import type { Config } from '../../events/types.js';
 import type { HookCommand, HookMemory } from '../../observer/memory-port.js';
 import type { Memory } from '../../engine/memory.js';
@@ -39,6 +40,7 @@ export class LazyHookMemory implements HookMemory {
 
   async open(): Promise<Memory> {
     if (this.memory) return this.memory;
+    if (this.onLongPass && openIsLong(this.root)) this.onLongPass();
     this.opening ??= import('../../engine/memory.js').then(({ Memory }) => Memory.open(this.root, { lockTimeoutMs: HOOK_LOCK_TIMEOUT_MS, search: 'on-demand', ...(this.session ? { session: this.session } : {}), ...(this.onLongPass ? { onLongPass: this.onLongPass } : {}) }));
     this.memory = await this.opening;
     return this.memory;
