@@ -56,6 +56,7 @@ async function checked(op: Operation, given: Record<string, unknown>): Promise<R
  * a pass over the whole history may then be run in a lean child (lean-process.ts).
  */
 export async function run(argv: readonly string[], own = false): Promise<number> {
+  if (own) process.stdout.on('error', readerGone);
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(`${help()}\n`);
@@ -117,6 +118,15 @@ export async function run(argv: readonly string[], own = false): Promise<number>
   } finally {
     inspector?.stop();
   }
+}
+
+/**
+ * A reader that stopped early (`gctx graph | head`) closed the pipe: the rest of the answer is
+ * not wanted, and that is not a failure of the command. Anything else is thrown as it was.
+ */
+function readerGone(err: NodeJS.ErrnoException): void {
+  if (err.code !== 'EPIPE') throw err;
+  process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
 }
 
 /** True when this file is the program (run directly or through a link), not imported by the bootstrap (gctx.ts). */

@@ -1,8 +1,9 @@
 /** The gctx command line, spawned for real: exit codes, --json, errors, hostile arguments. */
+import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { gctx } from '../../support/cli.js';
+import { CLI, gctx } from '../../support/cli.js';
 import { readEvents } from '../../support/events.js';
 import { cleanup, tempProject } from '../../support/tmp.js';
 
@@ -139,6 +140,21 @@ describe('gctx', () => {
     const dir = tempProject();
     expect(gctx(dir, ['--help']).stdout).toMatch(/gctx commit <contribution…>/);
     expect(gctx(dir, ['merge', '--help']).stdout).toMatch(/--synthesis/);
+  });
+});
+
+describe('a reader that stops early', () => {
+  afterAll(cleanup);
+
+  it('is not a failure: no stack trace, the exit code the command had', async () => {
+    const dir = project();
+    const child = spawn(process.execPath, [CLI, 'status'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, GCC_SESSION: '' } });
+    child.stdout.destroy(); // as `head` does once it has what it wants
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
   });
 });
 
