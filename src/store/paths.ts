@@ -117,8 +117,8 @@ export function layout(root: string): Layout {
  * Refuse a path under `.GCC/` if it, or any folder between it and the project root, is a
  * symbolic link: a link could lead a write outside the tree. `checked` remembers folders
  * already found to be real within one operation (a folder at the end of `path` too). Returns
- * whether the whole path exists. `leaf: false` looks at the folders only, for a caller that
- * opens the file itself with openNoFollow.
+ * whether the path exists (with `leaf: false`, whether its folders do). `leaf: false` looks at
+ * the folders only, for a caller that opens the file itself with openNoFollow.
  */
 export function assertNoSymlink(root: string, path: string, checked?: Set<string>, leaf = true): boolean {
   const rel = relative(root, path);
