@@ -1,10 +1,8 @@
 /**
- * Entry points for `gctx viz` and `gctx graph`. They return the text to print (ending in a
- * newline) and throw a GccError on bad arguments; the CLI owns argv, printing and exit codes.
+ * The entry point for `gctx viz`. It returns the text to print (ending in a
+ * newline) and throws a GccError on bad arguments; the CLI owns argv, printing and exit codes.
  */
 import { gccError } from '../errors.js';
-import type { GccEvent } from '../events/types.js';
-import { gitGraphMermaid, gitGraphModel } from './gitgraph.js';
 import {
   MACHINE_NAMES, MACHINES, activeIds, graphToMermaid, machineGraph, parseStateValue,
   type MachineGraph, type MachineName,
@@ -44,12 +42,4 @@ export function runViz(args: { machine?: string; format?: 'mermaid' | 'json'; ac
     return `${JSON.stringify(out, null, 2)}\n`;
   }
   return graphs.map(([name, g]) => (graphs.length === 1 ? graphToMermaid(g) : `%% ${name}\n${graphToMermaid(g)}`)).join('\n');
-}
-
-export function runGraph(events: readonly GccEvent[], format: 'mermaid' | 'json'): string {
-  if (format === 'json') return `${JSON.stringify(gitGraphModel(events), null, 2)}\n`;
-  if (format !== 'mermaid') {
-    throw gccError('E_INVALID_ARGUMENT', `unknown format "${String(format)}"`, 'use `--format mermaid` or `--format json`');
-  }
-  return gitGraphMermaid(events);
 }

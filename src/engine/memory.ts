@@ -370,13 +370,14 @@ export class Memory {
     return this.events().filter((e) => e.branch === branch);
   }
 
-  /** Branch lifecycle and commit events, in id order: what the history graph draws. */
-  historyEvents(): GccEvent[] {
-    const out: GccEvent[] = [];
+  /**
+   * Each branch lifecycle and commit event, in id order: what the history graph draws. Streams
+   * the whole history, a window of each log at a time; nothing is gathered here.
+   */
+  eachHistoryEvent(visit: (e: GccEvent) => void): void {
     this.store.stream((e) => {
-      if (e.type === 'branch.created' || e.type === 'commit.recorded' || e.type === 'branch.merged' || e.type === 'branch.abandoned') out.push(e);
+      if (e.type === 'branch.created' || e.type === 'commit.recorded' || e.type === 'branch.merged' || e.type === 'branch.abandoned') visit(e);
     });
-    return out;
   }
 
   close(): void {

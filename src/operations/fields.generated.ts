@@ -17,7 +17,7 @@ export const ARGUMENTS: Readonly<Record<string, Arguments>> = {
   context: { empty: true, fields: { level: { kind: 'enum', required: false }, name: { kind: 'string', required: false }, id: { kind: 'string', required: false }, text: { kind: 'string', required: false }, n: { kind: 'number', required: false }, k: { kind: 'number', required: false }, page: { kind: 'number', required: false }, segment: { kind: 'string', required: false }, budget: { kind: 'number', required: false } } },
   search: { empty: false, fields: { text: { kind: 'string', required: true }, limit: { kind: 'number', required: false }, page: { kind: 'number', required: false } } },
   config: { empty: false, fields: { verb: { kind: 'enum', required: true }, key: { kind: 'string', required: false }, value: { kind: 'string', required: false } } },
-  graph: { empty: true, fields: { format: { kind: 'enum', required: false } } },
+  graph: { empty: true, fields: { format: { kind: 'enum', required: false }, last: { kind: 'number', required: false }, all: { kind: 'boolean', required: false } } },
   viz: { empty: true, fields: { machine: { kind: 'string', required: false }, format: { kind: 'enum', required: false }, active: { kind: 'string', required: false } } },
   verify: { empty: true, fields: {} },
   replay: { empty: true, fields: {} },

@@ -51,6 +51,12 @@ export interface RunContext {
   /** The asking front end's spelling of a CONTEXT query, for "how to see more" notes. */
   spell: (q: ContextQuery) => string;
   front: Front;
+  /**
+   * Given by a front end that prints the answer's text as it is (the command line without
+   * `--json`): an answer too long to hold may be written through it in pieces, its text then
+   * left empty.
+   */
+  print?: (chunk: string) => void;
 }
 
 export interface BareContext {

@@ -11,7 +11,9 @@ import type { Command } from '../../src/decider/commands.js';
 import { decide } from '../../src/decider/decide.js';
 import { evolve } from '../../src/decider/evolve.js';
 import { initialState } from '../../src/decider/state.js';
-import { gitGraphMermaid, gitGraphModel, mermaidText } from '../../src/diagrams/gitgraph.js';
+import { GitGraph, RECENT_COMMITS, gitGraphMermaid, gitGraphModel, gitGraphOf, mermaidText } from '../../src/diagrams/gitgraph.js';
+import graphOperation from '../../src/operations/graph.js';
+import { argsOf } from '../../src/operations/schema.js';
 
 /** What Mermaid's gitGraph database would do with the parsed statements: it throws on these. */
 interface Stmt { $type: string; id?: string; name?: string; branch?: string; tags?: string[] }
@@ -147,5 +149,99 @@ describe('gitGraphMermaid', () => {
     await fc.assert(fc.asyncProperty(fc.array(op, { maxLength: 25 }), async (ops) => {
       await check(gitGraphMermaid(history(ops)));
     }), { numRuns: 100 });
+  });
+
+  it('an empty history is the root commit alone', () => {
+    expect(gitGraphMermaid([])).toBe('gitGraph\n  commit id: "init"\n');
+    expect(gitGraphModel([])).toEqual({ branches: [{ name: 'main', parent: null, status: 'active' }], commits: [], merges: [] });
+  });
+});
+
+describe('GitGraph: the recent commits of a long history', () => {
+  const long = (n: number): BranchOp[] => [
+    { type: 'create', name: 'old', purpose: 'made before the window' },
+    { type: 'switch', to: 'main' },
+    ...Array.from({ length: n }, (_, i) => commit(`step ${i}`)),
+    { type: 'merge', branch: 'old', title: 'late merge of an early branch' },
+    { type: 'create', name: 'new', purpose: 'p' },
+    commit('on new'),
+  ];
+
+  it('draws only the last n commits, says how many are left out, and still satisfies Mermaid', async () => {
+    const g = gitGraphOf(history(long(30)), 5);
+    const text = g.mermaid();
+    expect(text).toMatch(/^gitGraph\n  %% the last 5 commits of 32 are drawn\n  commit id: "27 earlier commits"\n/);
+    expect(text).not.toContain('step 26"');
+    expect(text).toContain('step 27"');
+    expect(text).toContain('branch "old"'); // created before the window, drawn from its parent when first needed
+    const db = await check(text);
+    expect(db.commits).toHaveLength(1 + 5 + 1); // the root, the window, the placeholder for the merge of an empty branch
+    const model = g.model();
+    expect(model.commits.map((c) => c.title)).toEqual(['step 27', 'step 28', 'step 29', 'Merge old: late merge of an early branch', 'on new']);
+    expect(model.earlier).toBe(27);
+    expect(model.branches.map((b) => `${b.name}:${b.status}`)).toEqual(['main:active', 'old:merged', 'new:active']);
+  });
+
+  it('a window as large as the history draws what drawing everything draws', () => {
+    const events = history(long(20));
+    expect(gitGraphOf(events, 23).mermaid()).toBe(gitGraphMermaid(events));
+    expect(gitGraphOf(events, 23).model()).toEqual(gitGraphModel(events));
+  });
+
+  it('keeps what the window holds, not the history: a million commits fed one at a time', () => {
+    const g = new GitGraph(3);
+    const base = history([commit('x')])[0]!;
+    for (let i = 0; i < 200_000; i++) g.add({ ...base, id: String(i), data: { ...(base.data as object), label: `C${i}`, title: `t${i}` } } as GccEvent);
+    expect(g.model().commits.map((c) => c.label)).toEqual(['C199997', 'C199998', 'C199999']);
+    expect((g as unknown as { steps: unknown[] }).steps.length).toBeLessThan(2 * 1024 + 8);
+  });
+
+  it('a diagram printed in pieces as it is drawn reads as the one made whole', () => {
+    const events = history(Array.from({ length: 9_000 }, (_, i) => commit(`c${i}`)));
+    const printed: string[] = [];
+    const live = GitGraph.printing('mermaid', (chunk) => printed.push(chunk));
+    for (const e of events) live.add(e);
+    expect(printed.length).toBe(2); // two pieces of 4,096 lines printed while the events came
+    live.finish();
+    expect(() => live.model()).toThrow();
+    const text = printed.join('');
+    expect(text).toBe(gitGraphOf(events).mermaid());
+    const lines = text.split('\n');
+    expect(lines).toHaveLength(2 + 9_000 + 1);
+    expect(lines.at(-2)).toMatch(/c8999"$/);
+    expect(lines.every((l, i) => i === 0 || i === lines.length - 1 || l.startsWith('  commit id: "'))).toBe(true);
+  });
+
+  it('random histories drawn through any window satisfy Mermaid, and the window is the tail of everything (fast-check)', async () => {
+    const name = fc.constantFrom('a', 'b', 'feat/x', 'main');
+    const op: fc.Arbitrary<BranchOp> = fc.oneof(
+      name.map((n) => ({ type: 'create' as const, name: n, purpose: 'p' })),
+      name.map((to) => ({ type: 'switch' as const, to })),
+      fc.string({ maxLength: 8 }).map((t) => ({ type: 'commit' as const, title: t })),
+      name.map((b) => ({ type: 'merge' as const, branch: b, title: 'm' })),
+      name.map((b) => ({ type: 'abandon' as const, branch: b, reason: 'r' })),
+    );
+    await fc.assert(fc.asyncProperty(fc.array(op, { maxLength: 30 }), fc.integer({ min: 1, max: 12 }), async (ops, n) => {
+      const events = history(ops);
+      const window = gitGraphOf(events, n);
+      await check(window.mermaid());
+      const all = gitGraphModel(events);
+      for (const format of ['mermaid', 'json'] as const) {
+        const printed: string[] = [];
+        const live = GitGraph.printing(format, (chunk) => printed.push(chunk));
+        for (const e of events) live.add(e);
+        live.finish();
+        expect(printed.join('')).toBe(format === 'json' ? `${JSON.stringify(all, null, 2)}\n` : gitGraphMermaid(events));
+      }
+      const model = window.model();
+      expect(model.commits).toEqual(all.commits.slice(-n));
+      expect(model.branches).toEqual(all.branches);
+      expect(model.earlier ?? 0).toBe(Math.max(0, all.commits.length - n));
+    }), { numRuns: 100 });
+  });
+
+  it('`gctx graph` states the default the graph keeps', () => {
+    expect(graphOperation.summary).toContain(`last ${RECENT_COMMITS} commits`);
+    expect(argsOf(graphOperation).shape.last?.description).toContain(`default ${RECENT_COMMITS}`);
   });
 });

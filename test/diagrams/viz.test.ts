@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AnyStateNode } from 'xstate';
 import { createReadinessBarrier } from '../../src/machines/readiness.js';
-import { runGraph, runViz } from '../../src/diagrams/cli.js';
+import { runViz } from '../../src/diagrams/cli.js';
 import { machineDocsMarkdown } from '../../src/diagrams/docs.js';
 import { inspectorFromEnv } from '../../src/diagrams/inspect.js';
 import { MACHINE_NAMES, MACHINES, machineJson, machineMermaid } from '../../src/diagrams/mermaid.js';
@@ -93,11 +93,6 @@ describe('CLI entry points', () => {
         expect((e as GccError).fix).toBeTruthy();
       }
     }
-  });
-
-  it('runGraph prints the gitGraph or its JSON model', () => {
-    expect(runGraph([], 'mermaid')).toBe('gitGraph\n  commit id: "init"\n');
-    expect(JSON.parse(runGraph([], 'json'))).toEqual({ branches: [{ name: 'main', parent: null, status: 'active' }], commits: [], merges: [] });
   });
 });
 

@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Memory } from '../../src/engine/memory.js';
 import { GccError } from '../../src/errors.js';
+import type { GccEvent } from '../../src/events/types.js';
 import { hostileText } from '../support/arbitraries.js';
 import { cleanup, tempProject } from '../support/tmp.js';
 
@@ -40,6 +41,13 @@ async function attempt(r: Real, run: () => Promise<unknown>, expected: string | 
 }
 
 /** Where a pointer lands: an open branch; a merged one's target, an abandoned one's parent, in turn. */
+/** The branch and commit events the history graph draws, gathered. */
+function historyOf(memory: Memory): GccEvent[] {
+  const out: GccEvent[] = [];
+  memory.eachHistoryEvent((e) => out.push(e));
+  return out;
+}
+
 function current(m: Model): string {
   let cur = m.current;
   for (let i = 0; i < 20; i++) {
@@ -173,13 +181,13 @@ class ColdReopenCmd implements fc.AsyncCommand<Model, Real> {
   check = () => true;
   async run(m: Model, r: Real) {
     const before = r.memory.state;
-    const history = r.memory.historyEvents();
+    const history = historyOf(r.memory);
     r.memory.close();
     rmSync(join(r.dir, '.GCC', '.local', 'cache'), { recursive: true, force: true });
     if (this.views) for (const v of ['main.md', 'metadata.yaml', 'commit.md', 'log.md', 'branches']) rmSync(join(r.dir, '.GCC', v), { recursive: true, force: true });
     r.memory = await Memory.open(r.dir);
     expect(r.memory.state).toEqual(before);
-    expect(r.memory.historyEvents()).toEqual(history);
+    expect(historyOf(r.memory)).toEqual(history);
     expect(r.memory.currentBranch()).toBe(current(m));
     expect(r.memory.verify()).toEqual([]);
   }

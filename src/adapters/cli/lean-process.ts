@@ -1,6 +1,6 @@
 /**
- * A command that reads the whole history in one pass, `verify` and a `search` that must first
- * index every segment, is run again in a child `node` started with settings that only a
+ * A command that reads the whole history in one pass, `verify`, `doctor` (which verifies) and
+ * a `search` that must first index every segment, is run again in a child `node` started with settings that only a
  * process's start can take, and that keep such a pass's memory down where heap-flags.ts cannot:
  *
  * - `--v8-pool-size=1`: one V8 worker thread rather than one per core, so fewer threads whose
@@ -35,7 +35,7 @@ const CHILD = 'GCTX_LEAN_CHILD';
  * in one pass; null for any other command.
  */
 export function leanFlags(command: string, dir: string): readonly string[] | null {
-  if (command === 'verify') return LEAN_FLAGS;
+  if (command === 'verify' || command === 'doctor') return LEAN_FLAGS;
   // No record of what the search index was fed: the query indexes every segment first.
   if (command === 'search' && !existsSync(join(layout(dir).cache, 'search', 'fed.json'))) return [...LEAN_FLAGS, ...INDEX_FLAGS];
   return null;

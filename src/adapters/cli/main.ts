@@ -86,22 +86,22 @@ export async function run(argv: readonly string[], own = false): Promise<number>
     const budget = budgetText === undefined ? undefined : Number(budgetText);
     if (budget !== undefined && (!Number.isInteger(budget) || budget < MIN_BUDGET)) throw gccError('E_INVALID_ARGUMENT', `--budget takes a whole number of tokens, ${MIN_BUDGET} or more`, '--budget 800');
     let out: Answer;
+    const whole = leanFlags(op.name, dir);
+    // Not while inspecting the machines live: the child would be the one to show them.
+    if (whole && own && !inspector) {
+      const code = await runLean(argv, whole);
+      if (code !== null) return code;
+    }
+    // A pass over the whole history (here, or as the lean child), or an open that is one: the
+    // heap kept small from the start, before the engine loads; otherwise when a pass starts.
+    if (whole || op.name === 'replay' || (op.needs !== 'none' && openIsLong(dir))) keepHeapSmall();
     if (op.needs === 'none') {
       out = await op.run(args, { dir, explicitDir, session, budget, front: 'cli' });
     } else {
-      // Not while inspecting the machines live: the child would be the one to show them.
-      const lean = own && !inspector ? leanFlags(op.name, dir) : null;
-      if (lean) {
-        const code = await runLean(argv, lean);
-        if (code !== null) return code;
-      }
-      // A pass over the whole history (here, or as the lean child), or an open that is one: the
-      // heap kept small from the start, before the engine loads; otherwise when a pass starts.
-      if (leanFlags(op.name, dir) || op.name === 'replay' || openIsLong(dir)) keepHeapSmall();
       const { Memory } = await import('../../engine/memory.js');
       const memory = await Memory.open(dir, { create: op.needs === 'create', search: 'on-demand', onLongPass: keepHeapSmall, ...(session ? { session } : {}) });
       try {
-        out = await op.run(args, { memory, session, budget, spell: (q) => spellCli(q), front: 'cli' });
+        out = await op.run(args, { memory, session, budget, spell: (q) => spellCli(q), front: 'cli', ...(json ? {} : { print: (chunk: string) => void process.stdout.write(chunk) }) });
       } finally {
         for (const w of memory.warnings) process.stderr.write(`gctx: warning: ${w}\n`);
         memory.close();

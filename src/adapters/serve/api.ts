@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
 import { currentBranch, displayLabel } from '../../decider/state.js';
 import { entryLine } from '../../context/lines.js';
-import { gitGraphMermaid } from '../../diagrams/gitgraph.js';
+import { GitGraph } from '../../diagrams/gitgraph.js';
 import { machineMermaid } from '../../diagrams/mermaid.js';
 import type { Memory } from '../../engine/memory.js';
 import { newest } from '../../engine/reader.js';
@@ -42,7 +42,11 @@ export class GraphCache {
 
   get(m: Memory): GraphSource {
     const tag = graphTag(m);
-    if (this.last?.tag !== tag) this.last = { tag, source: gitGraphMermaid(m.historyEvents()) };
+    if (this.last?.tag !== tag) {
+      const graph = new GitGraph();
+      m.eachHistoryEvent((e) => graph.add(e));
+      this.last = { tag, source: graph.mermaid() };
+    }
     return this.last;
   }
 }

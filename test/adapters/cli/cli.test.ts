@@ -200,7 +200,18 @@ describe('gctx graph and viz', () => {
     expect(r.stdout).toMatch(/merge "try-a"/);
     expect(r.stdout).toMatch(/abandoned/);
     await expect(parse('gitGraph', r.stdout)).resolves.toBeDefined();
-    expect(JSON.parse(gctx(dir, ['graph', '--format', 'json']).stdout)).toBeTypeOf('object');
+    const model = JSON.parse(gctx(dir, ['graph', '--format', 'json']).stdout);
+    expect(model.commits.map((c: { title: string }) => c.title)).toEqual(['a "quoted" title', 'Merge try-a: kept it', 'b work', 'Abandon try-b: too slow']);
+    // Printed as the history streams, the whole history reads as the drawing made at once.
+    expect(gctx(dir, ['graph', '--all'])).toMatchObject({ code: 0, stdout: r.stdout });
+    expect(JSON.parse(gctx(dir, ['graph', '--all', '--format', 'json']).stdout)).toEqual(model);
+    expect(JSON.parse(gctx(dir, ['graph', '--all', '--json']).stdout)).toEqual({ ok: true, graph: model });
+    const last = gctx(dir, ['graph', '--last', '1']);
+    expect(last.stdout).toMatch(/^gitGraph\n {2}%% the last commit of 4 is drawn\n {2}commit id: "3 earlier commits"\n/);
+    expect(last.stdout).not.toMatch(/b work/);
+    expect(last.stdout).toMatch(/Abandon try-b/);
+    await expect(parse('gitGraph', last.stdout)).resolves.toBeDefined();
+    expect(gctx(dir, ['graph', '--last', '0']).code).toBe(1);
   });
 
   it('viz prints each machine from its definition; unknown names are a user error', () => {

@@ -1,5 +1,5 @@
 /**
- * verify, and a search whose index must first be built from every segment, run in a lean child
+ * verify, doctor, and a search whose index must first be built from every segment, run in a lean child
  * (lean-process.ts): the same executable and script, started with --v8-pool-size=1 and
  * MALLOC_ARENA_MAX=1 (and --optimize-for-size to build the index); other commands run in the
  * process that was started. Read from what each
@@ -61,6 +61,15 @@ describe('a pass over the whole history runs in a lean child', () => {
     expect(lean(child)).toBe(true);
     expect(child.flags).not.toContain('--optimize-for-size');
     expect(lean(parent)).toBe(false);
+  });
+
+  it('doctor verifies, so it runs in a lean child too, and says what it found once', () => {
+    const dir = memory();
+    const r = run(dir, ['doctor']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.match(/ok {3}integrity: 3 events/g)).toHaveLength(1);
+    expect(r.starts).toHaveLength(2);
+    expect(r.starts.filter(lean)).toHaveLength(1);
   });
 
   it('a child stopped by a signal is said in one line, exit 2, rather than passed over', () => {

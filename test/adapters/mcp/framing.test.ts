@@ -16,10 +16,10 @@ import { byId, bytesOf, exchange, HANDSHAKE, rawServer, textOf, toolCall, type M
 
 async function contributions(dir: string): Promise<string[]> {
   const memory = await Memory.open(dir);
-  const texts = memory
-    .historyEvents()
-    .filter((e) => e.type === 'commit.recorded')
-    .map((e) => (e.data as { contribution: string }).contribution);
+  const texts: string[] = [];
+  memory.eachHistoryEvent((e) => {
+    if (e.type === 'commit.recorded') texts.push(e.data.contribution);
+  });
   memory.close();
   return texts;
 }
