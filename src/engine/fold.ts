@@ -133,6 +133,11 @@ export class Fold {
   /** Stream every log in id order into a fresh state; with views, rebuild every view on the way. */
   replayAll(withViews: boolean): void {
     this.recent.clear();
+    // The state being replaced is let go before the pass rather than kept live beside the one
+    // it builds. Until the pass succeeds, the state is folded again before anything reads it.
+    this._state = initialState();
+    this.openDelta = null;
+    this.refold = true;
     const fold = replayer();
     const build = withViews ? new FullRebuild(this.layout, 2 * LOG_WINDOW) : null;
     this.store.stream((e) => {
