@@ -24,6 +24,7 @@ export default operation({
   cli: [{ field: 'repair', as: 'flag' }],
   fronts: ['cli'],
   readOnly: false,
+  wholePass: () => 'verify',
   needs: 'none',
   run: async (a, ctx) => {
     const { Memory, repairMemory, oldLogs } = await import('./doctor-engine.js');

@@ -7,6 +7,7 @@ export default operation({
   cli: [],
   fronts: ['cli', 'slash'],
   readOnly: false,
+  wholePass: () => 'replay',
   needs: 'memory',
   run: async (_a, ctx) => {
     const r = await ctx.memory.replay();

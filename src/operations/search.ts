@@ -16,6 +16,7 @@ export default operation({
   ],
   fronts: ['cli', 'slash'],
   readOnly: true,
+  wholePass: () => 'index',
   needs: 'memory',
   run: (a, ctx) => read(ctx, { level: 'search', text: a.text, ...(a.limit ? { limit: a.limit } : {}), ...(a.page ? { page: a.page } : {}) }),
 });

@@ -7,6 +7,7 @@ export default operation({
   cli: [],
   fronts: ['cli', 'slash'],
   readOnly: true,
+  wholePass: () => 'verify',
   needs: 'memory',
   run: (_a, ctx) => {
     const problems = ctx.memory.verify();

@@ -1,6 +1,6 @@
 /**
- * A command that reads the whole history in one pass, `verify`, `doctor` (which verifies) and
- * a `search` that must first index every segment, is run again in a child `node` started with settings that only a
+ * A call that reads the whole history in one pass, `verify`, `doctor` (which verifies) and a
+ * search (`gctx search`, `gctx context --search`) that must first index every segment, is run again in a child `node` started with settings that only a
  * process's start can take, and that keep such a pass's memory down where heap-flags.ts cannot:
  *
  * - `--v8-pool-size=1`: one V8 worker thread rather than one per core, so fewer threads whose
@@ -19,6 +19,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { gccError } from '../../errors.js';
+import type { WholePass } from '../../operations/operation.js';
 import { layout } from '../../store/paths.js';
 
 /** The node options the child starts with, after this process's own. */
@@ -31,13 +32,13 @@ export const LEAN_ENV = { MALLOC_ARENA_MAX: '1' } as const;
 const CHILD = 'GCTX_LEAN_CHILD';
 
 /**
- * The node options of a lean child for a command that reads every log of the memory in `dir`
- * in one pass; null for any other command.
+ * The node options of a lean child for a call whose pass (the operation's `wholePass`) reads
+ * every log of the memory in `dir`; null for any other call.
  */
-export function leanFlags(command: string, dir: string): readonly string[] | null {
-  if (command === 'verify' || command === 'doctor') return LEAN_FLAGS;
+export function leanFlags(pass: WholePass | undefined, dir: string): readonly string[] | null {
+  if (pass === 'verify') return LEAN_FLAGS;
   // No record of what the search index was fed: the query indexes every segment first.
-  if (command === 'search' && !existsSync(join(layout(dir).cache, 'search', 'fed.json'))) return [...LEAN_FLAGS, ...INDEX_FLAGS];
+  if (pass === 'index' && !existsSync(join(layout(dir).cache, 'search', 'fed.json'))) return [...LEAN_FLAGS, ...INDEX_FLAGS];
   return null;
 }
 

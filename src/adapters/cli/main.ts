@@ -86,7 +86,8 @@ export async function run(argv: readonly string[], own = false): Promise<number>
     const budget = budgetText === undefined ? undefined : Number(budgetText);
     if (budget !== undefined && (!Number.isInteger(budget) || budget < MIN_BUDGET)) throw gccError('E_INVALID_ARGUMENT', `--budget takes a whole number of tokens, ${MIN_BUDGET} or more`, '--budget 800');
     let out: Answer;
-    const whole = leanFlags(op.name, dir);
+    const pass = op.wholePass?.(args);
+    const whole = leanFlags(pass, dir);
     // Not while inspecting the machines live: the child would be the one to show them.
     if (whole && own && !inspector) {
       const code = await runLean(argv, whole);
@@ -94,7 +95,7 @@ export async function run(argv: readonly string[], own = false): Promise<number>
     }
     // A pass over the whole history (here, or as the lean child), or an open that is one: the
     // heap kept small from the start, before the engine loads; otherwise when a pass starts.
-    if (whole || op.name === 'replay' || (op.needs !== 'none' && openIsLong(dir))) keepHeapSmall();
+    if (whole || pass === 'replay' || (op.needs !== 'none' && openIsLong(dir))) keepHeapSmall();
     if (op.needs === 'none') {
       out = await op.run(args, { dir, explicitDir, session, budget, front: 'cli' });
     } else {

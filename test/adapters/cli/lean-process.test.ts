@@ -95,6 +95,19 @@ describe('a pass over the whole history runs in a lean child', () => {
     expect(lean(again.starts[0]!)).toBe(false);
   });
 
+  it('so does a first search through context --search; other levels of context run where they were started', () => {
+    const dir = memory();
+    const first = run(dir, ['context', '--search', 'parser cache']);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/first step|second step/);
+    expect(first.starts.filter(lean)).toHaveLength(1);
+    for (const args of [['context', '--search', 'parser cache'], ['context', '--log'], ['context']]) {
+      const r = run(dir, args);
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(r.starts, args.join(' ')).toHaveLength(1);
+    }
+  });
+
   it('other commands run in the process that was started', () => {
     const dir = memory();
     const r = run(dir, ['status']);
