@@ -15,6 +15,7 @@
  * a placeholder commit or a suffix where Mermaid would otherwise fail to draw. Free text is
  * sanitized: no quote, backslash, newline or `;` can leave the string it is written in.
  */
+import type { MemoryState } from '../decider/state.js';
 import { MAIN, type GccEvent } from '../events/types.js';
 
 export interface GitGraphModel {
@@ -45,6 +46,21 @@ type Step =
   | { kind: 'commit'; branch: string; id: string; label: string; title: string; mergeFrom?: string }
   | { kind: 'merged'; branch: string; into: string; commit: string }
   | { kind: 'abandoned'; branch: string };
+
+/** What the folded state already knows of the whole history: what GitGraph.recent starts from. */
+export interface KnownHistory {
+  branches: GitGraphModel['branches'];
+  commits: number;
+}
+
+/** The branches (main first, then in order of creation) and the number of commits of a folded state. */
+export function knownHistory(state: MemoryState): KnownHistory {
+  const all = Object.values(state.branches).sort((a, b) => (a.name === MAIN ? -1 : b.name === MAIN ? 1 : a.created < b.created ? -1 : a.created > b.created ? 1 : a.name < b.name ? -1 : 1));
+  return {
+    branches: all.map((b) => ({ name: b.name, parent: b.parent, status: b.life === 'merged' || b.life === 'abandoned' ? b.life : 'active' })),
+    commits: all.reduce((n, b) => n + b.commits, 0),
+  };
+}
 
 /** Commits drawn when no count is asked for: a diagram a person can still read. */
 export const RECENT_COMMITS = 50;
@@ -228,8 +244,12 @@ class PrintedModel {
 }
 
 export class GitGraph {
-  /** Every branch seen, in order of creation: its parent and status. */
+  /** Every branch known, in order of creation: its parent and status. */
   private readonly branches = new Map<string, { parent: string | null; status: Status }>([[MAIN, { parent: null, status: 'active' }]]);
+  /** Branches whose creation was a step. */
+  private readonly created = new Set<string>();
+  /** Every commit of the history, when known beforehand (GitGraph.recent). */
+  private total: number | null = null;
   private steps: Step[] = [];
   /** Index in `steps` of the first step kept; steps before it are dropped in bulk. */
   private from = 0;
@@ -240,6 +260,18 @@ export class GitGraph {
 
   /** `recent`: keep only the steps since the last `recent` commits, or every step. */
   constructor(private readonly recent: number | 'all' = RECENT_COMMITS) {}
+
+  /**
+   * A graph of the last `recent` commits from what is already known of the whole history (each
+   * branch's parent and status, the number of commits, as the folded state has them), fed the
+   * events from the oldest of those commits on: no older event is needed.
+   */
+  static recent(known: KnownHistory, recent = RECENT_COMMITS): GitGraph {
+    const g = new GitGraph(recent);
+    for (const b of known.branches) g.branches.set(b.name, { parent: b.parent, status: b.status });
+    g.total = known.commits;
+    return g;
+  }
 
   /**
    * A graph of every step that keeps none of them: each is drawn (or, for `json`, written as the
@@ -271,8 +303,9 @@ export class GitGraph {
   private stepOf(e: GccEvent): Step | null {
     switch (e.type) {
       case 'branch.created':
-        if (e.data.name === MAIN || this.branches.has(e.data.name)) return null;
-        this.branches.set(e.data.name, { parent: e.data.parent, status: 'active' });
+        if (e.data.name === MAIN || this.created.has(e.data.name)) return null;
+        this.created.add(e.data.name);
+        if (!this.branches.has(e.data.name)) this.branches.set(e.data.name, { parent: e.data.parent, status: 'active' });
         return { kind: 'created', branch: e.data.name };
       case 'commit.recorded': {
         const d = e.data;
@@ -293,10 +326,12 @@ export class GitGraph {
     }
   }
 
-  /** Drop every step up to and including the oldest commit kept. */
+  /** Drop every step before the second oldest commit kept: the window starts at a commit. */
   private dropOldest(): void {
-    while (this.steps[this.from]?.kind !== 'commit') this.from++;
+    const end = this.steps.length;
+    while (this.from < end && this.steps[this.from]!.kind !== 'commit') this.from++;
     this.from++;
+    while (this.from < end && this.steps[this.from]!.kind !== 'commit') this.from++;
     this.commitsKept--;
     this.earlier++;
     // Compacted now and then rather than shifted each time: the array stays within twice the window.
@@ -322,13 +357,18 @@ export class GitGraph {
       else if (s.kind === 'merged') model.merges.push({ branch: s.branch, into: s.into, commit: s.commit });
     }
     model.branches = this.branchList();
-    if (this.earlier > 0) model.earlier = this.earlier;
+    if (this.left() > 0) model.earlier = this.left();
     return model;
+  }
+
+  /** Commits older than the ones kept. */
+  private left(): number {
+    return this.total === null ? this.earlier : Math.max(0, this.total - this.commitsKept);
   }
 
   mermaid(): string {
     if (this.live) throw new Error('GitGraph: a graph printed as it came is finished, not drawn again');
-    const drawing = new Drawing((b) => this.branches.get(b)?.parent, this.earlier, this.commitsKept);
+    const drawing = new Drawing((b) => this.branches.get(b)?.parent, this.left(), this.commitsKept);
     for (const s of this.kept()) drawing.step(s);
     return drawing.text();
   }

@@ -90,6 +90,9 @@ function writeDeps() {
   return writing;
 }
 
+/** What the history graph draws: branch lifecycle and commit events. */
+const isHistory = (e: GccEvent): boolean => e.type === 'branch.created' || e.type === 'commit.recorded' || e.type === 'branch.merged' || e.type === 'branch.abandoned';
+
 export class Memory {
   private readonly fold: Fold;
   private finder: MemorySearch | null = null;
@@ -375,9 +378,19 @@ export class Memory {
    * the whole history, a window of each log at a time; nothing is gathered here.
    */
   eachHistoryEvent(visit: (e: GccEvent) => void): void {
-    this.store.stream((e) => {
-      if (e.type === 'branch.created' || e.type === 'commit.recorded' || e.type === 'branch.merged' || e.type === 'branch.abandoned') visit(e);
-    });
+    this.store.stream((e) => isHistory(e) && visit(e));
+  }
+
+  /**
+   * The branch lifecycle and commit events from the `commits`-th newest commit on, in id order
+   * (every one when there are fewer commits): the recent history graph, read from the logs
+   * that reach that far back and no others.
+   */
+  recentHistoryEvents(commits: number): GccEvent[] {
+    this.refresh();
+    const last = newest(this.store, { limit: commits, filter: (e) => e.type === 'commit.recorded' });
+    const from = last.length === commits ? last[commits - 1]!.id : undefined;
+    return newest(this.store, { limit: Number.MAX_SAFE_INTEGER, filter: isHistory, ...(from === undefined ? {} : { from }) }).reverse();
   }
 
   close(): void {

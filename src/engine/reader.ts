@@ -14,12 +14,14 @@ export interface NewestQuery {
   branch?: string;
   /** Only events older than this id (the cursor of the previous page). */
   before?: string;
+  /** Only this event and newer ones. */
+  from?: string;
   /** How many to return. */
   limit: number;
   filter?: (e: GccEvent) => boolean;
 }
 
-function candidates(store: Store, q: { branch?: string | undefined; before?: string | undefined; label?: number | undefined }): LogFile[] {
+function candidates(store: Store, q: { branch?: string | undefined; before?: string | undefined; from?: string | undefined; label?: number | undefined }): LogFile[] {
   const files: LogFile[] = [];
   for (const f of store.logs.values()) {
     if (f.meta.size === 0) continue;
@@ -29,6 +31,7 @@ function candidates(store: Store, q: { branch?: string | undefined; before?: str
       if (!r || q.label < r[0] || q.label > r[1]) continue;
     }
     if (q.before !== undefined && f.meta.firstId >= q.before) continue;
+    if (q.from !== undefined && f.meta.lastId < q.from) continue;
     files.push(f);
   }
   return files.sort((a, b) => (a.meta.lastId < b.meta.lastId ? 1 : a.meta.lastId > b.meta.lastId ? -1 : 0));
@@ -52,6 +55,7 @@ export function newest(store: Store, q: NewestQuery): GccEvent[] {
       for (const e of events) {
         if (q.branch !== undefined && e.branch !== q.branch) continue;
         if (q.before !== undefined && e.id >= q.before) continue;
+        if (q.from !== undefined && e.id < q.from) continue;
         if (q.filter && !q.filter(e)) continue;
         if (seen.has(e.id)) continue;
         seen.add(e.id);

@@ -13,7 +13,7 @@ export default operation({
   readOnly: true,
   needs: 'memory',
   run: async (a, ctx) => {
-    const { GitGraph } = await import('../diagrams/gitgraph.js');
+    const { GitGraph, RECENT_COMMITS, knownHistory } = await import('../diagrams/gitgraph.js');
     const json = a.format === 'json';
     if (a.all && ctx.print) {
       // The whole history is printed as it streams: nothing of it is held.
@@ -22,8 +22,16 @@ export default operation({
       printing.finish();
       return { text: '', data: { ok: true } };
     }
-    const graph = new GitGraph(a.all ? 'all' : a.last);
-    ctx.memory.eachHistoryEvent((e) => graph.add(e));
+    let graph: InstanceType<typeof GitGraph>;
+    if (a.all) {
+      graph = new GitGraph('all');
+      ctx.memory.eachHistoryEvent((e) => graph.add(e));
+    } else {
+      // The recent past alone: what the state knows of the rest, and the newest logs.
+      const events = ctx.memory.recentHistoryEvents(a.last ?? RECENT_COMMITS);
+      graph = GitGraph.recent(knownHistory(ctx.memory.state), a.last);
+      for (const e of events) graph.add(e);
+    }
     const model = graph.model();
     return { text: json ? JSON.stringify(model, null, 2) : graph.mermaid(), data: { ok: true, graph: model } };
   },

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
 import { currentBranch, displayLabel } from '../../decider/state.js';
 import { entryLine } from '../../context/lines.js';
-import { GitGraph } from '../../diagrams/gitgraph.js';
+import { GitGraph, knownHistory, RECENT_COMMITS } from '../../diagrams/gitgraph.js';
 import { machineMermaid } from '../../diagrams/mermaid.js';
 import type { Memory } from '../../engine/memory.js';
 import { newest } from '../../engine/reader.js';
@@ -28,8 +28,8 @@ let machines: Overview['machines'] | null = null;
 
 /**
  * What the history graph depends on (branches, their states and commit counts, and which
- * logs those come from): cheap to compute from the state, so the graph itself, which reads
- * every log, is rebuilt only when it changes, not with every logged tool call.
+ * logs those come from): cheap to compute from the state, so the graph itself, which reads the
+ * newest logs, is rebuilt only when it changes, not with every logged tool call.
  */
 export function graphTag(m: Memory): string {
   const h = createHash('sha256').update(m.store.ledger.epoch);
@@ -43,8 +43,9 @@ export class GraphCache {
   get(m: Memory): GraphSource {
     const tag = graphTag(m);
     if (this.last?.tag !== tag) {
-      const graph = new GitGraph();
-      m.eachHistoryEvent((e) => graph.add(e));
+      const events = m.recentHistoryEvents(RECENT_COMMITS);
+      const graph = GitGraph.recent(knownHistory(m.state));
+      for (const e of events) graph.add(e);
       this.last = { tag, source: graph.mermaid() };
     }
     return this.last;
