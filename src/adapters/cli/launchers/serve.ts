@@ -1,5 +1,6 @@
 import { gccError } from '../../../errors.js';
 import { operation } from '../../../operations/operation.js';
+import { keepHeapSmall } from '../heap-flags.js';
 
 const USAGE = 'gctx serve [start|status|stop] [--port N]';
 
@@ -40,6 +41,9 @@ export default operation({
     }
     // Whoever started the daemon may stop reading its output (a closed pipe, a gone terminal): it serves on.
     process.stdout.on('error', () => undefined);
+    // A process that keeps the memory open for as long as it serves: its heap kept small from
+    // before the server's modules load, as `gctx mcp`'s is.
+    keepHeapSmall();
     const { startDaemon } = await import('../../serve/daemon.js');
     const d = await startDaemon({ dir: ctx.dir, port, budget: ctx.budget });
     const stop = () => void d.stop();
