@@ -62,6 +62,13 @@ export interface OpenOptions {
    * the search index. A command-line process sets V8's heap flags there; the library does nothing.
    */
   onLongPass?: () => void;
+  /**
+   * Builds the search index in another process when a query must first index much of the
+   * history; true when it did (the query then feeds the index only what was appended since).
+   * gctx's own long-lived servers (`gctx mcp`, `gctx serve`) pass one, so that their heap does
+   * not grow by a whole build; the library does nothing of the kind.
+   */
+  indexApart?: () => boolean;
 }
 
 export interface ExecuteOptions {
@@ -312,7 +319,7 @@ export class Memory {
   async loadSearch(): Promise<void> {
     if (this.finder) return;
     const { MemorySearch } = await import('./search.js');
-    this.finder ??= new MemorySearch(this.store, this.store.layout.cache, (work) => this.fold.withoutState(work));
+    this.finder ??= new MemorySearch(this.store, this.store.layout.cache, (work) => this.fold.withoutState(work), undefined, this.opts.indexApart);
   }
 
   /** What git sees changed in the work tree since the branch's last commit, when no hook logged work on it. */

@@ -101,12 +101,14 @@ export class MemorySearch {
    * @param spare runs a query that indexes much of the history with the opened memory's state
    * let go; by default the query just runs.
    * @param spareAbove how many bytes of segments still to index make a query use `spare`.
+   * @param apart builds the index in another process instead, when given; true when it did.
    */
   constructor(
     private readonly store: Store,
     cache: string,
     private readonly spare: <T>(work: () => T) => T = (work) => work(),
     private readonly spareAbove = LEND_STATE_BYTES,
+    private readonly apart?: () => boolean,
   ) {
     this.dir = join(cache, 'search');
   }
@@ -116,8 +118,14 @@ export class MemorySearch {
     mkdirSync(this.dir, { recursive: true });
     const query = () => this.query(text, o);
     const unfed = this.unfed();
-    if (unfed > 0) this.store.longPass?.();
-    return unfed > this.spareAbove ? this.spare(query) : query();
+    if (unfed <= this.spareAbove) {
+      if (unfed > 0) this.store.longPass?.();
+      return query();
+    }
+    // What the other process could not do (none could start, it failed) is done here.
+    if (this.apart?.() && this.unfed() <= this.spareAbove) return query();
+    this.store.longPass?.();
+    return this.spare(query);
   }
 
   /** Bytes of segments the index has not been fed as they stand: a guess, read without the lock, of the work ahead. */

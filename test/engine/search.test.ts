@@ -56,6 +56,29 @@ describe('search over a memory', () => {
     await again.close();
   });
 
+  it('such a query asks for the index to be built apart first; what that could not do is done in place', async () => {
+    for (const builds of [true, false]) {
+      const { dir, m } = await memory();
+      await m.close();
+      const again = await Memory.open(dir);
+      const inner = again as unknown as { store: Store; finder: MemorySearch | null };
+      let asked = 0;
+      let spared = 0;
+      const apart = () => {
+        asked++;
+        if (!builds) return false;
+        // Another process's build: a second opener feeding the same cache.
+        const other = new MemorySearch(inner.store, layout(dir).cache);
+        other.search('anything', { limit: 1, page: 1 });
+        return true;
+      };
+      inner.finder = new MemorySearch(inner.store, layout(dir).cache, (work) => (spared++, work()), 0, apart);
+      expect(search(again, 'tokenizer').text, String(builds)).toMatch(/«[Tt]okenizer»/);
+      expect([asked, spared], String(builds)).toEqual(builds ? [1, 0] : [1, 1]);
+      await again.close();
+    }
+  });
+
   it('finds commits, purposes, hypotheses, reasons, notes and tool calls, best first', async () => {
     const { m } = await memory();
     const tok = search(m, 'tokenizer');

@@ -20,6 +20,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { gccError } from '../../errors.js';
 import type { WholePass } from '../../operations/operation.js';
+import { childProcess } from '../../runtime/lazy-deps.js';
 import { layout } from '../../store/paths.js';
 
 /** The node options the child starts with, after this process's own. */
@@ -61,4 +62,21 @@ export async function runLean(argv: readonly string[], flags: readonly string[])
   const stopped = gccError('E_INTERNAL', `the process running \`gctx ${argv[0] ?? ''}\` was stopped by ${r.signal ?? 'a signal'}`, 'run it again (it writes nothing to the logs)');
   process.stderr.write(`gctx: ${stopped.oneLine()}\n`);
   return 2;
+}
+
+/**
+ * Build the search index of the memory in `dir` in a lean child, waiting for it: what gctx's
+ * long-lived servers (`gctx mcp`, `gctx serve`) give Memory as `indexApart`, so that a first
+ * search of a long history does not grow their heap, which they keep for as long as they run.
+ * The child is `gctx search` with a one-word query, its answer not read. False when no child
+ * could run it; the server then builds the index itself.
+ */
+export function indexInLeanChild(dir: string): boolean {
+  const script = process.argv[1];
+  if (process.env[CHILD] || !script) return false;
+  const r = childProcess().spawnSync(process.execPath, [...process.execArgv, ...LEAN_FLAGS, ...INDEX_FLAGS, script, 'search', 'index', '--limit', '1', '--dir', dir], {
+    stdio: 'ignore',
+    env: { ...process.env, ...LEAN_ENV, [CHILD]: '1' },
+  });
+  return !r.error && r.status === 0;
 }

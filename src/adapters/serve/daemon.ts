@@ -39,6 +39,8 @@ export interface ServeOptions {
   pageDir?: string;
   /** Log lines (refusals, failures, engine warnings); default: stderr. */
   log?: (line: string) => void;
+  /** Builds the search index in another process (OpenOptions.indexApart); gctx serve's own. */
+  indexApart?: () => boolean;
 }
 
 export interface Daemon {
@@ -66,7 +68,7 @@ export async function startDaemon(opts: ServeOptions): Promise<Daemon> {
     throw gccError('E_ALREADY_RUNNING', `already running at ${running.url} (pid ${running.pid})`, '`gctx serve status` for its address, `gctx serve stop` to end it');
   }
   const token = ensureToken(root);
-  const memory = await Memory.open(root, { lockTimeoutMs: HOOK_LOCK_TIMEOUT_MS });
+  const memory = await Memory.open(root, { lockTimeoutMs: HOOK_LOCK_TIMEOUT_MS, ...(opts.indexApart ? { indexApart: opts.indexApart } : {}) });
 
   let tail: Promise<unknown> = Promise.resolve();
   const where = (): MemoryEvent => ({ events: memory.state.events, lastId: memory.state.lastId });
