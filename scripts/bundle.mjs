@@ -32,9 +32,18 @@
  * - zod is imported as a namespace whose members are used by name (src/operations/schema.ts),
  *   so its unused parts (locales, about 360 KB) are left out. The command line loads it
  *   (schema-….js) only to check the arguments of a call that gives some.
+ * - No module of the ES bundle imports a Node builtin statically (`builtins`): such an import
+ *   makes Node build the builtin's ES module facade, which reads every export once, getters
+ *   included, and fs's getters (`promises`, the stream classes) load fs/promises, Node's file
+ *   streams and readline's internals, which gctx never uses. Each module's imports of a
+ *   builtin instead become a stand-in of that module's own, taking the builtin with
+ *   `process.getBuiltinModule` and exporting the names the module uses; reached from that
+ *   module alone, it lands in the module's chunk (a stand-in shared by several modules would
+ *   be a chunk of its own: one more file for every process). An `import()` of a builtin stays.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { isBuiltin } from 'node:module';
+import { dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -111,9 +120,61 @@ const lazyAjv = {
   setup(b) {
     b.onResolve({ filter: /^ajv(-formats)?$/ }, (args) => (args.importer.includes('@modelcontextprotocol') ? { path: args.path, namespace: 'lazy-ajv' } : undefined));
     b.onLoad({ filter: /.*/, namespace: 'lazy-ajv' }, (args) => ({
-      contents: `import { createRequire } from 'node:module';\nconst load = () => createRequire(import.meta.url)('./ajv.cjs');\n${LAZY_AJV[args.path]}\n`,
+      contents: `const load = () => process.getBuiltinModule('node:module').createRequire(import.meta.url)('./ajv.cjs');\n${LAZY_AJV[args.path]}\n`,
       loader: 'js',
     }));
+  },
+};
+
+/**
+ * The names `source` takes from `specifier` by its static imports and re-exports; undefined
+ * when it takes all of them. What does not read as an import clause (words in a comment) is
+ * passed over: a name missed that way fails the build, as one the stand-in does not export.
+ */
+function importedNames(source, specifier) {
+  const names = new Set();
+  const re = new RegExp(`\\b(import|export)\\s*((?:(?!\\b(?:import|export)\\b)[^'";])*?)\\s*from\\s*(['"])${specifier.replace(/[/]/g, '\\/')}\\3`, 'g');
+  for (const [, keyword, clause] of source.matchAll(re)) {
+    if (keyword === 'export' && clause === '*') return undefined;
+    const m = /^(?:([\w$]+)\s*(?:,\s*|$))?(?:\*\s*as\s+([\w$]+)|\{([^}]*)\})?$/.exec(clause);
+    if (!m) continue;
+    const [, , namespace, list] = m;
+    if (namespace) {
+      // Only `ns.name` uses are read; any other use of the namespace takes every plain export.
+      const uses = source.match(new RegExp(`(?<![\\w$.])${namespace}(?![\\w$])`, 'g')).length - 1;
+      const members = [...source.matchAll(new RegExp(`(?<![\\w$.])${namespace}\\s*\\??\\.\\s*([\\w$]+)`, 'g'))].map((u) => u[1]);
+      if (members.length !== uses) return undefined;
+      for (const n of members) names.add(n);
+    }
+    for (const item of list?.split(',') ?? []) {
+      const name = item.trim().split(/\s+as\s+/)[0];
+      if (name && !name.startsWith('type ')) names.add(name);
+    }
+  }
+  return names;
+}
+
+/**
+ * A module's static imports of a Node builtin, as a stand-in of its own (one per importing
+ * module, so that it lands in that module's chunk; see the header). A name imported that
+ * the builtin lacks fails the build rather than being undefined at run time.
+ */
+const builtins = {
+  name: 'builtins',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?[a-z_0-9]+(\/[a-z_0-9]+)*$/ }, (args) => {
+      if (args.kind !== 'import-statement' || args.namespace !== 'file' || !isBuiltin(args.path)) return undefined;
+      const names = importedNames(readFileSync(args.importer, 'utf8'), args.path);
+      const id = args.path.startsWith('node:') ? args.path : `node:${args.path}`;
+      return { path: `${id}?importer=${relative(root, args.importer)}`, namespace: 'builtin', pluginData: { id, names } };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'builtin' }, ({ pluginData: { id, names } }) => {
+      const mod = process.getBuiltinModule(id);
+      // All of it: every export but the getters, which the facade would have read.
+      const list = names ? [...names].filter((n) => n !== 'default') : Object.keys(mod).filter((k) => !Object.getOwnPropertyDescriptor(mod, k).get);
+      for (const n of list) if (!(n in mod)) throw new Error(`${id} has no export ${n}`);
+      return { contents: [`const m = process.getBuiltinModule(${JSON.stringify(id)});`, 'export default m;', ...list.map((n) => `export const ${n} = m.${n};`)].join('\n'), loader: 'js' };
+    });
   },
 };
 
@@ -132,8 +193,8 @@ async function emit(options) {
   }
 }
 
-await emit({ ...common, ...esm, entryPoints: { gctx: 'dist/adapters/cli/gctx.js' }, plugins: [doorsOutside] });
-for (const door of DOORS) await emit({ ...common, ...esm, entryPoints: { [door]: `dist/adapters/cli/${door}.js` }, splitting: true, plugins: [lazyAjv, ...(door === 'main' ? [mainFirst] : []), engineFirst] });
+await emit({ ...common, ...esm, entryPoints: { gctx: 'dist/adapters/cli/gctx.js' }, plugins: [doorsOutside, builtins] });
+for (const door of DOORS) await emit({ ...common, ...esm, entryPoints: { [door]: `dist/adapters/cli/${door}.js` }, splitting: true, plugins: [lazyAjv, builtins, ...(door === 'main' ? [mainFirst] : []), engineFirst] });
 for (const [name, contents, resolveDir] of [
   ['yaml', "module.exports = require('yaml');", root],
   ['diff', "module.exports = require('diff');", root],
@@ -151,4 +212,9 @@ writeFileSync(`${outdir}/package.json`, '{ "type": "module" }\n');
 // `__require` that throws in an ES module at run time; refuse to ship that.
 for (const [file, text] of written) {
   if (file.endsWith('.js') && /\b__require\(\s*["'`]/.test(text)) throw new Error(`${file}: a bundled CommonJS module requires a module left outside the bundle`);
+}
+
+// A builtin imported statically builds its ES module facade (see the header): refuse that too.
+for (const [file, text] of written) {
+  if (file.endsWith('.js') && /\bfrom\s*"node:/.test(text)) throw new Error(`${file}: imports a Node builtin statically`);
 }
