@@ -282,7 +282,8 @@ export class Memory {
           const merged = events.find((e) => e.type === 'branch.merged');
           recordTree(this.store.repo, this.root, merged?.type === 'branch.merged' ? merged.data.into : here, git.tree);
         }
-        return { events, branch: this.currentBranch(session), message: d.message };
+        // Under the lock nobody else appended since: the state just folded is current.
+        return { events, branch: currentBranch(this.state, session), message: d.message };
       }, this.lockOpts());
     } catch (err) {
       throw asGccError(err);
