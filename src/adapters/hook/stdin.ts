@@ -13,6 +13,7 @@
  * and every other platform.
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { sleepSync } from '../../runtime/sleep.js';
 
 /** Largest input read; Claude Code's tool_response can hold a whole file. */
 export const STDIN_LIMIT = 64 * 1024 * 1024;
@@ -90,8 +91,6 @@ function reopenNonBlocking(fd: number): number | undefined {
   }
 }
 
-const sleeper = new Int32Array(new SharedArrayBuffer(4));
-const sleep = (ms: number) => void Atomics.wait(sleeper, 0, 0, ms);
 /** Longest sleep between empty reads: how late a write after a pause is seen. */
 const MAX_SLEEP_MS = 16;
 
@@ -109,7 +108,7 @@ function readNonBlocking(fd: number, waitMs: number): string {
       if (code !== 'EAGAIN' && code !== 'EINTR') break;
       const left = deadline - performance.now();
       if (left <= 0) break;
-      sleep(Math.min(pause, left));
+      sleepSync(Math.min(pause, left));
       pause = Math.min(pause * 2, MAX_SLEEP_MS);
       continue;
     }
