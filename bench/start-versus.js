@@ -12,13 +12,18 @@
  * compile cache (each bootstrap turns it on) is warmed first in a memory of its own; the median
  * of `--runs` is reported.
  *
- *   node bench/start-versus.js --baseline ../gcc-first-layout [--baseline ../gcc-before] [--runs 5]
+ * stdin is what spawnSync gives a child, a socket pair, as any host that runs hooks through
+ * Node's child_process gives them; `--stdin-pipe` feeds every process through a shell pipe
+ * instead, as a shell pipeline or a host that makes pipes does (src/adapters/hook/stdin.ts
+ * reads the two differently).
+ *
+ *   node bench/start-versus.js --baseline ../gcc-first-layout [--baseline ../gcc-before] [--runs 5] [--stdin-pipe]
  *
  * Not part of `npm run bench` (it needs valgrind and other builds); its table goes in
  * docs/benchmarks.md by hand.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { removeDir, ROOT } from './lib.js';
@@ -26,6 +31,8 @@ import { removeDir, ROOT } from './lib.js';
 const baselines = process.argv.flatMap((a, i) => (process.argv[i - 1] === '--baseline' ? [resolve(a)] : []));
 const runsAt = process.argv.indexOf('--runs');
 const runs = runsAt === -1 ? 5 : Number(process.argv[runsAt + 1]);
+const viaPipe = process.argv.includes('--stdin-pipe');
+const stdinFiles = new Set();
 if (spawnSync('valgrind', ['--version']).status !== 0) {
   process.stderr.write('bench/start-versus.js needs valgrind\n');
   process.exit(1);
@@ -68,12 +75,17 @@ for (const s of sides) {
 }
 
 function instructions(s, args, fixture) {
-  const r = spawnSync('valgrind', ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', process.execPath, s.bin, ...args], {
-    cwd: s.dir,
-    input: fixture ? payload(fixture, s.dir) : '',
-    env,
-    encoding: 'utf8',
-  });
+  const input = fixture ? payload(fixture, s.dir) : '';
+  const valgrind = ['valgrind', '--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', process.execPath, s.bin, ...args];
+  let r;
+  if (viaPipe) {
+    const file = join(s.dir, '..', `${s.dir.split('/').pop()}.stdin`);
+    writeFileSync(file, input);
+    stdinFiles.add(file);
+    r = spawnSync('sh', ['-c', 'f=$1; shift; cat "$f" | exec "$@"', 'sh', file, ...valgrind], { cwd: s.dir, env, encoding: 'utf8' });
+  } else {
+    r = spawnSync(valgrind[0], valgrind.slice(1), { cwd: s.dir, input, env, encoding: 'utf8' });
+  }
   const m = /I\s+refs:\s+([\d,]+)/.exec(r.stderr);
   if (!m) throw new Error(`no instruction count for ${args.join(' ')}: ${r.stderr.slice(-500)}`);
   return Number(m[1].replaceAll(',', ''));
@@ -94,3 +106,4 @@ line(['process', ...sides.map((s) => s.label), ...baselines.map((b) => `this / $
 line(['---', ...sides.map(() => '---'), ...baselines.map(() => '---')]);
 for (const [name, mine, ...theirs] of rows) line([name, M(mine), ...theirs.map(M), ...theirs.map((t) => (mine / t).toFixed(2))]);
 for (const s of sides) removeDir(s.dir);
+for (const f of stdinFiles) rmSync(f, { force: true });

@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { crc32 } from 'node:zlib';
+import { crc32 } from '../log/crc32.js';
 import { MAX_PART_DOCS } from './search-part.js';
 
 /** 2: parts are inverted indexes of our own (search-part.ts); an index of format 1 is rebuilt. */

@@ -7,7 +7,7 @@
  */
 import { isAscii } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { crc32 } from 'node:zlib';
+import { crc32 } from '../log/crc32.js';
 import { ABSENT, FIELDS, MAGIC, MAX_ID, MAX_PART_BYTES, MAX_PART_DOCS, MAX_TF, type MetaRow, PART_FORMAT, ROW_BYTES, SEARCH_KINDS, type SearchKind } from './search-part.js';
 
 export class PartDamaged extends Error {}

@@ -26,7 +26,7 @@
  * Terms, field lengths and the running average of field lengths follow MiniSearch's
  * definitions, so the scores are the BM25+ it computes over one index of all documents.
  */
-import { crc32 } from 'node:zlib';
+import { crc32 } from '../log/crc32.js';
 import { indexTerms, tokens } from './search-terms.js';
 
 export const SEARCH_KINDS = ['commit', 'purpose', 'hypothesis', 'synthesis', 'abandon', 'objective', 'log', 'tool'] as const;

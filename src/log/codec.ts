@@ -11,10 +11,10 @@
  * Prose lines never start with `<`, and the JSON escapes `<`, `>` and line breaks, so no
  * free text can forge, split or hide an entry. The CRC makes a torn or edited entry visible.
  */
-import { crc32 } from 'node:zlib';
 import { MAX_ENTRY_BYTES } from '../events/rules.js';
 import type { GccEvent } from '../events/types.js';
 import { gccError } from '../errors.js';
+import { crc32 } from './crc32.js';
 import { EntryParser, lineOf, MACHINE_PREFIX, MACHINE_SUFFIX, TERMINATOR } from './parser.js';
 import { renderProse } from './prose.js';
 import { validateEvent } from './validate.js';

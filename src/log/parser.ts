@@ -7,10 +7,10 @@
  * Entry layout and the torn-versus-corrupt rules are described in codec.ts.
  */
 import { isAscii } from 'node:buffer';
-import { crc32 } from 'node:zlib';
 import type { GccEvent } from '../events/types.js';
 import { type GccError, gccError } from '../errors.js';
 import { MAX_ENTRY_BYTES, MAX_ENTRY_READ } from '../events/rules.js';
+import { crc32 } from './crc32.js';
 import { NEWER_GCTX, validateEvent } from './validate.js';
 
 export const MACHINE_PREFIX = '<!-- gcc:e ';

@@ -6,10 +6,10 @@
  */
 import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { crc32 } from 'node:zlib';
 import type { GccEvent } from '../events/types.js';
 import { gccError } from '../errors.js';
 import { parseBytes } from '../log/codec.js';
+import { crc32 } from '../log/crc32.js';
 import { EntryParser } from '../log/parser.js';
 import { type CursorSource, type EventCursor, LogCursor } from './cursor.js';
 import { emptyMeta, type LogMeta, note } from './log-meta.js';

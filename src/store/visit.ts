@@ -13,10 +13,10 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { crc32 } from 'node:zlib';
 import type { GccEvent } from '../events/types.js';
 import { gccError } from '../errors.js';
 import { serialize } from '../log/codec.js';
+import { crc32 } from '../log/crc32.js';
 import { needsMigration, OLD_FILES, readOldLayout } from './first-layout.js';
 import { type GitRepo, headOf, indexSignature, runGit } from './git-probe.js';
 import type { EventCursor } from './cursor.js';

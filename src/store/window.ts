@@ -13,9 +13,9 @@
  * when asked, of the file's first `prefix` bytes (an acknowledged size held against the file).
  */
 import { closeSync, openSync, readSync } from 'node:fs';
-import { crc32 } from 'node:zlib';
 import { MAX_ENTRY_READ } from '../events/rules.js';
 import type { GccEvent } from '../events/types.js';
+import { crc32 } from '../log/crc32.js';
 import { EntryParser } from '../log/parser.js';
 
 /** Bytes read at once; a window holds this much of a log plus an entry cut at its end. */

@@ -15,6 +15,7 @@
 // A namespace import: on a Node without enableCompileCache, a named import would fail to link.
 import * as nodeModule from 'node:module';
 import { keepHeapSmall } from './heap-flags.js';
+import { writeOut } from './write-out.js';
 
 try {
   nodeModule.enableCompileCache?.();
@@ -56,7 +57,7 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   if (argv[0] === '--version' || argv[0] === 'version') {
     const { VERSION } = await import('../../runtime/version.js');
-    process.stdout.write(`${VERSION}\n`);
+    writeOut(`${VERSION}\n`);
     return 0;
   }
   const { run } = await import('./main.js');

@@ -11,6 +11,7 @@ import { LazyHookMemory } from '../hook/lazy-memory.js';
 import { HOOK_AGENTS, runHook, type HookAgent, type HookMemories } from '../hook/run-hook.js';
 import { readStdin } from '../hook/stdin.js';
 import { keepHeapSmall } from './heap-flags.js';
+import { writeOut } from './write-out.js';
 
 export interface HookOptions {
   agent?: string | undefined;
@@ -40,6 +41,6 @@ export async function hookCommand(opts: HookOptions): Promise<string | null> {
 /** `gctx hook [--agent a] [--dir d] [--session s]`, the options already read by the bootstrap. */
 export async function hookFromBootstrap(opts: Readonly<Record<string, string>>): Promise<number> {
   const stdout = await hookCommand({ agent: opts.agent, dir: opts.dir, session: opts.session ?? process.env.GCC_SESSION });
-  if (stdout) process.stdout.write(stdout.endsWith('\n') ? stdout : `${stdout}\n`);
+  if (stdout) writeOut(stdout.endsWith('\n') ? stdout : `${stdout}\n`, 0);
   return 0;
 }

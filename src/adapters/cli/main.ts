@@ -22,6 +22,7 @@ import { parseArgs, usageOf } from './args.js';
 import { keepHeapSmall } from './heap-flags.js';
 import { leanFlags, runLean } from './lean-process.js';
 import { LAUNCHERS } from './launchers/index.js';
+import { writeOut } from './write-out.js';
 
 /** What the command line offers: the catalogue's commands, then the launchers of other front ends. */
 const commands = (): Operation[] => [...operationsFor('cli'), ...LAUNCHERS];
@@ -56,14 +57,13 @@ async function checked(op: Operation, given: Record<string, unknown>): Promise<R
  * a pass over the whole history may then be run in a lean child (lean-process.ts).
  */
 export async function run(argv: readonly string[], own = false): Promise<number> {
-  if (own) process.stdout.on('error', readerGone);
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(`${help()}\n`);
+    writeOut(`${help()}\n`, 0);
     return 0;
   }
   if (name === '--version' || name === 'version') {
-    process.stdout.write(`${VERSION}\n`);
+    writeOut(`${VERSION}\n`, 0);
     return 0;
   }
   let json = rest.includes('--json');
@@ -75,7 +75,7 @@ export async function run(argv: readonly string[], own = false): Promise<number>
     const p = parseArgs(op, rest);
     json = p.globals.has('json');
     if (p.globals.has('help')) {
-      process.stdout.write(`${usageOf(op)}\n  ${op.summary}\n`);
+      writeOut(`${usageOf(op)}\n  ${op.summary}\n`, 0);
       return 0;
     }
     const args = validAsGiven(op, p.args) ? p.args : await checked(op, p.args);
@@ -102,32 +102,23 @@ export async function run(argv: readonly string[], own = false): Promise<number>
       const { Memory } = await import('../../engine/memory.js');
       const memory = await Memory.open(dir, { create: op.needs === 'create', search: 'on-demand', onLongPass: keepHeapSmall, ...(session ? { session } : {}) });
       try {
-        out = await op.run(args, { memory, session, budget, spell: (q) => spellCli(q), front: 'cli', ...(json ? {} : { print: (chunk: string) => void process.stdout.write(chunk) }) });
+        out = await op.run(args, { memory, session, budget, spell: (q) => spellCli(q), front: 'cli', ...(json ? {} : { print: (chunk: string) => writeOut(chunk) }) });
       } finally {
         for (const w of memory.warnings) process.stderr.write(`gctx: warning: ${w}\n`);
         memory.close();
       }
     }
     // A command with nothing to say prints nothing (`gctx hook` with no decision; `gctx mcp`, whose stdout was the protocol).
-    if (json ? Object.keys(out.data).length > 0 : out.text !== '') process.stdout.write(json ? `${JSON.stringify(out.data, null, 2)}\n` : out.text.endsWith('\n') ? out.text : `${out.text}\n`);
+    if (json ? Object.keys(out.data).length > 0 : out.text !== '') writeOut(json ? `${JSON.stringify(out.data, null, 2)}\n` : out.text.endsWith('\n') ? out.text : `${out.text}\n`, out.exit ?? 0);
     return out.exit ?? 0;
   } catch (err) {
     const e = asGccError(err);
-    if (json) process.stdout.write(`${JSON.stringify({ error: e.toJSON() })}\n`);
+    if (json) writeOut(`${JSON.stringify({ error: e.toJSON() })}\n`, e.exitCode);
     process.stderr.write(`gctx: ${e.oneLine()}\n`);
     return e.exitCode;
   } finally {
     inspector?.stop();
   }
-}
-
-/**
- * A reader that stopped early (`gctx graph | head`) closed the pipe: the rest of the answer is
- * not wanted, and that is not a failure of the command. Anything else is thrown as it was.
- */
-function readerGone(err: NodeJS.ErrnoException): void {
-  if (err.code !== 'EPIPE') throw err;
-  process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
 }
 
 /** True when this file is the program (run directly or through a link), not imported by the bootstrap (gctx.ts). */

@@ -5,7 +5,7 @@
  * hooks, not from timings.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -39,6 +39,21 @@ function builtins(args: string[], input: string, cwd: string): string[] {
   const line = r.stderr.split('\n').find((l) => l.startsWith('@@builtins '));
   const list = JSON.parse(line!.slice('@@builtins '.length)) as string[];
   return list.filter((m) => /^NativeModule (crypto|child_process|zlib)$/.test(m)).map((m) => m.slice('NativeModule '.length));
+}
+
+/**
+ * Whether a process loaded Node's streams, its stdin a pipe from a shell (not the socket pair
+ * spawnSync would give it), its stdout and stderr what spawnSync gives.
+ */
+function loadsStreams(args: string[], input: string, cwd: string): boolean {
+  const probe = `data:text/javascript,${encodeURIComponent("process.on('exit', () => process.getBuiltinModule('node:fs').writeSync(2, '@@builtins ' + JSON.stringify(process.moduleLoadList) + '\\n'));")}`;
+  const file = join(mkdtempSync(join(tmpdir(), 'gcc-stdin-')), 'stdin.txt');
+  writeFileSync(file, input);
+  const r = spawnSync('sh', ['-c', 'f=$1; shift; cat "$f" | exec "$@"', 'sh', file, NODE, '--import', probe, CLI, ...args], { cwd, encoding: 'utf8', env: { ...process.env, GCC_SESSION: '' } });
+  expect(r.status, r.stderr).toBe(0);
+  const line = r.stderr.split('\n').find((l) => l.startsWith('@@builtins '));
+  const list = JSON.parse(line!.slice('@@builtins '.length)) as string[];
+  return list.some((m) => /^NativeModule (stream|internal\/streams\/(readable|writable|duplex))$/.test(m));
 }
 
 const project = () => {
@@ -102,12 +117,22 @@ describe('the gctx executable', () => {
 
   it('loads crypto, child_process and zlib only on the paths that call them', () => {
     const dir = project();
-    // status runs no git, hashes nothing and draws no random ids.
-    expect(builtins(['status'], '', dir)).toEqual(['zlib']);
+    // status runs no git, hashes nothing and draws no random ids; the logs' CRC-32 is not zlib's.
+    expect(builtins(['status'], '', dir)).toEqual([]);
     // A PreToolUse that decides nothing opens no archive and runs no git.
     expect(builtins(['hook', '--agent', 'claude-code'], fixture('pre-tool-use-bash', dir), dir)).toEqual([]);
-    // Logging a tool call draws random ids, read from /dev/urandom rather than through node:crypto.
-    expect(builtins(['hook', '--agent', 'claude-code'], fixture('post-tool-use-edit', dir), dir)).not.toContain('crypto');
+    // Logging a tool call draws random ids, read from /dev/urandom rather than through node:crypto,
+    // and checks its log's CRC-32 without zlib.
+    expect(builtins(['hook', '--agent', 'claude-code'], fixture('post-tool-use-edit', dir), dir)).toEqual([]);
+  });
+
+  it('loads no Node streams to read a hook’s payload from a pipe or to write an answer', () => {
+    const dir = project();
+    expect(loadsStreams(['--version'], '', dir)).toBe(false);
+    expect(loadsStreams(['status'], '', dir)).toBe(false);
+    expect(loadsStreams(['hook', '--agent', 'claude-code'], fixture('pre-tool-use-bash', dir), dir)).toBe(false);
+    expect(loadsStreams(['hook', '--agent', 'claude-code'], fixture('pre-tool-use-write-gcc', dir), dir)).toBe(false);
+    expect(loadsStreams(['hook', '--agent', 'claude-code'], fixture('post-tool-use-edit', dir), dir)).toBe(false);
   });
 
   it('lists the commands without zod or the engine', () => {
