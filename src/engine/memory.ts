@@ -28,7 +28,7 @@ import { asGccError, GccError, gccError } from '../errors.js';
 import { layout, type Layout } from '../store/paths.js';
 import { type Checked, Store } from '../store/store.js';
 import { changedSince, recordTree, uncommittedSince } from './git-files.js';
-import { newest, scanNewest } from './reader.js';
+import { isHistory, newest, recentHistory, scanNewest } from './reader.js';
 import { briefing } from '../context/briefing.js';
 import { type ContextAnswer, type ContextQuery, type ContextSource, contextQuery } from '../context/query.js';
 import { keepAside, type Problem, verifyMemory } from './integrity.js';
@@ -36,53 +36,10 @@ import type { MemorySearch } from './search.js';
 import { assertMayInitialize, checkLogs, type Disk, ensureIgnore, hasAnyLog, migrateOldLayout } from './open-logs.js';
 import { headState, mayMigrate, visitNote } from '../store/visit.js';
 import { Fold } from './fold.js';
+import type { ExecResult, ExecuteOptions, OpenOptions } from './options.js';
 import { ViewWriter } from './views.js';
 
-export interface OpenOptions {
-  /**
-   * Create `.GCC/` when missing: true as `gctx init` does; 'if-new' as an agent front does on
-   * its own (MCP, Pi's autoInit), unless git holds the memory in other commits — a commit from
-   * before it is checked out, and an initialisation there would travel back as a stray one.
-   */
-  create?: boolean | 'if-new';
-  /** Clock, injectable for tests. */
-  now?: () => Date;
-  /** Give up waiting for another process's lock after this long. */
-  lockTimeoutMs?: number;
-  /** Session used when a call names none. */
-  session?: string;
-  /**
-   * When ranked search's code is loaded: 'at-open' (the default), so that `context` answers a
-   * search at once; or 'on-demand', for a short-lived process that seldom searches (a CLI
-   * command, a hook), which then calls `loadSearch` before a search query.
-   */
-  search?: 'at-open' | 'on-demand';
-  /**
-   * Called as a pass over much of the history starts: a replay, a first read of logs, building
-   * the search index. A command-line process sets V8's heap flags there; the library does nothing.
-   */
-  onLongPass?: () => void;
-  /**
-   * Builds the search index in another process when a query must first index much of the
-   * history; true when it did (the query then feeds the index only what was appended since).
-   * gctx's own long-lived servers (`gctx mcp`, `gctx serve`) pass one, so that their heap does
-   * not grow by a whole build; the library does nothing of the kind.
-   */
-  indexApart?: () => boolean;
-}
-
-export interface ExecuteOptions {
-  session?: string | undefined;
-  /** Fail with E_CONFLICT unless the session's branch holds this many events. */
-  expectedSeq?: number;
-}
-
-export interface ExecResult {
-  events: GccEvent[];
-  /** The session's branch after the operation. */
-  branch: string;
-  message: string;
-}
+export type { ExecResult, ExecuteOptions, OpenOptions } from './options.js';
 
 /** The decider and the command redactor, loaded by the first write and kept (an import() of a loaded module still resolves it again). */
 let writing: Promise<{ decide: typeof import('../decider/decide.js').decide; redactCommand: typeof import('./redact-command.js').redactCommand }> | undefined;
@@ -96,9 +53,6 @@ function writeDeps() {
   );
   return writing;
 }
-
-/** What the history graph draws: branch lifecycle and commit events. */
-const isHistory = (e: GccEvent): boolean => e.type === 'branch.created' || e.type === 'commit.recorded' || e.type === 'branch.merged' || e.type === 'branch.abandoned';
 
 export class Memory {
   private readonly fold: Fold;
@@ -396,9 +350,7 @@ export class Memory {
    */
   recentHistoryEvents(commits: number): GccEvent[] {
     this.refresh();
-    const last = newest(this.store, { limit: commits, filter: (e) => e.type === 'commit.recorded' });
-    const from = last.length === commits ? last[commits - 1]!.id : undefined;
-    return newest(this.store, { limit: Number.MAX_SAFE_INTEGER, filter: isHistory, ...(from === undefined ? {} : { from }) }).reverse();
+    return recentHistory(this.store, commits);
   }
 
   close(): void {

@@ -85,3 +85,16 @@ export function scanNewest(store: Store, q: { branch?: string; label?: number },
     }
   }
 }
+
+/** What the history graph draws: branch lifecycle and commit events. */
+export const isHistory = (e: GccEvent): boolean => e.type === 'branch.created' || e.type === 'commit.recorded' || e.type === 'branch.merged' || e.type === 'branch.abandoned';
+
+/**
+ * The history events from the `commits`-th newest commit on, in id order (every one when
+ * there are fewer commits), from the logs that reach that far back and no others.
+ */
+export function recentHistory(store: Store, commits: number): GccEvent[] {
+  const last = newest(store, { limit: commits, filter: (e) => e.type === 'commit.recorded' });
+  const from = last.length === commits ? last[commits - 1]!.id : undefined;
+  return newest(store, { limit: Number.MAX_SAFE_INTEGER, filter: isHistory, ...(from === undefined ? {} : { from }) }).reverse();
+}
