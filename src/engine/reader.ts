@@ -94,7 +94,8 @@ export const isHistory = (e: GccEvent): boolean => e.type === 'branch.created' |
  * there are fewer commits), from the logs that reach that far back and no others.
  */
 export function recentHistory(store: Store, commits: number): GccEvent[] {
-  const last = newest(store, { limit: commits, filter: (e) => e.type === 'commit.recorded' });
-  const from = last.length === commits ? last[commits - 1]!.id : undefined;
+  // One commit more than asked: only when there is an older one does the window start at a commit.
+  const last = newest(store, { limit: commits + 1, filter: (e) => e.type === 'commit.recorded' });
+  const from = last.length > commits ? last[commits - 1]!.id : undefined;
   return newest(store, { limit: Number.MAX_SAFE_INTEGER, filter: isHistory, ...(from === undefined ? {} : { from }) }).reverse();
 }
