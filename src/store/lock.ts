@@ -8,6 +8,7 @@
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { gccError } from '../errors.js';
+import { sleepSync } from '../runtime/sleep.js';
 
 export interface LockHolder {
   pid: number;
@@ -172,10 +173,7 @@ export class FileLock {
    */
   acquireSync(opts: LockOptions = {}): void {
     const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
-    const cell = new Int32Array(new SharedArrayBuffer(4));
-    for (let delay = 1; !this.attempt(opts, deadline); delay = Math.min(delay * 2, 25)) {
-      Atomics.wait(cell, 0, 0, delay + Math.random() * delay);
-    }
+    for (let delay = 1; !this.attempt(opts, deadline); delay = Math.min(delay * 2, 25)) sleepSync(delay + Math.random() * delay);
   }
 
   release(): void {
