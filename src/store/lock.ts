@@ -5,7 +5,7 @@
  * lock is never broken, however long it is held. Breaking a stale lock goes through a
  * second short-lived lock so two breakers cannot remove each other's fresh locks.
  */
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { gccError } from '../errors.js';
 import { sleepSync } from '../runtime/sleep.js';
@@ -62,13 +62,17 @@ function readHolder(path: string): LockHolder | null {
   }
 }
 
-function tryCreate(path: string): boolean {
+/**
+ * Create the lock file naming this process. Returns its descriptor, left open while the lock
+ * is held (see FileLock.release), or null when the file exists.
+ */
+function create(path: string): { fd: number; ino: number } | null {
   let fd: number;
   try {
     fd = openSync(path, 'wx');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') return false;
+    if (code === 'EEXIST') return null;
     // The folder holding the lock is gone: the memory was removed under an open process.
     if (code === 'ENOENT') throw gccError('E_NOT_INITIALIZED', `the memory folder of ${path} no longer exists`, 'run `gctx init` to start a new memory');
     throw err;
@@ -76,10 +80,19 @@ function tryCreate(path: string): boolean {
   try {
     const holder: LockHolder = { pid: process.pid, host: HOST, start: ownStart(), at: new Date().toISOString() };
     writeSync(fd, JSON.stringify(holder));
-  } finally {
+    return { fd, ino: fstatSync(fd).ino };
+  } catch (err) {
     closeSync(fd);
+    unlinkQuiet(path);
+    throw err;
   }
-  return true;
+}
+
+/** A short-lived lock file (the breaker's): created and closed at once. */
+function tryCreate(path: string): boolean {
+  const made = create(path);
+  if (made) closeSync(made.fd);
+  return made !== null;
 }
 
 /** Remove `path` if its holder is dead. Returns the dead holder when it did. */
@@ -132,7 +145,8 @@ function unlinkQuiet(path: string): void {
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export class FileLock {
-  private held = false;
+  /** The lock file this process created and holds open, or null. */
+  private mine: { fd: number; ino: number } | null = null;
   constructor(readonly path: string) {}
 
   /**
@@ -140,8 +154,9 @@ export class FileLock {
    * E_LOCKED once the deadline has passed with a live holder.
    */
   private attempt(opts: LockOptions, deadline: number): boolean {
-    if (tryCreate(this.path)) {
-      this.held = true;
+    const made = create(this.path);
+    if (made) {
+      this.mine = made;
       return true;
     }
     const dead = breakIfStale(this.path);
@@ -176,14 +191,26 @@ export class FileLock {
     for (let delay = 1; !this.attempt(opts, deadline); delay = Math.min(delay * 2, 25)) sleepSync(delay + Math.random() * delay);
   }
 
+  /**
+   * Remove the lock file if it is still the one this process created. Its descriptor stays
+   * open until then, so its inode cannot be reused: a file at the path with that inode is this
+   * process's own, never a lock another process took after breaking this one.
+   */
   release(): void {
-    if (!this.held) return;
-    this.held = false;
-    const h = readHolder(this.path);
-    if (h && h.pid === process.pid) unlinkQuiet(this.path);
+    const mine = this.mine;
+    if (!mine) return;
+    this.mine = null;
+    let same = false;
+    try {
+      same = lstatSync(this.path).ino === mine.ino;
+    } catch {
+      /* gone */
+    }
+    closeSync(mine.fd);
+    if (same) unlinkQuiet(this.path);
   }
 
   get isHeld(): boolean {
-    return this.held;
+    return this.mine !== null;
   }
 }

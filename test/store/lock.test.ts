@@ -1,0 +1,47 @@
+/**
+ * The lock file, within one process: calls that contend for it take turns, and a release removes
+ * only the file this holder created (the processes' side is in test/reliability/filesystem.test.ts).
+ */
+import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { FileLock } from '../../src/store/lock.js';
+import { cleanup, tempProject } from '../support/tmp.js';
+
+afterAll(cleanup);
+
+function lockPath(): string {
+  const dir = join(tempProject('gcc-lock-'), '.local');
+  mkdirSync(dir, { recursive: true });
+  return join(dir, 'lock');
+}
+
+describe('FileLock', () => {
+  it('two acquisitions of one lock take turns; the file is gone after the last release', async () => {
+    const path = lockPath();
+    const lock = new FileLock(path);
+    const order: string[] = [];
+    const turn = async (who: string) => {
+      await lock.acquire({ timeoutMs: 10_000 });
+      order.push(`${who} in`);
+      await new Promise((r) => setTimeout(r, 20));
+      order.push(`${who} out`);
+      lock.release();
+    };
+    await Promise.all([turn('a'), turn('b'), turn('c')]);
+    expect(order.join(' ')).toMatch(/^(\w) in \1 out (\w) in \2 out (\w) in \3 out$/);
+    expect(lock.isHeld).toBe(false);
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('a release leaves alone a lock file that is no longer the one it created', async () => {
+    const path = lockPath();
+    const lock = new FileLock(path);
+    await lock.acquire();
+    unlinkSync(path);
+    const other = JSON.stringify({ pid: 1, host: 'another', start: null, at: 'now' });
+    writeFileSync(path, other);
+    lock.release();
+    expect(readFileSync(path, 'utf8')).toBe(other);
+  });
+});
