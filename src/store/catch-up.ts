@@ -1,5 +1,5 @@
 /** Catching up, under the lock, with what other writers (processes, git) did to the logs since this process looked. */
-import { statSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import type { GccEvent } from '../events/types.js';
 import { gccError } from '../errors.js';
 import { explainChange, explainVanished } from './git-explain.js';
@@ -96,12 +96,18 @@ export function catchUpLogs(store: OpenStore, lastId: string, now?: number): Cat
   return { added, reset, torn };
 }
 
-/** Whether anything git or another writer does could have changed the logs since the last look. */
+/**
+ * Whether anything git or another writer does could have changed the logs since the last look.
+ * The folders are looked at without following a link: one found a real folder here, under the
+ * lock, counts as checked for the rest of the operation (the append into it looks no further).
+ */
 function somethingMoved(store: OpenStore): boolean {
   if (store.repo && headOf(store.repo) !== store.head) return true;
   for (const [dir, mtime] of store.dirMtimes) {
     try {
-      if (statSync(dir).mtimeMs !== mtime) return true;
+      const st = lstatSync(dir);
+      if (!st.isDirectory() || st.mtimeMs !== mtime) return true;
+      store.checked?.add(dir);
     } catch {
       return true;
     }

@@ -1,5 +1,5 @@
 /** The logs on disk: the segments under `.GCC/events/` (the local log is named LOCAL). */
-import { type Dirent, lstatSync, readdirSync, statSync } from 'node:fs';
+import { type Dirent, lstatSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { GccError } from '../errors.js';
 import { type Layout, linkRefused, MONTH_DIR, SEGMENT_NAME } from './paths.js';
@@ -24,9 +24,11 @@ export function listSegments(layout: Layout, warnings?: string[]): Listing {
   const rel = (path: string) => relative(layout.root, path);
   let months: Dirent[];
   try {
-    if (lstatSync(layout.events).isSymbolicLink()) throw linkRefused(rel(layout.events));
+    // Each folder's time is taken before it is listed: a segment added meanwhile moves it again.
+    const st = lstatSync(layout.events);
+    if (st.isSymbolicLink()) throw linkRefused(rel(layout.events));
     months = readdirSync(layout.events, { withFileTypes: true });
-    mtimes.set(layout.events, statSync(layout.events).mtimeMs);
+    mtimes.set(layout.events, st.mtimeMs);
   } catch (err) {
     if (err instanceof GccError) throw err;
     return { names: out, mtimes };
@@ -40,8 +42,9 @@ export function listSegments(layout: Layout, warnings?: string[]): Listing {
     }
     let names: Dirent[];
     try {
+      const st = lstatSync(dir);
       names = readdirSync(dir, { withFileTypes: true });
-      mtimes.set(dir, statSync(dir).mtimeMs);
+      mtimes.set(dir, st.mtimeMs);
     } catch {
       continue;
     }
