@@ -5,8 +5,8 @@
  * and by this process's own appends; and the views brought in line with it, under the lock,
  * with a person's edits of main.md and metadata.yaml adopted as events.
  *
- * The checkpoint names the state the views reflect (`stamp`); views behind it are updated from
- * the events folded since when those are known, and rebuilt from the logs otherwise.
+ * The checkpoint names the state the views reflect (`stamp`); an operation's own append writes
+ * the views it touched, and views found behind the checkpoint are rebuilt from the logs.
  */
 import { existsSync } from 'node:fs';
 import { evolveUnfrozen, replayer } from '../decider/evolve.js';
@@ -37,15 +37,11 @@ const DELTA_MAX = 4 * 1024 * 1024;
 
 export class Fold {
   private _state: MemoryState = replayer().state();
-  /** The snapshot's state and the events folded on top of it at open, for an incremental view update. */
-  private openDelta: { before: MemoryState; events: GccEvent[] } | null = null;
   /** The state the views were rebuilt whole for since the last settle (main.md, metadata.yaml and every summary.md included), or null. */
   private rebuilt: MemoryState | null = null;
   private snapshotAt = -1;
   /** The state was let go (verify) and could not be folded again: it is, before anything reads it. */
   private refold = false;
-  /** Another process appended since the views' checkpoint was last settled here (at first: unknown, so yes). */
-  private othersAppended = true;
   /** Each branch's latest events as folded here, for log.md's trims. */
   private readonly recent = new RecentEvents(2 * LOG_WINDOW);
 
@@ -106,7 +102,6 @@ export class Fold {
     const delta = this.deltaSince(snap.logs);
     if (!delta || (delta.length > 0 && delta[0]!.id <= snap.state.lastId)) return false;
     this._state = evolveUnfrozen(snap.state, delta);
-    this.openDelta = { before: snap.state, events: delta };
     this.snapshotAt = snap.state.events;
     return true;
   }
@@ -136,7 +131,6 @@ export class Fold {
     // The state being replaced is let go before the pass rather than kept live beside the one
     // it builds. Until the pass succeeds, the state is folded again before anything reads it.
     this._state = initialState();
-    this.openDelta = null;
     this.refold = true;
     const fold = replayer();
     const build = withViews ? new FullRebuild(this.layout, 2 * LOG_WINDOW) : null;
@@ -145,7 +139,6 @@ export class Fold {
       build?.add(e);
     }, this.now().getTime());
     this._state = fold.state();
-    this.openDelta = null;
     this.snapshotAt = -1;
     this.refold = false;
     if (build) {
@@ -167,9 +160,16 @@ export class Fold {
     this.views.writeLog(this._state, branch, latest);
   }
 
-  /** main.md or main's log.md is missing: the views are rebuilt whole. */
-  viewsGone(): boolean {
-    return !existsSync(this.layout.mainMd) || !existsSync(this.layout.logOf(MAIN));
+  /**
+   * main.md or main's log.md is missing (a checkout leaving a commit of the first layout took
+   * the views it tracked): the views are rebuilt whole. An operation, which appends to any log
+   * view it finds missing, looks at main.md alone, whose signature it takes for the hand-edit
+   * check too (`looked`).
+   */
+  viewsGone(everyLook = true, looked?: Map<string, string | null>): boolean {
+    const main = this.views.lookAt(this.layout.mainMd);
+    looked?.set(this.layout.mainMd, main);
+    return main === null || (everyLook && !existsSync(this.layout.logOf(MAIN)));
   }
 
   /** A person edited main.md or metadata.yaml, or gctx never saw main.md as it is. */
@@ -180,7 +180,6 @@ export class Fold {
   /** Catch up with other writers (replaying from scratch when logs were replaced). */
   catchUp(): void {
     const cu = this.store.catchUp(this._state.lastId, this.now().getTime());
-    if (cu.reset || cu.added.length) this.othersAppended = true;
     if (cu.reset || this.refold) {
       this.replayAll(false);
       return;
@@ -189,14 +188,12 @@ export class Fold {
       const before = this._state;
       this._state = evolveUnfrozen(this._state, cu.added);
       this.recent.add(before, cu.added);
-      this.openDelta = this.openDelta ? { before: this.openDelta.before, events: [...this.openDelta.events, ...cu.added] } : { before, events: cu.added };
     }
   }
 
   /** Refresh without the lock: what other writers appended since this process last looked. */
   refresh(): void {
     this.catchUp();
-    this.openDelta = null;
   }
 
   /**
@@ -204,31 +201,31 @@ export class Fold {
    * logs changed underneath (a pull, a checkout), nothing is adopted: a differing file is kept
    * aside, since the other side's events must not read as the person's deletions.
    */
-  settleLocked(logsReplaced: boolean): void {
+  settleLocked(logsReplaced: boolean, opening = true): void {
     if (this.store.visit) {
-      this.openDelta = null;
       this.rebuilt = null;
       return;
     }
     // Views git took away (a checkout leaving a commit of the first layout, which tracked files
     // at their paths) are behind whatever the checkpoint says.
-    const cp = this.viewsGone() ? null : this.views.readCheckpoint(this.othersAppended);
-    this.othersAppended = false;
+    let looked: Map<string, string | null> | undefined = new Map();
+    const cp = this.viewsGone(opening, looked) ? null : this.views.readCheckpoint();
     if (cp !== this.stamp()) {
+      looked = undefined; // views written below: their signatures are taken again
       // Views of another gctx (an upgrade) are rewritten whole, like views behind replaced logs:
       // a hand edit among them is kept aside first, never overwritten.
       const otherFormat = cp !== null && cp.split(' ').slice(0, 3).join(' ') === this.stamp().split(' ').slice(0, 3).join(' ');
       if (logsReplaced || otherFormat) this.warnings.push(...setAsideUnexplained(this.layout, this.views, this._state));
-      const d = this.openDelta;
-      if (d && cp === this.stamp(d.before) && !logsReplaced) this.project(d.before, d.events);
-      else if (!this.rebuilt) this.replayAll(true);
+      // Views behind the state are rebuilt whole, never brought forward by appends: a writer that
+      // died between its views and its checkpoint (or could not write the checkpoint) may have
+      // left them ahead of what the checkpoint says, and appending would write entries twice.
+      if (!this.rebuilt) this.replayAll(true);
       if (this.rebuilt !== this._state) this.views.writeSmall(this._state);
       this.views.checkpoint(this.stamp());
     }
-    this.openDelta = null;
     this.rebuilt = null;
     if (logsReplaced) return;
-    const adoption = reconcileEdits(this.layout, this.views, this._state, () => this.nonce(), false);
+    const adoption = reconcileEdits(this.layout, this.views, this._state, () => this.nonce(), false, looked);
     this.warnings.push(...adoption.warnings);
     if (adoption.events.length) this.appendAndProject(adoption.events.map((e) => ({ ...e, branch: MAIN }) as Placed), []);
     else if (adoption.dirty) {
@@ -253,7 +250,6 @@ export class Fold {
       release: () => {
         released = true;
         this._state = initialState();
-        this.openDelta = null;
       },
       folded: (state) => {
         folded = state;
@@ -273,7 +269,6 @@ export class Fold {
           if (!problems.some((p) => p.message === e.message)) problems.push({ file: e.file ?? '.GCC/events', message: e.message });
         }
       }
-      this.openDelta = null;
     }
     return problems;
   }
@@ -289,7 +284,6 @@ export class Fold {
     this.saveSnapshot(true);
     if (this.snapshotAt < 0) return work();
     this._state = initialState();
-    this.openDelta = null;
     this.refold = true;
     try {
       return work();
@@ -318,15 +312,23 @@ export class Fold {
   /** Write the views a batch touched, from the states around it. */
   private project(before: MemoryState, events: readonly GccEvent[]): void {
     const plan = incrementalPlan(this.layout, before, this._state, events);
-    this.views.apply(plan.writes, this.store.checked);
+    // A log view found missing (removed by hand) is rebuilt from the logs, not started again.
+    for (const w of this.views.apply(plan.writes, this.store.checked)) (w.view === 'log' ? plan.logRebuild : plan.commitRebuild).add(w.branch);
     for (const b of plan.commitRebuild) this.rewriteCommits(b);
     for (const b of plan.logRebuild) this.rewriteLog(b);
     if (plan.writes.has(this.layout.mainMd)) this.views.markSeen(this.layout.mainMd);
     if (plan.writes.has(this.layout.metadata)) this.views.markSeen(this.layout.metadata);
   }
 
-  /** Under the lock: append a batch durably, fold it, and write the views it touched. */
+  /**
+   * Under the lock: append a batch durably, fold it, and write the views it touched; the ledger
+   * is written once at the end, acknowledging the batch and checkpointing the views together.
+   */
   appendAndProject(shared: readonly Placed[], local: readonly Placed[]): GccEvent[] {
+    return this.store.oneLedgerWrite(() => this.appendThenProject(shared, local));
+  }
+
+  private appendThenProject(shared: readonly Placed[], local: readonly Placed[]): GccEvent[] {
     const now = this.now();
     const before = this._state;
     const out = this.store.appendOperation(shared, local, this._state.lastId, now);

@@ -6,8 +6,8 @@
  *            → fold (snapshot + what was appended since, or a streamed replay) → under the
  *            lock, if anything changed: set torn tails aside, acknowledge, rebuild views,
  *            adopt hand edits
- *   execute: lock → catch up → adopt hand edits → decide → append (fsync) → acknowledge →
- *            fold → write the views the batch touched → unlock
+ *   execute: lock → catch up → adopt hand edits → decide → append (fsync) → fold → write the
+ *            views the batch touched → acknowledge with the views' checkpoint (one write) → unlock
  *
  * The folded state and the views that follow it are `Fold`'s (fold.ts); this class holds the
  * lifecycle and the answers to callers.
@@ -69,7 +69,7 @@ export class Memory {
   ) {
     this.warnings = store.warnings;
     if (opts.onLongPass) store.longPass = opts.onLongPass;
-    this.views = new ViewWriter(layout);
+    this.views = new ViewWriter(layout, store);
     this.now = opts.now ?? (() => new Date());
     this.fold = new Fold(layout, store, this.views, this.now, () => this.lockOpts());
   }
@@ -224,7 +224,7 @@ export class Memory {
       const git = clean.type === 'commit' || clean.type === 'merge' ? this.gitFiles(session) : null;
       return await this.store.withLock(() => {
         this.fold.catchUp();
-        this.fold.settleLocked(false);
+        this.fold.settleLocked(false, false);
         const here = currentBranch(this.state, session);
         if (opts.expectedSeq !== undefined && this.seqOf(here) !== opts.expectedSeq) {
           throw gccError('E_CONFLICT', `branch ${here} holds ${this.seqOf(here)} events, expected ${opts.expectedSeq}`, 'read the memory again and retry the operation');

@@ -30,8 +30,12 @@ function keepAside(l: Layout, path: string, why: string[]): string {
   return `${basename(path)}: ${why.join('; ')}. Your version is kept at ${target} and the file was regenerated`;
 }
 
-/** Compare main.md and metadata.yaml with what gctx wrote; with dryRun only say whether anything differs. */
-export function reconcileEdits(l: Layout, w: ViewWriter, state: MemoryState, nonce: () => string, dryRun: boolean): Reconciled {
+/**
+ * Compare main.md and metadata.yaml with what gctx wrote; with dryRun only say whether anything
+ * differs. `looked`: signatures of either file taken a moment ago under the same lock, with
+ * nothing written since (ViewWriter.lookAt), not taken again.
+ */
+export function reconcileEdits(l: Layout, w: ViewWriter, state: MemoryState, nonce: () => string, dryRun: boolean, looked?: ReadonlyMap<string, string | null>): Reconciled {
   const events: NewEvent[] = [];
   const warnings: string[] = [];
   let dirty = false;
@@ -40,7 +44,7 @@ export function reconcileEdits(l: Layout, w: ViewWriter, state: MemoryState, non
     [l.metadata, renderMetadata, (base, disk) => adoptMetadata(base, disk)],
   ];
   for (const [path, render, adopt] of checks) {
-    if (w.isSeen(path)) continue;
+    if (looked?.has(path) ? w.isSeen(path, looked.get(path)!) : w.isSeen(path)) continue;
     assertNoSymlink(l.root, path); // never take a file outside the tree in as a hand edit
     const disk = readText(path);
     if (disk === null) continue; // missing: rebuilt with the other views

@@ -3,12 +3,13 @@
  * summary.md — generated here from the logs and never committed. Rewrites go through a
  * temporary file and a rename so a reader never sees half a file; commit.md and log.md grow
  * by appends. Views are caches, so they are not fsynced: the checkpoint records which state
- * they reflect, and an open that finds it behind rebuilds them.
+ * they reflect, and an open that finds it behind rebuilds them. It is kept in the ledger and
+ * written with an operation's acknowledgement, after the views (Store.oneLedgerWrite).
  *
  * Signatures of main.md and metadata.yaml as gctx last wrote them, kept in the checkpoint,
  * tell a person's edits (anything on disk that changed since) from gctx's own writes.
  */
-import { closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, type Stats, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { displayLabel, type MemoryState } from '../decider/state.js';
 import { type EventOf, type GccEvent, MAIN } from '../events/types.js';
@@ -18,18 +19,10 @@ import { logEntry, logHeader, shownOf } from '../projections/render-log.js';
 import { renderMain } from '../projections/render-main.js';
 import { renderMetadata } from '../projections/render-metadata.js';
 import { renderSummary } from '../projections/render-summary.js';
+import { signatureOf } from '../store/log-meta.js';
 import { assertNoSymlink, type Layout, openNoFollow } from '../store/paths.js';
-import { freshText, overwriteText, replaceText, sameText, writePieces } from '../store/text-file.js';
+import { freshText, replaceText, sameText, writePieces } from '../store/text-file.js';
 
-function signature(path: string): string | null {
-  try {
-    return signatureOf(statSync(path));
-  } catch {
-    return null;
-  }
-}
-
-const signatureOf = (st: Stats): string => `${st.size}:${st.mtimeMs}:${st.ino}`;
 
 /** What the checkpoint file holds. */
 interface Checkpoint {
@@ -38,23 +31,42 @@ interface Checkpoint {
   seen: Record<string, string>;
 }
 
+/** Where the checkpoint is kept: the ledger (Store.views, Store.saveViews), written with the operation's acknowledgement. */
+export interface CheckpointStore {
+  views(): Record<string, unknown> | null;
+  saveViews(views: Record<string, unknown>): void;
+}
+
 export class ViewWriter {
   private readonly madeDirs = new Set<string>();
   private cp: Checkpoint | null = null;
+  /** What the store held when the checkpoint was last read or saved here: another object means another writer's. */
+  private held: Record<string, unknown> | null | undefined;
   private lastCheckpoint: string | null = null;
-  /** The checkpoint file's signature when this writer last wrote or read it (null: unknown). */
-  private cpSig: string | null = null;
 
-  constructor(private readonly l: Layout) {}
+  constructor(
+    private readonly l: Layout,
+    private readonly store: CheckpointStore,
+  ) {}
 
   private current(): Checkpoint {
-    this.cp ??= this.readCheckpointFile();
+    const held = this.store.views();
+    if (!this.cp || held !== this.held) {
+      this.cp = parseCheckpoint(held);
+      this.held = held;
+      this.lastCheckpoint = null;
+    }
     return this.cp;
   }
 
-  isSeen(path: string): boolean {
-    const sig = signature(path);
+  /** Whether the file is as gctx last wrote or checked it. `sig`: its signature, when just taken (lookAt). */
+  isSeen(path: string, sig = signatureOf(path)): boolean {
     return sig !== null && this.current().seen[basename(path)] === sig;
+  }
+
+  /** The file's signature as it is now (null when it is missing), for isSeen. */
+  lookAt(path: string): string | null {
+    return signatureOf(path);
   }
 
   hasSeen(path: string): boolean {
@@ -64,7 +76,7 @@ export class ViewWriter {
   /** Remember a file's signature; it is saved with the next checkpoint. */
   markSeen(path: string): void {
     const map = this.current().seen;
-    const sig = signature(path);
+    const sig = signatureOf(path);
     if (sig === null) delete map[basename(path)];
     else map[basename(path)] = sig;
   }
@@ -79,8 +91,13 @@ export class ViewWriter {
     this.madeDirs.add(dir);
   }
 
-  /** `checked`: folders found real earlier in the same operation, under the lock. */
-  apply(writes: ReadonlyMap<string, FileWrite>, checked = new Set<string>()): void {
+  /**
+   * Write a batch's views. `checked`: folders found real earlier in the same operation, under
+   * the lock. Returns the views that should have been there to append to and were not: the
+   * caller rebuilds them from the logs.
+   */
+  apply(writes: ReadonlyMap<string, FileWrite>, checked = new Set<string>()): Extract<FileWrite, { kind: 'append' }>[] {
+    const missing: Extract<FileWrite, { kind: 'append' }>[] = [];
     for (const [path, w] of writes) {
       this.ensureDir(dirname(path));
       if (w.kind === 'write') {
@@ -88,20 +105,25 @@ export class ViewWriter {
         replaceText(path, w.content);
       } else {
         assertNoSymlink(this.l.root, path, checked, false);
-        this.appendOrCreate(path, w.create, w.content);
+        if (!this.appendOrCreate(path, w.create, w.content)) missing.push(w);
       }
     }
+    return missing;
   }
 
-  /** Append to a view that exists (opened without following a link), or create it whole. */
-  private appendOrCreate(path: string, create: string, content: string): void {
+  /**
+   * Append to a view that exists (opened without following a link), or create it whole from
+   * `create`. False when it is missing and has no `create`.
+   */
+  private appendOrCreate(path: string, create: string | null, content: string): boolean {
     let fd: number;
     try {
       fd = openNoFollow(this.l.root, path, constants.O_WRONLY | constants.O_APPEND);
     } catch (err) {
       if ((err as { code?: string }).code !== 'ENOENT') throw err;
+      if (create === null) return false;
       replaceText(path, create + content);
-      return;
+      return true;
     }
     try {
       const buf = Buffer.from(content, 'utf8');
@@ -109,6 +131,7 @@ export class ViewWriter {
     } finally {
       closeSync(fd);
     }
+    return true;
   }
 
   /** Write a file unless it already holds exactly this; returns whether it wrote. */
@@ -179,51 +202,30 @@ export class ViewWriter {
   }
 
   /**
-   * What the views were last written for (the state's stamp), with the signatures. One small
-   * write, in place: a torn checkpoint reads as none, which only makes the next open rebuild.
+   * Record what the views were last written for (the state's stamp), with the signatures: in
+   * the ledger, with the operation's acknowledgement when it appends.
    */
   checkpoint(stamp: string): void {
     const cp = this.current();
     cp.stamp = stamp;
     const text = JSON.stringify(cp);
     if (text === this.lastCheckpoint) return;
-    // Not where the memory's own folder is gone (removed under a running process).
-    if (!this.madeDirs.has(this.l.cache) && !existsSync(this.l.local)) return;
-    this.ensureDir(this.l.cache);
-    this.cpSig = null;
-    const st = overwriteText(this.checkpointPath, text, this.l.root);
+    const saved = { stamp: cp.stamp, seen: { ...cp.seen } };
+    this.store.saveViews(saved);
+    this.held = saved;
     this.lastCheckpoint = text;
-    this.cpSig = st ? signatureOf(st) : null;
   }
 
-  private get checkpointPath(): string {
-    return join(this.l.cache, 'checkpoint');
+  /** The stamp of the views as the checkpoint on disk says (another process may have written it since). */
+  readCheckpoint(): string | null {
+    return this.current().stamp;
   }
+}
 
-  /**
-   * The checkpoint as another process may have left it. `othersWrote` false says that no other
-   * process appended since this one last read or wrote it: then the file is read again only when
-   * its signature changed (another writer that appended nothing: a rebuild, another gctx), and
-   * otherwise what this writer holds is what the file says.
-   */
-  readCheckpoint(othersWrote = true): string | null {
-    if (!othersWrote && this.cp && this.cpSig !== null && signature(this.checkpointPath) === this.cpSig) return this.cp.stamp;
-    this.cpSig = signature(this.checkpointPath);
-    this.cp = this.readCheckpointFile();
-    this.lastCheckpoint = null;
-    return this.cp.stamp;
-  }
-
-  private readCheckpointFile(): Checkpoint {
-    try {
-      const c = JSON.parse(readFileSync(this.checkpointPath, 'utf8')) as Partial<Record<keyof Checkpoint, unknown>>;
-      const seen = Object.create(null) as Record<string, string>;
-      if (c.seen && typeof c.seen === 'object') for (const [k, v] of Object.entries(c.seen)) if (typeof v === 'string') seen[k] = v;
-      return { stamp: typeof c.stamp === 'string' ? c.stamp : null, seen };
-    } catch {
-      return { stamp: null, seen: Object.create(null) as Record<string, string> };
-    }
-  }
+function parseCheckpoint(c: Record<string, unknown> | null): Checkpoint {
+  const seen = Object.create(null) as Record<string, string>;
+  if (c && c.seen && typeof c.seen === 'object') for (const [k, v] of Object.entries(c.seen)) if (typeof v === 'string') seen[k] = v;
+  return { stamp: c && typeof c.stamp === 'string' ? c.stamp : null, seen };
 }
 
 /**

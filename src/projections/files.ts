@@ -14,7 +14,12 @@ import { renderMain } from './render-main.js';
 import { renderMetadata } from './render-metadata.js';
 import { renderSummary } from './render-summary.js';
 
-export type FileWrite = { kind: 'write'; content: string } | { kind: 'append'; content: string; create: string };
+/**
+ * A view rewritten whole, or grown at its end. An append's `create` is the view's start when
+ * the batch begins it (a branch's first entry); null when the view should be there already:
+ * found missing (removed by hand), it is rebuilt from the logs rather than started again.
+ */
+export type FileWrite = { kind: 'write'; content: string } | { kind: 'append'; content: string; create: string | null; branch: string; view: 'log' | 'commit' };
 
 /**
  * The views' format: bump it whenever a render changes, so views written by an earlier gctx
@@ -30,9 +35,9 @@ export interface ViewPlan {
   logRebuild: Set<string>;
 }
 
-function append(out: Map<string, FileWrite>, path: string, content: string, create: string): void {
+function append(out: Map<string, FileWrite>, path: string, content: string, create: string | null, branch: string, view: 'log' | 'commit'): void {
   const prev = out.get(path);
-  out.set(path, prev && prev.kind === 'append' ? { ...prev, content: prev.content + content } : { kind: 'append', content, create });
+  out.set(path, prev && prev.kind === 'append' ? { ...prev, content: prev.content + content } : { kind: 'append', content, create, branch, view });
 }
 
 /** Whether every branch agrees on `fields` in both states (a batch replaces one or two branch records). */
@@ -91,14 +96,17 @@ export function incrementalPlan(l: Layout, before: MemoryState, after: MemorySta
       if (e.type === 'commit.recorded') plan.commitRebuild.add(e.branch);
     }
     if (b.logged >= 2 * LOG_WINDOW && b.logged % LOG_WINDOW === 0) plan.logRebuild.add(e.branch);
-    else if (!plan.logRebuild.has(e.branch)) append(plan.writes, l.logOf(e.branch), logEntry(e), logHeader(e.branch));
+    else if (!plan.logRebuild.has(e.branch)) {
+      const first = (before.branches[e.branch]?.logged ?? 0) === 0;
+      append(plan.writes, l.logOf(e.branch), logEntry(e), first ? logHeader(e.branch) : null, e.branch, 'log');
+    }
     if (e.type === 'branch.created' || e.type === 'memory.initialized') {
       const name = e.type === 'branch.created' ? e.data.name : MAIN;
-      append(plan.writes, l.commitOf(name), '', commitHeader(name));
+      append(plan.writes, l.commitOf(name), '', commitHeader(name), name, 'commit');
     }
     if (e.type === 'commit.recorded') {
       if ((before.branches[e.branch]?.dupLabels.length ?? 0) !== b.dupLabels.length) plan.commitRebuild.add(e.branch);
-      else if (!plan.commitRebuild.has(e.branch)) append(plan.writes, l.commitOf(e.branch), renderCommit(e, displayLabel(b, e.data.label, e.data.id)), commitHeader(e.branch));
+      else if (!plan.commitRebuild.has(e.branch)) append(plan.writes, l.commitOf(e.branch), renderCommit(e, displayLabel(b, e.data.label, e.data.id)), null, e.branch, 'commit');
     }
   }
   for (const name of plan.logRebuild) plan.writes.delete(l.logOf(name));

@@ -150,6 +150,7 @@ function write(store: OpenStore, events: readonly Placed[], where: 'shared' | 'l
 function acknowledgeWrites(store: OpenStore, done: readonly Written[]): void {
   const rotated = done.some((w) => w.rotated);
   try {
+    // Within Store.oneLedgerWrite, recorded here and written with the views' checkpoint.
     store.acknowledge(done.map((w) => w.file), false, rotated, true);
   } catch (err) {
     store.warnings.push(`the events were recorded, but the ledger could not be written (${err instanceof Error ? err.message : String(err)}); it is written again with the next operation`);

@@ -8,7 +8,7 @@
  * A missing or unreadable ledger is a clone that has acknowledged nothing yet: everything on
  * disk is taken as it is (a fresh clone must open) and acknowledged from then on.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, type Stats } from 'node:fs';
 import { emptyMeta, type LogMeta } from './log-meta.js';
 import { overwriteText } from './text-file.js';
 
@@ -30,10 +30,16 @@ export interface Ledger {
   /** Changes whenever a log is replaced or removed: a snapshot of another epoch is stale. */
   epoch: string;
   logs: Record<string, LedgerEntry>;
+  /**
+   * What the views reflect, as the engine last recorded it (its checkpoint; opaque here). Kept
+   * in the ledger so that an operation's one write records its acknowledgement and its views
+   * together, written after both its events and its views are.
+   */
+  views: Record<string, unknown> | null;
 }
 
 export function emptyLedger(): Ledger {
-  return { format: 1, head: null, index: null, open: null, lastId: '', epoch: '', logs: Object.create(null) as Record<string, LedgerEntry> };
+  return { format: 1, head: null, index: null, open: null, lastId: '', epoch: '', logs: Object.create(null) as Record<string, LedgerEntry>, views: null };
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -97,6 +103,7 @@ export function readLedger(path: string): Ledger | null {
   l.open = str(raw.open) ? raw.open : null;
   l.lastId = str(raw.lastId) ? raw.lastId : '';
   l.epoch = str(raw.epoch) ? raw.epoch : '';
+  l.views = isRecord(raw.views) ? raw.views : null;
   for (const [name, v] of [...Object.entries(sealed.logs as object), ...Object.entries(raw.logs as object)]) {
     const e = entryOf(v);
     if (!e) return null;
@@ -105,17 +112,24 @@ export function readLedger(path: string): Ledger | null {
   return l;
 }
 
+/** The views' checkpoint as the live part of the ledger on disk holds it (null when none can be read). */
+export function readViews(path: string): Record<string, unknown> | null {
+  const raw = readJson(path);
+  return raw && isRecord(raw.views) ? raw.views : null;
+}
+
 /**
  * In place: a torn write (a power cut mid-write) reads back as a damaged ledger, which the next
  * open reports and `gctx doctor --repair` re-acknowledges from the logs as they stand.
  * The ledger is two files — the sealed logs, rewritten only when that set changes, and the
- * live part (pointers, the open segment and the local log), rewritten on every append — so
- * an append costs the same however many segments a history has.
+ * live part (pointers, the open segment and the local log, the views' checkpoint), rewritten
+ * once by each operation — so an append costs the same however many segments a history has.
+ * Returns the live file's status as written.
  */
-export function writeLedger(path: string, ledger: Ledger, live: ReadonlySet<string>, sealedToo: boolean, root?: string): void {
+export function writeLedger(path: string, ledger: Ledger, live: ReadonlySet<string>, sealedToo: boolean, root?: string): Stats {
   const sealed = Object.create(null) as Record<string, LedgerEntry>;
   const hot = Object.create(null) as Record<string, LedgerEntry>;
   for (const [name, e] of Object.entries(ledger.logs)) (live.has(name) ? hot : sealed)[name] = e;
   if (sealedToo) overwriteText(`${path}.sealed`, JSON.stringify({ format: 1, logs: sealed }), root);
-  overwriteText(path, JSON.stringify({ ...ledger, logs: hot }), root);
+  return overwriteText(path, JSON.stringify({ ...ledger, logs: hot }), root);
 }

@@ -4,7 +4,7 @@
  * ids, how many events each branch has in it and its commit labels; and the file's signature,
  * which tells whether it was written since.
  */
-import { statSync } from 'node:fs';
+import { type Stats, statSync } from 'node:fs';
 import type { GccEvent } from '../events/types.js';
 
 /** What is known of a file's complete batches. */
@@ -47,12 +47,14 @@ export function copyMeta(m: LogMeta): LogMeta {
 /** size:mtime:inode — changes whenever the file is written or replaced. */
 export function signatureOf(path: string): string | null {
   try {
-    const st = statSync(path);
-    return `${st.size}:${st.mtimeMs}:${st.ino}`;
+    return statSignature(statSync(path));
   } catch {
     return null;
   }
 }
+
+/** A file's signature from its status. */
+export const statSignature = (st: Stats): string => `${st.size}:${st.mtimeMs}:${st.ino}`;
 
 export function note(meta: LogMeta, events: readonly GccEvent[]): void {
   for (const e of events) {

@@ -12,7 +12,7 @@ import { parseBytes } from '../log/codec.js';
 import { crc32 } from '../log/crc32.js';
 import { EntryParser } from '../log/parser.js';
 import { type CursorSource, type EventCursor, LogCursor } from './cursor.js';
-import { emptyMeta, type LogMeta, note } from './log-meta.js';
+import { emptyMeta, type LogMeta, note, statSignature } from './log-meta.js';
 import { assertNoSymlink, openNoFollow } from './paths.js';
 import { eachWindow, type LogWindow } from './window.js';
 
@@ -238,7 +238,7 @@ export class LogFile implements CursorSource {
         while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
         fsyncSync(fd);
         const st = fstatSync(fd);
-        this.appendedSig = `${st.size}:${st.mtimeMs}:${st.ino}`;
+        this.appendedSig = statSignature(st);
       } catch (err) {
         // Not acknowledged: take back whatever part reached the file, so an append reported as
         // failed never surfaces later (after a failed fsync the bytes still sit in the cache).

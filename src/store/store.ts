@@ -10,7 +10,7 @@
  * commit ever changes a file that another line of history may also change — every merge
  * path is a union of files, conflict-free by construction (docs/git.md).
  */
-import { mkdirSync } from 'node:fs';
+import { lstatSync, mkdirSync, type Stats } from 'node:fs';
 import { relative } from 'node:path';
 import type { GccEvent, Placed } from '../events/types.js';
 import { type GccError, gccError } from '../errors.js';
@@ -21,9 +21,9 @@ import { type CatchUp, catchUpLogs } from './catch-up.js';
 import { type Checked, checkLogs } from './check.js';
 import { type GitRepo, findRepo, headOf } from './git-probe.js';
 import type { LogPlace } from './git-explain.js';
-import { emptyLedger, type Ledger, type LedgerEntry, ledgerDamaged, readLedger, writeLedger } from './ledger.js';
+import { emptyLedger, type Ledger, type LedgerEntry, ledgerDamaged, readLedger, readViews, writeLedger } from './ledger.js';
 import { FileLock, type LockOptions } from './lock.js';
-import { copyMeta, signatureOf } from './log-meta.js';
+import { copyMeta, signatureOf, statSignature } from './log-meta.js';
 import { LogFile } from './logfile.js';
 import type { OpenStore } from './open-store.js';
 import { assertNoSymlink, type Layout } from './paths.js';
@@ -48,6 +48,12 @@ export class Store implements OpenStore {
   readonly warnings: string[] = [];
   /** The ledger on disk is behind the one in memory: the next write rewrites all of it. */
   private ledgerBehind = false;
+  /** The ledger's live file's signature when this process last read or wrote it (null: unknown). */
+  private ledgerSig: string | null;
+  /** The locked operation in which the ledger on disk was last looked at (views()). */
+  private ledgerLooked = -1;
+  /** Within oneLedgerWrite: whether the ledger waits to be written, and its sealed part too. */
+  private held: { write: boolean; sealedToo: boolean } | null = null;
   /** The folders listed last (events/ and its months) and their modification times: a change in one means the logs may have changed. */
   dirMtimes = new Map<string, number>();
   /** Folders already found real during the operation under way (withLock). */
@@ -65,6 +71,7 @@ export class Store implements OpenStore {
     this.lock = new FileLock(layout.lock);
     this.repo = findRepo(layout.root);
     this.visits = new Visits(layout, this.repo);
+    this.ledgerSig = signatureOf(layout.ledger);
     const ledger = readLedger(layout.ledger);
     this.ledgerLost = ledger === null && ledgerDamaged(layout.ledger);
     this.fresh = ledger === null;
@@ -142,7 +149,9 @@ export class Store implements OpenStore {
    */
   acknowledge(changed: readonly LogFile[] | 'all', replaced = false, sealedChanged = false, justAppended = false): void {
     if (!this.lock.isHeld) throw gccError('E_INTERNAL', 'ledger written outside the lock');
-    let sealedToo = changed === 'all' || sealedChanged || this.ledgerBehind;
+    // The views' checkpoint written with it must be the one on disk, not an older one held here.
+    this.views();
+    let sealedToo = changed === 'all' || sealedChanged;
     if (changed === 'all') {
       const logs = Object.create(null) as Record<string, LedgerEntry>;
       for (const f of this.logs.values()) if (!(f instanceof FrozenLog) && (f.meta.size > 0 || f.sizeOnDisk() !== null)) logs[f.name] = this.entryOf(f);
@@ -155,12 +164,94 @@ export class Store implements OpenStore {
     }
     if (replaced || !this.ledger.epoch) this.ledger.epoch = randomHex(6);
     if (this.repo) this.ledger.head = this.head = headOf(this.repo);
+    // An append's acknowledgement waits for the views' checkpoint (oneLedgerWrite).
+    if (this.held && justAppended) {
+      this.held.write = true;
+      this.held.sealedToo ||= sealedToo;
+      return;
+    }
+    this.writeLedger(sealedToo);
+  }
+
+  /** The ledger in memory, written (the sealed part too when its set changed, or when an earlier write failed). */
+  private writeLedger(sealedToo: boolean): void {
     if (!this.checked) mkdirSync(this.layout.local, { recursive: true });
+    const behind = this.ledgerBehind;
     this.ledgerBehind = true;
     // Its folders here; the files themselves are opened without following a link.
     assertNoSymlink(this.layout.root, this.layout.ledger, this.checked, false);
-    writeLedger(this.layout.ledger, this.ledger, this.live(), sealedToo, this.layout.root);
+    this.ledgerSig = null;
+    const st = writeLedger(this.layout.ledger, this.ledger, this.live(), sealedToo || behind, this.layout.root);
+    this.ledgerSig = statSignature(st);
     this.ledgerBehind = false;
+  }
+
+  /**
+   * The views' checkpoint as the ledger on disk holds it: read again only when the ledger's live
+   * file changed since this process last read or wrote it (another process wrote it), and
+   * looked at once per locked operation.
+   */
+  views(): Record<string, unknown> | null {
+    if (this.checked && this.ledgerLooked === this.operation) return this.ledger.views;
+    // The signature is taken first: a write landing between it and the read is read again next
+    // time. A link in the ledger's place is not followed: no checkpoint, so the views are rebuilt.
+    let st: Stats | null = null;
+    try {
+      st = lstatSync(this.layout.ledger);
+    } catch {
+      /* none */
+    }
+    const sig = st && !st.isSymbolicLink() ? statSignature(st) : null;
+    if (sig !== this.ledgerSig || sig === null) {
+      this.ledger.views = sig === null ? null : readViews(this.layout.ledger);
+      this.ledgerSig = sig;
+    }
+    if (this.checked) this.ledgerLooked = this.operation;
+    return this.ledger.views;
+  }
+
+  /**
+   * Record the views' checkpoint, under the lock: with the acknowledgement of the operation's
+   * append when one is under way (oneLedgerWrite), else written now. A checkpoint that cannot be
+   * written only makes the next open rebuild the views: said, not thrown.
+   */
+  saveViews(views: Record<string, unknown>): void {
+    if (!this.lock.isHeld) throw gccError('E_INTERNAL', 'ledger written outside the lock');
+    this.views();
+    this.ledger.views = views;
+    if (this.held) {
+      this.held.write = true;
+      return;
+    }
+    try {
+      this.writeLedger(false);
+    } catch (err) {
+      this.warnings.push(`the views' checkpoint could not be written (${err instanceof Error ? err.message : String(err)}); the views are rebuilt on the next open`);
+    }
+  }
+
+  /**
+   * Run an operation's append and its views with one write of the ledger at the end, holding
+   * both the acknowledgement and the views' checkpoint. The events are durable before it: a
+   * crash before the write leaves this clone's own log grown past the ledger, which the next
+   * open acknowledges, and views behind the checkpoint, which it brings up to date.
+   */
+  oneLedgerWrite<T>(fn: () => T): T {
+    if (this.held) return fn();
+    const held = { write: false, sealedToo: false };
+    this.held = held;
+    try {
+      return fn();
+    } finally {
+      this.held = null;
+      if (held.write) {
+        try {
+          this.writeLedger(held.sealedToo);
+        } catch (err) {
+          this.warnings.push(`the events were recorded, but the ledger could not be written (${err instanceof Error ? err.message : String(err)}); it is written again with the next operation`);
+        }
+      }
+    }
   }
 
   private live(): Set<string> {
@@ -213,6 +304,7 @@ export class Store implements OpenStore {
     } finally {
       this.lock.release();
       this.checked = undefined;
+      this.ledgerLooked = -1;
     }
   }
 

@@ -100,11 +100,11 @@ export function freshText(path: string, text: string): void {
 /**
  * Overwrite a small file in place, cutting it to length after (no truncation to zero first,
  * which would make ext4 flush it). A reader racing the write can see new text followed by
- * old; the caller's format must reject that (JSON does). Returns the file's status as written,
- * or null when it was cut to length after (its times then moved again). `root`: the file is
+ * old; the caller's format must reject that (JSON does). Returns the file's status as written
+ * (and cut to length). `root`: the file is
  * refused if it is a symbolic link (openNoFollow; its folders are the caller's to check).
  */
-export function overwriteText(path: string, text: string, root?: string): Stats | null {
+export function overwriteText(path: string, text: string, root?: string): Stats {
   const bytes = Buffer.from(text, 'utf8');
   let fd: number;
   try {
@@ -118,7 +118,7 @@ export function overwriteText(path: string, text: string, root?: string): Stats 
     const st = fstatSync(fd);
     if (st.size <= bytes.length) return st;
     ftruncateSync(fd, bytes.length);
-    return null;
+    return fstatSync(fd);
   } finally {
     closeSync(fd);
   }

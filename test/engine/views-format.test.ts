@@ -10,12 +10,13 @@ import { cleanup, tempProject } from '../support/tmp.js';
 
 afterAll(cleanup);
 
+/** The views' checkpoint (kept in the ledger) says an older gctx wrote them. */
 function olderFormat(dir: string, editViews: (gcc: string) => void): void {
-  const cp = join(dir, '.GCC', '.local', 'cache', 'checkpoint');
-  const c = JSON.parse(readFileSync(cp, 'utf8')) as { stamp: string };
-  c.stamp = c.stamp.replace(/ \S+$/, ' 0.0.1/1');
+  const ledger = join(dir, '.GCC', '.local', 'ledger.json');
+  const l = JSON.parse(readFileSync(ledger, 'utf8')) as { views: { stamp: string } };
+  l.views.stamp = l.views.stamp.replace(/ \S+$/, ' 0.0.1/1');
   editViews(join(dir, '.GCC'));
-  writeFileSync(cp, JSON.stringify(c));
+  writeFileSync(ledger, JSON.stringify(l));
 }
 
 describe('views of another format', () => {

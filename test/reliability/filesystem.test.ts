@@ -62,7 +62,7 @@ describe('filesystem: a memory this process cannot write', () => {
     const dir = await memoryWith(2);
     chmodSync(dir, 0o755); // let the other user in; every file stays owned by root, 0644
     // Stale views: opening wants to rebuild them, and must go on read-only instead.
-    rmSync(gcc(dir, '.local', 'cache', 'checkpoint'), { force: true });
+    rmSync(gcc(dir, 'main.md'), { force: true });
     const before = treeState(dir);
     const cmd = asNobody ?? [];
     if (!asNobody) chmodSync(gcc(dir), 0o555);

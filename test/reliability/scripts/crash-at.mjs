@@ -7,6 +7,9 @@
 //                       to the batch), let the write finish, and save the batch's bytes and the
 //                       log's path to <out>/batch.bin and <out>/target.txt. From that, a crash
 //                       at any byte is the capture plus a prefix of the batch (truncate-all.mjs).
+//   how = before-ledger: write the whole batch and whatever follows it up to the ledger (the
+//                       views), then SIGKILL this process as it starts writing the ledger: the
+//                       batch durable, the views ahead of the checkpoint the ledger holds
 // The operation's own acknowledgement is printed as `ack <id>` lines when it completes.
 import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
@@ -29,10 +32,16 @@ fs.closeSync = (fd) => {
   return closeSync(fd);
 };
 // A log append is one writeSync(fd, buffer, offset, length) of the whole batch (LogFile.append).
+let ledgerArmed = false;
 fs.writeSync = (fd, ...args) => {
   const path = paths.get(fd) ?? '';
+  if (ledgerArmed && path.endsWith('/.GCC/.local/ledger.json')) process.kill(process.pid, 'SIGKILL');
   if (armed && isTarget(path) && typeof args[0] !== 'string') {
     armed = false;
+    if (mode === 'before-ledger') {
+      ledgerArmed = true;
+      return writeSync(fd, ...args);
+    }
     const [buf, off = 0, len = buf.length - off] = args;
     const batch = Buffer.from(buf.subarray(off, off + len));
     if (mode === 'kill') {
