@@ -4,7 +4,6 @@ import { describeInput } from './describe-call.js';
 import type { HookDecision, HookEnvelope } from './envelope.js';
 import { fileChangesFor } from './file-changes.js';
 import { asProjectData } from './framing.js';
-import { gccWriteReason } from './gcc-write-guard.js';
 import type { HookMemory } from './memory-port.js';
 import type { SessionSignal } from '../machines/session.js';
 import { memoryUncommitted } from './uncommitted.js';
@@ -33,10 +32,10 @@ const NONE: HookDecision = { kind: 'none' };
 
 export async function handleHook(memory: HookMemory, env: HookEnvelope, opts: HookOptions = {}): Promise<HookDecision> {
   try {
-    // The write guard is decided first and synchronously: a block must not lose a race with a
-    // slow log append, and it needs nothing from the store.
+    // The write guard is decided first, before anything is appended: a block must not lose a
+    // race with a slow log append, and it needs nothing from the store.
     if (env.event === 'pre-tool') {
-      const reason = blockReason(memory, env);
+      const reason = await blockReason(memory, env);
       if (reason) {
         // The append is not waited for, but it starts before the answer: a host drains it.
         const clean = await cleaner();
@@ -52,8 +51,15 @@ export async function handleHook(memory: HookMemory, env: HookEnvelope, opts: Ho
   }
 }
 
-function blockReason(memory: HookMemory, env: HookEnvelope): string | null {
+/**
+ * The write guard, loaded by the first call it judges: a process that only logs calls (a
+ * PostToolUse hook) never loads the reading of shell commands behind it.
+ */
+let guarding: Promise<typeof import('./gcc-write-guard.js')> | undefined;
+
+async function blockReason(memory: HookMemory, env: HookEnvelope): Promise<string | null> {
   if (!env.tool || env.tool === 'Memory' || !env.input) return null;
+  const { gccWriteReason } = await (guarding ??= import('./gcc-write-guard.js'));
   const gccDir = memory.gccDir;
   return gccWriteReason({
     tool: env.tool,
