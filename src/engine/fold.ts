@@ -32,6 +32,14 @@ import { FullRebuild, type ViewWriter } from './views.js';
 const SNAPSHOT_EVERY = 200;
 /** Events behind the snapshot that make a closing process write a new one. */
 const SNAPSHOT_ON_CLOSE = 32;
+/**
+ * A closing process also writes one when it is no larger than the log bytes appended since plus
+ * this: writing a byte of snapshot costs about what folding a byte of the logs does, and the next
+ * process — hooks run one per event — would first have to compile the reading of the logs, which
+ * costs about what folding this much does. A small memory's hook processes then each open with
+ * nothing to fold. (Measured in docs/benchmarks.md.)
+ */
+const SNAPSHOT_FREE_BYTES = 128 * 1024;
 /** Log bytes appended since the snapshot beyond which an open replays (streamed) rather than holding them. */
 const DELTA_MAX = 4 * 1024 * 1024;
 
@@ -40,6 +48,9 @@ export class Fold {
   /** The state the views were rebuilt whole for since the last settle (main.md, metadata.yaml and every summary.md included), or null. */
   private rebuilt: MemoryState | null = null;
   private snapshotAt = -1;
+  /** The snapshot's size, and the logs' total size it was taken at (saveSnapshot). */
+  private snapshotBytes = 0;
+  private snapshotLogBytes = 0;
   /** The state was let go (verify) and could not be folded again: it is, before anything reads it. */
   private refold = false;
   /** Each branch's latest events as folded here, for log.md's trims. */
@@ -103,6 +114,8 @@ export class Fold {
     if (!delta || (delta.length > 0 && delta[0]!.id <= snap.state.lastId)) return false;
     this._state = evolveUnfrozen(snap.state, delta);
     this.snapshotAt = snap.state.events;
+    this.snapshotBytes = snap.bytes;
+    this.snapshotLogBytes = Object.values(snap.logs).reduce((n, x) => n + x.size, 0);
     return true;
   }
 
@@ -349,15 +362,23 @@ export class Fold {
     return out;
   }
 
+  private logBytes(): number {
+    let n = 0;
+    for (const f of this.store.logs.values()) n += f.meta.size;
+    return n;
+  }
+
   saveSnapshot(closing: boolean): void {
     if (this.refold) return;
     const behind = this._state.events - this.snapshotAt;
     const enough = !closing ? SNAPSHOT_EVERY : this.snapshotAt < 0 ? 1 : SNAPSHOT_ON_CLOSE;
-    if (behind < enough || !this.store.ledger.epoch) return;
+    if (!this.store.ledger.epoch || behind <= 0) return;
+    if (behind < enough && !(closing && this.snapshotBytes <= this.logBytes() - this.snapshotLogBytes + SNAPSHOT_FREE_BYTES)) return;
     try {
       const logs: Record<string, SnapshotLog> = {};
       for (const f of this.store.logs.values()) if (f.meta.size > 0) logs[f.name] = { size: f.meta.size, seq: f.meta.seq, lastId: f.meta.lastId };
-      writeSnapshot(this.layout, { format: SNAPSHOT_FORMAT, epoch: this.store.ledger.epoch, logs, state: this._state });
+      this.snapshotBytes = writeSnapshot(this.layout, { format: SNAPSHOT_FORMAT, epoch: this.store.ledger.epoch, logs, state: this._state });
+      this.snapshotLogBytes = this.logBytes();
       this.snapshotAt = this._state.events;
     } catch {
       /* a cache: a read-only or full disk only costs the next open some time */

@@ -58,7 +58,10 @@ export function openIsLong(root: string): boolean {
 /** A snapshot past this many characters is a long history's: reading it is a pass of its own (onLarge). */
 export const LARGE_SNAPSHOT = 1 << 20;
 
-export function readSnapshot<S>(l: Layout, format: number, revive: (raw: unknown) => S | null, onLarge?: () => void): Snapshot<S> | null {
+/** A snapshot read back, with its size in bytes (what writing it again costs). */
+export type ReadSnapshot<S> = Snapshot<S> & { bytes: number };
+
+export function readSnapshot<S>(l: Layout, format: number, revive: (raw: unknown) => S | null, onLarge?: () => void): ReadSnapshot<S> | null {
   try {
     const text = readText(path(l));
     if (text !== null && text.length > LARGE_SNAPSHOT) onLarge?.();
@@ -70,7 +73,7 @@ export function readSnapshot<S>(l: Layout, format: number, revive: (raw: unknown
       logs[name] = { size: v.size, seq: v.seq, lastId: v.lastId };
     }
     const state = revive(s.state);
-    return state === null ? null : { format, epoch: s.epoch, logs, state };
+    return state === null ? null : { format, epoch: s.epoch, logs, state, bytes: text.length };
   } catch {
     return null;
   }
@@ -98,14 +101,21 @@ export function* jsonPieces(value: unknown, depth: number): Generator<string> {
   yield sep === '{' ? '{}' : '}';
 }
 
-export function writeSnapshot<S>(l: Layout, snapshot: Snapshot<S>): void {
+/** Write the snapshot in place of the last; returns its size in bytes (0 when it was not written). */
+export function writeSnapshot<S>(l: Layout, snapshot: Snapshot<S>): number {
   // A memory folder removed under a running process stays removed.
-  if (!existsSync(l.local)) return;
+  if (!existsSync(l.local)) return 0;
   // A cache folder that is a link would take the snapshot (the whole state) outside the tree.
   assertNoSymlink(l.root, path(l));
   mkdirSync(l.cache, { recursive: true });
   // The snapshot, its state, and the state's maps (branches, files, sessions) entry by entry, as ASCII.
+  let bytes = 0;
   writePieces(path(l), (put) => {
     for (const piece of jsonPieces(snapshot, 3)) put(piece);
-  }, (text) => Buffer.from(text.replace(/[\u007f-\uffff]/g, escapeWide), 'latin1'));
+  }, (text) => {
+    const ascii = Buffer.from(text.replace(/[\u007f-\uffff]/g, escapeWide), 'latin1');
+    bytes += ascii.length;
+    return ascii;
+  });
+  return bytes;
 }

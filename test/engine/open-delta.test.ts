@@ -87,3 +87,39 @@ describe('the snapshot', () => {
     again.close();
   });
 });
+
+describe('a closing process', () => {
+  const snapshotOf = (dir: string) => JSON.parse(readFileSync(join(dir, '.GCC', '.local', 'cache', 'snapshot.json'), 'utf8')) as { state: { lastId: string } };
+
+  it('that appended an event to a small memory writes the snapshot: the next open folds nothing from the logs', async () => {
+    const dir = tempProject();
+    (await opened(dir)).close();
+    for (let i = 0; i < 3; i++) {
+      const m = await Memory.open(dir);
+      await m.execute({ type: 'log', observation: `hook call ${i}`, thought: '', action: '' });
+      m.close();
+      expect(snapshotOf(dir).state.lastId).toBe(m.state.lastId);
+    }
+    const after = vi.spyOn(LogFile.prototype, 'readAfter');
+    const again = await Memory.open(dir);
+    expect(after.mock.results.flatMap((r) => r.value as GccEvent[])).toEqual([]);
+    again.close();
+  });
+
+  it('leaves a large snapshot as it is for a few events, and writes it once enough were appended', async () => {
+    const dir = tempProject();
+    const m = await opened(dir);
+    // A state of some size (a snapshot of about 200 KB): long objectives, each held in it.
+    for (let i = 0; i < 70; i++) await m.execute({ type: 'roadmap', action: 'add', target: `Objective ${i}: ${'a goal worth keeping in view '.repeat(100)}` });
+    m.close();
+    const big = snapshotOf(dir).state.lastId;
+    const one = await Memory.open(dir);
+    await one.execute({ type: 'log', observation: 'one call', thought: '', action: '' });
+    one.close();
+    expect(snapshotOf(dir).state.lastId, 'one event against a large snapshot: not written').toBe(big);
+    const many = await Memory.open(dir);
+    for (let i = 0; i < 40; i++) await many.execute({ type: 'log', observation: `call ${i}`, thought: '', action: '' });
+    many.close();
+    expect(snapshotOf(dir).state.lastId).toBe(many.state.lastId);
+  });
+});
