@@ -154,7 +154,8 @@ export class FileLock {
    * E_LOCKED once the deadline has passed with a live holder.
    */
   private attempt(opts: LockOptions, deadline: number): boolean {
-    const made = create(this.path);
+    // A second caller in this process while the first holds the lock waits like any other.
+    const made = this.mine === null ? create(this.path) : null;
     if (made) {
       this.mine = made;
       return true;
@@ -205,8 +206,9 @@ export class FileLock {
       same = lstatSync(this.path).ino === mine.ino;
     } catch {
       /* gone */
+    } finally {
+      closeSync(mine.fd);
     }
-    closeSync(mine.fd);
     if (same) unlinkQuiet(this.path);
   }
 

@@ -44,4 +44,20 @@ describe('FileLock', () => {
     lock.release();
     expect(readFileSync(path, 'utf8')).toBe(other);
   });
+
+  it('a second acquisition while the first holds it waits, even when the lock file was removed meanwhile', async () => {
+    const path = lockPath();
+    const lock = new FileLock(path);
+    await lock.acquire();
+    unlinkSync(path);
+    let second = false;
+    const waiting = lock.acquire({ timeoutMs: 10_000 }).then(() => (second = true));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(second, 'one holder at a time within a process').toBe(false);
+    lock.release();
+    await waiting;
+    expect(existsSync(path)).toBe(true);
+    lock.release();
+    expect(existsSync(path)).toBe(false);
+  });
 });
