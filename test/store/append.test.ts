@@ -2,7 +2,7 @@
  * Appends: to this clone's one open segment, rotation (size, and once git has seen the
  * segment), the local log, and what the ledger acknowledges.
  */
-import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SEGMENT_MAX } from '../../src/store/append.js';
@@ -95,6 +95,28 @@ describe('appends', () => {
     expect(readLedger(s.layout.ledger)!.open).not.toBe(open);
     expect(readFileSync(s.layout.segment(open), 'utf8')).toMatch(/stray text$/);
     expect(() => new Store(layout(dir)).check(Date.now())).toThrow(/not an entry/);
+  });
+
+  it('a log changed between the look under the lock and the write: E_CONFLICT, and the file is left exactly as it was', async () => {
+    const s = await fresh();
+    await append(s, [ota('one')]);
+    const f = s.local;
+    await s.withLock(() => s.append([ota('first local')], 'local', '', new Date()));
+    for (const change of ['grown', 'cut'] as const) {
+      // What another writer did after this process last looked: known to it as before.
+      const before = f.meta.size;
+      if (change === 'grown') appendFileSync(f.path, 'bytes another writer added\n');
+      else truncateSync(f.path, before - 5);
+      const disk = readFileSync(f.path);
+      const e = await s.withLock(() => f.append('**[OTA-999]** a batch\n', [])).then(
+        () => null,
+        (err: unknown) => err as { code?: string },
+      );
+      expect(e?.code, change).toBe('E_CONFLICT');
+      expect(readFileSync(f.path).equals(disk), `${change}: not a byte of the batch left`).toBe(true);
+      expect(f.meta.size).toBe(before);
+      writeFileSync(f.path, disk.subarray(0, before));
+    }
   });
 });
 
