@@ -225,10 +225,12 @@ export class Fold {
     const cp = this.viewsGone(opening, looked) ? null : this.views.readCheckpoint();
     if (cp !== this.stamp()) {
       looked = undefined; // views written below: their signatures are taken again
-      // Views of another gctx (an upgrade) are rewritten whole, like views behind replaced logs:
-      // a hand edit among them is kept aside first, never overwritten.
+      // Views of another gctx (an upgrade), or of no known state (no checkpoint), are rewritten
+      // whole, like views behind replaced logs: a hand edit among them is kept aside first,
+      // never overwritten.
       const otherFormat = cp !== null && cp.split(' ').slice(0, 3).join(' ') === this.stamp().split(' ').slice(0, 3).join(' ');
       if (logsReplaced || otherFormat) this.warnings.push(...setAsideUnexplained(this.layout, this.views, this._state));
+      else if (cp === null) this.warnings.push(...setAsideUnexplained(this.layout, this.views, this._state, 'no record says which state it was written for'));
       // Views behind the state are rebuilt whole, never brought forward by appends: a writer that
       // died between its views and its checkpoint (or could not write the checkpoint) may have
       // left them ahead of what the checkpoint says, and appending would write entries twice.

@@ -78,13 +78,13 @@ export function reconcileEdits(l: Layout, w: ViewWriter, state: MemoryState, non
  * since only then may they hold an edit. Nothing is adopted: the other side's newer events
  * must not read as the person's deletions.
  */
-export function setAsideUnexplained(l: Layout, w: ViewWriter, state: MemoryState): string[] {
+export function setAsideUnexplained(l: Layout, w: ViewWriter, state: MemoryState, why = 'the logs changed meanwhile (a pull or a checkout)'): string[] {
   const warnings: string[] = [];
   for (const [path, render] of [[l.mainMd, renderMain], [l.metadata, renderMetadata]] as const) {
     assertNoSymlink(l.root, path);
     const disk = readText(path);
     if (disk === null || disk === '' || w.isSeen(path) || disk === render(state)) continue;
-    warnings.push(keepAside(l, path, ['it differs from what gctx wrote, and the logs changed meanwhile (a pull or a checkout)']));
+    warnings.push(keepAside(l, path, [`it differs from what gctx wrote, and ${why}`]));
   }
   return warnings;
 }

@@ -112,10 +112,14 @@ export function readLedger(path: string): Ledger | null {
   return l;
 }
 
-/** The views' checkpoint as the live part of the ledger on disk holds it (null when none can be read). */
-export function readViews(path: string): Record<string, unknown> | null {
+/**
+ * The views' checkpoint as the live part of the ledger on disk holds it (null when it holds
+ * none), or undefined when the file cannot be read whole (missing, or caught mid-write).
+ */
+export function readViews(path: string): Record<string, unknown> | null | undefined {
   const raw = readJson(path);
-  return raw && isRecord(raw.views) ? raw.views : null;
+  if (!raw) return undefined;
+  return isRecord(raw.views) ? raw.views : null;
 }
 
 /**

@@ -203,8 +203,11 @@ export class Store implements OpenStore {
     }
     const sig = st && !st.isSymbolicLink() ? statSignature(st) : null;
     if (sig !== this.ledgerSig || sig === null) {
-      this.ledger.views = sig === null ? null : readViews(this.layout.ledger);
-      this.ledgerSig = sig;
+      const views = sig === null ? undefined : readViews(this.layout.ledger);
+      this.ledger.views = views ?? null;
+      // A file caught mid-write (another process rewriting it in place) is read again next time,
+      // even if its signature then is the one taken now.
+      this.ledgerSig = views === undefined ? null : sig;
     }
     if (this.checked) this.ledgerLooked = this.operation;
     return this.ledger.views;

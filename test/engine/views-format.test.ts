@@ -44,4 +44,23 @@ describe('views of another format', () => {
     expect(again.verify()).toEqual([]);
     again.close();
   });
+
+  it('with no checkpoint at all (a ledger written before it held one), a hand edit of main.md is kept aside, never overwritten', async () => {
+    const dir = tempProject('gcc-views-format-');
+    const m = await Memory.open(dir, { create: true });
+    await m.execute({ type: 'commit', contribution: 'first' });
+    m.close();
+    const gcc = join(dir, '.GCC');
+    writeFileSync(join(gcc, 'main.md'), `${readFileSync(join(gcc, 'main.md'), 'utf8')}\nA note written before the upgrade.\n`);
+    const ledger = join(gcc, '.local', 'ledger.json');
+    const l = JSON.parse(readFileSync(ledger, 'utf8')) as { views?: unknown };
+    delete l.views;
+    writeFileSync(ledger, JSON.stringify(l));
+    const again = await Memory.open(dir);
+    expect(again.warnings.join('\n')).toMatch(/no record says which state/);
+    const aside = join(gcc, 'aside');
+    expect(readdirSync(aside).some((f) => readFileSync(join(aside, f), 'utf8').includes('A note written before the upgrade.'))).toBe(true);
+    expect(again.verify()).toEqual([]);
+    again.close();
+  });
 });
