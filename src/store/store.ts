@@ -237,7 +237,7 @@ export class Store implements OpenStore {
    * Run an operation's append and its views with one write of the ledger at the end, holding
    * both the acknowledgement and the views' checkpoint. The events are durable before it: a
    * crash before the write leaves this clone's own log grown past the ledger, which the next
-   * open acknowledges, and views behind the checkpoint, which it brings up to date.
+   * open acknowledges, and the views ahead of the checkpoint, which it rebuilds.
    */
   oneLedgerWrite<T>(fn: () => T): T {
     if (this.held) return fn();
