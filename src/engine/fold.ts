@@ -173,16 +173,9 @@ export class Fold {
     this.views.writeLog(this._state, branch, latest);
   }
 
-  /**
-   * main.md or main's log.md is missing (a checkout leaving a commit of the first layout took
-   * the views it tracked): the views are rebuilt whole. An operation, which appends to any log
-   * view it finds missing, looks at main.md alone, whose signature it takes for the hand-edit
-   * check too (`looked`).
-   */
-  viewsGone(everyLook = true, looked?: Map<string, string | null>): boolean {
-    const main = this.views.lookAt(this.layout.mainMd);
-    looked?.set(this.layout.mainMd, main);
-    return main === null || (everyLook && !existsSync(this.layout.logOf(MAIN)));
+  /** main.md or main's log.md is missing (a checkout leaving a commit of the first layout took the views it tracked): the views are rebuilt whole. */
+  viewsGone(): boolean {
+    return !existsSync(this.layout.mainMd) || !existsSync(this.layout.logOf(MAIN));
   }
 
   /** A person edited main.md or metadata.yaml, or gctx never saw main.md as it is. */
@@ -190,7 +183,7 @@ export class Fold {
     return reconcileEdits(this.layout, this.views, this._state, () => this.nonce(), true).dirty || !this.views.hasSeen(this.layout.mainMd);
   }
 
-  /** Catch up with other writers (replaying from scratch when logs were replaced). */
+  /** Catch up with other writers (replaying from scratch when logs were replaced); also without the lock, for reads. */
   catchUp(): void {
     const cu = this.store.catchUp(this._state.lastId, this.now().getTime());
     if (cu.reset || this.refold) {
@@ -202,11 +195,6 @@ export class Fold {
       this._state = evolveUnfrozen(this._state, cu.added);
       this.recent.add(before, cu.added);
     }
-  }
-
-  /** Refresh without the lock: what other writers appended since this process last looked. */
-  refresh(): void {
-    this.catchUp();
   }
 
   /**
@@ -221,8 +209,12 @@ export class Fold {
     }
     // Views git took away (a checkout leaving a commit of the first layout, which tracked files
     // at their paths) are behind whatever the checkpoint says.
-    let looked: Map<string, string | null> | undefined = new Map();
-    const cp = this.viewsGone(opening, looked) ? null : this.views.readCheckpoint();
+    // An operation, which rebuilds a log view it finds missing as it appends, asks only after
+    // main.md, whose signature serves the hand-edit check below too.
+    const main = this.views.lookAt(this.layout.mainMd);
+    const gone = main === null || (opening && !existsSync(this.layout.logOf(MAIN)));
+    const cp = gone ? null : this.views.readCheckpoint();
+    let looked: ReadonlyMap<string, string | null> | undefined = new Map([[this.layout.mainMd, main]]);
     if (cp !== this.stamp()) {
       looked = undefined; // views written below: their signatures are taken again
       // Views of another gctx (an upgrade), or of no known state (no checkpoint), are rewritten

@@ -206,7 +206,7 @@ export class Memory {
 
   /** Refresh without the lock: what other writers appended since this process last looked. */
   refresh(): void {
-    this.fold.refresh();
+    this.fold.catchUp();
   }
 
   async execute(cmd: Command, opts: ExecuteOptions = {}): Promise<ExecResult> {
