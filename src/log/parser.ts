@@ -1,8 +1,7 @@
 /**
  * The byte-level reader of log entries, fed a window of the file at a time so a large log
- * is never held whole in memory: on these machines touching fresh memory costs more than
- * reading the bytes (a 96 MiB log read into new buffers spends most of its time in page
- * faults), so readers stream through one reused buffer.
+ * is never held whole in memory: readers stream through one reused buffer rather than new
+ * memory for every read (figures in docs/benchmarks.md).
  *
  * Entry layout and the torn-versus-corrupt rules are described in codec.ts.
  */
