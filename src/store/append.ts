@@ -9,7 +9,7 @@ import { gccError } from '../errors.js';
 import { serialize } from '../log/codec.js';
 import { randomHex } from '../runtime/random.js';
 import { takenByGit as gitTookIt } from './git-explain.js';
-import { gitPath, indexSignature, trackedUnder } from './git-probe.js';
+import { gitPath, indexLock, indexSignature, trackedUnder } from './git-probe.js';
 import { nextId } from './ids.js';
 import { copyMeta, type LogMeta } from './log-meta.js';
 import type { LogFile } from './logfile.js';
@@ -67,9 +67,21 @@ function takenByGit(store: OpenStore, f: LogFile): boolean {
   return store.repo !== null && gitTookIt(store.layout.root, gitPath(store.layout.root, f.path));
 }
 
-/** Whether git's index holds the segment; asked of git only when the index changed since. */
+/**
+ * Whether git's index holds the segment, or may be taking it in: asked of git only when the
+ * index changed since. A git command writing the index at this moment (`git add` reading the
+ * files) counts as having seen the segment open when it started: bytes appended to it now
+ * could land after what it stages, and a commit would then hold less than was acknowledged.
+ * The segment started then is written on (once per git command, so a long `git add` does not
+ * start one segment per append); the index signature catches up with it afterwards.
+ */
 function gitHasSeen(store: OpenStore, f: LogFile): boolean {
   if (!store.repo) return false;
+  const busy = indexLock(store.repo);
+  if (busy !== null && busy !== store.gitBusy) {
+    store.gitBusy = busy;
+    return true;
+  }
   const sig = indexSignature(store.repo);
   if (sig === null || sig === store.ledger.index) return false;
   const tracked = trackedUnder(store.layout.root, store.layout.events);

@@ -2,7 +2,7 @@
 import { lstatSync } from 'node:fs';
 import type { GccEvent } from '../events/types.js';
 import { gccError } from '../errors.js';
-import { explainChange, explainVanished } from './git-explain.js';
+import { events, explainChange, explainVanished } from './git-explain.js';
 import { headOf } from './git-probe.js';
 import { byId } from './ids.js';
 import { readLedger } from './ledger.js';
@@ -71,7 +71,7 @@ export function catchUpLogs(store: OpenStore, lastId: string, now?: number): Cat
     f.seen = store.checked ? { size, op: store.operation } : null;
     if (size === null) {
       if (f.name === LOCAL && f.meta.size > 0 && acknowledgedSize(store, f) > 0) {
-        throw gccError('E_CORRUPT', `${f.rel} vanished (it held ${f.meta.seq} acknowledged events)`, 'restore it from a backup, or run `gctx doctor --repair` to record the loss and go on', { file: f.rel });
+        throw gccError('E_CORRUPT', `${f.rel} vanished (it held ${events(f.meta.seq)})`, 'restore it from a backup, or run `gctx doctor --repair` to record the loss and go on', { file: f.rel });
       }
       continue;
     }

@@ -1,7 +1,7 @@
 /** The open's check: every log on disk held against the ledger of what was acknowledged. */
 import { relative } from 'node:path';
 import { GccError, gccError } from '../errors.js';
-import { explainChange, explainVanished } from './git-explain.js';
+import { events, explainChange, explainVanished } from './git-explain.js';
 import type { LedgerEntry } from './ledger.js';
 import { copyMeta, type LogMeta, signatureOf } from './log-meta.js';
 import type { LogFile } from './logfile.js';
@@ -97,7 +97,7 @@ export function checkLogs(store: OpenStore, now: number, collect?: GccError[]): 
       continue;
     }
     if (f.sizeOnDisk() === null) {
-      damage.push(gccError('E_CORRUPT', `${f.rel} vanished (it held ${entry.seq} acknowledged events)`, 'restore it (`git checkout -- <file>` if it was committed), or run `gctx doctor --repair` to record the loss', { file: f.rel }));
+      damage.push(gccError('E_CORRUPT', `${f.rel} vanished (it held ${events(entry.seq)})`, 'restore it (`git checkout -- <file>` if it was committed), or run `gctx doctor --repair` to record the loss', { file: f.rel }));
       continue;
     }
     if (signatureOf(f.path) === entry.sig) {

@@ -3,11 +3,14 @@
  * unless git put the work tree there (a checkout, merge, rebase, reset, pull): what stands now
  * is what git holds, and what went away is held by a commit git can bring back. Events that
  * were acknowledged but never committed are never explained away: no commit holds them (only a
- * stash might, which is said).
+ * stash might, which is said). Held means the acknowledged bytes themselves, not only the
+ * file's name: an append that landed after `git add` read the file leaves a commit holding
+ * less than was acknowledged, and a checkout of that commit would take the rest for good.
  */
 import { relative } from 'node:path';
 import { gccError, type GccError } from '../errors.js';
-import { gitPath, runGit } from './git-probe.js';
+import { crc32 } from '../log/crc32.js';
+import { gitPath, runGit, runGitBuffer } from './git-probe.js';
 import type { LogMeta } from './log-meta.js';
 
 /** Where a log stands: the project root, whether it is inside a git work tree, and what the ledger acknowledged of it. */
@@ -26,6 +29,75 @@ function committedSomewhere(root: string, rel: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Commits looked into, newest first, for the acknowledged bytes of one log. */
+const COMMITS_LOOKED = 32;
+
+/** Where the acknowledged bytes of a log are held: the newest commit, and whether a branch or tag reaches it. */
+export interface Holding {
+  commit: string;
+  /** False when only HEAD's reflog reaches it (a reset or an amend left it behind; `git gc` prunes it in time). */
+  reachable: boolean;
+}
+
+/**
+ * The newest commit holding a version of `rel` that begins with the acknowledged bytes (their
+ * size and CRC-32): one a branch or tag reaches, else one only HEAD's reflog does; null when
+ * none does. Nothing acknowledged: held, trivially.
+ */
+export function holding(root: string, rel: string, ack: LogMeta | undefined): Holding | null {
+  if (!ack || ack.size === 0) return { commit: '', reachable: true };
+  const ways: [string[], boolean][] = [
+    [['rev-list', '--exclude=refs/stash', '--all', '--', rel], true],
+    [['log', '-g', '--format=%H', 'HEAD', '--', rel], false],
+  ];
+  for (const [args, reachable] of ways) {
+    let commits: string[];
+    try {
+      commits = [...new Set(runGit(root, args).split('\n').filter(Boolean))].slice(0, COMMITS_LOOKED);
+    } catch {
+      continue;
+    }
+    const commit = firstHolding(root, rel, commits, ack);
+    if (commit) return { commit, reachable };
+  }
+  return null;
+}
+
+/** The first of `commits` whose version of `rel` begins with the acknowledged bytes, read in one `git cat-file --batch`. */
+function firstHolding(root: string, rel: string, commits: readonly string[], ack: LogMeta): string | null {
+  if (commits.length === 0) return null;
+  let out: Buffer;
+  try {
+    out = runGitBuffer(root, ['cat-file', '--batch'], commits.map((c) => `${c}:${rel}\n`).join(''));
+  } catch {
+    return null;
+  }
+  let at = 0;
+  for (const c of commits) {
+    const eol = out.indexOf(0x0a, at);
+    if (eol === -1) return null;
+    const header = out.toString('utf8', at, eol).split(' ');
+    at = eol + 1;
+    if (header[1] !== 'blob') continue; // `<name> missing`: this commit has no such file
+    const size = Number(header[2]);
+    if (size >= ack.size && crc32(out.subarray(at, at + ack.size)) === ack.crc) return c;
+    at += size + 1;
+  }
+  return null;
+}
+
+const short = (commit: string) => commit.slice(0, 12);
+
+/** Acknowledged events only a commit no branch reaches holds: damage until brought back or let go. */
+function onlyInReflog(shown: string, rel: string, what: string, h: Holding): GccError {
+  return gccError(
+    'E_CORRUPT',
+    `${shown} ${what}; only commit ${short(h.commit)} holds what was acknowledged, and no branch or tag reaches it any more (a reset or an amend left it behind)`,
+    `bring them back: \`git checkout ${short(h.commit)} -- ${rel}\`; or run \`gctx doctor --repair\` to let them go`,
+    { file: shown },
+  );
 }
 
 /** A stash holding `rel` (the untracked-files part of `git stash -u`, or its index), if any. */
@@ -80,14 +152,19 @@ export function takenByGit(root: string, rel: string): boolean {
 export function explainVanished({ root, inGit, path, acknowledged }: LogPlace): GccError | null {
   const rel = gitPath(root, path);
   const shown = relative(root, path);
-  const held = `it held ${acknowledged?.seq ?? 0} acknowledged events`;
+  const held = `it held ${events(acknowledged?.seq ?? 0)}`;
   if (inGit) {
     const inIndex = tracked(root, rel);
     if (!inIndex && inHead(root, rel)) return gccError('E_CORRUPT', `${shown} vanished (${held}); its deletion is staged in git but not committed`, `restore it: \`git checkout HEAD -- ${rel}\``, { file: shown });
-    if (!inIndex && committedSomewhere(root, rel)) return null;
+    if (!inIndex) {
+      const h = holding(root, rel, acknowledged);
+      if (h?.reachable) return null;
+      if (h) return onlyInReflog(shown, rel, `vanished (${held})`, h);
+    }
     const stash = stashHolding(root, rel);
     if (stash) return gccError('E_CORRUPT', `${shown} vanished (${held}); ${stash} holds it`, `bring it back with \`git stash pop\` (or \`git checkout ${stash}^3 -- ${rel}\`), then retry`, { file: shown });
-    if (tracked(root, rel)) return gccError('E_CORRUPT', `${shown} vanished (${held}); git still has it`, `restore it: \`git checkout -- ${rel}\``, { file: shown });
+    if (inIndex) return gccError('E_CORRUPT', `${shown} vanished (${held}); git still has it`, `restore it: \`git checkout -- ${rel}\``, { file: shown });
+    if (committedSomewhere(root, rel)) return gccError('E_CORRUPT', `${shown} vanished (${held}); git took it away, but no commit holds all of them (the newest were never committed)`, 'restore it from a backup, or run `gctx doctor --repair` to record the loss and go on', { file: shown });
   }
   return gccError('E_CORRUPT', `${shown} vanished (${held})`, 'restore it from a backup, or run `gctx doctor --repair` to record the loss and go on', { file: shown });
 }
@@ -113,13 +190,27 @@ export function explainChange({ root, inGit, path, acknowledged: entry }: LogPla
     }
   };
   const equalsIndex = isTracked && same([]);
-  if (equalsIndex && same(['HEAD'])) return null;
+  const asGitHolds = equalsIndex && same(['HEAD']);
+  if (asGitHolds) {
+    const h = holding(root, rel, entry);
+    if (h?.reachable) return null;
+    if (h) return onlyInReflog(shown, rel, `is as git holds it, but ${entry ? events(entry.seq) : 'the events'} acknowledged are not`, h);
+  }
   const stash = inGit ? stashHolding(root, rel) : null;
   // Unstaged damage: the index still holds the file. Staged damage: HEAD may.
   const fix = stash
     ? `${stash} holds a copy: \`git stash pop\` brings it back; or run \`gctx doctor --repair\``
-    : isTracked
-      ? `restore it: \`git checkout ${equalsIndex ? 'HEAD ' : ''}-- ${rel}\`, or run \`gctx doctor --repair\``
-      : 'run `gctx doctor --repair`: what still reads is kept, the loss recorded';
-  return gccError('E_CORRUPT', `${shown} changed under the memory: ${entry ? `its ${entry.size} acknowledged bytes (${entry.seq} events) are not what they were` : 'it no longer reads'}`, fix, { file: shown });
+    : asGitHolds
+      ? 'no commit holds them all (the newest were written after git last read the file, and never committed): restore it from a backup, or run `gctx doctor --repair` to record the loss'
+      : isTracked
+        ? `restore it: \`git checkout ${equalsIndex ? 'HEAD ' : ''}-- ${rel}\`, or run \`gctx doctor --repair\``
+        : 'run `gctx doctor --repair`: what still reads is kept, the loss recorded';
+  return gccError('E_CORRUPT', `${shown} changed under the memory: ${entry ? `its ${entry.size} acknowledged bytes (${plural(entry.seq, 'event')}) are not what they were` : 'it no longer reads'}`, fix, { file: shown });
 }
+
+/** "1 acknowledged event", "3 acknowledged events". */
+export function events(n: number): string {
+  return `${n} acknowledged ${plural(n, 'event').slice(String(n).length + 1)}`;
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -77,6 +77,19 @@ export function indexSignature(repo: GitRepo): string | null {
   }
 }
 
+/** How long git's index lock is taken for a git command at work; an older one was left by a git that died. */
+const INDEX_LOCK_FRESH_MS = 10_000;
+
+/**
+ * The index lock of a git command writing the index right now (`git add`, `git commit`, a
+ * checkout), which it holds while it reads the work tree's files and writes the new index: its
+ * inode and time, or null when there is none (or only one a git that died left behind).
+ */
+export function indexLock(repo: GitRepo): string | null {
+  const st = statSync(join(repo.gitDir, 'index.lock'), { throwIfNoEntry: false });
+  return st !== undefined && Date.now() - st.mtimeMs < INDEX_LOCK_FRESH_MS ? `${st.ino}:${st.mtimeMs}` : null;
+}
+
 /** Environment for a git child: hooks export GIT_DIR and friends relative to their own cwd. */
 function gitEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
@@ -88,8 +101,8 @@ export function runGit(cwd: string, args: readonly string[], input?: string): st
   return childProcess().execFileSync('git', args, { cwd, env: gitEnv(), encoding: 'utf8', stdio: ['pipe', 'pipe', 'ignore'], timeout: 20_000, maxBuffer: 256 * 1024 * 1024, ...(input !== undefined ? { input } : {}) });
 }
 
-export function runGitBuffer(cwd: string, args: readonly string[]): Buffer {
-  return childProcess().execFileSync('git', args, { cwd, env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'], timeout: 20_000, maxBuffer: 512 * 1024 * 1024 });
+export function runGitBuffer(cwd: string, args: readonly string[], input?: string): Buffer {
+  return childProcess().execFileSync('git', args, { cwd, env: gitEnv(), stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'ignore'], timeout: 20_000, maxBuffer: 512 * 1024 * 1024, ...(input !== undefined ? { input } : {}) });
 }
 
 /** Paths relative to `root`, with forward slashes, of `dir`'s files that git's index holds. */

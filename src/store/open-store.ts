@@ -22,6 +22,8 @@ export interface OpenStore {
   checked: Set<string> | undefined;
   operation: number;
   head: string | null;
+  /** The git index lock this process last started a segment for (append.ts). */
+  gitBusy: string | null;
   longPass: (() => void) | undefined;
   readonly local: LogFile;
   file(name: string): LogFile;

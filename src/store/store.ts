@@ -62,6 +62,7 @@ export class Store implements OpenStore {
   operation = 0;
   /** Where HEAD stood when this process last looked. */
   head: string | null = null;
+  gitBusy: string | null = null;
   /** Called as a pass over much of the history starts (OpenOptions.onLongPass). */
   longPass: (() => void) | undefined;
   /** Whether the work tree holds a commit of the first layout that git tracks, and its read-only log (visit.ts). */

@@ -217,6 +217,41 @@ describe('what git did, and what only looks like it', () => {
     expect(gctx(dir, ['context', '--branch']).stdout).toMatch(/first milestone/);
   });
 
+  it('acknowledged events no commit holds are not taken for git\'s doing: a commit holding less of a segment (an append landed after `git add` read it), checked out over it', () => {
+    const { dir } = committed();
+    expect(gctx(dir, ['log', '--observation', 'one more']).code).toBe(0);
+    const open = openSegment(dir)!;
+    const staged = readFileSync(join(dir, open)).length;
+    expect(gctx(dir, ['log', '--observation', 'written after git read the file']).code).toBe(0);
+    const blob = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: dir, input: readFileSync(join(dir, open)).subarray(0, staged), encoding: 'utf8' }).trim();
+    git(dir, 'update-index', '--add', '--cacheinfo', `100644,${blob},${open}`);
+    git(dir, 'commit', '-qm', 'what git staged');
+    git(dir, 'checkout', '--', open);
+    const r = gctx(dir, ['status']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(open);
+    expect(r.stderr).toContain('no commit holds them all');
+    expect(gctx(dir, ['doctor', '--repair']).code).toBe(0);
+    expect(gctx(dir, ['status']).code).toBe(0);
+    expect(gctx(dir, ['verify']).stdout).toMatch(/^OK: /);
+  });
+
+  it('a reset that leaves acknowledged events in a commit only the reflog reaches: E_CORRUPT naming the commit, whose checkout brings them back', () => {
+    const { dir } = committed();
+    expect(gctx(dir, ['commit', 'the milestone the reset drops']).code).toBe(0);
+    git(dir, 'add', '.GCC');
+    git(dir, 'commit', '-qm', 'more memory');
+    const dropped = git(dir, 'rev-parse', 'HEAD').trim();
+    const seg = git(dir, 'show', '--name-only', '--format=', 'HEAD').split('\n').find((f) => f.startsWith('.GCC/events/'))!;
+    git(dir, 'reset', '-q', '--hard', 'HEAD~1');
+    const r = gctx(dir, ['status']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`git checkout ${dropped.slice(0, 12)} -- ${seg}`);
+    git(dir, 'checkout', dropped.slice(0, 12), '--', seg);
+    expect(gctx(dir, ['context', '--branch']).stdout).toMatch(/the milestone the reset drops/);
+    expect(gctx(dir, ['verify']).stdout).toMatch(/^OK: /);
+  });
+
   it('a checkout to a commit holding other bytes for a segment is git\'s doing: the memory is what it holds', () => {
     const { dir, seg } = committed();
     git(dir, 'checkout', '-q', '-b', 'other');

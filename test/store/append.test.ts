@@ -2,7 +2,7 @@
  * Appends: to this clone's one open segment, rotation (size, and once git has seen the
  * segment), the local log, and what the ledger acknowledges.
  */
-import { appendFileSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, rmSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SEGMENT_MAX } from '../../src/store/append.js';
@@ -83,6 +83,28 @@ describe('appends', () => {
     expect(second).not.toBe(first);
     // The staged segment was never touched again: what git holds is what the file holds.
     expect(git(dir, 'diff', '--stat', '--', '.GCC/events')).toBe('');
+  });
+
+  it('while a git command writes the index (`git add` reading the files), the open segment is left for a new one, once per command', async () => {
+    const dir = tempProject();
+    git(dir, 'init', '-q', '-b', 'main');
+    const s = await fresh(dir);
+    await append(s, [ota('before git starts')]);
+    const first = readLedger(s.layout.ledger)!.open!;
+    const lock = join(dir, '.git', 'index.lock');
+    writeFileSync(lock, '');
+    await append(s, [ota('while git reads the files')]);
+    const second = readLedger(s.layout.ledger)!.open!;
+    expect(second).not.toBe(first);
+    await append(s, [ota('still while git reads them')]);
+    expect(readLedger(s.layout.ledger)!.open, 'one new segment for one git command').toBe(second);
+    // A lock a git that died left behind (older than any git command takes) is not one at work.
+    utimesSync(lock, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    const t = new Store(layout(dir));
+    t.check(Date.now());
+    await append(t, [ota('another process, beside a stale lock')]);
+    expect(readLedger(s.layout.ledger)!.open).toBe(second);
+    rmSync(lock);
   });
 
   it('never appends to a segment that is not as this clone left it: the next append starts another, and the change is reported', async () => {
