@@ -95,6 +95,9 @@ function tryCreate(path: string): boolean {
   return made !== null;
 }
 
+/** How long a lock file may stay without a readable holder before its creator counts as dead (it writes one at once). */
+const UNREADABLE_STALE_MS = 5_000;
+
 /** Remove `path` if its holder is dead. Returns the dead holder when it did. */
 function breakIfStale(path: string): LockHolder | null {
   let holder = readHolder(path);
@@ -102,7 +105,7 @@ function breakIfStale(path: string): LockHolder | null {
   // unreadable for seconds belongs to a creator that died between open and write.
   if (!holder) {
     const age = ageMs(path);
-    if (age === null || age < 5_000) return null;
+    if (age === null || age < UNREADABLE_STALE_MS) return null;
     holder = { pid: -1, host: HOST, start: null, at: 'unreadable' };
     unlinkQuiet(path);
     return holder;
@@ -110,8 +113,10 @@ function breakIfStale(path: string): LockHolder | null {
   if (isAlive(holder)) return null;
   const breaker = `${path}.break`;
   if (!tryCreate(breaker)) {
+    // The breaker's own lock, left by a breaker that died: its holder dead, or never written
+    // (killed between its create and its write) and old enough to be past any live breaker.
     const b = readHolder(breaker);
-    if (b && !isAlive(b)) unlinkQuiet(breaker);
+    if (b ? !isAlive(b) : (ageMs(breaker) ?? 0) >= UNREADABLE_STALE_MS) unlinkQuiet(breaker);
     return null;
   }
   try {

@@ -2,7 +2,8 @@
  * The lock file, within one process: calls that contend for it take turns, and a release removes
  * only the file this holder created (the processes' side is in test/reliability/filesystem.test.ts).
  */
-import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FileLock } from '../../src/store/lock.js';
@@ -59,5 +60,30 @@ describe('FileLock', () => {
     expect(existsSync(path)).toBe(true);
     lock.release();
     expect(existsSync(path)).toBe(false);
+  });
+});
+
+describe('a breaker that died', () => {
+  const deadHolder = (path: string) => writeFileSync(path, JSON.stringify({ pid: 2 ** 22 + 7, host: hostname(), start: '1', at: '2026-01-01T00:00:00Z' }));
+
+  it('left its own lock empty (killed between create and write): once it is old, the stale lock is taken over', async () => {
+    const path = lockPath();
+    deadHolder(path);
+    writeFileSync(`${path}.break`, '');
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(`${path}.break`, old, old);
+    const lock = new FileLock(path);
+    await lock.acquire({ timeoutMs: 2_000 });
+    expect(lock.isHeld).toBe(true);
+    lock.release();
+    expect(existsSync(`${path}.break`)).toBe(false);
+  });
+
+  it('an empty breaker lock a moment old may be a live breaker mid-write: left alone', async () => {
+    const path = lockPath();
+    deadHolder(path);
+    writeFileSync(`${path}.break`, '');
+    await expect(new FileLock(path).acquire({ timeoutMs: 300 })).rejects.toThrow(/E_LOCKED|held by/);
+    expect(existsSync(`${path}.break`)).toBe(true);
   });
 });
