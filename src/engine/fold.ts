@@ -138,8 +138,11 @@ export class Fold {
     return out.sort((a, b) => (a.id < b.id ? -1 : 1));
   }
 
-  /** Stream every log in id order into a fresh state; with views, rebuild every view on the way. */
-  replayAll(withViews: boolean): void {
+  /**
+   * Stream every log in id order into a fresh state; with views, rebuild every view on the way.
+   * `keepEdits` false: the caller has kept hand edits aside already.
+   */
+  replayAll(withViews: boolean, keepEdits = true): void {
     this.recent.clear();
     // The state being replaced is let go before the pass rather than kept live beside the one
     // it builds. Until the pass succeeds, the state is folded again before anything reads it.
@@ -155,6 +158,13 @@ export class Fold {
     this.snapshotAt = -1;
     this.refold = false;
     if (build) {
+      // Written whole over whatever is there: a hand edit of main.md or metadata.yaml that no
+      // record vouches for (a fresh ledger, .GCC/.local removed, a checkpoint of another
+      // state) is kept aside first, never lost.
+      if (keepEdits) {
+        const cp = this.views.readCheckpoint();
+        this.warnings.push(...setAsideUnexplained(this.layout, this.views, this._state, cp === null ? 'no record says which state it was written for' : undefined));
+      }
       const after = build.finish(this.views, this._state);
       for (const name of after.relabel) this.rewriteCommits(name);
       for (const name of after.relog) this.rewriteLog(name);
@@ -226,7 +236,7 @@ export class Fold {
       // Views behind the state are rebuilt whole, never brought forward by appends: a writer that
       // died between its views and its checkpoint (or could not write the checkpoint) may have
       // left them ahead of what the checkpoint says, and appending would write entries twice.
-      if (!this.rebuilt) this.replayAll(true);
+      if (!this.rebuilt) this.replayAll(true, false);
       if (this.rebuilt !== this._state) this.views.writeSmall(this._state);
       this.views.checkpoint(this.stamp());
     }

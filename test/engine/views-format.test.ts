@@ -2,7 +2,7 @@
  * Views written by another gctx (an upgrade changed a render) are rebuilt at the next open, so
  * verify does not find them differing; a hand edit among them is kept aside, never lost.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Memory } from '../../src/engine/memory.js';
@@ -63,4 +63,27 @@ describe('views of another format', () => {
     expect(again.verify()).toEqual([]);
     again.close();
   });
+
+  for (const [what, lose] of [
+    ['.GCC/.local removed', (gcc: string) => rmSync(join(gcc, '.local'), { recursive: true, force: true })],
+    ['the ledger and the cache removed', (gcc: string) => {
+      for (const f of ['ledger.json', 'ledger.json.sealed', 'cache']) rmSync(join(gcc, '.local', f), { recursive: true, force: true });
+    }],
+  ] as const) {
+    it(`${what}: a hand edit of main.md is kept aside before the views are rebuilt, never lost`, async () => {
+      const dir = tempProject('gcc-views-format-');
+      const m = await Memory.open(dir, { create: true });
+      await m.execute({ type: 'commit', contribution: 'first' });
+      m.close();
+      const gcc = join(dir, '.GCC');
+      writeFileSync(join(gcc, 'main.md'), readFileSync(join(gcc, 'main.md'), 'utf8').replace('## Notes', '## Notes\nKeep ASCII only.'));
+      lose(gcc);
+      const again = await Memory.open(dir);
+      expect(again.warnings.join('\n')).toMatch(/main\.md: .*kept at/);
+      const aside = join(gcc, 'aside');
+      expect(readdirSync(aside).some((f) => readFileSync(join(aside, f), 'utf8').includes('Keep ASCII only.'))).toBe(true);
+      expect(again.verify()).toEqual([]);
+      again.close();
+    });
+  }
 });
