@@ -57,6 +57,9 @@ function decode(buf: Buffer, start: number, end: number): string {
 
 /** How to get past a damaged entry: git first, else salvage with the loss on record. */
 const REPAIR = 'restore the file from git (`git checkout -- <file>`), or run `gctx doctor --repair`: what still reads is kept and the loss recorded';
+/** A segment git checked out with CRLF: repair restores git's bytes; gctx's info/attributes keeps git from converting it again. */
+const CRLF_FIX = 'run `gctx doctor --repair`: it restores the file as git holds it, and gctx has told git (in .git/info/attributes) not to convert the memory\'s segments again';
+const CR = 0x0d;
 /** An event this gctx cannot read may come from a newer one: repairing would drop it. */
 const UPGRADE = 'if a newer gctx wrote it, upgrade (`npm install -g git-context-controller@latest`) and do not repair: `gctx doctor --repair` drops what this version cannot read. Otherwise restore the file from git (`git checkout -- <file>`)';
 
@@ -125,6 +128,7 @@ export class EntryParser {
           }
           break; // torn tail
         }
+        if (view[lineEnd - 1] === CR) throw this.corrupt("the file's line endings were changed to CRLF (git does that on checkout with `core.autocrlf`)", CRLF_FIX, base + lineEnd + 1);
         throw this.corrupt('log entry is not followed by its `---` separator', REPAIR, base + lineEnd + 1);
       }
       // <!-- gcc:e JSON CRC8 -->: fixed-width CRC and suffix, so positions are arithmetic.

@@ -8,7 +8,7 @@
  * ignored everywhere, and ignored files are git's to overwrite.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import type { GitRepo } from './git-probe.js';
 import { GCC_DIR } from './paths.js';
 
@@ -35,11 +35,26 @@ export function excludeBlock(repo: GitRepo, root: string): string | null {
   ].join('\n');
 }
 
-/** Add (or bring up to date) the block in `info/exclude`; returns whether the file was written. */
+/**
+ * The marked block for `info/attributes`: a segment's bytes are checksummed, so git must never
+ * change their line endings (Git for Windows checks text out with CRLF by default,
+ * `core.autocrlf`). Read at every commit like `info/exclude`, never committed.
+ */
+export function attributesBlock(repo: GitRepo, root: string): string | null {
+  const rel = relative(repo.top, root).split(sep).join('/');
+  if (rel.startsWith('..') || /[\n\r\s"]/.test(rel)) return null;
+  const name = rel || '.';
+  return [`# >>> gctx ${name}`, '# Memory segments are checksummed bytes: never converted (docs/git.md).', `/${rel ? `${rel}/` : ''}${GCC_DIR}/events/** -text`, `# <<< gctx ${name}`, ''].join('\n');
+}
+
+/** Add (or bring up to date) the blocks in `info/exclude` and `info/attributes`; returns whether a file was written. */
 export function ensureExclude(repo: GitRepo, root: string): boolean {
-  const block = excludeBlock(repo, root);
+  const excluded = ensureBlock(join(repo.commonDir, 'info', 'exclude'), excludeBlock(repo, root));
+  return ensureBlock(join(repo.commonDir, 'info', 'attributes'), attributesBlock(repo, root)) || excluded;
+}
+
+function ensureBlock(path: string, block: string | null): boolean {
   if (!block) return false;
-  const path = join(repo.commonDir, 'info', 'exclude');
   let text = '';
   try {
     text = readFileSync(path, 'utf8');
@@ -53,7 +68,7 @@ export function ensureExclude(repo: GitRepo, root: string): boolean {
   const start = text.startsWith(open) ? 0 : text.indexOf(`\n${open}`) + 1;
   const end = start > 0 || text.startsWith(open) ? text.indexOf(close, start) : -1;
   const next = end !== -1 ? text.slice(0, start) + block + text.slice(end + close.length) : `${text}${text && !text.endsWith('\n') ? '\n' : ''}${block}`;
-  mkdirSync(join(repo.commonDir, 'info'), { recursive: true });
+  mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, next);
   return true;
 }

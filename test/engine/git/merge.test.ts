@@ -5,7 +5,7 @@
  * .GCC/, every event once, labels unique, and where this clone stands never moved by a pull.
  * No merge driver is configured anywhere in these repositories.
  */
-import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanup, tempProject } from '../../support/tmp.js';
@@ -31,6 +31,29 @@ function healthy(s: Sandbox, dir: string): void {
   const ids = eventsOnDisk(dir).map((e) => e.id);
   expect(new Set(ids).size).toBe(ids.length);
 }
+
+describe('a clone whose git converts line endings (core.autocrlf, the Git for Windows default)', () => {
+  it('says so and how to mend it; the repair restores git\'s bytes, and git converts the segments no more in that clone', () => {
+    const s = new Sandbox(tempProject('gcc-git-'));
+    const origin = s.origin();
+    const crlf = join(s.root, 'windows');
+    s.git(s.root, 'clone', '-q', '-c', 'core.autocrlf=true', origin, crlf);
+    s.identity(crlf, 'windows');
+    const r = s.gctx(crlf, 'status');
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/line endings were changed to CRLF .*gctx doctor --repair/);
+    expect(s.ok(crlf, 'doctor', '--repair')).toMatch(/restored/);
+    expect(s.ok(crlf, 'status')).toMatch(/Objectives: 1 open/);
+    // Checked out again, the segments keep git's bytes.
+    const segs = s.git(crlf, 'ls-files', '.GCC/events').split('\n').filter(Boolean);
+    for (const f of segs) rmSync(join(crlf, f));
+    s.git(crlf, 'checkout', '--', '.GCC/events');
+    for (const f of segs) expect(readFileSync(join(crlf, f), 'utf8')).not.toContain('\r\n');
+    s.ok(crlf, 'commit', 'from the Windows clone');
+    healthy(s, crlf);
+    expect(s.git(crlf, 'status', '--porcelain', '--', '.GCC/events').split('\n').filter((l) => l.startsWith(' M'))).toEqual([]);
+  });
+});
 
 describe('merging memory with plain git, nothing installed', () => {
   it('plain merge of two branches that each recorded memory: no conflict, both kept, labels unique', () => {
