@@ -222,6 +222,21 @@ function fromGit(store: Store, path: string): Buffer | null {
   return null;
 }
 
+/** The events the file at `path` holds, as far as they still read, that git's copy `blob` does not (by id). */
+function eventsGitLacks(path: string, blob: Buffer, now: number): { events: GccEvent[]; lost: number } | null {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch {
+    return null;
+  }
+  if (bytes.equals(blob)) return null;
+  const inGit = new Set(parseBytes(blob).events.map((e) => e.id));
+  const s = salvage(bytes, now);
+  const events = s.events.filter((e) => !inGit.has(e.id)).map(({ more: _m, ...e }, i) => ({ ...e, seq: i + 1 }) as GccEvent);
+  return { events, lost: s.lost };
+}
+
 /**
  * Make a damaged memory open again, recording every loss. Under the lock; the caller opens the
  * memory afterwards (views are rebuilt then).
@@ -254,6 +269,19 @@ export async function repairMemory(root: string, now: () => Date): Promise<Repai
       }
       const blob = fromGit(store, path);
       if (blob) {
+        // What stands there may be the only copy of other events (two segments swapped, one
+        // log's bytes written over another's): the events git's copy lacks are salvaged into
+        // a new segment, and the file kept aside, before git's copy goes over it.
+        const extra = name === LOCAL ? null : eventsGitLacks(path, blob, now().getTime());
+        if (extra && extra.events.length) {
+          const aside = join(l.aside, `${name.replaceAll('/', '__')}.${now().toISOString().replace(/[:.]/g, '-')}`);
+          mkdirSync(l.aside, { recursive: true });
+          copyFileSync(path, aside);
+          const target = store.file(newSegmentName(now(), randomHex(3)));
+          target.append(serialize(extra.events), extra.events);
+          report.salvaged.push({ file: rel, kept: extra.events.length, lost: extra.lost, aside });
+          records.push({ type: 'memory.repaired', data: { segment: name, kept: extra.events.length, lost: extra.lost, reason: `${d.message}; restored from git, and the ${extra.events.length} event(s) the file held that git's copy lacks were kept in a new segment` }, branch: MAIN });
+        }
         mkdirSync(join(path, '..'), { recursive: true });
         writeFileSync(path, blob);
         report.restored.push(rel);

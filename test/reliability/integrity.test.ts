@@ -252,6 +252,22 @@ describe('what git did, and what only looks like it', () => {
     expect(gctx(dir, ['verify']).stdout).toMatch(/^OK: /);
   });
 
+  it('two segments swapped: the repair restores the committed one from git and keeps the events its bytes held, so nothing is lost', () => {
+    const { dir, seg } = committed();
+    for (const o of ['only in the open segment', 'also only there']) expect(gctx(dir, ['log', '--observation', o]).code).toBe(0);
+    const open = openSegment(dir)!;
+    const count = (): number => Number(/OK: (\d+) events/.exec(gctx(dir, ['verify']).stdout)?.[1]);
+    const before = count();
+    const [a, b] = [readFileSync(join(dir, seg)), readFileSync(join(dir, open))];
+    writeFileSync(join(dir, seg), b);
+    writeFileSync(join(dir, open), a);
+    expect(gctx(dir, ['status']).code).toBe(2);
+    const r = gctx(dir, ['doctor', '--repair']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(count()).toBe(before + 2); // and a record of the repair of each
+    for (const o of ['only in the open segment', 'also only there', 'first milestone']) expect(gctx(dir, ['search', o]).stdout).toContain(o.split(' ')[0]!);
+  });
+
   it('a checkout to a commit holding other bytes for a segment is git\'s doing: the memory is what it holds', () => {
     const { dir, seg } = committed();
     git(dir, 'checkout', '-q', '-b', 'other');
