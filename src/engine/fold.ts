@@ -19,7 +19,7 @@ import { randomHex } from '../runtime/random.js';
 import { VERSION } from '../runtime/version.js';
 import type { LockOptions } from '../store/lock.js';
 import type { Layout } from '../store/paths.js';
-import { readSnapshot, type SnapshotLog, writeSnapshot } from '../store/snapshot.js';
+import { ledgerIdentity, readSnapshot, type SnapshotLog, writeSnapshot } from '../store/snapshot.js';
 import type { Store } from '../store/store.js';
 import type { Problem, VerifyHooks } from './integrity.js';
 import { newest } from './reader.js';
@@ -108,7 +108,7 @@ export class Fold {
   /** Fold from the snapshot plus what was appended since; false when there is no usable snapshot. */
   private fromSnapshot(): boolean {
     const snap = readSnapshot(this.layout, SNAPSHOT_FORMAT, reviveState, () => this.store.longPass?.());
-    if (!snap || snap.epoch !== this.store.ledger.epoch || !this.store.ledger.epoch) return false;
+    if (!snap || snap.epoch !== this.store.ledger.epoch || !this.store.ledger.epoch || snap.ledger !== ledgerIdentity(this.layout)) return false;
     this.store.readUnread(this.now().getTime());
     const delta = this.deltaSince(snap.logs);
     if (!delta || (delta.length > 0 && delta[0]!.id <= snap.state.lastId)) return false;
@@ -381,7 +381,9 @@ export class Fold {
     try {
       const logs: Record<string, SnapshotLog> = {};
       for (const f of this.store.logs.values()) if (f.meta.size > 0) logs[f.name] = { size: f.meta.size, seq: f.meta.seq, lastId: f.meta.lastId };
-      this.snapshotBytes = writeSnapshot(this.layout, { format: SNAPSHOT_FORMAT, epoch: this.store.ledger.epoch, logs, state: this._state });
+      const ledger = ledgerIdentity(this.layout);
+      if (ledger === null) return;
+      this.snapshotBytes = writeSnapshot(this.layout, { format: SNAPSHOT_FORMAT, epoch: this.store.ledger.epoch, ledger, logs, state: this._state });
       this.snapshotLogBytes = this.logBytes();
       this.snapshotAt = this._state.events;
     } catch {

@@ -7,7 +7,7 @@
  * validates it (`revive`), since a cache file is read off disk like anything else.
  */
 import { isAscii } from 'node:buffer';
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { assertNoSymlink, type Layout, layout } from './paths.js';
 import { writePieces } from './text-file.js';
@@ -21,6 +21,12 @@ export interface SnapshotLog {
 export interface Snapshot<S> {
   format: number;
   epoch: string;
+  /**
+   * The ledger file it was taken beside (device and inode, `ledgerIdentity`): a snapshot that
+   * arrived some other way (committed by someone, copied with a memory) is never taken for
+   * this clone's own, whatever it claims.
+   */
+  ledger: string;
   logs: Record<string, SnapshotLog>;
   state: S;
 }
@@ -66,14 +72,14 @@ export function readSnapshot<S>(l: Layout, format: number, revive: (raw: unknown
     const text = readText(path(l));
     if (text !== null && text.length > LARGE_SNAPSHOT) onLarge?.();
     const s: unknown = JSON.parse(text);
-    if (!isRecord(s) || s.format !== format || typeof s.epoch !== 'string' || !isRecord(s.logs)) return null;
+    if (!isRecord(s) || s.format !== format || typeof s.epoch !== 'string' || typeof s.ledger !== 'string' || !isRecord(s.logs)) return null;
     const logs = Object.create(null) as Record<string, SnapshotLog>;
     for (const [name, v] of Object.entries(s.logs)) {
       if (!isRecord(v) || typeof v.size !== 'number' || typeof v.seq !== 'number' || typeof v.lastId !== 'string') return null;
       logs[name] = { size: v.size, seq: v.seq, lastId: v.lastId };
     }
     const state = revive(s.state);
-    return state === null ? null : { format, epoch: s.epoch, logs, state, bytes: text.length };
+    return state === null ? null : { format, epoch: s.epoch, ledger: s.ledger, logs, state, bytes: text.length };
   } catch {
     return null;
   }
@@ -99,6 +105,12 @@ export function* jsonPieces(value: unknown, depth: number): Generator<string> {
     yield* jsonPieces(v, depth - 1);
   }
   yield sep === '{' ? '{}' : '}';
+}
+
+/** The ledger file's device and inode, which git and copies never reproduce; null without one. */
+export function ledgerIdentity(l: Layout): string | null {
+  const st = lstatSync(l.ledger, { throwIfNoEntry: false });
+  return st && st.isFile() ? `${st.dev}:${st.ino}` : null;
 }
 
 /** Write the snapshot in place of the last; returns its size in bytes (0 when it was not written). */

@@ -3,7 +3,7 @@
  * of a long history): then the logs are replayed, streamed, rather than the appended events
  * held at once. And the snapshot is ASCII, whatever the state holds.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
@@ -121,5 +121,27 @@ describe('a closing process', () => {
     for (let i = 0; i < 40; i++) await many.execute({ type: 'log', observation: `call ${i}`, thought: '', action: '' });
     many.close();
     expect(snapshotOf(dir).state.lastId).toBe(many.state.lastId);
+  });
+});
+
+describe('a snapshot that is not this clone\'s own', () => {
+  it('copied with the memory, or committed by someone, with a state of its own: never used, whatever it claims', async () => {
+    const dir = tempProject();
+    const m = await opened(dir);
+    m.close();
+    const copy = join(tempProject(), 'copy');
+    cpSync(dir, copy, { recursive: true });
+    const snap = join(copy, '.GCC', '.local', 'cache', 'snapshot.json');
+    writeFileSync(snap, readFileSync(snap, 'latin1').replaceAll('Base \\u2014 with an en dash', 'FORGED \\u2014 with an en dash'), 'latin1');
+    const again = await Memory.open(copy);
+    expect(again.context({ level: 'status' }).text).toContain('Base — with an en dash');
+    expect(again.context({ level: 'status' }).text).not.toContain('FORGED');
+    again.close();
+    // The copy's own snapshot, written as it closed, is used from then on.
+    const after = vi.spyOn(LogFile.prototype, 'readAfter');
+    const third = await Memory.open(copy);
+    expect(third.state.events).toBe(m.state.events);
+    expect(after).toHaveBeenCalled();
+    third.close();
   });
 });

@@ -33,13 +33,13 @@ describe('writeSnapshot', () => {
     for (let i = 0; i < 2_000; i++) branches[`b-${i}`] = { name: `b-${i}`, purpose: `work on ${i} — with a dash`.padEnd(200, '.'), recent: [{ id: 'abc1234', label: 'C001' }] };
     const state = { branches, files: { 'src/a.ts': { commit: 'abc1234', branch: 'b-1' } }, sessions: {}, events: 2_000 };
     const stringify = vi.spyOn(JSON, 'stringify');
-    writeSnapshot(l, { format: 1, epoch: 'e', logs: { local: { size: 1, seq: 1, lastId: 'x' } }, state });
+    writeSnapshot(l, { format: 1, epoch: 'e', ledger: '1:2', logs: { local: { size: 1, seq: 1, lastId: 'x' } }, state });
     const file = readFileSync(join(l.cache, 'snapshot.json'));
     const longest = Math.max(...stringify.mock.results.map((r) => (typeof r.value === 'string' ? r.value.length : 0)));
     stringify.mockRestore();
     expect(longest).toBeLessThan(1_000);
     expect(file.length).toBeGreaterThan(400_000);
-    expect(file.toString('latin1')).toBe(JSON.stringify({ format: 1, epoch: 'e', logs: { local: { size: 1, seq: 1, lastId: 'x' } }, state }).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+    expect(file.toString('latin1')).toBe(JSON.stringify({ format: 1, epoch: 'e', ledger: '1:2', logs: { local: { size: 1, seq: 1, lastId: 'x' } }, state }).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
     expect(readSnapshot(l, 1, (raw) => raw)?.state).toEqual(state);
   });
 });
