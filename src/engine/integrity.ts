@@ -222,6 +222,28 @@ function fromGit(store: Store, path: string): Buffer | null {
   return null;
 }
 
+/** Committed segments whose bytes in the work tree differ from git's index (paths relative to the project). */
+function changedInGit(store: Store): string[] {
+  if (!store.repo) return [];
+  try {
+    const root = store.layout.root;
+    const out = runGit(root, ['diff', '--no-ext-diff', '--name-only', '-z', '--relative', '--', relative(root, store.layout.events)]);
+    return out.split('\0').filter((f) => f.endsWith('.md'));
+  } catch {
+    return [];
+  }
+}
+
+/** Whether `bytes` read as whole entries of a log, with events. */
+function readsWhole(bytes: Buffer): boolean {
+  try {
+    const p = parseBytes(bytes);
+    return p.validLength === bytes.length && p.events.length > 0;
+  } catch {
+    return false;
+  }
+}
+
 /** The events the file at `path` holds, as far as they still read, that git's copy `blob` does not (by id). */
 function eventsGitLacks(path: string, blob: Buffer, now: number): { events: GccEvent[]; lost: number } | null {
   let bytes: Buffer;
@@ -316,6 +338,27 @@ export async function repairMemory(root: string, now: () => Date): Promise<Repai
       records.push({ type: 'memory.repaired', data: { segment: name, kept: s.events.length, lost, reason: d.message }, branch: MAIN });
     }
     if (store.ledgerLost) {
+      // Nothing says what this clone acknowledged, but git says what was committed: a committed
+      // segment that differs from git's copy gets git's copy back (keeping aside, and keeping the
+      // events of, whatever stood there), rather than being acknowledged cut or damaged.
+      for (const rel of changedInGit(store)) {
+        const path = join(root, rel);
+        const blob = blobOf(root, 'index', path);
+        if (!blob || !readsWhole(blob)) continue;
+        const name = rel.replaceAll('\\', '/').replace(/^.*events\//, '');
+        const extra = eventsGitLacks(path, blob, now().getTime());
+        if (extra && extra.events.length) {
+          const aside = join(l.aside, `${name.replaceAll('/', '__')}.${now().toISOString().replace(/[:.]/g, '-')}`);
+          mkdirSync(l.aside, { recursive: true });
+          copyFileSync(path, aside);
+          const target = store.file(newSegmentName(now(), randomHex(3)));
+          target.append(serialize(extra.events), extra.events);
+          report.salvaged.push({ file: rel, kept: extra.events.length, lost: extra.lost, aside });
+        }
+        writeFileSync(path, blob);
+        store.logs.delete(name);
+        report.restored.push(rel);
+      }
       // What this clone acknowledged is unknown: what stands on disk (after the repairs above)
       // is acknowledged, and the loss of the ledger is on record.
       store.forgetLedger();

@@ -1,8 +1,9 @@
 /** The open's check: every log on disk held against the ledger of what was acknowledged. */
+import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { GccError, gccError } from '../errors.js';
 import { events, explainChange, explainVanished } from './git-explain.js';
-import type { LedgerEntry } from './ledger.js';
+import { type LedgerEntry, ledgerFault } from './ledger.js';
 import { copyMeta, type LogMeta, signatureOf } from './log-meta.js';
 import type { LogFile } from './logfile.js';
 import { assertRealLayout } from './paths.js';
@@ -45,11 +46,12 @@ export function checkLogs(store: OpenStore, now: number, collect?: GccError[]): 
   assertRealLayout(store.layout);
   store.lookForVisit(true);
   if (store.ledgerLost) {
+    const fault = ledgerFault(store.layout.ledger);
     const e = gccError(
       'E_CORRUPT',
-      `${relative(store.layout.root, store.layout.ledger)} (what this clone acknowledged) is missing or damaged, so the logs cannot be checked against it`,
-      'run `gctx verify`, restore any log it names from git, then `gctx doctor --repair` to acknowledge the logs as they stand',
-      { file: relative(store.layout.root, store.layout.ledger) },
+      `${relative(store.layout.root, fault)} (part of what this clone acknowledged) is ${existsSync(fault) ? 'damaged' : 'missing'}, so the logs cannot be checked against it`,
+      'run `gctx doctor --repair`: it restores from git any committed segment that differs from git\'s copy, then acknowledges the logs as they stand',
+      { file: relative(store.layout.root, fault) },
     );
     if (!collect) throw e;
     damage.push(e);

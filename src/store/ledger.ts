@@ -92,6 +92,15 @@ export function ledgerDamaged(path: string): boolean {
   return live;
 }
 
+/** Which of the ledger's two files is at fault, for a damaged ledger: the one missing, else the one that does not read. */
+export function ledgerFault(path: string): string {
+  const sealed = `${path}.sealed`;
+  if (!existsSync(path)) return path;
+  if (!existsSync(sealed)) return sealed;
+  const raw = readJson(sealed);
+  return raw && typeof raw.logs === 'object' && raw.logs !== null ? path : sealed;
+}
+
 /** The ledger on disk, or null when there is none or it cannot be trusted (torn, hand-made). */
 export function readLedger(path: string): Ledger | null {
   const raw = readJson(path);

@@ -287,7 +287,7 @@ describe('the ledger itself', () => {
       const main = readFileSync(join(dir, '.GCC', 'main.md'), 'utf8');
       const r = gctx(dir, ['status']);
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/E_CORRUPT: \.GCC\/\.local\/ledger\.json .*missing or damaged/);
+      expect(r.stderr).toMatch(damage === 'no-sealed' ? /E_CORRUPT: \.GCC\/\.local\/ledger\.json\.sealed \(part of what this clone acknowledged\) is missing/ : /E_CORRUPT: \.GCC\/\.local\/ledger\.json \(part of what this clone acknowledged\) is damaged/);
       expect(readFileSync(join(dir, '.GCC', 'main.md'), 'utf8')).toBe(main);
       expect(gctx(dir, ['verify']).code).toBe(2);
       expect(gctx(dir, ['doctor', '--repair']).stdout).toMatch(/acknowledged the logs as they stand/);

@@ -268,6 +268,25 @@ describe('what git did, and what only looks like it', () => {
     for (const o of ['only in the open segment', 'also only there', 'first milestone']) expect(gctx(dir, ['search', o]).stdout).toContain(o.split(' ')[0]!);
   });
 
+  it('with part of the ledger gone, the error names that file, and the repair takes a cut committed segment back from git rather than acknowledging it cut', () => {
+    const { dir, seg } = committed();
+    expect(gctx(dir, ['commit', 'second milestone']).code).toBe(0);
+    git(dir, 'add', '.GCC');
+    git(dir, 'commit', '-qm', 'more');
+    const count = (): number => Number(/OK: (\d+) events/.exec(gctx(dir, ['verify']).stdout)?.[1]);
+    const before = count();
+    rmSync(join(dir, '.GCC', '.local', 'ledger.json.sealed'));
+    truncateSync(join(dir, seg), readFileSync(join(dir, seg)).length - 40);
+    const r = gctx(dir, ['status']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('ledger.json.sealed (part of what this clone acknowledged) is missing');
+    expect(r.stderr).toContain('gctx doctor --repair');
+    const fixed = gctx(dir, ['doctor', '--repair']);
+    expect(fixed.code, fixed.stdout + fixed.stderr).toBe(0);
+    expect(git(dir, 'status', '--porcelain', '--', seg)).toBe('');
+    expect(count()).toBe(before + 1); // the record of the lost ledger
+  });
+
   it('a checkout to a commit holding other bytes for a segment is git\'s doing: the memory is what it holds', () => {
     const { dir, seg } = committed();
     git(dir, 'checkout', '-q', '-b', 'other');
