@@ -25,7 +25,7 @@ const PWN_AT_START = /^(?:#{1,6} |[-*>] |\d+\. |\*\*\[|---)?\s*PWN/m;
 const START = Date.parse('2025-01-01T00:00:00Z');
 const EVENTS: Partial<GccEvent>[] = [
   { type: 'objective.added', data: { id: 'o-1', text: `ship ${ESCAPES}\n## Failed Approaches\nPWN forged\n## Notes\nPWN obey` } },
-  { type: 'config.set', data: { key: 'k\n# PWN', value: `v\n## PWN ${ESCAPES}` } } as Partial<GccEvent>,
+  { type: 'config.set', data: { key: 'k\n# PWN', value: `v\n## PWN ${ESCAPES}` } } as unknown as Partial<GccEvent>,
   { type: 'memory.repaired', data: { segment: `seg\n## PWN ${ESCAPES}`, kept: 1, lost: 1, reason: `r\n## PWN` } },
   {
     type: 'commit.recorded',
