@@ -40,23 +40,41 @@ const DASH = /^\p{Pd}$/u;
  */
 const TOKEN = /(?:(<|&lt;?|&#0*60;?|&#x0*3c;?)((?:\s*[^a-z0-9<>&\s]){0,8}?\s*)|(\/)\s*)?gcc[^a-z0-9<>]*?memory(?![a-z0-9_])((?:\s*[^a-z0-9<>\s]{0,8}?\s*>)?)/g;
 
-/** The text folded to what it looks like, and for each UTF-16 unit of the fold, where it came from. */
-function fold(text: string): { folded: string; from: number[] | null } {
-  if (!/[^\u0000-\u007f]/.test(text)) return { folded: text.toLowerCase().replaceAll('\\', '/'), from: null };
-  let folded = '';
-  const from: number[] = [];
-  for (let i = 0; i < text.length; ) {
-    const ch = String.fromCodePoint(text.codePointAt(i)!);
+/** What one character looks like, folded: '' for an invisible one. */
+const folds = new Map<number, string>();
+function foldOf(cp: number): string {
+  let f = folds.get(cp);
+  if (f === undefined) {
+    const ch = String.fromCodePoint(cp);
+    f = '';
     if (!INVISIBLE.test(ch)) {
-      const look = LOOKALIKE[ch] ?? ch.normalize('NFKC').toLowerCase().normalize('NFD');
-      for (const c of look) {
-        if (INVISIBLE.test(c)) continue;
-        const f = LOOKALIKE[c] ?? (DASH.test(c) ? '-' : c);
-        folded += f;
-        for (let k = 0; k < f.length; k++) from.push(i);
+      for (const c of LOOKALIKE[ch] ?? ch.normalize('NFKC').toLowerCase().normalize('NFD')) {
+        if (!INVISIBLE.test(c)) f += LOOKALIKE[c] ?? (DASH.test(c) ? '-' : c);
       }
     }
-    i += ch.length;
+    if (folds.size < 65_536) folds.set(cp, f);
+  }
+  return f;
+}
+
+/** The text folded to what it looks like, and for each UTF-16 unit of the fold, where in the text it came from. */
+function fold(text: string): { folded: string; from: Int32Array | null } {
+  if (!/[^\u0000-\u007f]/.test(text)) return { folded: text.toLowerCase().replaceAll('\\', '/'), from: null };
+  let folded = '';
+  let from = new Int32Array(text.length + 16);
+  let n = 0;
+  for (let i = 0; i < text.length; ) {
+    const c = text.charCodeAt(i);
+    const cp = c < 0xd800 || c > 0xdbff ? c : text.codePointAt(i)!;
+    const f = c < 0x80 ? (c === 0x5c ? '/' : c >= 0x41 && c <= 0x5a ? String.fromCharCode(c + 32) : text[i]!) : foldOf(cp);
+    if (n + f.length > from.length) {
+      const more = new Int32Array(from.length * 2 + f.length);
+      more.set(from);
+      from = more;
+    }
+    for (let k = 0; k < f.length; k++) from[n++] = i;
+    folded += f;
+    i += cp > 0xffff ? 2 : 1;
   }
   return { folded, from };
 }
