@@ -23,12 +23,15 @@ export function asProjectData(text: string, source = '.GCC/'): string {
 
 /** Characters that show nothing of their own: format characters (zero-width, bidi) and marks. */
 const INVISIBLE = /^[\p{Cf}\p{M}\u115f\u1160\u3164\uffa0]+$/u;
-/** Lookalikes NFKC leaves as they are, by what they look like. */
+/**
+ * Lookalikes NFKC leaves as they are, by what they look like. Not « »: search snippets mark
+ * matched words with them (context/search-snippet.ts), and «gcc-memory» reads as no tag.
+ */
 const LOOKALIKE: Readonly<Record<string, string>> = {
-  '‹': '<', '〈': '<', '⟨': '<', '❮': '<', '❬': '<', '˂': '<', 'ᐸ': '<', '«': '<', '⧼': '<', '≺': '<',
-  '›': '>', '〉': '>', '⟩': '>', '❯': '>', '❭': '>', '˃': '>', 'ᐳ': '>', '»': '>', '⧽': '>', '≻': '>',
-  '⁄': '/', '∕': '/', '⧸': '/', '╱': '/', '\\': '/',
-  'с': 'c', 'ϲ': 'c', 'ᴄ': 'c', 'ⅽ': 'c', 'ɡ': 'g', 'ց': 'g', 'е': 'e', 'ҽ': 'e', 'м': 'm', 'ᴍ': 'm', 'о': 'o', 'ο': 'o', 'ᴏ': 'o', 'օ': 'o', 'ʀ': 'r', 'г': 'r', 'у': 'y', 'ү': 'y', 'ʏ': 'y',
+  '‹': '<', '〈': '<', '⟨': '<', '❮': '<', '❬': '<', '˂': '<', 'ᐸ': '<', '⧼': '<', '≺': '<',
+  '›': '>', '〉': '>', '⟩': '>', '❯': '>', '❭': '>', '˃': '>', 'ᐳ': '>', '⧽': '>', '≻': '>',
+  '⁄': '/', '∕': '/', '⧸': '/', '╱': '/',
+  'с': 'c', 'ϲ': 'c', 'ᴄ': 'c', 'ⅽ': 'c', 'ɡ': 'g', 'ց': 'g', 'е': 'e', 'ҽ': 'e', 'м': 'm', 'ᴍ': 'm', 'о': 'o', 'ο': 'o', 'ᴏ': 'o', 'օ': 'o', 'ʀ': 'r', 'у': 'y', 'ү': 'y', 'ʏ': 'y',
   '−': '-',
 };
 const DASH = /^\p{Pd}$/u;

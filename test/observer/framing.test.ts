@@ -66,7 +66,7 @@ describe('asProjectData', () => {
   });
 
   it('leaves text with no tag in it as it is, the words gcc-memory included', () => {
-    for (const t of ['the gcc-memory tag wraps memory', 'ship it: <b>bold</b> / 3 > 2', 'ünïcödé — 日本語 🚀 ‹quoted›']) expect(neutralizeTags(t)).toBe(t);
+    for (const t of ['the gcc-memory tag wraps memory', 'a search hit: the «gcc-memory» framing', 'ship it: <b>bold</b> / 3 > 2', 'ünïcödé — 日本語 🚀 ‹quoted›']) expect(neutralizeTags(t)).toBe(t);
     fc.assert(fc.property(fc.string({ unit: 'grapheme', maxLength: 80 }).filter((s) => !/gcc/i.test(s)), (t) => neutralizeTags(t) === t));
   });
 
