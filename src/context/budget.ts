@@ -4,6 +4,8 @@
  * lists, newest first: what must be cut is always the oldest, and the answer says exactly how
  * to reach it.
  */
+import { flatText } from '../log/safe-text.js';
+
 export const CHARS_PER_TOKEN = 4;
 /**
  * The smallest budget an answer is cut to: room for a page's header, one entry clipped, and
@@ -16,8 +18,9 @@ export function estimateTokens(text: string): number {
   return Math.ceil(text.length / CHARS_PER_TOKEN);
 }
 
+/** Text on one line, at most `max` characters: whitespace folded, control characters shown (log/safe-text.ts). */
 export function clip(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = flatText(text.replace(/\s+/g, ' ').trim());
   if (flat.length <= max) return flat;
   // At a word boundary where one is near, never inside a surrogate pair.
   let cut = flat.lastIndexOf(' ', max - 1);

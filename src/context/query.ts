@@ -9,6 +9,7 @@ import { currentBranch, displayLabel, type BranchInfo, type MemoryState, RECENT_
 import { type EventOf, type FileChange, type GccEvent, MAIN } from '../events/types.js';
 import { gccError } from '../errors.js';
 import { filesText } from '../log/prose.js';
+import { flatText } from '../log/safe-text.js';
 import { renderCommit } from '../projections/render-commit.js';
 import { renderMain } from '../projections/render-main.js';
 import { metadataObject } from '../projections/render-metadata.js';
@@ -321,16 +322,16 @@ function logView(src: ContextSource, q: Extract<ContextQuery, { level: 'log' }>,
   return { text, truncated: nextQ !== null, tokens: estimateTokens(text), next: nextQ, data: { branch, page: p, total, entries: events.slice(0, fit.shown).map((e) => ({ at: e.at, branch: e.branch, text: entryLine(e) })) } };
 }
 
-/** What a hit is, in the reader's words: a commit's label and title, else its kind. */
+/** What a hit is, in the reader's words, on the hit's line: a commit's label and title, else its kind. */
 function hitLabel(d: SearchHit['doc']): string {
   switch (d.kind) {
     case 'commit':
     case 'synthesis':
-      return [d.ref, d.title].filter(Boolean).join(' ') || d.kind;
+      return flatText([d.ref, d.title].filter(Boolean).join(' ')) || d.kind;
     case 'abandon':
       return 'abandoned';
     case 'tool':
-      return d.ref ? `tool ${d.ref}` : 'tool';
+      return d.ref ? `tool ${flatText(d.ref)}` : 'tool';
     case 'log':
       return 'note';
     default:

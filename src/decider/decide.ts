@@ -12,12 +12,14 @@
  * session stands, session lifecycles) go to the local log and never do.
  */
 import { type Config, DEFAULT_CONFIG, type FileChange, MAIN, type NewEvent, type Placed } from '../events/types.js';
-import { branchKey, branchNameProblem, CONFIG_MAX, configValueProblem, MAX_ITEMS, MAX_LINE, MAX_OBJECTIVES, MAX_PATH, MAX_TEXT } from '../events/rules.js';
+import { branchKey, branchNameProblem, CONFIG_MAX, configValueProblem, MAX_ITEMS, MAX_LINE, MAX_OBJECTIVES, MAX_PATH, MAX_TEXT, SHORT_LINE } from '../events/rules.js';
 import { GccError, gccError } from '../errors.js';
 import type { BranchRejected } from '../machines/branch-machine.js';
+import type { SessionSignal } from '../machines/session.js';
 import { branchStep, sessionStep } from '../machines/steps.js';
 import type { Command } from './commands.js';
 import { findObjective, normalizeLine } from './objectives.js';
+import { flatText } from '../log/safe-text.js';
 import { crypto } from '../runtime/lazy-deps.js';
 import { type BranchInfo, currentBranch, isOpen, landing, lastLabel, type MemoryState } from './state.js';
 
@@ -104,7 +106,8 @@ function checkFiles(files: unknown): FileChange[] | GccError {
   const out: FileChange[] = [];
   for (const f of files as unknown[]) {
     const rec = typeof f === 'string' ? { path: f, added: 0, removed: 0 } : (f as FileChange);
-    if (!rec || typeof rec.path !== 'string' || !rec.path.trim() || rec.path.length > MAX_PATH || /[\u0000-\u001f]/.test(rec.path)) {
+    // A path is one line: no control character (C0, DEL, C1) and no line separator.
+    if (!rec || typeof rec.path !== 'string' || !rec.path.trim() || rec.path.length > MAX_PATH || /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(rec.path)) {
       return gccError('E_INVALID_ARGUMENT', `not a file path: ${JSON.stringify(rec?.path ?? f).slice(0, 80)}`, 'name files relative to the project, e.g. src/parser.ts');
     }
     const n = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : 0);
@@ -255,7 +258,8 @@ export function decide(state: MemoryState, input: Command, ctx: DecideContext): 
       if (o instanceof GccError) return fail(o);
       const type = cmd.action === 'check' ? 'objective.checked' : cmd.action === 'uncheck' ? 'objective.unchecked' : 'objective.removed';
       const verb = cmd.action === 'check' ? 'done' : cmd.action === 'uncheck' ? 'reopened' : 'removed';
-      return ok([on(MAIN, { type, data: { id: o.id, text: o.text } })], [], `Objective ${verb}: ${o.text}`);
+      // The text may be an old or pulled event's: the message shows it on one line.
+      return ok([on(MAIN, { type, data: { id: o.id, text: o.text } })], [], `Objective ${verb}: ${flatText(o.text)}`);
     }
     case 'log': {
       for (const f of ['observation', 'thought', 'action'] as const) {
@@ -272,10 +276,14 @@ export function decide(state: MemoryState, input: Command, ctx: DecideContext): 
         const t = text(f, v, f === 'tool');
         if (t instanceof GccError) return fail(t);
       }
+      // A tool's name and its host are shown on one line: flattened here, as a title is.
+      const tool = normalizeLine(cmd.tool);
+      if (!tool) return fail(gccError('E_INVALID_ARGUMENT', 'tool has no name once control characters and line breaks are removed', 'name the tool as the host does, e.g. Bash or Edit'));
       const files = checkFiles(cmd.files);
       if (files instanceof GccError) return fail(files);
-      const data = { tool: cmd.tool, input: cmd.input, result: cmd.result, isError: cmd.isError === true, files, ...(cmd.host ? { host: cmd.host } : {}) };
-      return ok([on(here, { type: 'tool.recorded', data })], [], `Recorded ${cmd.tool} on ${here}`);
+      const host = cmd.host ? oneLineField(cmd.host) : '';
+      const data = { tool, input: cmd.input, result: cmd.result, isError: cmd.isError === true, files, ...(host ? { host } : {}) };
+      return ok([on(here, { type: 'tool.recorded', data })], [], `Recorded ${tool} on ${here}`);
     }
     case 'config': {
       const c = coerceConfig(cmd.key, cmd.value);
@@ -285,12 +293,22 @@ export function decide(state: MemoryState, input: Command, ctx: DecideContext): 
     case 'session': {
       const id = ctx.session ?? 'default';
       const s = state.sessions[id];
-      const step = sessionStep(s ?? { life: 'idle', started: false, reason: '' }, { host: cmd.host, session: id }, cmd.signals);
+      // A host and a reason are shown on one line ("Session started (startup) in claude-code"), whatever the host sent.
+      const signals = cmd.signals.map((g): SessionSignal => ('reason' in g && typeof g.reason === 'string' ? { ...g, reason: oneLineField(g.reason, SHORT_LINE / 2) } : g));
+      const step = sessionStep(s ?? { life: 'idle', started: false, reason: '' }, { host: oneLineField(cmd.host), session: id }, signals);
       return ok([], step.emitted.map((e) => on(here, e)), step.emitted.length ? `Session ${id}: ${step.emitted.map((e) => e.type.slice(8)).join(', ')}` : `Session ${id}: nothing to record`);
     }
     default:
       return fail(gccError('E_INVALID_ARGUMENT', `unknown command ${JSON.stringify((cmd as { type?: unknown }).type)}`, 'use commit, branch, switch, merge, abandon, roadmap, log, record-tool, config or session'));
   }
+}
+
+/**
+ * A host's name or a session's reason: one line, within the SHORT_LINE characters a log holds of
+ * it. A reason gets half: a session ended by a new start is logged as `restarted: <reason>`.
+ */
+function oneLineField(value: string, max = SHORT_LINE): string {
+  return normalizeLine(String(value)).slice(0, max).toWellFormed();
 }
 
 function coerceConfig(key: string, value: string | number | boolean): { key: keyof Config; value: Config[keyof Config] } | GccError {

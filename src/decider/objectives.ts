@@ -2,9 +2,9 @@
 import { type GccError, gccError } from '../errors.js';
 import type { Objective } from './state.js';
 
-/** One line, whitespace folded, control characters dropped: objectives live on one line of main.md. */
+/** One line, whitespace folded, control characters (C0, DEL, C1) dropped: objectives live on one line of main.md. */
 export function normalizeLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029\s]+/g, ' ').trim();
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\s]+/g, ' ').trim();
 }
 
 /** By 1-based number as shown in main.md, by exact text, or by a unique case-insensitive part of it. */

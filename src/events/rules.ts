@@ -25,6 +25,8 @@ export const MAX_ENTRY_BYTES = 16 * 1024 * 1024;
  * never ends an entry is refused without being held whole.
  */
 export const MAX_ENTRY_READ = 2 * MAX_ENTRY_BYTES;
+/** Longest short field: a host's name, a session id, a session's reason. */
+export const SHORT_LINE = 200;
 /** Longest file path recorded. */
 export const MAX_PATH = 4_096;
 

@@ -2,10 +2,12 @@
  * The readable half of a log entry, in the GCC skill's shape. Prose is display only: the
  * machine line carries the event, so prose never has to be parsed and need not be
  * reversible. It must guarantee that no line it produces can be mistaken for a machine line
- * or an entry separator — every line starts with a fixed prefix or two spaces — and it says
+ * or an entry separator — every line starts with a fixed prefix or two spaces, a field shown
+ * on one line has no line break, no field carries a control character (log/safe-text.ts) — and it says
  * each thing once, in words a reader uses: no internal ids, no event-type names.
  */
 import type { GccEvent } from '../events/types.js';
+import { flatText, safeText } from './safe-text.js';
 
 const KIND: Record<GccEvent['type'], string> = {
   'memory.initialized': 'INIT',
@@ -29,23 +31,15 @@ const KIND: Record<GccEvent['type'], string> = {
   'session.ended': 'SESSION',
 };
 
-const BREAKS = /[\r\u2028\u2029]/;
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
-const CONTROL_ALL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
-
-/** One line of free text: newlines folded so a title cannot open a new line. */
+/** One line of free text: line breaks folded and controls shown, so a title cannot open a new line or drive a terminal. */
 export function oneLine(text: string, max = 200): string {
-  let flat = text;
-  if (flat.includes('\n') || BREAKS.test(flat)) flat = flat.replace(/[\r\n\u2028\u2029]+/g, ' ⏎ ');
-  if (CONTROL.test(flat)) flat = flat.replace(CONTROL_ALL, '�');
+  const flat = flatText(text);
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
 /** A multi-line field: continuation lines indented so they stay inside the list item. */
 export function block(text: string, max = 4000): string {
-  let clean = text.length > max ? `${text.slice(0, max - 1)}…` : text;
-  if (BREAKS.test(clean)) clean = clean.replace(/\r\n?|[\u2028\u2029]/g, '\n');
-  if (CONTROL.test(clean)) clean = clean.replace(CONTROL_ALL, '�');
+  const clean = safeText(text.length > max ? `${text.slice(0, max - 1)}…` : text);
   return clean.includes('\n') ? clean.replaceAll('\n', '\n  ') : clean;
 }
 
@@ -57,8 +51,9 @@ export function header(e: GccEvent): string {
   return `**[${KIND[e.type]}-${String(e.seq).padStart(3, '0')}]** ${e.at} | Branch: ${oneLine(e.branch, 120)}`;
 }
 
+/** Paths, each on the line it is listed on: a path is one line by nature. */
 export function filesText(files: readonly { path: string; added: number; removed: number }[]): string {
-  return files.map((f) => (f.added || f.removed ? `${f.path} (+${f.added} -${f.removed})` : f.path)).join(', ');
+  return files.map((f) => (f.added || f.removed ? `${flatText(f.path)} (+${f.added} -${f.removed})` : flatText(f.path))).join(', ');
 }
 
 const quoted = (t: string | undefined) => (t ? `: ${oneLine(t, 300)}` : '');
@@ -81,7 +76,7 @@ export function summaryLine(e: GccEvent): string {
     case 'notes.patched':
       return 'Notes in main.md edited by hand';
     case 'config.set':
-      return `Config ${e.data.key} = ${String(e.data.value)}`;
+      return `Config ${flatText(e.data.key)} = ${flatText(String(e.data.value))}`;
     case 'branch.created':
       return `Branch ${e.data.name} started from ${e.data.parent}: ${oneLine(e.data.purpose, 300)}`;
     case 'branch.switched':
@@ -97,13 +92,13 @@ export function summaryLine(e: GccEvent): string {
     case 'tool.recorded':
       return `${e.data.isError ? 'Failed: ' : ''}${oneLine(e.data.input ? `${e.data.tool} ${e.data.input}` : e.data.tool, 300)}`;
     case 'memory.repaired':
-      return `Repaired ${e.data.segment}: ${e.data.lost} event(s) lost, ${e.data.kept} kept (${oneLine(e.data.reason, 200)})`;
+      return `Repaired ${flatText(e.data.segment)}: ${e.data.lost} event(s) lost, ${e.data.kept} kept (${oneLine(e.data.reason, 200)})`;
     case 'session.started':
-      return `Session started (${e.data.reason}) in ${e.data.host}`;
+      return `Session started (${flatText(e.data.reason)}) in ${flatText(e.data.host)}`;
     case 'session.compacted':
-      return `Context compacted in ${e.data.host}`;
+      return `Context compacted in ${flatText(e.data.host)}`;
     case 'session.ended':
-      return `Session ended (${e.data.reason}) in ${e.data.host}`;
+      return `Session ended (${flatText(e.data.reason)}) in ${flatText(e.data.host)}`;
   }
 }
 
@@ -123,7 +118,8 @@ function body(e: GccEvent): string[] {
       return out;
     }
     case 'tool.recorded': {
-      const out = [field('Action', e.data.input ? `${e.data.tool}: ${e.data.input}` : e.data.tool)];
+      const tool = flatText(e.data.tool);
+      const out = [field('Action', e.data.input ? `${tool}: ${e.data.input}` : tool)];
       if (e.data.result.trim() || e.data.isError) out.push(field(e.data.isError ? 'Error' : 'Observation', e.data.result || '(no output)'));
       if (e.data.files.length) out.push(field('Files', filesText(e.data.files)));
       return out;

@@ -6,7 +6,7 @@
  * from the future.
  */
 import { EVENT_TYPES, type EventType, FORMAT_VERSION, type GccEvent, idTime } from '../events/types.js';
-import { branchNameProblem, COMMIT_HASH, configValueProblem, COMMIT_LABEL, EVENT_ID, MAX_ITEMS, MAX_LINE, MAX_PATH, MAX_TEXT, OBJECTIVE_ID } from '../events/rules.js';
+import { branchNameProblem, COMMIT_HASH, configValueProblem, COMMIT_LABEL, EVENT_ID, MAX_ITEMS, MAX_LINE, MAX_PATH, MAX_TEXT, OBJECTIVE_ID, SHORT_LINE } from '../events/rules.js';
 
 /** How far ahead of this clock an event's id may be: clocks of a team's machines disagree a little. */
 export const FUTURE_SKEW_MS = 24 * 60 * 60 * 1000;
@@ -92,12 +92,12 @@ const SHAPES: Record<EventType, Shape> = {
   'branch.merged': { branch, into: branch, commit: pattern(COMMIT_HASH, 'a commit hash') },
   'branch.abandoned': { branch, reason: text(MAX_TEXT) },
   'ota.logged': { observation: text(MAX_TEXT), thought: text(MAX_TEXT), action: text(MAX_TEXT) },
-  'tool.recorded': { tool: text(MAX_LINE), input: text(MAX_TEXT), result: text(MAX_TEXT), isError: bool, files, 'host?': text(200) },
+  'tool.recorded': { tool: text(MAX_LINE), input: text(MAX_TEXT), result: text(MAX_TEXT), isError: bool, files, 'host?': text(SHORT_LINE) },
   'memory.repaired': { segment: text(MAX_PATH), kept: count, lost: count, reason: text(MAX_TEXT) },
-  'branch.switched': { to: branch, 'session?': text(200) },
-  'session.started': { session: text(200), host: text(200), reason: text(200) },
-  'session.compacted': { session: text(200), host: text(200) },
-  'session.ended': { session: text(200), host: text(200), reason: text(200) },
+  'branch.switched': { to: branch, 'session?': text(SHORT_LINE) },
+  'session.started': { session: text(SHORT_LINE), host: text(SHORT_LINE), reason: text(SHORT_LINE) },
+  'session.compacted': { session: text(SHORT_LINE), host: text(SHORT_LINE) },
+  'session.ended': { session: text(SHORT_LINE), host: text(SHORT_LINE), reason: text(SHORT_LINE) },
 };
 
 const COMPILED = new Map<string, [string, Check, boolean][]>(

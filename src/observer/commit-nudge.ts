@@ -1,4 +1,5 @@
 import type { Config } from '../events/types.js';
+import { flatText } from '../log/safe-text.js';
 
 export interface PendingWork {
   edits: number;
@@ -17,7 +18,7 @@ export function commitNudge(before: PendingWork, after: PendingWork, config: Con
   const byEdits = crossed(config.commit_after_edits, before.edits, after.edits);
   const byTurns = crossed(config.commit_after_turns, before.turns, after.turns);
   if (!byEdits && !byTurns) return null;
-  const files = after.files.slice(0, 6).join(', ') + (after.files.length > 6 ? `, +${after.files.length - 6} more` : '');
+  const files = after.files.slice(0, 6).map(flatText).join(', ') + (after.files.length > 6 ? `, +${after.files.length - 6} more` : '');
   const where = branch ? ` on memory branch "${branch}"` : '';
   return (
     `[gcc] ${after.edits} edit(s) and ${after.turns} tool call(s) since the last memory commit${where}` +

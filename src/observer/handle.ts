@@ -4,6 +4,7 @@ import { describeInput } from './describe-call.js';
 import type { HookDecision, HookEnvelope } from './envelope.js';
 import { fileChangesFor } from './file-changes.js';
 import { asProjectData } from './framing.js';
+import { safeText } from '../log/safe-text.js';
 import type { HookMemory } from './memory-port.js';
 import type { SessionSignal } from '../machines/session.js';
 import { memoryUncommitted } from './uncommitted.js';
@@ -40,11 +41,11 @@ export async function handleHook(memory: HookMemory, env: HookEnvelope, opts: Ho
         // The append is not waited for, but it starts before the answer: a host drains it.
         const clean = await cleaner();
         void bounded(recordCall(memory, env, clean, `blocked: ${reason}`, true), opts).catch((e) => opts.onError?.(e));
-        return { kind: 'block', reason };
+        return { kind: 'block', reason: safeText(reason) };
       }
       return NONE;
     }
-    return await bounded(decide(memory, env, opts), opts);
+    return guarded(await bounded(decide(memory, env, opts), opts));
   } catch (err) {
     opts.onError?.(err);
     return NONE;
@@ -107,6 +108,11 @@ async function decide(memory: HookMemory, env: HookEnvelope, opts: HookOptions):
     default:
       return NONE;
   }
+}
+
+/** What a host is handed carries no control character, whatever text of the memory or the call it quotes. */
+function guarded(d: HookDecision): HookDecision {
+  return d.kind === 'guidance' || d.kind === 'context' ? { ...d, text: safeText(d.text) } : d;
 }
 
 function briefing(memory: HookMemory, session: string, opts: HookOptions): HookDecision {

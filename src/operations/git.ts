@@ -1,4 +1,5 @@
 import { gccError } from '../errors.js';
+import { safeText } from '../log/safe-text.js';
 import { operation } from './operation.js';
 
 const USAGE = 'gctx git install | gctx git sync';
@@ -22,14 +23,14 @@ export default operation({
       const [{ installGit }, { syncAfterGit }] = await Promise.all([import('../engine/git/install.js'), import('../engine/git/sync.js')]);
       const r = installGit(ctx.dir);
       const s = await syncAfterGit(ctx.dir);
-      for (const w of s.warnings) process.stderr.write(`gctx: warning: ${w}\n`);
+      for (const w of s.warnings) process.stderr.write(safeText(`gctx: warning: ${w}\n`));
       const lines = [`git: ${r.repo}`, ...r.hooks.map((h) => `hook ${h.hook}: ${h.action}${h.why ? ` (${h.why})` : ''}`), 'No merge driver is needed: memory merges on every path (docs/git.md). The hooks only refresh the views sooner.'];
       return { text: lines.join('\n'), data: { ok: true, ...r } };
     }
     if (a.verb === 'sync') {
       const { syncAfterGit } = await import('../engine/git/sync.js');
       const r = await syncAfterGit(ctx.dir);
-      for (const w of r.warnings) process.stderr.write(`gctx: warning: ${w}\n`);
+      for (const w of r.warnings) process.stderr.write(safeText(`gctx: warning: ${w}\n`));
       return { text: r.skipped ? 'no memory here' : r.visiting ? 'a commit of the first layout: read as it is, nothing written' : 'views match the logs', data: { ok: true, ...r } };
     }
     // Clones set up by the first layout still name this driver for old log.md files.

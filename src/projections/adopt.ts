@@ -10,7 +10,7 @@ import { type Config, DEFAULT_CONFIG, type NewEvent } from '../events/types.js';
 import { MAX_OBJECTIVES } from '../events/rules.js';
 import { normalizeLine } from '../decider/objectives.js';
 import type { MemoryState } from '../decider/state.js';
-import { NO_OBJECTIVES, NOTES_HEADER, OBJECTIVES_HEADER } from './render-main.js';
+import { NO_OBJECTIVES, NOTES_HEADER, OBJECTIVES_HEADER, objectiveText } from './render-main.js';
 
 /** Most changed lines one hand edit of Notes may make (main.md is read as a whole, each turn). */
 export const NOTES_EDIT_MAX = 2_000;
@@ -91,7 +91,9 @@ export function adoptMain(state: MemoryState, base: string, disk: string, nonce:
   if (b.rest !== d.rest) unadopted.push('edits outside Objectives and Notes (those sections are generated)');
 
   // Match the base's objectives to state ids by position: the base was rendered from state.
-  const baseIds = b.objectives.map((o, i) => ({ ...o, id: state.objectives.find((s, j) => j === i && s.text === o.text)?.id ?? state.objectives.find((s) => s.text === o.text)?.id }));
+  // An objective is compared as its line showed it: an event from the logs may hold text no line can.
+  const shown = state.objectives.map((s) => ({ id: s.id, text: normalizeLine(objectiveText(s.text)) }));
+  const baseIds = b.objectives.map((o, i) => ({ ...o, id: shown.find((s, j) => j === i && s.text === o.text)?.id ?? shown.find((s) => s.text === o.text)?.id }));
   const unmatchedBase = new Set(baseIds.map((_, i) => i));
   const unmatchedDisk: number[] = [];
   d.objectives.forEach((o, i) => {

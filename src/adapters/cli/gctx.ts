@@ -15,7 +15,7 @@
 // A namespace import: on a Node without enableCompileCache, a named import would fail to link.
 import * as nodeModule from 'node:module';
 import { keepHeapSmall } from './heap-flags.js';
-import { writeOut } from './write-out.js';
+import { writeErr, writeOut } from './write-out.js';
 
 try {
   nodeModule.enableCompileCache?.();
@@ -70,7 +70,7 @@ main(process.argv.slice(2)).then(
   },
   (err: unknown) => {
     // A hook must never fail the host; other commands report an internal error.
-    process.stderr.write(`gctx: internal error: ${String(err)}\n`);
+    writeErr(`gctx: internal error: ${String(err)}\n`);
     process.exitCode = process.argv[2] === 'hook' ? 0 : 2;
   },
 );

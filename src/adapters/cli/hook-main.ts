@@ -11,7 +11,7 @@ import { LazyHookMemory } from '../hook/lazy-memory.js';
 import { HOOK_AGENTS, runHook, type HookAgent, type HookMemories } from '../hook/run-hook.js';
 import { readStdin } from '../hook/stdin.js';
 import { keepHeapSmall } from './heap-flags.js';
-import { writeOut } from './write-out.js';
+import { writeErr, writeOut } from './write-out.js';
 
 export interface HookOptions {
   agent?: string | undefined;
@@ -34,7 +34,7 @@ export async function hookCommand(opts: HookOptions): Promise<string | null> {
   const input = await readStdin();
   const inspector = process.env.GCC_INSPECT || process.env.GCC_INSPECT_FILE ? (await import('../../diagrams/inspect.js')).inspectorFromEnv(process.env) : null;
   const out = await runHook({ agent: agent as HookAgent, input, dir: opts.dir === undefined ? undefined : resolve(opts.dir), session: opts.session }, ownProcess).finally(() => inspector?.stop());
-  for (const line of out.stderr) process.stderr.write(`${line}\n`);
+  for (const line of out.stderr) writeErr(`${line}\n`);
   return out.stdout;
 }
 

@@ -22,7 +22,7 @@ import { parseArgs, usageOf } from './args.js';
 import { keepHeapSmall } from './heap-flags.js';
 import { leanFlags, runLean } from './lean-process.js';
 import { LAUNCHERS } from './launchers/index.js';
-import { writeOut } from './write-out.js';
+import { jsonText, writeErr, writeOut } from './write-out.js';
 
 /** What the command line offers: the catalogue's commands, then the launchers of other front ends. */
 const commands = (): Operation[] => [...operationsFor('cli'), ...LAUNCHERS];
@@ -104,17 +104,17 @@ export async function run(argv: readonly string[], own = false): Promise<number>
       try {
         out = await op.run(args, { memory, session, budget, spell: (q) => spellCli(q), front: 'cli', ...(json ? {} : { print: (chunk: string) => writeOut(chunk) }) });
       } finally {
-        for (const w of memory.warnings) process.stderr.write(`gctx: warning: ${w}\n`);
+        for (const w of memory.warnings) writeErr(`gctx: warning: ${w}\n`);
         memory.close();
       }
     }
     // A command with nothing to say prints nothing (`gctx hook` with no decision; `gctx mcp`, whose stdout was the protocol).
-    if (json ? Object.keys(out.data).length > 0 : out.text !== '') writeOut(json ? `${JSON.stringify(out.data, null, 2)}\n` : out.text.endsWith('\n') ? out.text : `${out.text}\n`, out.exit ?? 0);
+    if (json ? Object.keys(out.data).length > 0 : out.text !== '') writeOut(json ? `${jsonText(out.data, 2)}\n` : out.text.endsWith('\n') ? out.text : `${out.text}\n`, out.exit ?? 0);
     return out.exit ?? 0;
   } catch (err) {
     const e = asGccError(err);
-    if (json) writeOut(`${JSON.stringify({ error: e.toJSON() })}\n`, e.exitCode);
-    process.stderr.write(`gctx: ${e.oneLine()}\n`);
+    if (json) writeOut(`${jsonText({ error: e.toJSON() })}\n`, e.exitCode);
+    writeErr(`gctx: ${e.oneLine()}\n`);
     return e.exitCode;
   } finally {
     inspector?.stop();
@@ -136,7 +136,7 @@ if (isEntry()) {
       process.exitCode = code;
     },
     (err: unknown) => {
-      process.stderr.write(`gctx: internal error: ${String(err)}\n`);
+      writeErr(`gctx: internal error: ${String(err)}\n`);
       process.exitCode = 2;
     },
   );

@@ -26,6 +26,7 @@ import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { Memory } from '../../engine/memory.js';
 import { asGccError, gccError } from '../../errors.js';
+import { safeText } from '../../log/safe-text.js';
 import type { SessionSignal } from '../../machines/session.js';
 import { GCC_DIR } from '../../store/paths.js';
 import { VERSION } from '../../runtime/version.js';
@@ -143,7 +144,7 @@ export class MemoryHolder {
   /** Warnings the engine collected since the last call, for stderr (stdout is the protocol). */
   flushWarnings(): void {
     const w = this.memory?.warnings ?? [];
-    for (; this.warned < w.length; this.warned++) process.stderr.write(`gctx mcp: warning: ${w[this.warned]}\n`);
+    for (; this.warned < w.length; this.warned++) process.stderr.write(safeText(`gctx mcp: warning: ${w[this.warned]}\n`));
   }
 
   /** Drop the open memory (its folder was removed): the next call opens, or creates, it afresh. */

@@ -10,6 +10,7 @@ import { type ContextQuery } from '../../context/query.js';
 import type { Memory } from '../../engine/memory.js';
 import { asGccError, type GccError, gccError } from '../../errors.js';
 import { asProjectData } from '../../observer/framing.js';
+import { safeText } from '../../log/safe-text.js';
 import { toolArgsOf } from '../../operations/context.js';
 import { type Operation, operationsFor } from '../../operations/index.js';
 import { argumentsHint, fieldKinds, type FieldKind } from '../../operations/fields.js';
@@ -39,7 +40,7 @@ export const spellMcp = (q: ContextQuery): string => `context ${JSON.stringify(t
 
 export function errorResult(e: GccError, note = ''): CallToolResult {
   // The code leads, so a client can read it off the first line.
-  return { content: [{ type: 'text', text: `${e.code}: ${e.message}${e.fix ? `\nFix: ${e.fix}` : ''}${note ? `\n${note.trimEnd()}` : ''}` }], isError: true };
+  return { content: [{ type: 'text', text: safeText(`${e.code}: ${e.message}${e.fix ? `\nFix: ${e.fix}` : ''}${note ? `\n${note.trimEnd()}` : ''}`) }], isError: true };
 }
 
 /** Arguments as the operation takes them; E_INVALID_ARGUMENT naming what it needs when they are not. */
@@ -63,7 +64,8 @@ export async function callTool(t: McpTool, args: Record<string, unknown>, memory
   try {
     const a = await op.run(args as never, { memory, session, budget, spell: spellMcp, front: 'mcp' });
     // Memory is text other people and agents wrote: a read is handed over framed as data, once.
-    const text = op.readOnly || op.name === 'merge' ? asProjectData(a.text) : a.text;
+    // Any other answer may still quote memory (an objective checked off): no control character either way.
+    const text = op.readOnly || op.name === 'merge' ? asProjectData(a.text) : safeText(a.text);
     const d = a.data as { branch?: unknown; truncated?: unknown; next?: unknown };
     const structured: Record<string, unknown> = {};
     if (typeof d.branch === 'string') structured.branch = d.branch;

@@ -6,6 +6,7 @@
  */
 import type { ExtensionAPI, ExtensionCommandContext } from '@earendil-works/pi-coding-agent';
 import { asGccError, gccError } from '../../errors.js';
+import { safeText } from '../../log/safe-text.js';
 import { spellCli } from '../../operations/context.js';
 import { operationNamed, operationsFor } from '../../operations/index.js';
 import { argumentsHint } from '../../operations/fields.js';
@@ -54,8 +55,13 @@ export interface GccOutput {
   level: 'info' | 'warning' | 'error';
 }
 
-/** Run one `/gcc` line. Exported for tests; never throws. */
+/** Run one `/gcc` line. Exported for tests; never throws. What the terminal shows carries no control character. */
 export async function runGcc(line: string, slot: MemorySlot, deps: GcCommandDeps): Promise<GccOutput> {
+  const out = await runLine(line, slot, deps);
+  return { ...out, title: safeText(out.title), text: safeText(out.text) };
+}
+
+async function runLine(line: string, slot: MemorySlot, deps: GcCommandDeps): Promise<GccOutput> {
   let words: string[];
   try {
     words = splitWords(line);

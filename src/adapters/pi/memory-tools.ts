@@ -9,6 +9,7 @@ import type { AgentToolResult, ExtensionAPI, ToolDefinition } from '@earendil-wo
 import type { ContextQuery } from '../../context/query.js';
 import { asGccError } from '../../errors.js';
 import { asProjectData } from '../../observer/framing.js';
+import { safeText } from '../../log/safe-text.js';
 import { toolArgsOf } from '../../operations/context.js';
 import { type Operation, operationsFor } from '../../operations/index.js';
 import { argumentsHint, fieldKinds } from '../../operations/fields.js';
@@ -55,7 +56,7 @@ function toolDefinition(op: Operation, slot: MemorySlot, defaults: () => { conte
         const details: MemoryToolDetails = { ok: true };
         if (typeof d.branch === 'string') details.branch = d.branch;
         if (typeof d.truncated === 'boolean') details.truncated = d.truncated;
-        return { content: [{ type: 'text', text: op.readOnly || op.name === 'merge' ? asProjectData(a.text) : a.text }], details };
+        return { content: [{ type: 'text', text: op.readOnly || op.name === 'merge' ? asProjectData(a.text) : safeText(a.text) }], details };
       } catch (err) {
         const e = asGccError(err);
         return errorResult(e.code, e.oneLine());
@@ -65,5 +66,5 @@ function toolDefinition(op: Operation, slot: MemorySlot, defaults: () => { conte
 }
 
 function errorResult(code: string, text: string): AgentToolResult<MemoryToolDetails> {
-  return { content: [{ type: 'text', text: text.startsWith(code) ? text : `${code}: ${text}` }], details: { ok: false, code }, isError: true };
+  return { content: [{ type: 'text', text: safeText(text.startsWith(code) ? text : `${code}: ${text}`) }], details: { ok: false, code }, isError: true };
 }

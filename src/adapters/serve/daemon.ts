@@ -15,6 +15,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { Memory } from '../../engine/memory.js';
 import { gccError } from '../../errors.js';
+import { safeText } from '../../log/safe-text.js';
 import { VERSION } from '../../runtime/version.js';
 import { HOOK_LOCK_TIMEOUT_MS } from '../hook/lazy-memory.js';
 import { STDIN_LIMIT } from '../hook/stdin.js';
@@ -62,7 +63,7 @@ const MCP_BODY_LIMIT = 4 * 1024 * 1024;
 
 export async function startDaemon(opts: ServeOptions): Promise<Daemon> {
   const root = resolve(opts.dir);
-  const log = opts.log ?? ((line: string) => process.stderr.write(`gctx serve: ${line}\n`));
+  const log = opts.log ?? ((line: string) => process.stderr.write(safeText(`gctx serve: ${line}\n`)));
   const running = readState(root);
   if (running && running.pid !== process.pid && pidAlive(running.pid) && (await probe(running))) {
     throw gccError('E_ALREADY_RUNNING', `already running at ${running.url} (pid ${running.pid})`, '`gctx serve status` for its address, `gctx serve stop` to end it');
