@@ -37,7 +37,7 @@ export function briefing(state: MemoryState, session?: string, budget = BRIEFING
     lines.push(`No commits on ${here} yet.`);
   }
   const next = last?.next;
-  if (next) lines.push(`Next step (as recorded${last?.nextFrom ? ` with ${last.nextFrom}` : ''}): ${clip(next, 240)}`);
+  if (next) lines.push(`Next step (as recorded): ${clip(next, 240)}`);
   // The work in flight before the failed approaches, and bounded: when the whole will not fit,
   // what is cut is the end, and the end should be the oldest approach, not what is under way.
   const pending = pendingLine(b, 8) ?? uncommittedLine(uncommitted, 8);

@@ -93,7 +93,7 @@ function status(src: ContextSource, o: ContextOptions, budget: number): ContextA
     const shown = displayLabel(b, b.last.label, b.last.id);
     // A label two clones both used already carries the hash: said once.
     lines.push(`Last commit ${shown}${shown === b.last.label ? ` ${b.last.id}` : ''} (${when(b.last.at)}): ${clip(b.last.contribution, 300)}`);
-    if (b.last.next) lines.push(`  Next${b.last.nextFrom ? ` (recorded with ${b.last.nextFrom})` : ''}: ${clip(b.last.next, 200)}`);
+    if (b.last.next) lines.push(`  Next: ${clip(b.last.next, 200)}`);
   }
   const pending = pendingLine(b, 10) ?? uncommittedLine(src.uncommitted?.(here), 10);
   if (pending) lines.push(pending);

@@ -198,6 +198,9 @@ export function decide(state: MemoryState, input: Command, ctx: DecideContext): 
     case 'merge': {
       const synthesis = text('synthesis', cmd.synthesis);
       if (synthesis instanceof GccError) return fail(synthesis);
+      // The merge's own next step: it supersedes the merged branch's, which is not carried over.
+      const next = cmd.next !== undefined && cmd.next.trim() ? text('next', cmd.next) : undefined;
+      if (next instanceof GccError) return fail(next);
       const src = state.branches[cmd.branch];
       if (!src || src.life === 'unborn') return fail(notFound(cmd.branch));
       const into = cmd.into ?? (src.parent !== null && isOpen(state.branches[src.parent]) ? src.parent : MAIN);
@@ -216,7 +219,7 @@ export function decide(state: MemoryState, input: Command, ctx: DecideContext): 
       const merge = { from: cmd.branch, tried, learned: cmd.learned?.trim() ? cmd.learned : synthesis, integrated: synthesis };
       const closed = through(state, cmd.branch, { type: 'branch.merged', data: { branch: cmd.branch, into, commit: id } });
       if (closed instanceof GccError) return fail(closed);
-      const commit = through(state, into, { type: 'commit.recorded', data: { id, label, title, contribution: synthesis, purpose: purposeOf(state, target), previous: previousOf(target), files, merge } });
+      const commit = through(state, into, { type: 'commit.recorded', data: { id, label, title, contribution: synthesis, purpose: purposeOf(state, target), previous: previousOf(target), files, merge, ...(next ? { next } : {}) } });
       if (commit instanceof GccError) return fail(commit);
       // The synthesis commit leads the batch: readers of the log see the merge after its commit.
       const local = here !== cmd.branch && here !== into ? [switchTo(into, ctx.session)] : [];

@@ -9,12 +9,14 @@ export default operation({
     branch: z.string().min(1).optional().describe('Default: the current branch.'),
     synthesis: z.string().min(1).describe('What is integrated, and why.'),
     learned: z.string().optional().describe('What was learned.'),
+    next: z.string().optional().describe('The next step after the merge (the branch\'s own is not carried over).'),
     into: z.string().optional().describe('Target (default: the parent).'),
   }),
   cli: [
     { field: 'branch', as: 'positional' },
     { field: 'synthesis', as: 'flag' },
     { field: 'learned', as: 'flag' },
+    { field: 'next', as: 'flag' },
     { field: 'into', as: 'flag' },
   ],
   fronts: ['cli', 'mcp', 'pi', 'slash'],
@@ -24,7 +26,7 @@ export default operation({
     const branch = a.branch ?? ctx.memory.currentBranch(ctx.session);
     // The paper's MERGE surfaces the source branch first: the synthesis is read beside what it sums up.
     const before = ctx.memory.context({ level: 'branch', name: branch, k: 5 }, { session: ctx.session, budget: 600, spell: ctx.spell });
-    const out = await write(ctx, { type: 'merge', branch, synthesis: a.synthesis, ...(a.learned ? { learned: a.learned } : {}), ...(a.into ? { into: a.into } : {}) });
+    const out = await write(ctx, { type: 'merge', branch, synthesis: a.synthesis, ...(a.learned ? { learned: a.learned } : {}), ...(a.next ? { next: a.next } : {}), ...(a.into ? { into: a.into } : {}) });
     return { text: `${before.text}\n\n${out.text}`, data: { ...out.data, merged: before.data } };
   },
 });

@@ -253,6 +253,23 @@ describe('briefing: the facts, in the order a resuming agent needs them', () => 
     expect(briefing(m.state)).not.toContain('Next step');
   });
 
+  it('a merge supersedes the merged branch\'s next step: none is shown unless the merge records one', () => {
+    const m = new Folded();
+    m.run({ type: 'commit', contribution: 'base', next: 'try a cache' });
+    m.run({ type: 'branch', name: 'b', purpose: 'cache' });
+    m.run({ type: 'commit', contribution: 'cache works', next: 'merge b back into main' });
+    m.run({ type: 'merge', branch: 'b', synthesis: 'cache adopted' });
+    expect(briefing(m.state)).toMatch(/Last milestone on main: C002 \S+ — cache adopted/);
+    expect(briefing(m.state)).not.toContain('Next step');
+    // An empty branch merged later carries nothing either: no step done two merges ago.
+    m.run({ type: 'branch', name: 'e', purpose: 'empty' });
+    m.run({ type: 'merge', branch: 'e', synthesis: 'nothing needed' });
+    expect(briefing(m.state)).not.toMatch(/Next step|merge b back/);
+    m.run({ type: 'branch', name: 'c', purpose: 'measure' });
+    m.run({ type: 'merge', branch: 'c', synthesis: 'measured', next: 'ship the cache' });
+    expect(briefing(m.state)).toContain('Next step (as recorded): ship the cache');
+  });
+
   it("the last milestone is the last progress, not the record an abandon leaves on the parent", () => {
     const m = new Folded();
     m.run({ type: 'commit', contribution: 'Parser handles nested lists', files: [{ path: 'src/parser.ts', added: 40, removed: 2 }], next: 'Error recovery' });

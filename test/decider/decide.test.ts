@@ -110,6 +110,19 @@ describe('decide: MERGE, ABANDON', () => {
     ]);
   });
 
+  it('MERGE records its own next step when given one, and none when not: the branch\'s is not carried', () => {
+    const given = [init, created('exp'), switched('exp'), commit('exp', 'C001', 'abcdef1', { next: 'merge exp back' })];
+    const d = spec(given, { type: 'merge', branch: 'exp', synthesis: 'Keep it', next: 'measure it on main' }).then([
+      { type: 'commit.recorded', branch: 'main', data: { label: 'C001', next: 'measure it on main', merge: { from: 'exp' } } },
+      { type: 'branch.merged', branch: 'exp', data: { branch: 'exp', into: 'main' } },
+    ]);
+    expect(d.shared[0]!.data).toHaveProperty('next', 'measure it on main');
+    for (const next of [undefined, '  ']) {
+      const bare = spec(given, { type: 'merge', branch: 'exp', synthesis: 'Keep it', ...(next === undefined ? {} : { next }) }).then([{ type: 'commit.recorded', branch: 'main' }, { type: 'branch.merged', branch: 'exp' }]);
+      expect(bare.shared[0]!.data).not.toHaveProperty('next');
+    }
+  });
+
   it('MERGE refuses main as a source, a branch into itself, closed branches, unknown ones', () => {
     spec([init], { type: 'merge', branch: 'main', synthesis: 's', into: 'x' }).fails('E_BRANCH_NOT_FOUND');
     spec([init, created('x')], { type: 'merge', branch: 'main', synthesis: 's', into: 'x' }).fails('E_MERGE_MAIN');

@@ -1,0 +1,52 @@
+/**
+ * What a resuming agent found probing the real command line: each probe as it was run, and what
+ * it must see now. The rules themselves are tested where they live (decider, context, engine).
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { gctx } from '../../support/cli.js';
+import { cleanup, tempProject } from '../../support/tmp.js';
+
+afterAll(cleanup);
+
+function project() {
+  const dir = tempProject();
+  run(dir, ['init']);
+  return dir;
+}
+
+function run(dir: string, args: string[], env: NodeJS.ProcessEnv = {}): string {
+  const r = gctx(dir, args, undefined, env);
+  expect(r.stderr, args.join(' ')).toBe('');
+  expect(r.code, args.join(' ')).toBe(0);
+  return r.stdout;
+}
+
+const sessionStart = (dir: string) => {
+  const r = gctx(dir, ['hook', '--agent', 'claude-code'], JSON.stringify({ hook_event_name: 'SessionStart', session_id: 'z', cwd: dir, source: 'startup' }));
+  expect(r.code).toBe(0);
+  return (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+};
+
+describe('a merge and the next step', () => {
+  it('a merge supersedes the merged branch\'s step: none after a merge without --next, its own with one', () => {
+    const dir = project();
+    run(dir, ['commit', 'base', '--next', 'try a cache']);
+    run(dir, ['branch', 'b', '--purpose', 'cache']);
+    run(dir, ['commit', 'cache works', '--next', 'merge b back into main']);
+    run(dir, ['merge', 'b', '--synthesis', 'cache adopted']);
+    run(dir, ['branch', 'e', '--purpose', 'empty']);
+    run(dir, ['merge', 'e', '--synthesis', 'nothing needed']);
+    const status = run(dir, ['status']);
+    expect(status).toMatch(/Last commit C003 \S+ \(.*\): nothing needed/);
+    expect(status).not.toMatch(/Next|merge b back/);
+    const briefing = sessionStart(dir);
+    expect(briefing).toMatch(/Last milestone on main: C003 \S+ — nothing needed/);
+    expect(briefing).not.toMatch(/Next step|merge b back/);
+
+    run(dir, ['branch', 'c', '--purpose', 'measure']);
+    run(dir, ['merge', 'c', '--synthesis', 'measured', '--next', 'ship the cache']);
+    expect(run(dir, ['status'])).toMatch(/Last commit C004 [^\n]*: measured\n {2}Next: ship the cache\n/);
+    expect(sessionStart(dir)).toContain('Next step (as recorded): ship the cache');
+    expect(run(dir, ['context', '--commit', 'main@C004'])).toMatch(/\*\*Next Step\*\*: ship the cache/);
+  });
+});
