@@ -50,3 +50,14 @@ describe('a merge and the next step', () => {
     expect(run(dir, ['context', '--commit', 'main@C004'])).toMatch(/\*\*Next Step\*\*: ship the cache/);
   });
 });
+
+describe('search', () => {
+  it('finds what a merge learned, as context --commit shows it', () => {
+    const dir = project();
+    run(dir, ['branch', 'b', '--purpose', 'cache']);
+    run(dir, ['commit', 'cache works']);
+    run(dir, ['merge', 'b', '--synthesis', 'cache adopted', '--learned', 're-reads, not parsing, dominate warm loads']);
+    expect(run(dir, ['context', '--commit', 'main@C001'])).toContain('re-reads, not parsing, dominate warm loads');
+    expect(run(dir, ['search', 'dominate warm loads'])).toMatch(/^1 match[^\n]*\n[^\n]* main C001 Merge b: cache adopted: [^\n]*«dominate» «warm» «loads»/);
+  });
+});
