@@ -160,6 +160,7 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
           contribution: e.data.contribution.slice(0, 600),
           next: e.data.next ? e.data.next.slice(0, 300) : null,
           files: e.data.files.slice(0, 20),
+          fileCount: e.data.files.length,
         };
       }
       owner.pending = { edits: 0, turns: 0, files: dict() };

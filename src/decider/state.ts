@@ -32,7 +32,9 @@ export interface LastCommit extends CommitRef {
   contribution: string;
   /** The step this commit recorded; none when it named none (a merge included: see evolve). */
   next: string | null;
+  /** The first files the commit touched (a window: see evolve), and how many it touched. */
   files: FileChange[];
+  fileCount: number;
 }
 
 /** The newest tool call that failed since the last commit, until the same call succeeds. */

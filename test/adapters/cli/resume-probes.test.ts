@@ -61,3 +61,17 @@ describe('search', () => {
     expect(run(dir, ['search', 'dominate warm loads'])).toMatch(/^1 match[^\n]*\n[^\n]* main C001 Merge b: cache adopted: [^\n]*«dominate» «warm» «loads»/);
   });
 });
+
+describe('lists cut short', () => {
+  it('say how many are left and the call that shows them', () => {
+    const dir = project();
+    for (let i = 1; i <= 6; i++) run(dir, ['commit', `main step ${i}`]);
+    const s1 = { GCC_SESSION: 's1' };
+    run(dir, ['branch', 'f', '--purpose', 'feature'], s1);
+    for (let i = 1; i <= 3; i++) run(dir, ['commit', `f step ${i}`], s1);
+    expect(run(dir, ['context'], s1)).toMatch(/\n {2}main@C005 [^\n]*\n {2}… 4 older commits on main: `gctx context --branch main --k 2 --page 2`\n/);
+    expect(run(dir, ['context', '--branch', 'main', '--k', '2', '--page', '2'])).toMatch(/Newest first, page 2:\nC004 /);
+    expect(run(dir, ['status'])).toMatch(/\n {2}C002 [^\n]*\n {2}… 1 older commit on main: `gctx context --branch main --k 5 --page 2`\n/);
+    expect(run(dir, ['context', '--branch', 'main'])).toMatch(/^6 commits; earlier: C005 main step 5; C004 [^\n]*; C002 main step 2; and 1 older\.\n/m);
+  });
+});
