@@ -75,3 +75,16 @@ describe('lists cut short', () => {
     expect(run(dir, ['context', '--branch', 'main'])).toMatch(/^6 commits; earlier: C005 main step 5; C004 [^\n]*; C002 main step 2; and 1 older\.\n/m);
   });
 });
+
+describe('a branch name taken by a closed branch', () => {
+  it('suggests a free name, not a switch that would be refused', () => {
+    const dir = project();
+    run(dir, ['branch', 'try-sqlite', '--purpose', 'x']);
+    run(dir, ['abandon', 'try-sqlite', '--reason', 'needs a native module']);
+    const again = gctx(dir, ['branch', 'try-sqlite', '--purpose', 'x']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/E_BRANCH_EXISTS: branch try-sqlite already exists and was abandoned[^\n]*Fix: pick another name, e\.g\. `gctx branch try-sqlite-2 --purpose "…"`/);
+    expect(again.stderr).not.toMatch(/gctx switch/);
+    run(dir, ['branch', 'try-sqlite-2', '--purpose', 'x']);
+  });
+});
