@@ -215,10 +215,17 @@ function branchView(src: ContextSource, q: Extract<ContextQuery, { level: 'branc
   };
 }
 
-/** A commit by hash prefix, label (`C003`, `feat/x@C003`) or display label (`C003.1a2b3c4`). */
+/**
+ * A commit by label (`C003`, `feat/x@C003`), display label (`C003.1a2b3c4`) or hash prefix (4
+ * characters or more). A bare word that reads as both — `c200`, `c2004` are labels and hashes —
+ * is a label first, then a hash: whichever names one commit. When several could be meant, the
+ * error lists them, each in a form that names one.
+ */
 export function findCommit(src: ContextSource, ref: string, session?: string): Commit {
   const want = ref.trim();
   const m = /^(?:(.+)[@:])?(C\d+)(?:\.([0-9a-f]{4,}))?$/i.exec(want);
+  // A label several branches use, kept until the hash has had its say.
+  let several: { label: string; on: string[] } | null = null;
   if (m) {
     const branch = m[1] ?? currentBranch(src.state, session);
     const label = m[2]!.toUpperCase();
@@ -248,21 +255,30 @@ export function findCommit(src: ContextSource, ref: string, session?: string): C
         return elsewhere.length < 2;
       });
       if (elsewhere.length === 1) return elsewhere[0]!;
-      if (elsewhere.length > 1) {
-        const on = [...new Set(elsewhere.map((e) => e.branch))];
-        throw gccError('E_COMMIT_NOT_FOUND', `${label} is not on ${branch} and names commits on several branches (${on.join(', ')})`, `name the branch: ${on.map((b) => `${b}@${label}`).join(' or ')}, or use the hash`);
-      }
+      if (elsewhere.length > 1) several = { label, on: [...new Set(elsewhere.map((e) => e.branch))] };
     }
-  } else if (/^[0-9a-f]{4,40}$/i.test(want)) {
-    const hits: Commit[] = [];
-    src.scan({}, (e) => {
-      if (e.type === 'commit.recorded' && e.data.id.startsWith(want.toLowerCase()) && !hits.some((h) => h.id === e.id)) hits.push(e);
-      return hits.length < 2;
-    });
-    if (hits.length === 1) return hits[0]!;
-    if (hits.length > 1) throw gccError('E_COMMIT_NOT_FOUND', `${want} matches several commits`, 'give more characters of the hash');
   }
-  throw gccError('E_COMMIT_NOT_FOUND', `no commit ${JSON.stringify(want)}`, 'use a hash (7 hex) or a label like C003 or feat/x@C003; `gctx context --branch` lists them');
+  // A hash, or a bare label no commit carries that reads as one.
+  const hash = (!m || (!m[1] && !m[3])) && /^[0-9a-f]{4,40}$/i.test(want) ? findByHash(src, want.toLowerCase()) : [];
+  const named = (c: Commit) => `${c.data.id} (${c.branch}@${displayLabel(src.state.branches[c.branch], c.data.label, c.data.id)} "${clip(c.data.title, 50)}")`;
+  if (several) {
+    const { label, on } = several;
+    const also = hash.length ? `; it also starts the hash of ${hash.map(named).join(', ')}` : '';
+    throw gccError('E_COMMIT_NOT_FOUND', `${label} is not on ${m![1] ?? currentBranch(src.state, session)} and names commits on several branches (${on.join(', ')})${also}`, `name the branch: ${on.map((b) => `${b}@${label}`).join(' or ')}, or use the hash`);
+  }
+  if (hash.length === 1) return hash[0]!;
+  if (hash.length > 1) throw gccError('E_COMMIT_NOT_FOUND', `${want} starts the hash of several commits: ${hash.map(named).join(', ')}`, `give more characters of the hash (${hash.map((c) => c.data.id).join(' or ')})`);
+  throw gccError('E_COMMIT_NOT_FOUND', `no commit ${JSON.stringify(want)}`, 'use a hash (4 characters or more) or a label like C003 or feat/x@C003; `gctx context --branch` lists them');
+}
+
+/** Commits whose hash starts with `prefix`: the first two found (enough to tell one from several). */
+function findByHash(src: ContextSource, prefix: string): Commit[] {
+  const hits: Commit[] = [];
+  src.scan({}, (e) => {
+    if (e.type === 'commit.recorded' && e.data.id.startsWith(prefix) && !hits.some((h) => h.id === e.id)) hits.push(e);
+    return hits.length < 2;
+  });
+  return hits;
 }
 
 /** The roadmap when it must be cut, as lines: what happened, newest first, before the standing lists. */
