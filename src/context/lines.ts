@@ -4,6 +4,7 @@
  * tokens (docs/benchmarks.md, the resume benchmark).
  */
 import type { BranchInfo, MemoryState } from '../decider/state.js';
+import { guardRefusal } from '../events/guard.js';
 import type { FileChange, GccEvent } from '../events/types.js';
 import { filesText, summaryLine } from '../log/prose.js';
 import { clip } from './budget.js';
@@ -40,6 +41,9 @@ export function entryLine(e: GccEvent): string {
   switch (e.type) {
     case 'tool.recorded': {
       const call = clip(e.data.input ? `${e.data.tool} ${e.data.input}` : e.data.tool, 200);
+      // gctx's own guard refused it: said in a few words, not its reason's ninety tokens.
+      const refused = e.data.isError ? guardRefusal(e.data.result) : null;
+      if (refused) return `${time(e.at)} ${call} → blocked by gctx: ${refused === 'git' ? 'it would overwrite memory not yet committed to git' : '.GCC/ is written through the memory tools'}`;
       const result = e.data.result.trim() ? clip(e.data.result, e.data.isError ? 300 : 160) : '';
       const files = e.data.files.length ? ` [${filesFitted(e.data.files, 160)}]` : '';
       return `${time(e.at)} ${call}${e.data.isError ? ` → failed: ${result || '(no output)'}` : result ? ` → ${result}` : ''}${files}`;

@@ -11,6 +11,7 @@
 import { type Draft, freeze, Immer, produce } from 'immer';
 import { diffLib } from '../runtime/lazy-deps.js';
 import { type Config, DEFAULT_CONFIG, type GccEvent, MAIN } from '../events/types.js';
+import { guardRefusal } from '../events/guard.js';
 import { MAX_OBJECTIVES } from '../events/rules.js';
 import { branchStep, sessionStep } from '../machines/steps.js';
 import { signalsOf } from '../machines/session.js';
@@ -207,8 +208,10 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
         if (!prev) dropOldestBeyond(owner.pending.files, PENDING_FILES);
       }
       // What failed since the last commit, and why, until the same call succeeds: a resuming
-      // agent should not find out again by running it.
+      // agent should not find out again by running it. A call gctx's own write guard refused
+      // is not failing work (it never ran; the agent was told why at the time).
       const failure = owner.pending.failure;
+      if (e.data.isError && guardRefusal(e.data.result)) return;
       if (e.data.isError) owner.pending.failure = { tool: e.data.tool, input: e.data.input.slice(0, 300), result: e.data.result.slice(0, 600), at: e.at };
       else if (failure && failure.tool === e.data.tool && failure.input === e.data.input.slice(0, 300)) owner.pending.failure = null;
       return;

@@ -14,6 +14,7 @@ import { evolveDraft } from '../../src/decider/evolve.js';
 import { initialState, type MemoryState } from '../../src/decider/state.js';
 import { DEFAULT_CONFIG, FORMAT_VERSION, type GccEvent, MAIN, type Placed } from '../../src/events/types.js';
 import { Memory } from '../../src/engine/memory.js';
+import { BLOCKED, GCC_WRITE_REASON, GIT_UNCOMMITTED_REASON } from '../../src/events/guard.js';
 import { asProjectData, FRAMING } from '../../src/observer/framing.js';
 import { nextId } from '../../src/store/ids.js';
 import { cleanup, tempProject } from '../support/tmp.js';
@@ -227,6 +228,22 @@ describe('briefing: the facts, in the order a resuming agent needs them', () => 
     m.run({ type: 'record-tool', tool: 'Bash', input: 'npm run lint', result: 'error: unused import', isError: true, files: [] });
     m.run({ type: 'commit', contribution: 'Render escapes its input; lint still failing', next: 'fix the lint error' });
     expect(briefing(m.state)).not.toContain('Failing since');
+  });
+
+  it("a call gctx's own write guard refused is not failing work: left out, and the failure before it kept", () => {
+    const m = new Folded();
+    m.run({ type: 'commit', contribution: 'Start' });
+    const refused = (tool: string, reason: string) => m.run({ type: 'record-tool', tool, input: '.GCC/main.md', result: `${BLOCKED}${reason} (writes .GCC/main.md)`, isError: true, files: [] });
+    refused('mcp__filesystem__write_file', GCC_WRITE_REASON);
+    refused('Bash', GIT_UNCOMMITTED_REASON);
+    expect(briefing(m.state)).not.toMatch(/Failing since|blocked|generated from the memory log/);
+    expect(briefing(m.state)).toMatch(/Since the last commit: 2 steps, 0 edits\./);
+    m.run({ type: 'record-tool', tool: 'Bash', input: 'npm test', result: 'FAIL parser.test.ts', isError: true, files: [] });
+    refused('Write', GCC_WRITE_REASON);
+    expect(briefing(m.state)).toMatch(/Failing since the last commit \([^)]*\): Bash npm test → FAIL parser\.test\.ts$/m);
+    // A tool's own failure that merely mentions being blocked is still failing work.
+    m.run({ type: 'record-tool', tool: 'Bash', input: 'curl x', result: 'blocked: by the proxy', isError: true, files: [] });
+    expect(briefing(m.state)).toMatch(/Failing since the last commit \([^)]*\): Bash curl x → blocked: by the proxy$/m);
   });
 
   it('files in flight survive a full briefing: what must be cut is the oldest failed approach', () => {

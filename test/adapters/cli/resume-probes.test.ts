@@ -88,3 +88,17 @@ describe('a branch name taken by a closed branch', () => {
     run(dir, ['branch', 'try-sqlite-2', '--purpose', 'x']);
   });
 });
+
+describe("the write guard's own refusals", () => {
+  it('are not failing work in the briefing, and a few words in the log', () => {
+    const dir = project();
+    run(dir, ['commit', 'start']);
+    const pre = { hook_event_name: 'PreToolUse', session_id: 'z', cwd: dir, tool_name: 'mcp__filesystem__write_file', tool_input: { path: `${dir}/.GCC/main.md`, content: 'x' } };
+    const r = gctx(dir, ['hook', '--agent', 'claude-code'], JSON.stringify(pre));
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+    const briefing = sessionStart(dir);
+    expect(briefing).not.toMatch(/Failing since|blocked|generated from the memory log/);
+    expect(run(dir, ['context', '--log'])).toMatch(/mcp__filesystem__write_file [^\n]*→ blocked by gctx: \.GCC\/ is written through the memory tools\n/);
+  });
+});
