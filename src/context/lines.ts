@@ -48,8 +48,12 @@ export function entryLine(e: GccEvent): string {
       const files = e.data.files.length ? ` [${filesFitted(e.data.files, 160)}]` : '';
       return `${time(e.at)} ${call}${e.data.isError ? ` → failed: ${result || '(no output)'}` : result ? ` → ${result}` : ''}${files}`;
     }
-    case 'ota.logged':
-      return `${time(e.at)} ${clip([e.data.observation, e.data.thought, e.data.action].filter((x) => x.trim()).join(' | '), 400)}`;
+    case 'ota.logged': {
+      // Each part named, in a word: which is the observation and which the action matters more
+      // than the tokens the names cost. A part left empty is left out.
+      const parts: [string, string][] = [['Observation', e.data.observation], ['Thought', e.data.thought], ['Action', e.data.action]];
+      return `${time(e.at)} ${clip(parts.filter(([, x]) => x.trim()).map(([name, x]) => `${name}: ${x}`).join(' | '), 430)}`;
+    }
     default:
       return `${time(e.at)} ${summaryLine(e)}`;
   }
