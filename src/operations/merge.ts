@@ -4,13 +4,13 @@ import { write } from './answers.js';
 export default operation({
   name: 'merge',
   summary: 'fold a finished branch back with a synthesis commit (shows the branch first)',
-  describe: 'Fold a finished branch into its parent (or `into`) with a synthesis: what was tried, learned, integrated. Shows the branch first.',
+  describe: 'Fold a finished branch into its parent (or `into`) with a synthesis. Shows the branch first.',
   args: (z) => z.object({
-    branch: z.string().min(1).optional().describe('Default: the current branch.'),
+    branch: z.string().min(1).optional().describe('Default: current branch.'),
     synthesis: z.string().min(1).describe('What is integrated, and why.'),
     learned: z.string().optional().describe('What was learned.'),
-    next: z.string().optional().describe('The next step after the merge (the branch\'s own is not carried over).'),
-    into: z.string().optional().describe('Target (default: the parent).'),
+    next: z.string().optional().describe('Next step (the branch\'s is not kept).'),
+    into: z.string().optional().describe('Target (default: parent).'),
   }),
   cli: [
     { field: 'branch', as: 'positional' },

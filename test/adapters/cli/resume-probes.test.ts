@@ -102,3 +102,11 @@ describe("the write guard's own refusals", () => {
     expect(run(dir, ['context', '--log'])).toMatch(/mcp__filesystem__write_file [^\n]*→ blocked by gctx: \.GCC\/ is written through the memory tools\n/);
   });
 });
+
+describe('the log view', () => {
+  it("tells an entry's observation, thought and action apart", () => {
+    const dir = project();
+    run(dir, ['log', '--observation', 'yaml test fails: tabs', '--thought', 'enable json: false', '--action', 'set the flag']);
+    expect(run(dir, ['context', '--log'])).toMatch(/ Observation: yaml test fails: tabs \| Thought: enable json: false \| Action: set the flag\n/);
+  });
+});
