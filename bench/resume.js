@@ -394,7 +394,7 @@ function commandOf(op, args) {
     case 'abandon':
       return { type: 'abandon', branch: positional[0], reason: flag('reason') };
     case 'merge':
-      return { type: 'merge', branch: positional[0], synthesis: flag('synthesis') };
+      return { type: 'merge', branch: positional[0], synthesis: flag('synthesis'), ...(flag('next') ? { next: flag('next') } : {}) };
     default:
       throw new Error(`resume bench: no library form for gctx ${op}`);
   }

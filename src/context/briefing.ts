@@ -10,9 +10,8 @@
  */
 import { currentBranch, displayLabel, type MemoryState } from '../decider/state.js';
 import { type FileChange, MAIN } from '../events/types.js';
-import { filesText } from '../log/prose.js';
 import { clip, fitText } from './budget.js';
-import { failedLines, failureLine, pendingLine, uncommittedLine } from './lines.js';
+import { failedLines, failureLine, filesFitted, pendingLine, uncommittedLine } from './lines.js';
 
 export const BRIEFING_BUDGET = 900;
 
@@ -32,16 +31,16 @@ export function briefing(state: MemoryState, session?: string, budget = BRIEFING
   const last = b.last;
   if (last) {
     lines.push(`Last milestone on ${here}: ${displayLabel(b, last.label, last.id)} ${last.at.slice(0, 10)} — ${clip(last.contribution, 420)}`);
-    if (last.files.length) lines.push(`  Files: ${clip(filesText(last.files), 200)}`);
+    if (last.files.length) lines.push(`  Files: ${filesFitted(last.files, 200, last.fileCount ?? last.files.length, `(context commit ${displayLabel(b, last.label, last.id)})`)}`);
   } else {
     lines.push(`No commits on ${here} yet.`);
   }
   const next = last?.next;
-  if (next) lines.push(`Next step (as recorded${last?.nextFrom ? ` with ${last.nextFrom}` : ''}): ${clip(next, 240)}`);
+  if (next) lines.push(`Next step (as recorded): ${clip(next, 240)}`);
   // The work in flight before the failed approaches, and bounded: when the whole will not fit,
   // what is cut is the end, and the end should be the oldest approach, not what is under way.
-  const pending = pendingLine(b, 8) ?? uncommittedLine(uncommitted, 8);
-  if (pending) lines.push(clip(pending, 600));
+  const pending = pendingLine(b, 8, '(context log)', 600) ?? uncommittedLine(uncommitted, 8, 600);
+  if (pending) lines.push(pending);
   const failing = failureLine(b);
   if (failing) lines.push(failing);
   const failed = failedLines(state, 4);
@@ -49,7 +48,7 @@ export function briefing(state: MemoryState, session?: string, budget = BRIEFING
   const others = Object.values(state.branches)
     .filter((x) => x.life === 'active' && x.name !== here && x.name !== MAIN)
     .sort((x, y) => (x.created < y.created ? 1 : x.created > y.created ? -1 : 0));
-  if (others.length) lines.push(`Other open branches: ${others.slice(0, 4).map((o) => `${o.name} (${clip(o.purpose, 60)})`).join('; ')}${others.length > 4 ? `; +${others.length - 4} more` : ''}`);
+  if (others.length) lines.push(`Other open branches: ${others.slice(0, 4).map((o) => `${o.name} (${clip(o.purpose, 60)})`).join('; ')}${others.length > 4 ? `; +${others.length - 4} more (context status)` : ''}`);
   lines.push('Memory tools: commit after each milestone (what and why, and the next step); branch to try an alternative; merge with a synthesis, or abandon with a reason; context to recall more.');
   return fitText(lines.join('\n'), budget, 'ask context for more').text;
 }

@@ -4,23 +4,56 @@
  * tokens (docs/benchmarks.md, the resume benchmark).
  */
 import type { BranchInfo, MemoryState } from '../decider/state.js';
+import { guardRefusal } from '../events/guard.js';
 import type { FileChange, GccEvent } from '../events/types.js';
 import { filesText, summaryLine } from '../log/prose.js';
 import { clip } from './budget.js';
 
 const time = (at: string): string => `${at.slice(5, 10)} ${at.slice(11, 16)}`;
 
+/**
+ * Files as a list inside `room` characters: whole entries in the order given (the first one
+ * clipped if it alone is too long), then how many are left — `total` counts those not given too —
+ * and `where` they are. Never a list cut mid-way without saying so.
+ */
+export function filesFitted(files: readonly FileChange[], room: number, total = files.length, where = ''): string {
+  const tail = (left: number) => (left > 0 ? `, +${left} more${where ? ` ${where}` : ''}` : '');
+  let text = '';
+  let n = 0;
+  for (const f of files) {
+    const entry = filesText([f]);
+    const next = n ? `${text}, ${entry}` : entry;
+    if (next.length + tail(total - n - 1).length > room) {
+      if (n === 0) {
+        text = clip(entry, Math.max(20, room - tail(total - 1).length));
+        n = 1;
+      }
+      break;
+    }
+    text = next;
+    n++;
+  }
+  return text + tail(total - n);
+}
+
 /** One log entry as the log view shows it. */
 export function entryLine(e: GccEvent): string {
   switch (e.type) {
     case 'tool.recorded': {
       const call = clip(e.data.input ? `${e.data.tool} ${e.data.input}` : e.data.tool, 200);
+      // gctx's own guard refused it: said in a few words, not its reason's ninety tokens.
+      const refused = e.data.isError ? guardRefusal(e.data.result) : null;
+      if (refused) return `${time(e.at)} ${call} → blocked by gctx: ${refused === 'git' ? 'it would overwrite memory not yet committed to git' : '.GCC/ is written through the memory tools'}`;
       const result = e.data.result.trim() ? clip(e.data.result, e.data.isError ? 300 : 160) : '';
-      const files = e.data.files.length ? ` [${clip(filesText(e.data.files), 160)}]` : '';
+      const files = e.data.files.length ? ` [${filesFitted(e.data.files, 160)}]` : '';
       return `${time(e.at)} ${call}${e.data.isError ? ` → failed: ${result || '(no output)'}` : result ? ` → ${result}` : ''}${files}`;
     }
-    case 'ota.logged':
-      return `${time(e.at)} ${clip([e.data.observation, e.data.thought, e.data.action].filter((x) => x.trim()).join(' | '), 400)}`;
+    case 'ota.logged': {
+      // Each part named, in a word: which is the observation and which the action matters more
+      // than the tokens the names cost. A part left empty is left out.
+      const parts: [string, string][] = [['Observation', e.data.observation], ['Thought', e.data.thought], ['Action', e.data.action]];
+      return `${time(e.at)} ${clip(parts.filter(([, x]) => x.trim()).map(([name, x]) => `${name}: ${x}`).join(' | '), 430)}`;
+    }
     default:
       return `${time(e.at)} ${summaryLine(e)}`;
   }
@@ -37,19 +70,25 @@ export function failedLines(state: MemoryState, max: number, where = 'in the ful
   return lines;
 }
 
-/** Work since the branch's last commit: the files, newest first, bounded. */
-export function pendingLine(b: BranchInfo, max: number): string | null {
+/**
+ * Work since the branch's last commit: the files, newest first, at most `max` of them and inside
+ * `room` characters; `where` says where the rest are (the log).
+ */
+export function pendingLine(b: BranchInfo, max: number, where: string, room = Infinity): string | null {
   const p = b.pending;
   if (!p.turns) return null;
   const files = Object.values(p.files).sort((x, y) => (x.at < y.at ? 1 : x.at > y.at ? -1 : 0));
-  const shown = filesText(files.slice(0, max));
-  return `Since the last commit: ${p.turns} step${p.turns === 1 ? '' : 's'}, ${p.edits} edit${p.edits === 1 ? '' : 's'}${files.length ? ` in ${files.length} file${files.length === 1 ? '' : 's'}, newest first: ${shown}${files.length > max ? `, +${files.length - max} more` : ''}` : ''}.`;
+  const head = `Since the last commit: ${p.turns} step${p.turns === 1 ? '' : 's'}, ${p.edits} edit${p.edits === 1 ? '' : 's'}`;
+  if (!files.length) return `${head}.`;
+  const lead = `${head} in ${files.length} file${files.length === 1 ? '' : 's'}, newest first: `;
+  return `${lead}${filesFitted(files.slice(0, max), room - lead.length - 1, files.length, where)}.`;
 }
 
 /** The work tree's changes git sees since the branch's last commit, when no hook logged the work. */
-export function uncommittedLine(files: readonly FileChange[] | null | undefined, max: number): string | null {
+export function uncommittedLine(files: readonly FileChange[] | null | undefined, max: number, room = Infinity): string | null {
   if (!files?.length) return null;
-  return `Changed in the work tree since the last memory commit (git; a pull counts too): ${filesText(files.slice(0, max))}${files.length > max ? `, +${files.length - max} more` : ''}.`;
+  const lead = 'Changed in the work tree since the last memory commit (git; a pull counts too): ';
+  return `${lead}${filesFitted(files.slice(0, max), room - lead.length - 1, files.length, '(git status)')}.`;
 }
 
 /** The newest failed tool call since the branch's last commit, and what it said. */

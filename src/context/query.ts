@@ -8,13 +8,12 @@ import { yamlLib } from '../runtime/lazy-deps.js';
 import { currentBranch, displayLabel, type BranchInfo, type MemoryState, RECENT_COMMITS } from '../decider/state.js';
 import { type EventOf, type FileChange, type GccEvent, MAIN } from '../events/types.js';
 import { gccError } from '../errors.js';
-import { filesText } from '../log/prose.js';
 import { flatText } from '../log/safe-text.js';
 import { renderCommit } from '../projections/render-commit.js';
 import { renderMain } from '../projections/render-main.js';
 import { metadataObject } from '../projections/render-metadata.js';
 import { CHARS_PER_TOKEN, clip, estimateTokens, fitItems, fitText, MIN_BUDGET } from './budget.js';
-import { entryLine, failedLines, failureLine, pendingLine, uncommittedLine } from './lines.js';
+import { entryLine, failedLines, failureLine, filesFitted, pendingLine, uncommittedLine } from './lines.js';
 import type { SearchHit, SearchKind } from './search-index.js';
 import { CONTEXT_LEVELS, type ContextLevel } from './levels.js';
 
@@ -89,18 +88,18 @@ function status(src: ContextSource, o: ContextOptions, budget: number): ContextA
   const open = s.objectives.map((x, i) => ({ ...x, n: i + 1 })).filter((x) => !x.done);
   lines.push(`Objectives: ${open.length} open, ${s.objectives.length - open.length} done${open.length ? '' : '.'}`);
   for (const x of open.slice(0, 10)) lines.push(`  ${x.n}. ${clip(x.text, 160)}`);
-  if (open.length > 10) lines.push(`  … ${open.length - 10} more in \`full\``);
+  if (open.length > 10) lines.push(`  … ${open.length - 10} more in \`${(o.spell ?? defaultSpell)({ level: 'full' })}\``);
   if (b.last) {
     const shown = displayLabel(b, b.last.label, b.last.id);
     // A label two clones both used already carries the hash: said once.
     lines.push(`Last commit ${shown}${shown === b.last.label ? ` ${b.last.id}` : ''} (${when(b.last.at)}): ${clip(b.last.contribution, 300)}`);
-    if (b.last.next) lines.push(`  Next${b.last.nextFrom ? ` (recorded with ${b.last.nextFrom})` : ''}: ${clip(b.last.next, 200)}`);
+    if (b.last.next) lines.push(`  Next: ${clip(b.last.next, 200)}`);
   }
-  const pending = pendingLine(b, 10) ?? uncommittedLine(src.uncommitted?.(here), 10);
+  const pending = pendingLine(b, 10, `in \`${(o.spell ?? defaultSpell)({ level: 'log', branch: here })}\``) ?? uncommittedLine(src.uncommitted?.(here), 10);
   if (pending) lines.push(pending);
   const failing = failureLine(b);
   if (failing) lines.push(failing);
-  const earlier = earlierCommits(src, here, EARLIER_COMMITS);
+  const earlier = earlierCommits(src, here, EARLIER_COMMITS, o.spell ?? defaultSpell);
   if (earlier.length) lines.push('Earlier commits, newest first:', ...earlier);
   const active = Object.values(s.branches).filter((x) => x.life === 'active' && x.name !== MAIN).sort((x, y) => (x.created < y.created ? 1 : -1));
   lines.push(`Branches: ${active.length} open${active.length ? ':' : '.'}`);
@@ -123,39 +122,51 @@ function status(src: ContextSource, o: ContextOptions, budget: number): ContextA
 
 /**
  * Commits before the last one, newest first: on the branch, then on the branch it came from
- * (and so on up to main), so a session on a young branch still sees what the trunk decided.
- * Abandon records are left out: the failed approaches list has them, with their reasons.
- * A decision and its why are usually in a commit's first sentences; each is clipped to those.
+ * (and so on up to main), so a session on a young branch still sees what the trunk decided —
+ * from the state's window of recent commits, never the logs. Abandon records are left out: the
+ * failed approaches list has them, with their reasons. A decision and its why are usually in a
+ * commit's first sentences; each is clipped to those. Where a branch has older commits than the
+ * list reached, a line says how many and the branch view's page that starts with them.
  */
-/** Commits before the last one, newest first, continuing on the parent: from the state's recent window, never the logs. */
-function earlierCommits(src: ContextSource, here: string, max: number): string[] {
+function earlierCommits(src: ContextSource, here: string, max: number, spell: (q: ContextQuery) => string): string[] {
   const s = src.state;
   const out: string[] = [];
+  const more: string[] = [];
   const skip = s.branches[here]?.last?.id;
   let name: string | null = here;
-  for (let depth = 0; name !== null && out.length < max && depth < 20; depth++) {
+  for (let depth = 0; name !== null && depth < 20; depth++) {
     const b: BranchInfo | undefined = s.branches[name];
     if (!b) break;
+    if (out.length >= max) {
+      // The list is full before it reached the branch this one came from: its commits, counted.
+      if (b.commits > 0) more.push(`  … and ${b.commits} commit${b.commits === 1 ? '' : 's'} on ${name}, where ${here} came from: \`${spell({ level: 'branch', name })}\``);
+      break;
+    }
+    // The branch's newest commits looked at: listed, shown above as the last, or an abandon record.
+    let seen = 0;
     for (const c of [...b.recent].reverse()) {
       if (out.length >= max) break;
+      seen++;
       if (c.id === skip || c.abandon) continue;
       const label = displayLabel(b, c.label, c.id);
       out.push(`  ${name === here ? label : `${name}@${label}`} ${c.at.slice(0, 10)}: ${clip(c.gist ?? c.title, 240)}`);
     }
+    const left = b.commits - seen;
+    if (left > 0 && seen > 0) more.push(`  … ${left} older commit${left === 1 ? '' : 's'} on ${name}: \`${spell({ level: 'branch', name, k: seen, page: 2 })}\``);
     name = b.parent;
   }
-  return out;
+  return out.length || more.length ? [...out, ...more] : [];
 }
 
 function pendingFiles(b: BranchInfo) {
   return Object.values(b.pending.files).sort((x, y) => (x.at < y.at ? 1 : -1)).map((f) => ({ path: f.path, added: f.added, removed: f.removed }));
 }
 
-/** One commit, compactly: label, hash, date, contribution, files, next step. */
-export function commitBlock(b: BranchInfo | undefined, e: Commit, max = 600): string {
+/** One commit, compactly: label, hash, date, contribution, files (`where` the rest are, when cut), next step. */
+export function commitBlock(b: BranchInfo | undefined, e: Commit, max = 600, where = ''): string {
   const d = e.data;
   const head = `${displayLabel(b, d.label, d.id)} ${d.id} ${when(e.at)}${d.merge ? ` (merge of ${d.merge.from})` : d.abandon ? ` (abandoned ${d.abandon.from})` : ''}: ${clip(d.contribution, max)}`;
-  const more = [d.files.length ? `  Files: ${clip(filesText(d.files), 300)}` : '', d.next ? `  Next: ${clip(d.next, 200)}` : ''].filter(Boolean);
+  const more = [d.files.length ? `  Files: ${filesFitted(d.files, 300, d.files.length, where)}` : '', d.next ? `  Next: ${clip(d.next, 200)}` : ''].filter(Boolean);
   return `${[head, ...more].join('\n')}\n`;
 }
 
@@ -173,18 +184,21 @@ function branchView(src: ContextSource, q: Extract<ContextQuery, { level: 'branc
   if (b.life === 'abandoned') head.push(`Abandoned ${when(b.closed ?? '')}: ${clip(b.reason ?? '', 400)}`);
   if (b.life === 'merged') head.push(`Merged into ${b.mergedInto} ${when(b.closed ?? '')}`);
   // The branch's work since its last commit: what a session picking the branch up is in the middle of.
-  const pending = pendingLine(b, 10);
+  const pending = pendingLine(b, 10, `in \`${(o.spell ?? defaultSpell)({ level: 'log', branch: name })}\``);
   if (pending) head.push(pending);
   const failing = failureLine(b);
   if (failing) head.push(failing);
   // Recent commits older than the page (on a later page, the newer ones are not "earlier").
   const oldest = shown.at(-1)?.at;
   const earlier = oldest === undefined ? [] : b.recent.filter((c) => c.at <= oldest && !shown.some((x) => x.data.id === c.id));
-  head.push(`${b.commits} commit${b.commits === 1 ? '' : 's'}${earlier.length ? `; earlier: ${earlier.map((c) => `${displayLabel(b, c.label, c.id)} ${clip(c.title, 60)}`).reverse().join('; ')}` : ''}.`);
+  // The earlier ones are the state's recent window: those beyond it are counted (the tail below
+  // gives the page that shows them).
+  const beyond = Math.max(0, b.commits - (p - 1) * k - shown.length - earlier.length);
+  head.push(`${b.commits} commit${b.commits === 1 ? '' : 's'}${earlier.length ? `; earlier: ${earlier.map((c) => `${displayLabel(b, c.label, c.id)} ${clip(c.title, 60)}`).reverse().join('; ')}${beyond ? `; and ${beyond} older` : ''}` : ''}.`);
   if (!shown.length) head.push(b.commits ? `(no commits on page ${p})` : '(no commits yet)');
   else head.push(`Newest first${p > 1 ? `, page ${p}` : ''}:`);
   const older = b.commits - (p - 1) * k - shown.length;
-  const items = shown.map((e) => commitBlock(b, e));
+  const items = shown.map((e) => commitBlock(b, e, 600, `in \`${(o.spell ?? defaultSpell)({ level: 'commit', id: e.data.id })}\``));
   const next = (n: number): ContextQuery => ({ level: 'branch', name, k, page: p + Math.max(1, Math.floor(n / k)) });
   const spell = o.spell ?? defaultSpell;
   const fit = fitItems(`${head.join('\n')}\n`, items, budget, (n) => {
@@ -202,10 +216,17 @@ function branchView(src: ContextSource, q: Extract<ContextQuery, { level: 'branc
   };
 }
 
-/** A commit by hash prefix, label (`C003`, `feat/x@C003`) or display label (`C003.1a2b3c4`). */
+/**
+ * A commit by label (`C003`, `feat/x@C003`), display label (`C003.1a2b3c4`) or hash prefix (4
+ * characters or more). A bare word that reads as both — `c200`, `c2004` are labels and hashes —
+ * is a label first, then a hash: whichever names one commit. When several could be meant, the
+ * error lists them, each in a form that names one.
+ */
 export function findCommit(src: ContextSource, ref: string, session?: string): Commit {
   const want = ref.trim();
   const m = /^(?:(.+)[@:])?(C\d+)(?:\.([0-9a-f]{4,}))?$/i.exec(want);
+  // A label several branches use, kept until the hash has had its say.
+  let several: { label: string; on: string[] } | null = null;
   if (m) {
     const branch = m[1] ?? currentBranch(src.state, session);
     const label = m[2]!.toUpperCase();
@@ -235,21 +256,30 @@ export function findCommit(src: ContextSource, ref: string, session?: string): C
         return elsewhere.length < 2;
       });
       if (elsewhere.length === 1) return elsewhere[0]!;
-      if (elsewhere.length > 1) {
-        const on = [...new Set(elsewhere.map((e) => e.branch))];
-        throw gccError('E_COMMIT_NOT_FOUND', `${label} is not on ${branch} and names commits on several branches (${on.join(', ')})`, `name the branch: ${on.map((b) => `${b}@${label}`).join(' or ')}, or use the hash`);
-      }
+      if (elsewhere.length > 1) several = { label, on: [...new Set(elsewhere.map((e) => e.branch))] };
     }
-  } else if (/^[0-9a-f]{4,40}$/i.test(want)) {
-    const hits: Commit[] = [];
-    src.scan({}, (e) => {
-      if (e.type === 'commit.recorded' && e.data.id.startsWith(want.toLowerCase()) && !hits.some((h) => h.id === e.id)) hits.push(e);
-      return hits.length < 2;
-    });
-    if (hits.length === 1) return hits[0]!;
-    if (hits.length > 1) throw gccError('E_COMMIT_NOT_FOUND', `${want} matches several commits`, 'give more characters of the hash');
   }
-  throw gccError('E_COMMIT_NOT_FOUND', `no commit ${JSON.stringify(want)}`, 'use a hash (7 hex) or a label like C003 or feat/x@C003; `gctx context --branch` lists them');
+  // A hash, or a bare label no commit carries that reads as one.
+  const hash = (!m || (!m[1] && !m[3])) && /^[0-9a-f]{4,40}$/i.test(want) ? findByHash(src, want.toLowerCase()) : [];
+  const named = (c: Commit) => `${c.data.id} (${c.branch}@${displayLabel(src.state.branches[c.branch], c.data.label, c.data.id)} "${clip(c.data.title, 50)}")`;
+  if (several) {
+    const { label, on } = several;
+    const also = hash.length ? `; it also starts the hash of ${hash.map(named).join(', ')}` : '';
+    throw gccError('E_COMMIT_NOT_FOUND', `${label} is not on ${m![1] ?? currentBranch(src.state, session)} and names commits on several branches (${on.join(', ')})${also}`, `name the branch: ${on.map((b) => `${b}@${label}`).join(' or ')}, or use the hash`);
+  }
+  if (hash.length === 1) return hash[0]!;
+  if (hash.length > 1) throw gccError('E_COMMIT_NOT_FOUND', `${want} starts the hash of several commits: ${hash.map(named).join(', ')}`, `give more characters of the hash (${hash.map((c) => c.data.id).join(' or ')})`);
+  throw gccError('E_COMMIT_NOT_FOUND', `no commit ${JSON.stringify(want)}`, 'use a hash (4 characters or more) or a label like C003 or feat/x@C003; `gctx context --branch` lists them');
+}
+
+/** Commits whose hash starts with `prefix`: the first two found (enough to tell one from several). */
+function findByHash(src: ContextSource, prefix: string): Commit[] {
+  const hits: Commit[] = [];
+  src.scan({}, (e) => {
+    if (e.type === 'commit.recorded' && e.data.id.startsWith(prefix) && !hits.some((h) => h.id === e.id)) hits.push(e);
+    return hits.length < 2;
+  });
+  return hits;
 }
 
 /** The roadmap when it must be cut, as lines: what happened, newest first, before the standing lists. */

@@ -8,7 +8,7 @@ export type Command =
   | { type: 'commit'; contribution: string; title?: string; files?: FileChange[]; check?: string[]; next?: string }
   | { type: 'branch'; name: string; purpose: string; hypotheses?: string[] }
   | { type: 'switch'; name: string }
-  | { type: 'merge'; branch: string; into?: string; synthesis: string; learned?: string }
+  | { type: 'merge'; branch: string; into?: string; synthesis: string; learned?: string; next?: string }
   | { type: 'abandon'; branch: string; reason: string }
   | { type: 'roadmap'; action: RoadmapAction; target: string }
   | { type: 'log'; observation: string; thought: string; action: string }

@@ -116,7 +116,33 @@ function checkFiles(files: unknown): FileChange[] | GccError {
   return out;
 }
 
-function rejection(r: BranchRejected): GccError {
+/**
+ * A name that is not free for a new branch, where `taken` is the branch holding it (the same
+ * name, or one only case tells apart). The way on fits its state: an open branch is switched to;
+ * a closed one cannot be (a switch is refused), so another name is suggested, one that is free.
+ */
+function branchExists(state: MemoryState, wanted: string, taken: string): GccError {
+  const b = state.branches[taken];
+  if (!b || b.life === 'active') return gccError('E_BRANCH_EXISTS', `branch ${taken} already exists`, `switch to it with \`gctx switch ${taken}\`, or pick another name`);
+  const how = b.life === 'merged' ? `was merged into ${b.mergedInto ?? MAIN}` : b.life === 'abandoned' ? 'was abandoned' : 'is known from events of another clone';
+  const read = b.life === 'unborn' ? '' : `; read what it did with \`gctx context --branch ${taken}\``;
+  return gccError('E_BRANCH_EXISTS', `branch ${taken} already exists and ${how}: a closed branch takes no more work`, `pick another name, e.g. \`gctx branch ${freeName(state, wanted)} --purpose "…"\`${read}`);
+}
+
+/** `name-2`, `name-3`… (counting on from a number the name ends with): the first no branch holds. */
+function freeName(state: MemoryState, name: string): string {
+  const taken = new Set(Object.keys(state.branches).map(branchKey));
+  const m = /^(.*?)-(\d{1,6})$/.exec(name);
+  const stem = (m ? m[1]! : name).slice(0, 90);
+  const first = m ? Number(m[2]) + 1 : 2;
+  for (let n = first; n < first + 10_000; n++) {
+    const candidate = `${stem}-${n}`;
+    if (!taken.has(branchKey(candidate)) && !branchNameProblem(candidate)) return candidate;
+  }
+  return '<another-name>';
+}
+
+function rejection(r: BranchRejected, state: MemoryState): GccError {
   const b = r.branch;
   switch (r.code) {
     case 'E_BRANCH_CLOSED':
@@ -128,7 +154,7 @@ function rejection(r: BranchRejected): GccError {
     case 'E_ABANDON_MAIN':
       return gccError('E_ABANDON_MAIN', `${MAIN} cannot be abandoned`, 'abandon a branch instead: `gctx abandon <branch> --reason "…"`');
     case 'E_BRANCH_EXISTS':
-      return gccError('E_BRANCH_EXISTS', `branch "${b}" already exists`, `switch to it (\`gctx switch ${b}\`) or pick another name`);
+      return branchExists(state, b, b);
     case 'E_BRANCH_NOT_FOUND':
       return gccError('E_BRANCH_NOT_FOUND', `no branch named "${b}"`, 'see the branches with `gctx status`');
   }
@@ -138,7 +164,7 @@ function rejection(r: BranchRejected): GccError {
 function through(state: MemoryState, name: string, e: Parameters<typeof branchStep>[2]): NewEvent[] | GccError {
   const b = state.branches[name];
   const step = branchStep(b?.life ?? 'unborn', { name, parent: name === MAIN ? null : (b?.parent ?? (e.type === 'branch.created' ? e.data.parent : MAIN)) }, e);
-  return step.rejected ? rejection(step.rejected) : step.accepted;
+  return step.rejected ? rejection(step.rejected, state) : step.accepted;
 }
 
 const notFound = (name: string) => gccError('E_BRANCH_NOT_FOUND', `no branch named ${JSON.stringify(name)}`, 'see the branches with `gctx status`');
@@ -183,7 +209,7 @@ export function decide(state: MemoryState, input: Command, ctx: DecideContext): 
       }
       // Branch folders must not collide on case-insensitive file systems.
       const clash = Object.keys(state.branches).find((n) => branchKey(n) === branchKey(cmd.name));
-      if (clash) return fail(gccError('E_BRANCH_EXISTS', `branch ${clash} already exists`, `switch to it with \`gctx switch ${clash}\`, or pick another name`));
+      if (clash) return fail(branchExists(state, cmd.name, clash));
       const purpose = text('purpose', cmd.purpose);
       if (purpose instanceof GccError) return fail(purpose);
       const hypotheses = (cmd.hypotheses ?? []).map((h) => normalizeLine(String(h))).filter((h) => h !== '');
@@ -194,13 +220,16 @@ export function decide(state: MemoryState, input: Command, ctx: DecideContext): 
     case 'switch': {
       const b = state.branches[cmd.name];
       if (!b || b.life === 'unborn') return fail(notFound(cmd.name));
-      if (!isOpen(b)) return fail(rejection({ type: 'gcc.rejected', code: 'E_BRANCH_CLOSED', branch: cmd.name, refused: 'commit.recorded' }));
+      if (!isOpen(b)) return fail(rejection({ type: 'gcc.rejected', code: 'E_BRANCH_CLOSED', branch: cmd.name, refused: 'commit.recorded' }, state));
       if (cmd.name === here) return ok([], [], `Already on ${cmd.name}`);
       return ok([], [switchTo(cmd.name, ctx.session)], `Switched to ${cmd.name}`);
     }
     case 'merge': {
       const synthesis = text('synthesis', cmd.synthesis);
       if (synthesis instanceof GccError) return fail(synthesis);
+      // The merge's own next step: it supersedes the merged branch's, which is not carried over.
+      const next = cmd.next !== undefined && cmd.next.trim() ? text('next', cmd.next) : undefined;
+      if (next instanceof GccError) return fail(next);
       const src = state.branches[cmd.branch];
       if (!src || src.life === 'unborn') return fail(notFound(cmd.branch));
       const into = cmd.into ?? (src.parent !== null && isOpen(state.branches[src.parent]) ? src.parent : MAIN);
@@ -219,7 +248,7 @@ export function decide(state: MemoryState, input: Command, ctx: DecideContext): 
       const merge = { from: cmd.branch, tried, learned: cmd.learned?.trim() ? cmd.learned : synthesis, integrated: synthesis };
       const closed = through(state, cmd.branch, { type: 'branch.merged', data: { branch: cmd.branch, into, commit: id } });
       if (closed instanceof GccError) return fail(closed);
-      const commit = through(state, into, { type: 'commit.recorded', data: { id, label, title, contribution: synthesis, purpose: purposeOf(state, target), previous: previousOf(target), files, merge } });
+      const commit = through(state, into, { type: 'commit.recorded', data: { id, label, title, contribution: synthesis, purpose: purposeOf(state, target), previous: previousOf(target), files, merge, ...(next ? { next } : {}) } });
       if (commit instanceof GccError) return fail(commit);
       // The synthesis commit leads the batch: readers of the log see the merge after its commit.
       const local = here !== cmd.branch && here !== into ? [switchTo(into, ctx.session)] : [];

@@ -11,6 +11,7 @@
 import { type Draft, freeze, Immer, produce } from 'immer';
 import { diffLib } from '../runtime/lazy-deps.js';
 import { type Config, DEFAULT_CONFIG, type GccEvent, MAIN } from '../events/types.js';
+import { guardRefusal } from '../events/guard.js';
 import { MAX_OBJECTIVES } from '../events/rules.js';
 import { branchStep, sessionStep } from '../machines/steps.js';
 import { signalsOf } from '../machines/session.js';
@@ -148,20 +149,19 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
       pushWindow(owner.recent, { id: e.data.id, label: e.data.label, title: e.data.title, at: e.at, gist: e.data.contribution.slice(0, 300), ...(e.data.abandon ? { abandon: true as const } : {}) }, RECENT_COMMITS);
       // The abandon record is a failed approach, listed as such: the last milestone stays the last progress.
       if (!e.data.abandon) {
-        // A merge records no next step of its own: it keeps the newest one recorded before it,
-        // saying where — the merged branch's, else this branch's. (A commit that names none
-        // has none: the step recorded before it may be what it did.)
-        const merged = e.data.merge ? d.branches[e.data.merge.from]?.last : undefined;
-        const carried = e.data.next || !e.data.merge ? null : [merged, owner.last].find((c) => c?.next);
+        // The next step is the one this commit records, and only that: a commit that names
+        // none has none (the step recorded before it may be what it did), and a merge is such a
+        // commit — it supersedes the merged branch's step, which was usually "merge it back".
+        // Status, the briefing and every view read the step from here.
         owner.last = {
           id: e.data.id,
           label: e.data.label,
           title: e.data.title,
           at: e.at,
           contribution: e.data.contribution.slice(0, 600),
-          next: e.data.next ? e.data.next.slice(0, 300) : (carried?.next ?? null),
-          ...(carried ? { nextFrom: carried === merged ? `${e.data.merge!.from}@${carried.nextFrom ?? carried.label}` : (carried.nextFrom ?? carried.label) } : {}),
+          next: e.data.next ? e.data.next.slice(0, 300) : null,
           files: e.data.files.slice(0, 20),
+          fileCount: e.data.files.length,
         };
       }
       owner.pending = { edits: 0, turns: 0, files: dict() };
@@ -208,8 +208,10 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
         if (!prev) dropOldestBeyond(owner.pending.files, PENDING_FILES);
       }
       // What failed since the last commit, and why, until the same call succeeds: a resuming
-      // agent should not find out again by running it.
+      // agent should not find out again by running it. A call gctx's own write guard refused
+      // is not failing work (it never ran; the agent was told why at the time).
       const failure = owner.pending.failure;
+      if (e.data.isError && guardRefusal(e.data.result)) return;
       if (e.data.isError) owner.pending.failure = { tool: e.data.tool, input: e.data.input.slice(0, 300), result: e.data.result.slice(0, 600), at: e.at };
       else if (failure && failure.tool === e.data.tool && failure.input === e.data.input.slice(0, 300)) owner.pending.failure = null;
       return;

@@ -30,13 +30,11 @@ export interface CommitRef {
 /** The substance of a branch's last milestone, for the briefing. */
 export interface LastCommit extends CommitRef {
   contribution: string;
+  /** The step this commit recorded; none when it named none (a merge included: see evolve). */
   next: string | null;
-  /**
-   * When this is a merge, which records no next step: the label (as recorded) of the commit
-   * whose step `next` carries — the merged branch's last, else this branch's previous.
-   */
-  nextFrom?: string;
+  /** The first files the commit touched (a window: see evolve), and how many it touched. */
   files: FileChange[];
+  fileCount: number;
 }
 
 /** The newest tool call that failed since the last commit, until the same call succeeds. */

@@ -23,6 +23,12 @@ import { FrozenLog } from '../store/visit.js';
 
 const FED = 'fed.json';
 /**
+ * The feed's record format, and with it what docsOf yields for an event: bump it when docsOf
+ * changes, and every segment is indexed again (a cache fed by an older gctx lacks what it adds).
+ * 2: a merge's learned text is searchable.
+ */
+const FED_FORMAT = 2;
+/**
  * Bytes of segments to index beyond which a query runs with the memory's state let go (and
  * folded again after): a first index of a long history reads it all, and the state it does not
  * need would otherwise stay live through it, and V8 sizes the heap by what is live.
@@ -35,7 +41,13 @@ interface Fed {
   docs: number;
 }
 
-/** The documents an event yields: what a reader would look for later. Ids stay unique per shard. */
+/**
+ * The documents an event yields: what a reader would look for later — every field a person
+ * wrote (a commit's title, contribution and next step; a merge's synthesis and what was learned;
+ * a branch's purpose and hypotheses; an abandon's reason), not what gctx derives from them (a
+ * merge's "what was tried" lists the branch's purpose and commit titles, found where they were
+ * written). Ids stay unique per shard. Changing what it yields: bump FED_FORMAT.
+ */
 export function docsOf(shard: string, e: GccEvent): SearchDoc[] {
   const base = { shard, branch: e.branch, at: e.at };
   switch (e.type) {
@@ -45,7 +57,9 @@ export function docsOf(shard: string, e: GccEvent): SearchDoc[] {
       if (d.abandon) return [];
       const kind: SearchKind = d.merge ? 'synthesis' : 'commit';
       const files = d.files.map((f) => f.path).join(' ');
-      const text = [d.contribution, d.next ? `Next: ${d.next}` : '', files].filter(Boolean).join('\n');
+      // What is integrated is the contribution; what was learned defaults to it (said once).
+      const learned = d.merge && d.merge.learned.trim() && d.merge.learned !== d.contribution ? `Learned: ${d.merge.learned}` : '';
+      const text = [d.contribution, learned, d.next ? `Next: ${d.next}` : '', files].filter(Boolean).join('\n');
       return [{ ...base, id: e.id, kind, ref: d.label, title: d.title, hash: d.id, text }];
     }
     case 'branch.created':
@@ -73,7 +87,7 @@ function readFed(path: string): Map<string, Fed> {
   const out = new Map<string, Fed>();
   try {
     const raw: unknown = JSON.parse(readFileSync(path, 'utf8'));
-    if (!raw || typeof raw !== 'object' || (raw as { format?: unknown }).format !== 1) return out;
+    if (!raw || typeof raw !== 'object' || (raw as { format?: unknown }).format !== FED_FORMAT) return out;
     const shards = (raw as { shards?: unknown }).shards;
     if (!Array.isArray(shards)) return out;
     for (const s of shards) {
@@ -81,7 +95,7 @@ function readFed(path: string): Map<string, Fed> {
       out.set(s[0], { size: s[1], crc: s[2], docs: s[3] });
     }
   } catch {
-    // None yet, or unreadable: every segment is looked at again.
+    // None yet, unreadable, or fed by another docsOf (format): every segment is looked at again.
   }
   return out;
 }
@@ -203,7 +217,7 @@ export class MemorySearch {
     // A cache that cannot be written is rebuilt by the next query.
     if (idx.flush()) return;
     try {
-      writeTextAtomic(path, JSON.stringify({ format: 1, shards: [...fed].map(([n, f]) => [n, f.size, f.crc, f.docs]) }));
+      writeTextAtomic(path, JSON.stringify({ format: FED_FORMAT, shards: [...fed].map(([n, f]) => [n, f.size, f.crc, f.docs]) }));
     } catch {
       /* the next query looks at every segment again */
     }

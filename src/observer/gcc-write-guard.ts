@@ -1,11 +1,15 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { GCC_WRITE_REASON, GIT_UNCOMMITTED_REASON } from '../events/guard.js';
 import type { CanonicalInput, CanonicalTool } from './envelope.js';
 import { targetsGcc } from './gcc-paths.js';
 import { mcpEffects } from './mcp-writes.js';
 import { patchTargets } from './patch-targets.js';
 import { describeWrite, type Memory, pathWriteHits, type ShellWrite } from './shell-effects.js';
 import { shellWrites } from './shell-writes.js';
+
+// The reasons are kept with the events: the fold reads a refusal back from the log (events/guard.ts).
+export { GCC_WRITE_REASON, GIT_UNCOMMITTED_REASON };
 
 /**
  * `.GCC/events/` holds the memory's committed truth, written only by gctx; every other file under
@@ -18,15 +22,6 @@ import { shellWrites } from './shell-writes.js';
  * behaviour is defined elsewhere such as `make` or `npm run`) is allowed; the store's integrity
  * checks catch it afterwards.
  */
-export const GCC_WRITE_REASON =
-  'The files under .GCC/ are generated from the memory log; writing them directly would corrupt it. ' +
-  'Use the memory tools instead (commit, branch, merge, roadmap — gcc_* in Pi, mcp__gcc__* over MCP — or `gctx` on the command line).';
-
-export const GIT_UNCOMMITTED_REASON =
-  'This git command rewrites .GCC/ in the work tree while the memory holds events that are not committed to git yet: they would be lost. ' +
-  "Commit the memory first (`git add .GCC && git commit -m 'agent memory'`), or leave it out of the command " +
-  "(`git stash push -- ':!.GCC'`, `git checkout -- . ':!.GCC'`, `git clean -fd -e .GCC`).";
-
 export interface GuardInput {
   tool: CanonicalTool;
   input: CanonicalInput;

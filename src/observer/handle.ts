@@ -1,3 +1,4 @@
+import { BLOCKED } from '../events/guard.js';
 import { boundText, ERROR_LIMIT, INPUT_LIMIT, RESULT_LIMIT, SCAN_LIMIT } from './bound.js';
 import { commitNudge, type PendingWork } from './commit-nudge.js';
 import { describeInput } from './describe-call.js';
@@ -40,7 +41,7 @@ export async function handleHook(memory: HookMemory, env: HookEnvelope, opts: Ho
       if (reason) {
         // The append is not waited for, but it starts before the answer: a host drains it.
         const clean = await cleaner();
-        void bounded(recordCall(memory, env, clean, `blocked: ${reason}`, true), opts).catch((e) => opts.onError?.(e));
+        void bounded(recordCall(memory, env, clean, `${BLOCKED}${reason}`, true), opts).catch((e) => opts.onError?.(e));
         return { kind: 'block', reason: safeText(reason) };
       }
       return NONE;

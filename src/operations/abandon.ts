@@ -4,9 +4,9 @@ import { write } from './answers.js';
 export default operation({
   name: 'abandon',
   summary: 'close an experiment that did not work out, recording why on its parent',
-  describe: 'Close a branch that did not work out, with why; the parent records it as a failed approach.',
+  describe: 'Close a branch that did not work out, with why; its parent lists it as a failed approach.',
   args: (z) => z.object({
-    branch: z.string().min(1).optional().describe('Default: the current branch.'),
+    branch: z.string().min(1).optional().describe('Default: current branch.'),
     reason: z.string().min(1).describe('Why it was dropped (what was learned).'),
   }),
   cli: [

@@ -8,7 +8,7 @@ export default operation({
   args: (z) => z.object({
     contribution: z.string().min(1).describe('What changed and why, in one to three sentences.'),
     title: z.string().optional().describe('Short title (default: from the contribution).'),
-    next: z.string().optional().describe('The next step, for whoever resumes.'),
+    next: z.string().optional().describe('Next step, for whoever resumes.'),
     check: z.array(z.string()).optional().describe('Objectives this completes (number or text).'),
     files: z.array(z.string()).optional().describe('Files changed, when no hook or git saw them.'),
   }),

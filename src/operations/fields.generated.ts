@@ -10,7 +10,7 @@ export const ARGUMENTS: Readonly<Record<string, Arguments>> = {
   commit: { empty: false, fields: { contribution: { kind: 'string', required: true }, title: { kind: 'string', required: false }, next: { kind: 'string', required: false }, check: { kind: 'strings', required: false }, files: { kind: 'strings', required: false } } },
   branch: { empty: false, fields: { name: { kind: 'string', required: true }, purpose: { kind: 'string', required: true }, hypotheses: { kind: 'strings', required: false } } },
   switch: { empty: false, fields: { name: { kind: 'string', required: true } } },
-  merge: { empty: false, fields: { branch: { kind: 'string', required: false }, synthesis: { kind: 'string', required: true }, learned: { kind: 'string', required: false }, into: { kind: 'string', required: false } } },
+  merge: { empty: false, fields: { branch: { kind: 'string', required: false }, synthesis: { kind: 'string', required: true }, learned: { kind: 'string', required: false }, next: { kind: 'string', required: false }, into: { kind: 'string', required: false } } },
   abandon: { empty: false, fields: { branch: { kind: 'string', required: false }, reason: { kind: 'string', required: true } } },
   roadmap: { empty: false, fields: { action: { kind: 'enum', required: true }, target: { kind: 'string', required: true } } },
   log: { empty: true, fields: { observation: { kind: 'string', required: false }, thought: { kind: 'string', required: false }, action: { kind: 'string', required: false } } },

@@ -14,6 +14,7 @@ import { evolveDraft } from '../../src/decider/evolve.js';
 import { initialState, type MemoryState } from '../../src/decider/state.js';
 import { DEFAULT_CONFIG, FORMAT_VERSION, type GccEvent, MAIN, type Placed } from '../../src/events/types.js';
 import { Memory } from '../../src/engine/memory.js';
+import { BLOCKED, GCC_WRITE_REASON, GIT_UNCOMMITTED_REASON } from '../../src/events/guard.js';
 import { asProjectData, FRAMING } from '../../src/observer/framing.js';
 import { nextId } from '../../src/store/ids.js';
 import { cleanup, tempProject } from '../support/tmp.js';
@@ -233,6 +234,22 @@ describe('briefing: the facts, in the order a resuming agent needs them', () => 
     expect(briefing(m.state)).not.toContain('Failing since');
   });
 
+  it("a call gctx's own write guard refused is not failing work: left out, and the failure before it kept", () => {
+    const m = new Folded();
+    m.run({ type: 'commit', contribution: 'Start' });
+    const refused = (tool: string, reason: string) => m.run({ type: 'record-tool', tool, input: '.GCC/main.md', result: `${BLOCKED}${reason} (writes .GCC/main.md)`, isError: true, files: [] });
+    refused('mcp__filesystem__write_file', GCC_WRITE_REASON);
+    refused('Bash', GIT_UNCOMMITTED_REASON);
+    expect(briefing(m.state)).not.toMatch(/Failing since|blocked|generated from the memory log/);
+    expect(briefing(m.state)).toMatch(/Since the last commit: 2 steps, 0 edits\./);
+    m.run({ type: 'record-tool', tool: 'Bash', input: 'npm test', result: 'FAIL parser.test.ts', isError: true, files: [] });
+    refused('Write', GCC_WRITE_REASON);
+    expect(briefing(m.state)).toMatch(/Failing since the last commit \([^)]*\): Bash npm test → FAIL parser\.test\.ts$/m);
+    // A tool's own failure that merely mentions being blocked is still failing work.
+    m.run({ type: 'record-tool', tool: 'Bash', input: 'curl x', result: 'blocked: by the proxy', isError: true, files: [] });
+    expect(briefing(m.state)).toMatch(/Failing since the last commit \([^)]*\): Bash curl x → blocked: by the proxy$/m);
+  });
+
   it('files in flight survive a full briefing: what must be cut is the oldest failed approach', () => {
     const m = new Folded();
     for (let i = 0; i < 8; i++) m.run({ type: 'roadmap', action: 'add', target: `Objective ${i}: ${'a long objective '.repeat(20)}` });
@@ -255,6 +272,23 @@ describe('briefing: the facts, in the order a resuming agent needs them', () => 
     expect(briefing(m.state)).toContain('Next step (as recorded): Write the parser on top of the tokens');
     m.run({ type: 'commit', contribution: 'Parser' });
     expect(briefing(m.state)).not.toContain('Next step');
+  });
+
+  it('a merge supersedes the merged branch\'s next step: none is shown unless the merge records one', () => {
+    const m = new Folded();
+    m.run({ type: 'commit', contribution: 'base', next: 'try a cache' });
+    m.run({ type: 'branch', name: 'b', purpose: 'cache' });
+    m.run({ type: 'commit', contribution: 'cache works', next: 'merge b back into main' });
+    m.run({ type: 'merge', branch: 'b', synthesis: 'cache adopted' });
+    expect(briefing(m.state)).toMatch(/Last milestone on main: C002 \S+ — cache adopted/);
+    expect(briefing(m.state)).not.toContain('Next step');
+    // An empty branch merged later carries nothing either: no step done two merges ago.
+    m.run({ type: 'branch', name: 'e', purpose: 'empty' });
+    m.run({ type: 'merge', branch: 'e', synthesis: 'nothing needed' });
+    expect(briefing(m.state)).not.toMatch(/Next step|merge b back/);
+    m.run({ type: 'branch', name: 'c', purpose: 'measure' });
+    m.run({ type: 'merge', branch: 'c', synthesis: 'measured', next: 'ship the cache' });
+    expect(briefing(m.state)).toContain('Next step (as recorded): ship the cache');
   });
 
   it("the last milestone is the last progress, not the record an abandon leaves on the parent", () => {

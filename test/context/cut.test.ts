@@ -43,6 +43,71 @@ describe('cut answers', () => {
     m.close();
   });
 
+  it("status's earlier commits say how many each branch has left and the page that starts with them", async () => {
+    const m = await Memory.open(tempProject(), { create: true });
+    const spell = (q: object) => `Q${JSON.stringify(q)}`;
+    const num = (label: string) => Number(label.slice(1));
+    /** Status for `session`, every commit it accounts for: listed, counted as left (and reached), or counted on the parent. */
+    const check = (session: string | undefined) => {
+      const here = m.currentBranch(session);
+      const text = m.context({ level: 'status' }, { session, spell: spell as never }).text;
+      const listed = new Map<string, number[]>();
+      const last = /^Last commit (C\d+) /m.exec(text);
+      if (last) listed.set(here, [num(last[1]!)]);
+      for (const [, on, label] of text.matchAll(/^ {2}(?:(\S+)@)?(C\d+) \d{4}-\d\d-\d\d: /gm)) listed.set(on ?? here, [...(listed.get(on ?? here) ?? []), num(label!)]);
+      const accounted = new Map<string, number>();
+      for (const [name, labels] of listed) accounted.set(name, labels.length);
+      for (const [, n, name, q] of text.matchAll(/^ {2}… (\d+) older commits? on (\S+): `Q(.*)`$/gm)) {
+        accounted.set(name!, accounted.get(name!)! + Number(n));
+        // The page it names starts with the newest commit not listed.
+        const page = m.context(JSON.parse(q!), { budget: 100_000 }).text;
+        expect(page).toMatch(new RegExp(`\nNewest first, page 2:\nC${String(Math.min(...listed.get(name!)!) - 1).padStart(3, '0')} `));
+      }
+      for (const [, n, name] of text.matchAll(/^ {2}… and (\d+) commits? on (\S+), where /gm)) accounted.set(name!, Number(n));
+      // Every commit of the branch and of the one it came from is accounted for, when status reached it.
+      for (const name of new Set([here, m.state.branches[here]!.parent ?? here])) {
+        const commits = m.state.branches[name]!.commits;
+        if (commits && (name === here || accounted.has(name))) expect(accounted.get(name), `${name} in\n${text}`).toBe(commits);
+      }
+      return text;
+    };
+    for (let i = 1; i <= 7; i++) {
+      await m.execute({ type: 'commit', contribution: `main step ${i}` });
+      check(undefined);
+    }
+    await m.execute({ type: 'branch', name: 'f', purpose: 'feature' }, { session: 's1' });
+    for (let i = 1; i <= 7; i++) {
+      await m.execute({ type: 'commit', contribution: `f step ${i}` }, { session: 's1' });
+      const text = check('s1');
+      if (i === 3) expect(text).toMatch(/ {2}main@C006 [^\n]*\n {2}… 5 older commits on main: `Q\{"level":"branch","name":"main","k":2,"page":2\}`\n/);
+      if (i === 7) expect(text).toMatch(/ {2}… 2 older commits on f: `Q[^\n]*`\n {2}… and 7 commits on main, where f came from: `Q\{"level":"branch","name":"main"\}`\n/);
+    }
+    // The branch view's head names the earlier commits its window holds, and counts the rest.
+    expect(m.context({ level: 'branch', name: 'main' }).text).toMatch(/^7 commits; earlier: C006 main step 6; C005 [^\n]*; C003 main step 3; and 2 older\.$/m);
+    expect(m.context({ level: 'branch', name: 'main', k: 3 }).text).toMatch(/^7 commits; earlier: C004 main step 4; C003 main step 3; and 2 older\.$/m);
+    // The window holds no commit older than the page: none is named, the tail counts them.
+    expect(m.context({ level: 'branch', name: 'main', k: 5 }).text).toMatch(/^7 commits\.\n[^]*\n… 2 older commits: /m);
+    m.close();
+  });
+
+  it('lists of files say how many are left and where they are', async () => {
+    const m = await Memory.open(tempProject(), { create: true });
+    const files = Array.from({ length: 30 }, (_, i) => ({ path: `src/module-${String(i).padStart(2, '0')}/index.ts`, added: 1, removed: 0 }));
+    await m.execute({ type: 'commit', contribution: 'wide change', files });
+    expect(m.briefing()).toMatch(/\n {2}Files: src\/module-00\/index\.ts[^\n]*, \+\d+ more \(context commit C001\)\n/);
+    const shown = (line: string) => line.match(/src\/module-\d\d/g)!.length;
+    const brief = /Files: (.*)\n/.exec(m.briefing())![1]!;
+    expect(shown(brief) + Number(/\+(\d+) more/.exec(brief)![1])).toBe(30);
+    const branch = m.context({ level: 'branch' }, { spell: ((q: { level: string; id?: string }) => `gctx context --${q.level} ${q.id ?? ''}`.trim()) as never }).text;
+    const inView = /Files: (.*)$/m.exec(branch)![1]!;
+    expect(inView).toMatch(/, \+\d+ more in `gctx context --commit [0-9a-f]{7}`$/);
+    expect(shown(inView) + Number(/\+(\d+) more/.exec(inView)![1])).toBe(30);
+    await m.execute({ type: 'record-tool', tool: 'Edit', input: 'x', result: '', isError: false, files });
+    const flight = /Since the last commit: .*/.exec(m.briefing())![0];
+    expect(flight).toMatch(/in 30 files, newest first: [^\n]*, \+22 more \(context log\)\.$/);
+    m.close();
+  });
+
   it('the log cut by a budget counts what it shows; a search page past the end says so', async () => {
     const m = await Memory.open(tempProject(), { create: true });
     for (let i = 1; i <= 12; i++) await m.execute({ type: 'log', observation: `observation ${i} ${'y'.repeat(200)}`, thought: 't', action: 'a' });

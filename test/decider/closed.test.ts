@@ -54,9 +54,15 @@ describe('a closed branch in the state', () => {
     expect(JSON.parse(out.stdout)).toEqual({ replay: [], unfrozen: [], immer: [], closed: true });
   });
 
-  it('still hands its next step to the merge that closes it', () => {
-    const s = replay(given([init, created('x'), commit('x', 'C001', { next: 'then this' }), ...merged('x')]));
-    expect(s.branches.main!.last).toMatchObject({ next: 'then this', nextFrom: 'x@C001' });
+  it('does not hand its next step to the merge that closes it: the merge supersedes it', () => {
+    // The branch's step was most often "merge it back": carried on, it outlived the merge that did it.
+    const s = replay(given([init, commit('main', 'C001', { next: 'try x' }), created('x'), commit('x', 'C001', { next: 'merge x back' }), ...merged('x')]));
+    expect(s.branches.main!.last).toMatchObject({ label: 'C002', next: null });
+    expect(s.branches.main!.last).not.toHaveProperty('nextFrom');
+    // A merge that records a step of its own shows that one.
+    const [record, close] = merged('x');
+    const own = replay(given([init, created('x'), commit('x', 'C001', { next: 'merge x back' }), { ...record!, data: { ...(record!.data as object), next: 'measure it on main' } } as Placed, close!]));
+    expect(own.branches.main!.last).toMatchObject({ next: 'measure it on main' });
   });
 });
 

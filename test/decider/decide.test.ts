@@ -95,6 +95,32 @@ describe('decide: BRANCH, SWITCH', () => {
     }
   });
 
+  it('BRANCH on a name taken: an open branch is switched to; a closed one cannot be, so a free name is suggested', () => {
+    spec([init, created('try-sqlite')], { type: 'branch', name: 'try-sqlite', purpose: 'x' }).fails('E_BRANCH_EXISTS');
+    const fixOf = (history: Placed[], name: string) => {
+      const d = decide(replay(given(history)), { type: 'branch', name, purpose: 'x' }, { nonce: '0123456789abcdef' });
+      if (d.ok) throw new Error('accepted');
+      expect(d.error.code).toBe('E_BRANCH_EXISTS');
+      return `${d.error.message} | ${d.error.fix}`;
+    };
+    expect(fixOf([init, created('try-sqlite')], 'try-sqlite')).toMatch(/\| switch to it with `gctx switch try-sqlite`/);
+    const abandoned: Placed = { type: 'branch.abandoned', data: { branch: 'try-sqlite', reason: 'r' }, branch: 'try-sqlite' };
+    const merged: Placed = { type: 'branch.merged', data: { branch: 'try-sqlite', into: 'main', commit: 'abcdef1' }, branch: 'try-sqlite' };
+    for (const [closing, how] of [[abandoned, 'was abandoned'], [merged, 'was merged into main']] as const) {
+      const fix = fixOf([init, created('try-sqlite'), closing], 'try-sqlite');
+      expect(fix).toContain(how);
+      expect(fix).not.toMatch(/gctx switch/);
+      expect(fix).toMatch(/pick another name, e\.g\. `gctx branch try-sqlite-2 --purpose "…"`; read what it did with `gctx context --branch try-sqlite`/);
+    }
+    // The suggestion is free, whatever case the taken names use, and counts on from a number.
+    expect(fixOf([init, created('try-sqlite'), abandoned, created('Try-SQLite-2')], 'TRY-sqlite')).toMatch(/gctx branch TRY-sqlite-3 /);
+    const closed2: Placed = { type: 'branch.abandoned', data: { branch: 'try-sqlite-2', reason: 'r' }, branch: 'try-sqlite-2' };
+    expect(fixOf([init, created('try-sqlite-2'), closed2], 'try-sqlite-2')).toMatch(/gctx branch try-sqlite-3 /);
+    // What it suggests is accepted as it stands.
+    const state = replay(given([init, created('try-sqlite'), abandoned]));
+    expect(decide(state, { type: 'branch', name: 'try-sqlite-2', purpose: 'x' }, { nonce: '0123456789abcdef' }).ok).toBe(true);
+  });
+
   it('SWITCH is local; to a closed branch it is refused; to where one stands it is nothing', () => {
     spec([init, created('exp'), switched('main')], { type: 'switch', name: 'exp' }).then([], [{ type: 'branch.switched', data: { to: 'exp' } }]);
     spec([init, created('exp'), { type: 'branch.abandoned', data: { branch: 'exp', reason: 'r' }, branch: 'exp' }], { type: 'switch', name: 'exp' }).fails('E_BRANCH_CLOSED');
@@ -108,6 +134,19 @@ describe('decide: MERGE, ABANDON', () => {
       { type: 'commit.recorded', branch: 'main', data: { label: 'C001', contribution: 'Keep it', merge: { from: 'exp', integrated: 'Keep it' } } },
       { type: 'branch.merged', branch: 'exp', data: { branch: 'exp', into: 'main' } },
     ]);
+  });
+
+  it('MERGE records its own next step when given one, and none when not: the branch\'s is not carried', () => {
+    const given = [init, created('exp'), switched('exp'), commit('exp', 'C001', 'abcdef1', { next: 'merge exp back' })];
+    const d = spec(given, { type: 'merge', branch: 'exp', synthesis: 'Keep it', next: 'measure it on main' }).then([
+      { type: 'commit.recorded', branch: 'main', data: { label: 'C001', next: 'measure it on main', merge: { from: 'exp' } } },
+      { type: 'branch.merged', branch: 'exp', data: { branch: 'exp', into: 'main' } },
+    ]);
+    expect(d.shared[0]!.data).toHaveProperty('next', 'measure it on main');
+    for (const next of [undefined, '  ']) {
+      const bare = spec(given, { type: 'merge', branch: 'exp', synthesis: 'Keep it', ...(next === undefined ? {} : { next }) }).then([{ type: 'commit.recorded', branch: 'main' }, { type: 'branch.merged', branch: 'exp' }]);
+      expect(bare.shared[0]!.data).not.toHaveProperty('next');
+    }
   });
 
   it('MERGE refuses main as a source, a branch into itself, closed branches, unknown ones', () => {

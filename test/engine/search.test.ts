@@ -4,14 +4,16 @@
  * is shared safely by processes searching at once.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Memory } from '../../src/engine/memory.js';
-import { MemorySearch } from '../../src/engine/search.js';
+import { SearchIndex } from '../../src/context/search-index.js';
+import { docsOf, MemorySearch } from '../../src/engine/search.js';
 import { layout } from '../../src/store/paths.js';
 import type { Store } from '../../src/store/store.js';
 import { CLI } from '../support/cli.js';
+import { readEvents } from '../support/events.js';
 import { cleanup, tempProject } from '../support/tmp.js';
 
 afterAll(cleanup);
@@ -91,6 +93,48 @@ describe('search over a memory', () => {
     expect(search(m, 'tokenzier').text).toMatch(/«[Tt]okenizer»/);
     expect(search(m, 'zebra').text).toMatch(/No match/);
     await m.close();
+  });
+
+  it('finds every field a person wrote: a commit\'s title and next step, a merge\'s synthesis and what was learned', async () => {
+    const dir = tempProject('gcc-search-');
+    const m = await Memory.open(dir, { create: true });
+    await m.execute({ type: 'commit', contribution: 'Config parser reads JSON', title: 'Hand-written lexer', next: 'Cache parsed configs' });
+    await m.execute({ type: 'branch', name: 'b', purpose: 'Does a cache pay off?', hypotheses: ['files are re-read within a minute'] });
+    await m.execute({ type: 'commit', contribution: 'cache works' });
+    await m.execute({ type: 'merge', branch: 'b', synthesis: 'cache adopted', learned: 're-reads, not parsing, dominate warm loads', next: 'measure memory use' });
+    expect(search(m, 'dominate warm loads').text).toMatch(/^1 match[^\n]*\n[^\n]* main C002 Merge b: cache adopted: [^\n]*«dominate» «warm» «loads»/);
+    expect(search(m, 'cache adopted').text).toMatch(/ main C002 Merge b/);
+    expect(search(m, 'measure memory').text).toMatch(/ main C002 Merge b/);
+    expect(search(m, 'hand-written lexer').text).toMatch(/ main C001 Hand-written lexer/);
+    expect(search(m, 'cache parsed configs').text).toMatch(/ main C001 /);
+    expect(search(m, 'pay off').text).toMatch(/^1 match/);
+    expect(search(m, 're-read within a minute').text).toMatch(/^1 match/);
+    await m.close();
+  });
+
+  it('indexes again a cache an older gctx fed (fed.json format 1), which lacked what was learned', async () => {
+    const dir = tempProject('gcc-search-');
+    const m = await Memory.open(dir, { create: true });
+    await m.execute({ type: 'branch', name: 'b', purpose: 'cache' });
+    await m.execute({ type: 'merge', branch: 'b', synthesis: 'cache adopted', learned: 're-reads, not parsing, dominate warm loads' });
+    expect(search(m, 'dominate warm loads').text).toMatch(/^1 match/);
+    await m.close();
+    // The cache as the older gctx left it: the same segments fed, no learned text, format 1.
+    const cache = join(dir, '.GCC', '.local', 'cache', 'search');
+    const fed = JSON.parse(readFileSync(join(cache, 'fed.json'), 'utf8')) as { format: number; shards: [string, number, number, number][] };
+    expect(fed.format).toBe(2);
+    const events = await readEvents(dir);
+    const idx = new SearchIndex(cache);
+    for (const [shard] of fed.shards) {
+      idx.drop(shard);
+      const docs = events.flatMap((e) => docsOf(shard, e)).map((d) => ({ ...d, text: d.text.replace(/\nLearned: .*/, '') }));
+      expect(idx.add(shard, docs)).toBe(docs.length);
+    }
+    idx.flush();
+    writeFileSync(join(cache, 'fed.json'), JSON.stringify({ ...fed, format: 1 }));
+    const again = await Memory.open(dir);
+    expect(search(again, 'dominate warm loads').text).toMatch(/^1 match/);
+    await again.close();
   });
 
   it('says when no entry has every word, and shows entries with some', async () => {

@@ -87,7 +87,7 @@ describe('gctx mcp: the tools at work', () => {
     expect(branchView).toContain('Hypotheses: less memory; simpler errors');
 
     expect(textOf(await call(client, 'context', { level: 'commit', id: 'main@C001' }))).toContain('Wrote the tokenizer; handles quoted strings.');
-    expect(textOf(await call(client, 'context', { level: 'log', n: 5 }))).toContain('stream API is awkward | buffering is needed anyway | measure');
+    expect(textOf(await call(client, 'context', { level: 'log', n: 5 }))).toContain('Observation: stream API is awkward | Thought: buffering is needed anyway | Action: measure');
     expect(textOf(await call(client, 'context', { level: 'metadata', segment: 'branches' }))).toContain('name: try-streaming');
     const full = textOf(await call(client, 'context', { level: 'full' }));
     expect(full).toContain('# Project Roadmap');
