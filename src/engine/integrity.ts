@@ -7,7 +7,7 @@
  * segment, the damaged file kept aside, and the loss recorded as a `memory.repaired` event.
  */
 import { randomHex } from '../runtime/random.js';
-import { closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { replayer } from '../decider/evolve.js';
@@ -24,6 +24,7 @@ import type { LogFile } from '../store/logfile.js';
 import { LOCAL, Store } from '../store/store.js';
 import { newest } from './reader.js';
 import { FullRebuild, ViewWriter } from './views.js';
+import { type Redact, REDACTED_NOTE, setAside } from './aside.js';
 
 export interface Problem {
   file: string;
@@ -308,11 +309,10 @@ export async function repairMemory(root: string, now: () => Date): Promise<Repai
   return report;
 }
 
-/** Move a file aside (for replay's differing views). */
-export function keepAside(l: Layout, path: string, stamp: Date): string {
-  const target = join(l.aside, `${relative(l.gcc, path).replaceAll('/', '__')}.${stamp.toISOString().replace(/[:.]/g, '-')}`);
-  mkdirSync(l.aside, { recursive: true });
-  renameSync(path, target);
-  return target;
+/** Move a file aside, redacted (for replay's differing main.md and metadata.yaml: aside/ is committed). */
+export function keepAside(l: Layout, path: string, stamp: Date, redact: Redact): string {
+  const kept = setAside(l, path, `${relative(l.gcc, path).replaceAll('/', '__')}.${stamp.toISOString().replace(/[:.]/g, '-')}`, redact, true);
+  if (!kept) return `${relative(l.root, path)} (gone before it could be kept)`;
+  return kept.redacted ? `${kept.target}${REDACTED_NOTE}` : kept.target;
 }
 

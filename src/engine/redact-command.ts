@@ -6,6 +6,9 @@
 import type { Command } from '../decider/commands.js';
 import { redactSecrets } from '../observer/redact.js';
 
+/** The same pass for a person's text the engine takes in other ways (hand edits of main.md, files set aside). */
+export { redactSecrets };
+
 const r = (t: string | undefined): string | undefined => (typeof t === 'string' ? redactSecrets(t) : t);
 
 export function redactCommand(cmd: Command): Command {
