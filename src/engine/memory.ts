@@ -43,10 +43,10 @@ import type { Redact } from './aside.js';
 export type { ExecResult, ExecuteOptions, OpenOptions } from './options.js';
 
 /** The decider and the command redactor, loaded by the first write and kept (an import() of a loaded module still resolves it again). */
-let writing: Promise<{ decide: typeof import('../decider/decide.js').decide; redactCommand: typeof import('./redact-command.js').redactCommand; redact: Redact }> | undefined;
+let writing: Promise<{ decide: typeof import('../decider/decide.js').decide; redactCommand: typeof import('./redact-command.js').redactCommand; redactFiles: typeof import('./redact-command.js').redactFiles; redact: Redact }> | undefined;
 function writeDeps() {
   writing ??= Promise.all([import('../decider/decide.js'), redactors()]).then(
-    ([d, r]) => ({ decide: d.decide, redactCommand: r.redactCommand, redact: r.redactSecrets }),
+    ([d, r]) => ({ decide: d.decide, redactCommand: r.redactCommand, redactFiles: r.redactFiles, redact: r.redactSecrets }),
     (err: unknown) => {
       writing = undefined;
       throw err;
@@ -226,7 +226,7 @@ export class Memory {
     const session = opts.session ?? this.opts.session;
     try {
       // Loaded by the first write: a process that only reads never decides or redacts.
-      const { decide, redactCommand, redact } = await writeDeps();
+      const { decide, redactCommand, redactFiles, redact } = await writeDeps();
       const clean = redactCommand(cmd);
       // A write where the user works on a commit of the first layout moves it first; at a
       // detached HEAD or mid-bisect it records into this clone's untracked segment instead.
@@ -242,7 +242,7 @@ export class Memory {
         if (opts.expectedSeq !== undefined && this.seqOf(here) !== opts.expectedSeq) {
           throw gccError('E_CONFLICT', `branch ${here} holds ${this.seqOf(here)} events, expected ${opts.expectedSeq}`, 'read the memory again and retry the operation');
         }
-        const d: Decision = decide(this.state, clean, { session, nonce: this.fold.nonce(), ...(git && clean.type === 'commit' ? { gitFiles: git.files } : {}) });
+        const d: Decision = decide(this.state, clean, { session, nonce: this.fold.nonce(), ...(git && clean.type === 'commit' ? { gitFiles: redactFiles(git.files) } : {}) });
         if (!d.ok) throw d.error;
         const events = this.fold.appendAndProject(d.shared, d.local);
         if (git && this.store.repo) {
