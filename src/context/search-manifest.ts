@@ -3,9 +3,10 @@
  * listing the shards and their parts' sizes. The manifest is an untrusted cache like the
  * rest: anything malformed in it makes it count as absent, and every shard is fed again.
  */
-import { readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from '../log/crc32.js';
+import { openFresh } from '../store/text-file.js';
 import { MAX_PART_DOCS } from './search-part.js';
 
 /** 2: parts are inverted indexes of our own (search-part.ts); an index of format 1 is rebuilt. */
@@ -66,17 +67,24 @@ export function readManifest(path: string): Map<string, PartInfo[]> | null {
 
 export function writeManifest(path: string, shards: ReadonlyMap<string, readonly PartInfo[]>): void {
   const list = [...shards].map(([name, parts]) => [name, parts.map((p) => [p.docs, p.bytes])]);
-  const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, JSON.stringify({ format: MANIFEST_FORMAT, shards: list }));
-  renameSync(tmp, path);
+  writeAtomic(path, JSON.stringify({ format: MANIFEST_FORMAT, shards: list }));
 }
 
 let counter = 0;
 
-/** Write a file through a temporary one and a rename, so a reader never sees half of it. */
-export function writeAtomic(path: string, bytes: Buffer): void {
+/**
+ * Write a file through a temporary one and a rename, so a reader never sees half of it. The
+ * temporary file is created new (openFresh), and the rename replaces a link at `path` rather
+ * than writing through it: nothing here is written where a link leads.
+ */
+export function writeAtomic(path: string, bytes: Buffer | string): void {
   const tmp = `${path}.tmp-${process.pid}-${++counter}`;
-  writeFileSync(tmp, bytes);
+  const fd = openFresh(tmp);
+  try {
+    writeFileSync(fd, bytes);
+  } finally {
+    closeSync(fd);
+  }
   renameSync(tmp, path);
 }
 

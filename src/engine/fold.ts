@@ -24,6 +24,7 @@ import type { Store } from '../store/store.js';
 import type { Problem, VerifyHooks } from './integrity.js';
 import { newest } from './reader.js';
 import { RecentEvents } from './recent.js';
+import type { Redact } from './aside.js';
 import { reconcileEdits, setAsideUnexplained } from './reconcile.js';
 import { reviveState, SNAPSHOT_FORMAT } from './revive.js';
 import { FullRebuild, type ViewWriter } from './views.js';
@@ -190,7 +191,7 @@ export class Fold {
 
   /** A person edited main.md or metadata.yaml, or gctx never saw main.md as it is. */
   editsPending(): boolean {
-    return reconcileEdits(this.layout, this.views, this._state, () => this.nonce(), true).dirty || !this.views.hasSeen(this.layout.mainMd);
+    return reconcileEdits(this.layout, this.views, this._state, () => this.nonce(), null).dirty || !this.views.hasSeen(this.layout.mainMd);
   }
 
   /** Catch up with other writers (replaying from scratch when logs were replaced); also without the lock, for reads. */
@@ -210,9 +211,10 @@ export class Fold {
   /**
    * Under the lock: bring the views in line with the state, then adopt hand edits. After the
    * logs changed underneath (a pull, a checkout), nothing is adopted: a differing file is kept
-   * aside, since the other side's events must not read as the person's deletions.
+   * aside, since the other side's events must not read as the person's deletions. `redact`
+   * takes secrets out of whatever of the person's text is adopted or set aside.
    */
-  settleLocked(logsReplaced: boolean, opening = true): void {
+  settleLocked(logsReplaced: boolean, redact: Redact, opening = true): void {
     if (this.store.visit) {
       this.rebuilt = null;
       return;
@@ -231,8 +233,8 @@ export class Fold {
       // whole, like views behind replaced logs: a hand edit among them is kept aside first,
       // never overwritten.
       const otherFormat = cp !== null && cp.split(' ').slice(0, 3).join(' ') === this.stamp().split(' ').slice(0, 3).join(' ');
-      if (logsReplaced || otherFormat) this.warnings.push(...setAsideUnexplained(this.layout, this.views, this._state));
-      else if (cp === null) this.warnings.push(...setAsideUnexplained(this.layout, this.views, this._state, 'no record says which state it was written for'));
+      if (logsReplaced || otherFormat) this.warnings.push(...setAsideUnexplained(this.layout, this.views, this._state, redact));
+      else if (cp === null) this.warnings.push(...setAsideUnexplained(this.layout, this.views, this._state, redact, 'no record says which state it was written for'));
       // Views behind the state are rebuilt whole, never brought forward by appends: a writer that
       // died between its views and its checkpoint (or could not write the checkpoint) may have
       // left them ahead of what the checkpoint says, and appending would write entries twice.
@@ -242,7 +244,7 @@ export class Fold {
     }
     this.rebuilt = null;
     if (logsReplaced) return;
-    const adoption = reconcileEdits(this.layout, this.views, this._state, () => this.nonce(), false, looked);
+    const adoption = reconcileEdits(this.layout, this.views, this._state, () => this.nonce(), redact, looked);
     this.warnings.push(...adoption.warnings);
     if (adoption.events.length) this.appendAndProject(adoption.events.map((e) => ({ ...e, branch: MAIN }) as Placed), []);
     else if (adoption.dirty) {

@@ -7,7 +7,7 @@
  * segment, the damaged file kept aside, and the loss recorded as a `memory.repaired` event.
  */
 import { randomHex } from '../runtime/random.js';
-import { closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { replayer } from '../decider/evolve.js';
@@ -16,7 +16,7 @@ import { type GccEvent, MAIN, type Placed } from '../events/types.js';
 import { GccError } from '../errors.js';
 import { parseBytes, salvage, serialize } from '../log/codec.js';
 import { LOG_WINDOW } from '../projections/render-log.js';
-import { blobOf, runGit } from '../store/git-probe.js';
+import { blobOf, runGit, trackedUnder } from '../store/git-probe.js';
 import { fileHasConflictMarkers } from '../store/conflicted.js';
 import { resolveConflict } from '../store/migrate.js';
 import { layout, newSegmentName, type Layout } from '../store/paths.js';
@@ -24,6 +24,7 @@ import type { LogFile } from '../store/logfile.js';
 import { LOCAL, Store } from '../store/store.js';
 import { newest } from './reader.js';
 import { FullRebuild, ViewWriter } from './views.js';
+import { type Redact, REDACTED_NOTE, setAside } from './aside.js';
 
 export interface Problem {
   file: string;
@@ -63,11 +64,37 @@ export interface VerifyHooks {
 }
 
 /**
- * Integrity of every log, agreement with the ledger, and every view against a fresh rebuild.
- * `store`: an opened memory's own, whose logs are checked and read again here rather than
- * known twice.
+ * Integrity of every log, agreement with the ledger, and every view against a fresh rebuild;
+ * and whether git tracks anything under `.GCC/.local/`. `store`: an opened memory's own, whose
+ * logs are checked and read again here rather than known twice.
  */
 export function verifyMemory(l: Layout, now: number, hooks: VerifyHooks = {}, store = new Store(l)): Problem[] {
+  return [...trackedLocal(l, store), ...verifyLogs(l, now, hooks, store)];
+}
+
+/**
+ * `.GCC/.local/` is this clone's own (ledger, local log, caches, serve token) and `.gitignore`
+ * keeps it out, but `git add -f` puts it in a commit and every clone then checks it out: what
+ * this clone trusts as its own would be what someone else committed. Asked here, by the whole
+ * pass, not on every open: it costs a git process.
+ */
+function trackedLocal(l: Layout, store: Store): Problem[] {
+  if (!store.repo) return [];
+  const files = trackedUnder(l.root, l.local);
+  if (!files?.size) return [];
+  const shown = [...files].slice(0, 3).join(', ') + (files.size > 3 ? ', …' : '');
+  return [
+    {
+      file: relative(l.root, l.local),
+      message:
+        `git tracks ${files.size} file(s) here (${shown}): this folder is the clone's own (ledger, local log, caches, serve token) and is never committed, ` +
+        'so what a clone trusts as its own would be what someone committed. Untrack it: `git rm -r --cached .GCC/.local` and commit; ' +
+        'then remove the files that came with the repository (`rm -r .GCC/.local` unless you committed them yourself: gctx makes the folder again)',
+    },
+  ];
+}
+
+function verifyLogs(l: Layout, now: number, hooks: VerifyHooks, store: Store): Problem[] {
   const problems: Problem[] = [];
   const damage: GccError[] = [];
   store.check(now, damage);
@@ -379,11 +406,10 @@ export async function repairMemory(root: string, now: () => Date): Promise<Repai
   return report;
 }
 
-/** Move a file aside (for replay's differing views). */
-export function keepAside(l: Layout, path: string, stamp: Date): string {
-  const target = join(l.aside, `${relative(l.gcc, path).replaceAll('/', '__')}.${stamp.toISOString().replace(/[:.]/g, '-')}`);
-  mkdirSync(l.aside, { recursive: true });
-  renameSync(path, target);
-  return target;
+/** Move a file aside, redacted (for replay's differing main.md and metadata.yaml: aside/ is committed). */
+export function keepAside(l: Layout, path: string, stamp: Date, redact: Redact): string {
+  const kept = setAside(l, path, `${relative(l.gcc, path).replaceAll('/', '__')}.${stamp.toISOString().replace(/[:.]/g, '-')}`, redact, true);
+  if (!kept) return `${relative(l.root, path)} (gone before it could be kept)`;
+  return kept.redacted ? `${kept.target}${REDACTED_NOTE}` : kept.target;
 }
 

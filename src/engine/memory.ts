@@ -38,20 +38,31 @@ import { headState, mayMigrate, visitNote } from '../store/visit.js';
 import { Fold } from './fold.js';
 import type { ExecResult, ExecuteOptions, OpenOptions } from './options.js';
 import { ViewWriter } from './views.js';
+import type { Redact } from './aside.js';
 
 export type { ExecResult, ExecuteOptions, OpenOptions } from './options.js';
 
 /** The decider and the command redactor, loaded by the first write and kept (an import() of a loaded module still resolves it again). */
-let writing: Promise<{ decide: typeof import('../decider/decide.js').decide; redactCommand: typeof import('./redact-command.js').redactCommand }> | undefined;
+let writing: Promise<{ decide: typeof import('../decider/decide.js').decide; redactCommand: typeof import('./redact-command.js').redactCommand; redactFiles: typeof import('./redact-command.js').redactFiles; redact: Redact }> | undefined;
 function writeDeps() {
-  writing ??= Promise.all([import('../decider/decide.js'), import('./redact-command.js')]).then(
-    ([d, r]) => ({ decide: d.decide, redactCommand: r.redactCommand }),
+  writing ??= Promise.all([import('../decider/decide.js'), redactors()]).then(
+    ([d, r]) => ({ decide: d.decide, redactCommand: r.redactCommand, redactFiles: r.redactFiles, redact: r.redactSecrets }),
     (err: unknown) => {
       writing = undefined;
       throw err;
     },
   );
   return writing;
+}
+
+/** The redactors alone: for what may adopt or set aside a person's text (an open that settles, a replay). */
+let redacting: Promise<typeof import('./redact-command.js')> | undefined;
+function redactors() {
+  redacting ??= import('./redact-command.js').catch((err: unknown) => {
+    redacting = undefined;
+    throw err;
+  });
+  return redacting;
 }
 
 export class Memory {
@@ -170,6 +181,8 @@ export class Memory {
     const stale = this.views.readCheckpoint() !== this.fold.stamp() || this.fold.viewsGone();
     // Visiting, the views on disk are the old commit's tracked files: neither rebuilt nor read as edits.
     if (!changed && (this.store.visit || (!stale && !this.fold.editsPending()))) return;
+    // Settling may adopt hand edits or set files aside: their text is redacted.
+    const { redactSecrets } = await redactors();
     try {
       await this.store.withLock(() => {
         for (const f of checked.torn) {
@@ -178,7 +191,7 @@ export class Memory {
         }
         this.fold.catchUp();
         if (changed) this.store.acknowledge('all', checked.replaced.length > 0);
-        this.fold.settleLocked(checked.replaced.length > 0 || checked.added.length > 0);
+        this.fold.settleLocked(checked.replaced.length > 0 || checked.added.length > 0, redactSecrets);
       }, this.lockOpts());
     } catch (err) {
       const e = asGccError(err);
@@ -213,7 +226,7 @@ export class Memory {
     const session = opts.session ?? this.opts.session;
     try {
       // Loaded by the first write: a process that only reads never decides or redacts.
-      const { decide, redactCommand } = await writeDeps();
+      const { decide, redactCommand, redactFiles, redact } = await writeDeps();
       const clean = redactCommand(cmd);
       // A write where the user works on a commit of the first layout moves it first; at a
       // detached HEAD or mid-bisect it records into this clone's untracked segment instead.
@@ -224,12 +237,12 @@ export class Memory {
       const git = clean.type === 'commit' || clean.type === 'merge' ? this.gitFiles(session) : null;
       return await this.store.withLock(() => {
         this.fold.catchUp();
-        this.fold.settleLocked(false, false);
+        this.fold.settleLocked(false, redact, false);
         const here = currentBranch(this.state, session);
         if (opts.expectedSeq !== undefined && this.seqOf(here) !== opts.expectedSeq) {
           throw gccError('E_CONFLICT', `branch ${here} holds ${this.seqOf(here)} events, expected ${opts.expectedSeq}`, 'read the memory again and retry the operation');
         }
-        const d: Decision = decide(this.state, clean, { session, nonce: this.fold.nonce(), ...(git && clean.type === 'commit' ? { gitFiles: git.files } : {}) });
+        const d: Decision = decide(this.state, clean, { session, nonce: this.fold.nonce(), ...(git && clean.type === 'commit' ? { gitFiles: redactFiles(git.files) } : {}) });
         if (!d.ok) throw d.error;
         const events = this.fold.appendAndProject(d.shared, d.local);
         if (git && this.store.repo) {
@@ -312,11 +325,12 @@ export class Memory {
   /** Rebuild every view from the logs; differing main.md / metadata.yaml are kept aside first. */
   async replay(): Promise<{ written: string[]; kept: string[] }> {
     if (this.store.visit) throw gccError('E_READ_ONLY', 'this commit holds the first layout of .GCC/, whose views git tracks: they are not rebuilt while visiting', 'check out a commit of the new layout, or `gctx migrate` on a branch');
+    const { redactSecrets } = await redactors();
     return this.store.withLock(() => {
       this.fold.catchUp();
       const kept: string[] = [];
       for (const path of [this.layout.mainMd, this.layout.metadata]) {
-        if (existsSync(path) && !this.views.isSeen(path)) kept.push(keepAside(this.layout, path, this.now()));
+        if (existsSync(path) && !this.views.isSeen(path)) kept.push(keepAside(this.layout, path, this.now(), redactSecrets));
       }
       this.fold.rebuildViews();
       return { written: ['.GCC views'], kept };

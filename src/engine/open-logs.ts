@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { asGccError, gccError } from '../errors.js';
 import { ensureExclude } from '../store/git-exclude.js';
 import { takenByGit } from '../store/git-explain.js';
+import { writeTextAtomic } from '../store/text-file.js';
 import type { LockOptions } from '../store/lock.js';
 import { isOldLog } from '../store/first-layout.js';
 import { headOf, indexSignature } from '../store/git-probe.js';
@@ -48,7 +49,7 @@ function mayHoldFirstLayout(store: Store): boolean {
   if (needsMigration(l)) return true;
   try {
     mkdirSync(l.cache, { recursive: true });
-    writeFileSync(marker, key);
+    writeTextAtomic(marker, key); // a rename: a link at its name is replaced, never written through
   } catch {
     /* a cache: the next open looks again */
   }
@@ -97,7 +98,7 @@ export function ensureIgnore({ store, warn }: Disk): void {
   }
   if (store.repo && takenByGit(store.layout.root, `${GCC_DIR}/.gitignore`)) return;
   try {
-    writeFileSync(ignore, GITIGNORE);
+    writeFileSync(ignore, GITIGNORE, { flag: 'wx' }); // never through a link left at its name
   } catch (err) {
     warn(`could not write ${ignore}: ${asGccError(err).message}`);
   }

@@ -4,8 +4,7 @@
  * cannot, and the file regenerated either way. Fail safe: an edit that cannot be read (too
  * large, a missing heading, anything that throws) changes nothing in memory.
  */
-import { copyFileSync, mkdirSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import type { MemoryState } from '../decider/state.js';
 import type { NewEvent } from '../events/types.js';
 import { adoptMain, adoptMetadata, type Adoption } from '../projections/adopt.js';
@@ -13,6 +12,7 @@ import { renderMain } from '../projections/render-main.js';
 import { renderMetadata } from '../projections/render-metadata.js';
 import { assertNoSymlink, type Layout } from '../store/paths.js';
 import { readText } from '../store/text-file.js';
+import { type Redact, REDACTED_NOTE, setAside } from './aside.js';
 import type { ViewWriter } from './views.js';
 
 export interface Reconciled {
@@ -22,25 +22,27 @@ export interface Reconciled {
   dirty: boolean;
 }
 
-function keepAside(l: Layout, path: string, why: string[]): string {
-  const target = join(l.aside, `${basename(path)}.${new Date().toISOString().replace(/[:.]/g, '-')}.${process.pid}`);
-  assertNoSymlink(l.root, target);
-  mkdirSync(l.aside, { recursive: true });
-  copyFileSync(path, target);
-  return `${basename(path)}: ${why.join('; ')}. Your version is kept at ${target} and the file was regenerated`;
+/** The file kept aside, redacted (aside/ is committed); the warning says where and why. */
+function keepAside(l: Layout, path: string, why: string[], redact: Redact): string {
+  const kept = setAside(l, path, `${basename(path)}.${new Date().toISOString().replace(/[:.]/g, '-')}.${process.pid}`, redact);
+  // Quoted lines of the edit are in the reason too: it is shown to the agent.
+  const reason = `${basename(path)}: ${redact(why.join('; '))}.`;
+  if (!kept) return `${reason} It could not be read to be kept, and the file was regenerated`;
+  return `${reason} Your version is kept at ${kept.target}${kept.redacted ? REDACTED_NOTE : ''} and the file was regenerated`;
 }
 
 /**
- * Compare main.md and metadata.yaml with what gctx wrote; with dryRun only say whether anything
- * differs. `looked`: signatures of either file taken a moment ago under the same lock, with
+ * Compare main.md and metadata.yaml with what gctx wrote; with `redact` null only say whether
+ * anything differs. `redact` is applied to all the person's text taken in, as events or set
+ * aside. `looked`: signatures of either file taken a moment ago under the same lock, with
  * nothing written since (ViewWriter.lookAt), not taken again.
  */
-export function reconcileEdits(l: Layout, w: ViewWriter, state: MemoryState, nonce: () => string, dryRun: boolean, looked?: ReadonlyMap<string, string | null>): Reconciled {
+export function reconcileEdits(l: Layout, w: ViewWriter, state: MemoryState, nonce: () => string, redact: Redact | null, looked?: ReadonlyMap<string, string | null>): Reconciled {
   const events: NewEvent[] = [];
   const warnings: string[] = [];
   let dirty = false;
-  const checks: [string, (s: MemoryState) => string, (base: string, disk: string) => Adoption][] = [
-    [l.mainMd, renderMain, (base, disk) => adoptMain(state, base, disk, nonce)],
+  const checks: [string, (s: MemoryState) => string, (base: string, disk: string, redact: Redact) => Adoption][] = [
+    [l.mainMd, renderMain, (base, disk, r) => adoptMain(state, base, disk, nonce, r)],
     [l.metadata, renderMetadata, (base, disk) => adoptMetadata(base, disk)],
   ];
   for (const [path, render, adopt] of checks) {
@@ -55,19 +57,19 @@ export function reconcileEdits(l: Layout, w: ViewWriter, state: MemoryState, non
     }
     const rendered = render(state);
     if (disk === rendered) {
-      if (!dryRun) w.markSeen(path);
+      if (redact) w.markSeen(path);
       continue;
     }
     dirty = true;
-    if (dryRun) continue;
+    if (!redact) continue;
     let a: Adoption;
     try {
-      a = adopt(rendered, disk);
+      a = adopt(rendered, disk, redact);
     } catch (err) {
       a = { events: [], unadopted: [`it could not be read as an edit (${(err as Error).message})`] };
     }
     events.push(...a.events);
-    if (a.unadopted.length) warnings.push(keepAside(l, path, a.unadopted));
+    if (a.unadopted.length) warnings.push(keepAside(l, path, a.unadopted, redact));
   }
   return { events, warnings, dirty };
 }
@@ -78,13 +80,13 @@ export function reconcileEdits(l: Layout, w: ViewWriter, state: MemoryState, non
  * since only then may they hold an edit. Nothing is adopted: the other side's newer events
  * must not read as the person's deletions.
  */
-export function setAsideUnexplained(l: Layout, w: ViewWriter, state: MemoryState, why = 'the logs changed meanwhile (a pull or a checkout)'): string[] {
+export function setAsideUnexplained(l: Layout, w: ViewWriter, state: MemoryState, redact: Redact, why = 'the logs changed meanwhile (a pull or a checkout)'): string[] {
   const warnings: string[] = [];
   for (const [path, render] of [[l.mainMd, renderMain], [l.metadata, renderMetadata]] as const) {
     assertNoSymlink(l.root, path);
     const disk = readText(path);
     if (disk === null || disk === '' || w.isSeen(path) || disk === render(state)) continue;
-    warnings.push(keepAside(l, path, [`it differs from what gctx wrote, and ${why}`]));
+    warnings.push(keepAside(l, path, [`it differs from what gctx wrote, and ${why}`], redact));
   }
   return warnings;
 }

@@ -1,17 +1,32 @@
 /**
  * Secrets never reach the log, whichever front end the text came through: every free-text
- * field of a command is redacted before it is decided (the observer redacts tool input and
+ * field of a command, file paths included, is redacted before it is decided (the observer redacts tool input and
  * output earlier still, before it bounds them).
  */
 import type { Command } from '../decider/commands.js';
+import type { FileChange } from '../events/types.js';
 import { redactSecrets } from '../observer/redact.js';
 
+/** The same pass for a person's text the engine takes in other ways (hand edits of main.md, files set aside). */
+export { redactSecrets };
+
 const r = (t: string | undefined): string | undefined => (typeof t === 'string' ? redactSecrets(t) : t);
+
+/**
+ * File paths are text a person or an agent chose too (`secrets/AKIA….txt`): each is redacted
+ * like the rest. A list entry of another shape is left for the decider to refuse.
+ */
+export function redactFiles<T extends FileChange | string>(files: readonly T[]): T[] {
+  return files.map((f) => (typeof f === 'string' ? redactSecrets(f) : f && typeof f === 'object' && typeof f.path === 'string' ? { ...f, path: redactSecrets(f.path) } : f) as T);
+}
+
+/** `files` as a command may carry them (the decider checks the shape): redacted when a list. */
+const rf = <T>(files: T): T => (Array.isArray(files) ? (redactFiles(files) as T) : files);
 
 export function redactCommand(cmd: Command): Command {
   switch (cmd.type) {
     case 'commit':
-      return { ...cmd, contribution: r(cmd.contribution)!, ...(cmd.title !== undefined ? { title: r(cmd.title)! } : {}), ...(cmd.next !== undefined ? { next: r(cmd.next)! } : {}) };
+      return { ...cmd, contribution: r(cmd.contribution)!, ...(cmd.title !== undefined ? { title: r(cmd.title)! } : {}), ...(cmd.next !== undefined ? { next: r(cmd.next)! } : {}), ...(cmd.files !== undefined ? { files: rf(cmd.files) } : {}) };
     case 'branch':
       return { ...cmd, purpose: r(cmd.purpose)!, ...(cmd.hypotheses ? { hypotheses: cmd.hypotheses.map((h) => r(h)!) } : {}) };
     case 'merge':
@@ -23,7 +38,7 @@ export function redactCommand(cmd: Command): Command {
     case 'log':
       return { ...cmd, observation: r(cmd.observation)!, thought: r(cmd.thought)!, action: r(cmd.action)! };
     case 'record-tool':
-      return { ...cmd, input: r(cmd.input)!, result: r(cmd.result)! };
+      return { ...cmd, input: r(cmd.input)!, result: r(cmd.result)!, files: rf(cmd.files) };
     default:
       return cmd;
   }

@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { type SearchDoc, SearchIndex, type SearchKind, type SearchResult } from '../context/search-index.js';
 import type { GccEvent } from '../events/types.js';
 import { FileLock } from '../store/lock.js';
+import { assertNoSymlink } from '../store/paths.js';
 import { LOCAL, type Store } from '../store/store.js';
 import { writeTextAtomic } from '../store/text-file.js';
 import { FrozenLog } from '../store/visit.js';
@@ -129,6 +130,10 @@ export class MemorySearch {
 
   /** Bring the index up to every segment the ledger acknowledges, then rank. */
   search(text: string, o: SearchOpts): SearchResult {
+    // The cache's folder (and .local/, cache/ above it) a link — one committed under .GCC/.local/
+    // is checked out like any file — would take its lock, manifest, parts and the removal of
+    // stray parts wherever it leads: refused, as every path under .GCC/ is.
+    assertNoSymlink(this.store.layout.root, this.dir);
     mkdirSync(this.dir, { recursive: true });
     const query = () => this.query(text, o);
     const unfed = this.unfed();

@@ -122,18 +122,22 @@ function briefing(memory: HookMemory, session: string, opts: HookOptions): HookD
   return { kind: 'context', text: asProjectData(text) };
 }
 
-/**
- * Redact, then bound: a secret is always seen whole by the redactor before any cut. The
- * redactor is loaded when the first call is logged: a PreToolUse that decides nothing logs nothing.
- */
-async function cleaner(): Promise<(text: string, limit: number) => string> {
-  const { redactSecrets } = await import('./redact.js');
-  return (text, limit) => boundText(redactSecrets(boundText(text, SCAN_LIMIT)), limit);
+interface Cleaner {
+  /** Redact, then bound: a secret is always seen whole by the redactor before any cut. */
+  (text: string, limit: number): string;
+  /** A file path, redacted whole (never cut: the decider refuses an overlong one). */
+  path(path: string): string;
 }
 
-async function recordCall(memory: HookMemory, env: HookEnvelope, clean: (text: string, limit: number) => string, result: string, isError: boolean): Promise<string> {
+/** The redactor is loaded when the first call is logged: a PreToolUse that decides nothing logs nothing. */
+async function cleaner(): Promise<Cleaner> {
+  const { redactSecrets } = await import('./redact.js');
+  return Object.assign((text: string, limit: number) => boundText(redactSecrets(boundText(text, SCAN_LIMIT)), limit), { path: redactSecrets });
+}
+
+async function recordCall(memory: HookMemory, env: HookEnvelope, clean: Cleaner, result: string, isError: boolean): Promise<string> {
   const cwd = env.cwd ?? memory.root;
-  const files = isError ? [] : fileChangesFor(env.tool, env.input, env.fileStates, cwd, memory.root);
+  const files = isError ? [] : fileChangesFor(env.tool, env.input, env.fileStates, cwd, memory.root).map((f) => ({ ...f, path: clean.path(f.path) }));
   const res = await memory.execute(
     {
       type: 'record-tool',

@@ -1,5 +1,6 @@
 import { dirname, join } from 'node:path';
 import { childProcess } from '../runtime/lazy-deps.js';
+import { safeGit } from '../store/git-probe.js';
 
 /**
  * Does `.GCC/events/` hold anything git does not have committed? Untracked, modified and staged
@@ -11,7 +12,8 @@ import { childProcess } from '../runtime/lazy-deps.js';
 export function memoryUncommitted(gccDir: string, opts: { ignored?: boolean } = {}): boolean {
   const args = ['status', '--porcelain', '--untracked-files=all', ...(opts.ignored ? ['--ignored'] : []), '--', join(gccDir, 'events')];
   try {
-    const out = childProcess().execFileSync('git', args, {
+    // safeGit: the repository's config names no program (an fsmonitor hook) for this status.
+    const out = childProcess().execFileSync('git', safeGit(args), {
       cwd: dirname(gccDir),
       encoding: 'utf8',
       timeout: 2_000,

@@ -45,7 +45,10 @@ interface MainParts {
   badObjectiveLines: string[];
 }
 
-function splitMain(text: string): MainParts {
+/** What every free text taken from a hand edit goes through before it becomes an event (the engine passes secret redaction). */
+export type Redact = (text: string) => string;
+
+function splitMain(text: string, redact: Redact): MainParts {
   const notesAt = text.indexOf(`\n${NOTES_HEADER}\n`);
   const head = notesAt === -1 ? text : text.slice(0, notesAt + 1);
   let notes = notesAt === -1 ? '' : text.slice(notesAt + NOTES_HEADER.length + 2);
@@ -61,7 +64,7 @@ function splitMain(text: string): MainParts {
     for (const line of head.slice(bodyStart, bodyEnd).split('\n')) {
       const m = /^\s*[-*] \[( |x|X)\]\s*(.*)$/.exec(line);
       if (m) {
-        const t = normalizeLine(m[2]!);
+        const t = normalizeLine(redact(m[2]!));
         if (t) objectives.push({ text: t, done: m[1] !== ' ' });
       } else if (line.trim() !== '' && line.trim() !== NO_OBJECTIVES) badObjectiveLines.push(line);
     }
@@ -70,10 +73,18 @@ function splitMain(text: string): MainParts {
   return { hasObjectives: objStart !== -1, objectives, rest, notes, badObjectiveLines };
 }
 
-export function adoptMain(state: MemoryState, base: string, disk: string, nonce: () => string): Adoption {
+/**
+ * `redact` is applied to every text the edit brings in (objectives, the Notes section whole,
+ * lines quoted in a reason) before anything is compared or diffed: a secret typed into
+ * main.md never reaches an event, and a patch is made from text already redacted, so it
+ * applies as made. The base was rendered from events, which were redacted when written.
+ */
+export function adoptMain(state: MemoryState, base: string, disk: string, nonce: () => string, redact: Redact): Adoption {
   if (disk.length > MAX_HAND_EDIT) return { events: [], unadopted: [`main.md is ${disk.length} characters, more than the ${MAX_HAND_EDIT} gctx takes in as a hand edit`] };
-  const b = splitMain(base);
-  const d = splitMain(disk);
+  const b = splitMain(base, (t) => t);
+  const d = splitMain(disk, redact);
+  // Notes are redacted as one text: a rule may span lines (a private key block).
+  if (d.notes !== b.notes) d.notes = redact(d.notes);
   const events: NewEvent[] = [];
   const unadopted: string[] = [];
   if (!d.hasObjectives) {
@@ -87,7 +98,7 @@ export function adoptMain(state: MemoryState, base: string, disk: string, nonce:
     unadopted.push(`${d.objectives.length} objectives, more than the ${MAX_OBJECTIVES} a roadmap holds, so no objective was changed`);
     d.objectives = b.objectives;
   }
-  if (d.badObjectiveLines.length) unadopted.push(`lines under Objectives that are not checkboxes: ${d.badObjectiveLines.slice(0, 3).join(' | ')}`);
+  if (d.badObjectiveLines.length) unadopted.push(`lines under Objectives that are not checkboxes: ${redact(d.badObjectiveLines.slice(0, 3).join(' | '))}`);
   if (b.rest !== d.rest) unadopted.push('edits outside Objectives and Notes (those sections are generated)');
 
   // Match the base's objectives to state ids by position: the base was rendered from state.

@@ -2,11 +2,43 @@
  * What the store needs to know of git, asked cheaply: where the repository's files are (read
  * directly, no process), what HEAD points at and whether the index changed (a file read and
  * a stat), and — only when those say something moved — which segments git tracks (one
- * `git` process, from PATH, with an argument vector: nothing in the project chooses what runs).
+ * `git` process, from PATH, with an argument vector and `safeGit`'s options: nothing in the
+ * project chooses what runs).
  */
 import { childProcess } from '../runtime/lazy-deps.js';
 import { readFileSync, statSync } from 'node:fs';
+import { devNull } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+
+/**
+ * Put before every git command gctx runs. A repository's own config (`.git/config`, which a
+ * downloaded or shared repository brings, and which gctx never reads) could otherwise name a
+ * program for git to run on gctx's behalf — on every hook, unasked: an fsmonitor hook
+ * (`core.fsmonitor`, run by status, diff, add), hooks (`core.hooksPath`: a
+ * reference-transaction hook for gctx's own refs, post-index-change for its scratch index), a
+ * pager, gpg for a signature a log would show. Config given on the command line wins over
+ * every file, and reaches the git processes git starts (submodules) too.
+ */
+const SAFE_CONFIG = ['--no-pager', '-c', 'core.fsmonitor=false', '-c', 'log.showSignature=false'];
+/** Hooks read from a path no file can be under (a file, not a folder): none runs. */
+const NO_HOOKS = ['-c', `core.hooksPath=${devNull}`];
+/** Commands that can diff: no external diff program (diff.external, a diff driver's command) and no textconv filter. */
+const DIFFS = new Set(['diff', 'diff-tree', 'diff-index', 'diff-files', 'show', 'log']);
+const DIFF_SAFE = ['--no-ext-diff', '--no-textconv'];
+
+/**
+ * `args` (a git subcommand and its arguments) with the options that keep repository config
+ * from choosing what runs. `keepHooks`: for the one question about hooks gctx asks (where
+ * `gctx git install` puts them), which must see the configured path.
+ *
+ * What this cannot reach: clean and smudge filters (`filter.<name>.clean`, named by a
+ * `.gitattributes` line) run where git reads a work-tree file's content, as they do for every
+ * git command the person runs there (docs/reliability.md).
+ */
+export function safeGit(args: readonly string[], keepHooks = false): string[] {
+  const [cmd, ...rest] = args;
+  return [...SAFE_CONFIG, ...(keepHooks ? [] : NO_HOOKS), ...(cmd === undefined ? [] : [cmd, ...(DIFFS.has(cmd) ? DIFF_SAFE : []), ...rest])];
+}
 
 export interface GitRepo {
   /** The work tree's top folder. */
@@ -98,11 +130,11 @@ function gitEnv(): NodeJS.ProcessEnv {
 }
 
 export function runGit(cwd: string, args: readonly string[], input?: string): string {
-  return childProcess().execFileSync('git', args, { cwd, env: gitEnv(), encoding: 'utf8', stdio: ['pipe', 'pipe', 'ignore'], timeout: 20_000, maxBuffer: 256 * 1024 * 1024, ...(input !== undefined ? { input } : {}) });
+  return childProcess().execFileSync('git', safeGit(args), { cwd, env: gitEnv(), encoding: 'utf8', stdio: ['pipe', 'pipe', 'ignore'], timeout: 20_000, maxBuffer: 256 * 1024 * 1024, ...(input !== undefined ? { input } : {}) });
 }
 
 export function runGitBuffer(cwd: string, args: readonly string[], input?: string): Buffer {
-  return childProcess().execFileSync('git', args, { cwd, env: gitEnv(), stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'ignore'], timeout: 20_000, maxBuffer: 512 * 1024 * 1024, ...(input !== undefined ? { input } : {}) });
+  return childProcess().execFileSync('git', safeGit(args), { cwd, env: gitEnv(), stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'ignore'], timeout: 20_000, maxBuffer: 512 * 1024 * 1024, ...(input !== undefined ? { input } : {}) });
 }
 
 /** Paths relative to `root`, with forward slashes, of `dir`'s files that git's index holds. */

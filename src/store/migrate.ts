@@ -20,6 +20,7 @@ import { parse, serialize } from '../log/codec.js';
 import { conflictSides } from '../log/conflict.js';
 import { OLD_FILES, readOldLayout } from './first-layout.js';
 import { runGit } from './git-probe.js';
+import { writeTextAtomic } from './text-file.js';
 import { emptyMeta } from './log-meta.js';
 import { GCC_DIR, GITIGNORE, newSegmentName } from './paths.js';
 import { SEGMENT_MAX } from './append.js';
@@ -90,7 +91,7 @@ export function migrate(store: Store, now: Date): Migration {
   rmSync(join(l.gcc, '.gitattributes'), { force: true });
   for (const stale of ['.lock', '.lock.break']) rmSync(join(l.gcc, stale), { force: true });
   // The first layout's .gitignore kept its caches out; the new one keeps everything but events/ out.
-  writeFileSync(join(l.gcc, '.gitignore'), GITIGNORE);
+  writeTextAtomic(join(l.gcc, '.gitignore'), GITIGNORE); // a rename: never through a link
   let untracked = false;
   if (store.repo) {
     try {

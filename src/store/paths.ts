@@ -171,7 +171,7 @@ export function linkRefused(rel: string) {
  * again, for a link put there while a process runs.
  */
 export function assertRealLayout(l: Layout): void {
-  const fixed = [l.events, join(l.gcc, 'branches'), l.aside, l.quarantine, l.local, l.cache, l.localLog, l.ledger, `${l.ledger}.sealed`, l.lock];
+  const fixed = [l.events, join(l.gcc, 'branches'), l.aside, l.quarantine, l.local, l.cache, join(l.cache, 'search'), l.localLog, l.ledger, `${l.ledger}.sealed`, l.lock];
   for (const path of fixed) {
     let link = false;
     try {

@@ -4,6 +4,22 @@ import { openNoFollow } from './paths.js';
 
 let counter = 0;
 
+/**
+ * A new file opened for writing, never through whatever stands at its path (O_EXCL does not
+ * follow a link): a temporary name a dead process left (its pid since reused), or a link
+ * someone committed there, is removed — the link itself, not what it points at — and the
+ * file created again.
+ */
+export function openFresh(path: string): number {
+  try {
+    return openSync(path, 'wx');
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'EEXIST') throw err;
+    unlinkSync(path);
+    return openSync(path, 'wx');
+  }
+}
+
 /** A text, or its pieces in order (a large file written without joining it first). */
 export type Text = string | readonly string[];
 
@@ -11,13 +27,13 @@ const endsHigh = (p: string) => p.length > 0 && (p.charCodeAt(p.length - 1) & 0x
 
 function writeTemp(path: string, text: Text): string {
   const tmp = `${path}.tmp-${process.pid}-${++counter}`;
-  // A surrogate pair split between two pieces must be encoded whole: join such a text.
-  if (typeof text === 'string' || text.some(endsHigh)) {
-    writeFileSync(tmp, typeof text === 'string' ? text : text.join(''));
-    return tmp;
-  }
-  const fd = openSync(tmp, 'w');
+  const fd = openFresh(tmp);
   try {
+    // A surrogate pair split between two pieces must be encoded whole: join such a text.
+    if (typeof text === 'string' || text.some(endsHigh)) {
+      writeFileSync(fd, typeof text === 'string' ? text : text.join(''));
+      return tmp;
+    }
     for (const piece of text) {
       const bytes = Buffer.from(piece, 'utf8');
       for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
@@ -39,7 +55,7 @@ const CHUNK = 64 * 1024;
  */
 export function writePieces(path: string, produce: (put: (text: string) => void) => void, encode: (text: string) => Buffer = (t) => Buffer.from(t, 'utf8'), replace = false): void {
   const tmp = `${path}.tmp-${process.pid}-${++counter}`;
-  const fd = openSync(tmp, 'w');
+  const fd = openFresh(tmp);
   let pending = '';
   const flush = () => {
     const bytes = encode(pending);

@@ -40,7 +40,7 @@ describe('the roadmap cap', () => {
     const base = renderMain(s);
     const many = Array.from({ length: MAX_OBJECTIVES + 1 }, (_, i) => `- [ ] extra ${i}`).join('\n');
     const disk = base.replace('- [ ] goal 1', `- [ ] goal 1\n${many}`);
-    const a = adoptMain(s, base, disk, () => '0123456789abcdef');
+    const a = adoptMain(s, base, disk, () => '0123456789abcdef', (t) => t);
     expect(a.events.filter((e) => e.type.startsWith('objective.'))).toEqual([]);
     expect(a.unadopted.join(' ')).toMatch(/more than the 500 a roadmap holds/);
   });

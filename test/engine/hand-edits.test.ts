@@ -199,3 +199,141 @@ describe('hand edits', () => {
     }
   });
 });
+
+/** Credentials of the shapes people paste, built here so no scanner takes the file for a leak. */
+const SECRETS = {
+  url: ['postgres://app:', 'hunter2pass', '@db/app'],
+  openai: ['sk-proj-', 'Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7dEf0hIj3kLm6n'],
+  aws: ['AKIA', 'QWERTYUIOPASDFGH'],
+  github: ['ghp_', 'Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7d'],
+  slack: ['xoxb-', '123456789012-1234567890123-Ab3dEf6hIj9kLm2nOp5qRs8t'],
+};
+const secret = (k: keyof typeof SECRETS) => SECRETS[k].join('');
+/** The part of each that must never be written: the password, the token's body. */
+const MUST_NOT_LEAK = [SECRETS.url[1]!, SECRETS.openai[1]!, SECRETS.aws[1]!, SECRETS.github[1]!, SECRETS.slack[1]!];
+
+/** Every file under `.GCC/` that git may take (everything but `.local/`), as text. */
+function committable(dir: string): string {
+  const gcc = join(dir, '.GCC');
+  return (readdirSync(gcc, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
+    .filter((d) => d.isFile())
+    .map((d) => join(d.parentPath, d.name))
+    .filter((p) => !p.startsWith(join(gcc, '.local')))
+    .map((p) => readFileSync(p, 'utf8'))
+    .join('\n');
+}
+
+function leaks(text: string): string[] {
+  return MUST_NOT_LEAK.filter((s) => text.includes(s));
+}
+
+describe('secrets typed into main.md by hand', () => {
+  afterAll(cleanup);
+
+  it('objectives ticked, added and reworded, and notes, are adopted redacted', async () => {
+    const p = await fresh();
+    edit(p.main, (s) =>
+      s
+        .replace('- [ ] Parse the input', `- [x] Parse the input from ${secret('url')}`)
+        .replace('- [ ] Write docs', `- [ ] Write docs\n- [ ] Rotate ${secret('aws')}`)
+        .concat(`The OpenAI key is ${secret('openai')}\nCI uses ${secret('github')} and ${secret('slack')}\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\nAAAAAAAAAAAAAAAAAAAAAAAA\n-----END OPENSSH PRIVATE KEY-----\nthe end of the note\n`),
+    );
+    const m = await Memory.open(p.dir);
+    try {
+      expect(m.warnings).toEqual([]);
+      expect(m.state.objectives.map((o) => [o.text, o.done])).toEqual([
+        ['Parse the input from postgres://app:[REDACTED]@db/app', true],
+        ['Write docs', false],
+        ['Rotate [REDACTED]', false],
+      ]);
+      const types = m.eventsOf('main').map((e) => e.type);
+      expect(types).toEqual(expect.arrayContaining(['objective.edited', 'objective.checked', 'objective.added', 'notes.patched']));
+      // The patch was made from the redacted text, so it applied (a key block became one line).
+      expect(m.state.notes).toContain('The OpenAI key is [REDACTED]');
+      expect(m.state.notes).toMatch(/PRIVATE KEY-----[^\n]*\[REDACTED\][^\n]*\nthe end of the note\n$/);
+      expect(leaks(JSON.stringify(m.events()))).toEqual([]);
+      expect(leaks(committable(p.dir))).toEqual([]);
+      expect(m.verify()).toEqual([]);
+      // A replay from the logs alone gives the same, redacted, main.md.
+      const main = readFileSync(p.main, 'utf8');
+      await m.replay();
+      expect(readFileSync(p.main, 'utf8')).toBe(main);
+    } finally {
+      m.close();
+    }
+  });
+
+  it('the next operation of a long-lived process adopts the edit redacted too', async () => {
+    const p = await fresh();
+    const m = await Memory.open(p.dir);
+    try {
+      edit(p.main, (s) => s.replace('- [ ] Write docs', `- [x] Write docs with ${secret('github')}`));
+      await m.execute({ type: 'commit', contribution: 'after the edit' });
+      expect(m.state.objectives[1]).toMatchObject({ text: 'Write docs with [REDACTED]', done: true });
+      expect(leaks(committable(p.dir))).toEqual([]);
+    } finally {
+      m.close();
+    }
+  });
+
+  it('an edit outside Objectives and Notes is kept aside redacted, and the warning says so', async () => {
+    const p = await fresh();
+    const m0 = await Memory.open(p.dir);
+    await m0.execute({ type: 'commit', contribution: 'milestone one' });
+    m0.close();
+    edit(p.main, (s) => s.replace('### M1: milestone one', `### M1: deployed with ${secret('aws')} and ${secret('url')}`).replace('- [ ] Write docs', `- [x] Write docs ${secret('slack')}`));
+    const m = await Memory.open(p.dir);
+    try {
+      expect(m.state.objectives[1]).toMatchObject({ text: 'Write docs [REDACTED]', done: true });
+      expect(m.warnings.join('\n')).toMatch(/kept at .*aside.* \(secrets in it were replaced by \[REDACTED\]/);
+      const aside = readdirSync(join(p.dir, '.GCC', 'aside'));
+      expect(aside).toHaveLength(1);
+      const kept = readFileSync(join(p.dir, '.GCC', 'aside', aside[0]!), 'utf8');
+      expect(kept).toContain('### M1: deployed with [REDACTED] and postgres://app:[REDACTED]@db/app');
+      expect(leaks(committable(p.dir))).toEqual([]);
+      expect(leaks(m.warnings.join('\n'))).toEqual([]);
+    } finally {
+      m.close();
+    }
+  });
+
+  it('lines under Objectives that are not checkboxes are quoted in the warning redacted', async () => {
+    const p = await fresh();
+    edit(p.main, (s) => s.replace('- [ ] Write docs', `- [ ] Write docs\ntoken ${secret('openai')}`));
+    const m = await Memory.open(p.dir);
+    try {
+      expect(m.warnings.join('\n')).toMatch(/not checkboxes: token \[REDACTED\]/);
+      expect(leaks(m.warnings.join('\n'))).toEqual([]);
+      expect(leaks(committable(p.dir))).toEqual([]);
+    } finally {
+      m.close();
+    }
+  });
+
+  it('main.md and metadata.yaml set aside by replay, or after the logs changed, are redacted', async () => {
+    const p = await fresh();
+    const m = await Memory.open(p.dir);
+    try {
+      edit(p.main, (s) => s.replace('## Objectives', `## Goals ${secret('aws')}`));
+      edit(p.meta, (s) => `${s}# deploy key ${secret('github')}\n`);
+      const r = await m.replay();
+      expect(r.kept).toHaveLength(2);
+      for (const k of r.kept) expect(k).toMatch(/\(secrets in it were replaced by \[REDACTED\]/);
+      expect(readdirSync(join(p.dir, '.GCC', 'aside'))).toHaveLength(2);
+      expect(leaks(committable(p.dir))).toEqual([]);
+    } finally {
+      m.close();
+    }
+    // Views of no known state (a ledger without a checkpoint): a differing main.md is set aside, redacted.
+    const ledger = join(p.dir, '.GCC', '.local', 'ledger.json');
+    const l = JSON.parse(readFileSync(ledger, 'utf8')) as { views?: unknown };
+    delete l.views;
+    writeFileSync(ledger, JSON.stringify(l));
+    edit(p.main, (s) => `${s}\n${secret('slack')}\n`);
+    const m2 = await Memory.open(p.dir);
+    expect(m2.warnings.join('\n')).toMatch(/no record says which state.*\(secrets in it were replaced by \[REDACTED\]/);
+    m2.close();
+    expect(readdirSync(join(p.dir, '.GCC', 'aside'))).toHaveLength(3);
+    expect(leaks(committable(p.dir))).toEqual([]);
+  });
+});

@@ -155,6 +155,23 @@ describe('what git put there is the memory as it now stands', () => {
   });
 });
 
+describe("git tracking .GCC/.local/ (this clone's own) is reported", () => {
+  it('verify and doctor name it and say how to untrack it; once untracked, verify is clean', () => {
+    const dir = project(true);
+    git(dir, 'add', '-A');
+    git(dir, 'add', '-f', '.GCC/.local/ledger.json');
+    git(dir, 'commit', '-qm', 'memory, with what is never committed');
+    const v = gctx(dir, ['verify']);
+    expect(v.code).toBe(2);
+    expect(v.stdout).toMatch(/^\.GCC\/\.local: git tracks 1 file\(s\) here \(\.GCC\/\.local\/ledger\.json\).*`git rm -r --cached \.GCC\/\.local`/m);
+    const d = gctx(dir, ['doctor']);
+    expect(d.code).toBe(2);
+    expect(d.stdout).toMatch(/FAIL integrity: .*\.GCC\/\.local git tracks 1 file.*git rm -r --cached \.GCC\/\.local/);
+    git(dir, 'rm', '-r', '-q', '--cached', '.GCC/.local');
+    expect(ok(dir, 'verify')).toMatch(/^OK/);
+  });
+});
+
 describe('repair records every loss', () => {
   it('keeps the entries that still read, sets the damaged file aside and records the loss as an event', () => {
     const dir = project();

@@ -130,6 +130,77 @@ describe('symbolic links out of .GCC/ are refused, and nothing is written outsid
     }
   });
 
+  // A folder git checked out (a link committed under .GCC/.local/ comes with a clone like any
+  // file): the search cache's lock, manifest, fed.json and parts, and its removal of stray
+  // parts, would all happen wherever it leads.
+  it('the search cache folder a link, with a stray part where it leads: gctx search is refused, nothing outside is written or removed', { timeout: TIMEOUT }, async () => {
+    const { root, dir, outside } = await memory();
+    writeFileSync(join(outside, 's-stray-0.part'), 'a file of the place the link leads to\n');
+    symlinkSync(outside, gcc(dir, '.local', 'cache', 'search'));
+    const before = treeState(root);
+    const cli = spawnSync(process.execPath, [CLI, 'search', 'commit', '--dir', dir], { encoding: 'utf8' });
+    expect(cli.status, cli.stdout).toBe(1);
+    expect(cli.stderr).toMatch(/E_PATH_ESCAPE.*\.GCC\/\.local\/cache\/search is a symbolic link/);
+    expect(treeState(root)).toEqual(before);
+  });
+
+  it('the search cache folder replaced by a link while a process has the memory open: the search is refused, nothing outside changes', async () => {
+    const { dir, outside } = await memory();
+    const m = await Memory.open(dir);
+    try {
+      expect(m.context({ level: 'search', text: 'commit' }, { budget: 2000 }).text).toMatch(/commit 1/);
+      linkOut(dir, outside, '.local/cache/search');
+      writeFileSync(join(outside, '.local__cache__search', 's-stray-0.part'), 'stray\n');
+      await m.execute({ type: 'commit', contribution: 'another commit' });
+      const before = treeState(outside);
+      expect(() => m.context({ level: 'search', text: 'another' }, { budget: 2000 })).toThrow(/\.local\/cache\/search is a symbolic link/);
+      expect(treeState(outside), 'nothing written or removed outside').toEqual(before);
+    } finally {
+      m.close();
+    }
+  });
+
+  it('links left at the names of temporary files are replaced, never written through', async () => {
+    const { dir, outside } = await memory();
+    const m = await Memory.open(dir);
+    try {
+      m.context({ level: 'search', text: 'commit' }, { budget: 2000 });
+      // The temporary names this process may take next: its pid, and any counter up to 3,000.
+      const target = join(outside, 'target');
+      writeFileSync(target, 'kept\n');
+      const search = gcc(dir, '.local', 'cache', 'search');
+      const names = ['manifest.json', 'fed.json'].flatMap((f) => [`${f}.tmp-${process.pid}`, ...Array.from({ length: 3000 }, (_, i) => `${f}.tmp-${process.pid}-${i}`)]);
+      for (const n of names) symlinkSync(target, join(search, n));
+      await m.execute({ type: 'commit', contribution: 'another commit' });
+      expect(m.context({ level: 'search', text: 'another' }, { budget: 2000 }).text).toMatch(/another commit/);
+      expect(readFileSync(target, 'utf8')).toBe('kept\n');
+      // Both files were written through names that held a link (so the case was met).
+      const left = new Set(readdirSync(search));
+      for (const f of ['manifest.json', 'fed.json']) expect(names.some((n) => n.startsWith(f) && !left.has(n)), f).toBe(true);
+    } finally {
+      m.close();
+    }
+  });
+
+  it("a link at .gitignore's name, or at the cache's first-layout marker: neither is written through", async () => {
+    const { root, dir, outside } = await memory();
+    spawnSync('git', ['init', '-q'], { cwd: dir });
+    (await Memory.open(dir)).close();
+    const target = join(outside, 'target');
+    writeFileSync(target, 'kept\n');
+    const marker = gcc(dir, '.local', 'cache', 'first-layout');
+    expect(existsSync(marker)).toBe(true);
+    rmSync(marker);
+    symlinkSync(target, marker);
+    rmSync(gcc(dir, '.gitignore'));
+    symlinkSync(join(outside, 'made-by-gctx'), gcc(dir, '.gitignore')); // leads nowhere yet
+    const m = await Memory.open(dir);
+    m.close();
+    expect(readFileSync(target, 'utf8')).toBe('kept\n');
+    expect(existsSync(join(outside, 'made-by-gctx'))).toBe(false);
+    expect(treeState(root, (r) => !r.startsWith('outside'))).toEqual(new Map([['outside', expect.stringMatching(/^dir/)], ['outside/target', expect.stringMatching(/^file/)]]));
+  });
+
   it('main.md, metadata.yaml or commit.md a link to a file outside: that file is never read into memory nor written', async () => {
     for (const [file, secret] of [
       ['main.md', '# Project Roadmap\n\n## Notes\n\nSECRET-TOKEN-1234 from outside the tree\n'],

@@ -68,7 +68,7 @@ export async function startDaemon(opts: ServeOptions): Promise<Daemon> {
   if (running && running.pid !== process.pid && pidAlive(running.pid) && (await probe(running))) {
     throw gccError('E_ALREADY_RUNNING', `already running at ${running.url} (pid ${running.pid})`, '`gctx serve status` for its address, `gctx serve stop` to end it');
   }
-  const token = ensureToken(root);
+  const token = ensureToken(root, (why) => log(`warning: ${why}`));
   const memory = await Memory.open(root, { lockTimeoutMs: HOOK_LOCK_TIMEOUT_MS, ...(opts.indexApart ? { indexApart: opts.indexApart } : {}) });
 
   let tail: Promise<unknown> = Promise.resolve();

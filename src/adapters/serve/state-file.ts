@@ -11,11 +11,18 @@
  *
  * Both are readable by their owner only (mode 0600), written whole (a temporary file renamed
  * into place), and re-checked for their mode each time they are written.
+ *
+ * Both are trusted only as files this clone made for itself (`ownFile`): git checks out a file
+ * someone force-added under `.GCC/.local/` despite `.gitignore`, so a token that came with a
+ * clone would be one its author knows, and a state file could name any pid to signal. One
+ * that is a link, another user's, readable by others, or tracked by git is not used: a token
+ * is made anew (the daemon says so), a state file counts as absent.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { layout } from '../../store/paths.js';
+import { findRepo, gitPath, runGit } from '../../store/git-probe.js';
+import { assertNoSymlink, layout } from '../../store/paths.js';
 
 export interface ServeState {
   pid: number;
@@ -33,8 +40,40 @@ export function serveFiles(root: string): { dir: string; token: string; state: s
   return { dir: local, token: join(local, 'serve.token'), state: join(local, 'serve.json') };
 }
 
+/**
+ * Why the file at `path` is not one this clone made for itself, or null when it is: a real
+ * file (not a link), this user's, readable and writable by them only, with no other name.
+ * (Git writes files with the mode its umask gives, 0600 under umask 077: `tracked` is the
+ * question only git answers.)
+ */
+function notOwn(path: string): string | null {
+  const st = lstatSync(path);
+  if (!st.isFile()) return st.isSymbolicLink() ? 'it is a symbolic link' : 'it is not a regular file';
+  if (st.nlink !== 1) return 'it has other names (hard links)';
+  // Owners and modes as POSIX has them (Windows reports neither).
+  const uid = process.getuid?.();
+  if (uid === undefined) return null;
+  if (st.uid !== uid) return `it belongs to user ${st.uid}`;
+  if ((st.mode & 0o777) !== OWNER_ONLY) return `its mode is ${(st.mode & 0o777).toString(8).padStart(4, '0')}, not 0600`;
+  return null;
+}
+
+/** Whether git's index holds `path` (false outside git, or when git cannot say). */
+function tracked(root: string, path: string): boolean {
+  const repo = findRepo(root);
+  if (!repo) return false;
+  try {
+    return runGit(root, ['ls-files', '-z', '--', gitPath(root, path)]).length > 0;
+  } catch {
+    return false;
+  }
+}
+
 /** Replaces `path` with `text` in one step, readable by its owner only. */
-function writePrivate(path: string, text: string): void {
+function writePrivate(root: string, path: string, text: string): void {
+  // A link in place of .local/ would take the file wherever it leads (one at the file's own
+  // name is replaced by the rename, never written through).
+  assertNoSymlink(root, path, undefined, false);
   const tmp = `${path}.tmp-${process.pid}-${randomBytes(3).toString('hex')}`;
   const fd = openSync(tmp, 'wx', OWNER_ONLY);
   try {
@@ -49,27 +88,35 @@ function writePrivate(path: string, text: string): void {
 
 const TOKEN = /^[0-9a-f]{64}$/;
 
-/** The memory's serve token, made (256 random bits) on first use. */
-export function ensureToken(root: string): string {
+/**
+ * The memory's serve token, made (256 random bits) on first use, and made again when the file
+ * there is not one this clone made (`notOwn`, or git tracks it: it came with the clone, so
+ * others know it). `replaced` hears why, for the person to export the new one.
+ */
+export function ensureToken(root: string, replaced?: (why: string) => void): string {
   const f = serveFiles(root);
+  let why: string | null = null;
   try {
+    why = notOwn(f.token) ?? (tracked(root, f.token) ? 'git tracks it (it came with the repository, so others know it)' : null);
     const token = readFileSync(f.token, 'utf8').trim();
-    if (TOKEN.test(token)) {
-      chmodSync(f.token, OWNER_ONLY);
-      return token;
-    }
+    if (!why && TOKEN.test(token)) return token;
+    why ??= 'it does not hold a token';
   } catch {
-    // Missing: made below. Unreadable or malformed: replaced below.
+    // Missing: made below. Unreadable: replaced below.
   }
   mkdirSync(f.dir, { recursive: true });
   const token = randomBytes(32).toString('hex');
-  writePrivate(f.token, `${token}\n`);
+  writePrivate(root, f.token, `${token}\n`);
+  if (why) replaced?.(`${f.token} was not used as the token (${why}): a new one was made; set GCC_SERVE_TOKEN from it again, and untrack the file if git tracks it (git rm --cached)`);
   return token;
 }
 
 export function readState(root: string): ServeState | null {
+  const path = serveFiles(root).state;
   try {
-    const s = JSON.parse(readFileSync(serveFiles(root).state, 'utf8')) as Partial<ServeState>;
+    // A state file this clone did not write names no daemon of its own.
+    if (notOwn(path)) return null;
+    const s = JSON.parse(readFileSync(path, 'utf8')) as Partial<ServeState>;
     if (typeof s.pid !== 'number' || typeof s.port !== 'number' || typeof s.url !== 'string' || typeof s.token !== 'string' || typeof s.startedAt !== 'string') return null;
     return s as ServeState;
   } catch {
@@ -80,7 +127,7 @@ export function readState(root: string): ServeState | null {
 export function writeState(root: string, state: ServeState): void {
   const f = serveFiles(root);
   mkdirSync(f.dir, { recursive: true });
-  writePrivate(f.state, `${JSON.stringify(state, null, 2)}\n`);
+  writePrivate(root, f.state, `${JSON.stringify(state, null, 2)}\n`);
 }
 
 /** Removes the state file if it still names `pid` (a daemon that took over keeps its own). */

@@ -75,9 +75,10 @@ describe('gctx serve: start, status, stop', () => {
 
   it('takes over from a daemon that died without cleaning up; never signals a pid that does not answer as one', async () => {
     const dir = await project('gcc-serve-stale-');
-    // A live process that is no daemon (this test runner), and a port nothing answers on.
+    // A live process that is no daemon (this test runner), and a port nothing answers on, in a
+    // state file as a daemon writes it (mode 0600: one readable by others is not trusted at all).
     const impostor = { pid: process.pid, port: 9, url: 'http://127.0.0.1:9/', token: 'x', startedAt: '2026-01-01T00:00:00Z' };
-    writeFileSync(stateFile(dir), JSON.stringify(impostor));
+    writeFileSync(stateFile(dir), JSON.stringify(impostor), { mode: 0o600 });
     for (const verb of ['status', 'stop']) {
       const r = gctx(dir, ['serve', verb]);
       expect(r.code, verb).toBe(1);

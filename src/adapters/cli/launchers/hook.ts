@@ -48,6 +48,7 @@ async function install(a: { agent?: string | undefined; http?: boolean | undefin
   const { installClaudeHooks, settingsFile, TOKEN_ENV } = await import('../../hook/install.js');
   let httpPort: number | undefined;
   let tokenFile = '';
+  const notes: string[] = [];
   if (a.http) {
     const { defaultPort, ensureToken, readState, serveFiles } = await import('../../serve/state-file.js');
     if (a.port !== undefined) {
@@ -57,7 +58,7 @@ async function install(a: { agent?: string | undefined; http?: boolean | undefin
       httpPort = readState(dir)?.port ?? defaultPort(dir);
     }
     // The token exists before the daemon first starts, so the environment can be set up now.
-    ensureToken(dir);
+    ensureToken(dir, (why) => notes.push(why));
     tokenFile = serveFiles(dir).token;
   }
   const r = installClaudeHooks({ file: settingsFile(a.user ? 'user' : 'project', dir, homedir()), httpPort });
@@ -72,6 +73,7 @@ async function install(a: { agent?: string | undefined; http?: boolean | undefin
           'Start the daemon with `gctx serve`. SessionStart stays a command hook: Claude Code runs no HTTP hooks for it.',
         ]
       : []),
+    ...notes.map((n) => `warning: ${n}`),
   ];
   return { text: lines.join('\n'), data: { ok: true, file: r.file, changed: r.changed, entries: r.entries, ...(httpPort !== undefined ? { port: httpPort, tokenEnv: TOKEN_ENV } : {}) } };
 }
