@@ -91,13 +91,14 @@ export class Fold {
    * replay whose views are known to be behind (a fresh clone, a lost cache) writes them on the
    * way, under the lock, rather than streaming the history a second time to write them after.
    */
-  async load(): Promise<void> {
+  async load(redactor: () => Promise<Redact>): Promise<void> {
     this.recent.clear();
     if (this.fromSnapshot()) return;
     const [epoch, lastId] = (this.views.readCheckpoint() ?? '').split(' ');
     if ((epoch !== this.store.ledger.epoch || lastId !== this.store.ledger.lastId || !epoch) && !this.store.visit) {
       try {
-        await this.store.withLock(() => this.replayAll(true), this.lockOpts());
+        const redact = await redactor();
+        await this.store.withLock(() => this.replayAll(true, redact), this.lockOpts());
         return;
       } catch (err) {
         if (asGccError(err).code !== 'E_READ_ONLY') throw err;
@@ -141,9 +142,10 @@ export class Fold {
 
   /**
    * Stream every log in id order into a fresh state; with views, rebuild every view on the way.
-   * `keepEdits` false: the caller has kept hand edits aside already.
+   * `redact`: hand edits the rebuild would write over are kept aside first, redacted; null when
+   * the caller has dealt with them already.
    */
-  replayAll(withViews: boolean, keepEdits = true): void {
+  replayAll(withViews: boolean, redact: Redact | null = null): void {
     this.recent.clear();
     // The state being replaced is let go before the pass rather than kept live beside the one
     // it builds. Until the pass succeeds, the state is folded again before anything reads it.
@@ -162,9 +164,9 @@ export class Fold {
       // Written whole over whatever is there: a hand edit of main.md or metadata.yaml that no
       // record vouches for (a fresh ledger, .GCC/.local removed, a checkpoint of another
       // state) is kept aside first, never lost.
-      if (keepEdits) {
+      if (redact) {
         const cp = this.views.readCheckpoint();
-        this.warnings.push(...setAsideUnexplained(this.layout, this.views, this._state, cp === null ? 'no record says which state it was written for' : undefined));
+        this.warnings.push(...setAsideUnexplained(this.layout, this.views, this._state, redact, cp === null ? 'no record says which state it was written for' : undefined));
       }
       const after = build.finish(this.views, this._state);
       for (const name of after.relabel) this.rewriteCommits(name);
@@ -238,7 +240,7 @@ export class Fold {
       // Views behind the state are rebuilt whole, never brought forward by appends: a writer that
       // died between its views and its checkpoint (or could not write the checkpoint) may have
       // left them ahead of what the checkpoint says, and appending would write entries twice.
-      if (!this.rebuilt) this.replayAll(true, false);
+      if (!this.rebuilt) this.replayAll(true);
       if (this.rebuilt !== this._state) this.views.writeSmall(this._state);
       this.views.checkpoint(this.stamp());
     }

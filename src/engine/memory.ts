@@ -138,7 +138,7 @@ export class Memory {
       assertMayInitialize(this.store, existed, this.opts.create);
       await this.initialize();
     } else {
-      await this.fold.load();
+      await this.fold.load(async () => (await redactors()).redactSecrets);
       await this.settle(checked);
     }
     ensureIgnore(disk);
