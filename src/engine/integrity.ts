@@ -271,6 +271,28 @@ function readsWhole(bytes: Buffer): boolean {
   }
 }
 
+/**
+ * Put git's copy of a log in place. What stands there may be the only copy of other events (two
+ * segments swapped, one log's bytes written over another's): the events git's copy lacks are
+ * kept in a new segment, and the file aside, first. Returns how many were kept.
+ */
+function restoreFromGit(store: Store, name: string, rel: string, blob: Buffer, now: () => Date, report: RepairReport): number {
+  const l = store.layout;
+  const path = join(l.root, rel);
+  const extra = name === LOCAL ? null : eventsGitLacks(path, blob, now().getTime());
+  if (extra && extra.events.length) {
+    const aside = join(l.aside, `${name.replaceAll('/', '__')}.${now().toISOString().replace(/[:.]/g, '-')}`);
+    mkdirSync(l.aside, { recursive: true });
+    copyFileSync(path, aside);
+    store.file(newSegmentName(now(), randomHex(3))).append(serialize(extra.events), extra.events);
+    report.salvaged.push({ file: rel, kept: extra.events.length, lost: extra.lost, aside });
+  }
+  mkdirSync(join(path, '..'), { recursive: true });
+  writeFileSync(path, blob);
+  report.restored.push(rel);
+  return extra?.events.length ?? 0;
+}
+
 /** The events the file at `path` holds, as far as they still read, that git's copy `blob` does not (by id). */
 function eventsGitLacks(path: string, blob: Buffer, now: number): { events: GccEvent[]; lost: number } | null {
   let bytes: Buffer;
@@ -318,22 +340,8 @@ export async function repairMemory(root: string, now: () => Date): Promise<Repai
       }
       const blob = fromGit(store, path);
       if (blob) {
-        // What stands there may be the only copy of other events (two segments swapped, one
-        // log's bytes written over another's): the events git's copy lacks are salvaged into
-        // a new segment, and the file kept aside, before git's copy goes over it.
-        const extra = name === LOCAL ? null : eventsGitLacks(path, blob, now().getTime());
-        if (extra && extra.events.length) {
-          const aside = join(l.aside, `${name.replaceAll('/', '__')}.${now().toISOString().replace(/[:.]/g, '-')}`);
-          mkdirSync(l.aside, { recursive: true });
-          copyFileSync(path, aside);
-          const target = store.file(newSegmentName(now(), randomHex(3)));
-          target.append(serialize(extra.events), extra.events);
-          report.salvaged.push({ file: rel, kept: extra.events.length, lost: extra.lost, aside });
-          records.push({ type: 'memory.repaired', data: { segment: name, kept: extra.events.length, lost: extra.lost, reason: `${d.message}; restored from git, and the ${extra.events.length} event(s) the file held that git's copy lacks were kept in a new segment` }, branch: MAIN });
-        }
-        mkdirSync(join(path, '..'), { recursive: true });
-        writeFileSync(path, blob);
-        report.restored.push(rel);
+        const kept = restoreFromGit(store, name, rel, blob, now, report);
+        if (kept) records.push({ type: 'memory.repaired', data: { segment: name, kept, lost: 0, reason: `${d.message}; restored from git, and the ${kept} event(s) the file held that git's copy lacks were kept in a new segment` }, branch: MAIN });
         continue;
       }
       let bytes: Buffer | null = null;
@@ -373,18 +381,8 @@ export async function repairMemory(root: string, now: () => Date): Promise<Repai
         const blob = blobOf(root, 'index', path);
         if (!blob || !readsWhole(blob)) continue;
         const name = rel.replaceAll('\\', '/').replace(/^.*events\//, '');
-        const extra = eventsGitLacks(path, blob, now().getTime());
-        if (extra && extra.events.length) {
-          const aside = join(l.aside, `${name.replaceAll('/', '__')}.${now().toISOString().replace(/[:.]/g, '-')}`);
-          mkdirSync(l.aside, { recursive: true });
-          copyFileSync(path, aside);
-          const target = store.file(newSegmentName(now(), randomHex(3)));
-          target.append(serialize(extra.events), extra.events);
-          report.salvaged.push({ file: rel, kept: extra.events.length, lost: extra.lost, aside });
-        }
-        writeFileSync(path, blob);
+        restoreFromGit(store, name, rel, blob, now, report);
         store.logs.delete(name);
-        report.restored.push(rel);
       }
       // What this clone acknowledged is unknown: what stands on disk (after the repairs above)
       // is acknowledged, and the loss of the ledger is on record.
