@@ -309,6 +309,27 @@ export class Memory {
     return this.fold.verifyWith((hooks) => verifyMemory(this.layout, this.now().getTime(), hooks, this.store));
   }
 
+  /**
+   * verify as `gctx verify` and doctor report it, while other processes may be writing: a view
+   * read between a writer's append and its view write, or a log read mid-append, differs from a
+   * rebuild with nothing wrong. The pass runs without the lock, so writers are not held up for
+   * its length; what it finds is looked at again under the lock, through a store that reads
+   * the ledger and the logs afresh, where nothing moves, and only what stands there is
+   * reported. A memory whose lock cannot be made (read-only) has no writer to wait for: the
+   * first pass stands. A lock held past the timeout is E_LOCKED: nothing is claimed either way.
+   */
+  async verifyConfirmed(): Promise<Problem[]> {
+    const first = this.verify();
+    if (!first.length) return first;
+    try {
+      return await this.store.withLock(() => this.fold.verifyWith((hooks) => verifyMemory(this.layout, this.now().getTime(), hooks)), this.lockOpts());
+    } catch (err) {
+      const e = asGccError(err);
+      if (e.code === 'E_READ_ONLY') return first;
+      throw e;
+    }
+  }
+
   /** Rebuild every view from the logs; differing main.md / metadata.yaml are kept aside first. */
   async replay(): Promise<{ written: string[]; kept: string[] }> {
     if (this.store.visit) throw gccError('E_READ_ONLY', 'this commit holds the first layout of .GCC/, whose views git tracks: they are not rebuilt while visiting', 'check out a commit of the new layout, or `gctx migrate` on a branch');
