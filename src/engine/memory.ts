@@ -18,7 +18,7 @@
  *
  * Reads catch up without the lock. Every public method returns data or throws GccError.
  */
-import { existsSync, lstatSync, mkdirSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from '../decider/commands.js';
 import type { Decision } from '../decider/decide.js';
@@ -27,6 +27,7 @@ import { type Config, DEFAULT_CONFIG, FORMAT_VERSION, type GccEvent, MAIN } from
 import { asGccError, GccError, gccError } from '../errors.js';
 import { layout, type Layout } from '../store/paths.js';
 import { type Checked, Store } from '../store/store.js';
+import { asFolderError, makeFolders, makeProblem } from '../store/project-folder.js';
 import { changedSince, recordTree, uncommittedSince } from './git-files.js';
 import { isHistory, newest, recentHistory, scanNewest } from './reader.js';
 import { briefing } from '../context/briefing.js';
@@ -97,13 +98,22 @@ export class Memory {
     try {
       const st = lstatSync(l.gcc);
       if (st.isSymbolicLink()) throw gccError('E_PATH_ESCAPE', '.GCC is a symbolic link', 'replace it with a real folder; memory never follows links out of the project');
-      exists = st.isDirectory();
+      if (!st.isDirectory()) throw gccError('E_NOT_INITIALIZED', `no memory in ${l.root}: its .GCC is a file, not a folder`, 'move the file .GCC away, then run `gctx init`');
+      exists = true;
     } catch (err) {
-      if ((err as { code?: string }).code !== 'ENOENT') throw asGccError(err);
+      if (err instanceof GccError) throw err;
+      // A project folder that is a file, a link loop, a path too long, one this user may not look into.
+      if ((err as { code?: string }).code !== 'ENOENT') throw asGccError(asFolderError(l.root, err));
     }
     if (!exists && !opts.create) throw gccError('E_NOT_INITIALIZED', `no memory in ${l.root}`, 'run `gctx init` in the project folder (or pass --dir)');
+    if (!exists) {
+      try {
+        makeFolders(l.gcc);
+      } catch (err) {
+        throw asGccError(makeProblem(l.root, err));
+      }
+    }
     try {
-      mkdirSync(l.gcc, { recursive: true });
       const m = new Memory(l, new Store(l), opts);
       await m.openLogs(exists, false);
       if (opts.search !== 'on-demand') await m.loadSearch();

@@ -16,6 +16,7 @@ import { spellCli } from '../../operations/context.js';
 import { argumentsHint, validAsGiven } from '../../operations/fields.js';
 import { type Answer, type Operation, operationsFor } from '../../operations/index.js';
 import { findMemoryRoot } from '../../store/paths.js';
+import { assertFolder } from '../../store/project-folder.js';
 import { openIsLong } from '../../store/snapshot.js';
 import { VERSION } from '../../runtime/version.js';
 import { parseArgs, usageOf } from './args.js';
@@ -80,6 +81,9 @@ export async function run(argv: readonly string[], own = false): Promise<number>
     }
     const args = validAsGiven(op, p.args) ? p.args : await checked(op, p.args);
     const explicitDir = p.globals.get('dir') ? resolve(p.globals.get('dir')!) : undefined;
+    // A --dir that names a file, a link loop, a path too long or a folder this user may not
+    // look into is the caller's mistake, said in the words they typed.
+    if (explicitDir) assertFolder(explicitDir, `--dir ${p.globals.get('dir')!}`);
     const dir = explicitDir ?? (op.needs === 'create' ? process.cwd() : (findMemoryRoot(process.cwd()) ?? process.cwd()));
     const session = p.globals.get('session') || process.env.GCC_SESSION || undefined;
     const budgetText = p.globals.get('budget');

@@ -9,9 +9,10 @@
  * the environment through `allowedEnvVars` so it never lands in a file that may be committed.
  * SessionStart stays a command hook: Claude Code runs only command (and MCP tool) hooks for it.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gccError } from '../../errors.js';
+import { makeFolders } from '../../store/project-folder.js';
 
 export const HOOK_EVENTS = ['SessionStart', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PreCompact', 'SessionEnd'] as const;
 export type ClaudeHookEvent = (typeof HOOK_EVENTS)[number];
@@ -117,7 +118,7 @@ export function installClaudeHooks(opts: InstallOptions): InstallResult {
   const next = `${JSON.stringify(withHooks(readSettings(opts.file), opts.httpPort, opts.file), null, 2)}\n`;
   const changed = next !== before;
   if (changed) {
-    mkdirSync(dirname(opts.file), { recursive: true });
+    makeFolders(dirname(opts.file));
     const tmp = `${opts.file}.gctx-${process.pid}`;
     writeFileSync(tmp, next);
     renameSync(tmp, opts.file);

@@ -13,9 +13,10 @@
  * into place), and re-checked for their mode each time they are written.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { layout } from '../../store/paths.js';
+import { makeFolders } from '../../store/project-folder.js';
 
 export interface ServeState {
   pid: number;
@@ -61,7 +62,7 @@ export function ensureToken(root: string): string {
   } catch {
     // Missing: made below. Unreadable or malformed: replaced below.
   }
-  mkdirSync(f.dir, { recursive: true });
+  makeFolders(f.dir);
   const token = randomBytes(32).toString('hex');
   writePrivate(f.token, `${token}\n`);
   return token;
@@ -79,7 +80,7 @@ export function readState(root: string): ServeState | null {
 
 export function writeState(root: string, state: ServeState): void {
   const f = serveFiles(root);
-  mkdirSync(f.dir, { recursive: true });
+  makeFolders(f.dir);
   writePrivate(f.state, `${JSON.stringify(state, null, 2)}\n`);
 }
 

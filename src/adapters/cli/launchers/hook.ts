@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import { gccError } from '../../../errors.js';
 import { operation } from '../../../operations/operation.js';
 
@@ -57,10 +58,23 @@ async function install(a: { agent?: string | undefined; http?: boolean | undefin
       httpPort = readState(dir)?.port ?? defaultPort(dir);
     }
     // The token exists before the daemon first starts, so the environment can be set up now.
-    ensureToken(dir);
+    try {
+      ensureToken(dir);
+    } catch (err) {
+      const { makeProblem } = await import('../../../store/project-folder.js');
+      throw makeProblem(dir, err, dir, '.GCC/.local/');
+    }
     tokenFile = serveFiles(dir).token;
   }
-  const r = installClaudeHooks({ file: settingsFile(a.user ? 'user' : 'project', dir, homedir()), httpPort });
+  const file = settingsFile(a.user ? 'user' : 'project', dir, homedir());
+  let r;
+  try {
+    r = installClaudeHooks({ file, httpPort });
+  } catch (err) {
+    // A folder that takes no .claude/ (a system folder, one this user may not write) is the caller's to change.
+    const { makeProblem } = await import('../../../store/project-folder.js');
+    throw makeProblem(dirname(dirname(file)), err, dirname(dirname(file)), '.claude/');
+  }
   const byType = (t: string) => r.entries.filter((e) => e.type === t).map((e) => e.event);
   const lines = [
     `${r.changed ? 'wrote' : 'already up to date:'} ${r.file}`,
