@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import { gccError } from '../../../errors.js';
 import { operation } from '../../../operations/operation.js';
+import { makeProblem } from '../../../store/project-folder.js';
 
 const INSTALL_USAGE = 'gctx hook install --agent claude-code [--http] [--project|--user] [--port N]';
 
@@ -61,7 +62,6 @@ async function install(a: { agent?: string | undefined; http?: boolean | undefin
     try {
       ensureToken(dir);
     } catch (err) {
-      const { makeProblem } = await import('../../../store/project-folder.js');
       throw makeProblem(dir, err, dir, '.GCC/.local/');
     }
     tokenFile = serveFiles(dir).token;
@@ -72,7 +72,6 @@ async function install(a: { agent?: string | undefined; http?: boolean | undefin
     r = installClaudeHooks({ file, httpPort });
   } catch (err) {
     // A folder that takes no .claude/ (a system folder, one this user may not write) is the caller's to change.
-    const { makeProblem } = await import('../../../store/project-folder.js');
     throw makeProblem(dirname(dirname(file)), err, dirname(dirname(file)), '.claude/');
   }
   const byType = (t: string) => r.entries.filter((e) => e.type === t).map((e) => e.event);
