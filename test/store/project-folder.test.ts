@@ -1,9 +1,9 @@
-/** The project folder as a caller names it (store/paths.ts): made without Node's endless retry, and its refusals said as the caller's mistake. */
+/** The project folder as a caller names it: made without Node's endless retry, and its refusals said as the caller's mistake. */
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GccError } from '../../src/errors.js';
-import { assertFolder, folderProblem, makeFolders, makeProblem } from '../../src/store/paths.js';
+import { assertFolder, folderProblem, makeFolders, makeProblem } from '../../src/store/project-folder.js';
 import { cleanup, tempProject } from '../support/tmp.js';
 
 const refusal = (fn: () => void): NodeJS.ErrnoException => {

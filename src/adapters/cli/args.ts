@@ -7,11 +7,9 @@
 import { gccError } from '../../errors.js';
 import type { CliArg, Operation } from '../../operations/index.js';
 import { type FieldKind, fieldKinds, isRequired } from '../../operations/fields.js';
+import { type Arity, globalArity } from './globals.js';
 
-export type Arity = 'flag' | 'one' | 'optional' | 'many';
-
-/** Options every command takes. */
-export const GLOBAL_FLAGS: Record<string, Arity> = { dir: 'one', json: 'flag', session: 'one', help: 'flag', budget: 'one' };
+export { type Arity, GLOBAL_FLAGS } from './globals.js';
 
 const kebab = (s: string) => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
@@ -100,7 +98,7 @@ export function parseArgs(op: Operation, argv: readonly string[], prefix = 'gctx
     const eq = tok.indexOf('=');
     const name = tok.slice(2, eq === -1 ? undefined : eq);
     const inline = eq === -1 ? undefined : tok.slice(eq + 1);
-    const g = GLOBAL_FLAGS[name];
+    const g = globalArity(name);
     const f = flags.get(name);
     if (!g && !f) throw gccError('E_INVALID_ARGUMENT', `unknown option --${name}`, usage);
     const arity = f ? f.arity : g!;

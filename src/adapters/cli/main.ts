@@ -20,6 +20,7 @@ import { assertFolder } from '../../store/project-folder.js';
 import { openIsLong } from '../../store/snapshot.js';
 import { VERSION } from '../../runtime/version.js';
 import { parseArgs, usageOf } from './args.js';
+import { commandFirst } from './globals.js';
 import { keepHeapSmall } from './heap-flags.js';
 import { leanFlags, runLean } from './lean-process.js';
 import { LAUNCHERS } from './launchers/index.js';
@@ -58,7 +59,7 @@ async function checked(op: Operation, given: Record<string, unknown>): Promise<R
  * a pass over the whole history may then be run in a lean child (lean-process.ts).
  */
 export async function run(argv: readonly string[], own = false): Promise<number> {
-  const [name, ...rest] = argv;
+  const [name, ...rest] = commandFirst(argv);
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     writeOut(`${help()}\n`, 0);
     return 0;
@@ -72,6 +73,7 @@ export async function run(argv: readonly string[], own = false): Promise<number>
   const inspector = process.env.GCC_INSPECT || process.env.GCC_INSPECT_FILE ? (await import('../../diagrams/inspect.js')).inspectorFromEnv(process.env) : null;
   try {
     const op = commands().find((o) => o.name === name);
+    if (!op && name.startsWith('-')) throw gccError('E_INVALID_ARGUMENT', `unknown option ${name} before the command`, 'run `gctx --help`: before the command go only the options it lists under "Everywhere"');
     if (!op) throw gccError('E_INVALID_ARGUMENT', `unknown command ${JSON.stringify(name)}`, 'run `gctx --help` for the list');
     const p = parseArgs(op, rest);
     json = p.globals.has('json');

@@ -136,6 +136,24 @@ describe('gctx', () => {
     expect(readFileSync(join(dir, '.GCC', 'metadata.yaml'), 'utf8')).toMatch(/proactive_commits: false/);
   });
 
+  it('global options before the command, as help lists them "Everywhere"', () => {
+    const dir = project();
+    const elsewhere = tempProject();
+    expect(gctx(elsewhere, ['--dir', dir, 'status'])).toMatchObject({ code: 0, stdout: gctx(elsewhere, ['status', '--dir', dir]).stdout });
+    const committed = gctx(elsewhere, ['--json', `--dir=${dir}`, '--session', 's1', 'commit', 'first', 'milestone']);
+    expect(committed.code, committed.stderr).toBe(0);
+    expect(JSON.parse(committed.stdout)).toMatchObject({ ok: true, message: expect.stringMatching(/^Committed C001/) });
+    expect(gctx(dir, ['--budget', '400', 'context', '--log', '1']).code).toBe(0);
+    expect(gctx(dir, ['--help', 'merge']).stdout).toMatch(/^gctx merge /);
+    // A value is taken with its option, and one given twice is refused as after the command.
+    expect(gctx(dir, ['--dir', dir, 'status', '--dir', dir]).stderr).toMatch(/E_INVALID_ARGUMENT: --dir given more than once/);
+    expect(gctx(dir, ['--dir', dir])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^gctx — /) });
+    const unknown = gctx(dir, ['--nope', 'status']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/E_INVALID_ARGUMENT: unknown option --nope before the command/);
+    expect(gctx(dir, ['status', '--constructor']).stderr).toMatch(/unknown option --constructor/);
+  });
+
   it('--help everywhere', () => {
     const dir = tempProject();
     expect(gctx(dir, ['--help']).stdout).toMatch(/gctx commit <contribution…>/);
