@@ -74,9 +74,24 @@ describe('gctx hook --agent claude-code', () => {
     const blocked = (await events(dir)).filter((e) => e.type === 'tool.recorded');
     expect(blocked).toHaveLength(2);
     for (const e of blocked) expect((e.data as { result: string }).result).toMatch(/^blocked: /);
-    expect(readFileSync(join(dir, '.GCC/main.md'), 'utf8')).not.toContain('[x] everything');
+    expect(readFileSync(join(dir, '.GCC/log.md'), 'utf8')).not.toContain('forged entry');
     // What the refusal looks like in the log view.
     expect(readFileSync(join(dir, '.GCC/log.md'), 'utf8')).toMatch(/blocked: /);
+  });
+
+  // main.md's header invites ticking, adding or rewording objectives and writing notes, and gctx
+  // adopts those edits as events: the guard refused them, saying they would corrupt the memory.
+  it('PreToolUse Edit of .GCC/main.md: allowed, and the edit, once made, is adopted', async () => {
+    const dir = await project();
+    const r = send('pre-tool-use-edit-main', dir);
+    expect(r.stdout).toBe('');
+    expect((await events(dir)).filter((e) => e.type === 'tool.recorded')).toEqual([]);
+    // The edit Claude Code then makes.
+    const main = join(dir, '.GCC/main.md');
+    writeFileSync(main, readFileSync(main, 'utf8').replace('## Objectives\n', '## Objectives\n- [ ] Ship the parser\n'));
+    expect(gctx(dir, ['status']).stdout).toMatch(/1\. Ship the parser/);
+    expect((await events(dir)).some((e) => e.type === 'objective.added')).toBe(true);
+    expect(gctx(dir, ['verify']).code).toBe(0);
   });
 
   it('PostToolUse Edit and Write: one log entry each, with line counts from the result', async () => {
