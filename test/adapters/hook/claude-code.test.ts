@@ -215,7 +215,11 @@ describe('gctx hook --agent claude-code', () => {
     const r = runHook(['--agent', 'emacs'], fixture('pre-tool-use-write-gcc', dir), dir);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('unknown --agent');
+    expect(r.stderr).toContain('unknown --agent "emacs": it is one of claude-code, codex, generic');
+    // The values docs/operations.md names: generic is the normalized envelope, as when left out.
+    const generic = runHook(['--agent', 'generic'], JSON.stringify({ host: 'h', session: 's', event: 'pre-tool', cwd: dir, tool: 'Write', input: { file_path: '.GCC/log.md', content: 'x' } }), dir);
+    expect(generic.stderr).toBe('');
+    expect(JSON.parse(generic.stdout)).toMatchObject({ kind: 'block' });
   });
 
   it('in a folder without memory: nothing is created, writes into .GCC/ are still refused', async () => {

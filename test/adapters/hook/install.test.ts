@@ -81,7 +81,15 @@ describe('gctx hook install --agent claude-code', () => {
     expect(JSON.parse(again.stdout)).toMatchObject({ ok: true, changed: false });
     expect(readFileSync(join(dir, '.claude/settings.json'), 'utf8')).toBe(written);
 
-    expect(gctx(dir, ['hook', 'install', '--agent', 'codex']).code).toBe(1);
+    const codex = gctx(dir, ['hook', 'install', '--agent', 'codex']);
+    expect(codex.code).toBe(1);
+    expect(codex.stderr).toMatch(/E_INVALID_ARGUMENT: hook install writes Claude Code's settings only, not --agent codex's Fix: .*docs\/agents\.md, "Codex"/);
+    // Without --agent: which value it takes, not `--agent ""`.
+    const bare = gctx(dir, ['hook', 'install']);
+    expect(bare.code).toBe(1);
+    expect(bare.stderr).toMatch(/E_INVALID_ARGUMENT: hook install needs --agent claude-code Fix: gctx hook install --agent claude-code/);
+    expect(bare.stderr).not.toContain('""');
+    expect(gctx(dir, ['hook', 'install', '--agent', 'emacs']).stderr).toMatch(/--agent "emacs" is none of claude-code, codex, generic/);
     expect(gctx(dir, ['hook', 'install', '--agent', 'claude-code', '--port', '80']).code).toBe(1);
     const broken = tempProject('gcc-install-broken-');
     mkdirSync(join(broken, '.claude'));

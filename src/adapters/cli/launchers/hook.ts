@@ -10,7 +10,7 @@ export default operation({
   summary: "read one hook event on stdin, print one decision (exits 0 whatever the input); install: write Claude Code's hook settings",
   args: (z) => z.object({
     verb: z.enum(['install']).optional().describe('install: write the host\'s hook settings instead of handling an event.'),
-    agent: z.string().optional().describe('claude-code, codex, or none for the normalized envelope.'),
+    agent: z.string().optional().describe('claude-code, codex, or generic: the normalized envelope, also when left out. install: claude-code.'),
     http: z.boolean().optional().describe('install: send events to `gctx serve` over HTTP instead of a process per event.'),
     project: z.boolean().optional().describe("install: the project's .claude/settings.json (the default)."),
     user: z.boolean().optional().describe('install: ~/.claude/settings.json.'),
@@ -42,7 +42,9 @@ export default operation({
 
 async function install(a: { agent?: string | undefined; http?: boolean | undefined; project?: boolean | undefined; user?: boolean | undefined; port?: string | undefined }, dir: string) {
   if (a.agent !== 'claude-code') {
-    throw gccError('E_INVALID_ARGUMENT', `install writes Claude Code's settings; --agent ${JSON.stringify(a.agent ?? '')} is not supported`, `${INSTALL_USAGE} (for Codex and others, see docs/serve.md)`);
+    // Only Claude Code's settings are written; Codex's hooks file and other hosts are set up by hand.
+    const said = a.agent === undefined ? 'hook install needs --agent claude-code' : a.agent === 'codex' || a.agent === 'generic' ? `hook install writes Claude Code's settings only, not --agent ${a.agent}'s` : `--agent ${JSON.stringify(a.agent)} is none of claude-code, codex, generic, and hook install takes claude-code`;
+    throw gccError('E_INVALID_ARGUMENT', said, `${INSTALL_USAGE}; Codex's .codex/hooks.json and other hosts are written by hand: docs/agents.md, "Codex" and "Any other host with hooks"`);
   }
   if (a.project && a.user) throw gccError('E_INVALID_ARGUMENT', '--project and --user name two different files', INSTALL_USAGE);
   if (a.port !== undefined && !a.http) throw gccError('E_INVALID_ARGUMENT', '--port is the daemon\'s port: it goes with --http', INSTALL_USAGE);
