@@ -49,7 +49,7 @@ async function install(a: { agent?: string | undefined; http?: boolean | undefin
   if (a.project && a.user) throw gccError('E_INVALID_ARGUMENT', '--project and --user name two different files', INSTALL_USAGE);
   if (a.port !== undefined && !a.http) throw gccError('E_INVALID_ARGUMENT', '--port is the daemon\'s port: it goes with --http', INSTALL_USAGE);
   const { homedir } = await import('node:os');
-  const { installClaudeHooks, settingsFile, TOKEN_ENV } = await import('../../hook/install.js');
+  const { installClaudeHooks, resolveHookCommand, settingsFile, TOKEN_ENV } = await import('../../hook/install.js');
   let httpPort: number | undefined;
   let tokenFile = '';
   if (a.http) {
@@ -69,9 +69,11 @@ async function install(a: { agent?: string | undefined; http?: boolean | undefin
     tokenFile = serveFiles(dir).token;
   }
   const file = settingsFile(a.user ? 'user' : 'project', dir, homedir());
+  // Checked now rather than found out from every hook failing: a `gctx` that does not resolve.
+  const hook = resolveHookCommand(dir);
   let r;
   try {
-    r = installClaudeHooks({ file, httpPort });
+    r = installClaudeHooks({ file, httpPort, command: hook.command });
   } catch (err) {
     // A folder that takes no .claude/ (a system folder, one this user may not write) is the caller's to change.
     throw makeProblem(dirname(dirname(file)), err, dirname(dirname(file)), '.claude/');
@@ -79,7 +81,7 @@ async function install(a: { agent?: string | undefined; http?: boolean | undefin
   const byType = (t: string) => r.entries.filter((e) => e.type === t).map((e) => e.event);
   const lines = [
     `${r.changed ? 'wrote' : 'already up to date:'} ${r.file}`,
-    `  command (${'gctx hook --agent claude-code'}): ${byType('command').join(', ')}`,
+    `  command (${hook.command}): ${byType('command').join(', ')}`,
     ...(a.http
       ? [
           `  http (http://127.0.0.1:${httpPort}/hooks/claude-code): ${byType('http').join(', ')}`,
@@ -87,6 +89,7 @@ async function install(a: { agent?: string | undefined; http?: boolean | undefin
           'Start the daemon with `gctx serve`. SessionStart stays a command hook: Claude Code runs no HTTP hooks for it.',
         ]
       : []),
+    ...(hook.warning ? [`Warning: ${hook.warning}`] : []),
   ];
-  return { text: lines.join('\n'), data: { ok: true, file: r.file, changed: r.changed, entries: r.entries, ...(httpPort !== undefined ? { port: httpPort, tokenEnv: TOKEN_ENV } : {}) } };
+  return { text: lines.join('\n'), data: { ok: true, file: r.file, changed: r.changed, command: hook.command, entries: r.entries, ...(hook.warning ? { warning: hook.warning } : {}), ...(httpPort !== undefined ? { port: httpPort, tokenEnv: TOKEN_ENV } : {}) } };
 }
