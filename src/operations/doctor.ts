@@ -55,7 +55,9 @@ export default operation({
         m.close();
       } catch (err) {
         const e = asGccError(err);
-        checks.push({ check: 'integrity', ok: false, detail: `${e.oneLine()}${a.repair ? '' : ' — `gctx doctor --repair` restores from git or records the loss'}` });
+        // The way out once: most damage's own fix already names the repair.
+        const repairSaid = a.repair || (e.fix ?? '').includes('doctor --repair');
+        checks.push({ check: 'integrity', ok: false, detail: `${e.oneLine()}${repairSaid ? '' : ' — `gctx doctor --repair` restores from git or records the loss'}` });
       }
       const q = listDir(l.quarantine);
       checks.push({ check: 'quarantine', ok: true, detail: q.length ? `${q.length} torn fragment(s) in ${l.quarantine}` : 'empty' });
