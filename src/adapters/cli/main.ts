@@ -50,7 +50,7 @@ function help(): string {
 async function checked(op: Operation, given: Record<string, unknown>): Promise<Record<string, unknown>> {
   const { argsOf, issuesText } = await import('../../operations/schema.js');
   const r = argsOf(op).safeParse(given);
-  if (!r.success) throw gccError('E_INVALID_ARGUMENT', issuesText(r.error), `${usageOf(op)} (${argumentsHint(op)})`);
+  if (!r.success) throw gccError('E_INVALID_ARGUMENT', issuesText(r.error, given), `${usageOf(op)} (${argumentsHint(op)})`);
   return r.data;
 }
 

@@ -81,6 +81,25 @@ describe('gctx argument errors', () => {
     expect(gctx(dir, ['context', '--log', '--json']).stdout).toBe(before);
   });
 
+  // Found by a probe: zod's own words (`Too small: expected string to have >=1 characters`,
+  // `Invalid option: expected one of "add"|…`) beside the decider's, and `give a objective`.
+  it('says what is wrong with an argument in one voice, whichever check finds it', () => {
+    const dir = project();
+    const said = (args: string[]) => {
+      const r = gctx(dir, args);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      return r.stderr;
+    };
+    // Empty (the schema) and only spaces (the decider): the same words.
+    expect(said(['commit', ''])).toContain('E_INVALID_ARGUMENT: contribution cannot be empty Fix: gctx commit <contribution…>');
+    expect(said(['commit', '   '])).toContain('E_INVALID_ARGUMENT: contribution cannot be empty Fix: give the contribution: words, not only spaces');
+    expect(said(['roadmap', 'add', ''])).toContain('E_INVALID_ARGUMENT: target cannot be empty');
+    expect(said(['roadmap', 'add', '  '])).toContain('E_INVALID_ARGUMENT: target cannot be empty Fix: give the target');
+    expect(said(['roadmap', 'frob', 'x'])).toContain('E_INVALID_ARGUMENT: action must be one of add, check, uncheck, remove, not "frob" Fix: gctx roadmap');
+    for (const args of [['commit', ''], ['roadmap', 'frob', 'x'], ['roadmap', 'add', '  ']]) expect(said(args)).not.toMatch(/Too small|Invalid option|Invalid input|give a /);
+  });
+
   // Found by a probe: the last level option won, and --on was dropped beside --commit.
   it('options that contradict each other are refused, never one of them quietly picked', () => {
     const dir = project();
