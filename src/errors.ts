@@ -84,6 +84,21 @@ export function gccError(code: ErrorCode, message: string, fix?: string, where?:
   return new GccError(data);
 }
 
+/**
+ * What is wrong with one field of a call, said the same way wherever it is checked: the schemas
+ * at every front (operations/schema.ts turns zod's issues into these) and the decider behind
+ * them (decider/decide.ts), so that `commit ""` and `commit "   "` read alike.
+ */
+export const fieldSays = {
+  missing: (field: string) => `missing ${field}`,
+  empty: (field: string) => `${field} cannot be empty`,
+  /** `kind`: text, a number, a whole number, true or false, a list, … */
+  notA: (field: string, kind: string) => `${field} must be ${kind}`,
+  oneOf: (field: string, values: readonly unknown[], got?: unknown) => `${field} must be one of ${values.map(String).join(', ')}${typeof got === 'string' ? `, not ${JSON.stringify(got)}` : ''}`,
+  atLeast: (field: string, min: number | bigint) => `${field} must be ${min} or more`,
+  longer: (field: string, max: number | bigint) => `${field} is longer than ${max} characters`,
+};
+
 /** Wrap anything thrown into a GccError so front ends have one shape to print. */
 export function asGccError(err: unknown): GccError {
   if (err instanceof GccError) return err;

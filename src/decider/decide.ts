@@ -13,7 +13,7 @@
  */
 import { type Config, DEFAULT_CONFIG, type FileChange, MAIN, type NewEvent, type Placed } from '../events/types.js';
 import { branchKey, branchNameProblem, CONFIG_MAX, configValueProblem, MAX_ITEMS, MAX_LINE, MAX_OBJECTIVES, MAX_PATH, MAX_TEXT, SHORT_LINE } from '../events/rules.js';
-import { GccError, gccError } from '../errors.js';
+import { fieldSays, GccError, gccError } from '../errors.js';
 import type { BranchRejected } from '../machines/branch-machine.js';
 import type { SessionSignal } from '../machines/session.js';
 import { branchStep, sessionStep } from '../machines/steps.js';
@@ -43,9 +43,9 @@ const ok = (shared: Placed[], local: Placed[], message: string): Decision => ({ 
 const on = (branch: string, e: NewEvent): Placed => ({ ...e, branch }) as Placed;
 
 export function text(field: string, value: unknown, required = true, max = MAX_TEXT): string | GccError {
-  if (typeof value !== 'string') return gccError('E_INVALID_ARGUMENT', `${field} must be text`, `pass ${field} as a string`);
-  if (required && value.trim() === '') return gccError('E_INVALID_ARGUMENT', `${field} cannot be empty`, `give a ${field}`);
-  if (value.length > max) return gccError('E_INVALID_ARGUMENT', `${field} is longer than ${max} characters`, 'summarize it; keep large output in files');
+  if (typeof value !== 'string') return gccError('E_INVALID_ARGUMENT', fieldSays.notA(field, 'text'), `pass the ${field} as a string`);
+  if (required && value.trim() === '') return gccError('E_INVALID_ARGUMENT', fieldSays.empty(field), `give the ${field}: words, not only spaces`);
+  if (value.length > max) return gccError('E_INVALID_ARGUMENT', fieldSays.longer(field, max), 'summarize it; keep large output in files');
   return value;
 }
 
@@ -274,7 +274,7 @@ export function decide(state: MemoryState, input: Command, ctx: DecideContext): 
     }
     case 'roadmap': {
       if (cmd.action === 'add') {
-        const t = text('objective', cmd.target, true, MAX_LINE);
+        const t = text('target', cmd.target, true, MAX_LINE);
         if (t instanceof GccError) return fail(t);
         const line = normalizeLine(t);
         if (state.objectives.length >= MAX_OBJECTIVES) return fail(gccError('E_INVALID_ARGUMENT', `the roadmap holds at most ${MAX_OBJECTIVES} objectives`, 'remove or check off some first: `gctx roadmap remove <number>`'));

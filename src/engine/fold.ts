@@ -98,7 +98,15 @@ export class Fold {
     if ((epoch !== this.store.ledger.epoch || lastId !== this.store.ledger.lastId || !epoch) && !this.store.visit) {
       try {
         const redact = await redactor();
-        await this.store.withLock(() => this.replayAll(true, redact), this.lockOpts());
+        await this.store.withLock(() => {
+          this.replayAll(true, redact);
+          // The replay read the logs as far as the open found them, before the lock: what another
+          // writer appended since, and wrote into the views, the rebuild just wrote over. Caught
+          // up, a state further on has its views rebuilt again, or the checkpoint that writer
+          // left would vouch for views missing its events.
+          this.catchUp();
+          if (this.rebuilt !== this._state) this.replayAll(true);
+        }, this.lockOpts());
         return;
       } catch (err) {
         if (asGccError(err).code !== 'E_READ_ONLY') throw err;

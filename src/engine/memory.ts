@@ -18,7 +18,7 @@
  *
  * Reads catch up without the lock. Every public method returns data or throws GccError.
  */
-import { existsSync, lstatSync, mkdirSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from '../decider/commands.js';
 import type { Decision } from '../decider/decide.js';
@@ -26,6 +26,7 @@ import { currentBranch, type MemoryState } from '../decider/state.js';
 import { type Config, DEFAULT_CONFIG, FORMAT_VERSION, type GccEvent, MAIN } from '../events/types.js';
 import { asGccError, GccError, gccError } from '../errors.js';
 import { layout, type Layout } from '../store/paths.js';
+import { asFolderError, makeFolders, makeProblem } from '../store/project-folder.js';
 import { type Checked, Store } from '../store/store.js';
 import { changedSince, recordTree, uncommittedSince } from './git-files.js';
 import { isHistory, newest, recentHistory, scanNewest } from './reader.js';
@@ -108,13 +109,22 @@ export class Memory {
     try {
       const st = lstatSync(l.gcc);
       if (st.isSymbolicLink()) throw gccError('E_PATH_ESCAPE', '.GCC is a symbolic link', 'replace it with a real folder; memory never follows links out of the project');
-      exists = st.isDirectory();
+      if (!st.isDirectory()) throw gccError('E_NOT_INITIALIZED', `no memory in ${l.root}: its .GCC is a file, not a folder`, 'move the file .GCC away, then run `gctx init`');
+      exists = true;
     } catch (err) {
-      if ((err as { code?: string }).code !== 'ENOENT') throw asGccError(err);
+      if (err instanceof GccError) throw err;
+      // A project folder that is a file, a link loop, a path too long, one this user may not look into.
+      if ((err as { code?: string }).code !== 'ENOENT') throw asGccError(asFolderError(l.root, err));
     }
     if (!exists && !opts.create) throw gccError('E_NOT_INITIALIZED', `no memory in ${l.root}`, 'run `gctx init` in the project folder (or pass --dir)');
+    if (!exists) {
+      try {
+        makeFolders(l.gcc);
+      } catch (err) {
+        throw asGccError(makeProblem(l.root, err));
+      }
+    }
     try {
-      mkdirSync(l.gcc, { recursive: true });
       const m = new Memory(l, new Store(l), opts);
       await m.openLogs(exists, false);
       if (opts.search !== 'on-demand') await m.loadSearch();
@@ -320,6 +330,27 @@ export class Memory {
    */
   verify(): Problem[] {
     return this.fold.verifyWith((hooks) => verifyMemory(this.layout, this.now().getTime(), hooks, this.store));
+  }
+
+  /**
+   * verify as `gctx verify` and doctor report it, while other processes may be writing: a view
+   * read between a writer's append and its view write, or a log read mid-append, differs from a
+   * rebuild with nothing wrong. The pass runs without the lock, so writers are not held up for
+   * its length; what it finds is looked at again under the lock, through a store that reads
+   * the ledger and the logs afresh, where nothing moves, and only what stands there is
+   * reported. A memory whose lock cannot be made (read-only) has no writer to wait for: the
+   * first pass stands. A lock held past the timeout is E_LOCKED: nothing is claimed either way.
+   */
+  async verifyConfirmed(): Promise<Problem[]> {
+    const first = this.verify();
+    if (!first.length) return first;
+    try {
+      return await this.store.withLock(() => this.fold.verifyWith((hooks) => verifyMemory(this.layout, this.now().getTime(), hooks)), this.lockOpts());
+    } catch (err) {
+      const e = asGccError(err);
+      if (e.code === 'E_READ_ONLY') return first;
+      throw e;
+    }
   }
 
   /** Rebuild every view from the logs; differing main.md / metadata.yaml are kept aside first. */

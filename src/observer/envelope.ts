@@ -19,11 +19,13 @@ export type CanonicalTool =
   | 'Memory'
   | 'Other';
 
-/** Canonical input keys: `file_path`, `content`, `edits` ({old_string,new_string}[]), `command`, `pattern`, `path`. */
+/** Canonical input keys: `file_path`, `content`, `edits` ({old_string,new_string}[]), `removes`, `command`, `pattern`, `path`. */
 export interface CanonicalInput {
   file_path?: string;
   content?: string;
   edits?: { old_string: string; new_string: string }[];
+  /** An Edit that takes `file_path` away: a patch's Delete File, or the old path of its Move to. */
+  removes?: boolean;
   command?: string;
   pattern?: string;
   path?: string;

@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { GCC_WRITE_REASON, GIT_UNCOMMITTED_REASON } from '../events/guard.js';
 import type { CanonicalInput, CanonicalTool } from './envelope.js';
-import { targetsGcc } from './gcc-paths.js';
+import { resolveToolPath, segmentNamesGcc, targetsGcc } from './gcc-paths.js';
 import { mcpEffects } from './mcp-writes.js';
 import { patchTargets } from './patch-targets.js';
 import { describeWrite, type Memory, pathWriteHits, type ShellWrite } from './shell-effects.js';
@@ -17,6 +17,13 @@ export { GCC_WRITE_REASON, GIT_UNCOMMITTED_REASON };
  * delete or otherwise change it; the memory tools are the way in. This guard decides that
  * statically, before the call runs (the hook's PreToolUse, the Pi bridge's tool_call): file tools,
  * shell commands (see shell-writes), Codex patches and known MCP write tools.
+ *
+ * One file is let through: `.GCC/main.md`, edited with a file tool (Write, Edit, MultiEdit, a
+ * patch's Add or Update File). Its header invites ticking, adding or rewording Objectives and
+ * writing Notes, and gctx adopts those edits as events — what it cannot adopt it keeps aside and
+ * regenerates — so an edit there corrupts nothing. Removing it (a patch's Delete File, the old
+ * path of a Move to), the shell and other MCP tools are refused there as everywhere under `.GCC/`:
+ * what they do to a file is not an edit that can be told apart statically.
  *
  * What cannot be decided statically (encoded payloads, paths computed at run time, programs whose
  * behaviour is defined elsewhere such as `make` or `npm run`) is allowed; the store's integrity
@@ -57,7 +64,8 @@ function findGccWrite(call: GuardInput): Hit | null {
   const gccDir = call.gccDir ?? nearestGcc(cwd);
   if (tool === 'Write' || tool === 'Edit') {
     const path = str(input.file_path) ?? str(input.path) ?? '';
-    return path && targetsGcc(path, cwd) ? { what: `${tool} ${path}` } : null;
+    if (!path || !targetsGcc(path, cwd)) return null;
+    return input.removes !== true && isMainView(path, cwd) ? null : { what: `${tool} ${path}` };
   }
   if (tool === 'Bash') {
     const command = str(input.command);
@@ -92,6 +100,24 @@ function judgeShell(command: string, cwd: string, gccDir: string | undefined, ca
   const ignored = git.some((w) => w.ignored);
   const uncommitted = call.memoryUncommitted ? call.memoryUncommitted({ ignored }) : true;
   return uncommitted ? { what: (git[0] as ShellWrite & { what: string }).what, git: true } : null;
+}
+
+/**
+ * Whether a file tool's target is a memory's `main.md` itself: `.GCC/main.md` once `~`, `..` and
+ * links are resolved (a link there to another file of the memory is that file), with no other
+ * `.GCC` on the way (a `.GCC/branches/x/.GCC/main.md` is no view), and not a link itself (gctx
+ * never writes one there; a dangling one would be written through, wherever it points).
+ */
+export function isMainView(path: string, cwd: string): boolean {
+  const resolved = resolveToolPath(path, cwd);
+  const parts = resolved.split(/[\\/]+/);
+  const n = parts.length;
+  if (n < 2 || parts[n - 1] !== 'main.md' || parts[n - 2]!.toLowerCase() !== '.gcc' || parts.slice(0, n - 2).some(segmentNamesGcc)) return false;
+  try {
+    return !lstatSync(resolved).isSymbolicLink();
+  } catch {
+    return true; // not there yet: a Write creates it
+  }
 }
 
 /** The nearest `.GCC/` at or above `cwd`, for a caller that did not name the memory. */

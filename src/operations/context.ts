@@ -9,7 +9,7 @@ import { read } from './answers.js';
 const args = (z: Zod) =>
   z.object({
     level: z.enum(CONTEXT_LEVELS).optional(),
-    name: z.string().optional().describe('branch/log: the branch (default: current).'),
+    name: z.string().optional().describe('branch/log/commit: the branch (default: current).'),
     id: z.string().optional().describe('commit: hash or label (C003, feat/x@C003).'),
     text: z.string().optional().describe('search: words to find.'),
     n: z.number().int().min(1).optional().describe('log/search: entries per page.'),
@@ -19,9 +19,37 @@ const args = (z: Zod) =>
     budget: z.number().int().min(MIN_BUDGET).optional().describe(`Token budget (default 2000, min ${MIN_BUDGET}).`),
   });
 
-/** The CONTEXT query a call asks for; E_INVALID_ARGUMENT when a level lacks what it needs. */
-export function queryOf(a: z.infer<ReturnType<typeof args>>): ContextQuery {
+type Args = z.infer<ReturnType<typeof args>>;
+
+/** The fields each level reads (budget aside, which every level takes). */
+const TAKES: Record<(typeof CONTEXT_LEVELS)[number], readonly (keyof Args)[]> = {
+  status: [],
+  full: ['page', 'k'],
+  branch: ['name', 'page', 'k'],
+  commit: ['id', 'name'],
+  log: ['n', 'page', 'name'],
+  metadata: ['segment'],
+  search: ['text', 'n', 'page'],
+};
+
+/** How each field is spelled on the command line, for the message that refuses it. */
+const SPELLED: Partial<Record<keyof Args, string>> = { name: '--on', id: '--commit', text: '--search', n: '--log <n>', k: '--k', page: '--page', segment: '--metadata' };
+
+/**
+ * The CONTEXT query a call asks for; E_INVALID_ARGUMENT when a level lacks what it needs, or is
+ * given what it does not read: a field quietly dropped answers another question than the one asked.
+ */
+export function queryOf(a: Args): ContextQuery {
+  const given = (k: keyof Args) => a[k] !== undefined && a[k] !== '';
+  if (!a.level && given('id') && given('text')) {
+    throw gccError('E_INVALID_ARGUMENT', 'a commit (id) and a search (text) were both asked for', 'ask for one: {"level":"commit","id":"C003"} / `gctx context --commit C003`, or {"level":"search","text":"retry"} / `gctx search retry`');
+  }
   const level = a.level ?? (a.id ? 'commit' : a.text ? 'search' : 'status');
+  const extra = (Object.keys(SPELLED) as (keyof Args)[]).filter((k) => given(k) && !TAKES[level].includes(k));
+  if (extra.length) {
+    const takes = TAKES[level].length ? `; it reads ${TAKES[level].join(', ')}` : '';
+    throw gccError('E_INVALID_ARGUMENT', `level ${level} does not read ${extra.map((k) => `${k} (${SPELLED[k]})`).join(', ')}${takes}`, `leave ${extra.length === 1 ? 'it' : 'them'} out, or ask for the level that reads ${extra.length === 1 ? 'it' : 'them'}`);
+  }
   const some = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== '')) as T;
   switch (level) {
     case 'status':
@@ -32,7 +60,7 @@ export function queryOf(a: z.infer<ReturnType<typeof args>>): ContextQuery {
       return some({ level, name: a.name, page: a.page, k: a.k });
     case 'commit':
       if (!a.id) throw gccError('E_INVALID_ARGUMENT', 'level commit needs id', 'give a hash or a label: {"level":"commit","id":"C003"} / `gctx context --commit C003`');
-      return { level, id: a.id };
+      return { level, id: given('name') ? onBranch(a.id, a.name!) : a.id };
     case 'log':
       return some({ level, n: a.n, page: a.page, branch: a.name });
     case 'metadata':
@@ -41,6 +69,14 @@ export function queryOf(a: z.infer<ReturnType<typeof args>>): ContextQuery {
       if (!a.text) throw gccError('E_INVALID_ARGUMENT', 'level search needs text', '{"level":"search","text":"retry"} / `gctx search retry`');
       return some({ level, text: a.text, limit: a.n, page: a.page });
   }
+}
+
+/** A commit label read on a branch (`C002` on g1 is `g1@C002`); a hash, or a label naming another branch, is refused with it. */
+function onBranch(id: string, branch: string): string {
+  const m = /^(?:(.+)[@:])?(C\d+(?:\.[0-9a-f]{4,})?)$/i.exec(id.trim());
+  if (!m) throw gccError('E_INVALID_ARGUMENT', `a hash names one commit on whatever branch: ${JSON.stringify(id)} takes no branch (${branch})`, `leave the branch (--on) out, or name the commit by its label: \`gctx context --commit C003 --on ${branch}\``);
+  if (m[1] !== undefined && m[1] !== branch) throw gccError('E_INVALID_ARGUMENT', `${JSON.stringify(id)} names branch ${m[1]}, and the branch given (--on) is ${branch}`, `give the branch once: \`gctx context --commit ${m[2]} --on ${branch}\` or --commit ${m[1]}@${m[2]}`);
+  return `${branch}@${m[2]}`;
 }
 
 /**

@@ -49,13 +49,15 @@ export default operation({
       checks.push({ check: 'layout', ok: oldLogs(l).length === 0, detail: oldLogs(l).length ? 'the first layout: the first write on a branch (or `gctx migrate`) moves it into .GCC/events/; at a detached HEAD it is read as it is' : 'writer-owned segments (.GCC/events/)' });
       try {
         const m = await Memory.open(ctx.dir, { lockTimeoutMs: 5_000, search: 'on-demand' });
-        const problems = m.verify();
+        const problems = await m.verifyConfirmed();
         checks.push({ check: 'integrity', ok: problems.length === 0, detail: problems.length ? problems.map((x) => `${x.file}${x.line ? `:${x.line}` : ''} ${x.message}`).join('; ') : `${m.state.events} events, every log as acknowledged, views equal a rebuild` });
         for (const w of m.warnings) checks.push({ check: 'open', ok: true, detail: w });
         m.close();
       } catch (err) {
         const e = asGccError(err);
-        checks.push({ check: 'integrity', ok: false, detail: `${e.oneLine()}${a.repair ? '' : ' — `gctx doctor --repair` restores from git or records the loss'}` });
+        // The way out once: most damage's own fix already names the repair.
+        const repairSaid = a.repair || (e.fix ?? '').includes('doctor --repair');
+        checks.push({ check: 'integrity', ok: false, detail: `${e.oneLine()}${repairSaid ? '' : ' — `gctx doctor --repair` restores from git or records the loss'}` });
       }
       const q = listDir(l.quarantine);
       checks.push({ check: 'quarantine', ok: true, detail: q.length ? `${q.length} torn fragment(s) in ${l.quarantine}` : 'empty' });

@@ -4,6 +4,7 @@
  * each field's kind and whether it is required.
  */
 import * as z from 'zod';
+import { fieldSays } from '../errors.js';
 import type { Arguments, Field, FieldKind } from './arguments.js';
 import type { Operation, Zod } from './operation.js';
 
@@ -87,12 +88,43 @@ function withoutSafeBounds(node: unknown): unknown {
   return out;
 }
 
-/** What is wrong with a call's arguments, in a reader's words: `missing contribution; level: …`. */
-export function issuesText(error: z.ZodError): string {
+/** What each type zod expects is, in a reader's words. */
+const KINDS: Record<string, string> = { string: 'text', number: 'a number', int: 'a whole number', boolean: 'true or false', array: 'a list', object: 'an object' };
+
+/** The value a call gave at a path, to name it back (`action must be one of add, …, not "frob"`). */
+function at(given: unknown, path: readonly PropertyKey[]): unknown {
+  let v = given;
+  for (const k of path) v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined;
+  return v;
+}
+
+/**
+ * What is wrong with a call's arguments, in a reader's words, the decider's (errors.ts
+ * fieldSays): `missing contribution; action must be one of add, check, uncheck, remove, not
+ * "frob"`. The one place zod's issues become messages, for every front end. `given`: the call's
+ * arguments, to name a refused value back.
+ */
+export function issuesText(error: z.ZodError, given?: unknown): string {
   return error.issues
     .map((i) => {
-      const where = i.path.length ? i.path.join('.') : 'arguments';
-      return i.code === 'invalid_type' && /received undefined$/.test(i.message) ? `missing ${where}` : `${where}: ${i.message}`;
+      const field = i.path.length ? i.path.join('.') : 'arguments';
+      const value = at(given, i.path);
+      switch (i.code) {
+        case 'invalid_type':
+          if (given !== undefined ? value === undefined : /received undefined$/.test(i.message)) return fieldSays.missing(field);
+          return fieldSays.notA(field, KINDS[i.expected] ?? i.expected);
+        case 'invalid_value':
+          return fieldSays.oneOf(field, i.values, value);
+        case 'too_small':
+          if (i.origin === 'string') return Number(i.minimum) <= 1 ? fieldSays.empty(field) : `${field} must be ${i.minimum} characters or more`;
+          if (i.origin === 'array') return `${field} must hold ${i.minimum} or more`;
+          return fieldSays.atLeast(field, i.minimum);
+        case 'too_big':
+          if (i.origin === 'string') return fieldSays.longer(field, i.maximum);
+          return `${field} must be ${i.maximum} or less`;
+        default:
+          return `${field}: ${i.message.charAt(0).toLowerCase()}${i.message.slice(1)}`;
+      }
     })
     .join('; ');
 }

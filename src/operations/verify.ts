@@ -9,8 +9,8 @@ export default operation({
   readOnly: true,
   wholePass: () => 'verify',
   needs: 'memory',
-  run: (_a, ctx) => {
-    const problems = ctx.memory.verify();
+  run: async (_a, ctx) => {
+    const problems = await ctx.memory.verifyConfirmed();
     const text = problems.length
       ? problems.map((p) => `${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`).join('\n')
       : `OK: ${ctx.memory.state.events} events; every log entry intact and as acknowledged; every view equals a rebuild`;

@@ -4,9 +4,13 @@
  * views a second time nor miss them. After every step every view equals a rebuild from the logs,
  * whichever writer wrote last, and one that only reads in between changes nothing.
  */
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Memory } from '../../src/engine/memory.js';
+import { FileLock } from '../../src/store/lock.js';
+import { layout } from '../../src/store/paths.js';
 import { cleanup, tempProject } from '../support/tmp.js';
 
 type Step = { who: 0 | 1; op: 'log' | 'commit' | 'branch' | 'merge' | 'read' };
@@ -50,5 +54,41 @@ describe('two writers on one memory', () => {
         examples: [[[{ who: 0, op: 'branch' }, { who: 1, op: 'log' }, { who: 1, op: 'merge' }, { who: 0, op: 'merge' }, { who: 0, op: 'log' }]]],
       },
     );
+  });
+
+  // Found by a probe (verify beside loops of `gctx log`): an open that finds the views behind
+  // rebuilds them under the lock, but from the logs as it read them before it waited there. A
+  // writer that took the lock first had appended to log.md meanwhile; the rebuild wrote over
+  // its entry, and the checkpoint that writer left went on vouching for log.md.
+  it("an open that rebuilds the views after waiting for the lock keeps the entries written meanwhile", async () => {
+    const dir = tempProject('gcc-two-');
+    const l = layout(dir);
+    const writer = await Memory.open(dir, { create: true, session: 's0' });
+    try {
+      await writer.execute({ type: 'log', observation: 'first', thought: 't', action: 'a' });
+      // Views behind the logs (a writer died before its checkpoint), and no snapshot to open from:
+      // the next open replays every log under the lock, writing the views.
+      const ledger = JSON.parse(readFileSync(l.ledger, 'utf8')) as { views: { stamp: string } };
+      ledger.views.stamp = 'behind';
+      writeFileSync(l.ledger, JSON.stringify(ledger));
+      rmSync(join(l.cache, 'snapshot.json'), { force: true });
+      const held = new FileLock(l.lock);
+      await held.acquire();
+      const opening = Memory.open(dir, { session: 's1' });
+      // The open has read the logs and waits for the lock; the writer takes it first (its way
+      // there is microtasks, the open's next try a timer) and appends.
+      await new Promise((r) => setTimeout(r, 100));
+      held.release();
+      await writer.execute({ type: 'log', observation: 'second', thought: 't', action: 'a' });
+      const opened = await opening;
+      try {
+        expect(readFileSync(l.logOf('main'), 'utf8')).toContain('second');
+        expect(opened.verify()).toEqual([]);
+      } finally {
+        opened.close();
+      }
+    } finally {
+      writer.close();
+    }
   });
 });

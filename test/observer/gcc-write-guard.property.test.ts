@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -110,7 +110,11 @@ describe('the .GCC write guard', () => {
   });
 
   it('blocks Write and Edit into .GCC and allows them elsewhere', () => {
-    const inside = fc.tuple(fc.constantFrom('.GCC/', './.GCC/', `${ROOT}/.GCC/`, '.gcc/', 'x/../.GCC/', '.GCC/branches/b/', '@.GCC/'), fileName).map(([d, f]) => d + f);
+    // main.md itself is the one file they may edit (the next test).
+    const inside = fc
+      .tuple(fc.constantFrom('.GCC/', './.GCC/', `${ROOT}/.GCC/`, '.gcc/', 'x/../.GCC/', '.GCC/branches/b/', '@.GCC/'), fileName)
+      .filter(([d, f]) => f !== 'main.md' || d === '.GCC/branches/b/')
+      .map(([d, f]) => d + f);
     const outside = fc.tuple(fc.constantFrom('src/', '', 'docs/', '.GCCX/', 'notes.GCC/', `${ROOT}/src/`), fileName).map(([d, f]) => d + f);
     fc.assert(
       fc.property(fc.constantFrom<CanonicalTool>('Write', 'Edit'), inside, outside, (tool, i, o) => {
@@ -121,6 +125,31 @@ describe('the .GCC write guard', () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('lets Write and Edit change .GCC/main.md, and nothing else of the memory by that name', () => {
+    for (const p of ['.GCC/main.md', './.GCC/main.md', `${ROOT}/.GCC/main.md`, '.gcc/main.md', 'x/../.GCC/main.md', '.GCC/branches/../main.md', '@.GCC/main.md']) {
+      expect(file('Write', p), p).toBeNull();
+      expect(file('Edit', p), p).toBeNull();
+    }
+    for (const p of ['.GCC/branches/b/main.md', '.GCC/Main.md', '.GCC/main.md.bak', '.GCC/events/main.md', '.GCC/x/.GCC/main.md', '.G?C/main.md']) expect(file('Write', p), p).not.toBeNull();
+    // A patch's Delete File, or the old path of its Move to, takes it away: refused.
+    expect(gccWriteReason({ tool: 'Edit', input: { file_path: '.GCC/main.md', removes: true }, cwd: ROOT, gccDir: GCC })).not.toBeNull();
+    // Through the shell, as every other file.
+    expect(bash("sed -i 's/- \\[ \\]/- [x]/' .GCC/main.md")).not.toBeNull();
+    expect(bash('rm .GCC/main.md')).not.toBeNull();
+    expect(bash('echo "- [ ] more" >> .GCC/main.md')).not.toBeNull();
+  });
+
+  it('refuses main.md when it is a link to another file of the memory', () => {
+    const root = mkdtempSync(join(tmpdir(), 'gcc-guard-'));
+    mkdirSync(join(root, '.GCC', 'events'), { recursive: true });
+    symlinkSync(join(root, '.GCC', 'events', 'seg.md'), join(root, '.GCC', 'main.md'));
+    const write = () => gccWriteReason({ tool: 'Write', input: { file_path: '.GCC/main.md' }, cwd: root, gccDir: join(root, '.GCC') });
+    // Dangling: a Write would create the segment through it.
+    expect(write()).not.toBeNull();
+    writeFileSync(join(root, '.GCC', 'events', 'seg.md'), '');
+    expect(write()).not.toBeNull();
   });
 
   it('follows a symlink into .GCC', () => {

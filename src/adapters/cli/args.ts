@@ -7,11 +7,9 @@
 import { gccError } from '../../errors.js';
 import type { CliArg, Operation } from '../../operations/index.js';
 import { type FieldKind, fieldKinds, isRequired } from '../../operations/fields.js';
+import { type Arity, globalArity } from './globals.js';
 
-export type Arity = 'flag' | 'one' | 'optional' | 'many';
-
-/** Options every command takes. */
-export const GLOBAL_FLAGS: Record<string, Arity> = { dir: 'one', json: 'flag', session: 'one', help: 'flag', budget: 'one' };
+export { type Arity, GLOBAL_FLAGS } from './globals.js';
 
 const kebab = (s: string) => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
@@ -81,6 +79,18 @@ export function parseArgs(op: Operation, argv: readonly string[], prefix = 'gctx
   const globals = new Map<string, string>();
   const words: string[] = [];
   const seen = new Set<string>();
+  // Which flag gave each field, and what: two flags giving one field two values (`--log` and
+  // `--search`, each a level; `--branch a --on b`) contradict each other, never the last one wins.
+  const gave = new Map<string, { flag: string; value: unknown }>();
+  const give = (flag: string, field: string, v: unknown) => {
+    const before = gave.get(field);
+    if (before && before.flag !== flag && before.value !== v) {
+      const alike = [...flags.values()].filter((x) => x.arg.field === field || (x.arg.sets && field in x.arg.sets)).map((x) => `--${x.name}`);
+      throw gccError('E_INVALID_ARGUMENT', `--${before.flag} and --${flag} cannot go together: each gives the ${field}`, `give one of ${alike.join(', ')}: ${usage}`);
+    }
+    gave.set(field, { flag, value: v });
+    args[field] = v;
+  };
   let rest = false;
   for (let i = 0; i < argv.length; i++) {
     const tok = argv[i]!;
@@ -100,7 +110,7 @@ export function parseArgs(op: Operation, argv: readonly string[], prefix = 'gctx
     const eq = tok.indexOf('=');
     const name = tok.slice(2, eq === -1 ? undefined : eq);
     const inline = eq === -1 ? undefined : tok.slice(eq + 1);
-    const g = GLOBAL_FLAGS[name];
+    const g = globalArity(name);
     const f = flags.get(name);
     if (!g && !f) throw gccError('E_INVALID_ARGUMENT', `unknown option --${name}`, usage);
     const arity = f ? f.arity : g!;
@@ -125,13 +135,13 @@ export function parseArgs(op: Operation, argv: readonly string[], prefix = 'gctx
     }
     if (arity !== 'many' && seen.has(name)) throw gccError('E_INVALID_ARGUMENT', `--${name} given more than once`, usage);
     seen.add(name);
-    if (f.arg.sets) for (const [k, x] of Object.entries(f.arg.sets)) args[k] = x;
+    if (f.arg.sets) for (const [k, x] of Object.entries(f.arg.sets)) give(name, k, x);
     if (arity === 'flag') {
-      if (!f.arg.sets) args[f.arg.field] = true;
+      if (!f.arg.sets) give(name, f.arg.field, true);
     } else if (arity === 'many') {
       ((args[f.arg.field] ??= []) as unknown[]).push(v);
     } else if (v !== '' || arity !== 'optional') {
-      args[f.arg.field] = value(f, v, usage);
+      give(name, f.arg.field, value(f, v, usage));
     }
   }
   const slots = op.cli.filter((a) => a.as !== 'flag');

@@ -14,6 +14,7 @@
  */
 // A namespace import: on a Node without enableCompileCache, a named import would fail to link.
 import * as nodeModule from 'node:module';
+import { commandFirst } from './globals.js';
 import { keepHeapSmall } from './heap-flags.js';
 import { writeErr, writeOut } from './write-out.js';
 
@@ -64,13 +65,16 @@ async function main(argv: readonly string[]): Promise<number> {
   return run(argv, true);
 }
 
-main(process.argv.slice(2)).then(
+// Global options may come before the command (`gctx --dir x hook …`): the command first, so the
+// fast paths and the hook's exit code below know it.
+const words = commandFirst(process.argv.slice(2));
+main(words).then(
   (code) => {
     process.exitCode = code;
   },
   (err: unknown) => {
     // A hook must never fail the host; other commands report an internal error.
     writeErr(`gctx: internal error: ${String(err)}\n`);
-    process.exitCode = process.argv[2] === 'hook' ? 0 : 2;
+    process.exitCode = words[0] === 'hook' ? 0 : 2;
   },
 );

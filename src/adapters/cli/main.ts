@@ -16,9 +16,11 @@ import { spellCli } from '../../operations/context.js';
 import { argumentsHint, validAsGiven } from '../../operations/fields.js';
 import { type Answer, type Operation, operationsFor } from '../../operations/index.js';
 import { findMemoryRoot } from '../../store/paths.js';
+import { assertFolder } from '../../store/project-folder.js';
 import { openIsLong } from '../../store/snapshot.js';
 import { VERSION } from '../../runtime/version.js';
 import { parseArgs, usageOf } from './args.js';
+import { commandFirst } from './globals.js';
 import { keepHeapSmall } from './heap-flags.js';
 import { leanFlags, runLean } from './lean-process.js';
 import { LAUNCHERS } from './launchers/index.js';
@@ -48,7 +50,7 @@ function help(): string {
 async function checked(op: Operation, given: Record<string, unknown>): Promise<Record<string, unknown>> {
   const { argsOf, issuesText } = await import('../../operations/schema.js');
   const r = argsOf(op).safeParse(given);
-  if (!r.success) throw gccError('E_INVALID_ARGUMENT', issuesText(r.error), `${usageOf(op)} (${argumentsHint(op)})`);
+  if (!r.success) throw gccError('E_INVALID_ARGUMENT', issuesText(r.error, given), `${usageOf(op)} (${argumentsHint(op)})`);
   return r.data;
 }
 
@@ -57,7 +59,7 @@ async function checked(op: Operation, given: Record<string, unknown>): Promise<R
  * a pass over the whole history may then be run in a lean child (lean-process.ts).
  */
 export async function run(argv: readonly string[], own = false): Promise<number> {
-  const [name, ...rest] = argv;
+  const [name, ...rest] = commandFirst(argv);
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     writeOut(`${help()}\n`, 0);
     return 0;
@@ -71,6 +73,7 @@ export async function run(argv: readonly string[], own = false): Promise<number>
   const inspector = process.env.GCC_INSPECT || process.env.GCC_INSPECT_FILE ? (await import('../../diagrams/inspect.js')).inspectorFromEnv(process.env) : null;
   try {
     const op = commands().find((o) => o.name === name);
+    if (!op && name.startsWith('-')) throw gccError('E_INVALID_ARGUMENT', `unknown option ${name} before the command`, 'run `gctx --help`: before the command go only the options it lists under "Everywhere"');
     if (!op) throw gccError('E_INVALID_ARGUMENT', `unknown command ${JSON.stringify(name)}`, 'run `gctx --help` for the list');
     const p = parseArgs(op, rest);
     json = p.globals.has('json');
@@ -80,6 +83,9 @@ export async function run(argv: readonly string[], own = false): Promise<number>
     }
     const args = validAsGiven(op, p.args) ? p.args : await checked(op, p.args);
     const explicitDir = p.globals.get('dir') ? resolve(p.globals.get('dir')!) : undefined;
+    // A --dir that names a file, a link loop, a path too long or a folder this user may not
+    // look into is the caller's mistake, said in the words they typed.
+    if (explicitDir) assertFolder(explicitDir, `--dir ${p.globals.get('dir')!}`);
     const dir = explicitDir ?? (op.needs === 'create' ? process.cwd() : (findMemoryRoot(process.cwd()) ?? process.cwd()));
     const session = p.globals.get('session') || process.env.GCC_SESSION || undefined;
     const budgetText = p.globals.get('budget');

@@ -58,11 +58,15 @@ export function canonicalCalls(name: string, rawInput: unknown, servers: readonl
       const files = parsePatch(body);
       if (!files.length) return [{ tool: 'Other', input: { command: body } }];
       // One call per path the patch writes, so the write guard sees each of them.
+      // A deleted file, and the old path of a moved one, are marked as taken away: the guard lets
+      // an edit of .GCC/main.md through, never its removal.
       return files.flatMap((f) => {
         const paths = f.moveTo ? [f.path, f.moveTo] : [f.path];
-        return paths.map((p): CanonicalCall =>
-          f.op === 'add' ? { tool: 'Write', input: { file_path: p, content: f.after ?? '' } } : { tool: 'Edit', input: { file_path: p, edits: [{ old_string: f.before ?? '', new_string: f.after ?? '' }] } },
-        );
+        return paths.map((p): CanonicalCall => {
+          if (f.op === 'add') return { tool: 'Write', input: { file_path: p, content: f.after ?? '' } };
+          const removes = f.op === 'delete' || (f.moveTo !== undefined && p === f.path);
+          return { tool: 'Edit', input: { file_path: p, edits: [{ old_string: f.before ?? '', new_string: f.after ?? '' }], ...(removes ? { removes: true } : {}) } };
+        });
       });
     }
     default:

@@ -9,9 +9,12 @@
  * the environment through `allowedEnvVars` so it never lands in a file that may be committed.
  * SessionStart stays a command hook: Claude Code runs only command (and MCP tool) hooks for it.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { accessSync, constants, existsSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { delimiter, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { shellQuote } from '../../engine/git/git.js';
 import { gccError } from '../../errors.js';
+import { gctxBin } from '../../runtime/self.js';
+import { makeFolders } from '../../store/project-folder.js';
 
 export const HOOK_EVENTS = ['SessionStart', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PreCompact', 'SessionEnd'] as const;
 export type ClaudeHookEvent = (typeof HOOK_EVENTS)[number];
@@ -39,6 +42,65 @@ export interface InstallOptions {
   file: string;
   /** Send events to the daemon at this port; undefined: the process hook. */
   httpPort?: number | undefined;
+  /** The command hooks run (resolveHookCommand); default `gctx hook --agent claude-code`. */
+  command?: string | undefined;
+}
+
+export interface HookCommand {
+  command: string;
+  /** Said when the command is not the portable `gctx hook …`, or may not resolve. */
+  warning: string | null;
+}
+
+const inside = (dir: string, path: string) => {
+  const rel = relative(dir, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+};
+
+const realOrSelf = (p: string) => {
+  try {
+    return realpathSync(p);
+  } catch {
+    return resolve(p);
+  }
+};
+
+/** `gctx` on PATH, found in an absolute folder outside the project and leading to a file outside it; null otherwise. */
+function gctxOnPath(project: string, env: NodeJS.ProcessEnv): string | null {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir || !isAbsolute(dir) || inside(project, realOrSelf(dir))) continue;
+    const p = join(dir, 'gctx');
+    try {
+      accessSync(p, constants.X_OK);
+    } catch {
+      continue;
+    }
+    if (!inside(project, realOrSelf(p))) return p;
+  }
+  return null;
+}
+
+const GLOBAL_FIX = 'npm install -g git-context-controller, then run `gctx hook install --agent claude-code` again';
+
+/**
+ * The command Claude Code runs for each hook event. `gctx` by name when it resolves on PATH:
+ * portable, for settings that may be committed. Otherwise this gctx by absolute path, run by this
+ * node, as the git hooks are, with a warning that names the portable way. A project file never
+ * chooses the executable: a PATH entry that is relative or inside the project does not count
+ * (`npm run` puts the project's node_modules/.bin there), and this gctx's own path is not written
+ * when it lies inside the project.
+ */
+export function resolveHookCommand(project: string, env: NodeJS.ProcessEnv = process.env, own = gctxBin(), node = process.execPath): HookCommand {
+  const root = realOrSelf(project);
+  if (gctxOnPath(root, env)) return { command: HOOK_COMMAND, warning: null };
+  if (existsSync(own) && !inside(root, realOrSelf(own))) {
+    const cached = /[\\/]_npx[\\/]/.test(own) ? ", and only until npx clears its cache" : '';
+    return {
+      command: `${shellQuote(node)} ${shellQuote(own)} hook --agent claude-code`,
+      warning: `gctx is not on PATH, so the hooks run this gctx by its path (${own}): that holds on this machine only${cached}. For the portable \`${HOOK_COMMAND}\`: ${GLOBAL_FIX}`,
+    };
+  }
+  return { command: HOOK_COMMAND, warning: `gctx is not on PATH, so every hook's \`${HOOK_COMMAND}\` fails with "gctx: not found" until it is (this gctx, inside the project, is not written into the settings). Fix: ${GLOBAL_FIX}` };
 }
 
 export interface InstallResult {
@@ -51,8 +113,8 @@ export function settingsFile(scope: 'project' | 'user', projectDir: string, home
   return scope === 'user' ? join(home, '.claude', 'settings.json') : join(projectDir, '.claude', 'settings.json');
 }
 
-export function entryFor(event: ClaudeHookEvent, httpPort: number | undefined): HookEntry {
-  if (httpPort === undefined || COMMAND_ONLY.has(event)) return { type: 'command', command: HOOK_COMMAND, timeout: TIMEOUT_S };
+export function entryFor(event: ClaudeHookEvent, httpPort: number | undefined, command = HOOK_COMMAND): HookEntry {
+  if (httpPort === undefined || COMMAND_ONLY.has(event)) return { type: 'command', command, timeout: TIMEOUT_S };
   return {
     type: 'http',
     url: `http://127.0.0.1:${httpPort}/hooks/claude-code`,
@@ -88,7 +150,7 @@ function readSettings(file: string): Obj {
 }
 
 /** The settings with gctx's hooks in place; throws E_INVALID_ARGUMENT for a shape it must not guess at. */
-export function withHooks(settings: Obj, httpPort: number | undefined, file = 'settings'): Obj {
+export function withHooks(settings: Obj, httpPort: number | undefined, file = 'settings', command = HOOK_COMMAND): Obj {
   const hooks = settings.hooks ?? {};
   if (!isObj(hooks)) throw gccError('E_INVALID_ARGUMENT', `${file}: "hooks" is not an object; nothing was written`, 'fix the file, then install again');
   const out: Obj = { ...hooks };
@@ -106,7 +168,7 @@ export function withHooks(settings: Obj, httpPort: number | undefined, file = 's
       else if (others.length > 0) kept.push({ ...g, hooks: others });
     }
     const matcher = MATCHERS[event];
-    kept.push({ ...(matcher ? { matcher } : {}), hooks: [entryFor(event, httpPort)] });
+    kept.push({ ...(matcher ? { matcher } : {}), hooks: [entryFor(event, httpPort, command)] });
     out[event] = kept;
   }
   return { ...settings, hooks: out };
@@ -114,13 +176,13 @@ export function withHooks(settings: Obj, httpPort: number | undefined, file = 's
 
 export function installClaudeHooks(opts: InstallOptions): InstallResult {
   const before = existsSync(opts.file) ? readFileSync(opts.file, 'utf8') : null;
-  const next = `${JSON.stringify(withHooks(readSettings(opts.file), opts.httpPort, opts.file), null, 2)}\n`;
+  const next = `${JSON.stringify(withHooks(readSettings(opts.file), opts.httpPort, opts.file, opts.command), null, 2)}\n`;
   const changed = next !== before;
   if (changed) {
-    mkdirSync(dirname(opts.file), { recursive: true });
+    makeFolders(dirname(opts.file));
     const tmp = `${opts.file}.gctx-${process.pid}`;
     writeFileSync(tmp, next);
     renameSync(tmp, opts.file);
   }
-  return { file: opts.file, entries: HOOK_EVENTS.map((event) => ({ event, type: entryFor(event, opts.httpPort).type })), changed };
+  return { file: opts.file, entries: HOOK_EVENTS.map((event) => ({ event, type: entryFor(event, opts.httpPort, opts.command).type })), changed };
 }

@@ -49,9 +49,10 @@ export function argumentsFor(t: McpTool, raw: unknown): Record<string, unknown> 
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
     throw gccError('E_INVALID_ARGUMENT', `arguments of ${t.op.name} must be an object, not ${args === null ? 'null' : Array.isArray(args) ? 'a list' : typeof args}`, argumentsHint(t.op));
   }
-  const parsed = argsOf(t.op).safeParse(coerceArgs(args, t.kinds));
+  const coerced = coerceArgs(args, t.kinds);
+  const parsed = argsOf(t.op).safeParse(coerced);
   if (!parsed.success) {
-    const what = issuesText(parsed.error);
+    const what = issuesText(parsed.error, coerced);
     throw gccError('E_INVALID_ARGUMENT', `invalid arguments for ${t.op.name}: ${what}`, argumentsHint(t.op));
   }
   return parsed.data as Record<string, unknown>;

@@ -77,7 +77,7 @@ async function runLine(line: string, slot: MemorySlot, deps: GcCommandDeps): Pro
     const p = parseArgs(op, words.slice(1), PREFIX);
     const checked = argsOf(op).safeParse(p.args);
     if (!checked.success) {
-      throw gccError('E_INVALID_ARGUMENT', issuesText(checked.error), `${usageOf(op, PREFIX)} (${argumentsHint(op)})`);
+      throw gccError('E_INVALID_ARGUMENT', issuesText(checked.error, p.args), `${usageOf(op, PREFIX)} (${argumentsHint(op)})`);
     }
     if (op.name === 'init') {
       await deps.reopen(true);

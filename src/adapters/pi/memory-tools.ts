@@ -45,9 +45,10 @@ function toolDefinition(op: Operation, slot: MemorySlot, defaults: () => { conte
       try {
         const memory = slot.memory;
         if (!memory) return errorResult(slot.problem?.code ?? 'E_NOT_INITIALIZED', slot.describeProblem() || 'GCC memory is not open in this session.');
-        const parsed = argsOf(op).safeParse(coerceArgs(params ?? {}, kinds));
+        const given = coerceArgs(params ?? {}, kinds);
+        const parsed = argsOf(op).safeParse(given);
         if (!parsed.success) {
-          const what = issuesText(parsed.error);
+          const what = issuesText(parsed.error, given);
           return errorResult('E_INVALID_ARGUMENT', `E_INVALID_ARGUMENT: invalid arguments for ${TOOL_PREFIX}${op.name}: ${what} Fix: ${argumentsHint(op)}`);
         }
         if (op.needs === 'none') return errorResult('E_INVALID_ARGUMENT', `${op.name} is not offered as a tool`);

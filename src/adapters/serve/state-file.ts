@@ -19,10 +19,11 @@
  * is made anew (the daemon says so), a state file counts as absent.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, lstatSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { findRepo, gitPath, runGit } from '../../store/git-probe.js';
 import { assertNoSymlink, layout } from '../../store/paths.js';
+import { makeFolders } from '../../store/project-folder.js';
 
 export interface ServeState {
   pid: number;
@@ -104,7 +105,7 @@ export function ensureToken(root: string, replaced?: (why: string) => void): str
   } catch {
     // Missing: made below. Unreadable: replaced below.
   }
-  mkdirSync(f.dir, { recursive: true });
+  makeFolders(f.dir);
   const token = randomBytes(32).toString('hex');
   writePrivate(root, f.token, `${token}\n`);
   if (why) replaced?.(`${f.token} was not used as the token (${why}): a new one was made; set GCC_SERVE_TOKEN from it again, and untrack the file if git tracks it (git rm --cached)`);
@@ -126,7 +127,7 @@ export function readState(root: string): ServeState | null {
 
 export function writeState(root: string, state: ServeState): void {
   const f = serveFiles(root);
-  mkdirSync(f.dir, { recursive: true });
+  makeFolders(f.dir);
   writePrivate(root, f.state, `${JSON.stringify(state, null, 2)}\n`);
 }
 

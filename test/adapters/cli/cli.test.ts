@@ -1,6 +1,6 @@
 /** The gctx command line, spawned for real: exit codes, --json, errors, hostile arguments. */
-import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, gctx } from '../../support/cli.js';
@@ -136,6 +136,24 @@ describe('gctx', () => {
     expect(readFileSync(join(dir, '.GCC', 'metadata.yaml'), 'utf8')).toMatch(/proactive_commits: false/);
   });
 
+  it('global options before the command, as help lists them "Everywhere"', () => {
+    const dir = project();
+    const elsewhere = tempProject();
+    expect(gctx(elsewhere, ['--dir', dir, 'status'])).toMatchObject({ code: 0, stdout: gctx(elsewhere, ['status', '--dir', dir]).stdout });
+    const committed = gctx(elsewhere, ['--json', `--dir=${dir}`, '--session', 's1', 'commit', 'first', 'milestone']);
+    expect(committed.code, committed.stderr).toBe(0);
+    expect(JSON.parse(committed.stdout)).toMatchObject({ ok: true, message: expect.stringMatching(/^Committed C001/) });
+    expect(gctx(dir, ['--budget', '400', 'context', '--log', '1']).code).toBe(0);
+    expect(gctx(dir, ['--help', 'merge']).stdout).toMatch(/^gctx merge /);
+    // A value is taken with its option, and one given twice is refused as after the command.
+    expect(gctx(dir, ['--dir', dir, 'status', '--dir', dir]).stderr).toMatch(/E_INVALID_ARGUMENT: --dir given more than once/);
+    expect(gctx(dir, ['--dir', dir])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^gctx — /) });
+    const unknown = gctx(dir, ['--nope', 'status']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/E_INVALID_ARGUMENT: unknown option --nope before the command/);
+    expect(gctx(dir, ['status', '--constructor']).stderr).toMatch(/unknown option --constructor/);
+  });
+
   it('--help everywhere', () => {
     const dir = tempProject();
     expect(gctx(dir, ['--help']).stdout).toMatch(/gctx commit <contribution…>/);
@@ -240,7 +258,61 @@ describe('gctx doctor', () => {
     const bad = gctx(dir, ['doctor']);
     expect(bad.code).toBe(2);
     expect(bad.stdout).toMatch(/FAIL integrity: E_CORRUPT: .*\(\.GCC\/events\/.*\.md:\d+\)/);
+    // The way out said once: the damage's own fix names the repair already.
+    expect(bad.stdout.split('doctor --repair')).toHaveLength(2);
     writeFileSync(segment!, good);
     expect(gctx(dir, ['doctor']).code).toBe(0);
+  });
+});
+
+describe('a --dir the system refuses', () => {
+  afterAll(cleanup);
+
+  // Tests run as root here: a folder root may not look into is made by dropping to `nobody`
+  // (as test/reliability/filesystem.test.ts does), when this checkout lets that user run gctx.
+  const asNobody = (() => {
+    if (process.getuid?.() !== 0) return null;
+    const r = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, CLI, '--version']);
+    return r.status === 0 ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] : null;
+  })();
+
+  /** One line on stderr with the code, exit 1: a user error, never E_INTERNAL. */
+  const refused = (args: string[], code: RegExp) => {
+    const r = gctx(tempProject(), args);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(code);
+    expect(r.stderr).toMatch(/ Fix: /);
+    return r.stderr;
+  };
+
+  it('a file, a path through a file, a link loop, a path too long: E_INVALID_ARGUMENT naming the --dir', () => {
+    const file = join(tempProject(), 'notes.txt');
+    writeFileSync(file, 'x');
+    for (const cmd of ['status', 'init', 'doctor']) expect(refused([cmd, '--dir', file], /E_INVALID_ARGUMENT: --dir .*notes\.txt is not a folder/)).not.toMatch(/ENOTDIR/);
+    refused(['status', '--dir', join(file, 'sub')], /E_INVALID_ARGUMENT: --dir .*: a part of the path is a file/);
+    refused(['hook', 'install', '--agent', 'claude-code', '--dir', file], /E_INVALID_ARGUMENT: --dir .* is not a folder/);
+    const loops = tempProject();
+    symlinkSync(join(loops, 'b'), join(loops, 'a'));
+    symlinkSync(join(loops, 'a'), join(loops, 'b'));
+    refused(['status', '--dir', join(loops, 'a')], /E_INVALID_ARGUMENT: --dir .* leads round a loop of symbolic links/);
+    refused(['init', '--dir', join(tempProject(), 'x'.repeat(300))], /E_INVALID_ARGUMENT: --dir .* is a path too long/);
+  });
+
+  // Node's own recursive mkdir retried for ever there (mkdir says ENOENT, the parent exists).
+  it.skipIf(!existsSync('/proc/1'))('a folder that takes no new folder (/proc/1): refused at once, not a loop', () => {
+    const t0 = Date.now();
+    refused(['init', '--dir', '/proc/1'], /E_INVALID_ARGUMENT: no folder can be made in \/proc\/1/);
+    refused(['init', '--dir', '/proc/1/x/y'], /E_INVALID_ARGUMENT: no folder can be made in \/proc\/1\/x\/y/);
+    refused(['hook', 'install', '--agent', 'claude-code', '--dir', '/proc/1'], /E_INVALID_ARGUMENT: no folder can be made in \/proc\/1/);
+    expect(Date.now() - t0).toBeLessThan(20_000);
+  });
+
+  it.skipIf(!asNobody)('a folder this user may not look into: E_INVALID_ARGUMENT, not E_READ_ONLY or E_INTERNAL', () => {
+    const closed = tempProject();
+    chmodSync(closed, 0o700);
+    const r = spawnSync(asNobody![0]!, [...asNobody!.slice(1), process.execPath, CLI, 'status', '--dir', join(closed, 'sub')], { encoding: 'utf8', cwd: '/' });
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/E_INVALID_ARGUMENT: --dir .* may not be looked into by this user \(EACCES\)/);
   });
 });

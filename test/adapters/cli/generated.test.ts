@@ -81,6 +81,50 @@ describe('gctx argument errors', () => {
     expect(gctx(dir, ['context', '--log', '--json']).stdout).toBe(before);
   });
 
+  // Found by a probe: zod's own words (`Too small: expected string to have >=1 characters`,
+  // `Invalid option: expected one of "add"|…`) beside the decider's, and `give a objective`.
+  it('says what is wrong with an argument in one voice, whichever check finds it', () => {
+    const dir = project();
+    const said = (args: string[]) => {
+      const r = gctx(dir, args);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      return r.stderr;
+    };
+    // Empty (the schema) and only spaces (the decider): the same words.
+    expect(said(['commit', ''])).toContain('E_INVALID_ARGUMENT: contribution cannot be empty Fix: gctx commit <contribution…>');
+    expect(said(['commit', '   '])).toContain('E_INVALID_ARGUMENT: contribution cannot be empty Fix: give the contribution: words, not only spaces');
+    expect(said(['roadmap', 'add', ''])).toContain('E_INVALID_ARGUMENT: target cannot be empty');
+    expect(said(['roadmap', 'add', '  '])).toContain('E_INVALID_ARGUMENT: target cannot be empty Fix: give the target');
+    expect(said(['roadmap', 'frob', 'x'])).toContain('E_INVALID_ARGUMENT: action must be one of add, check, uncheck, remove, not "frob" Fix: gctx roadmap');
+    for (const args of [['commit', ''], ['roadmap', 'frob', 'x'], ['roadmap', 'add', '  ']]) expect(said(args)).not.toMatch(/Too small|Invalid option|Invalid input|give a /);
+  });
+
+  // Found by a probe: the last level option won, and --on was dropped beside --commit.
+  it('options that contradict each other are refused, never one of them quietly picked', () => {
+    const dir = project();
+    for (const [args, what] of [
+      [['context', '--branch', '--commit', 'C001'], '--branch and --commit cannot go together: each gives the level Fix: give one of --branch, --commit, --log, --metadata, --full, --search: '],
+      [['context', '--log', '2', '--search', 'foo'], '--log and --search cannot go together: each gives the level'],
+      [['context', '--branch', 'main', '--on', 'g1'], '--branch and --on cannot go together: each gives the name Fix: give one of --branch, --on: '],
+      [['context', '--metadata', '--page', '2'], 'level metadata does not read page (--page); it reads segment'],
+      [['context', '--commit', 'main@C001', '--on', 'g1'], '"main@C001" names branch main, and the branch given (--on) is g1'],
+    ] as const) {
+      const r = gctx(dir, [...args]);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr, args.join(' ')).toContain(`E_INVALID_ARGUMENT: ${what}`);
+    }
+    // The same option twice with one value, and a level option with the branch it reads, are one question.
+    expect(gctx(dir, ['context', '--branch', 'main', '--on', 'main']).code).toBe(0);
+    // --on with --commit names the branch the label is read on.
+    expect(gctx(dir, ['commit', 'on main']).code).toBe(0);
+    expect(gctx(dir, ['branch', 'g1', '--purpose', 'try']).code).toBe(0);
+    expect(gctx(dir, ['commit', 'on g1']).code).toBe(0);
+    expect(gctx(dir, ['context', '--commit', 'C001', '--on', 'main']).stdout).toMatch(/^## \[C001\] on main/);
+    expect(gctx(dir, ['context', '--commit', 'C001', '--on', 'g1']).stdout).toMatch(/^## \[C001\] on g1/);
+  });
+
   it('a budget too small to hold an entry and the way to the next is refused, not overrun', () => {
     const dir = project();
     const r = gctx(dir, ['context', '--log', '--budget', '20']);

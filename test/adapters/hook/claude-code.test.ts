@@ -74,9 +74,24 @@ describe('gctx hook --agent claude-code', () => {
     const blocked = (await events(dir)).filter((e) => e.type === 'tool.recorded');
     expect(blocked).toHaveLength(2);
     for (const e of blocked) expect((e.data as { result: string }).result).toMatch(/^blocked: /);
-    expect(readFileSync(join(dir, '.GCC/main.md'), 'utf8')).not.toContain('[x] everything');
+    expect(readFileSync(join(dir, '.GCC/log.md'), 'utf8')).not.toContain('forged entry');
     // What the refusal looks like in the log view.
     expect(readFileSync(join(dir, '.GCC/log.md'), 'utf8')).toMatch(/blocked: /);
+  });
+
+  // main.md's header invites ticking, adding or rewording objectives and writing notes, and gctx
+  // adopts those edits as events: the guard refused them, saying they would corrupt the memory.
+  it('PreToolUse Edit of .GCC/main.md: allowed, and the edit, once made, is adopted', async () => {
+    const dir = await project();
+    const r = send('pre-tool-use-edit-main', dir);
+    expect(r.stdout).toBe('');
+    expect((await events(dir)).filter((e) => e.type === 'tool.recorded')).toEqual([]);
+    // The edit Claude Code then makes.
+    const main = join(dir, '.GCC/main.md');
+    writeFileSync(main, readFileSync(main, 'utf8').replace('## Objectives\n', '## Objectives\n- [ ] Ship the parser\n'));
+    expect(gctx(dir, ['status']).stdout).toMatch(/1\. Ship the parser/);
+    expect((await events(dir)).some((e) => e.type === 'objective.added')).toBe(true);
+    expect(gctx(dir, ['verify']).code).toBe(0);
   });
 
   it('PostToolUse Edit and Write: one log entry each, with line counts from the result', async () => {
@@ -200,7 +215,11 @@ describe('gctx hook --agent claude-code', () => {
     const r = runHook(['--agent', 'emacs'], fixture('pre-tool-use-write-gcc', dir), dir);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('unknown --agent');
+    expect(r.stderr).toContain('unknown --agent "emacs": it is one of claude-code, codex, generic');
+    // The values docs/operations.md names: generic is the normalized envelope, as when left out.
+    const generic = runHook(['--agent', 'generic'], JSON.stringify({ host: 'h', session: 's', event: 'pre-tool', cwd: dir, tool: 'Write', input: { file_path: '.GCC/log.md', content: 'x' } }), dir);
+    expect(generic.stderr).toBe('');
+    expect(JSON.parse(generic.stdout)).toMatchObject({ kind: 'block' });
   });
 
   it('in a folder without memory: nothing is created, writes into .GCC/ are still refused', async () => {

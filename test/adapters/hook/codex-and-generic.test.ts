@@ -23,12 +23,26 @@ const PATCH = ['*** Begin Patch', '*** Add File: notes/todo.md', '+first', '+sec
 describe('gctx hook --agent codex', () => {
   it('refuses an apply_patch that touches .GCC/ in any of its files', async () => {
     const dir = await project();
-    const patch = PATCH.replace('*** End Patch', '*** Update File: .GCC/main.md\n@@\n-# Project Roadmap\n+# Mine now\n*** End Patch');
+    const patch = PATCH.replace('*** End Patch', '*** Update File: .GCC/log.md\n@@\n-# Log\n+# Mine now\n*** End Patch');
     const r = runHook(['--agent', 'codex'], codex(dir, { hook_event_name: 'PreToolUse', tool_name: 'apply_patch', tool_use_id: 'c1', tool_input: { command: patch } }), dir);
     expect(r.status).toBe(0);
     const out = JSON.parse(r.stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } };
     expect(out.hookSpecificOutput.permissionDecision).toBe('deny');
-    expect(out.hookSpecificOutput.permissionDecisionReason).toContain('.GCC/main.md');
+    expect(out.hookSpecificOutput.permissionDecisionReason).toContain('.GCC/log.md');
+  });
+
+  it('lets a patch update .GCC/main.md (adopted as an edit), never delete or move it', async () => {
+    const dir = await project();
+    const pre = (id: string, body: string) => runHook(['--agent', 'codex'], codex(dir, { hook_event_name: 'PreToolUse', tool_name: 'apply_patch', tool_use_id: id, tool_input: { command: `*** Begin Patch\n${body}\n*** End Patch\n` } }), dir);
+    expect(pre('m1', '*** Update File: .GCC/main.md\n@@\n ## Objectives\n+- [ ] Ship the parser').stdout).toBe('');
+    for (const [id, body] of [
+      ['m2', '*** Delete File: .GCC/main.md'],
+      ['m3', '*** Update File: .GCC/main.md\n*** Move to: notes/roadmap.md\n@@\n-# Project Roadmap\n+# Roadmap'],
+      ['m4', '*** Update File: .GCC/branches/x/.GCC/main.md\n@@\n-a\n+b'],
+    ]) {
+      const out = JSON.parse(pre(id!, body!).stdout) as { hookSpecificOutput: { permissionDecision: string } };
+      expect(out.hookSpecificOutput.permissionDecision, body).toBe('deny');
+    }
   });
 
   it('lets an ordinary patch through and logs it once with per-file line counts', async () => {

@@ -31,7 +31,7 @@ const BODY = (header: string) => `*** Begin Patch\n${header}\n@@\n-a\n+b\n*** En
 describe('Codex apply_patch, in every form', () => {
   it('refuses a patch naming .GCC/ as a tool call, as shell argv, in a heredoc, through bash -lc and exec_command', async () => {
     const dir = await project();
-    const into = BODY('*** Update File: .GCC/main.md');
+    const into = BODY('*** Update File: .GCC/log.md');
     const cases: [string, Record<string, unknown>][] = [
       ['apply_patch', { command: into }],
       ['apply_patch', { input: BODY('   *** Delete File: .GCC/log.md') }],
@@ -42,6 +42,8 @@ describe('Codex apply_patch, in every form', () => {
       ['shell', { command: ['bash', '-lc', `cd .GCC && apply_patch <<'EOF'\n${BODY('*** Add File: x.md')}\nEOF`] }],
       ['exec_command', { cmd: `applypatch <<'EOF'\n${into}\nEOF` }],
       ['Bash', { command: `printf '%s\\n' '*** Begin Patch' '*** Delete File: .GCC/log.md' '*** End Patch' | apply_patch` }],
+      // main.md may be edited by a file tool; through the shell it is refused like every other file.
+      ['shell', { command: ['bash', '-lc', `apply_patch <<'EOF'\n${BODY('*** Update File: .GCC/main.md')}\nEOF`] }],
     ];
     for (const [tool, input] of cases) expect(decision(dir, 'codex', tool, input), `${tool} ${JSON.stringify(input)}`).toMatchObject({ denied: true });
   });

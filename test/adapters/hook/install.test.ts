@@ -3,13 +3,15 @@
  * schema, command and http), merged into what is there, idempotent, and switching between the
  * process hook and the daemon without leaving the other behind.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HOOK_EVENTS, withHooks } from '../../../src/adapters/hook/install.js';
+import { HOOK_EVENTS, resolveHookCommand, withHooks } from '../../../src/adapters/hook/install.js';
 import { defaultPort } from '../../../src/adapters/serve/state-file.js';
 import { Memory } from '../../../src/engine/memory.js';
-import { gctx } from '../../support/cli.js';
+import { CLI, gctx } from '../../support/cli.js';
+import { fixture } from './run.js';
 import { cleanup, tempProject } from '../../support/tmp.js';
 
 type Settings = { hooks: Record<string, Array<{ matcher?: string; hooks: Array<Record<string, unknown>> }>>; [k: string]: unknown };
@@ -81,7 +83,15 @@ describe('gctx hook install --agent claude-code', () => {
     expect(JSON.parse(again.stdout)).toMatchObject({ ok: true, changed: false });
     expect(readFileSync(join(dir, '.claude/settings.json'), 'utf8')).toBe(written);
 
-    expect(gctx(dir, ['hook', 'install', '--agent', 'codex']).code).toBe(1);
+    const codex = gctx(dir, ['hook', 'install', '--agent', 'codex']);
+    expect(codex.code).toBe(1);
+    expect(codex.stderr).toMatch(/E_INVALID_ARGUMENT: hook install writes Claude Code's settings only, not --agent codex's Fix: .*docs\/agents\.md, "Codex"/);
+    // Without --agent: which value it takes, not `--agent ""`.
+    const bare = gctx(dir, ['hook', 'install']);
+    expect(bare.code).toBe(1);
+    expect(bare.stderr).toMatch(/E_INVALID_ARGUMENT: hook install needs --agent claude-code Fix: gctx hook install --agent claude-code/);
+    expect(bare.stderr).not.toContain('""');
+    expect(gctx(dir, ['hook', 'install', '--agent', 'emacs']).stderr).toMatch(/--agent "emacs" is none of claude-code, codex, generic/);
     expect(gctx(dir, ['hook', 'install', '--agent', 'claude-code', '--port', '80']).code).toBe(1);
     const broken = tempProject('gcc-install-broken-');
     mkdirSync(join(broken, '.claude'));
@@ -90,5 +100,71 @@ describe('gctx hook install --agent claude-code', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('is not JSON');
     expect(readFileSync(join(broken, '.claude/settings.json'), 'utf8')).toBe('{ "hooks": ');
+  });
+});
+
+// Found by a probe: install wrote a bare `gctx hook --agent claude-code` where gctx was not on
+// PATH, so every hook failed with `sh: gctx: not found`.
+describe('the command hook install writes', () => {
+  afterAll(cleanup);
+
+  /** An executable `gctx` in a folder of its own, running this checkout's CLI. */
+  function gctxIn(dir: string): string {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'gctx'), `#!/bin/sh\nexec '${process.execPath}' '${CLI}' "$@"\n`);
+    chmodSync(join(dir, 'gctx'), 0o755);
+    return dir;
+  }
+
+  it('is `gctx` by name when it resolves on PATH; else this gctx by absolute path, with a warning', () => {
+    const project = tempProject('gcc-cmd-');
+    const bin = gctxIn(join(tempProject('gcc-bin-'), 'bin'));
+    const own = join(tempProject('gcc-pkg-'), 'dist', 'bin', 'gctx.js');
+    mkdirSync(join(own, '..'), { recursive: true });
+    writeFileSync(own, '');
+    expect(resolveHookCommand(project, { PATH: `/nonexistent${delimiter}${bin}` }, own, '/usr/bin/node')).toEqual({ command: 'gctx hook --agent claude-code', warning: null });
+    const away = resolveHookCommand(project, { PATH: '/nonexistent' }, own, '/usr/bin/node');
+    expect(away.command).toBe(`'/usr/bin/node' '${own}' hook --agent claude-code`);
+    expect(away.warning).toMatch(/gctx is not on PATH, so the hooks run this gctx by its path .*: that holds on this machine only\. For the portable `gctx hook --agent claude-code`: npm install -g git-context-controller/);
+    const npx = join(tempProject('gcc-npm-'), '_npx', 'abc', 'gctx.js');
+    mkdirSync(join(npx, '..'), { recursive: true });
+    writeFileSync(npx, '');
+    expect(resolveHookCommand(project, { PATH: '' }, npx).warning).toMatch(/only until npx clears its cache/);
+  });
+
+  it('never lets a project file choose the executable', () => {
+    const project = tempProject('gcc-cmd-');
+    // A gctx the repository ships, reached through a relative PATH entry or the project's node_modules/.bin.
+    gctxIn(project);
+    const local = gctxIn(join(project, 'node_modules', '.bin'));
+    const own = join(project, 'node_modules', 'git-context-controller', 'dist', 'bin', 'gctx.js');
+    mkdirSync(join(own, '..'), { recursive: true });
+    writeFileSync(own, '');
+    for (const PATH of ['.', 'node_modules/.bin', local, `${local}${delimiter}.`]) {
+      const r = resolveHookCommand(project, { PATH }, own, '/usr/bin/node');
+      expect(r.command, PATH).toBe('gctx hook --agent claude-code');
+      expect(r.warning, PATH).toMatch(/fails with "gctx: not found" until it is .* Fix: npm install -g git-context-controller/);
+    }
+  });
+
+  it('from the command line: a command that runs, whichever way it resolves', async () => {
+    const dir = tempProject('gcc-install-cmd-');
+    (await Memory.open(dir, { create: true })).close();
+    const run = (command: string, PATH: string) =>
+      spawnSync('/bin/sh', ['-c', command], { cwd: dir, input: fixture('pre-tool-use-write-gcc', dir), encoding: 'utf8', env: { ...process.env, PATH, GCC_SESSION: '' } });
+    // Not on PATH: this gctx by its path, said as a warning, and the hook runs with no PATH at all.
+    const away = gctx(dir, ['hook', 'install', '--agent', 'claude-code'], undefined, { PATH: '/nonexistent' });
+    expect(away.code, away.stderr).toBe(0);
+    expect(away.stdout).toMatch(/^Warning: gctx is not on PATH/m);
+    const command = settingsOf(dir).hooks.PreToolUse![0]!.hooks[0]!.command as string;
+    expect(command).toBe(`'${process.execPath}' '${CLI}' hook --agent claude-code`);
+    expect(JSON.parse(run(command, '/nonexistent').stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+    // On PATH: the portable name, replacing the entry above, and it runs too.
+    const bin = gctxIn(join(tempProject('gcc-bin-'), 'bin'));
+    const on = gctx(dir, ['hook', 'install', '--agent', 'claude-code', '--json'], undefined, { PATH: `${bin}${delimiter}/usr/bin${delimiter}/bin` });
+    expect(JSON.parse(on.stdout)).toMatchObject({ ok: true, changed: true, command: 'gctx hook --agent claude-code' });
+    expect(JSON.parse(on.stdout).warning).toBeUndefined();
+    expect(settingsOf(dir).hooks.PreToolUse).toEqual([{ matcher: 'Write|Edit|MultiEdit|NotebookEdit|Bash', hooks: [{ type: 'command', command: 'gctx hook --agent claude-code', timeout: 10 }] }]);
+    expect(JSON.parse(run('gctx hook --agent claude-code', `${bin}${delimiter}/usr/bin${delimiter}/bin`).stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
   });
 });

@@ -30,7 +30,7 @@ async function project(): Promise<string> {
 function denied(dir: string, size = 0): string {
   const base = fixture('pre-tool-use-write-gcc', dir);
   const pad = Math.max(0, size - base.length);
-  return base.replace('- [x] everything', `- [x] everything ${'é'.repeat(Math.floor(pad / 4))}${'x'.repeat(pad - 2 * Math.floor(pad / 4))}`);
+  return base.replace('forged entry', `forged entry ${'é'.repeat(Math.floor(pad / 4))}${'x'.repeat(pad - 2 * Math.floor(pad / 4))}`);
 }
 
 const decisionOf = (stdout: string) => (JSON.parse(stdout) as { hookSpecificOutput: { permissionDecision?: string } }).hookSpecificOutput.permissionDecision;

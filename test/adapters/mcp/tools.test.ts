@@ -100,15 +100,15 @@ describe('a result holds its text once', () => {
 describe('argument errors name what the tool requires and what it takes besides', () => {
   const cases: [string, Record<string, unknown>, string][] = [
     ['commit', {}, 'missing contribution'],
-    ['commit', { contribution: '' }, 'contribution: Too small'],
+    ['commit', { contribution: '' }, 'contribution cannot be empty'],
     ['branch', { name: 'x' }, 'missing purpose'],
     ['switch', {}, 'missing name'],
     ['merge', { branch: 'x' }, 'missing synthesis'],
     ['abandon', { branch: 'x' }, 'missing reason'],
-    ['roadmap', { action: 'explode', target: 'x' }, 'action: Invalid option'],
-    ['log', { observation: 42 }, 'observation: Invalid input: expected string'],
-    ['context', { level: 'everything' }, 'level: Invalid option'],
-    ['context', { n: 0 }, 'n: Too small'],
+    ['roadmap', { action: 'explode', target: 'x' }, 'action must be one of add, check, uncheck, remove, not "explode"'],
+    ['log', { observation: 42 }, 'observation must be text'],
+    ['context', { level: 'everything' }, 'level must be one of status, branch, commit, log, metadata, full, search, not "everything"'],
+    ['context', { n: 0 }, 'n must be 1 or more'],
   ];
   it.each(cases)('%s %j', async (tool, args, what) => {
     const r = await call(c.client, tool, args);

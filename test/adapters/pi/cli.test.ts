@@ -23,7 +23,7 @@ describe('the real `pi` CLI (print mode) with this package loaded', () => {
       JSON.stringify([
         { content: [{ type: 'toolCall', name: 'gcc_commit', arguments: { contribution: 'Committed from the pi CLI' } }] },
         { content: [{ type: 'toolCall', name: 'bash', arguments: { command: 'echo from-cli-bash' } }] },
-        { content: [{ type: 'toolCall', name: 'write', arguments: { path: '.GCC/main.md', content: 'forged' } }] },
+        { content: [{ type: 'toolCall', name: 'write', arguments: { path: '.GCC/log.md', content: 'forged' } }] },
         { content: [{ type: 'text', text: 'All done.' }] },
       ]),
     );
@@ -38,7 +38,7 @@ describe('the real `pi` CLI (print mode) with this package loaded', () => {
     expect(stdout.trim()).toBe('All done.');
     const firstRequest = JSON.parse(readFileSync(llmLog, 'utf8').split('\n')[0] as string) as { tools: string[] };
     expect(firstRequest.tools).toEqual(expect.arrayContaining(['gcc_commit', 'gcc_context']));
-    expect(readFileSync(join(dir, '.GCC/main.md'), 'utf8')).not.toBe('forged');
+    expect(readFileSync(join(dir, '.GCC/log.md'), 'utf8')).not.toBe('forged');
 
     const events = await readEvents(dir);
     expect(events.find((e) => e.type === 'commit.recorded')?.data).toMatchObject({ contribution: 'Committed from the pi CLI' });

@@ -32,6 +32,29 @@ describe('Pi: the write guard on the real host', () => {
     expect(stash?.text).toContain("git stash push -- ':!.GCC'");
     expect(read?.isError).toBe(false);
   });
+
+  it("lets Pi's edit and write change .GCC/main.md, adopted as events, and still refuses its removal by shell", async () => {
+    const dir = tempDir('gcc-pi-main-');
+    (await Memory.open(dir, { create: true })).close();
+    const h = await createHost({ cwd: dir });
+    hosts.push(h);
+    await h.turn('plan', [
+      call('edit', { path: '.GCC/main.md', edits: [{ oldText: '## Objectives\n', newText: '## Objectives\n- [ ] Ship the parser\n' }] }),
+      call('bash', { command: 'rm .GCC/main.md' }),
+      say('ok'),
+    ]);
+    const [edit, rm] = h.toolResults();
+    expect(edit?.isError, edit?.text).toBe(false);
+    expect(rm?.isError).toBe(true);
+    expect(rm?.text).toContain('.GCC/main.md alone may be edited, with a file edit tool');
+    const m = await Memory.open(dir);
+    try {
+      expect(m.state.objectives.map((o) => o.text)).toEqual(['Ship the parser']);
+      expect(m.verify()).toEqual([]);
+    } finally {
+      m.close();
+    }
+  });
 });
 
 describe('Pi bridge without an open memory', () => {

@@ -1,5 +1,7 @@
+import { dirname } from 'node:path';
 import { gccError } from '../../../errors.js';
 import { operation } from '../../../operations/operation.js';
+import { makeProblem } from '../../../store/project-folder.js';
 
 const INSTALL_USAGE = 'gctx hook install --agent claude-code [--http] [--project|--user] [--port N]';
 
@@ -8,7 +10,7 @@ export default operation({
   summary: "read one hook event on stdin, print one decision (exits 0 whatever the input); install: write Claude Code's hook settings",
   args: (z) => z.object({
     verb: z.enum(['install']).optional().describe('install: write the host\'s hook settings instead of handling an event.'),
-    agent: z.string().optional().describe('claude-code, codex, or none for the normalized envelope.'),
+    agent: z.string().optional().describe('claude-code, codex, or generic: the normalized envelope, also when left out. install: claude-code.'),
     http: z.boolean().optional().describe('install: send events to `gctx serve` over HTTP instead of a process per event.'),
     project: z.boolean().optional().describe("install: the project's .claude/settings.json (the default)."),
     user: z.boolean().optional().describe('install: ~/.claude/settings.json.'),
@@ -40,12 +42,14 @@ export default operation({
 
 async function install(a: { agent?: string | undefined; http?: boolean | undefined; project?: boolean | undefined; user?: boolean | undefined; port?: string | undefined }, dir: string) {
   if (a.agent !== 'claude-code') {
-    throw gccError('E_INVALID_ARGUMENT', `install writes Claude Code's settings; --agent ${JSON.stringify(a.agent ?? '')} is not supported`, `${INSTALL_USAGE} (for Codex and others, see docs/serve.md)`);
+    // Only Claude Code's settings are written; Codex's hooks file and other hosts are set up by hand.
+    const said = a.agent === undefined ? 'hook install needs --agent claude-code' : a.agent === 'codex' || a.agent === 'generic' ? `hook install writes Claude Code's settings only, not --agent ${a.agent}'s` : `--agent ${JSON.stringify(a.agent)} is none of claude-code, codex, generic, and hook install takes claude-code`;
+    throw gccError('E_INVALID_ARGUMENT', said, `${INSTALL_USAGE}; Codex's .codex/hooks.json and other hosts are written by hand: docs/agents.md, "Codex" and "Any other host with hooks"`);
   }
   if (a.project && a.user) throw gccError('E_INVALID_ARGUMENT', '--project and --user name two different files', INSTALL_USAGE);
   if (a.port !== undefined && !a.http) throw gccError('E_INVALID_ARGUMENT', '--port is the daemon\'s port: it goes with --http', INSTALL_USAGE);
   const { homedir } = await import('node:os');
-  const { installClaudeHooks, settingsFile, TOKEN_ENV } = await import('../../hook/install.js');
+  const { installClaudeHooks, resolveHookCommand, settingsFile, TOKEN_ENV } = await import('../../hook/install.js');
   let httpPort: number | undefined;
   let tokenFile = '';
   const notes: string[] = [];
@@ -58,14 +62,27 @@ async function install(a: { agent?: string | undefined; http?: boolean | undefin
       httpPort = readState(dir)?.port ?? defaultPort(dir);
     }
     // The token exists before the daemon first starts, so the environment can be set up now.
-    ensureToken(dir, (why) => notes.push(why));
+    try {
+      ensureToken(dir, (why) => notes.push(why));
+    } catch (err) {
+      throw makeProblem(dir, err, dir, '.GCC/.local/');
+    }
     tokenFile = serveFiles(dir).token;
   }
-  const r = installClaudeHooks({ file: settingsFile(a.user ? 'user' : 'project', dir, homedir()), httpPort });
+  const file = settingsFile(a.user ? 'user' : 'project', dir, homedir());
+  // Checked now rather than found out from every hook failing: a `gctx` that does not resolve.
+  const hook = resolveHookCommand(dir);
+  let r;
+  try {
+    r = installClaudeHooks({ file, httpPort, command: hook.command });
+  } catch (err) {
+    // A folder that takes no .claude/ (a system folder, one this user may not write) is the caller's to change.
+    throw makeProblem(dirname(dirname(file)), err, dirname(dirname(file)), '.claude/');
+  }
   const byType = (t: string) => r.entries.filter((e) => e.type === t).map((e) => e.event);
   const lines = [
     `${r.changed ? 'wrote' : 'already up to date:'} ${r.file}`,
-    `  command (${'gctx hook --agent claude-code'}): ${byType('command').join(', ')}`,
+    `  command (${hook.command}): ${byType('command').join(', ')}`,
     ...(a.http
       ? [
           `  http (http://127.0.0.1:${httpPort}/hooks/claude-code): ${byType('http').join(', ')}`,
@@ -74,6 +91,7 @@ async function install(a: { agent?: string | undefined; http?: boolean | undefin
         ]
       : []),
     ...notes.map((n) => `warning: ${n}`),
+    ...(hook.warning ? [`Warning: ${hook.warning}`] : []),
   ];
-  return { text: lines.join('\n'), data: { ok: true, file: r.file, changed: r.changed, entries: r.entries, ...(httpPort !== undefined ? { port: httpPort, tokenEnv: TOKEN_ENV } : {}) } };
+  return { text: lines.join('\n'), data: { ok: true, file: r.file, changed: r.changed, command: hook.command, entries: r.entries, ...(hook.warning ? { warning: hook.warning } : {}), ...(httpPort !== undefined ? { port: httpPort, tokenEnv: TOKEN_ENV } : {}) } };
 }
