@@ -87,7 +87,26 @@ const engineFirst = {
  * bundle, so main's own modules are one chunk too rather than split along what each of
  * them uses (the engine's modules import it through memory.js).
  */
-const AFTER_MAIN = /\/dist\/(engine\/memory|operations\/schema|adapters\/hook\/install|adapters\/serve\/state-file|adapters\/serve\/control|adapters\/cli\/hook-main|observer\/redact)\.js$/;
+const AFTER_MAIN = /\/dist\/(engine\/memory|operations\/schema|adapters\/hook\/install|adapters\/serve\/state-file|adapters\/serve\/control|adapters\/cli\/hook-main|observer\/redact|observer\/gcc-write-guard)\.js$/;
+/**
+ * Small modules that both the engine and other modules loaded on demand in the `main` door use
+ * (git's probes: the engine and the serve token; the write guard's words: the fold and the
+ * guard): main.js holds them, or each would be a chunk of its own, one file more for every
+ * command that opens the memory.
+ */
+const MAIN_HOLDS = ['dist/events/guard.js', 'dist/store/git-probe.js'];
+const mainHolds = {
+  name: 'main-holds',
+  setup(b) {
+    b.onLoad({ filter: /\/dist\/adapters\/cli\/main\.js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      // After a `#!` line, which must stay first.
+      const at = text.startsWith('#!') ? text.indexOf('\n') + 1 : 0;
+      const holds = MAIN_HOLDS.map((m) => `import ${JSON.stringify(`${root}${m}`)};\n`).join('');
+      return { contents: text.slice(0, at) + holds + text.slice(at), loader: 'js', resolveDir: dirname(args.path) };
+    });
+  },
+};
 const mainFirst = {
   name: 'main-first',
   setup(b) {
@@ -194,7 +213,7 @@ async function emit(options) {
 }
 
 await emit({ ...common, ...esm, entryPoints: { gctx: 'dist/adapters/cli/gctx.js' }, plugins: [doorsOutside, builtins] });
-for (const door of DOORS) await emit({ ...common, ...esm, entryPoints: { [door]: `dist/adapters/cli/${door}.js` }, splitting: true, plugins: [lazyAjv, builtins, ...(door === 'main' ? [mainFirst] : []), engineFirst] });
+for (const door of DOORS) await emit({ ...common, ...esm, entryPoints: { [door]: `dist/adapters/cli/${door}.js` }, splitting: true, plugins: [lazyAjv, builtins, ...(door === 'main' ? [mainFirst, mainHolds] : []), engineFirst] });
 for (const [name, contents, resolveDir] of [
   ['yaml', "module.exports = require('yaml');", root],
   ['diff', "module.exports = require('diff');", root],
