@@ -15,5 +15,5 @@ export { DEFAULT_CONFIG, EVENT_TYPES, MAIN, type Config, type EventPayloads, typ
 export { branchNameProblem } from './events/rules.js';
 export { parse as parseLog, serialize as serializeLog } from './log/codec.js';
 export type { Problem } from './engine/integrity.js';
-export { repairMemory, type RepairReport } from './engine/integrity.js';
+export { repairMemory, type RepairReport } from './engine/repair.js';
 export { VERSION } from './runtime/version.js';

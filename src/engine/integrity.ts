@@ -1,25 +1,18 @@
 /**
- * verify and repair. verify reads every byte of every log — a window at a time, once, as it
- * folds them — checks each entry, holds each log against what this clone acknowledged, checks
- * that no id carries two different events, and that every view equals a fresh rebuild; it
- * names each problem by file and line. repair makes a damaged memory usable again without hiding anything: what git
- * still holds is restored from git; what it does not is salvaged entry by entry into a new
- * segment, the damaged file kept aside, and the loss recorded as a `memory.repaired` event.
+ * verify: it reads every byte of every log — a window at a time, once, as it folds them —
+ * checks each entry, holds each log against what this clone acknowledged, checks that no id
+ * carries two different events, and that every view equals a fresh rebuild; it names each
+ * problem by file and line. (repair.ts makes a damaged memory usable again.)
  */
-import { randomHex } from '../runtime/random.js';
-import { closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { replayer } from '../decider/evolve.js';
 import type { MemoryState } from '../decider/state.js';
-import { type GccEvent, MAIN, type Placed } from '../events/types.js';
 import { GccError } from '../errors.js';
-import { parseBytes, salvage, serialize } from '../log/codec.js';
 import { LOG_WINDOW } from '../projections/render-log.js';
-import { blobOf, runGit, trackedUnder } from '../store/git-probe.js';
-import { fileHasConflictMarkers } from '../store/conflicted.js';
-import { resolveConflict } from '../store/migrate.js';
-import { layout, newSegmentName, type Layout } from '../store/paths.js';
+import { trackedUnder } from '../store/git-probe.js';
+import { layout, type Layout } from '../store/paths.js';
 import type { LogFile } from '../store/logfile.js';
 import { LOCAL, Store } from '../store/store.js';
 import { newest } from './reader.js';
@@ -206,202 +199,6 @@ function firstDifference(want: string, have: string, [x, y]: Blocks): number {
     closeSync(a);
     closeSync(b);
   }
-}
-
-export interface RepairReport {
-  /** The ledger was missing or damaged, and the logs were acknowledged as they stood. */
-  ledger: boolean;
-  /** Segments whose conflict markers were resolved by union. */
-  resolved: string[];
-  restored: string[];
-  salvaged: { file: string; kept: number; lost: number; aside: string }[];
-  lost: { file: string; events: number }[];
-}
-
-function hasMarkers(path: string): boolean {
-  try {
-    return fileHasConflictMarkers(path);
-  } catch {
-    return false;
-  }
-}
-
-/** The bytes git holds for a log: the index, HEAD, then the untracked part of each stash. */
-function fromGit(store: Store, path: string): Buffer | null {
-  if (!store.repo) return null;
-  const root = store.layout.root;
-  const revs = ['index', 'HEAD'];
-  try {
-    for (const s of runGit(root, ['stash', 'list', '--format=%gd']).split('\n').filter(Boolean)) revs.push(`${s}^3`, s);
-  } catch {
-    /* no stash */
-  }
-  for (const rev of revs) {
-    const blob = blobOf(root, rev, path);
-    if (!blob || blob.length === 0) continue;
-    try {
-      const p = parseBytes(blob);
-      if (p.validLength === blob.length && p.events.length) return blob;
-    } catch {
-      /* not a clean copy */
-    }
-  }
-  return null;
-}
-
-/** Committed segments whose bytes in the work tree differ from git's index (paths relative to the project). */
-function changedInGit(store: Store): string[] {
-  if (!store.repo) return [];
-  try {
-    const root = store.layout.root;
-    const out = runGit(root, ['diff', '--no-ext-diff', '--name-only', '-z', '--relative', '--', relative(root, store.layout.events)]);
-    return out.split('\0').filter((f) => f.endsWith('.md'));
-  } catch {
-    return [];
-  }
-}
-
-/** Whether `bytes` read as whole entries of a log, with events. */
-function readsWhole(bytes: Buffer): boolean {
-  try {
-    const p = parseBytes(bytes);
-    return p.validLength === bytes.length && p.events.length > 0;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Put git's copy of a log in place. What stands there may be the only copy of other events (two
- * segments swapped, one log's bytes written over another's): the events git's copy lacks are
- * kept in a new segment, and the file aside, first. Returns how many were kept.
- */
-function restoreFromGit(store: Store, name: string, rel: string, blob: Buffer, now: () => Date, report: RepairReport): number {
-  const l = store.layout;
-  const path = join(l.root, rel);
-  const extra = name === LOCAL ? null : eventsGitLacks(path, blob, now().getTime());
-  if (extra && extra.events.length) {
-    const aside = join(l.aside, `${name.replaceAll('/', '__')}.${now().toISOString().replace(/[:.]/g, '-')}`);
-    mkdirSync(l.aside, { recursive: true });
-    copyFileSync(path, aside);
-    store.file(newSegmentName(now(), randomHex(3))).append(serialize(extra.events), extra.events);
-    report.salvaged.push({ file: rel, kept: extra.events.length, lost: extra.lost, aside });
-  }
-  mkdirSync(join(path, '..'), { recursive: true });
-  writeFileSync(path, blob);
-  report.restored.push(rel);
-  return extra?.events.length ?? 0;
-}
-
-/** The events the file at `path` holds, as far as they still read, that git's copy `blob` does not (by id). */
-function eventsGitLacks(path: string, blob: Buffer, now: number): { events: GccEvent[]; lost: number } | null {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch {
-    return null;
-  }
-  if (bytes.equals(blob)) return null;
-  const inGit = new Set(parseBytes(blob).events.map((e) => e.id));
-  const s = salvage(bytes, now);
-  const events = s.events.filter((e) => !inGit.has(e.id)).map(({ more: _m, ...e }, i) => ({ ...e, seq: i + 1 }) as GccEvent);
-  return { events, lost: s.lost };
-}
-
-/**
- * Make a damaged memory open again, recording every loss. Under the lock; the caller opens the
- * memory afterwards (views are rebuilt then).
- */
-export async function repairMemory(root: string, now: () => Date): Promise<RepairReport> {
-  const l = layout(root);
-  const store = new Store(l);
-  const report: RepairReport = { ledger: false, resolved: [], restored: [], salvaged: [], lost: [] };
-  await store.withLock(() => {
-    const damage: GccError[] = [];
-    store.check(now().getTime(), damage);
-    const records: Placed[] = [];
-    for (const d of damage) {
-      const rel = d.file;
-      if (!rel) continue;
-      const path = join(root, rel);
-      const m = /events\/(\d{4}-\d{2}\/[^/]+\.md)$/.exec(rel.replaceAll('\\', '/'));
-      const name = m ? m[1]! : rel.endsWith('local.md') ? LOCAL : null;
-      if (!name) continue;
-      const entry = store.ledger.logs[name];
-      // Whatever stands on disk after the repair is acknowledged afresh.
-      delete store.ledger.logs[name];
-      store.logs.delete(name);
-      // Conflict markers (two writers' appends met in one file): both sides are kept, by
-      // union, never one side restored from git over the other.
-      if (name !== LOCAL && hasMarkers(path)) {
-        resolveConflict(store, name);
-        report.resolved.push(rel);
-        continue;
-      }
-      const blob = fromGit(store, path);
-      if (blob) {
-        const kept = restoreFromGit(store, name, rel, blob, now, report);
-        if (kept) records.push({ type: 'memory.repaired', data: { segment: name, kept, lost: 0, reason: `${d.message}; restored from git, and the ${kept} event(s) the file held that git's copy lacks were kept in a new segment` }, branch: MAIN });
-        continue;
-      }
-      let bytes: Buffer | null = null;
-      try {
-        bytes = readFileSync(path);
-      } catch {
-        /* vanished */
-      }
-      if (!bytes) {
-        report.lost.push({ file: rel, events: entry?.seq ?? 0 });
-        records.push({ type: 'memory.repaired', data: { segment: name, kept: 0, lost: entry?.seq ?? 0, reason: 'the file vanished and git holds no copy' }, branch: MAIN });
-        continue;
-      }
-      const s = salvage(bytes, now().getTime());
-      const aside = join(l.aside, `${name.replaceAll('/', '__')}.${now().toISOString().replace(/[:.]/g, '-')}`);
-      mkdirSync(l.aside, { recursive: true });
-      copyFileSync(path, aside);
-      rmSync(path, { force: true });
-      if (s.events.length && name !== LOCAL) {
-        const events = s.events.map(({ more: _m, ...e }, i) => ({ ...e, seq: i + 1 }) as GccEvent);
-        const target = store.file(newSegmentName(now(), randomHex(3)));
-        target.append(serialize(events), events);
-      } else if (s.events.length) {
-        const events = s.events.map(({ more: _m, ...e }, i) => ({ ...e, seq: i + 1 }) as GccEvent);
-        writeFileSync(path, serialize(events));
-      }
-      const lost = Math.max(s.lost, (entry?.seq ?? 0) - s.events.length);
-      report.salvaged.push({ file: rel, kept: s.events.length, lost, aside });
-      records.push({ type: 'memory.repaired', data: { segment: name, kept: s.events.length, lost, reason: d.message }, branch: MAIN });
-    }
-    if (store.ledgerLost) {
-      // Nothing says what this clone acknowledged, but git says what was committed: a committed
-      // segment that differs from git's copy gets git's copy back (keeping aside, and keeping the
-      // events of, whatever stood there), rather than being acknowledged cut or damaged.
-      for (const rel of changedInGit(store)) {
-        const path = join(root, rel);
-        const blob = blobOf(root, 'index', path);
-        if (!blob || !readsWhole(blob)) continue;
-        const name = rel.replaceAll('\\', '/').replace(/^.*events\//, '');
-        restoreFromGit(store, name, rel, blob, now, report);
-        store.logs.delete(name);
-      }
-      // What this clone acknowledged is unknown: what stands on disk (after the repairs above)
-      // is acknowledged, and the loss of the ledger is on record.
-      store.forgetLedger();
-      report.ledger = true;
-      records.push({ type: 'memory.repaired', data: { segment: 'ledger', kept: 0, lost: 0, reason: 'the ledger of what this clone acknowledged was missing or damaged; the logs were acknowledged as they stood' }, branch: MAIN });
-    }
-    // From now on the memory is what stands on disk: acknowledge it whole, then record the losses.
-    const again: GccError[] = [];
-    store.check(now().getTime(), again);
-    if (again.length) throw again[0]!;
-    store.acknowledge('all', true);
-    if (records.length) {
-      let lastId = '';
-      for (const f of store.logs.values()) if (f.meta.lastId > lastId) lastId = f.meta.lastId;
-      store.append(records, 'shared', lastId, now());
-    }
-  });
-  return report;
 }
 
 /** Move a file aside, redacted (for replay's differing main.md and metadata.yaml: aside/ is committed). */

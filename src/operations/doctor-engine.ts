@@ -3,5 +3,5 @@
  * reaches the whole engine, so the bundle keeps the engine in one chunk (scripts/bundle.mjs).
  */
 export { Memory } from '../engine/memory.js';
-export { repairMemory } from '../engine/integrity.js';
+export { repairMemory } from '../engine/repair.js';
 export { oldLogs } from '../store/migrate.js';
