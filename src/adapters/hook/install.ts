@@ -9,10 +9,11 @@
  * the environment through `allowedEnvVars` so it never lands in a file that may be committed.
  * SessionStart stays a command hook: Claude Code runs only command (and MCP tool) hooks for it.
  */
-import { accessSync, constants, existsSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
-import { delimiter, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { shellQuote } from '../../engine/git/git.js';
 import { gccError } from '../../errors.js';
+import { inside, onPathOutside, realOrSelf } from '../../runtime/on-path.js';
 import { gctxBin } from '../../runtime/self.js';
 import { makeFolders } from '../../store/project-folder.js';
 
@@ -52,34 +53,6 @@ export interface HookCommand {
   warning: string | null;
 }
 
-const inside = (dir: string, path: string) => {
-  const rel = relative(dir, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-};
-
-const realOrSelf = (p: string) => {
-  try {
-    return realpathSync(p);
-  } catch {
-    return resolve(p);
-  }
-};
-
-/** `gctx` on PATH, found in an absolute folder outside the project and leading to a file outside it; null otherwise. */
-function gctxOnPath(project: string, env: NodeJS.ProcessEnv): string | null {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir || !isAbsolute(dir) || inside(project, realOrSelf(dir))) continue;
-    const p = join(dir, 'gctx');
-    try {
-      accessSync(p, constants.X_OK);
-    } catch {
-      continue;
-    }
-    if (!inside(project, realOrSelf(p))) return p;
-  }
-  return null;
-}
-
 const GLOBAL_FIX = 'npm install -g git-context-controller, then run `gctx hook install --agent claude-code` again';
 
 /**
@@ -92,7 +65,7 @@ const GLOBAL_FIX = 'npm install -g git-context-controller, then run `gctx hook i
  */
 export function resolveHookCommand(project: string, env: NodeJS.ProcessEnv = process.env, own = gctxBin(), node = process.execPath): HookCommand {
   const root = realOrSelf(project);
-  if (gctxOnPath(root, env)) return { command: HOOK_COMMAND, warning: null };
+  if (onPathOutside('gctx', env, root)) return { command: HOOK_COMMAND, warning: null };
   if (existsSync(own) && !inside(root, realOrSelf(own))) {
     const cached = /[\\/]_npx[\\/]/.test(own) ? ", and only until npx clears its cache" : '';
     return {

@@ -154,7 +154,7 @@ export default function gccPiExtension(pi: ExtensionAPI): void {
       barrier.toolsReady();
       return;
     }
-    const plan = planMcp(pi, cfg.bin, userServer(agentDir(), ctx.cwd, projectTrusted(ctx)));
+    const plan = planMcp(pi, cfg.bin, userServer(agentDir(), ctx.cwd, projectTrusted(ctx)), process.env, ctx.cwd);
     if (!plan.ok) {
       fallBack(ctx, plan.why);
       return;

@@ -1,7 +1,8 @@
 import type { ExtensionAPI } from '@earendil-works/pi-coding-agent';
 import { execFile } from 'node:child_process';
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
-import { delimiter, isAbsolute, join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
+import { onPathOutside } from '../../runtime/on-path.js';
 import { gctxBin } from '../../runtime/self.js';
 import { MCP_TOOL_PREFIX } from './translate.js';
 
@@ -42,7 +43,7 @@ export interface UserServer {
 export type McpPlan = { ok: true; cmd: McpCommand } | { ok: true; user: string } | { ok: false; why: string };
 
 /** Decide whether the MCP channel can be used, and with which command or whose server. */
-export function planMcp(pi: ExtensionAPI, bin: string | null, user: UserServer | null = null, env: NodeJS.ProcessEnv = process.env): McpPlan {
+export function planMcp(pi: ExtensionAPI, bin: string | null, user: UserServer | null = null, env: NodeJS.ProcessEnv = process.env, project: string | null = null): McpPlan {
   if (typeof pi.registerMcpServer !== 'function') return { ok: false, why: 'this Pi has no registerMcpServer (needs Pi ≥ 1.0)' };
   let connector = false;
   try {
@@ -54,21 +55,23 @@ export function planMcp(pi: ExtensionAPI, bin: string | null, user: UserServer |
   // Pi drops a registration whose name mcp.json defines, disabled or not: the user's entry
   // serves memory, so our executable neither needs to resolve nor gets registered.
   if (user) return user.enabled ? { ok: true, user: user.file } : { ok: false, why: `the "${SERVER_NAME}" server in ${user.file} is disabled, and it takes precedence over gctx mcp` };
-  const cmd = resolveGctx(bin, env);
+  const cmd = resolveGctx(bin, env, project);
   if (!cmd) return { ok: false, why: bin ? `the gctx executable "${bin}" does not resolve` : 'no gctx executable found (set GCC_BIN or install git-context-controller)' };
   return { ok: true, cmd };
 }
 
 /**
  * The command that starts `gctx mcp`: an explicit bin (environment or global file), else
- * `gctx` on PATH, else this package's own executable run with the current Node.
+ * `gctx` on PATH, else this package's own executable run with the current Node. A name looked
+ * up on PATH is never found in a relative folder or inside `project` (the session's folder): a
+ * repository does not choose what Pi runs.
  */
-export function resolveGctx(bin: string | null, env: NodeJS.ProcessEnv = process.env): McpCommand | null {
+export function resolveGctx(bin: string | null, env: NodeJS.ProcessEnv = process.env, project: string | null = null): McpCommand | null {
   if (bin) {
-    const found = isAbsolute(bin) || bin.includes('/') ? (executable(bin) ? bin : null) : onPath(bin, env);
+    const found = isAbsolute(bin) || bin.includes('/') ? (executable(bin) ? bin : null) : onPathOutside(bin, env, project);
     return found ? { command: found, args: ['mcp'], source: bin } : null;
   }
-  const fromPath = onPath('gctx', env);
+  const fromPath = onPathOutside('gctx', env, project);
   if (fromPath) return { command: fromPath, args: ['mcp'], source: 'PATH' };
   const own = gctxBin();
   if (existsSync(own)) return { command: process.execPath, args: [own, 'mcp'], source: 'this package' };
@@ -163,15 +166,6 @@ export function checkVersion(cmd: McpCommand): Promise<string | null> {
       resolve(null);
     });
   });
-}
-
-function onPath(name: string, env: NodeJS.ProcessEnv): string | null {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const p = join(dir, name);
-    if (executable(p)) return p;
-  }
-  return null;
 }
 
 function executable(p: string): boolean {
