@@ -1,22 +1,17 @@
-/** Event ids: time-ordered (milliseconds + random), strictly growing per clone. */
+/** Event ids: time-ordered (milliseconds + random), strictly growing per clone and past every id seen. */
 import { idTime } from '../events/types.js';
 import { randomHex } from '../runtime/random.js';
 
-/** How far ahead of the clock another writer's ids may pull this clone's (see nextId). */
-export const ID_SKEW_MS = 10 * 60 * 1000;
-
 /**
  * The next id after `lastId` at `nowMs`: the later of now and just after the newest id seen,
- * so an event follows what it answers, and after `ownLastId`, so this clone's ids grow. An id
- * further ahead than ID_SKEW_MS is a clock running fast elsewhere (or a forged event): it does
- * not drag this clone's ids along.
+ * so an event always sorts after what it answers (a commit made after reading a teammate's
+ * sorts after it, whatever either clock said), and after `ownLastId`, so this clone's ids grow.
+ * An id read from a log is at most FUTURE_SKEW_MS ahead of the clock (events further ahead are
+ * refused as damage), which bounds how far another clock can pull this clone's ids along.
  */
 export function nextId(lastId: string, nowMs: number, ownLastId = ''): string {
-  const t = idTime(lastId);
-  const own = idTime(ownLastId);
   let ms = nowMs;
-  if (Number.isFinite(t) && t <= nowMs + ID_SKEW_MS) ms = Math.max(ms, t + 1);
-  if (Number.isFinite(own)) ms = Math.max(ms, own + 1);
+  for (const seen of [idTime(lastId), idTime(ownLastId)]) if (Number.isFinite(seen)) ms = Math.max(ms, seen + 1);
   return ms.toString(16).padStart(12, '0') + randomHex(5);
 }
 

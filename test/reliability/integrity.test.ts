@@ -369,14 +369,14 @@ describe('ids', () => {
     return { dir, m, forged, own };
   }
 
-  it('an id 23 hours ahead is accepted, and does not drag this clone\'s ids along (they still grow)', async () => {
+  it('an id 23 hours ahead is accepted, and this clone\'s next ids sort after it (they still grow)', async () => {
     const { dir, m, forged, own } = await ahead(23 * 3600 * 1000);
     try {
       expect(m.events().some((e) => e.id === forged)).toBe(true);
       expect([...own].sort()).toEqual(own);
       expect(new Set(own).size).toBe(3);
-      // Ids further ahead than ten minutes are a clock running fast elsewhere: ignored by nextId.
-      for (const id of own) expect(id < forged).toBe(true);
+      // An event sorts after every one it could have read, whatever either clock said.
+      for (const id of own) expect(id > forged).toBe(true);
     } finally {
       m.close();
     }
@@ -396,7 +396,7 @@ describe('ids', () => {
     }
   });
 
-  it('an id five minutes ahead (within the skew this clone follows) pulls its next ids past it', async () => {
+  it('an id five minutes ahead pulls its next ids past it', async () => {
     const { m, forged, own } = await ahead(5 * 60 * 1000);
     try {
       for (const id of own) expect(id > forged).toBe(true);
