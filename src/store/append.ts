@@ -9,7 +9,7 @@ import { gccError } from '../errors.js';
 import { serialize } from '../log/codec.js';
 import { randomHex } from '../runtime/random.js';
 import { takenByGit as gitTookIt } from './git-explain.js';
-import { gitPath, indexLock, indexSignature, trackedUnder } from './git-probe.js';
+import { gitPath, heldAtRefTips, indexLock, indexSignature, trackedUnder } from './git-probe.js';
 import { nextId } from './ids.js';
 import { copyMeta, type LogMeta } from './log-meta.js';
 import type { LogFile } from './logfile.js';
@@ -68,8 +68,8 @@ function takenByGit(store: OpenStore, f: LogFile): boolean {
 }
 
 /**
- * Whether git's index holds the segment, or may be taking it in: asked of git only when the
- * index changed since. A git command writing the index at this moment (`git add` reading the
+ * Whether git's index or the tip of a ref holds the segment, or git may be taking it in: asked
+ * of git only when the index changed since. A git command writing the index at this moment (`git add` reading the
  * files) counts as having seen the segment open when it started: bytes appended to it now
  * could land after what it stages, and a commit would then hold less than was acknowledged.
  * The segment started then is written on (once per git command, so a long `git add` does not
@@ -86,8 +86,11 @@ function gitHasSeen(store: OpenStore, f: LogFile): boolean {
   if (sig === null || sig === store.ledger.index) return false;
   const tracked = trackedUnder(store.layout.root, store.layout.events);
   store.ledger.index = sig;
-  // Unknown (git failed): a new segment is always safe.
-  return tracked === null || tracked.has(gitPath(store.layout.root, f.path));
+  const rel = gitPath(store.layout.root, f.path);
+  // Unknown (git failed): a new segment is always safe. Not in the index, the segment may still
+  // be in a commit that was pushed and then reset away here: appending to it would make the
+  // next merge with that remote an add/add conflict.
+  return tracked === null || tracked.has(rel) || heldAtRefTips(store.layout.root, rel) !== false;
 }
 
 /**

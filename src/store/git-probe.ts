@@ -147,6 +147,23 @@ export function trackedUnder(root: string, dir: string): Set<string> | null {
   }
 }
 
+/**
+ * Whether the tip of any branch, remote-tracking branch or tag holds `rel` (a path relative to
+ * `root`, forward slashes): a file some ref already carries, whatever the index says now (a
+ * `git reset` after a push takes it out of the index, not out of `origin/main`). Null when git
+ * cannot tell. Two git calls, whatever the history's length.
+ */
+export function heldAtRefTips(root: string, rel: string): boolean | null {
+  try {
+    const refs = runGit(root, ['for-each-ref', '--format=%(objectname)', 'refs/heads', 'refs/remotes', 'refs/tags']).split('\n').filter(Boolean);
+    if (refs.length === 0) return false;
+    const out = runGit(root, ['cat-file', '--batch-check'], [...new Set(refs)].map((sha) => `${sha}:./${rel}\n`).join(''));
+    return out.split('\n').some((line) => / blob \d+$/.test(line));
+  } catch {
+    return null;
+  }
+}
+
 /** Paths (relative to `root`) of `dir`'s files in the commit HEAD names. */
 export function inHeadUnder(root: string, dir: string): Set<string> | null {
   try {
