@@ -1,8 +1,8 @@
 /**
  * src/operations/fields.generated.ts, derived from the schemas of the catalogue
  * (src/operations) and the CLI's launchers (src/adapters/cli/launchers): for each operation,
- * whether a call may give nothing, and its fields with their kind and whether a call must give
- * them, which the front ends read instead of building every schema (src/operations/fields.ts). It imports nothing that reads the table
+ * whether a call may give nothing, and its fields with their kind, whether a call must give
+ * them and what they are for, which the front ends read instead of building every schema (src/operations/fields.ts). It imports nothing that reads the table
  * itself, so scripts/gen-docs.ts can write the table before rendering the docs from it.
  * test/docs/operations.test.ts fails when the committed file differs.
  */
@@ -13,7 +13,7 @@ import { argsOf, argumentsFrom } from '../src/operations/schema.js';
 export function operationFieldsSource(): string {
   const entries = [...CATALOGUE, ...LAUNCHERS].map((op) => {
     const a = argumentsFrom(argsOf(op));
-    const fields = Object.entries(a.fields).map(([name, f]) => `${name}: { kind: '${f.kind}', required: ${f.required} }`);
+    const fields = Object.entries(a.fields).map(([name, f]) => `${name}: { kind: '${f.kind}', required: ${f.required}${f.help ? `, help: ${JSON.stringify(f.help)}` : ''} }`);
     return `  ${op.name}: { empty: ${a.empty}, fields: {${fields.length ? ` ${fields.join(', ')} ` : ''}} },`;
   });
   return [

@@ -4,6 +4,8 @@ export type FieldKind = 'string' | 'strings' | 'number' | 'boolean' | 'enum' | '
 export interface Field {
   kind: FieldKind;
   required: boolean;
+  /** What the field is for, from the schema's description: the line `gctx <command> --help` prints. */
+  help?: string;
 }
 
 export interface Arguments {

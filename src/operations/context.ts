@@ -133,7 +133,7 @@ export default operation({
     { field: 'id', as: 'flag', flag: 'commit', sets: { level: 'commit' } },
     { field: 'n', as: 'flag', flag: 'log', optionalValue: true, sets: { level: 'log' } },
     { field: 'segment', as: 'flag', flag: 'metadata', optionalValue: true, sets: { level: 'metadata' } },
-    { field: 'level', as: 'flag', flag: 'full', sets: { level: 'full' } },
+    { field: 'level', as: 'flag', flag: 'full', sets: { level: 'full' }, help: 'The roadmap, notes and every branch.' },
     { field: 'text', as: 'flag', flag: 'search', sets: { level: 'search' } },
     { field: 'name', as: 'flag', flag: 'on' },
     { field: 'page', as: 'flag' },

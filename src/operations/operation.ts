@@ -33,6 +33,8 @@ export interface CliArg {
   optionalValue?: boolean;
   /** Other fields this spelling sets (`--log` sets `level: 'log'`). */
   sets?: Record<string, unknown>;
+  /** The line `--help` prints for this spelling, when the field's own description does not fit it. */
+  help?: string;
 }
 
 export interface Answer {

@@ -61,7 +61,10 @@ function isRequired(schema: z.ZodType): boolean {
 /** Whether a call may give nothing, and each field's kind and whether a call must give it: what fields.generated.ts holds. */
 export function argumentsFrom(schema: z.ZodObject): Arguments {
   const fields: Record<string, Field> = {};
-  for (const [name, f] of Object.entries(schema.shape)) fields[name] = { kind: kindOf(f as z.ZodType), required: isRequired(f as z.ZodType) };
+  for (const [name, f] of Object.entries(schema.shape)) {
+    const help = (f as z.ZodType).description;
+    fields[name] = { kind: kindOf(f as z.ZodType), required: isRequired(f as z.ZodType), ...(help ? { help } : {}) };
+  }
   const none = schema.safeParse({});
   return { empty: none.success && Object.keys(none.data).length === 0, fields };
 }

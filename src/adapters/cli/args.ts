@@ -6,7 +6,7 @@
  */
 import { gccError } from '../../errors.js';
 import type { CliArg, Operation } from '../../operations/index.js';
-import { type FieldKind, fieldKinds, isRequired } from '../../operations/fields.js';
+import { type FieldKind, fieldKinds, fieldsOf, isRequired } from '../../operations/fields.js';
 import { type Arity, globalArity } from './globals.js';
 
 export { type Arity, GLOBAL_FLAGS } from './globals.js';
@@ -53,6 +53,30 @@ export function usageOf(op: Operation, prefix = 'gctx'): string {
     parts.push(req && !arg.sets ? `${flag}${many}` : `[${flag}]${many}`);
   }
   return parts.join(' ');
+}
+
+/**
+ * `gctx <command> --help`: the usage line, what the command does, then each word and option the
+ * usage names with what it is for (the schema's description, or the spelling's own line).
+ */
+export function helpOf(op: Operation, prefix = 'gctx'): string {
+  const fields = fieldsOf(op);
+  const kinds = fieldKinds(op);
+  const rows: [string, string][] = [];
+  for (const arg of op.cli) {
+    if (op.usage && arg.field === 'action' && arg.as !== 'flag') continue;
+    const text = arg.help ?? fields[arg.field]?.help;
+    if (!text) continue;
+    if (arg.as !== 'flag') {
+      rows.push([`<${kebab(arg.field)}${arg.as === 'rest' ? '…' : ''}>`, text]);
+      continue;
+    }
+    const name = arg.flag ?? kebab(arg.field);
+    const kind = kinds[arg.field];
+    rows.push([kind === 'boolean' || (arg.sets && kind === 'enum') ? `--${name}` : arg.optionalValue ? `--${name} [${kebab(arg.field)}]` : `--${name} <${kebab(arg.field)}>`, text]);
+  }
+  const width = Math.max(0, ...rows.map(([l]) => l.length));
+  return [usageOf(op, prefix), `  ${op.summary}`, ...rows.map(([l, t]) => `  ${l.padEnd(width)}  ${t}`)].join('\n');
 }
 
 export interface Parsed {

@@ -19,7 +19,7 @@ import { findMemoryRoot } from '../../store/paths.js';
 import { assertFolder } from '../../store/project-folder.js';
 import { openIsLong } from '../../store/snapshot.js';
 import { VERSION } from '../../runtime/version.js';
-import { parseArgs, usageOf } from './args.js';
+import { helpOf, parseArgs, usageOf } from './args.js';
 import { commandFirst } from './globals.js';
 import { keepHeapSmall } from './heap-flags.js';
 import { leanFlags, runLean } from './lean-process.js';
@@ -78,7 +78,7 @@ export async function run(argv: readonly string[], own = false): Promise<number>
     const p = parseArgs(op, rest);
     json = p.globals.has('json');
     if (p.globals.has('help')) {
-      writeOut(`${usageOf(op)}\n  ${op.summary}\n`, 0);
+      writeOut(`${helpOf(op)}\n`, 0);
       return 0;
     }
     const args = validAsGiven(op, p.args) ? p.args : await checked(op, p.args);

@@ -40,13 +40,19 @@ describe('gctx --help', () => {
     expect(listed).toEqual(ops.map((op) => op.name));
   });
 
-  it('gives one operation its usage with `<op> --help`', () => {
+  it('gives one operation its usage with `<op> --help`, and says what each word and option is for', () => {
     const dir = tempProject('gcc-cli-gen-');
     for (const name of ['commit', 'context']) {
       const r = gctx(dir, [name, '--help']);
       expect(r.code).toBe(0);
-      expect(r.stdout).toBe(`${usage(name)}\n  ${operationNamed(name)!.summary}\n`);
+      expect(r.stdout.startsWith(`${usage(name)}\n  ${operationNamed(name)!.summary}\n`)).toBe(true);
     }
+    // Every option the usage names has a line saying what it is for (the schema's description).
+    for (const op of [...operationsFor('cli'), ...LAUNCHERS]) {
+      const lines = gctx(dir, [op.name, '--help']).stdout.split('\n').slice(2);
+      for (const flag of usageOf(op).match(/--[a-z-]+/g) ?? []) expect(lines.some((l) => l.trimStart().startsWith(`${flag} `)), `${op.name} ${flag}`).toBe(true);
+    }
+    expect(gctx(dir, ['commit', '--help']).stdout).toMatch(/--check <check> +Objectives this completes/);
   });
 });
 
