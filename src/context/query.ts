@@ -381,7 +381,7 @@ function search(src: ContextSource, q: Extract<ContextQuery, { level: 'search' }
     if ((d.kind !== 'commit' && d.kind !== 'synthesis') || d.ref === undefined || d.hash === undefined) return h;
     return { ...h, doc: { ...d, ref: displayLabel(src.state.branches[d.branch], d.ref, d.hash) } };
   });
-  const items = hits.map((h) => `${when(h.doc.at)} ${h.doc.branch} ${hitLabel(h.doc)}: ${h.snippet}\n`);
+  const items = hits.map((h) => `${when(h.doc.at)} ${h.doc.branch} ${hitLabel(h.doc)}${h.snippet ? `: ${h.snippet}` : ''}\n`);
   const spell = o.spell ?? defaultSpell;
   const head = r.hits.length ? `${r.total} match${r.total === 1 ? '' : 'es'} for ${JSON.stringify(words)}${r.match === 'any' ? ' (no entry has every word; these have some)' : ''}, most relevant first${p > 1 ? `, page ${p}` : ''}:\n` : r.total > 0 ? `Nothing on page ${p} (${r.total} match${r.total === 1 ? '' : 'es'} for ${JSON.stringify(words)} in ${r.pages} page${r.pages === 1 ? '' : 's'}).\n` : `No match for ${JSON.stringify(words)}.\n`;
   const after = (shown: number): ContextQuery | null =>
