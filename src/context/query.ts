@@ -8,12 +8,13 @@ import { yamlLib } from '../runtime/lazy-deps.js';
 import { currentBranch, displayLabel, type BranchInfo, type MemoryState, RECENT_COMMITS } from '../decider/state.js';
 import { type EventOf, type FileChange, type GccEvent, MAIN } from '../events/types.js';
 import { gccError } from '../errors.js';
+import { filesFitted } from '../log/prose.js';
 import { flatText } from '../log/safe-text.js';
 import { renderCommit } from '../projections/render-commit.js';
 import { renderMain } from '../projections/render-main.js';
 import { metadataObject } from '../projections/render-metadata.js';
 import { CHARS_PER_TOKEN, clip, estimateTokens, fitItems, fitText, MIN_BUDGET } from './budget.js';
-import { entryLine, failedLines, failureLine, filesFitted, pendingLine, uncommittedLine } from './lines.js';
+import { entryLine, failedLines, failureLine, pendingLine, uncommittedLine } from './lines.js';
 import type { SearchHit, SearchKind } from './search-index.js';
 import { CONTEXT_LEVELS, type ContextLevel } from './levels.js';
 
