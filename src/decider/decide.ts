@@ -18,7 +18,7 @@ import type { BranchRejected } from '../machines/branch-machine.js';
 import type { SessionSignal } from '../machines/session.js';
 import { branchStep, sessionStep } from '../machines/steps.js';
 import type { Command } from './commands.js';
-import { findObjective, normalizeLine } from './objectives.js';
+import { findObjective, normalizeLine, sameObjective } from './objectives.js';
 import { flatText } from '../log/safe-text.js';
 import { crypto } from '../runtime/lazy-deps.js';
 import { type BranchInfo, currentBranch, isOpen, landing, lastLabel, type MemoryState } from './state.js';
@@ -283,6 +283,8 @@ export function decide(state: MemoryState, input: Command, ctx: DecideContext): 
         const t = text('target', cmd.target, true, MAX_LINE);
         if (t instanceof GccError) return fail(t);
         const line = normalizeLine(t);
+        const same = sameObjective(state.objectives, line);
+        if (same !== -1) return fail(gccError('E_OBJECTIVE_EXISTS', `the roadmap already has it open, as objective ${same + 1}: ${flatText(state.objectives[same]!.text)}`, `it is open; check it off when done: \`gctx roadmap check ${same + 1}\``));
         if (state.objectives.length >= MAX_OBJECTIVES) return fail(gccError('E_INVALID_ARGUMENT', `the roadmap holds at most ${MAX_OBJECTIVES} objectives`, 'remove or check off some first: `gctx roadmap remove <number>`'));
         return ok([on(MAIN, { type: 'objective.added', data: { id: `o-${ctx.nonce.slice(0, 8)}`, text: line } })], [], `Added objective ${state.objectives.length + 1}: ${line}`);
       }
