@@ -144,9 +144,8 @@ function freeName(state: MemoryState, name: string): string {
 
 /** A name a new branch cannot take, with one it can: the nearest valid name, free. */
 function badBranchName(state: MemoryState, name: string, problem: string): GccError {
-  const like = branchNameLike(String(name));
-  const taken = new Set(Object.keys(state.branches).map(branchKey));
-  const valid = like === null ? 'try-sqlite' : taken.has(branchKey(like)) ? freeName(state, like) : like;
+  const like = branchNameLike(name) ?? 'try-sqlite';
+  const valid = Object.keys(state.branches).some((n) => branchKey(n) === branchKey(like)) ? freeName(state, like) : like;
   return gccError('E_BRANCH_NAME', `invalid branch name ${JSON.stringify(name)}: ${problem}`, `pick a valid name, e.g. \`gctx branch ${valid} --purpose "…"\``);
 }
 
