@@ -16,6 +16,7 @@ export const ERROR_CODES = {
   E_BUSY: 'user',
   E_COMMIT_NOT_FOUND: 'user',
   E_OBJECTIVE_NOT_FOUND: 'user',
+  E_OBJECTIVE_EXISTS: 'user',
   E_CONFIG_KEY: 'user',
   E_CONFLICT: 'user',
   E_LOCKED: 'user',

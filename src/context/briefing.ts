@@ -10,8 +10,9 @@
  */
 import { currentBranch, displayLabel, type MemoryState } from '../decider/state.js';
 import { type FileChange, MAIN } from '../events/types.js';
+import { filesFitted } from '../log/prose.js';
 import { clip, fitText } from './budget.js';
-import { failedLines, failureLine, filesFitted, pendingLine, uncommittedLine } from './lines.js';
+import { failedLines, failureLine, pendingLine, uncommittedLine } from './lines.js';
 
 export const BRIEFING_BUDGET = 900;
 

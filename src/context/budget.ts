@@ -4,7 +4,8 @@
  * lists, newest first: what must be cut is always the oldest, and the answer says exactly how
  * to reach it.
  */
-import { flatText } from '../log/safe-text.js';
+/** Clipping one line lives beside the rest of text's safety, where the views use it too. */
+export { clip } from '../log/safe-text.js';
 
 export const CHARS_PER_TOKEN = 4;
 /**
@@ -18,16 +19,6 @@ export function estimateTokens(text: string): number {
   return Math.ceil(text.length / CHARS_PER_TOKEN);
 }
 
-/** Text on one line, at most `max` characters: whitespace folded, control characters shown (log/safe-text.ts). */
-export function clip(text: string, max: number): string {
-  const flat = flatText(text.replace(/\s+/g, ' ').trim());
-  if (flat.length <= max) return flat;
-  // At a word boundary where one is near, never inside a surrogate pair.
-  let cut = flat.lastIndexOf(' ', max - 1);
-  if (cut < max * 0.6) cut = max - 1;
-  if (/[\uD800-\uDBFF]/.test(flat.charAt(cut - 1))) cut--;
-  return `${flat.slice(0, cut).trimEnd()}…`;
-}
 
 export interface Fitted {
   text: string;

@@ -6,35 +6,10 @@
 import type { BranchInfo, MemoryState } from '../decider/state.js';
 import { guardRefusal } from '../events/guard.js';
 import type { FileChange, GccEvent } from '../events/types.js';
-import { filesText, summaryLine } from '../log/prose.js';
+import { filesFitted, summaryLine } from '../log/prose.js';
 import { clip } from './budget.js';
 
 const time = (at: string): string => `${at.slice(5, 10)} ${at.slice(11, 16)}`;
-
-/**
- * Files as a list inside `room` characters: whole entries in the order given (the first one
- * clipped if it alone is too long), then how many are left — `total` counts those not given too —
- * and `where` they are. Never a list cut mid-way without saying so.
- */
-export function filesFitted(files: readonly FileChange[], room: number, total = files.length, where = ''): string {
-  const tail = (left: number) => (left > 0 ? `, +${left} more${where ? ` ${where}` : ''}` : '');
-  let text = '';
-  let n = 0;
-  for (const f of files) {
-    const entry = filesText([f]);
-    const next = n ? `${text}, ${entry}` : entry;
-    if (next.length + tail(total - n - 1).length > room) {
-      if (n === 0) {
-        text = clip(entry, Math.max(20, room - tail(total - 1).length));
-        n = 1;
-      }
-      break;
-    }
-    text = next;
-    n++;
-  }
-  return text + tail(total - n);
-}
 
 /** One log entry as the log view shows it. */
 export function entryLine(e: GccEvent): string {

@@ -8,12 +8,13 @@ import { yamlLib } from '../runtime/lazy-deps.js';
 import { currentBranch, displayLabel, type BranchInfo, type MemoryState, RECENT_COMMITS } from '../decider/state.js';
 import { type EventOf, type FileChange, type GccEvent, MAIN } from '../events/types.js';
 import { gccError } from '../errors.js';
+import { filesFitted } from '../log/prose.js';
 import { flatText } from '../log/safe-text.js';
 import { renderCommit } from '../projections/render-commit.js';
 import { renderMain } from '../projections/render-main.js';
 import { metadataObject } from '../projections/render-metadata.js';
 import { CHARS_PER_TOKEN, clip, estimateTokens, fitItems, fitText, MIN_BUDGET } from './budget.js';
-import { entryLine, failedLines, failureLine, filesFitted, pendingLine, uncommittedLine } from './lines.js';
+import { entryLine, failedLines, failureLine, pendingLine, uncommittedLine } from './lines.js';
 import type { SearchHit, SearchKind } from './search-index.js';
 import { CONTEXT_LEVELS, type ContextLevel } from './levels.js';
 
@@ -381,7 +382,7 @@ function search(src: ContextSource, q: Extract<ContextQuery, { level: 'search' }
     if ((d.kind !== 'commit' && d.kind !== 'synthesis') || d.ref === undefined || d.hash === undefined) return h;
     return { ...h, doc: { ...d, ref: displayLabel(src.state.branches[d.branch], d.ref, d.hash) } };
   });
-  const items = hits.map((h) => `${when(h.doc.at)} ${h.doc.branch} ${hitLabel(h.doc)}: ${h.snippet}\n`);
+  const items = hits.map((h) => `${when(h.doc.at)} ${h.doc.branch} ${hitLabel(h.doc)}${h.snippet ? `: ${h.snippet}` : ''}\n`);
   const spell = o.spell ?? defaultSpell;
   const head = r.hits.length ? `${r.total} match${r.total === 1 ? '' : 'es'} for ${JSON.stringify(words)}${r.match === 'any' ? ' (no entry has every word; these have some)' : ''}, most relevant first${p > 1 ? `, page ${p}` : ''}:\n` : r.total > 0 ? `Nothing on page ${p} (${r.total} match${r.total === 1 ? '' : 'es'} for ${JSON.stringify(words)} in ${r.pages} page${r.pages === 1 ? '' : 's'}).\n` : `No match for ${JSON.stringify(words)}.\n`;
   const after = (shown: number): ContextQuery | null =>

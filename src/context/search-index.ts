@@ -25,7 +25,7 @@ import { withPart } from './search-part-file.js';
 import { bound, type IndexedDoc, MAX_ID, MAX_PART_DOCS, PartBuilder, SEARCH_KINDS } from './search-part.js';
 import { type PartRef, runQuery, Unreadable } from './search-query.js';
 import type { Candidate } from './search-rank.js';
-import { makeSnippet } from './search-snippet.js';
+import { beyondTitle, makeSnippet } from './search-snippet.js';
 import { queryTerms } from './search-terms.js';
 import type { SearchDoc, SearchHit, SearchIndexOptions, SearchOptions, SearchResult, ShardEvent } from './search-types.js';
 
@@ -393,7 +393,7 @@ export class SearchIndex {
       if (c.stored.ref !== undefined) doc.ref = c.stored.ref;
       if (c.stored.title !== undefined) doc.title = c.stored.title;
       if (c.stored.hash !== undefined) doc.hash = c.stored.hash;
-      return { doc, score: c.score, snippet: makeSnippet(text, c.matched) };
+      return { doc, score: c.score, snippet: makeSnippet(beyondTitle(text, c.stored.title), c.matched) };
     });
   }
 }

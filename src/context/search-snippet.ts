@@ -14,6 +14,7 @@
  * spaces and bidirectional overrides are dropped, so a hostile entry cannot restyle a
  * terminal or reorder the line it is printed on.
  */
+import { normalizeLine } from '../decider/objectives.js';
 import { indexTerms, tokens } from './search-terms.js';
 
 export const SNIPPET_MAX = 200;
@@ -156,4 +157,26 @@ export function makeSnippet(text: string, matched: ReadonlySet<string>, max = SN
   const before = items.slice(0, a).some((it) => !it.space);
   const after = items.slice(b + 1).some((it) => !it.space);
   return (before ? ELLIPSIS : '') + out + (after ? ELLIPSIS : '');
+}
+
+/**
+ * The text a hit's snippet is cut from: without the line its title already shows, so a hit says
+ * it once. A commit's title is its text's first line unless one was given, a merge's is
+ * `Merge <branch>: ` and its synthesis's first line; a title clipped short of that line (ending
+ * in an ellipsis) leaves the rest of the line, after one.
+ */
+export function beyondTitle(text: string, title: string | undefined): string {
+  if (!title) return text;
+  const body = text.trimStart();
+  const nl = body.indexOf('\n');
+  const first = normalizeLine(nl === -1 ? body : body.slice(0, nl));
+  const rest = nl === -1 ? '' : body.slice(nl + 1);
+  if (!first) return text;
+  const colon = title.indexOf(': ');
+  for (const shown of colon === -1 ? [title] : [title, title.slice(colon + 2)]) {
+    if (shown === first) return rest;
+    const head = shown.endsWith(ELLIPSIS) ? shown.slice(0, -ELLIPSIS.length) : '';
+    if (head && first.startsWith(head)) return `${ELLIPSIS}${first.slice(head.length)}${rest ? `\n${rest}` : ''}`;
+  }
+  return text;
 }

@@ -12,13 +12,13 @@
  * session stands, session lifecycles) go to the local log and never do.
  */
 import { type Config, DEFAULT_CONFIG, type FileChange, MAIN, type NewEvent, type Placed } from '../events/types.js';
-import { branchKey, branchNameProblem, CONFIG_MAX, configValueProblem, MAX_ITEMS, MAX_LINE, MAX_OBJECTIVES, MAX_PATH, MAX_TEXT, SHORT_LINE } from '../events/rules.js';
+import { branchKey, branchNameLike, CONFIG_MAX, configValueProblem, MAX_ITEMS, MAX_LINE, MAX_OBJECTIVES, MAX_PATH, MAX_TEXT, newBranchNameProblem, SHORT_LINE } from '../events/rules.js';
 import { fieldSays, GccError, gccError } from '../errors.js';
 import type { BranchRejected } from '../machines/branch-machine.js';
 import type { SessionSignal } from '../machines/session.js';
 import { branchStep, sessionStep } from '../machines/steps.js';
 import type { Command } from './commands.js';
-import { findObjective, normalizeLine } from './objectives.js';
+import { findObjective, normalizeLine, sameObjective } from './objectives.js';
 import { flatText } from '../log/safe-text.js';
 import { crypto } from '../runtime/lazy-deps.js';
 import { type BranchInfo, currentBranch, isOpen, landing, lastLabel, type MemoryState } from './state.js';
@@ -137,9 +137,16 @@ function freeName(state: MemoryState, name: string): string {
   const first = m ? Number(m[2]) + 1 : 2;
   for (let n = first; n < first + 10_000; n++) {
     const candidate = `${stem}-${n}`;
-    if (!taken.has(branchKey(candidate)) && !branchNameProblem(candidate)) return candidate;
+    if (!taken.has(branchKey(candidate)) && !newBranchNameProblem(candidate)) return candidate;
   }
   return '<another-name>';
+}
+
+/** A name a new branch cannot take, with one it can: the nearest valid name, free. */
+function badBranchName(state: MemoryState, name: string, problem: string): GccError {
+  const like = branchNameLike(name) ?? 'try-sqlite';
+  const valid = Object.keys(state.branches).some((n) => branchKey(n) === branchKey(like)) ? freeName(state, like) : like;
+  return gccError('E_BRANCH_NAME', `invalid branch name ${JSON.stringify(name)}: ${problem}`, `pick a valid name, e.g. \`gctx branch ${valid} --purpose "…"\``);
 }
 
 function rejection(r: BranchRejected, state: MemoryState): GccError {
@@ -203,10 +210,8 @@ export function decide(state: MemoryState, input: Command, ctx: DecideContext): 
       return ok([...accepted.map((e) => on(here, e)), ...checks], [], `Committed ${label} (${id}) on ${here}: ${data.title}`);
     }
     case 'branch': {
-      const problem = branchNameProblem(cmd.name);
-      if (problem || cmd.name === MAIN) {
-        return fail(gccError('E_BRANCH_NAME', `invalid branch name ${JSON.stringify(cmd.name)}: ${problem ?? 'main is the trunk'}`, 'pick a name like `try-sqlite` or `feat/parser`'));
-      }
+      const problem = newBranchNameProblem(cmd.name) ?? (cmd.name === MAIN ? 'main is the trunk' : null);
+      if (problem) return fail(badBranchName(state, cmd.name, problem));
       // Branch folders must not collide on case-insensitive file systems.
       const clash = Object.keys(state.branches).find((n) => branchKey(n) === branchKey(cmd.name));
       if (clash) return fail(branchExists(state, cmd.name, clash));
@@ -277,6 +282,8 @@ export function decide(state: MemoryState, input: Command, ctx: DecideContext): 
         const t = text('target', cmd.target, true, MAX_LINE);
         if (t instanceof GccError) return fail(t);
         const line = normalizeLine(t);
+        const same = sameObjective(state.objectives, line);
+        if (same !== -1) return fail(gccError('E_OBJECTIVE_EXISTS', `the roadmap already has it open, as objective ${same + 1}: ${flatText(state.objectives[same]!.text)}`, `it is open; check it off when done: \`gctx roadmap check ${same + 1}\``));
         if (state.objectives.length >= MAX_OBJECTIVES) return fail(gccError('E_INVALID_ARGUMENT', `the roadmap holds at most ${MAX_OBJECTIVES} objectives`, 'remove or check off some first: `gctx roadmap remove <number>`'));
         return ok([on(MAIN, { type: 'objective.added', data: { id: `o-${ctx.nonce.slice(0, 8)}`, text: line } })], [], `Added objective ${state.objectives.length + 1}: ${line}`);
       }

@@ -7,6 +7,16 @@ export function normalizeLine(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\s]+/g, ' ').trim();
 }
 
+/**
+ * The index of the open objective that says `text`, case and whitespace aside, or -1. Compared
+ * as stored: a lone surrogate reads back from the log as U+FFFD.
+ */
+export function sameObjective(objectives: readonly Objective[], text: string): number {
+  const key = (t: string) => normalizeLine(t).toWellFormed().toLowerCase();
+  const want = key(text);
+  return objectives.findIndex((o) => !o.done && key(o.text) === want);
+}
+
 /** By 1-based number as shown in main.md, by exact text, or by a unique case-insensitive part of it. */
 export function findObjective(objectives: readonly Objective[], target: string): Objective | GccError {
   const t = normalizeLine(String(target));

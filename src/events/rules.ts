@@ -59,7 +59,7 @@ export function branchNameProblem(name: unknown): string | null {
   if (typeof name !== 'string') return 'a branch name must be text';
   if (name.length === 0) return 'a branch name cannot be empty';
   if (name.length > 100) return 'a branch name is at most 100 characters';
-  if (name.startsWith('/') || /^[A-Za-z]:/.test(name)) return 'a branch name cannot be an absolute path';
+  if (name.startsWith('/') || /^[A-Za-z]:/.test(name)) return 'a branch name cannot be an absolute path (`/x`, `c:x`)';
   if (/[\u0000-\u001f\u007f]/.test(name)) return 'a branch name cannot contain NUL or control characters';
   if (name.includes('\\')) return 'a branch name cannot contain backslashes (use / to nest)';
   for (const seg of name.split('/')) {
@@ -71,6 +71,37 @@ export function branchNameProblem(name: unknown): string | null {
     if (!SEGMENT.test(seg)) return 'each segment must start with a letter or digit and use only letters, digits, `.`, `_` and `-`';
   }
   return null;
+}
+
+/**
+ * Why a new branch is refused its name, or null. A new name keeps every rule a name read from
+ * the logs keeps (branchNameProblem), and git's own for a branch (`git check-ref-format
+ * --branch`: no `..`, `@{`, `.lock` ending, leading `-` or `.`, `//`, trailing `/` or `.`,
+ * space, control character or any of ``~^:?*[\``) — of which only `..` is not already refused
+ * there. Only new branches are held to it: a name in logs written before still loads.
+ */
+export function newBranchNameProblem(name: unknown): string | null {
+  const problem = branchNameProblem(name);
+  if (problem) return problem;
+  if ((name as string).includes('..')) return 'a branch name cannot contain `..` (git refuses it)';
+  return null;
+}
+
+/** A name like `name` that newBranchNameProblem accepts, for a fix to suggest (`a..b` → `a-b`); null when none is near. */
+export function branchNameLike(name: string): string | null {
+  const segs = name
+    .split(/[/\\]+/)
+    .map((seg) =>
+      seg
+        .replace(/\.(md|yaml|lock|json)$/i, '-$1')
+        .replace(/[^A-Za-z0-9._-]+|\.{2,}/g, '-')
+        .replace(/-{2,}/g, '-')
+        .replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, ''),
+    )
+    .filter(Boolean)
+    .map((seg) => (RESERVED.test(seg) ? `${seg.replaceAll('.', '-')}-x` : seg));
+  const like = segs.join('/').slice(0, 100).replace(/[^A-Za-z0-9]+$/, '');
+  return like && !newBranchNameProblem(like) ? like : null;
 }
 
 /** Case-folded form: branch folders must not collide on case-insensitive file systems. */

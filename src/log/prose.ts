@@ -6,8 +6,8 @@
  * on one line has no line break, no field carries a control character (log/safe-text.ts) — and it says
  * each thing once, in words a reader uses: no internal ids, no event-type names.
  */
-import type { GccEvent } from '../events/types.js';
-import { flatText, safeText } from './safe-text.js';
+import type { FileChange, GccEvent } from '../events/types.js';
+import { clip, flatText, safeText } from './safe-text.js';
 
 const KIND: Record<GccEvent['type'], string> = {
   'memory.initialized': 'INIT',
@@ -54,6 +54,34 @@ export function header(e: GccEvent): string {
 /** Paths, each on the line it is listed on: a path is one line by nature. */
 export function filesText(files: readonly { path: string; added: number; removed: number }[]): string {
   return files.map((f) => (f.added || f.removed ? `${flatText(f.path)} (+${f.added} -${f.removed})` : flatText(f.path))).join(', ');
+}
+
+/** The room a view gives a list of files, then how many it left out. */
+export const FILES_ROOM = 4000;
+
+/**
+ * Files as a list inside `room` characters: whole entries in the order given (the first one
+ * clipped if it alone is too long), then how many are left — `total` counts those not given too —
+ * and `where` they are. Never a list cut mid-way without saying so.
+ */
+export function filesFitted(files: readonly FileChange[], room: number, total = files.length, where = ''): string {
+  const tail = (left: number) => (left > 0 ? `, +${left} more${where ? ` ${where}` : ''}` : '');
+  let text = '';
+  let n = 0;
+  for (const f of files) {
+    const entry = filesText([f]);
+    const next = n ? `${text}, ${entry}` : entry;
+    if (next.length + tail(total - n - 1).length > room) {
+      if (n === 0) {
+        text = clip(entry, Math.max(20, room - tail(total - 1).length));
+        n = 1;
+      }
+      break;
+    }
+    text = next;
+    n++;
+  }
+  return text + tail(total - n);
 }
 
 const quoted = (t: string | undefined) => (t ? `: ${oneLine(t, 300)}` : '');
@@ -121,7 +149,7 @@ function body(e: GccEvent): string[] {
       const tool = flatText(e.data.tool);
       const out = [field('Action', e.data.input ? `${tool}: ${e.data.input}` : tool)];
       if (e.data.result.trim() || e.data.isError) out.push(field(e.data.isError ? 'Error' : 'Observation', e.data.result || '(no output)'));
-      if (e.data.files.length) out.push(field('Files', filesText(e.data.files)));
+      if (e.data.files.length) out.push(field('Files', filesFitted(e.data.files, FILES_ROOM)));
       return out;
     }
     default:

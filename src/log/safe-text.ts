@@ -43,3 +43,14 @@ export function flatText(text: string): string {
 export function hasControl(text: string): boolean {
   return CONTROL.test(text);
 }
+
+/** Text on one line, at most `max` characters: whitespace folded, control characters shown (above). */
+export function clip(text: string, max: number): string {
+  const flat = flatText(text.replace(/\s+/g, ' ').trim());
+  if (flat.length <= max) return flat;
+  // At a word boundary where one is near, never inside a surrogate pair.
+  let cut = flat.lastIndexOf(' ', max - 1);
+  if (cut < max * 0.6) cut = max - 1;
+  if (/[\uD800-\uDBFF]/.test(flat.charAt(cut - 1))) cut--;
+  return `${flat.slice(0, cut).trimEnd()}…`;
+}

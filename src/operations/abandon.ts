@@ -4,7 +4,7 @@ import { write } from './answers.js';
 export default operation({
   name: 'abandon',
   summary: 'close an experiment that did not work out, recording why on its parent',
-  describe: 'Close a branch that did not work out, with why; its parent lists it as a failed approach.',
+  describe: 'Close a branch that did not work out; its parent lists it as a failed approach.',
   args: (z) => z.object({
     branch: z.string().min(1).optional().describe('Default: current branch.'),
     reason: z.string().min(1).describe('Why it was dropped (what was learned).'),

@@ -4,7 +4,7 @@ import { write } from './answers.js';
 export default operation({
   name: 'branch',
   summary: 'start an experiment branch from the current one and switch to it',
-  describe: 'Start an experiment from the current memory branch and switch to it.',
+  describe: 'Start an experiment branch from the current one and switch to it.',
   args: (z) => z.object({
     name: z.string().min(1).describe('Branch name, e.g. try-sqlite.'),
     purpose: z.string().min(1).describe('What it explores.'),

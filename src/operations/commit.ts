@@ -4,7 +4,7 @@ import { write } from './answers.js';
 export default operation({
   name: 'commit',
   summary: 'record a milestone on the current branch: what changed and why (files touched are filled in)',
-  describe: 'Record a milestone: what this step changed and why (files touched are filled in).',
+  describe: 'Record a milestone: what changed and why (files touched are filled in).',
   args: (z) => z.object({
     contribution: z.string().min(1).describe('What changed and why, in one to three sentences.'),
     title: z.string().optional().describe('Short title (default: from the contribution).'),

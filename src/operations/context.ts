@@ -126,7 +126,7 @@ export function shellWord(text: string): string {
 export default operation({
   name: 'context',
   summary: 'recall memory at a granularity, newest first, inside a token budget',
-  describe: 'Recall memory, newest first, in a token budget. level: status (default), branch (purpose, commits), commit, log, metadata, full (roadmap), search.',
+  describe: 'Recall memory, newest first, in a token budget; level defaults to status, full is the roadmap.',
   args,
   cli: [
     { field: 'name', as: 'flag', flag: 'branch', optionalValue: true, sets: { level: 'branch' } },

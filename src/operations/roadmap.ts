@@ -4,7 +4,7 @@ import { write } from './answers.js';
 export default operation({
   name: 'roadmap',
   summary: 'add an objective to main.md, or check, uncheck or remove one by number or text',
-  describe: 'Edit the roadmap objectives: add one, or check/uncheck/remove one by number or text.',
+  describe: 'Add, check, uncheck or remove a roadmap objective.',
   args: (z) => z.object({
     action: z.enum(['add', 'check', 'uncheck', 'remove']),
     target: z.string().min(1).describe('Objective text (add), or its number or text.'),

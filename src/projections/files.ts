@@ -25,7 +25,7 @@ export type FileWrite = { kind: 'write'; content: string } | { kind: 'append'; c
  * The views' format: bump it whenever a render changes, so views written by an earlier gctx
  * are rebuilt at the next open rather than found to differ from a rebuild.
  */
-export const VIEWS_FORMAT = 2;
+export const VIEWS_FORMAT = 3;
 
 export interface ViewPlan {
   writes: Map<string, FileWrite>;

@@ -18,6 +18,7 @@ export function renderSummary(b: BranchInfo): string {
     '',
     '## Progress',
     `- Commits: ${b.commits}`,
+    ...(b.commits > b.recent.length ? [`- … ${b.commits - b.recent.length} earlier, in commit.md`] : []),
     ...b.recent.map((c) => `- ${c.label} (${c.id}): ${oneLine(c.title, 160)}`),
   ];
   if (b.life === 'merged') out.push('', '## Outcome', `Merged into ${b.mergedInto} at ${b.closed}.`);

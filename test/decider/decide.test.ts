@@ -223,6 +223,16 @@ describe('decide: fields shown on one line are flattened as they come in', () =>
     spec([init], { type: 'roadmap', action: 'add', target: 'ship\u009b2J it\n## Notes' }).then([{ type: 'objective.added', data: { text: 'ship 2J it ## Notes' } }]);
   });
 
+  it('refuses an objective already open, case and spacing aside; one done may be added again', () => {
+    const added = (id: string, text: string): Placed => ({ type: 'objective.added', data: { id, text }, branch: 'main' });
+    spec([init, added('o-1', 'Write docs'), added('o-2', 'Ship the parser')], { type: 'roadmap', action: 'add', target: '  ship   THE parser\n' }).fails('E_OBJECTIVE_EXISTS', /open, as objective 2: Ship the parser$/);
+    const d = decide(replay(given([init, added('o-1', 'Ship the parser')])), { type: 'roadmap', action: 'add', target: 'ship the parser' }, { nonce: '0123456789abcdef' });
+    expect(!d.ok && d.error.fix).toBe('it is open; check it off when done: `gctx roadmap check 1`');
+    const done: Placed = { type: 'objective.checked', data: { id: 'o-1', text: 'Ship the parser' }, branch: 'main' };
+    spec([init, added('o-1', 'Ship the parser'), done], { type: 'roadmap', action: 'add', target: 'Ship the parser' }).then([{ type: 'objective.added', data: { text: 'Ship the parser' } }]);
+    spec([init, added('o-1', 'Ship the parser')], { type: 'roadmap', action: 'add', target: 'Ship the parsers' }).then([{ type: 'objective.added' }]);
+  });
+
   it('an objective from the logs is named on one line in the answer', () => {
     const forged = { type: 'objective.added', data: { id: 'o-1', text: 'done\n## Injected' }, branch: 'main' } as Placed;
     const d = spec([init, forged], { type: 'roadmap', action: 'check', target: '1' }).then([{ type: 'objective.checked' }]);

@@ -20,6 +20,8 @@ interface Model {
   current: string;
   /** Objective texts as the engine keeps them (one line, control characters dropped). */
   objectives: string[];
+  /** Which of them are checked off. */
+  done: boolean[];
 }
 interface Real {
   memory: Memory;
@@ -132,22 +134,34 @@ class AbandonCmd implements fc.AsyncCommand<Model, Real> {
 /** Lone surrogates cannot be stored as UTF-8 and come back as U+FFFD. */
 const line = (text: string) => text.replace(/[\u0000-\u001f\u007f\u2028\u2029\s]+/g, ' ').trim().toWellFormed();
 
-/** A number names the objective at that place, else one whose text holds it, if only one does. */
-function findable(objectives: readonly string[], n: number): boolean {
-  if (n <= objectives.length) return true;
-  return objectives.filter((t) => t.toLowerCase().includes(String(n))).length === 1 || objectives.includes(String(n));
+/** A number names the objective at that place, else one whose text is it, else one whose text holds it, if only one does: its index, or -1. */
+function found(objectives: readonly string[], n: number): number {
+  if (n <= objectives.length) return n - 1;
+  const exact = objectives.indexOf(String(n));
+  if (exact !== -1) return exact;
+  const holding = objectives.flatMap((t, i) => (t.toLowerCase().includes(String(n)) ? [i] : []));
+  return holding.length === 1 ? holding[0]! : -1;
 }
+
+/** An objective open with the same text, case aside, is not added twice. */
+const openTwice = (m: Model, text: string) => m.objectives.some((t, i) => !m.done[i] && t.toLowerCase() === line(text).toLowerCase());
 
 class RoadmapCmd implements fc.AsyncCommand<Model, Real> {
   constructor(readonly action: 'add' | 'check', readonly text: string) {}
   check = () => true;
   async run(m: Model, r: Real) {
     if (this.action === 'add') {
-      await attempt(r, () => r.memory.execute({ type: 'roadmap', action: 'add', target: this.text }), this.text.trim() === '' ? 'E_INVALID_ARGUMENT' : null);
-      if (this.text.trim() !== '') m.objectives.push(line(this.text));
+      const refused = this.text.trim() === '' ? 'E_INVALID_ARGUMENT' : openTwice(m, this.text) ? 'E_OBJECTIVE_EXISTS' : null;
+      await attempt(r, () => r.memory.execute({ type: 'roadmap', action: 'add', target: this.text }), refused);
+      if (!refused) {
+        m.objectives.push(line(this.text));
+        m.done.push(false);
+      }
     } else {
       const n = (this.text.length % 4) + 1;
-      await attempt(r, () => r.memory.execute({ type: 'roadmap', action: 'check', target: String(n) }), findable(m.objectives, n) ? null : 'E_OBJECTIVE_NOT_FOUND');
+      const i = found(m.objectives, n);
+      await attempt(r, () => r.memory.execute({ type: 'roadmap', action: 'check', target: String(n) }), i !== -1 ? null : 'E_OBJECTIVE_NOT_FOUND');
+      if (i !== -1) m.done[i] = true;
     }
     expect(r.memory.state.objectives.map((o) => o.text)).toEqual(m.objectives);
   }
@@ -214,7 +228,7 @@ describe('engine against a reference model', () => {
       fc.asyncProperty(fc.commands(commands, { maxCommands: 20 }), async (cmds) => {
         const dir = tempProject();
         const real: Real = { dir, memory: await Memory.open(dir, { create: true }) };
-        const model: Model = { branches: new Map([['main', { status: 'active', parent: 'main' }]]), current: 'main', objectives: [] };
+        const model: Model = { branches: new Map([['main', { status: 'active', parent: 'main' }]]), current: 'main', objectives: [], done: [] };
         try {
           await fc.asyncModelRun(() => ({ model, real }), cmds);
         } finally {

@@ -112,6 +112,28 @@ describe('search over a memory', () => {
     await m.close();
   });
 
+  it('says a commit\'s or a merge\'s title once: its snippet goes on from where the title stops', async () => {
+    const dir = tempProject('gcc-search-');
+    const m = await Memory.open(dir, { create: true });
+    await m.execute({ type: 'branch', name: 'feat', purpose: 'try the zebra parser', hypotheses: [] });
+    await m.execute({ type: 'commit', contribution: 'zebra parser works', next: 'ship it' });
+    await m.execute({ type: 'merge', branch: 'feat', synthesis: 'zebra parser merged: handles stripes', learned: 'zebra needs care' });
+    await m.execute({ type: 'commit', contribution: `giraffe ${'long words '.repeat(8)}tail of the line\nsecond line` });
+    await m.execute({ type: 'commit', contribution: 'okapi alone' });
+    const lines = search(m, 'zebra').text.split('\n');
+    expect(lines.find((l) => / feat C001 /.test(l))).toMatch(/ feat C001 zebra parser works: Next: ship it$/);
+    expect(lines.find((l) => / main C001 /.test(l))).toMatch(/ main C001 Merge feat: zebra parser merged: handles stripes: Learned: «zebra» needs care$/);
+    // A title clipped short of its line: the snippet holds the rest of the line, not its start again.
+    const giraffe = search(m, 'giraffe').text.split('\n')[1]!;
+    expect(giraffe.match(/giraffe/g)).toHaveLength(1);
+    expect(giraffe).toMatch(/…: …[^\n]*tail of the line second line$/);
+    // Nothing beyond the title: the line ends with it.
+    expect(search(m, 'okapi').text).toMatch(/ main C003 okapi alone$/m);
+    const hit = (search(m, 'stripes').data as { hits: { title: string; snippet: string }[] }).hits[0]!;
+    expect(hit).toMatchObject({ title: 'Merge feat: zebra parser merged: handles stripes', snippet: 'Learned: zebra needs care' });
+    await m.close();
+  });
+
   it('indexes again a cache an older gctx fed (fed.json format 1), which lacked what was learned', async () => {
     const dir = tempProject('gcc-search-');
     const m = await Memory.open(dir, { create: true });

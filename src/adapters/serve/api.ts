@@ -174,7 +174,7 @@ export function logPage(m: Memory, q: PageQuery): Page<LogItem> {
 interface SearchData {
   total: number;
   pages: number;
-  hits: Array<{ id: string; branch: string; kind: string; at: string; ref?: string; score: number; snippet: string }>;
+  hits: Array<{ id: string; branch: string; kind: string; at: string; ref?: string; title?: string; score: number; snippet: string }>;
 }
 
 export function searchPage(m: Memory, params: URLSearchParams): SearchResult {
@@ -185,6 +185,6 @@ export function searchPage(m: Memory, params: URLSearchParams): SearchResult {
   // A budget no page of hits reaches: the page shows every hit of the page it asked for.
   const a = m.context({ level: 'search', text, page, limit: SEARCH_PAGE }, { budget: 1_000_000 });
   const d = a.data as SearchData;
-  const hits: SearchHit[] = d.hits.map((h) => ({ id: h.id, at: h.at, branch: h.branch, kind: h.kind, ref: h.ref ?? null, snippet: h.snippet, score: h.score }));
+  const hits: SearchHit[] = d.hits.map((h) => ({ id: h.id, at: h.at, branch: h.branch, kind: h.kind, ref: h.ref ?? null, title: h.title ?? null, snippet: h.snippet, score: h.score }));
   return { hits, total: d.total, pages: d.total === 0 ? 0 : d.pages };
 }

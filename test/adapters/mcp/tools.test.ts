@@ -42,9 +42,10 @@ describe('tools/list', () => {
     const result = await c.client.listTools();
     const tools = JSON.stringify(result.tools);
     const whole = JSON.stringify(result);
-    // Measured 2026-12-02: tools 4,043 bytes, the response 4,087 bytes on the wire, with merge's
-    // `next` and five descriptions shorter for it (4,142 and 4,186 before; 4,003 and 4,047 without
-    // `next`; 4,246 and 4,285 before 688c1ce trimmed the schemas).
+    // Measured 2026-12-02: tools 3,941 bytes, the response 3,985 bytes on the wire, with the
+    // descriptions of roadmap, context, abandon, commit and branch shorter, leaving room for the
+    // next operation (4,050 and 4,094 before; 4,142 and 4,186 before merge's `next` and five
+    // shorter descriptions; 4,246 and 4,285 before 688c1ce trimmed the schemas).
     expect(Buffer.byteLength(tools)).toBeLessThanOrEqual(LIMIT);
     expect(Buffer.byteLength(whole)).toBeLessThanOrEqual(LIMIT);
 

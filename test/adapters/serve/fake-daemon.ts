@@ -131,8 +131,8 @@ function search(model: MemoryModel, url: URL): SearchResult {
   const page = Math.max(1, Number(url.searchParams.get('page') ?? 1) || 1);
   const matches = (text: string) => words.length > 0 && words.every((w) => text.toLowerCase().includes(w));
   const hits: SearchHit[] = [
-    ...model.commits.filter((c) => matches(`${c.title} ${c.contribution}`)).map((c) => ({ id: c.id, at: c.at, branch: c.branch, kind: 'commit', ref: c.label, snippet: `${c.title}: ${c.contribution}`, score: 2 })),
-    ...model.log.filter((e) => e.kind !== 'commit' && matches(e.text)).map((e) => ({ id: e.id, at: e.at, branch: e.branch, kind: e.kind, ref: null, snippet: e.text, score: 1 })),
+    ...model.commits.filter((c) => matches(`${c.title} ${c.contribution}`)).map((c) => ({ id: c.id, at: c.at, branch: c.branch, kind: 'commit', ref: c.label, title: c.title, snippet: c.contribution, score: 2 })),
+    ...model.log.filter((e) => e.kind !== 'commit' && matches(e.text)).map((e) => ({ id: e.id, at: e.at, branch: e.branch, kind: e.kind, ref: null, title: null, snippet: e.text, score: 1 })),
   ].sort((a, b) => (a.at < b.at ? 1 : -1));
   return { hits: hits.slice((page - 1) * SEARCH_PAGE, page * SEARCH_PAGE), total: hits.length, pages: Math.ceil(hits.length / SEARCH_PAGE) };
 }

@@ -77,7 +77,8 @@ export interface Page<T> { items: T[]; next: string | null }
 /** GET /api/graph: the Mermaid gitGraph source of the history, its tag also sent as the ETag. */
 export interface GraphSource { tag: string; source: string }
 
-export interface SearchHit { id: string; at: string; branch: string; kind: string; ref: string | null; snippet: string; score: number }
+/** A commit's or a merge's title is said once, on the hit: its snippet does not repeat it. */
+export interface SearchHit { id: string; at: string; branch: string; kind: string; ref: string | null; title: string | null; snippet: string; score: number }
 /** GET /api/search?q=&page= (pages are numbered from 1). */
 export interface SearchResult { hits: SearchHit[]; total: number; pages: number }
 

@@ -87,7 +87,8 @@ export function renderHit(hit: SearchHit, query: string): HTMLLIElement {
     h('p', { class: 'meta' },
       h('span', { class: 'badge kind' }, hit.kind), ' ', h('code', { class: 'branch' }, hit.branch), ' · ', time(hit.at),
       hit.ref !== null ? ' · ' : '', hit.ref !== null ? h('code', { class: 'ref' }, hit.ref) : null),
-    h('p', { class: 'snippet' }, marked(hit.snippet, query)));
+    hit.title !== null ? h('p', { class: 'title' }, marked(hit.title, query)) : null,
+    hit.snippet ? h('p', { class: 'snippet' }, marked(hit.snippet, query)) : null);
 }
 
 export function renderSessions(o: Overview, sessions: HTMLElement, readiness: HTMLElement): void {
