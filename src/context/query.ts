@@ -246,7 +246,7 @@ export function findCommit(src: ContextSource, ref: string, session?: string): C
     }
     if (hits.length === 1) return hits[0]!;
     if (hits.length > 1) {
-      throw gccError('E_COMMIT_NOT_FOUND', `${label} names ${hits.length} commits on ${branch} (two writers both numbered one; labels are per writer until they meet): ${hits.map((h) => `${displayLabel(b, h.data.label, h.data.id)} "${clip(h.data.title, 50)}"`).join(', ')}`, `name one by its label with hash (${displayLabel(b, label, hits[0]!.data.id)}) or by its hash (${hits[0]!.data.id})`);
+      throw gccError('E_COMMIT_NOT_FOUND', `${label} names ${hits.length} commits on ${branch} (numbered apart, each from the commits its writer had seen: two clones, or one whose git history was rewritten under it): ${hits.map((h) => `${displayLabel(b, h.data.label, h.data.id)} "${clip(h.data.title, 50)}"`).join(', ')}`, `name one by its label with hash (${displayLabel(b, label, hits[0]!.data.id)}) or by its hash (${hits[0]!.data.id})`);
     }
     if (!m[1]) {
       // Not on the current branch: a unique label elsewhere is accepted, an ambiguous one is not.
