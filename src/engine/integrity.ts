@@ -54,6 +54,8 @@ export interface VerifyHooks {
   release?: () => void;
   /** The state folded from every log. */
   folded?: (state: MemoryState) => void;
+  /** What is worth saying but is no damage: events that contradict earlier ones (the fold absorbs them by rule). */
+  warn?: (p: Problem) => void;
 }
 
 /**
