@@ -259,8 +259,8 @@ export class Fold {
     // Read through a call: a temporary of this frame, which lasts as long as verify, would
     // otherwise keep the released state alive beside the one verify folds.
     const { lastId, events } = this.position();
-    // A state folded from the snapshot is held against verify's replay: as a digest, so that
-    // verify never holds two states.
+    // A state folded from the snapshot is held against verify's replay of the same events (a
+    // writer may append meanwhile): as a digest, so that verify never holds two states.
     const digest = this.fromSnap && !this.refold ? digestOf(this._state) : null;
     let released = false;
     let folded: MemoryState | null = null;
@@ -276,7 +276,7 @@ export class Fold {
       warn: (p) => warn(`${p.file}: ${p.message}`),
     });
     const replayed = folded as MemoryState | null;
-    if (digest && replayed && replayed.lastId === lastId && !problems.length && snapshotDiffers(this.layout, this.store, this.now().getTime(), digest, replayed, warn)) this.snapshotAt = -1;
+    if (digest && replayed && replayed.lastId === lastId && replayed.events === events && !problems.length && snapshotDiffers(this.layout, this.store, this.now().getTime(), digest, replayed, warn)) this.snapshotAt = -1;
     if (released) {
       const state = folded as MemoryState | null;
       if (state && state.lastId === lastId && state.events === events) {
