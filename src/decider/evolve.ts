@@ -329,11 +329,20 @@ export function replay(events: readonly GccEvent[]): MemoryState {
   return r.state();
 }
 
-/** replay() one event at a time, for events streamed from the logs rather than held. */
-export function replayer(): { add(e: GccEvent): void; state(): MemoryState } {
+/**
+ * replay() one event at a time, for events streamed from the logs rather than held. `before`:
+ * shown the state as it stands before each event is folded (verify's contradictions); it must
+ * not change it.
+ */
+export function replayer(before?: (s: MemoryState, e: GccEvent) => void): { add(e: GccEvent): void; state(): MemoryState } {
   const d = initialState() as Draft<MemoryState>;
   return {
-    add: (e) => evolveDraft(d, e),
+    add: before
+      ? (e) => {
+          before(d as MemoryState, e);
+          evolveDraft(d, e);
+        }
+      : (e) => evolveDraft(d, e),
     state: () => freeze(d as MemoryState, true),
   };
 }

@@ -19,15 +19,17 @@ import { randomHex } from '../runtime/random.js';
 import { VERSION } from '../runtime/version.js';
 import type { LockOptions } from '../store/lock.js';
 import type { Layout } from '../store/paths.js';
-import { ledgerIdentity, readSnapshot, type SnapshotLog, writeSnapshot } from '../store/snapshot.js';
+import { ledgerIdentity, type SnapshotLog, writeSnapshot } from '../store/snapshot.js';
 import type { Store } from '../store/store.js';
 import type { Problem, VerifyHooks } from './integrity.js';
 import { newest } from './reader.js';
 import { RecentEvents } from './recent.js';
 import type { Redact } from './aside.js';
 import { reconcileEdits, setAsideUnexplained } from './reconcile.js';
-import { reviveState, SNAPSHOT_FORMAT } from './revive.js';
+import { SNAPSHOT_FORMAT } from './revive.js';
 import { FullRebuild, type ViewWriter } from './views.js';
+import { digestOf } from './same-state.js';
+import { snapshotDiffers, snapshotState } from './snapshot-state.js';
 
 /** Events a long-lived process may run ahead of the snapshot before it writes a new one. */
 const SNAPSHOT_EVERY = 200;
@@ -41,8 +43,6 @@ const SNAPSHOT_ON_CLOSE = 32;
  * nothing to fold. (Measured in docs/benchmarks.md.)
  */
 const SNAPSHOT_FREE_BYTES = 128 * 1024;
-/** Log bytes appended since the snapshot beyond which an open replays (streamed) rather than holding them. */
-const DELTA_MAX = 4 * 1024 * 1024;
 
 export class Fold {
   private _state: MemoryState = replayer().state();
@@ -54,6 +54,8 @@ export class Fold {
   private snapshotLogBytes = 0;
   /** The state was let go (verify) and could not be folded again: it is, before anything reads it. */
   private refold = false;
+  /** The state was folded from the snapshot (and what was appended since), not replayed. */
+  private fromSnap = false;
   /** Each branch's latest events as folded here, for log.md's trims. */
   private readonly recent = new RecentEvents(2 * LOG_WINDOW);
 
@@ -117,35 +119,18 @@ export class Fold {
 
   /** Fold from the snapshot plus what was appended since; false when there is no usable snapshot. */
   private fromSnapshot(): boolean {
-    const snap = readSnapshot(this.layout, SNAPSHOT_FORMAT, reviveState, () => this.store.longPass?.());
-    if (!snap || snap.epoch !== this.store.ledger.epoch || !this.store.ledger.epoch || snap.ledger !== ledgerIdentity(this.layout)) return false;
-    this.store.readUnread(this.now().getTime());
-    const delta = this.deltaSince(snap.logs);
-    if (!delta || (delta.length > 0 && delta[0]!.id <= snap.state.lastId)) return false;
-    this._state = evolveUnfrozen(snap.state, delta);
-    this.snapshotAt = snap.state.events;
-    this.snapshotBytes = snap.bytes;
-    this.snapshotLogBytes = Object.values(snap.logs).reduce((n, x) => n + x.size, 0);
+    const got = snapshotState(this.layout, this.store, this.now().getTime(), (w) => this.warnOnce(w));
+    if (!got) return false;
+    this._state = got.state;
+    this.fromSnap = true;
+    this.snapshotAt = got.at;
+    this.snapshotBytes = got.bytes;
+    this.snapshotLogBytes = got.logBytes;
     return true;
   }
 
-  /**
-   * Events appended after a snapshot's positions, in id order; null when a log no longer
-   * reaches that far, or when more than DELTA_MAX bytes were appended since (a pull of much
-   * history): those events are not held, the logs are replayed, streamed, instead.
-   */
-  private deltaSince(logs: Record<string, SnapshotLog>): GccEvent[] | null {
-    for (const name of Object.keys(logs)) if (!this.store.logs.has(name)) return null;
-    let bytes = 0;
-    for (const f of this.store.logs.values()) bytes += Math.max(0, f.meta.size - (logs[f.name]?.size ?? 0));
-    if (bytes > DELTA_MAX) return null;
-    const out: GccEvent[] = [];
-    for (const f of this.store.logs.values()) {
-      const at = logs[f.name];
-      if (at && at.size > f.meta.size) return null;
-      for (const e of f.readAfter(at?.size ?? 0, at?.seq ?? 0, at?.lastId ?? '', this.now().getTime())) out.push(e);
-    }
-    return out.sort((a, b) => (a.id < b.id ? -1 : 1));
+  private warnOnce(w: string): void {
+    if (!this.warnings.includes(w)) this.warnings.push(w);
   }
 
   /**
@@ -166,6 +151,7 @@ export class Fold {
       build?.add(e);
     }, this.now().getTime());
     this._state = fold.state();
+    this.fromSnap = false;
     this.snapshotAt = -1;
     this.refold = false;
     if (build) {
@@ -273,8 +259,12 @@ export class Fold {
     // Read through a call: a temporary of this frame, which lasts as long as verify, would
     // otherwise keep the released state alive beside the one verify folds.
     const { lastId, events } = this.position();
+    // A state folded from the snapshot is held against verify's replay of the same events (a
+    // writer may append meanwhile): as a digest, so that verify never holds two states.
+    const digest = this.fromSnap && !this.refold ? digestOf(this._state) : null;
     let released = false;
     let folded: MemoryState | null = null;
+    const warn = (w: string) => this.warnOnce(w);
     const problems = run({
       release: () => {
         released = true;
@@ -283,11 +273,16 @@ export class Fold {
       folded: (state) => {
         folded = state;
       },
+      warn: (p) => warn(`${p.file}: ${p.message}`),
     });
+    const replayed = folded as MemoryState | null;
+    if (digest && replayed && replayed.lastId === lastId && replayed.events === events && !problems.length && snapshotDiffers(this.layout, this.store, this.now().getTime(), digest, replayed, warn)) this.snapshotAt = -1;
     if (released) {
       const state = folded as MemoryState | null;
-      if (state && state.lastId === lastId && state.events === events) this._state = state;
-      else {
+      if (state && state.lastId === lastId && state.events === events) {
+        this._state = state;
+        this.fromSnap = false;
+      } else {
         // Until this succeeds, the state is folded again before anything reads it or saves it.
         this.refold = true;
         try {

@@ -7,6 +7,7 @@
 import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { Contradictions } from '../decider/contradictions.js';
 import { replayer } from '../decider/evolve.js';
 import type { MemoryState } from '../decider/state.js';
 import { GccError } from '../errors.js';
@@ -54,6 +55,8 @@ export interface VerifyHooks {
   release?: () => void;
   /** The state folded from every log. */
   folded?: (state: MemoryState) => void;
+  /** What is worth saying but is no damage: events that contradict earlier ones (the fold absorbs them by rule). */
+  warn?: (p: Problem) => void;
 }
 
 /**
@@ -127,10 +130,14 @@ function verifyLogs(l: Layout, now: number, hooks: VerifyHooks, store: Store): P
     const shadow = layout(scratch);
     mkdirSync(shadow.local, { recursive: true });
     hooks.release?.();
-    const fold = replayer();
+    const contradictions = new Contradictions();
+    /** The log the event being folded was read from. */
+    let from = '';
+    const fold = replayer((s, e) => contradictions.see(s, e, from));
     const build = new FullRebuild(shadow, 2 * LOG_WINDOW);
     try {
-      store.stream((e) => {
+      store.stream((e, f) => {
+        from = f.rel;
         fold.add(e);
         build.add(e);
       }, now);
@@ -140,6 +147,7 @@ function verifyLogs(l: Layout, now: number, hooks: VerifyHooks, store: Store): P
     }
     const state = fold.state();
     hooks.folded?.(state);
+    if (hooks.warn) reportContradictions(contradictions, state, hooks.warn);
     // A rebuild to compare against: its checkpoint is never kept.
     const views = new ViewWriter(shadow, { views: () => null, saveViews: () => undefined });
     const after = build.finish(views, state);
@@ -163,6 +171,16 @@ function verifyLogs(l: Layout, now: number, hooks: VerifyHooks, store: Store): P
     rmSync(scratch, { recursive: true, force: true });
   }
   return problems;
+}
+
+/**
+ * Each event that contradicts the ones before it, by file and position: no damage (the fold
+ * absorbs it by rule, docs/reliability.md), but a sign of a forged or hand-made log, or of two
+ * clones that did opposite things before they met.
+ */
+function reportContradictions(c: Contradictions, state: MemoryState, warn: (p: Problem) => void): void {
+  for (const { event: e, where, what } of c.finish(state)) warn({ file: where, message: `event ${e.seq} (${e.type}, ${e.at}) ${what}` });
+  if (c.more) warn({ file: '.GCC/events', message: `${c.more} more event(s) contradict earlier ones` });
 }
 
 /** Two blocks reused for every pair of files compared. */

@@ -10,10 +10,15 @@ export default operation({
   wholePass: () => 'verify',
   needs: 'memory',
   run: async (_a, ctx) => {
+    const before = ctx.memory.warnings.length;
     const problems = await ctx.memory.verifyConfirmed();
+    // What the pass found that is no damage (events contradicting earlier ones, a snapshot
+    // holding another state) is part of its answer, not a warning of the open's.
+    const warnings = ctx.memory.warnings.splice(before);
+    const said = warnings.map((w) => `warning: ${w}`);
     const text = problems.length
-      ? problems.map((p) => `${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`).join('\n')
-      : `OK: ${ctx.memory.state.events} events; every log entry intact and as acknowledged; every view equals a rebuild`;
-    return { text, data: { ok: problems.length === 0, problems }, ...(problems.length ? { exit: 2 } : {}) };
+      ? [...problems.map((p) => `${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`), ...said].join('\n')
+      : [`OK: ${ctx.memory.state.events} events; every log entry intact and as acknowledged; every view equals a rebuild`, ...said].join('\n');
+    return { text, data: { ok: problems.length === 0, problems, ...(warnings.length ? { warnings } : {}) }, ...(problems.length ? { exit: 2 } : {}) };
   },
 });

@@ -5,10 +5,18 @@
  * format, another ledger epoch, or naming a log that no longer reaches as far, is ignored and
  * the logs are read from scratch. The store does not know what the state means: the caller
  * validates it (`revive`), since a cache file is read off disk like anything else.
+ *
+ * Its last member is a CRC-32 of every byte before it: a snapshot edited in place (by hand, by
+ * a tool, by a script that parses and rewrites it) or damaged on disk is not used. The CRC
+ * lives in the file because the snapshot is written without the lock (by a closing process),
+ * where the ledger cannot be; someone who recomputes it is caught by `gctx verify`, which holds
+ * the snapshot's state against a replay of the logs (docs/reliability.md).
  */
 import { isAscii } from 'node:buffer';
-import { existsSync, lstatSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { crc32 } from '../log/crc32.js';
+import { zlib } from '../runtime/lazy-deps.js';
 import { assertNoSymlink, type Layout, layout } from './paths.js';
 import { writePieces } from './text-file.js';
 
@@ -35,16 +43,15 @@ function path(l: Layout): string {
   return join(l.cache, 'snapshot.json');
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** The snapshot's path as messages name it. */
+export const SNAPSHOT_FILE = '.GCC/.local/cache/snapshot.json';
 
-/**
- * The file is written as ASCII (other characters escaped), so it is read into a string of one
- * byte per character: a single em dash in the state would make V8 hold the whole text at two.
- */
-function readText(file: string): string {
-  const bytes = readFileSync(file);
-  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+/** Remove the snapshot (its state is not the logs'): the next open folds the logs. */
+export function removeSnapshot(l: Layout): void {
+  rmSync(path(l), { force: true });
 }
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const escapeWide = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
@@ -67,10 +74,43 @@ export const LARGE_SNAPSHOT = 1 << 20;
 /** A snapshot read back, with its size in bytes (what writing it again costs). */
 export type ReadSnapshot<S> = Snapshot<S> & { bytes: number };
 
-export function readSnapshot<S>(l: Layout, format: number, revive: (raw: unknown) => S | null, onLarge?: () => void): ReadSnapshot<S> | null {
+/** What closes the snapshot's JSON: its CRC as the last member. */
+const CRC_MEMBER = ',"crc":';
+const CRC_TAIL = /^,"crc":(\d{1,10})\}$/;
+
+/**
+ * Past this many bytes the CRC is zlib's: an open meets the CRC code cold, and zlib's native
+ * one, loading included, costs less than the JavaScript one does before it is optimised (a
+ * few ms on a snapshot of a few hundred KB, about what parsing it costs).
+ */
+const NATIVE_FROM = 64 * 1024;
+
+const checksum = (data: Uint8Array | string, initial: number, native: boolean): number => (native ? zlib().crc32(data, initial) : crc32(data, initial));
+
+/** Whether the bytes end in the CRC member and it is the CRC of every byte before it; null when there is none (another format). */
+function checksumHolds(bytes: Buffer): boolean | null {
+  const from = Math.max(0, bytes.length - 32);
+  const found = bytes.subarray(from).lastIndexOf(CRC_MEMBER, undefined, 'latin1');
+  const at = found < 0 ? -1 : from + found;
+  const tail = at < 0 ? null : CRC_TAIL.exec(bytes.subarray(at).toString('latin1'));
+  if (!tail) return null;
+  return checksum(bytes.subarray(0, at), 0, at >= NATIVE_FROM) === Number(tail[1]);
+}
+
+/**
+ * The snapshot, or null when there is none this version can use. `onDamaged`: it ends in a
+ * checksum that its bytes do not match (edited in place, or damaged on disk).
+ */
+export function readSnapshot<S>(l: Layout, format: number, revive: (raw: unknown) => S | null, onLarge?: () => void, onDamaged?: () => void): ReadSnapshot<S> | null {
   try {
-    const text = readText(path(l));
-    if (text !== null && text.length > LARGE_SNAPSHOT) onLarge?.();
+    const bytes = readFileSync(path(l));
+    const holds = checksumHolds(bytes);
+    if (holds !== true) {
+      if (holds === false) onDamaged?.();
+      return null;
+    }
+    const text = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+    if (text.length > LARGE_SNAPSHOT) onLarge?.();
     const s: unknown = JSON.parse(text);
     if (!isRecord(s) || s.format !== format || typeof s.epoch !== 'string' || typeof s.ledger !== 'string' || !isRecord(s.logs)) return null;
     const logs = Object.create(null) as Record<string, SnapshotLog>;
@@ -120,12 +160,26 @@ export function writeSnapshot<S>(l: Layout, snapshot: Snapshot<S>): number {
   // A cache folder that is a link would take the snapshot (the whole state) outside the tree.
   assertNoSymlink(l.root, path(l));
   mkdirSync(l.cache, { recursive: true });
-  // The snapshot, its state, and the state's maps (branches, files, sessions) entry by entry, as ASCII.
+  // The snapshot, its state, and the state's maps (branches, files, sessions) entry by entry, as
+  // ASCII (read back into a string of one byte per character: a single em dash in the state
+  // would make V8 hold the whole text at two), closed by the CRC of what came before.
   let bytes = 0;
   writePieces(path(l), (put) => {
-    for (const piece of jsonPieces(snapshot, 3)) put(piece);
+    let crc = 0;
+    let summed = 0;
+    let held: string | null = null;
+    for (const piece of jsonPieces(snapshot, 3)) {
+      if (held !== null) {
+        crc = checksum(held, crc, summed >= NATIVE_FROM);
+        summed += held.length;
+        put(held);
+      }
+      held = piece.replace(/[\u007f-\uffff]/g, escapeWide);
+    }
+    // The last piece is the object's closing brace.
+    put(`${CRC_MEMBER}${crc}}`);
   }, (text) => {
-    const ascii = Buffer.from(text.replace(/[\u007f-\uffff]/g, escapeWide), 'latin1');
+    const ascii = Buffer.from(text, 'latin1');
     bytes += ascii.length;
     return ascii;
   });

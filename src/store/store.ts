@@ -269,12 +269,13 @@ export class Store implements OpenStore {
 
   /**
    * Every event of every log, in id order, a window of each log under way in memory at a time
-   * (stream.ts). `branch`: only that branch's events, from the logs that hold any.
+   * (stream.ts), each with the log it was read from. `branch`: only that branch's events, from
+   * the logs that hold any.
    */
-  stream(visit: (e: GccEvent) => void, now?: number, branch?: string): void {
+  stream(visit: (e: GccEvent, file: LogFile) => void, now?: number, branch?: string): void {
     if (branch === undefined) this.longPass?.();
     const files = [...this.logs.values()].filter((f) => f.unread || (f.meta.size > 0 && (branch === undefined || f.meta.branches[branch])));
-    mergeById(files, branch === undefined ? visit : (e) => e.branch === branch && visit(e), now);
+    mergeById(files, branch === undefined ? visit : (e, f) => e.branch === branch && visit(e, f), now);
     this.noteUnreadTails();
   }
 

@@ -94,7 +94,7 @@ class Heap {
   }
 }
 
-export function mergeById(files: readonly LogFile[], visit: (e: GccEvent) => void, now?: number): void {
+export function mergeById(files: readonly LogFile[], visit: (e: GccEvent, file: LogFile) => void, now?: number): void {
   const queue = [...files].sort((a, b) => (a.meta.firstId < b.meta.firstId ? -1 : a.meta.firstId > b.meta.firstId ? 1 : 0));
   const heap = new Heap();
   /** Cursors under way, closed as their logs end (and all of them if the merge stops early). */
@@ -127,7 +127,7 @@ export function mergeById(files: readonly LogFile[], visit: (e: GccEvent) => voi
         continue;
       }
       last = { e, file: c.file };
-      visit(e);
+      visit(e, c.file);
     }
   } finally {
     for (const c of open) c.reader.close();
