@@ -13,7 +13,7 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import type { FileChange } from '../events/types.js';
-import { type GitRepo, safeGit } from '../store/git-probe.js';
+import { type GitRepo, gitProgram, safeGit } from '../store/git-probe.js';
 import { childProcess, crypto } from '../runtime/lazy-deps.js';
 
 /** A file name as a reader sees it: control characters (a name can hold a line break) shown as `?`. */
@@ -29,7 +29,7 @@ function cleanEnv(env?: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 function git(cwd: string, args: readonly string[], env?: NodeJS.ProcessEnv): string {
-  return childProcess().execFileSync('git', safeGit(args), { cwd, env: cleanEnv(env), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 });
+  return childProcess().execFileSync(gitProgram(cwd), safeGit(args), { cwd, env: cleanEnv(env), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 });
 }
 
 /** The local ref that keeps a branch's last tree. */
@@ -114,7 +114,7 @@ export function uncommittedSince(repo: GitRepo, root: string, branch: string, pa
   const dir = mkdtempSync(join(tmpdir(), 'gcc-index-'));
   const index = join(dir, 'index');
   const run = (args: readonly string[], input?: string) =>
-    childProcess().execFileSync('git', safeGit(args), { cwd: root, env: cleanEnv({ GIT_INDEX_FILE: index }), encoding: 'utf8', input, stdio: ['pipe', 'pipe', 'ignore'], timeout: READ_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 });
+    childProcess().execFileSync(gitProgram(root), safeGit(args), { cwd: root, env: cleanEnv({ GIT_INDEX_FILE: index }), encoding: 'utf8', input, stdio: ['pipe', 'pipe', 'ignore'], timeout: READ_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 });
   try {
     try {
       copyFileSync(join(repo.gitDir, 'index'), index);

@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import { childProcess } from '../runtime/lazy-deps.js';
-import { safeGit } from '../store/git-probe.js';
+import { gitProgram, safeGit } from '../store/git-probe.js';
 
 /**
  * Does `.GCC/events/` hold anything git does not have committed? Untracked, modified and staged
@@ -13,7 +13,7 @@ export function memoryUncommitted(gccDir: string, opts: { ignored?: boolean } = 
   const args = ['status', '--porcelain', '--untracked-files=all', ...(opts.ignored ? ['--ignored'] : []), '--', join(gccDir, 'events')];
   try {
     // safeGit: the repository's config names no program (an fsmonitor hook) for this status.
-    const out = childProcess().execFileSync('git', safeGit(args), {
+    const out = childProcess().execFileSync(gitProgram(dirname(gccDir)), safeGit(args), {
       cwd: dirname(gccDir),
       encoding: 'utf8',
       timeout: 2_000,

@@ -2,10 +2,11 @@
  * What the store needs to know of git, asked cheaply: where the repository's files are (read
  * directly, no process), what HEAD points at and whether the index changed (a file read and
  * a stat), and — only when those say something moved — which segments git tracks (one
- * `git` process, from PATH, with an argument vector and `safeGit`'s options: nothing in the
- * project chooses what runs).
+ * `git` process, from PATH outside the repository, with an argument vector and `safeGit`'s
+ * options: nothing in the project chooses what runs).
  */
 import { childProcess } from '../runtime/lazy-deps.js';
+import { onPathOutside } from '../runtime/on-path.js';
 import { readFileSync, statSync } from 'node:fs';
 import { devNull } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -38,6 +39,26 @@ const DIFF_SAFE = ['--no-ext-diff', '--no-textconv'];
 export function safeGit(args: readonly string[], keepHooks = false): string[] {
   const [cmd, ...rest] = args;
   return [...SAFE_CONFIG, ...(keepHooks ? [] : NO_HOOKS), ...(cmd === undefined ? [] : [cmd, ...(DIFFS.has(cmd) ? DIFF_SAFE : []), ...rest])];
+}
+
+const programs = new Map<string, string>();
+
+/**
+ * The git to run for a command in `cwd`: the first on PATH in an absolute folder outside the
+ * repository holding `cwd` (outside git, outside `cwd`), leading to a file outside it. A
+ * relative PATH entry (`.`, an empty one) or the project's own `node_modules/.bin` (which
+ * `npm run` puts first) would let a file committed to the repository run as git on every
+ * hook. An error with code ENOENT, as a missing git gives, when there is none.
+ */
+export function gitProgram(cwd: string): string {
+  const key = `${process.env.PATH ?? ''}\0${cwd}`;
+  let found = programs.get(key);
+  if (found === undefined) {
+    found = onPathOutside(process.platform === 'win32' ? 'git.exe' : 'git', process.env, findRepo(cwd)?.top ?? cwd) ?? '';
+    programs.set(key, found);
+  }
+  if (!found) throw Object.assign(new Error('no git on PATH outside the project'), { code: 'ENOENT' });
+  return found;
 }
 
 export interface GitRepo {
@@ -130,11 +151,11 @@ function gitEnv(): NodeJS.ProcessEnv {
 }
 
 export function runGit(cwd: string, args: readonly string[], input?: string): string {
-  return childProcess().execFileSync('git', safeGit(args), { cwd, env: gitEnv(), encoding: 'utf8', stdio: ['pipe', 'pipe', 'ignore'], timeout: 20_000, maxBuffer: 256 * 1024 * 1024, ...(input !== undefined ? { input } : {}) });
+  return childProcess().execFileSync(gitProgram(cwd), safeGit(args), { cwd, env: gitEnv(), encoding: 'utf8', stdio: ['pipe', 'pipe', 'ignore'], timeout: 20_000, maxBuffer: 256 * 1024 * 1024, ...(input !== undefined ? { input } : {}) });
 }
 
 export function runGitBuffer(cwd: string, args: readonly string[], input?: string): Buffer {
-  return childProcess().execFileSync('git', safeGit(args), { cwd, env: gitEnv(), stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'ignore'], timeout: 20_000, maxBuffer: 512 * 1024 * 1024, ...(input !== undefined ? { input } : {}) });
+  return childProcess().execFileSync(gitProgram(cwd), safeGit(args), { cwd, env: gitEnv(), stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'ignore'], timeout: 20_000, maxBuffer: 512 * 1024 * 1024, ...(input !== undefined ? { input } : {}) });
 }
 
 /** Paths relative to `root`, with forward slashes, of `dir`'s files that git's index holds. */

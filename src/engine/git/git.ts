@@ -1,15 +1,15 @@
 /**
- * Running git for the install and sync commands. Always `git` from PATH with an argument
+ * Running git for the install and sync commands. Always `git` from PATH outside the project, with an argument
  * vector (no shell) and safeGit's options, so nothing in a project file can choose what runs.
  * The configured hooks path stays visible: install asks where hooks go.
  */
 import { childProcess } from '../../runtime/lazy-deps.js';
 import { gccError } from '../../errors.js';
-import { safeGit } from '../../store/git-probe.js';
+import { gitProgram, safeGit } from '../../store/git-probe.js';
 
 export function git(cwd: string, args: readonly string[]): string {
   try {
-    return childProcess().execFileSync('git', safeGit(args, true), { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    return childProcess().execFileSync(gitProgram(cwd), safeGit(args, true), { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (err) {
     const e = err as { code?: string; stderr?: string };
     if (e.code === 'ENOENT') throw gccError('E_INVALID_ARGUMENT', 'git is not installed (or not on PATH)', 'install git, then run `gctx git install`');
@@ -20,7 +20,7 @@ export function git(cwd: string, args: readonly string[]): string {
 /** The working tree's top folder, or an error saying the project is not in a git repository. */
 export function repoTop(cwd: string): string {
   try {
-    return childProcess().execFileSync('git', safeGit(['rev-parse', '--show-toplevel']), { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return childProcess().execFileSync(gitProgram(cwd), safeGit(['rev-parse', '--show-toplevel']), { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   } catch {
     throw gccError('E_INVALID_ARGUMENT', `${cwd} is not inside a git repository`, 'run `git init` first (or `gctx init` without --git)');
   }
