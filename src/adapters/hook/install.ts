@@ -9,8 +9,8 @@
  * the environment through `allowedEnvVars` so it never lands in a file that may be committed.
  * SessionStart stays a command hook: Claude Code runs only command (and MCP tool) hooks for it.
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, lstatSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 import { shellQuote } from '../../engine/git/git.js';
 import { gccError } from '../../errors.js';
 import { inside, onPathOutside, realOrSelf } from '../../runtime/on-path.js';
@@ -45,6 +45,31 @@ export interface InstallOptions {
   httpPort?: number | undefined;
   /** The command hooks run (resolveHookCommand); default `gctx hook --agent claude-code`. */
   command?: string | undefined;
+  /**
+   * The project the file lies in, for a project's settings: the repository brings `.claude/`,
+   * so a link there (to a file outside, or a folder elsewhere) is refused rather than read
+   * into the settings or written through. Left out for the user's own `~/.claude`.
+   */
+  project?: string | undefined;
+}
+
+/** Refuse `file` when it, or a folder between `project` and it, is a symbolic link. */
+function assertNoLinkUnder(project: string, file: string): void {
+  const parts = relative(project, file).split(sep);
+  let cur = project;
+  for (const part of parts) {
+    cur = join(cur, part);
+    let link = false;
+    try {
+      link = lstatSync(cur).isSymbolicLink();
+    } catch {
+      return; // missing: nothing further down exists, and it is made as a real folder and file
+    }
+    if (link) {
+      const rel = relative(project, cur);
+      throw gccError('E_PATH_ESCAPE', `${rel} is a symbolic link (the repository may have put it there); hook settings are written only to a real file in the project`, `look at where it leads, then replace it with a real ${part === 'settings.json' ? 'file' : 'folder'}: rm ${rel}`);
+    }
+  }
 }
 
 export interface HookCommand {
@@ -148,13 +173,15 @@ export function withHooks(settings: Obj, httpPort: number | undefined, file = 's
 }
 
 export function installClaudeHooks(opts: InstallOptions): InstallResult {
+  if (opts.project !== undefined) assertNoLinkUnder(opts.project, opts.file);
   const before = existsSync(opts.file) ? readFileSync(opts.file, 'utf8') : null;
   const next = `${JSON.stringify(withHooks(readSettings(opts.file), opts.httpPort, opts.file, opts.command), null, 2)}\n`;
   const changed = next !== before;
   if (changed) {
     makeFolders(dirname(opts.file));
     const tmp = `${opts.file}.gctx-${process.pid}`;
-    writeFileSync(tmp, next);
+    // Created, never followed: a link already at the temporary name is refused, not written through.
+    writeFileSync(tmp, next, { flag: 'wx' });
     renameSync(tmp, opts.file);
   }
   return { file: opts.file, entries: HOOK_EVENTS.map((event) => ({ event, type: entryFor(event, opts.httpPort, opts.command).type })), changed };

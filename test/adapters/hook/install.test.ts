@@ -4,7 +4,7 @@
  * process hook and the daemon without leaving the other behind.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HOOK_EVENTS, resolveHookCommand, withHooks } from '../../../src/adapters/hook/install.js';
@@ -100,6 +100,27 @@ describe('gctx hook install --agent claude-code', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('is not JSON');
     expect(readFileSync(join(broken, '.claude/settings.json'), 'utf8')).toBe('{ "hooks": ');
+  });
+
+  it('refuses a .claude/ or settings.json the repository made a link: never reads a file outside into the settings, never writes outside', () => {
+    const outside = tempProject('gcc-install-outside-');
+    writeFileSync(join(outside, 'config.json'), '{"auths":{"registry":{"auth":"c2VjcmV0"}}}\n');
+    mkdirSync(join(outside, 'elsewhere'));
+    const fileLink = tempProject('gcc-install-link-');
+    mkdirSync(join(fileLink, '.claude'));
+    symlinkSync(join(outside, 'config.json'), join(fileLink, '.claude/settings.json'));
+    const dirLink = tempProject('gcc-install-link-');
+    symlinkSync(join(outside, 'elsewhere'), join(dirLink, '.claude'));
+    for (const [dir, rel] of [[fileLink, '.claude/settings.json'], [dirLink, '.claude']] as const) {
+      for (const http of [[], ['--http']]) {
+        const r = gctx(dir, ['hook', 'install', '--agent', 'claude-code', ...http]);
+        expect(r.code, r.stderr).toBe(1);
+        expect(r.stderr).toContain(`E_PATH_ESCAPE: ${rel} is a symbolic link`);
+        expect(lstatSync(join(dir, rel)).isSymbolicLink()).toBe(true);
+      }
+    }
+    expect(readFileSync(join(outside, 'config.json'), 'utf8')).not.toContain('hooks');
+    expect(readdirSync(join(outside, 'elsewhere'))).toEqual([]);
   });
 });
 

@@ -74,8 +74,9 @@ async function install(a: { agent?: string | undefined; http?: boolean | undefin
   const hook = resolveHookCommand(dir);
   let r;
   try {
-    r = installClaudeHooks({ file, httpPort, command: hook.command });
+    r = installClaudeHooks({ file, httpPort, command: hook.command, ...(a.user ? {} : { project: dir }) });
   } catch (err) {
+    if ((err as { code?: string }).code === 'E_PATH_ESCAPE') throw err;
     // A folder that takes no .claude/ (a system folder, one this user may not write) is the caller's to change.
     throw makeProblem(dirname(dirname(file)), err, dirname(dirname(file)), '.claude/');
   }
