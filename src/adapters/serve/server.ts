@@ -125,7 +125,10 @@ export class HttpServer {
   }
 
   private fail(req: IncomingMessage, res: ServerResponse, err: unknown): void {
-    const what = `${req.method} ${(req.url ?? '').replace(/token=[^&]*/, 'token=…')}`;
+    // The path only: a query may carry the token (under any name, any case, any number of times).
+    const raw = req.url ?? '';
+    const q = raw.indexOf('?');
+    const what = `${req.method} ${q === -1 ? raw : `${raw.slice(0, q)}?…`}`;
     if (err instanceof HttpError) {
       this.opts.log(`refused ${what}: ${err.status} ${err.message}`);
       if (!res.headersSent) sendText(res, err.status, `${err.message}\n`, err.headers);

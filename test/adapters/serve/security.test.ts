@@ -42,6 +42,15 @@ describe('gctx serve: who may talk to it', () => {
     expect((await raw(d.state, { method: 'POST', path: '/mcp', anonymous: true, body: '{}' })).status).toBe(401);
   });
 
+  it('never writes the token into its log, however a refused request carries it in the query', async () => {
+    const t = d.state.token;
+    for (const path of [`/x?token=nope&token=${t}`, `/nothere?TOKEN=${t}`, `/api/overview?a=1&t=${t}`, `/?%74oken=${t}`]) {
+      await raw(d.state, { path, anonymous: true });
+    }
+    expect(d.stderr()).toMatch(/refused GET \/x\?…/);
+    expect(d.stderr()).not.toContain(t);
+  });
+
   it('refuses a Host that is not loopback with its port, token or not (DNS rebinding, 403)', async () => {
     for (const host of ['evil.example', `evil.example:${d.state.port}`, `127.0.0.1:${d.state.port + 1}`, '127.0.0.1', `192.168.1.5:${d.state.port}`]) {
       const r = await raw(d.state, { path: '/api/overview', headers: { Host: host } });
