@@ -31,7 +31,7 @@ const COMMAND_ONLY: ReadonlySet<string> = new Set(['SessionStart']);
 
 export const TOKEN_ENV = 'GCC_SERVE_TOKEN';
 export const HOOK_COMMAND = 'gctx hook --agent claude-code';
-/** Seconds Claude Code waits for one hook; gctx answers within its own 5 s cap. */
+/** Seconds Claude Code waits for one hook; past it, the host goes on without the answer (fail open). A first open after a pull of much history can take that long (docs/agents.md). */
 const TIMEOUT_S = 10;
 
 export type HookEntry =
