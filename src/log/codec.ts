@@ -125,7 +125,8 @@ function salvageEntry(prose: string, line: string, now: number | undefined): Gcc
   if (inner[inner.length - 9] !== ' ') throw new Error('integrity');
   const e = validateEvent(JSON.parse(json), now);
   if (crcHex(prose, json) === crc) return e;
-  const again = renderProse(e);
+  // As the file holds it: a lone surrogate in free text was written as U+FFFD.
+  const again = Buffer.from(renderProse(e), 'utf8').toString('utf8');
   if (trimLines(again) !== trimLines(prose) || crcHex(again, json) !== crc) throw new Error('integrity');
   return e;
 }
