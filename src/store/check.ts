@@ -107,13 +107,9 @@ export function checkLogs(store: OpenStore, now: number, collect?: GccError[]): 
       continue;
     }
     const held = { name, path: f.path, rel: f.rel, root: store.layout.root, ledger: store.layout.ledger };
-    if (signatureOf(f.path) === entry.sig) {
-      // Trusted by its signature, unread: unless the ledger's entry contradicts itself.
-      const fault = selfContradicting(entry) ? ledgerDisagrees(held, entry) : null;
-      if (fault) {
-        out.ledgerFaults.push(name);
-        damage.push(fault);
-      }
+    // Trusted by its signature, unread; unless the ledger's entry contradicts itself, when the
+    // log is read and held against it like one whose signature changed.
+    if (signatureOf(f.path) === entry.sig && !selfContradicting(entry)) {
       f.meta = metaOf(entry);
       continue;
     }

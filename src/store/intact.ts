@@ -44,7 +44,7 @@ export function intactDamage(h: Held, entry: LedgerEntry, now?: number): GccErro
     : 'had its spacing edited (blank lines, trailing spaces or the `---` separators, as an editor trims or adds them)';
   return gccError(
     'E_CORRUPT',
-    `${h.rel} ${what}; its ${events(entry.seq)} are intact`,
+    `${h.rel} ${what}; its ${events(entry.seq)} ${entry.seq === 1 ? 'is' : 'are'} intact`,
     `run \`gctx doctor --repair\`: it rewrites the file as gctx wrote it, every event kept${appended ? ', the text kept in .GCC/aside/' : ''}`,
     { file: h.rel },
   );
