@@ -6,7 +6,7 @@ import { events, explainChange, explainVanished, fixFor } from './git-explain.js
 import { type LedgerEntry, ledgerFault } from './ledger.js';
 import { copyMeta, type LogMeta, signatureOf } from './log-meta.js';
 import type { LogFile } from './logfile.js';
-import { intactDamage, ledgerDisagrees, selfContradicting } from './intact.js';
+import { foreignTail, intactDamage, ledgerDisagrees, selfContradicting } from './intact.js';
 import { assertRealLayout } from './paths.js';
 import { LOCAL } from './segments.js';
 import type { OpenStore } from './open-store.js';
@@ -94,7 +94,7 @@ export function checkLogs(store: OpenStore, now: number, collect?: GccError[]): 
         continue;
       }
       out.added.push(name);
-      if (r.tail) (own(name) ? out.torn.push(f) : out.warnings.push(`${f.rel} ends in an incomplete entry that this clone did not write; it is ignored`));
+      if (r.tail) (own(name) ? out.torn.push(f) : out.warnings.push(foreignTail(f, r.tail, now)));
       continue;
     }
     if (name !== LOCAL && !recent.has(name.slice(0, 7))) {
@@ -136,7 +136,7 @@ export function checkLogs(store: OpenStore, now: number, collect?: GccError[]): 
     }
     if (f.meta.size > entry.size) out.grew.push(name);
     else out.resigned.push(name);
-    if (r.tail) (own(name) ? out.torn.push(f) : out.warnings.push(`${f.rel} ends in an incomplete entry that this clone did not write; it is ignored`));
+    if (r.tail) (own(name) ? out.torn.push(f) : out.warnings.push(foreignTail(f, r.tail, now)));
   }
   if (damage.length && !collect) throw damage[0]!;
   for (const name of out.replaced) {

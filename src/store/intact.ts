@@ -5,10 +5,11 @@
  * since it was acknowledged, or the ledger's entry is at odds with itself). Asked only of a log
  * found damaged, so reading it whole here costs nothing on the way of a healthy open.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { relative } from 'node:path';
 import { type GccError, gccError } from '../errors.js';
 import { rebuildLog, salvage } from '../log/codec.js';
+import { MACHINE_SUFFIX } from '../log/parser.js';
 import { crc32 } from '../log/crc32.js';
 import { events } from './git-explain.js';
 import { type LedgerEntry, ledgerFileOf } from './ledger.js';
@@ -74,4 +75,37 @@ export function ledgerDisagrees(h: Held, entry: LedgerEntry): GccError | null {
   const file = relative(h.root, ledgerFileOf(h.ledger, h.name));
   const why = unchanged ? `${h.rel} is as it was when acknowledged, and reads whole, but ${file} records other bytes for it` : `${file} contradicts itself about ${h.rel} (a size its signature does not have), and the log reads whole`;
   return gccError('E_CORRUPT', `${why}: the ledger was edited or damaged, not the log`, 'run `gctx doctor --repair`: it acknowledges the log as it stands and records that', { file });
+}
+
+/** The last `n` bytes of a file, or null when it cannot be read. */
+function lastBytes(path: string, n: number): Buffer | null {
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      const buf = Buffer.alloc(Math.min(n, size));
+      readSync(fd, buf, 0, buf.length, size - buf.length);
+      return buf;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What is said of another writer's log ending in an incomplete batch of `tail` bytes. It is
+ * left out either way: this clone never acknowledged it, and a crash can stop a write right
+ * after a machine line, whose writer then sets it aside. But a whole batch missing only the
+ * separator after it is more likely an editor's trim: said so, since putting it back is the cure.
+ */
+export function foreignTail(h: { path: string; rel: string }, tail: number, now?: number): string {
+  const bytes = lastBytes(h.path, tail);
+  const text = bytes ? bytes.toString('utf8').replace(/[\s-]+$/, '') : '';
+  const s = text.endsWith(MACHINE_SUFFIX) ? salvage(Buffer.from(text, 'utf8'), now) : null;
+  if (s && s.lost === 0 && s.stray === 0 && s.events.length > 0 && !s.events.at(-1)!.more) {
+    return `${h.rel} ends in a whole entry missing the \`---\` separator after it (trimmed by an editor?); this clone did not write it, so it is left out until the separator is back`;
+  }
+  return `${h.rel} ends in an incomplete entry that this clone did not write; it is ignored`;
 }

@@ -7,7 +7,8 @@
  * real `gctx` in a child process on real files (and real git where it matters).
  */
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse, serialize } from '../../src/log/codec.js';
@@ -132,6 +133,25 @@ describe('a crash mid-write is still a torn tail', () => {
   });
 });
 
+describe("another writer's log ending in an entry without its separator", () => {
+  it('is left out as before, and the warning says a whole entry lacks its separator rather than calling it incomplete', () => {
+    const { seg } = project();
+    const theirs = readFileSync(seg, 'utf8');
+    const mine = tempProject();
+    ok(mine, 'init');
+    const [own] = segments(mine);
+    const month = join(dirname(own!), '..', basename(dirname(seg)));
+    mkdirSync(month, { recursive: true });
+    writeFileSync(join(month, basename(seg)), `${theirs.slice(0, -TERMINATOR.length)}\n`);
+    const r = gctx(mine, ['status']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/ends in a whole entry missing the `---` separator after it .*left out/);
+    // A prefix of an entry is still an incomplete one.
+    writeFileSync(join(month, basename(seg)), theirs.slice(0, theirs.lastIndexOf('<!-- gcc:e') + 30));
+    expect(gctx(mine, ['status']).stderr).toMatch(/ends in an incomplete entry that this clone did not write; it is ignored/);
+  });
+});
+
 describe('a ledger at odds with a log that reads whole', () => {
   const tamper = (dir: string, change: (e: { size: number; crc: number; sig: string }) => void) => {
     const path = join(dir, '.GCC', '.local', 'ledger.json');
@@ -155,7 +175,7 @@ describe('a ledger at odds with a log that reads whole', () => {
 
   it('a CRC changed by hand (the open trusts the log by its signature): verify names the ledger, and repair mends it', () => {
     const { dir } = project();
-    tamper(dir, (e) => (e.crc ^= 1));
+    tamper(dir, (e) => (e.crc = (e.crc ^ 1) >>> 0));
     const r = gctx(dir, ['verify']);
     expect(r.code).toBe(2);
     expect(r.stdout + r.stderr).toMatch(/ledger\.json.*the ledger was edited or damaged, not the log/);
