@@ -13,6 +13,7 @@ import type { MemoryState } from '../decider/state.js';
 import { GccError } from '../errors.js';
 import { LOG_WINDOW } from '../projections/render-log.js';
 import { trackedUnder } from '../store/git-probe.js';
+import { intactDamage, ledgerDisagrees } from '../store/intact.js';
 import { layout, type Layout } from '../store/paths.js';
 import type { LogFile } from '../store/logfile.js';
 import { LOCAL, Store } from '../store/store.js';
@@ -99,14 +100,17 @@ function verifyLogs(l: Layout, now: number, hooks: VerifyHooks, store: Store): P
   /** Read a log whole, holding it against what was acknowledged of it, and say what is wrong. */
   const readWhole = (f: LogFile) => {
     const entry = store.ledger.logs[f.name];
+    const held = { name: f.name, path: f.path, rel: f.rel, root: l.root, ledger: l.ledger };
     try {
       const r = f.load(now, entry?.size ?? 0);
       if (entry && (f.meta.size < entry.size || r.prefixCrc !== entry.crc)) {
-        problems.push({ file: f.rel, message: `its ${entry.size} acknowledged bytes (${entry.seq} events) are not what they were` });
+        // Said of the ledger when the log reads whole and it is the ledger that is at odds.
+        const known = (r.tail ? null : ledgerDisagrees(held, entry)) ?? intactDamage(held, entry, now);
+        problems.push(known ? problemOf(known, f.rel) : { file: f.rel, message: `its ${entry.size} acknowledged bytes (${entry.seq} events) are not what they were` });
       }
       if (r.tail) problems.push({ file: f.rel, message: f.name === store.ledger.open || f.name === LOCAL ? 'torn entry at the end (a crash mid-write); any gctx command sets it aside' : 'ends in an incomplete entry (ignored)' });
     } catch (err) {
-      problems.push(problemOf(err, f.rel));
+      problems.push(problemOf((entry && intactDamage(held, entry, now)) || err, f.rel));
     }
   };
   // check() trusts older months by their folders; verify reads every byte, once: the fold below

@@ -34,7 +34,7 @@ import { briefing } from '../context/briefing.js';
 import { type ContextAnswer, type ContextQuery, type ContextSource, contextQuery } from '../context/query.js';
 import { keepAside, type Problem, verifyMemory } from './integrity.js';
 import type { MemorySearch } from './search.js';
-import { assertMayInitialize, checkLogs, type Disk, ensureIgnore, hasAnyLog, migrateOldLayout } from './open-logs.js';
+import { assertHoldsMemory, assertMayInitialize, checkLogs, type Disk, ensureIgnore, hasAnyLog, migrateOldLayout } from './open-logs.js';
 import { headState, mayMigrate, visitNote } from '../store/visit.js';
 import { Fold } from './fold.js';
 import type { ExecResult, ExecuteOptions, OpenOptions } from './options.js';
@@ -149,6 +149,7 @@ export class Memory {
       await this.initialize();
     } else {
       await this.fold.load(async () => (await redactors()).redactSecrets);
+      assertHoldsMemory(this.store, this.state.created !== '', this.opts.create);
       await this.settle(checked);
     }
     ensureIgnore(disk);

@@ -118,6 +118,24 @@ export function assertMayInitialize(store: Store, existed: boolean, create: bool
   if (!create && !existed) throw gccError('E_NOT_INITIALIZED', `no memory in ${root}`, 'run `gctx init`');
 }
 
+/**
+ * Logs without an initialisation, at a commit git took the memory's segments away from (one from
+ * before the memory): what is here is this clone's segment not yet committed, which a checkout
+ * leaves in the work tree. That is not the memory, and shown as one it would look near empty:
+ * there is no memory at this commit, as where nothing was left, and the segment's events join
+ * the memory again at a commit that holds it. `gctx init` (create) still starts one on purpose.
+ */
+export function assertHoldsMemory(store: Store, initialized: boolean, create: boolean | 'if-new' | undefined): void {
+  if (initialized || create === true || !store.repo) return;
+  if (!takenByGit(store.layout.root, `${GCC_DIR}/${EVENTS_DIR}`)) return;
+  const left = [...store.logs.values()].filter((f) => f.name !== LOCAL && (f.meta.size > 0 || f.unread)).map((f) => f.rel);
+  throw gccError(
+    'E_NOT_INITIALIZED',
+    `no memory in ${store.layout.root} at this commit (other commits hold .GCC/events/); ${left.join(', ')} only holds events not committed yet, kept for when you return`,
+    'check out a commit that holds the memory (the branch you came from): those events join it there',
+  );
+}
+
 function segmentOf(file: string): string | null {
   const m = /events\/(\d{4}-\d{2}\/[^/]+\.md)$/.exec(file.replaceAll('\\', '/'));
   return m ? m[1]! : null;

@@ -7,11 +7,12 @@
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { type GccEvent, MAIN, type Placed } from '../events/types.js';
-import type { GccError } from '../errors.js';
-import { parseBytes, salvage, serialize } from '../log/codec.js';
+import { GccError, gccError } from '../errors.js';
+import { parseBytes, rebuildLog, salvage, serialize } from '../log/codec.js';
 import { randomHex } from '../runtime/random.js';
 import { fileHasConflictMarkers } from '../store/conflicted.js';
 import { blobOf, runGit } from '../store/git-probe.js';
+import { intactDamage, ledgerDisagrees } from '../store/intact.js';
 import { resolveConflict } from '../store/migrate.js';
 import { layout, newSegmentName } from '../store/paths.js';
 import { LOCAL, Store } from '../store/store.js';
@@ -23,6 +24,10 @@ export interface RepairReport {
   resolved: string[];
   restored: string[];
   salvaged: { file: string; kept: number; lost: number; aside: string }[];
+  /** Logs whose every acknowledged event read, rewritten as gctx wrote them (the file as it was kept aside). */
+  rewritten: { file: string; kept: number; aside: string }[];
+  /** Logs the ledger was at odds with, acknowledged as they stand. */
+  reacknowledged: string[];
   lost: { file: string; events: number }[];
 }
 
@@ -117,17 +122,74 @@ function eventsGitLacks(path: string, blob: Buffer, now: number): { events: GccE
 }
 
 /**
+ * What the open trusts unread (by signature, or older months by their folder), read whole, as
+ * verify does: damage the check did not see joins `damage`, and a log that reads whole but that
+ * the ledger is at odds with joins `faults`.
+ */
+function readTrusted(store: Store, now: number, damage: GccError[], faults: Set<string>): void {
+  const named = new Set(damage.map((d) => d.file));
+  for (const f of [...store.logs.values()]) {
+    const entry = store.ledger.logs[f.name];
+    if (!entry || f.unread || named.has(f.rel) || faults.has(f.name)) continue;
+    const held = { name: f.name, path: f.path, rel: f.rel, root: store.layout.root, ledger: store.layout.ledger };
+    try {
+      const r = f.load(now, entry.size);
+      if (f.meta.size >= entry.size && r.prefixCrc === entry.crc) continue;
+      const fault = r.tail ? null : ledgerDisagrees(held, entry);
+      if (fault) faults.add(f.name);
+      damage.push(fault ?? intactDamage(held, entry, now) ?? gccError('E_CORRUPT', `${f.rel}: its acknowledged bytes are not what they were`, 'run `gctx doctor --repair`', { file: f.rel }));
+    } catch (err) {
+      damage.push(err instanceof GccError ? err : gccError('E_CORRUPT', String(err), 'run `gctx doctor --repair`', { file: f.rel }));
+    }
+  }
+}
+
+/**
+ * Rewrite a log from its salvaged events when they give back every acknowledged byte
+ * (rebuildLog): the file as it stood is kept aside. Returns how many events the file holds now, 0
+ * when it was not rewritten.
+ */
+function rewriteWhole(store: Store, name: string, rel: string, entry: { size: number; crc: number }, now: () => Date, report: RepairReport): number {
+  const path = join(store.layout.root, rel);
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch {
+    return 0;
+  }
+  const s = salvage(bytes, now().getTime());
+  const whole = rebuildLog(s.events, entry);
+  if (!whole) return 0;
+  const kept = parseBytes(whole).events.length;
+  const aside = join(store.layout.aside, `${name.replaceAll('/', '__')}.${now().toISOString().replace(/[:.]/g, '-')}`);
+  mkdirSync(store.layout.aside, { recursive: true });
+  copyFileSync(path, aside);
+  writeFileSync(path, whole);
+  report.rewritten.push({ file: rel, kept, aside });
+  return kept;
+}
+
+/**
  * Make a damaged memory open again, recording every loss. Under the lock; the caller opens the
  * memory afterwards (views are rebuilt then).
  */
 export async function repairMemory(root: string, now: () => Date): Promise<RepairReport> {
   const l = layout(root);
   const store = new Store(l);
-  const report: RepairReport = { ledger: false, resolved: [], restored: [], salvaged: [], lost: [] };
+  const report: RepairReport = { ledger: false, resolved: [], restored: [], salvaged: [], rewritten: [], reacknowledged: [], lost: [] };
   await store.withLock(() => {
     const damage: GccError[] = [];
-    store.check(now().getTime(), damage);
+    const faults = new Set(store.check(now().getTime(), damage).ledgerFaults);
+    readTrusted(store, now().getTime(), damage, faults);
     const records: Placed[] = [];
+    for (const name of faults) {
+      const f = store.logs.get(name);
+      if (!f) continue;
+      delete store.ledger.logs[name];
+      store.logs.delete(name);
+      report.reacknowledged.push(f.rel);
+      records.push({ type: 'memory.repaired', data: { segment: 'ledger', kept: 0, lost: 0, reason: `the ledger's entry for ${f.rel} was edited or damaged; the log, which reads whole, was acknowledged as it stands` }, branch: MAIN });
+    }
     for (const d of damage) {
       const rel = d.file;
       if (!rel) continue;
@@ -144,6 +206,13 @@ export async function repairMemory(root: string, now: () => Date): Promise<Repai
       if (name !== LOCAL && hasMarkers(path)) {
         resolveConflict(store, name);
         report.resolved.push(rel);
+        continue;
+      }
+      // Every acknowledged event still reads (only blanks or separators were edited, or text
+      // was added): the file is rewritten as gctx wrote it, nothing lost.
+      const whole = entry ? rewriteWhole(store, name, rel, entry, now, report) : 0;
+      if (whole) {
+        records.push({ type: 'memory.repaired', data: { segment: name, kept: whole, lost: 0, reason: `${d.message}; rewritten as gctx wrote it, the file as it was kept aside` }, branch: MAIN });
         continue;
       }
       const blob = fromGit(store, path);

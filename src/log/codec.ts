@@ -106,29 +106,68 @@ export function parseBytes(buf: Buffer, o: ParseOptions = {}): ParsedLog {
   return { events: p.events, validLength: validEnd - base, tail: buf.toString('utf8', validEnd - base) };
 }
 
+/** Lines without their trailing blanks: what an editor's trim (or a CRLF checkout) leaves of them. */
+const trimLines = (text: string): string => text.split('\n').map((l) => l.trimEnd()).join('\n');
+
+/** Text between entries that is only blank lines and a separator, whole or trimmed. */
+const BETWEEN = /^\s*(?:-{1,3}\s*)?$/;
+
+/**
+ * The event of one salvaged entry, or a throw. An entry whose prose differs from gctx's only in
+ * trailing blanks (an editor trimmed them) is whole: its prose is rendered again from the JSON,
+ * and the checksum of that rendering is the one on the machine line, so the JSON is as written.
+ */
+function salvageEntry(prose: string, line: string, now: number | undefined): GccEvent {
+  if (!prose.startsWith('**[') || !line.endsWith(MACHINE_SUFFIX)) throw new Error('no entry');
+  const inner = line.slice(MACHINE_PREFIX.length, line.length - MACHINE_SUFFIX.length);
+  const json = inner.slice(0, -9);
+  const crc = inner.slice(-8);
+  if (inner[inner.length - 9] !== ' ') throw new Error('integrity');
+  const e = validateEvent(JSON.parse(json), now);
+  if (crcHex(prose, json) === crc) return e;
+  // As the file holds it: a lone surrogate in free text was written as U+FFFD.
+  const again = Buffer.from(renderProse(e), 'utf8').toString('utf8');
+  if (trimLines(again) !== trimLines(prose) || crcHex(again, json) !== crc) throw new Error('integrity');
+  return e;
+}
+
+export interface Salvaged {
+  events: GccEvent[];
+  /** Entries that did not hold together (an event each, as far as can be told). */
+  lost: number;
+  /** Stretches of text that were never entries: nothing of the memory, set aside with the file. */
+  stray: number;
+}
+
 /**
  * Every entry of a damaged log that still holds together — its CRC, its JSON, a valid event —
- * in file order, and how many entries did not. For repair: what reads is kept.
+ * in file order, how many entries did not, and how many stretches of text were never entries.
+ * Blanks and separators trimmed or added around an entry do not cost it. For repair: what reads
+ * is kept.
  */
-export function salvage(buf: Buffer, now?: number): { events: GccEvent[]; lost: number } {
+export function salvage(buf: Buffer, now?: number): Salvaged {
   const events: GccEvent[] = [];
   let lost = 0;
+  let stray = 0;
   const seen = new Set<string>();
   for (const chunk of buf.toString('utf8').split(TERMINATOR)) {
     const at = chunk.lastIndexOf(`\n${MACHINE_PREFIX}`);
     if (at === -1) {
-      if (chunk.replaceAll('\u0000', '').trim()) lost++;
+      const text = chunk.replaceAll('\u0000', '');
+      if (text.trimStart().startsWith('**[')) lost++;
+      else if (!BETWEEN.test(text)) stray++;
       continue;
     }
     const start = chunk.startsWith('**[') ? 0 : chunk.lastIndexOf('\n**[', at) + 1;
+    if (!BETWEEN.test(chunk.slice(0, start))) stray++;
     const prose = chunk.slice(start, at);
-    const line = chunk.slice(at + 1);
+    // The machine line ends at its line break: what follows it in this chunk is a trimmed
+    // separator, or text that is not an entry.
+    const eol = chunk.indexOf('\n', at + 1);
+    const line = (eol === -1 ? chunk.slice(at + 1) : chunk.slice(at + 1, eol)).trimEnd();
+    if (eol !== -1 && !BETWEEN.test(chunk.slice(eol))) stray++;
     try {
-      if (!prose.startsWith('**[') || !line.endsWith(MACHINE_SUFFIX)) throw new Error('no entry');
-      const inner = line.slice(MACHINE_PREFIX.length, line.length - MACHINE_SUFFIX.length);
-      const json = inner.slice(0, -9);
-      if (inner[inner.length - 9] !== ' ' || crcHex(prose, json) !== inner.slice(-8)) throw new Error('integrity');
-      const e = validateEvent(JSON.parse(json), now);
+      const e = salvageEntry(prose, line, now);
       if (seen.has(e.id)) throw new Error('duplicate');
       seen.add(e.id);
       events.push(e);
@@ -136,5 +175,34 @@ export function salvage(buf: Buffer, now?: number): { events: GccEvent[]; lost: 
       lost++;
     }
   }
-  return { events, lost };
+  return { events, lost, stray };
+}
+
+/**
+ * A log's bytes as gctx wrote them, rebuilt from the events salvaged from it, when they give
+ * back the acknowledged bytes (`ack`: their size and CRC-32). Serializing is deterministic, so a
+ * log whose acknowledged entries all still read is restored byte for byte, whatever was done to
+ * its blanks and separators or appended to it. Whole batches read past the acknowledged ones
+ * (appended before a crash kept the ledger from saying so) follow them. null otherwise.
+ */
+export function rebuildLog(events: readonly GccEvent[], ack: { size: number; crc: number }): Buffer | null {
+  const parts: Buffer[] = [];
+  let size = 0;
+  let crc = 0;
+  let lastId = '';
+  let whole = 0;
+  let reached = ack.size === 0;
+  for (const e of events) {
+    if (e.seq !== parts.length + 1 || e.id <= lastId) break;
+    lastId = e.id;
+    const b = Buffer.from(serializeEvent(e), 'utf8');
+    parts.push(b);
+    size += b.length;
+    crc = crc32(b, crc);
+    if (e.more) continue;
+    whole = parts.length;
+    if (size === ack.size) reached = crc === ack.crc;
+    if (size >= ack.size && !reached) return null;
+  }
+  return reached ? Buffer.concat(parts.slice(0, whole)) : null;
 }

@@ -57,11 +57,26 @@ function decode(buf: Buffer, start: number, end: number): string {
 
 /** How to get past a damaged entry: git first, else salvage with the loss on record. */
 const REPAIR = 'restore the file from git (`git checkout -- <file>`), or run `gctx doctor --repair`: what still reads is kept and the loss recorded';
+/** Text that is not an entry: git's copy, or the text moved out. */
+const STRAY = 'restore the file from git, or move the stray text out of it: only gctx writes memory logs';
 /** A segment git checked out with CRLF: repair restores git's bytes; gctx's info/attributes keeps git from converting it again. */
 const CRLF_FIX = 'run `gctx doctor --repair`: it restores the file as git holds it, and gctx has told git (in .git/info/attributes) not to convert the memory\'s segments again';
 const CR = 0x0d;
 /** An event this gctx cannot read may come from a newer one: repairing would drop it. */
 const UPGRADE = 'if a newer gctx wrote it, upgrade (`npm install -g git-context-controller@latest`) and do not repair: `gctx doctor --repair` drops what this version cannot read. Otherwise restore the file from git (`git checkout -- <file>`)';
+
+/** The fixes above for a log git holds no copy of (the open segment before its first commit, the local log). */
+const WITHOUT_GIT: [string, string][] = [
+  [REPAIR, 'run `gctx doctor --repair`: what still reads is kept and the loss recorded'],
+  [STRAY, 'move the stray text out of it (only gctx writes memory logs), or run `gctx doctor --repair`: it keeps the file aside and every event that reads'],
+  [UPGRADE, UPGRADE.replace(/ Otherwise .*$/, ' Otherwise run `gctx doctor --repair`: what still reads is kept and the loss recorded')],
+];
+
+/** A parser's fix for `file` without the way through git, for a file git holds no copy of; other fixes unchanged. */
+export function fixWithoutGit(fix: string, file: string): string {
+  for (const [withGit, without] of WITHOUT_GIT) if (fix === withGit.replace('<file>', file)) return without;
+  return fix;
+}
 
 export class EntryParser {
   readonly events: GccEvent[] = [];
@@ -116,7 +131,7 @@ export class EntryParser {
           if (!eof) {
             // The entry continues past the view; text that cannot start one is refused now.
             if (!couldStartEntry(view, pos)) {
-              throw this.corrupt('the log holds text that is not an entry (written by something other than gctx)', 'restore the file from git, or move the stray text out of it: only gctx writes memory logs', base + pos);
+              throw this.corrupt('the log holds text that is not an entry (written by something other than gctx)', STRAY, base + pos);
             }
             break;
           }
@@ -124,7 +139,7 @@ export class EntryParser {
           // (or zeros, where a filesystem extended the file before its data). Anything else
           // was written by something other than gctx: corruption, not a tear to set aside.
           if (!couldStartEntry(view, pos)) {
-            throw this.corrupt('the end of the log is not an entry (text written by something other than gctx)', 'restore the file from git, or move the stray text out of it: only gctx writes memory logs', base + pos);
+            throw this.corrupt('the end of the log is not an entry (text written by something other than gctx)', STRAY, base + pos);
           }
           break; // torn tail
         }

@@ -39,7 +39,7 @@ export default operation({
       if (a.repair) {
         try {
           const r = await repairMemory(ctx.dir, () => new Date());
-          const said = [...(r.ledger ? ['acknowledged the logs as they stand (the ledger of what this clone acknowledged was missing or damaged)'] : []), ...r.resolved.map((f) => `resolved the conflict markers in ${f} by union`), ...r.restored.map((f) => `restored ${f} from git`), ...r.salvaged.map((s) => `salvaged ${s.kept} event(s) of ${s.file} (${s.lost} lost; the damaged file is kept at ${s.aside})`), ...r.lost.map((x) => `${x.file}: ${x.events} event(s) lost, recorded`)];
+          const said = [...(r.ledger ? ['acknowledged the logs as they stand (the ledger of what this clone acknowledged was missing or damaged)'] : []), ...r.resolved.map((f) => `resolved the conflict markers in ${f} by union`), ...r.reacknowledged.map((f) => `acknowledged ${f} as it stands (the ledger's entry for it was edited or damaged)`), ...r.rewritten.map((w) => `rewrote ${w.file} as gctx wrote it: ${w.kept} event(s), none lost (the file as it was is kept at ${w.aside})`), ...r.restored.map((f) => `restored ${f} from git`), ...r.salvaged.map((s) => `salvaged ${s.kept} event(s) of ${s.file} (${s.lost} lost; the damaged file is kept at ${s.aside})`), ...r.lost.map((x) => `${x.file}: ${x.events} event(s) lost, recorded`)];
           checks.push({ check: 'repair', ok: true, detail: said.length ? said.join('; ') : 'nothing to repair' });
         } catch (err) {
           checks.push({ check: 'repair', ok: false, detail: asGccError(err).oneLine() });

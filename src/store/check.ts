@@ -2,10 +2,11 @@
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { GccError, gccError } from '../errors.js';
-import { events, explainChange, explainVanished } from './git-explain.js';
+import { events, explainChange, explainVanished, fixFor } from './git-explain.js';
 import { type LedgerEntry, ledgerFault } from './ledger.js';
 import { copyMeta, type LogMeta, signatureOf } from './log-meta.js';
 import type { LogFile } from './logfile.js';
+import { foreignTail, intactDamage, ledgerDisagrees, selfContradicting } from './intact.js';
 import { assertRealLayout } from './paths.js';
 import { LOCAL } from './segments.js';
 import type { OpenStore } from './open-store.js';
@@ -25,6 +26,8 @@ export interface Checked {
   resigned: string[];
   /** Logs this clone writes that end in an incomplete batch (set aside under the lock). */
   torn: LogFile[];
+  /** Logs that read whole but that the ledger is at odds with (intact.ts): the ledger is at fault. */
+  ledgerFaults: string[];
   warnings: string[];
 }
 
@@ -42,7 +45,7 @@ const metaOf = (e: LedgerEntry): LogMeta => {
  */
 export function checkLogs(store: OpenStore, now: number, collect?: GccError[]): Checked {
   const damage: GccError[] = collect ?? [];
-  const out: Checked = { added: [], replaced: [], grew: [], resigned: [], torn: [], warnings: [] };
+  const out: Checked = { added: [], replaced: [], grew: [], resigned: [], torn: [], ledgerFaults: [], warnings: [] };
   assertRealLayout(store.layout);
   store.lookForVisit(true);
   if (store.ledgerLost) {
@@ -86,12 +89,12 @@ export function checkLogs(store: OpenStore, now: number, collect?: GccError[]): 
         store.longPass?.();
         r = f.load(now);
       } catch (err) {
-        damage.push(err instanceof GccError ? err : gccError('E_CORRUPT', String(err), 'run `gctx doctor --repair`', { file: f.rel }));
+        damage.push(err instanceof GccError ? fixFor(err, store.place(f.path, f.name), name === LOCAL) : gccError('E_CORRUPT', String(err), 'run `gctx doctor --repair`', { file: f.rel }));
         store.logs.delete(name);
         continue;
       }
       out.added.push(name);
-      if (r.tail) (own(name) ? out.torn.push(f) : out.warnings.push(`${f.rel} ends in an incomplete entry that this clone did not write; it is ignored`));
+      if (r.tail) (own(name) ? out.torn.push(f) : out.warnings.push(foreignTail(f, r.tail, now)));
       continue;
     }
     if (name !== LOCAL && !recent.has(name.slice(0, 7))) {
@@ -99,10 +102,14 @@ export function checkLogs(store: OpenStore, now: number, collect?: GccError[]): 
       continue;
     }
     if (f.sizeOnDisk() === null) {
-      damage.push(gccError('E_CORRUPT', `${f.rel} vanished (it held ${events(entry.seq)})`, 'restore it (`git checkout -- <file>` if it was committed), or run `gctx doctor --repair` to record the loss', { file: f.rel }));
+      // Only the local log gets here (segments are listed from disk): git never held it.
+      damage.push(gccError('E_CORRUPT', `${f.rel} vanished (it held ${events(entry.seq)})`, 'restore it from a backup, or run `gctx doctor --repair` to record the loss and go on', { file: f.rel }));
       continue;
     }
-    if (signatureOf(f.path) === entry.sig) {
+    const held = { name, path: f.path, rel: f.rel, root: store.layout.root, ledger: store.layout.ledger };
+    // Trusted by its signature, unread; unless the ledger's entry contradicts itself, when the
+    // log is read and held against it like one whose signature changed.
+    if (signatureOf(f.path) === entry.sig && !selfContradicting(entry)) {
       f.meta = metaOf(entry);
       continue;
     }
@@ -113,19 +120,23 @@ export function checkLogs(store: OpenStore, now: number, collect?: GccError[]): 
     } catch (err) {
       const why = explainChange(store.place(f.path, f.name));
       if (why === null) out.replaced.push(name);
-      else damage.push(err instanceof GccError ? err : why);
+      else damage.push(intactDamage(held, entry, now) ?? (err instanceof GccError ? fixFor(err, store.place(f.path, f.name), name === LOCAL) : why));
       continue;
     }
     const keeps = f.meta.size >= entry.size && r.prefixCrc === entry.crc;
     if (!keeps) {
       const why = explainChange(store.place(f.path, f.name));
+      const fault = r.tail ? null : ledgerDisagrees(held, entry);
       if (why === null) out.replaced.push(name);
-      else damage.push(why);
+      else if (fault) {
+        out.ledgerFaults.push(name);
+        damage.push(fault);
+      } else damage.push(intactDamage(held, entry, now) ?? why);
       continue;
     }
     if (f.meta.size > entry.size) out.grew.push(name);
     else out.resigned.push(name);
-    if (r.tail) (own(name) ? out.torn.push(f) : out.warnings.push(`${f.rel} ends in an incomplete entry that this clone did not write; it is ignored`));
+    if (r.tail) (own(name) ? out.torn.push(f) : out.warnings.push(foreignTail(f, r.tail, now)));
   }
   if (damage.length && !collect) throw damage[0]!;
   for (const name of out.replaced) {

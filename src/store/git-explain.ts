@@ -10,6 +10,7 @@
 import { relative } from 'node:path';
 import { gccError, type GccError } from '../errors.js';
 import { crc32 } from '../log/crc32.js';
+import { fixWithoutGit } from '../log/parser.js';
 import { gitPath, runGit, runGitBuffer } from './git-probe.js';
 import type { LogMeta } from './log-meta.js';
 
@@ -206,6 +207,18 @@ export function explainChange({ root, inGit, path, acknowledged: entry }: LogPla
         ? `restore it: \`git checkout ${equalsIndex ? 'HEAD ' : ''}-- ${rel}\`, or run \`gctx doctor --repair\``
         : 'run `gctx doctor --repair`: what still reads is kept, the loss recorded';
   return gccError('E_CORRUPT', `${shown} changed under the memory: ${entry ? `its ${entry.size} acknowledged bytes (${plural(entry.seq, 'event')}) are not what they were` : 'it no longer reads'}`, fix, { file: shown });
+}
+
+/**
+ * A log's damage, with a fix that works: one that says to restore the file from git is only
+ * for a file git holds (not the open segment before its first commit, nor the local log, which
+ * is never committed); for those the repair is the way.
+ */
+export function fixFor(err: GccError, { root, inGit, path }: LogPlace, local: boolean): GccError {
+  if (!err.fix || !err.file) return err;
+  if (!local && inGit && tracked(root, gitPath(root, path))) return err;
+  const fix = fixWithoutGit(err.fix, err.file);
+  return fix === err.fix ? err : gccError(err.code, err.message, fix, { file: err.file, ...(err.line ? { line: err.line } : {}) });
 }
 
 /** "1 acknowledged event", "3 acknowledged events". */

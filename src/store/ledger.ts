@@ -101,6 +101,12 @@ export function ledgerFault(path: string): string {
   return raw && typeof raw.logs === 'object' && raw.logs !== null ? path : sealed;
 }
 
+/** Which of the ledger's two files holds the entry of log `name`: the sealed one, or the live one. */
+export function ledgerFileOf(path: string, name: string): string {
+  const sealed = readJson(`${path}.sealed`);
+  return sealed && Object.hasOwn(sealed.logs as object, name) ? `${path}.sealed` : path;
+}
+
 /** The ledger on disk, or null when there is none or it cannot be trusted (torn, hand-made). */
 export function readLedger(path: string): Ledger | null {
   const raw = readJson(path);

@@ -141,7 +141,7 @@ export class LogFile implements CursorSource {
 
   /** The error of a file whose acknowledged bytes are not what was read. */
   changedError() {
-    return gccError('E_CORRUPT', `${this.rel} changed since it was read (its acknowledged bytes differ)`, 'run `gctx verify`; restore the file from git or run `gctx doctor --repair`', { file: this.rel });
+    return gccError('E_CORRUPT', `${this.rel} changed since it was read (its acknowledged bytes differ)`, 'run `gctx verify` to see what changed, then `gctx doctor --repair`', { file: this.rel });
   }
 
   /**

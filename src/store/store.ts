@@ -22,6 +22,7 @@ import { type Checked, checkLogs } from './check.js';
 import { type GitRepo, findRepo, headOf } from './git-probe.js';
 import type { LogPlace } from './git-explain.js';
 import { emptyLedger, type Ledger, type LedgerEntry, ledgerDamaged, readLedger, readViews, writeLedger } from './ledger.js';
+import { foreignTail } from './intact.js';
 import { FileLock, type LockOptions } from './lock.js';
 import { copyMeta, signatureOf, statSignature } from './log-meta.js';
 import { LogFile } from './logfile.js';
@@ -289,8 +290,8 @@ export class Store implements OpenStore {
   private noteUnreadTails(): void {
     for (const f of this.logs.values()) {
       if (f.unreadTail === 0) continue;
+      this.warnings.push(foreignTail(f, f.unreadTail));
       f.unreadTail = 0;
-      this.warnings.push(`${f.rel} ends in an incomplete entry that this clone did not write; it is ignored`);
     }
   }
 

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { GccEvent } from '../../src/events/types.js';
 import { GccError } from '../../src/errors.js';
-import { parse, salvage, serialize, serializeEvent } from '../../src/log/codec.js';
+import { parse, rebuildLog, salvage, serialize, serializeEvent } from '../../src/log/codec.js';
+import { crc32 } from '../../src/log/crc32.js';
 import { conflictSides, hasConflictMarkers } from '../../src/log/conflict.js';
 import { eventLog, hostileText } from '../support/arbitraries.js';
 
@@ -137,6 +138,49 @@ describe('salvage: what a repair keeps of a damaged log', () => {
     buf.fill(0, start, start + 40);
     const s = salvage(buf);
     expect(s.events.map((e) => e.seq)).toEqual([1, 3]);
+  });
+});
+
+describe('rebuildLog: a log whose acknowledged events all read, as gctx wrote it', () => {
+  const TERMINATOR = '\n\n---\n\n';
+  /** What editors do to a text file's spacing. */
+  const edits: ((t: string) => string)[] = [
+    (t) => `${t.slice(0, -TERMINATOR.length)}\n`,
+    (t) => t.slice(0, -TERMINATOR.length),
+    (t) => t.slice(0, -1),
+    (t) => t.replace(/[ \t]+\n/g, '\n'),
+    (t) => `${t.replace(/[ \t]+\n/g, '\n').trimEnd()}\n`,
+    (t) => `${t}\n`,
+    (t) => `${t}a line someone typed\n`,
+  ];
+
+  it('gives back the acknowledged bytes after any spacing edit or appended text, whatever the entries say', () => {
+    fc.assert(
+      fc.property(eventLog.filter((e) => e.length > 0), fc.constantFrom(...edits), (events, edit) => {
+        const bytes = Buffer.from(serialize(events));
+        const s = salvage(Buffer.from(edit(bytes.toString('utf8'))));
+        expect(s.lost).toBe(0);
+        expect(rebuildLog(s.events, { size: bytes.length, crc: crc32(bytes) })?.equals(bytes)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('refuses when an acknowledged event is gone or changed, and counts stray text apart from lost entries', () => {
+    const events = [ota(1, 'one'), ota(2, 'two'), ota(3, 'three')];
+    const bytes = Buffer.from(serialize(events));
+    const ack = { size: bytes.length, crc: crc32(bytes) };
+    const text = bytes.toString('utf8');
+    const at = text.indexOf('two');
+    const s = salvage(Buffer.from(`${text.slice(0, at)}tXo${text.slice(at + 3)}stray words\n`));
+    expect(s).toMatchObject({ lost: 1, stray: 1 });
+    expect(rebuildLog(s.events, ack)).toBeNull();
+    // Fewer events than acknowledged, or other bytes than acknowledged: nothing to give back.
+    expect(rebuildLog(events.slice(0, 2), ack)).toBeNull();
+    expect(rebuildLog(events, { ...ack, crc: ack.crc ^ 1 })).toBeNull();
+    // Whole events past the acknowledged ones follow them.
+    const first = Buffer.from(serialize(events.slice(0, 2)));
+    expect(rebuildLog(events, { size: first.length, crc: crc32(first) })?.equals(bytes)).toBe(true);
   });
 });
 

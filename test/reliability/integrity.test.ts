@@ -90,7 +90,8 @@ describe('damage at any byte of what was acknowledged', () => {
   const CASES: [string, (dir: string) => void, RegExp][] = [
     ['the open segment emptied', (dir) => truncateSync(join(dir, openSegment(dir)!), 0), /acknowledged bytes/],
     ['the open segment removed', (dir) => rmSync(join(dir, openSegment(dir)!)), /vanished/],
-    ['the open segment shrunk by one byte', (dir) => truncateSync(join(dir, openSegment(dir)!), readFileSync(join(dir, openSegment(dir)!)).length - 1), /acknowledged bytes/],
+    // The final newline is all that went: every event reads, and the repair gives it back (test/store/intact.test.ts).
+    ['the open segment shrunk by one byte', (dir) => truncateSync(join(dir, openSegment(dir)!), readFileSync(join(dir, openSegment(dir)!)).length - 1), /spacing edited .*acknowledged events? (is|are) intact/],
     ['the local log emptied', (dir) => truncateSync(join(dir, LOCAL_LOG), 0), /acknowledged bytes/],
     ['the local log removed', (dir) => rmSync(join(dir, LOCAL_LOG)), /vanished/],
     ['the local log shrunk by one entry', (dir) => writeFileSync(join(dir, LOCAL_LOG), serialize(parse(readFileSync(join(dir, LOCAL_LOG))).events.slice(0, -1))), /acknowledged bytes/],

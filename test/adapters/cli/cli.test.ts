@@ -89,14 +89,23 @@ describe('gctx', () => {
     expect(r.stderr).toMatch(/E_CORRUPT: .*\(\.GCC\/events\/\d{4}-\d{2}\/[^:]+\.md:\d+\)/);
   });
 
-  it('corruption: the fix names the damaged segment and how to get it back', () => {
-    const dir = project();
-    const [segment] = segments(dir);
-    writeFileSync(segment!, readFileSync(segment!, 'utf8').replace('Memory initialized', 'Memory initialised'));
-    const r = gctx(dir, ['status']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/E_CORRUPT: .*Fix: restore the file from git \(`git checkout -- \.GCC\/events\/[^`]+\.md`\), or run `gctx doctor --repair`/s);
-    expect(r.stderr).not.toContain('log.md');
+  it('corruption: the fix names the damaged segment and how to get it back (from git only where git holds it)', () => {
+    const git = (dir: string, ...args: string[]) => spawnSync('git', args, { cwd: dir, encoding: 'utf8' });
+    for (const tracked of [false, true]) {
+      const dir = project();
+      const [segment] = segments(dir);
+      if (tracked) {
+        git(dir, 'init', '-q');
+        git(dir, 'add', '-A');
+        git(dir, '-c', 'user.email=t@example.invalid', '-c', 'user.name=T', 'commit', '-qm', 'memory');
+      }
+      writeFileSync(segment!, readFileSync(segment!, 'utf8').replace('Memory initialized', 'Memory initialised'));
+      const r = gctx(dir, ['status']);
+      expect(r.code).toBe(2);
+      if (tracked) expect(r.stderr).toMatch(/E_CORRUPT: .*Fix: restore the file from git \(`git checkout -- \.GCC\/events\/[^`]+\.md`\), or run `gctx doctor --repair`/s);
+      else expect(r.stderr).toMatch(/E_CORRUPT: .*\.GCC\/events\/[^ ]+\.md:\d+\) Fix: run `gctx doctor --repair`: what still reads is kept and the loss recorded/s);
+      expect(r.stderr).not.toContain('log.md');
+    }
   });
 
   it('not initialised: a clear error with the fix', () => {

@@ -290,4 +290,29 @@ describe('visiting an older commit', () => {
     expect(s.ok(d, 'config', 'get', 'commit_after_edits')).toMatch(/3/);
     expect(s.ok(d, 'verify')).toMatch(/^OK: /);
   });
+
+  it('a commit from before the memory, with the segment not yet committed left in the work tree: no memory there, its events back on return', { timeout: TIMEOUT }, () => {
+    const s = new Sandbox(tempProject('gcc-visit-'));
+    const d = join(s.root, 'p');
+    s.git(s.root, 'init', '-q', '-b', 'main', d);
+    s.identity(d, 'p');
+    s.git(d, 'commit', '-q', '--allow-empty', '-m', 'before the memory');
+    const before = head(s, d);
+    s.ok(d, 'init');
+    s.ok(d, 'roadmap', 'add', 'Parse configs');
+    s.commitAll(d, 'memory');
+    // Written after git saw the first segment: a new one, untracked, which a checkout leaves.
+    s.ok(d, 'commit', 'work not committed to git yet');
+    const events = ids(d).length;
+    expect(s.tryGit(d, 'checkout', '-q', before).status).toBe(0);
+    const r = s.gctx(d, 'status');
+    // Not a near-empty memory made of that one segment (it has no initialisation, no objective).
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/E_NOT_INITIALIZED.*at this commit.*\.GCC\/events\/.*only holds events not committed yet/);
+    expect(r.stderr).toMatch(/Fix: check out a commit that holds the memory/);
+    expect(s.tryGit(d, 'checkout', '-q', 'main').status).toBe(0);
+    expect(ids(d)).toHaveLength(events);
+    expect(s.ok(d, 'status')).toMatch(/Parse configs[\s\S]*work not committed to git yet/);
+    expect(s.ok(d, 'verify')).toMatch(/^OK: /);
+  });
 });
