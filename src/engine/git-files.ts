@@ -19,11 +19,11 @@
  * an argument vector and safeGit's options; nothing in the project chooses what runs (but the
  * clean filters git itself runs, see safeGit).
  */
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import type { FileChange } from '../events/types.js';
-import { type GitRepo, safeGit } from '../store/git-probe.js';
+import { type GitRepo, midOperation, safeGit } from '../store/git-probe.js';
 import { childProcess, crypto } from '../runtime/lazy-deps.js';
 
 /** A file name as a reader sees it: control characters (a name can hold a line break) shown as `?`. */
@@ -119,11 +119,6 @@ function baselineOf(repo: GitRepo, root: string, branch: string, parent: string 
   if (kept) return { head, base: { tree: kept.tree, head: kept.parents[0] ?? null, email: kept.email, time: kept.time } };
   if (!head) return null;
   return { head, base: { tree: head.tree, head: head.id, email: '', time: 0 } };
-}
-
-/** A merge, rebase, cherry-pick or revert under way: the work tree holds changes git is bringing. */
-function gitBusy(repo: GitRepo): boolean {
-  return ['MERGE_HEAD', 'rebase-merge', 'rebase-apply', 'CHERRY_PICK_HEAD', 'REVERT_HEAD'].some((f) => existsSync(join(repo.gitDir, f)));
 }
 
 const NUMSTAT = /^(\d+|-)\t(\d+|-)\t(.+)$/s;
@@ -236,7 +231,7 @@ export function changedSince(repo: GitRepo, root: string, branch: string, parent
   const from = baselineOf(repo, root, branch, parent, TIMEOUT_MS);
   // Mid-operation the work tree is git's, not this clone's: the baseline stays where it was,
   // and the work done meanwhile is counted by the next commit.
-  const busy = gitBusy(repo);
+  const busy = midOperation(repo);
   const keep = busy ? null : baselineCommit(root, tree, from?.head ?? null);
   if (!keep && !busy) return null;
   const files: FileChange[] = [];
@@ -283,7 +278,7 @@ export function uncommittedSince(repo: GitRepo, root: string, branch: string, pa
     const rows = rawNumstat(run(['diff', '-z', '--no-abbrev', '--raw', '--numstat', '--no-renames', '--relative', from.base.tree, ...spec]));
     if (!rows.length) return [];
     const uncommitted = () => (from.head ? run(['diff', '--name-only', '-z', '--no-renames', '--relative', from.head.tree, ...spec]).split('\0') : []);
-    const own = ownPaths(run, rows, from.head, from.base, gitBusy(repo), uncommitted, ['--relative', ...spec]);
+    const own = ownPaths(run, rows, from.head, from.base, midOperation(repo), uncommitted, ['--relative', ...spec]);
     return rows.filter((r) => own.has(r.path)).map((r) => ({ path: shown(r.path), added: r.added, removed: r.removed }));
   } catch {
     return null;
