@@ -238,7 +238,8 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
       const b = state.branches[cmd.name];
       if (!b || b.life === 'unborn') return fail(notFound(cmd.name));
       if (!isOpen(b)) return fail(rejection({ type: 'gcc.rejected', code: 'E_BRANCH_CLOSED', branch: cmd.name, refused: 'commit.recorded' }, state));
-      if (cmd.name === here) return ok([], [], `Already on ${cmd.name}`);
+      // Where the pointer names another branch (see decide), switching to where one is pins it.
+      if (cmd.name === here && !drift(state, ctx.session)) return ok([], [], `Already on ${cmd.name}`);
       return ok([], [switchTo(cmd.name, ctx.session)], `Switched to ${cmd.name}`);
     }
     case 'merge': {

@@ -143,6 +143,9 @@ describe('decide: where the session stands', () => {
   it('a session that chose its branch is pinned itself; commands that record nothing on the branch pin nothing', () => {
     spec([init, switched('exp', 's1')], { type: 'log', observation: 'o', thought: 't', action: 'a' }, 's1').then([{ type: 'ota.logged', branch: 'main' }], [switched('main', 's1')]);
     spec([init, switched('exp')], { type: 'roadmap', action: 'add', target: 'x' }).then([{ type: 'objective.added' }]);
+    // Switching to where one is, when the pointer names elsewhere, pins it.
+    spec([init, switched('exp')], { type: 'switch', name: 'main' }).then([], [switched('main')]);
+    spec([init], { type: 'switch', name: 'main' }).then([], []);
   });
 });
 
