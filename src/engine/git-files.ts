@@ -159,6 +159,7 @@ function rawNumstat(out: string): Row[] {
 function ownPaths(run: Run, rows: readonly Row[], head: Raw | null, base: Baseline, busy: boolean, uncommitted: () => string[], log: readonly string[]): Set<string> {
   if (!busy && (head?.id ?? null) === base.head) return new Set(rows.map((r) => r.path));
   const own = new Set<string>(busy ? [] : uncommitted());
+  if (rows.every((r) => own.has(r.path))) return own;
   if (head && base.email && head.id !== base.head) {
     const was = new Map(rows.map((r) => [r.path, r.was]));
     const range = base.head ? [`${base.head}..${head.id}`] : [head.id];
