@@ -8,7 +8,7 @@
  *
  * The framing as project data is added once, by whoever hands it to a model (observer/framing.ts).
  */
-import { currentBranch, displayLabel, type MemoryState } from '../decider/state.js';
+import { currentBranch, displayLabel, drift, driftText, type MemoryState } from '../decider/state.js';
 import { type FileChange, MAIN } from '../events/types.js';
 import { filesFitted } from '../log/prose.js';
 import { clip, fitText } from './budget.js';
@@ -21,6 +21,8 @@ export function briefing(state: MemoryState, session?: string, budget = BRIEFING
   const here = currentBranch(state, session);
   const b = state.branches[here]!;
   const lines: string[] = [`Memory branch: ${here}${here === MAIN ? '' : ` (from ${b.parent ?? MAIN})`} — ${clip(b.purpose || 'no purpose recorded', 200)}`];
+  const moved = drift(state, session);
+  if (moved) lines.push(driftText(state, moved, false));
   const open = state.objectives.map((o, i) => ({ ...o, n: i + 1 })).filter((o) => !o.done);
   if (state.objectives.length) {
     lines.push(`Open objectives (${open.length} of ${state.objectives.length}):`);

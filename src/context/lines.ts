@@ -62,7 +62,7 @@ export function pendingLine(b: BranchInfo, max: number, where: string, room = In
 /** The work tree's changes git sees since the branch's last commit, when no hook logged the work. */
 export function uncommittedLine(files: readonly FileChange[] | null | undefined, max: number, room = Infinity): string | null {
   if (!files?.length) return null;
-  const lead = 'Changed in the work tree since the last memory commit (git; a pull counts too): ';
+  const lead = 'Changed in the work tree since the last memory commit (git): ';
   return `${lead}${filesFitted(files.slice(0, max), room - lead.length - 1, files.length, '(git status)')}.`;
 }
 

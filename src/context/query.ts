@@ -5,7 +5,7 @@
  * the reader carries no internal ids and no event-type names; the data behind it does.
  */
 import { yamlLib } from '../runtime/lazy-deps.js';
-import { currentBranch, displayLabel, type BranchInfo, type MemoryState, RECENT_COMMITS } from '../decider/state.js';
+import { currentBranch, displayLabel, drift, driftText, type BranchInfo, type MemoryState, RECENT_COMMITS } from '../decider/state.js';
 import { type EventOf, type FileChange, type GccEvent, MAIN } from '../events/types.js';
 import { gccError } from '../errors.js';
 import { filesFitted } from '../log/prose.js';
@@ -86,6 +86,8 @@ function status(src: ContextSource, o: ContextOptions, budget: number): ContextA
   const here = currentBranch(s, o.session);
   const b = s.branches[here]!;
   const lines: string[] = [`On memory branch ${here}${here === MAIN ? '' : ` (from ${b.parent ?? MAIN})`}: ${clip(b.purpose || 'no purpose recorded', 200)}`];
+  const moved = drift(s, o.session);
+  if (moved) lines.push(driftText(s, moved, false));
   const open = s.objectives.map((x, i) => ({ ...x, n: i + 1 })).filter((x) => !x.done);
   lines.push(`Objectives: ${open.length} open, ${s.objectives.length - open.length} done${open.length ? '' : '.'}`);
   for (const x of open.slice(0, 10)) lines.push(`  ${x.n}. ${clip(x.text, 160)}`);
@@ -106,8 +108,10 @@ function status(src: ContextSource, o: ContextOptions, budget: number): ContextA
   lines.push(`Branches: ${active.length} open${active.length ? ':' : '.'}`);
   for (const x of active.slice(0, 8)) lines.push(`  ${x.name === here ? '*' : ' '} ${x.name} (${x.commits} commit${x.commits === 1 ? '' : 's'}): ${clip(x.purpose, 120)}`);
   if (active.length > 8) lines.push(`  … ${active.length - 8} more in \`${(o.spell ?? defaultSpell)({ level: 'metadata', segment: 'branches' })}\``);
-  const closed = Object.values(s.branches).filter((x) => x.life === 'merged').length;
-  if (closed) lines.push(`  ${closed} merged.`);
+  const merged = Object.values(s.branches).filter((x) => x.life === 'merged');
+  // Commits made on a branch where its merge was not seen yet are in no synthesis: said until read elsewhere.
+  const left = merged.filter((x) => x.late?.length).slice(0, 3).map((x) => `${x.name}: ${x.late!.map((c) => displayLabel(x, c.label, c.id)).join(', ')}`);
+  if (merged.length) lines.push(`  ${merged.length} merged${left.length ? `; commits made after their merge (\`gctx context --commit <branch>@<label>\`): ${left.join('; ')}` : ''}.`);
   const spellFull = (o.spell ?? defaultSpell)({ level: 'full' });
   const failed = failedLines(s, 5, `in \`${spellFull}\``);
   if (failed.length) lines.push('Failed approaches (do not retry without a new reason), newest first:', ...failed);

@@ -21,7 +21,7 @@ import type { Command } from './commands.js';
 import { findObjective, normalizeLine, sameObjective } from './objectives.js';
 import { flatText } from '../log/safe-text.js';
 import { crypto } from '../runtime/lazy-deps.js';
-import { type BranchInfo, currentBranch, isOpen, landing, lastLabel, type MemoryState } from './state.js';
+import { type BranchInfo, currentBranch, drift, driftText, isOpen, landing, lastLabel, type MemoryState } from './state.js';
 
 export { currentBranch };
 
@@ -180,7 +180,24 @@ function switchTo(to: string, session: string | undefined): Placed {
   return on(to, { type: 'branch.switched', data: session === undefined ? { to } : { to, session } });
 }
 
+/** Commands that record on the session's branch: they pin the session where it is, saying so. */
+const PINS = new Set<Command['type']>(['commit', 'log', 'merge', 'abandon']);
+
+/**
+ * A git checkout or a teammate's merge can leave the session's pointer naming a branch it is
+ * not on; a pull that brings the branch back must not move the session there unasked. So the
+ * first command that records where the session is pins it there, and its message says why.
+ */
 export function decide(state: MemoryState, input: Command, ctx: DecideContext): Decision {
+  const d = decideCommand(state, input, ctx);
+  const moved = d.ok && PINS.has(input.type) ? drift(state, ctx.session) : null;
+  if (!d.ok || !moved) return d;
+  // A session that never chose a branch follows the clone's default: the default is pinned.
+  const own = ctx.session === undefined || state.sessions[ctx.session]?.own === true;
+  return ok(d.shared, [switchTo(moved.to, own ? ctx.session : undefined), ...d.local], `${d.message}\n${driftText(state, moved, true)}`);
+}
+
+function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): Decision {
   const cmd = wellFormed(input);
   const here = currentBranch(state, ctx.session);
   switch (cmd.type) {
@@ -226,7 +243,8 @@ export function decide(state: MemoryState, input: Command, ctx: DecideContext): 
       const b = state.branches[cmd.name];
       if (!b || b.life === 'unborn') return fail(notFound(cmd.name));
       if (!isOpen(b)) return fail(rejection({ type: 'gcc.rejected', code: 'E_BRANCH_CLOSED', branch: cmd.name, refused: 'commit.recorded' }, state));
-      if (cmd.name === here) return ok([], [], `Already on ${cmd.name}`);
+      // Where the pointer names another branch (see decide), switching to where one is pins it.
+      if (cmd.name === here && !drift(state, ctx.session)) return ok([], [], `Already on ${cmd.name}`);
       return ok([], [switchTo(cmd.name, ctx.session)], `Switched to ${cmd.name}`);
     }
     case 'merge': {
@@ -256,7 +274,8 @@ export function decide(state: MemoryState, input: Command, ctx: DecideContext): 
       const commit = through(state, into, { type: 'commit.recorded', data: { id, label, title, contribution: synthesis, purpose: purposeOf(state, target), previous: previousOf(target), files, merge, ...(next ? { next } : {}) } });
       if (commit instanceof GccError) return fail(commit);
       // The synthesis commit leads the batch: readers of the log see the merge after its commit.
-      const local = here !== cmd.branch && here !== into ? [switchTo(into, ctx.session)] : [];
+      // Whoever merges the branch it is on moves with it, by its own command.
+      const local = here !== into ? [switchTo(into, ctx.session)] : [];
       return ok([...commit.map((e) => on(into, e)), ...closed.map((e) => on(cmd.branch, e))], local, `Merged ${cmd.branch} into ${into} as ${label} (${id}); now on ${into}`);
     }
     case 'abandon': {

@@ -147,6 +147,8 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
       owner.commits += 1;
       useLabel(owner, e.data.label);
       pushWindow(owner.recent, { id: e.data.id, label: e.data.label, title: e.data.title, at: e.at, gist: e.data.contribution.slice(0, 300), ...(e.data.abandon ? { abandon: true as const } : {}) }, RECENT_COMMITS);
+      // Made where the branch's close was not seen yet: its merge (or abandon) did not include it.
+      if (owner.closed !== null) pushWindow((owner.late ??= []), { id: e.data.id, label: e.data.label, title: e.data.title, at: e.at }, RECENT_COMMITS);
       // The abandon record is a failed approach, listed as such: the last milestone stays the last progress.
       if (!e.data.abandon) {
         // The next step is the one this commit records, and only that: a commit that names

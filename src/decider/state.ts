@@ -73,6 +73,8 @@ export interface BranchInfo {
   /** The last few commits, newest last. */
   recent: CommitRef[];
   last: LastCommit | null;
+  /** Commits folded after the branch was merged or abandoned (made where that was not seen yet): what its close did not include. */
+  late?: CommitRef[];
   /** Work logged on this branch since its last commit. */
   pending: { edits: number; turns: number; files: Dict<PendingFile>; failure?: PendingFailure | null };
 }
@@ -213,6 +215,46 @@ export function landing(state: MemoryState, name: string | null | undefined): st
 export function currentBranch(state: MemoryState, session?: string): string {
   if (session === undefined) return landing(state, state.defaultBranch);
   return landing(state, state.sessions[session]?.branch ?? state.lastMoved);
+}
+
+/** Why a session is not on the branch its pointer names (which only a gctx command moves). */
+export interface Drift {
+  /** The branch named: where a gctx command in this work tree last put the session. */
+  from: string;
+  to: string;
+  /** `absent`: the branch's events are not in this checkout (a git checkout or reset took them). */
+  why: 'absent' | 'merged' | 'abandoned';
+  /** Commits on `from` that its merge or abandon did not include. */
+  late: CommitRef[];
+}
+
+/**
+ * The session's pointer, when it names another branch than the one the session is on: a git
+ * checkout took the branch's events away (they come back with it), or a merge or abandon made
+ * elsewhere closed it. Null when it names where the session is.
+ */
+export function drift(state: MemoryState, session?: string): Drift | null {
+  const from = (session === undefined ? state.defaultBranch : (state.sessions[session]?.branch ?? state.lastMoved)) ?? MAIN;
+  const to = landing(state, from);
+  if (to === from) return null;
+  const b = state.branches[from];
+  const why = !b || b.life === 'active' || b.life === 'unborn' ? 'absent' : b.life;
+  return { from, to, why, late: why === 'absent' ? [] : (b?.late ?? []) };
+}
+
+/** What a reader is told of a drift: where the session stood, why it is elsewhere, what was left behind. `pinned`: told by the command that pinned it. */
+export function driftText(state: MemoryState, d: Drift, pinned: boolean): string {
+  const b = state.branches[d.from];
+  const lead = `${d.from}, where gctx last put this clone,`;
+  if (d.why === 'absent') {
+    const then = pinned ? `now on ${d.to}, and it stays there (\`gctx switch ${d.from}\` once ${d.from} is back)` : `the next commit goes to ${d.to} and keeps this clone there`;
+    return `${lead} is not in this checkout (its events are on another git branch): ${then}.`;
+  }
+  const closed = d.why === 'merged' ? `${lead} was merged into ${b?.mergedInto ?? d.to}` : `${lead} was abandoned`;
+  if (!d.late.length) return `${closed}; now on ${d.to}.`;
+  const labels = d.late.map((c) => `${displayLabel(b, c.label, c.id)} "${c.title.slice(0, 80)}"`).join(', ');
+  const first = d.late[0]!;
+  return `${closed} without its later commits ${labels}; now on ${d.to}. Read them (\`gctx context --commit ${d.from}@${displayLabel(b, first.label, first.id)}\`) and commit what still matters here.`;
 }
 
 /** The highest label number a branch carries. */

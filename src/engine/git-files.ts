@@ -2,24 +2,36 @@
  * Files touched since the branch's last memory commit, as git tells, for COMMIT's "Files
  * touched" when no hook logged the edits (a CLI or skill-only agent). At each commit the work
  * tree — tracked and untracked files, index and unstaged edits alike, `.GCC/` left out — is
- * written as a git tree through a scratch index, and kept under a local ref
- * (`refs/gcc/<project>/<branch>`, so `git gc` keeps it and it never travels); the next
- * commit diffs against it. A branch's first commit diffs against its parent's tree, else
- * HEAD's. Outside git, or when git fails or is slow, there are none (hooks and `--files`
- * still count). Git runs from PATH with an argument vector and safeGit's options; nothing in
- * the project chooses what runs (but the clean filters git itself runs, see safeGit).
+ * written as a git tree through a scratch index, wrapped in a baseline commit whose parent is
+ * HEAD as it stood and whose author is this clone's git identity, and kept under a ref of this
+ * git worktree (`refs/worktree/gcc/<project>/<branch>`: `git gc` keeps it, it never travels,
+ * and a second worktree of the repository keeps its own). A branch's first commit starts from
+ * its parent's baseline, else from HEAD.
+ *
+ * The files are the paths that differ between the baseline's tree and the work tree, less
+ * what git commits brought that were not this clone's work: when HEAD moved since the
+ * baseline (a pull, a merge, a switch of git branch, a rebase), a path counts only if it
+ * differs between HEAD and the work tree (work not committed to git yet) or a non-merge commit
+ * since the baseline's HEAD, authored by the same email after the baseline was taken, changed
+ * it. While a merge, rebase, cherry-pick or revert is under way, the work tree holds others'
+ * changes not committed yet: only those authored commits count, and the baseline is not moved. Outside git, or when git
+ * fails or is slow, there are none (hooks and `--files` still count). Git runs from PATH with
+ * an argument vector and safeGit's options; nothing in the project chooses what runs (but the
+ * clean filters git itself runs, see safeGit).
  */
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import type { FileChange } from '../events/types.js';
-import { type GitRepo, gitProgram, safeGit } from '../store/git-probe.js';
+import { type GitRepo, gitProgram, midOperation, safeGit } from '../store/git-probe.js';
 import { childProcess, crypto } from '../runtime/lazy-deps.js';
 
 /** A file name as a reader sees it: control characters (a name can hold a line break) shown as `?`. */
 const shown = (path: string): string => path.replace(/[\u0000-\u001f\u007f]/g, '?');
 
 const TIMEOUT_MS = 15_000;
+/** How long a read (status, the briefing) waits for git before going on without it. */
+const READ_TIMEOUT_MS = 3_000;
 
 /** The environment git runs in: a hook's GIT_DIR and the like must not point it elsewhere. */
 function cleanEnv(env?: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
@@ -28,14 +40,152 @@ function cleanEnv(env?: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return base;
 }
 
-function git(cwd: string, args: readonly string[], env?: NodeJS.ProcessEnv): string {
-  return childProcess().execFileSync(gitProgram(cwd), safeGit(args), { cwd, env: cleanEnv(env), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 });
+type Run = (args: readonly string[], input?: string) => string;
+
+function runner(cwd: string, timeout: number, env?: NodeJS.ProcessEnv): Run {
+  return (args, input) =>
+    childProcess().execFileSync(gitProgram(cwd), safeGit(args), { cwd, env: cleanEnv(env), encoding: 'utf8', input, stdio: ['pipe', 'pipe', 'ignore'], timeout, maxBuffer: 64 * 1024 * 1024 });
 }
 
-/** The local ref that keeps a branch's last tree. */
+/** The ref of this git worktree that keeps a memory branch's baseline. */
 export function treeRef(repo: GitRepo, root: string, branch: string): string {
   const project = crypto().createHash('sha256').update(relative(repo.top, root)).digest('hex').slice(0, 8);
-  return `refs/gcc/${project}/${branch}`;
+  return `refs/worktree/gcc/${project}/${branch}`;
+}
+
+/** Where the files since a memory commit are counted from. */
+interface Baseline {
+  tree: string;
+  /** HEAD when it was taken (null: no commit yet). */
+  head: string | null;
+  /** Its author's email and time (seconds): whose git commits since then are this clone's work. */
+  email: string;
+  time: number;
+}
+
+interface Raw {
+  id: string;
+  tree: string;
+  parents: string[];
+  email: string;
+  time: number;
+}
+
+/** `git cat-file --batch` answers, in order: a commit's header, or null when missing or not a commit. */
+function readCommits(root: string, revs: readonly string[], timeout: number): (Raw | null)[] {
+  const out: Buffer = childProcess().execFileSync(gitProgram(root), safeGit(['cat-file', '--batch']), { cwd: root, env: cleanEnv(), input: revs.join('\n') + '\n', stdio: ['pipe', 'pipe', 'ignore'], timeout, maxBuffer: 16 * 1024 * 1024 });
+  const found: (Raw | null)[] = [];
+  let at = 0;
+  for (let i = 0; i < revs.length; i++) {
+    const nl = out.indexOf(10, at);
+    if (nl < 0) break;
+    const head = out.subarray(at, nl).toString('utf8').split(' ');
+    at = nl + 1;
+    if (head.length !== 3 || !/^\d+$/.test(head[2]!)) {
+      found.push(null);
+      continue;
+    }
+    const size = Number(head[2]);
+    const body = out.subarray(at, at + size).toString('utf8');
+    at += size + 1;
+    if (head[1] !== 'commit') {
+      found.push(null);
+      continue;
+    }
+    const raw: Raw = { id: head[0]!, tree: '', parents: [], email: '', time: 0 };
+    for (const line of body.slice(0, body.indexOf('\n\n') >>> 0).split('\n')) {
+      if (line.startsWith('tree ')) raw.tree = line.slice(5);
+      else if (line.startsWith('parent ')) raw.parents.push(line.slice(7));
+      else if (line.startsWith('author ')) {
+        const m = /<([^>]*)>\s+(\d+)\s+[-+]\d+$/.exec(line);
+        if (m) [raw.email, raw.time] = [m[1]!.toLowerCase(), Number(m[2])];
+      }
+    }
+    found.push(raw.tree ? raw : null);
+  }
+  return found;
+}
+
+/** HEAD, and the baseline `branch` (or `parent`, or HEAD) counts from; null when git cannot tell. */
+function baselineOf(repo: GitRepo, root: string, branch: string, parent: string | null, timeout: number): { head: Raw | null; base: Baseline } | null {
+  let got: (Raw | null)[];
+  try {
+    got = readCommits(root, ['HEAD', treeRef(repo, root, branch), ...(parent ? [treeRef(repo, root, parent)] : [])], timeout);
+  } catch {
+    return null;
+  }
+  const head = got[0] ?? null;
+  const kept = got[1] ?? got[2] ?? null;
+  if (kept) return { head, base: { tree: kept.tree, head: kept.parents[0] ?? null, email: kept.email, time: kept.time } };
+  if (!head) return null;
+  return { head, base: { tree: head.tree, head: head.id, email: '', time: 0 } };
+}
+
+const NUMSTAT = /^(\d+|-)\t(\d+|-)\t(.+)$/s;
+const RAW = /^:\d{6} \d{6} ([0-9a-f]+) ([0-9a-f]+) [A-Z]\d*$/;
+
+interface Row {
+  path: string;
+  added: number;
+  removed: number;
+  /** The path's blob in the baseline (zeros: none). */
+  was: string;
+}
+
+/** `--raw --numstat -z` output: each path with its line counts and the blob it had before. */
+function rawNumstat(out: string): Row[] {
+  const was = new Map<string, string>();
+  const rows: Row[] = [];
+  const toks = out.split('\0');
+  for (let i = 0; i < toks.length; i++) {
+    const raw = RAW.exec(toks[i]!);
+    if (raw) {
+      was.set(toks[++i] ?? '', raw[1]!);
+      continue;
+    }
+    const m = NUMSTAT.exec(toks[i]!);
+    if (m) rows.push({ path: m[3]!, added: m[1] === '-' ? 0 : Number(m[1]), removed: m[2] === '-' ? 0 : Number(m[2]), was: was.get(m[3]!) ?? '' });
+  }
+  return rows;
+}
+
+/**
+ * Of the paths that changed since the baseline, those that are this clone's work: all of them
+ * while HEAD has not moved; else those HEAD does not hold as they are now (`uncommitted`, not
+ * asked while git is mid-operation), and those that a commit since the baseline's HEAD, made
+ * by its author after it was taken, left other than the baseline had them (a git commit of
+ * work the memory commit already saw brings nothing new). `log`: the pathspec, as the rows'.
+ */
+function ownPaths(run: Run, rows: readonly Row[], head: Raw | null, base: Baseline, busy: boolean, uncommitted: () => string[], log: readonly string[]): Set<string> {
+  if (!busy && (head?.id ?? null) === base.head) return new Set(rows.map((r) => r.path));
+  const own = new Set<string>(busy ? [] : uncommitted());
+  if (rows.every((r) => own.has(r.path))) return own;
+  if (head && base.email && head.id !== base.head) {
+    const was = new Map(rows.map((r) => [r.path, r.was]));
+    const range = base.head ? [`${base.head}..${head.id}`] : [head.id];
+    let mine = false;
+    let time = '';
+    const toks = run(['log', '--no-merges', '-z', '--no-abbrev', '--raw', '--format=%x01%ae%x00%at', ...range, ...log]).split('\0');
+    for (let i = 0; i < toks.length; i++) {
+      const tok = toks[i]!.replace(/^\n/, '');
+      if (tok.startsWith('\x01')) {
+        time = toks[++i] ?? '';
+        mine = tok.slice(1).toLowerCase() === base.email && Number(time) >= base.time;
+        continue;
+      }
+      const raw = RAW.exec(tok);
+      if (!raw) continue;
+      const path = toks[++i] ?? '';
+      if (mine && was.has(path) && raw[2] !== was.get(path)) own.add(path);
+    }
+  }
+  return own;
+}
+
+export interface GitFiles {
+  files: FileChange[];
+  /** The baseline commit to keep once the commit is appended; none while git is mid-operation. */
+  tree: string | null;
 }
 
 /** The work tree (tracked and untracked, minus .GCC/) as a tree id, through a scratch index. */
@@ -48,9 +198,9 @@ export function workTree(repo: GitRepo, root: string): string | null {
     } catch {
       /* no index yet: a fresh repository */
     }
-    const env = { GIT_INDEX_FILE: index };
-    git(root, ['add', '-A', '--', '.', ':(exclude).GCC'], env);
-    return git(root, ['write-tree'], env).trim() || null;
+    const run = runner(root, TIMEOUT_MS, { GIT_INDEX_FILE: index });
+    run(['add', '-A', '--', '.', ':(exclude).GCC']);
+    return run(['write-tree']).trim() || null;
   } catch {
     return null;
   } finally {
@@ -58,77 +208,79 @@ export function workTree(repo: GitRepo, root: string): string | null {
   }
 }
 
-function resolveTree(root: string, rev: string): string | null {
+/** The baseline commit for `tree`: HEAD as its parent, this clone's git identity as its author. */
+function baselineCommit(root: string, tree: string, head: Raw | null): string | null {
+  const args = ['commit-tree', '--no-gpg-sign', tree, ...(head ? ['-p', head.id] : []), '-m', 'gctx: work tree at a memory commit'];
   try {
-    return git(root, ['rev-parse', '--verify', '-q', `${rev}^{tree}`]).trim() || null;
+    return runner(root, TIMEOUT_MS)(args).trim() || null;
+  } catch {
+    /* no git identity here: a baseline all the same, whose author owns no commit */
+  }
+  try {
+    const anon = { GIT_AUTHOR_NAME: 'gctx', GIT_AUTHOR_EMAIL: 'gctx@invalid', GIT_COMMITTER_NAME: 'gctx', GIT_COMMITTER_EMAIL: 'gctx@invalid' };
+    return runner(root, TIMEOUT_MS, anon)(args).trim() || null;
   } catch {
     return null;
   }
 }
 
-export interface GitFiles {
-  files: FileChange[];
-  /** The tree to record once the commit is appended. */
-  tree: string;
-}
-
-/** What changed under the project since `branch`'s last recorded tree (or `parent`'s, or HEAD's). */
+/** What changed under the project since `branch`'s baseline (or `parent`'s, or HEAD), and the baseline to keep next. */
 export function changedSince(repo: GitRepo, root: string, branch: string, parent: string | null): GitFiles | null {
   const tree = workTree(repo, root);
   if (!tree) return null;
-  const base = resolveTree(root, treeRef(repo, root, branch)) ?? (parent ? resolveTree(root, treeRef(repo, root, parent)) : null) ?? resolveTree(root, 'HEAD');
+  const run = runner(root, TIMEOUT_MS);
+  const from = baselineOf(repo, root, branch, parent, TIMEOUT_MS);
+  // Mid-operation the work tree is git's, not this clone's: the baseline stays where it was,
+  // and the work done meanwhile is counted by the next commit.
+  const busy = midOperation(repo);
+  const keep = busy ? null : baselineCommit(root, tree, from?.head ?? null);
+  if (!keep && !busy) return null;
   const files: FileChange[] = [];
-  if (base && base !== tree) {
-    let out: string;
-    try {
-      out = git(root, ['diff-tree', '-r', '-z', '--numstat', '--no-renames', base, tree, '--', relative(repo.top, root) || '.']);
-    } catch {
-      return { files, tree };
-    }
-    const prefix = relative(repo.top, root).split(sep).join('/');
-    const parts = out.split('\0');
-    for (const row of parts) {
-      const m = /^(\d+|-)\t(\d+|-)\t(.+)$/s.exec(row);
-      if (!m) continue;
-      const path = prefix && m[3]!.startsWith(`${prefix}/`) ? m[3]!.slice(prefix.length + 1) : m[3]!;
+  if (!from || from.base.tree === tree) return { files, tree: keep };
+  const prefix = relative(repo.top, root).split(sep).join('/');
+  const spec = ['--', '.']; // relative to the project, where git runs; paths come back from the top
+  try {
+    const rows = rawNumstat(run(['diff-tree', '-r', '-z', '--no-abbrev', '--raw', '--numstat', '--no-renames', from.base.tree, tree, ...spec]));
+    const uncommitted = () => (from.head ? run(['diff-tree', '-r', '-z', '--name-only', '--no-renames', from.head.tree, tree, ...spec]).split('\0') : []);
+    const own = ownPaths(run, rows, from.head, from.base, busy, uncommitted, spec);
+    for (const r of rows) {
+      if (!own.has(r.path)) continue;
+      const path = prefix && r.path.startsWith(`${prefix}/`) ? r.path.slice(prefix.length + 1) : r.path;
       if (path === '.GCC' || path.startsWith('.GCC/')) continue;
-      files.push({ path: shown(path), added: m[1] === '-' ? 0 : Number(m[1]), removed: m[2] === '-' ? 0 : Number(m[2]) });
+      files.push({ path: shown(path), added: r.added, removed: r.removed });
     }
+  } catch {
+    /* git failed: none from git this time */
   }
-  return { files, tree };
+  return { files, tree: keep };
 }
 
-/** How long a read (status, the briefing) waits for git before going on without it. */
-const READ_TIMEOUT_MS = 3_000;
-
 /**
- * What git sees changed in the work tree since `branch`'s last commit (or `parent`'s, or
- * HEAD), with line counts, `.GCC/` left out — tracked and untracked files alike, as COMMIT
- * will record them, but without writing anything to git: untracked files join a scratch
- * index by their content's id only. For status and the briefing, when no hook logged the
- * work. Null outside git or when git fails or is slow.
+ * What git sees changed in the work tree since `branch`'s baseline (or `parent`'s, or HEAD),
+ * with line counts, `.GCC/` left out, counted as COMMIT will count it — but without writing
+ * anything to git: untracked files join a scratch index by their content's id only. For status
+ * and the briefing, when no hook logged the work. Null outside git or when git fails or is slow.
  */
 export function uncommittedSince(repo: GitRepo, root: string, branch: string, parent: string | null): FileChange[] | null {
-  const base = resolveTree(root, treeRef(repo, root, branch)) ?? (parent ? resolveTree(root, treeRef(repo, root, parent)) : null) ?? resolveTree(root, 'HEAD');
-  if (!base) return null;
+  const from = baselineOf(repo, root, branch, parent, READ_TIMEOUT_MS);
+  if (!from) return null;
   const dir = mkdtempSync(join(tmpdir(), 'gcc-index-'));
   const index = join(dir, 'index');
-  const run = (args: readonly string[], input?: string) =>
-    childProcess().execFileSync(gitProgram(root), safeGit(args), { cwd: root, env: cleanEnv({ GIT_INDEX_FILE: index }), encoding: 'utf8', input, stdio: ['pipe', 'pipe', 'ignore'], timeout: READ_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 });
+  const run = runner(root, READ_TIMEOUT_MS, { GIT_INDEX_FILE: index });
+  const spec = ['--', '.', ':(exclude).GCC'];
   try {
     try {
       copyFileSync(join(repo.gitDir, 'index'), index);
     } catch {
       /* no index yet */
     }
-    const untracked = run(['ls-files', '-z', '-o', '--exclude-standard', '--', '.', ':(exclude).GCC']);
+    const untracked = run(['ls-files', '-z', '-o', '--exclude-standard', ...spec]);
     if (untracked) run(['update-index', '--add', '--info-only', '-z', '--stdin'], untracked);
-    const files: FileChange[] = [];
-    for (const row of run(['diff', '--numstat', '-z', '--no-renames', '--relative', base, '--', '.', ':(exclude).GCC']).split('\0')) {
-      const m = /^(\d+|-)\t(\d+|-)\t(.+)$/s.exec(row);
-      if (m) files.push({ path: shown(m[3]!), added: m[1] === '-' ? 0 : Number(m[1]), removed: m[2] === '-' ? 0 : Number(m[2]) });
-    }
-    return files;
+    const rows = rawNumstat(run(['diff', '-z', '--no-abbrev', '--raw', '--numstat', '--no-renames', '--relative', from.base.tree, ...spec]));
+    if (!rows.length) return [];
+    const uncommitted = () => (from.head ? run(['diff', '--name-only', '-z', '--no-renames', '--relative', from.head.tree, ...spec]).split('\0') : []);
+    const own = ownPaths(run, rows, from.head, from.base, midOperation(repo), uncommitted, ['--relative', ...spec]);
+    return rows.filter((r) => own.has(r.path)).map((r) => ({ path: shown(r.path), added: r.added, removed: r.removed }));
   } catch {
     return null;
   } finally {
@@ -136,11 +288,11 @@ export function uncommittedSince(repo: GitRepo, root: string, branch: string, pa
   }
 }
 
-/** Keep the tree under the branch's ref, for the next commit to diff against. */
-export function recordTree(repo: GitRepo, root: string, branch: string, tree: string): void {
+/** Keep the baseline under the branch's ref, for the next commit to count from. */
+export function recordTree(repo: GitRepo, root: string, branch: string, baseline: string): void {
   try {
-    git(root, ['update-ref', treeRef(repo, root, branch), tree]);
+    runner(root, TIMEOUT_MS)(['update-ref', treeRef(repo, root, branch), baseline]);
   } catch {
-    /* the next commit diffs against HEAD instead */
+    /* the next commit counts from HEAD instead */
   }
 }

@@ -256,7 +256,7 @@ export class Memory {
         const d: Decision = decide(this.state, clean, { session, nonce: this.fold.nonce(), ...(git && clean.type === 'commit' ? { gitFiles: redactFiles(git.files) } : {}) });
         if (!d.ok) throw d.error;
         const events = this.fold.appendAndProject(d.shared, d.local);
-        if (git && this.store.repo) {
+        if (git?.tree && this.store.repo) {
           const merged = events.find((e) => e.type === 'branch.merged');
           recordTree(this.store.repo, this.root, merged?.type === 'branch.merged' ? merged.data.into : here, git.tree);
         }

@@ -101,15 +101,18 @@ function onlyInReflog(shown: string, rel: string, what: string, h: Holding): Gcc
   );
 }
 
-/** A stash holding `rel` (the untracked-files part of `git stash -u`, or its index), if any. */
-function stashHolding(root: string, rel: string): string | null {
+/**
+ * A stash holding `rel`, and the part of it that does: its untracked files (`git stash -u`,
+ * `^3`), the work tree it saved (the stash itself), or its index (`^2`). Null when none does.
+ */
+function stashHolding(root: string, rel: string): { stash: string; rev: string } | null {
   try {
     const list = runGit(root, ['stash', 'list', '--format=%gd']).split('\n').filter(Boolean);
     for (const s of list) {
       for (const rev of [`${s}^3`, s, `${s}^2`]) {
         try {
           runGit(root, ['cat-file', '-e', `${rev}:./${rel}`]);
-          return s;
+          return { stash: s, rev };
         } catch {
           /* not in this part of the stash */
         }
@@ -163,7 +166,7 @@ export function explainVanished({ root, inGit, path, acknowledged }: LogPlace): 
       if (h) return onlyInReflog(shown, rel, `vanished (${held})`, h);
     }
     const stash = stashHolding(root, rel);
-    if (stash) return gccError('E_CORRUPT', `${shown} vanished (${held}); ${stash} holds it`, `bring it back with \`git stash pop\` (or \`git checkout ${stash}^3 -- ${rel}\`), then retry`, { file: shown });
+    if (stash) return gccError('E_CORRUPT', `${shown} vanished (${held}); ${stash.stash} holds it`, `bring it back with \`git stash pop\` (or only it: \`git checkout ${stash.rev} -- ${rel}\`), then retry`, { file: shown });
     if (inIndex) return gccError('E_CORRUPT', `${shown} vanished (${held}); git still has it`, `restore it: \`git checkout -- ${rel}\``, { file: shown });
     if (committedSomewhere(root, rel)) return gccError('E_CORRUPT', `${shown} vanished (${held}); git took it away, but no commit holds all of them (the newest were never committed)`, 'restore it from a backup, or run `gctx doctor --repair` to record the loss and go on', { file: shown });
   }
@@ -200,7 +203,7 @@ export function explainChange({ root, inGit, path, acknowledged: entry }: LogPla
   const stash = inGit ? stashHolding(root, rel) : null;
   // Unstaged damage: the index still holds the file. Staged damage: HEAD may.
   const fix = stash
-    ? `${stash} holds a copy: \`git stash pop\` brings it back; or run \`gctx doctor --repair\``
+    ? `${stash.stash} holds a copy: \`git stash pop\` brings it back; or run \`gctx doctor --repair\``
     : asGitHolds
       ? 'no commit holds them all (the newest were written after git last read the file, and never committed): restore it from a backup, or run `gctx doctor --repair` to record the loss'
       : isTracked

@@ -7,7 +7,7 @@
  */
 import { childProcess } from '../runtime/lazy-deps.js';
 import { onPathOutside } from '../runtime/on-path.js';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { devNull } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
@@ -118,6 +118,15 @@ export function headOf(repo: GitRepo): string | null {
     if (name === ref && sha) return sha;
   }
   return `${ref} (no commit yet)`;
+}
+
+/**
+ * A merge, rebase, cherry-pick or revert under way in this work tree (git's state files are
+ * present): the work tree is git's until it finishes — files taken away for a while, a stash
+ * git will apply at the end (`--autostash`), others' changes not committed yet.
+ */
+export function midOperation(repo: GitRepo): boolean {
+  return ['rebase-merge', 'rebase-apply', 'MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD'].some((f) => existsSync(join(repo.gitDir, f)));
 }
 
 /** size:mtime:inode of the index: it changes when anything is staged or committed. */

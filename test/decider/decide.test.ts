@@ -128,12 +128,33 @@ describe('decide: BRANCH, SWITCH', () => {
   });
 });
 
+describe('decide: where the session stands', () => {
+  it('a commit where the pointer names a branch not in this checkout records here, pins the session here and says why', () => {
+    const d = spec([init, switched('exp')], { type: 'commit', contribution: 'on main' }).then([{ type: 'commit.recorded', branch: 'main' }], [switched('main')]);
+    expect(d.message).toMatch(/exp, where gctx last put this clone, is not in this checkout .*now on main, and it stays there/);
+  });
+
+  it('a commit after a merge made elsewhere names the commits the merge did not include', () => {
+    const merged: Placed = { type: 'branch.merged', data: { branch: 'feat', into: 'main', commit: 'abcdef9' }, branch: 'feat' };
+    const d = spec([init, created('feat'), switched('feat'), commit('feat', 'C001'), merged, commit('feat', 'C002', 'bbbbbb2')], { type: 'commit', contribution: 'next' }).then([{ type: 'commit.recorded', branch: 'main' }], [switched('main')]);
+    expect(d.message).toMatch(/feat, where gctx last put this clone, was merged into main without its later commits C002 "work C002"; now on main\. Read them \(`gctx context --commit feat@C002`\)/);
+  });
+
+  it('a session that chose its branch is pinned itself; commands that record nothing on the branch pin nothing', () => {
+    spec([init, switched('exp', 's1')], { type: 'log', observation: 'o', thought: 't', action: 'a' }, 's1').then([{ type: 'ota.logged', branch: 'main' }], [switched('main', 's1')]);
+    spec([init, switched('exp')], { type: 'roadmap', action: 'add', target: 'x' }).then([{ type: 'objective.added' }]);
+    // Switching to where one is, when the pointer names elsewhere, pins it.
+    spec([init, switched('exp')], { type: 'switch', name: 'main' }).then([], [switched('main')]);
+    spec([init], { type: 'switch', name: 'main' }).then([], []);
+  });
+});
+
 describe('decide: MERGE, ABANDON', () => {
   it('MERGE writes the synthesis commit on the target, then closes the source', () => {
     spec([init, created('exp'), switched('exp'), commit('exp', 'C001')], { type: 'merge', branch: 'exp', synthesis: 'Keep it' }).then([
       { type: 'commit.recorded', branch: 'main', data: { label: 'C001', contribution: 'Keep it', merge: { from: 'exp', integrated: 'Keep it' } } },
       { type: 'branch.merged', branch: 'exp', data: { branch: 'exp', into: 'main' } },
-    ]);
+    ], [switched('main')]); // whoever merges the branch it is on moves with it, by that command
   });
 
   it('MERGE records its own next step when given one, and none when not: the branch\'s is not carried', () => {
@@ -141,10 +162,10 @@ describe('decide: MERGE, ABANDON', () => {
     const d = spec(given, { type: 'merge', branch: 'exp', synthesis: 'Keep it', next: 'measure it on main' }).then([
       { type: 'commit.recorded', branch: 'main', data: { label: 'C001', next: 'measure it on main', merge: { from: 'exp' } } },
       { type: 'branch.merged', branch: 'exp', data: { branch: 'exp', into: 'main' } },
-    ]);
+    ], [switched('main')]);
     expect(d.shared[0]!.data).toHaveProperty('next', 'measure it on main');
     for (const next of [undefined, '  ']) {
-      const bare = spec(given, { type: 'merge', branch: 'exp', synthesis: 'Keep it', ...(next === undefined ? {} : { next }) }).then([{ type: 'commit.recorded', branch: 'main' }, { type: 'branch.merged', branch: 'exp' }]);
+      const bare = spec(given, { type: 'merge', branch: 'exp', synthesis: 'Keep it', ...(next === undefined ? {} : { next }) }).then([{ type: 'commit.recorded', branch: 'main' }, { type: 'branch.merged', branch: 'exp' }], [switched('main')]);
       expect(bare.shared[0]!.data).not.toHaveProperty('next');
     }
   });

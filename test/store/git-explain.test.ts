@@ -1,0 +1,50 @@
+/**
+ * What gctx says when a stash took a segment: the command it suggests names the part of the
+ * stash that holds it, and works when followed. Real git, the real CLI.
+ */
+import { execFileSync } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { gctx } from '../support/cli.js';
+import { cleanup, tempProject } from '../support/tmp.js';
+
+afterAll(cleanup);
+
+const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+
+function repo(): string {
+  const dir = tempProject();
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'config', 'user.email', 't@example.invalid');
+  git(dir, 'config', 'user.name', 'T');
+  expect(gctx(dir, ['init']).code).toBe(0);
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-qm', 'memory');
+  expect(gctx(dir, ['commit', 'a milestone']).code).toBe(0);
+  return dir;
+}
+
+describe('a segment a stash took', () => {
+  it('`git stash` (no -u) of a staged new segment: pop first, or the one command that brings it back', () => {
+    const dir = repo();
+    git(dir, 'add', '-A');
+    git(dir, 'stash', '-q');
+    const r = gctx(dir, ['status']);
+    expect(r.code).toBe(2);
+    const m = /`git stash pop` \(or only it: `git checkout (stash@\{0\}) -- (\S+)`\)/.exec(r.stderr);
+    expect(m, r.stderr).not.toBeNull();
+    git(dir, 'checkout', m![1]!, '--', m![2]!);
+    expect(gctx(dir, ['status']).code).toBe(0);
+    expect(gctx(dir, ['context', '--branch']).stdout).toMatch(/a milestone/);
+  });
+
+  it('`git stash -u` of an untracked segment: its untracked part', () => {
+    const dir = repo();
+    git(dir, 'stash', '-q', '-u');
+    const r = gctx(dir, ['status']);
+    expect(r.code).toBe(2);
+    const m = /`git checkout (stash@\{0\}\^3) -- (\S+)`/.exec(r.stderr);
+    expect(m, r.stderr).not.toBeNull();
+    git(dir, 'checkout', m![1]!, '--', m![2]!);
+    expect(gctx(dir, ['status']).code).toBe(0);
+  });
+});
