@@ -13,7 +13,7 @@ import { renderCommit } from '../projections/render-commit.js';
 import { renderMain } from '../projections/render-main.js';
 import { metadataObject } from '../projections/render-metadata.js';
 import { CHARS_PER_TOKEN, clip, estimateTokens, fitItems, fitText, MIN_BUDGET } from './budget.js';
-import { entryLine, failedLines, failureLine, filesFitted, pendingLine, uncommittedLine } from './lines.js';
+import { disputedLines, dropText, entryLine, failedLines, failureLines, filesFitted, milestoneText, newestDrop, pendingLine, uncommittedLine } from './lines.js';
 import type { SearchHit, SearchKind } from './search-index.js';
 import { CONTEXT_LEVELS, type ContextLevel } from './levels.js';
 
@@ -89,16 +89,27 @@ function status(src: ContextSource, o: ContextOptions, budget: number): ContextA
   lines.push(`Objectives: ${open.length} open, ${s.objectives.length - open.length} done${open.length ? '' : '.'}`);
   for (const x of open.slice(0, 10)) lines.push(`  ${x.n}. ${clip(x.text, 160)}`);
   if (open.length > 10) lines.push(`  … ${open.length - 10} more in \`${(o.spell ?? defaultSpell)({ level: 'full' })}\``);
+  // The newest commit first, as the branch view has it: an abandon recorded here is one (not
+  // progress: the last progress follows it). A label two clones both used carries the hash: said once.
+  const spell = o.spell ?? defaultSpell;
+  const named = (c: { label: string; id: string }) => {
+    const shown = displayLabel(b, c.label, c.id);
+    return { shown, head: `${shown}${shown === c.label ? ` ${c.id}` : ''}`, whole: `\`${spell({ level: 'commit', id: shown })}\`` };
+  };
+  const drop = newestDrop(b);
+  if (drop) {
+    const n = named(drop);
+    lines.push(`Last commit ${n.head} (${when(drop.at)}): ${dropText(s, drop, 5, 300, n.whole)}`);
+  }
   if (b.last) {
-    const shown = displayLabel(b, b.last.label, b.last.id);
-    // A label two clones both used already carries the hash: said once.
-    lines.push(`Last commit ${shown}${shown === b.last.label ? ` ${b.last.id}` : ''} (${when(b.last.at)}): ${clip(b.last.contribution, 300)}`);
+    const n = named(b.last);
+    lines.push(`${drop ? 'Last progress' : 'Last commit'} ${n.head} (${when(b.last.at)}): ${milestoneText(b.last, 300, n.whole)}`);
     if (b.last.next) lines.push(`  Next: ${clip(b.last.next, 200)}`);
   }
-  const pending = pendingLine(b, 10, `in \`${(o.spell ?? defaultSpell)({ level: 'log', branch: here })}\``) ?? uncommittedLine(src.uncommitted?.(here), 10);
+  const logWhere = `in \`${spell({ level: 'log', branch: here })}\``;
+  const pending = pendingLine(b, 10, logWhere) ?? uncommittedLine(src.uncommitted?.(here), 10);
   if (pending) lines.push(pending);
-  const failing = failureLine(b);
-  if (failing) lines.push(failing);
+  lines.push(...failureLines(b, 5, logWhere));
   const earlier = earlierCommits(src, here, EARLIER_COMMITS, o.spell ?? defaultSpell);
   if (earlier.length) lines.push('Earlier commits, newest first:', ...earlier);
   const active = Object.values(s.branches).filter((x) => x.life === 'active' && x.name !== MAIN).sort((x, y) => (x.created < y.created ? 1 : -1));
@@ -108,6 +119,8 @@ function status(src: ContextSource, o: ContextOptions, budget: number): ContextA
   const closed = Object.values(s.branches).filter((x) => x.life === 'merged').length;
   if (closed) lines.push(`  ${closed} merged.`);
   const spellFull = (o.spell ?? defaultSpell)({ level: 'full' });
+  const disputed = disputedLines(s, 5);
+  if (disputed.length) lines.push('Merged on one clone, abandoned on another:', ...disputed);
   const failed = failedLines(s, 5, `in \`${spellFull}\``);
   if (failed.length) lines.push('Failed approaches (do not retry without a new reason), newest first:', ...failed);
   const fit = fitText(lines.join('\n'), budget, `raise the budget, or ask for one part: \`${spellFull}\`, \`${(o.spell ?? defaultSpell)({ level: 'branch', name: here })}\``);
@@ -186,8 +199,7 @@ function branchView(src: ContextSource, q: Extract<ContextQuery, { level: 'branc
   // The branch's work since its last commit: what a session picking the branch up is in the middle of.
   const pending = pendingLine(b, 10, `in \`${(o.spell ?? defaultSpell)({ level: 'log', branch: name })}\``);
   if (pending) head.push(pending);
-  const failing = failureLine(b);
-  if (failing) head.push(failing);
+  head.push(...failureLines(b, 5, `in \`${(o.spell ?? defaultSpell)({ level: 'log', branch: name })}\``));
   // Recent commits older than the page (on a later page, the newer ones are not "earlier").
   const oldest = shown.at(-1)?.at;
   const earlier = oldest === undefined ? [] : b.recent.filter((c) => c.at <= oldest && !shown.some((x) => x.data.id === c.id));
@@ -328,13 +340,18 @@ function fullView(src: ContextSource, q: Extract<ContextQuery, { level: 'full' }
   return { text: fit.text, truncated: next !== null, tokens: estimateTokens(fit.text), next, data };
 }
 
+const notSession = (e: GccEvent): boolean => !e.type.startsWith('session.');
+
 function logView(src: ContextSource, q: Extract<ContextQuery, { level: 'log' }>, o: ContextOptions, budget: number): ContextAnswer {
   const branch = q.branch ?? currentBranch(src.state, o.session);
   if (!src.state.branches[branch]) throw gccError('E_BRANCH_NOT_FOUND', `no branch named ${JSON.stringify(branch)}`, 'list branches with `gctx status`');
   const n = q.n && q.n > 0 ? Math.min(q.n, 500) : DEFAULT_LOG;
   const p = page(q.page);
-  const total = src.state.branches[branch]!.logged;
-  const events = src.newest({ branch, limit: p * n }).slice((p - 1) * n);
+  // Session starts, compactions and ends are left out: a front end that comes and goes (an MCP
+  // client per task) would crowd the work out of a read. The event log keeps them.
+  const b = src.state.branches[branch]!;
+  const total = b.logged - b.sessionLogged;
+  const events = src.newest({ branch, limit: p * n, filter: notSession }).slice((p - 1) * n);
   const items = events.map((e) => `${entryLine(e)}\n`);
   const spell = o.spell ?? defaultSpell;
   const before = (p - 1) * n;
