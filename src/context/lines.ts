@@ -3,7 +3,7 @@
  * internal ids, no event-type names, each input once, results clipped to what is worth their
  * tokens (docs/benchmarks.md, the resume benchmark).
  */
-import { type BranchInfo, type CommitRef, CONTRIBUTION_KEPT, type Failed, GIST_KEPT, type LastCommit, LEARNED_KEPT, type MemoryState, type PendingFailure } from '../decider/state.js';
+import { type BranchInfo, type CommitRef, CONTRIBUTION_KEPT, type Failed, GIST_KEPT, type LastCommit, LEARNED_KEPT, REASON_KEPT, type MemoryState, type PendingFailure } from '../decider/state.js';
 import { guardRefusal } from '../events/guard.js';
 import type { FileChange, GccEvent } from '../events/types.js';
 import { filesText, summaryLine } from '../log/prose.js';
@@ -66,9 +66,9 @@ const plainFailed = (state: MemoryState): Failed[] => [...state.failed].reverse(
  * Approaches tried and dropped, newest first, with why. A branch both merged and abandoned
  * (two clones disagreed) is not a plain failure: disputedLines says it.
  */
-export function failedLines(state: MemoryState, max: number, where = 'in the full roadmap (context full)'): string[] {
+export function failedLines(state: MemoryState, max: number, where = 'in the full roadmap (context full)', whole = (branch: string) => `context branch ${branch}`): string[] {
   const plain = plainFailed(state);
-  const lines = plain.slice(0, max).map((f) => `  - ${f.branch} (${f.at.slice(0, 10)}): ${clip(f.purpose, 120)} — dropped: ${clip(f.reason, 240)}`);
+  const lines = plain.slice(0, max).map((f) => `  - ${f.branch} (${f.at.slice(0, 10)}): ${clip(f.purpose, 120)} — dropped: ${clipTo(f.reason, 240, whole(f.branch), REASON_KEPT)}`);
   const more = state.failedCount - lines.length - (state.failed.length - plain.length);
   if (lines.length && more > 0) lines.push(`  … ${more} earlier, newest first, ${where}`);
   return lines;
@@ -91,9 +91,16 @@ export function disputedLine(f: Failed): string {
   return `${f.branch}: merged into ${f.merged?.into ?? 'main'}${title ? ` (${clip(title, 120)})` : ''} but abandoned elsewhere: ${clip(f.reason, 240)}`;
 }
 
-/** Branches both merged and abandoned, newest first: at most `max`. */
-export function disputedLines(state: MemoryState, max: number): string[] {
-  return [...state.failed].reverse().filter((f) => f.merged).slice(0, max).map((f) => `  - ${disputedLine(f)}`);
+/** Branches both merged and abandoned, newest first: at most `max`; `whole`, where a clipped one is whole. */
+export function disputedLines(state: MemoryState, max: number, whole = (branch: string) => `context branch ${branch}`): string[] {
+  return [...state.failed]
+    .reverse()
+    .filter((f) => f.merged)
+    .slice(0, max)
+    .map((f) => {
+      const line = disputedLine(f);
+      return `  - ${line}${line.endsWith('…') || f.reason.length >= REASON_KEPT ? ` (whole: ${whole(f.branch)})` : ''}`;
+    });
 }
 
 /**

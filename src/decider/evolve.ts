@@ -15,7 +15,7 @@ import { guardRefusal } from '../events/guard.js';
 import { MAX_OBJECTIVES } from '../events/rules.js';
 import { branchStep, sessionStep } from '../machines/steps.js';
 import { signalsOf } from '../machines/session.js';
-import { type BranchInfo, CONTRIBUTION_KEPT, dict, emptyPending, FAILED_WINDOW, GIST_KEPT, initialState, LEARNED_KEPT, type MemoryState, MILESTONE_WINDOW, newBranch, PENDING_FAILURES, PENDING_FILES, RECENT_COMMITS, SESSION_WINDOW } from './state.js';
+import { type BranchInfo, CONTRIBUTION_KEPT, dict, emptyPending, FAILED_WINDOW, GIST_KEPT, initialState, LEARNED_KEPT, type MemoryState, MILESTONE_WINDOW, newBranch, PENDING_FAILURES, PENDING_FILES, REASON_KEPT, RECENT_COMMITS, SESSION_WINDOW } from './state.js';
 
 /**
  * The branch an event is about. One whose creation has not been folded yet (a union can deliver
@@ -203,7 +203,7 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
         // merged and abandoned — whichever came first, readers see the one line.
         if (b.life === 'merged') {
           d.failedCount += 1;
-          pushWindow(d.failed, { branch: b.name, parent: b.parent ?? MAIN, purpose: b.purpose.slice(0, 300), reason: e.data.reason.slice(0, 600), at: e.at, merged: { into: b.mergedInto ?? MAIN, title: mergeTitle(d, b.name) } }, FAILED_WINDOW);
+          pushWindow(d.failed, { branch: b.name, parent: b.parent ?? MAIN, purpose: b.purpose.slice(0, 300), reason: e.data.reason.slice(0, REASON_KEPT), at: e.at, merged: { into: b.mergedInto ?? MAIN, title: mergeTitle(d, b.name) } }, FAILED_WINDOW);
         }
         return;
       }
@@ -211,7 +211,7 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
       b.closed = e.at;
       shelve(b);
       d.failedCount += 1;
-      pushWindow(d.failed, { branch: b.name, parent: b.parent ?? MAIN, purpose: b.purpose.slice(0, 300), reason: e.data.reason.slice(0, 600), at: e.at }, FAILED_WINDOW);
+      pushWindow(d.failed, { branch: b.name, parent: b.parent ?? MAIN, purpose: b.purpose.slice(0, 300), reason: e.data.reason.slice(0, REASON_KEPT), at: e.at }, FAILED_WINDOW);
       return;
     }
     case 'ota.logged':

@@ -30,6 +30,8 @@ export interface CommitRef {
 /** How much of a last commit's contribution, and of what a merge learned, the state keeps. */
 export const CONTRIBUTION_KEPT = 600;
 export const LEARNED_KEPT = 400;
+/** How much of an abandon's reason the failed approaches keep. */
+export const REASON_KEPT = 600;
 /** How much of each recent commit's contribution the state keeps, for status. */
 export const GIST_KEPT = 300;
 

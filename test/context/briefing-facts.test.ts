@@ -93,6 +93,13 @@ describe('the last milestone', () => {
     expect(status(m.state)).toMatch(/^Last commit C002 \S+ \([^)]*\): merged cache: Keep LRU cache; learned: re-reads dominate$/m);
   });
 
+  it("a failed approach's reason, clipped, ends with the call that shows it whole", () => {
+    const m = new Folded();
+    m.run({ type: 'branch', name: 'exp', purpose: 'p' });
+    m.run({ type: 'abandon', branch: 'exp', reason: `Too slow. ${'It backtracks on every nested list. '.repeat(20)}` });
+    expect(briefing(m.state)).toMatch(/^ {2}- exp \(\S+\): p — dropped: Too slow\. .*… \(whole: context branch exp\)$/m);
+  });
+
   it('clipped, it ends with the call that shows it whole, in the words of whoever asked', () => {
     const m = new Folded();
     m.run({ type: 'commit', contribution: `Parser rewrite. ${'Details of the rewrite. '.repeat(60)}` });
@@ -135,6 +142,9 @@ describe('a branch merged on one clone and abandoned on another', () => {
         expect(text.match(/too much memory/g)).toHaveLength(1);
       }
       expect(renderMain(s)).toContain('- `shared` (');
+      const src = { state: s, newest: () => [], scan: () => {}, search: () => ({ hits: [], total: 0, pages: 0, match: 'all' }) } as unknown as ContextSource;
+      expect(contextQuery(src, { level: 'branch', name: 'shared' }).text).toMatch(first ? /Merged into main .*, and abandoned on another clone: too much memory on phones/ : /Abandoned .*: too much memory on phones \(and merged into main on another clone\)/);
+      expect(contextQuery(src, { level: 'full', k: 20, page: 1 }).text).toContain(`## Merged on one clone, abandoned on another\n${line}`);
       expect(renderMain(s)).toMatch(/Shared cache — merged into main \(Keep the shared cache\) but abandoned elsewhere because too much memory on phones/);
     }
   });
