@@ -11,7 +11,7 @@
 import { currentBranch, displayLabel, type MemoryState } from '../decider/state.js';
 import { type FileChange, MAIN } from '../events/types.js';
 import { clip, fitText } from './budget.js';
-import { disputedLines, dropText, failedLines, failureLines, filesFitted, milestoneText, newestDrop, pendingLine, uncommittedLine } from './lines.js';
+import { disputedLines, dropText, failedLines, failureLines, filesFitted, milestoneText, newestDrop, notesLine, pendingLine, uncommittedLine } from './lines.js';
 
 export const BRIEFING_BUDGET = 900;
 const FAILED_SHOWN = 4;
@@ -60,6 +60,8 @@ export function briefing(state: MemoryState, session?: string, budget = BRIEFING
     .filter((x) => x.life === 'active' && x.name !== here && x.name !== MAIN)
     .sort((x, y) => (x.created < y.created ? 1 : x.created > y.created ? -1 : 0));
   if (others.length) lines.push(`Other open branches: ${others.slice(0, 4).map((o) => `${o.name} (${clip(o.purpose, 60)})`).join('; ')}${others.length > 4 ? `; +${others.length - 4} more (context status)` : ''}`);
+  const notes = notesLine(state, 'context full');
+  if (notes) lines.push(notes);
   lines.push('Memory tools: commit after each milestone (what and why, and the next step); branch to try an alternative; merge with a synthesis, or abandon with a reason; context to recall more.');
   return fitText(lines.join('\n'), budget, 'ask context for more').text;
 }

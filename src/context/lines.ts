@@ -174,3 +174,10 @@ export function milestoneText(last: LastCommit, max: number, pointer: string): s
   const cut = isCut(last.contribution, synthesis) || isCut(m.learned, learned) || last.contribution.length >= CONTRIBUTION_KEPT || m.learned.length >= LEARNED_KEPT;
   return cut ? `${whole} (whole: ${pointer})` : whole;
 }
+
+/** Notes people wrote under main.md's Notes: pointed to (`where`), with their first line, not read out (they can be long). */
+export function notesLine(state: MemoryState, where: string): string | null {
+  const notes = state.notes.split('\n').filter((l) => l.trim());
+  if (!notes.length) return null;
+  return `Notes in main.md (${notes.length} line${notes.length === 1 ? '' : 's'}, ${where}): ${clip(notes[0]!.replace(/^[-*#>\s]+/, ''), 120)}`;
+}

@@ -288,6 +288,8 @@ function hitLabel(d: SearchHit['doc']): string {
       return d.ref ? `tool ${flatText(d.ref)}` : 'tool';
     case 'log':
       return 'note';
+    case 'notes':
+      return 'main.md notes';
     default:
       return d.kind;
   }

@@ -6,7 +6,7 @@
 import { currentBranch, displayLabel, type BranchInfo, RECENT_COMMITS } from '../decider/state.js';
 import { MAIN } from '../events/types.js';
 import { clip, estimateTokens, fitText } from './budget.js';
-import { disputedLines, dropText, failedLines, failureLines, milestoneText, newestDrop, pendingLine, uncommittedLine } from './lines.js';
+import { disputedLines, dropText, failedLines, failureLines, milestoneText, newestDrop, notesLine, pendingLine, uncommittedLine } from './lines.js';
 import type { ContextAnswer, ContextOptions, ContextQuery, ContextSource } from './query.js';
 
 /**
@@ -63,6 +63,8 @@ export function statusView(src: ContextSource, o: ContextOptions, budget: number
   const wholeBranch = (name: string) => `\`${spell({ level: 'branch', name })}\``;
   const failed = failedLines(s, 5, `in \`${spellFull}\``, wholeBranch);
   if (failed.length) lines.push('Failed approaches (do not retry without a new reason), newest first:', ...failed);
+  const notes = notesLine(s, `\`${spellFull}\``);
+  if (notes) lines.push(notes);
   const fit = fitText(lines.join('\n'), budget, `raise the budget, or ask for one part: \`${spellFull}\`, \`${(o.spell ?? defaultSpell)({ level: 'branch', name: here })}\``);
   return {
     text: fit.text,

@@ -3,6 +3,8 @@
  * `gctx hook`, the CLI, the MCP server. Every call failing since the last commit; the newest
  * milestone, whatever recorded it; a merge's substance; log reads not crowded by sessions.
  */
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Memory } from '../../../src/engine/memory.js';
 import { gctx } from '../../support/cli.js';
@@ -84,5 +86,17 @@ describe('session lifecycles in log reads', () => {
     await c.close();
     expect(text).not.toMatch(/Session (started|ended)/);
     expect(text).toMatch(/Observation: build is slow/);
+  });
+});
+
+describe("notes written by hand in main.md", () => {
+  it('are searchable, and the briefing and status point to them', async () => {
+    const dir = await project();
+    run(dir, 'commit', 'base');
+    appendFileSync(join(dir, '.GCC/main.md'), '\n- The staging database refuses connections after 6pm UTC.\n- Ask Dana before touching billing.\n');
+    expect(run(dir, 'search', 'staging database')).toMatch(/main\.md notes: .*«staging» «database» refuses connections/);
+    const line = /^Notes in main\.md \(2 lines, (context full|`gctx context --full`)\): The staging database refuses connections after 6pm UTC\.$/m;
+    expect(compacted(dir)).toMatch(line);
+    expect(run(dir, 'status')).toMatch(line);
   });
 });
