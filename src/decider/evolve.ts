@@ -6,7 +6,9 @@
  *
  * Evolve is total: events in an unusual order — as a union of two clones' logs can produce —
  * are absorbed by rule, never thrown. A lifecycle move the machine refuses (a branch merged
- * on one clone and abandoned on the other) leaves the branch where the earlier event put it.
+ * on one clone and abandoned on the other) leaves the branch where the earlier event put it;
+ * the failed approach it is listed as, whichever came first, carries the merge as well, so
+ * readers say both rather than "do not retry" work that was merged.
  */
 import { type Draft, freeze, Immer, produce } from 'immer';
 import { diffLib } from '../runtime/lazy-deps.js';
