@@ -3,10 +3,10 @@
  * objectives, the newest commit and the last progress, the work in flight and what is failing,
  * the recent commits before, the open branches, the failed approaches.
  */
-import { currentBranch, displayLabel, type BranchInfo, RECENT_COMMITS } from '../decider/state.js';
+import { currentBranch, displayLabel, GIST_KEPT, type BranchInfo, RECENT_COMMITS } from '../decider/state.js';
 import { MAIN } from '../events/types.js';
 import { clip, estimateTokens, fitText } from './budget.js';
-import { disputedLines, dropText, failedLines, failureLines, milestoneText, newestDrop, notesLine, pendingLine, uncommittedLine } from './lines.js';
+import { clipTo, disputedLines, dropText, failedLines, failureLines, milestoneText, newestDrop, notesLine, pendingLine, uncommittedLine } from './lines.js';
 import type { ContextAnswer, ContextOptions, ContextQuery, ContextSource } from './query.js';
 
 /**
@@ -104,7 +104,9 @@ function earlierCommits(src: ContextSource, here: string, max: number, spell: (q
       seen++;
       if (c.id === skip || c.abandon) continue;
       const label = displayLabel(b, c.label, c.id);
-      out.push(`  ${name === here ? label : `${name}@${label}`} ${c.at.slice(0, 10)}: ${clip(c.gist ?? c.title, 240)}`);
+      const ref = name === here ? label : `${name}@${label}`;
+      // Cut, it says where it is whole (the state keeps a commit's head only).
+      out.push(`  ${ref} ${c.at.slice(0, 10)}: ${c.gist === undefined ? clip(c.title, 240) : clipTo(c.gist, 240, `\`${spell({ level: 'commit', id: ref })}\``, GIST_KEPT)}`);
     }
     const left = b.commits - seen;
     if (left > 0 && seen > 0) more.push(`  … ${left} older commit${left === 1 ? '' : 's'} on ${name}: \`${spell({ level: 'branch', name, k: seen, page: 2 })}\``);
