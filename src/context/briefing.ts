@@ -12,9 +12,10 @@ import { currentBranch, displayLabel, drift, driftText, type MemoryState } from 
 import { type FileChange, MAIN } from '../events/types.js';
 import { filesFitted } from '../log/prose.js';
 import { clip, fitText } from './budget.js';
-import { failedLines, failureLine, pendingLine, uncommittedLine } from './lines.js';
+import { disputedLines, dropText, failedLines, failureLines, milestoneText, newestDrop, notesLine, pendingLine, uncommittedLine } from './lines.js';
 
 export const BRIEFING_BUDGET = 900;
+const FAILED_SHOWN = 4;
 
 /** `uncommitted`: what git sees changed in the work tree since the last commit, shown when no hook logged the work. */
 export function briefing(state: MemoryState, session?: string, budget = BRIEFING_BUDGET, uncommitted?: readonly FileChange[] | null): string {
@@ -31,11 +32,20 @@ export function briefing(state: MemoryState, session?: string, budget = BRIEFING
   } else {
     lines.push('Objectives: none recorded yet.');
   }
+  // The newest milestone first: an abandon recorded here is one, though not progress; the
+  // last progress follows it, with its files and next step.
   const last = b.last;
+  const drop = newestDrop(b);
+  const whole = (label: string) => `context commit ${label}`;
+  if (drop) {
+    const label = displayLabel(b, drop.label, drop.id);
+    lines.push(`Last milestone on ${here}: ${label} ${drop.at.slice(0, 10)} — ${dropText(state, drop, FAILED_SHOWN, 300, whole(label))}`);
+  }
   if (last) {
-    lines.push(`Last milestone on ${here}: ${displayLabel(b, last.label, last.id)} ${last.at.slice(0, 10)} — ${clip(last.contribution, 420)}`);
-    if (last.files.length) lines.push(`  Files: ${filesFitted(last.files, 200, last.fileCount ?? last.files.length, `(context commit ${displayLabel(b, last.label, last.id)})`)}`);
-  } else {
+    const label = displayLabel(b, last.label, last.id);
+    lines.push(`${drop ? 'Last progress before it' : `Last milestone on ${here}`}: ${label} ${last.at.slice(0, 10)} — ${milestoneText(last, 420, whole(label))}`);
+    if (last.files.length) lines.push(`  Files: ${filesFitted(last.files, 200, last.fileCount ?? last.files.length, `(${whole(label)})`)}`);
+  } else if (!drop) {
     lines.push(`No commits on ${here} yet.`);
   }
   const next = last?.next;
@@ -44,14 +54,17 @@ export function briefing(state: MemoryState, session?: string, budget = BRIEFING
   // what is cut is the end, and the end should be the oldest approach, not what is under way.
   const pending = pendingLine(b, 8, '(context log)', 600) ?? uncommittedLine(uncommitted, 8, 600);
   if (pending) lines.push(pending);
-  const failing = failureLine(b);
-  if (failing) lines.push(failing);
-  const failed = failedLines(state, 4);
+  lines.push(...failureLines(b, 3, '(context log)'));
+  const disputed = disputedLines(state, 2);
+  if (disputed.length) lines.push('Merged on one clone, abandoned on another:', ...disputed);
+  const failed = failedLines(state, FAILED_SHOWN);
   if (failed.length) lines.push('Failed approaches — do not retry without a new reason:', ...failed);
   const others = Object.values(state.branches)
     .filter((x) => x.life === 'active' && x.name !== here && x.name !== MAIN)
     .sort((x, y) => (x.created < y.created ? 1 : x.created > y.created ? -1 : 0));
   if (others.length) lines.push(`Other open branches: ${others.slice(0, 4).map((o) => `${o.name} (${clip(o.purpose, 60)})`).join('; ')}${others.length > 4 ? `; +${others.length - 4} more (context status)` : ''}`);
+  const notes = notesLine(state, 'context full');
+  if (notes) lines.push(notes);
   lines.push('Memory tools: commit after each milestone (what and why, and the next step); branch to try an alternative; merge with a synthesis, or abandon with a reason; context to recall more.');
   return fitText(lines.join('\n'), budget, 'ask context for more').text;
 }

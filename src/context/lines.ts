@@ -3,7 +3,7 @@
  * internal ids, no event-type names, each input once, results clipped to what is worth their
  * tokens (docs/benchmarks.md, the resume benchmark).
  */
-import type { BranchInfo, MemoryState } from '../decider/state.js';
+import { type BranchInfo, type CommitRef, CONTRIBUTION_KEPT, type Failed, GIST_KEPT, type LastCommit, LEARNED_KEPT, REASON_KEPT, type MemoryState, type PendingFailure } from '../decider/state.js';
 import { guardRefusal } from '../events/guard.js';
 import type { FileChange, GccEvent } from '../events/types.js';
 import { filesFitted, summaryLine } from '../log/prose.js';
@@ -34,15 +34,48 @@ export function entryLine(e: GccEvent): string {
   }
 }
 
-/** Approaches tried and dropped, newest first, with why. */
-export function failedLines(state: MemoryState, max: number, where = 'in the full roadmap (context full)'): string[] {
-  const lines = [...state.failed]
-    .reverse()
-    .slice(0, max)
-    .map((f) => `  - ${f.branch} (${f.at.slice(0, 10)}): ${clip(f.purpose, 120)} — dropped: ${clip(f.reason, 240)}`);
-  const more = state.failedCount - lines.length;
+/** Plain failed approaches (not disputed), newest first. */
+const plainFailed = (state: MemoryState): Failed[] => [...state.failed].reverse().filter((f) => !f.merged);
+
+/**
+ * Approaches tried and dropped, newest first, with why. A branch both merged and abandoned
+ * (two clones disagreed) is not a plain failure: disputedLines says it.
+ */
+export function failedLines(state: MemoryState, max: number, where = 'in the full roadmap (context full)', whole = (branch: string) => `context branch ${branch}`): string[] {
+  const plain = plainFailed(state);
+  const lines = plain.slice(0, max).map((f) => `  - ${f.branch} (${f.at.slice(0, 10)}): ${clip(f.purpose, 120)} — dropped: ${clipTo(f.reason, 240, whole(f.branch), REASON_KEPT)}`);
+  const more = state.failedCount - lines.length - (state.failed.length - plain.length);
   if (lines.length && more > 0) lines.push(`  … ${more} earlier, newest first, ${where}`);
   return lines;
+}
+
+/**
+ * The newest commit when it is the record of an abandon: said in a few words when failedLines(state,
+ * `max`) lists the branch with its reason, else in its own words, clipped to `room` and ending with
+ * `pointer` when cut.
+ */
+export function dropText(state: MemoryState, drop: CommitRef, max: number, room: number, pointer: string): string {
+  if (plainFailed(state).slice(0, max).some((f) => f.branch === drop.abandon)) return `abandoned ${drop.abandon} (why: under Failed approaches)`;
+  if (state.failed.some((f) => f.branch === drop.abandon && f.merged)) return `abandoned ${drop.abandon}, which another clone merged (below)`;
+  return clipTo(drop.gist ?? drop.title, room, pointer, GIST_KEPT);
+}
+
+/** A branch merged on one clone and abandoned on another, in one line: neither a plain failure nor plain progress. */
+export function disputedLine(f: Failed): string {
+  const title = f.merged ? f.merged.title.replace(/^Merge [^:]*: /, '') : '';
+  return `${f.branch}: merged into ${f.merged?.into ?? 'main'}${title ? ` (${clip(title, 120)})` : ''} but abandoned elsewhere: ${clip(f.reason, 240)}`;
+}
+
+/** Branches both merged and abandoned, newest first: at most `max`; `whole`, where a clipped one is whole. */
+export function disputedLines(state: MemoryState, max: number, whole = (branch: string) => `context branch ${branch}`): string[] {
+  return [...state.failed]
+    .reverse()
+    .filter((f) => f.merged)
+    .slice(0, max)
+    .map((f) => {
+      const line = disputedLine(f);
+      return `  - ${line}${line.endsWith('…') || f.reason.length >= REASON_KEPT ? ` (whole: ${whole(f.branch)})` : ''}`;
+    });
 }
 
 /**
@@ -66,10 +99,60 @@ export function uncommittedLine(files: readonly FileChange[] | null | undefined,
   return `${lead}${filesFitted(files.slice(0, max), room - lead.length - 1, files.length, '(git status)')}.`;
 }
 
-/** The newest failed tool call since the branch's last commit, and what it said. */
-export function failureLine(b: BranchInfo): string | null {
-  const f = b.pending.failure;
-  if (!f) return null;
-  const call = clip(f.input ? `${f.tool} ${f.input}` : f.tool, 160);
-  return `Failing since the last commit (${time(f.at)}): ${call} → ${clip(f.result.trim() || '(no output)', 360)}`;
+/**
+ * The calls failing since the branch's last commit, newest first, each with what it said: at
+ * most `max` of them (the newest in full, the others shorter), then how many more and `where`
+ * they are (the log, which shows every failed call).
+ */
+export function failureLines(b: BranchInfo, max: number, where: string): string[] {
+  const all = [...b.pending.failures].reverse();
+  if (!all.length) return [];
+  const item = (f: PendingFailure, i: number) => `${clip(f.input ? `${f.tool} ${f.input}` : f.tool, i ? 120 : 160)} → ${clip(f.result.trim() || '(no output)', i ? 200 : 360)}`;
+  const more = all.length - Math.min(all.length, max) + b.pending.failuresDropped;
+  if (all.length === 1 && !more) return [`Failing since the last commit (${time(all[0]!.at)}): ${item(all[0]!, 0)}`];
+  const lines = ['Failing since the last commit, newest first:', ...all.slice(0, max).map((f, i) => `  - ${time(f.at)} ${item(f, i)}`)];
+  if (more > 0) lines.push(`  … ${more} more failing call${more === 1 ? '' : 's'} ${where}`);
+  return lines;
+}
+
+/**
+ * Text clipped to `max`, ending with `pointer` (where it is whole) when anything was cut, here
+ * or by the state, which keeps the first `kept` characters.
+ */
+export function clipTo(text: string, max: number, pointer: string, kept = Infinity): string {
+  const out = clip(text, max);
+  return isCut(text, out) || text.length >= kept ? `${out} (whole: ${pointer})` : out;
+}
+
+const isCut = (text: string, clipped: string): boolean => clipped !== clip(text, Number.MAX_SAFE_INTEGER);
+
+/**
+ * The record an abandon left on the branch, when it is the branch's newest commit: the newest
+ * milestone, though not progress (the last progress is `b.last`).
+ */
+export function newestDrop(b: BranchInfo): CommitRef | null {
+  const n = b.recent.at(-1);
+  return n?.abandon && n.id !== b.last?.id ? n : null;
+}
+
+/**
+ * What a milestone did, in `max` characters: its contribution; for a merge, which branch and
+ * what was learned there too. Cut, it ends with `pointer`, the call that shows it whole.
+ */
+export function milestoneText(last: LastCommit, max: number, pointer: string): string {
+  const m = last.merged;
+  if (!m) return clipTo(last.contribution, max, pointer, CONTRIBUTION_KEPT);
+  const learned = m.learned.trim() ? clip(m.learned, Math.floor(max / 3)) : '';
+  const synthesis = clip(last.contribution, Math.max(60, max - (learned ? learned.length + 11 : 0)));
+  const whole = `merged ${clip(m.from, 60)}: ${synthesis}${learned ? `${/[.!?…]$/.test(synthesis) ? ' Learned' : '; learned'}: ${learned}` : ''}`;
+  // The state keeps the head of each: cut there, or here, the commit has the whole.
+  const cut = isCut(last.contribution, synthesis) || isCut(m.learned, learned) || last.contribution.length >= CONTRIBUTION_KEPT || m.learned.length >= LEARNED_KEPT;
+  return cut ? `${whole} (whole: ${pointer})` : whole;
+}
+
+/** Notes people wrote under main.md's Notes: pointed to (`where`), with their first line, not read out (they can be long). */
+export function notesLine(state: MemoryState, where: string): string | null {
+  const notes = state.notes.split('\n').filter((l) => l.trim());
+  if (!notes.length) return null;
+  return `Notes in main.md (${notes.length} line${notes.length === 1 ? '' : 's'}, ${where}): ${clip(notes[0]!.replace(/^[-*#>\s]+/, ''), 120)}`;
 }

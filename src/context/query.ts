@@ -5,7 +5,7 @@
  * the reader carries no internal ids and no event-type names; the data behind it does.
  */
 import { yamlLib } from '../runtime/lazy-deps.js';
-import { currentBranch, displayLabel, drift, driftText, type BranchInfo, type MemoryState, RECENT_COMMITS } from '../decider/state.js';
+import { currentBranch, displayLabel, type BranchInfo, type MemoryState } from '../decider/state.js';
 import { type EventOf, type FileChange, type GccEvent, MAIN } from '../events/types.js';
 import { gccError } from '../errors.js';
 import { filesFitted } from '../log/prose.js';
@@ -14,9 +14,10 @@ import { renderCommit } from '../projections/render-commit.js';
 import { renderMain } from '../projections/render-main.js';
 import { metadataObject } from '../projections/render-metadata.js';
 import { CHARS_PER_TOKEN, clip, estimateTokens, fitItems, fitText, MIN_BUDGET } from './budget.js';
-import { entryLine, failedLines, failureLine, pendingLine, uncommittedLine } from './lines.js';
+import { disputedLines, entryLine, failedLines, failureLines, pendingLine } from './lines.js';
 import type { SearchHit, SearchKind } from './search-index.js';
 import { CONTEXT_LEVELS, type ContextLevel } from './levels.js';
+import { defaultSpell, pendingFiles, statusView, when } from './status.js';
 
 export type ContextQuery =
   | { level: 'status' }
@@ -70,102 +71,8 @@ export const DEFAULT_BUDGET = 2000;
  */
 export const DEFAULT_K = 1;
 export const DEFAULT_LOG = 20;
-/**
- * Commits before the last one that status shows: with the last, the same window of recent
- * commits the state keeps per branch (RECENT_COMMITS). On one branch, that is where the approaches
- * dropped along the way are written down (docs/benchmarks.md, the resume benchmark).
- */
-export const EARLIER_COMMITS = RECENT_COMMITS - 1;
 
-const defaultSpell = (q: ContextQuery): string => `context ${JSON.stringify(q)}`;
 const page = (n: number | undefined): number => (n && Number.isInteger(n) && n > 0 ? n : 1);
-const when = (at: string): string => at.slice(0, 16).replace('T', ' ');
-
-function status(src: ContextSource, o: ContextOptions, budget: number): ContextAnswer {
-  const s = src.state;
-  const here = currentBranch(s, o.session);
-  const b = s.branches[here]!;
-  const lines: string[] = [`On memory branch ${here}${here === MAIN ? '' : ` (from ${b.parent ?? MAIN})`}: ${clip(b.purpose || 'no purpose recorded', 200)}`];
-  const moved = drift(s, o.session);
-  if (moved) lines.push(driftText(s, moved, false));
-  const open = s.objectives.map((x, i) => ({ ...x, n: i + 1 })).filter((x) => !x.done);
-  lines.push(`Objectives: ${open.length} open, ${s.objectives.length - open.length} done${open.length ? '' : '.'}`);
-  for (const x of open.slice(0, 10)) lines.push(`  ${x.n}. ${clip(x.text, 160)}`);
-  if (open.length > 10) lines.push(`  … ${open.length - 10} more in \`${(o.spell ?? defaultSpell)({ level: 'full' })}\``);
-  if (b.last) {
-    const shown = displayLabel(b, b.last.label, b.last.id);
-    // A label two clones both used already carries the hash: said once.
-    lines.push(`Last commit ${shown}${shown === b.last.label ? ` ${b.last.id}` : ''} (${when(b.last.at)}): ${clip(b.last.contribution, 300)}`);
-    if (b.last.next) lines.push(`  Next: ${clip(b.last.next, 200)}`);
-  }
-  const pending = pendingLine(b, 10, `in \`${(o.spell ?? defaultSpell)({ level: 'log', branch: here })}\``) ?? uncommittedLine(src.uncommitted?.(here), 10);
-  if (pending) lines.push(pending);
-  const failing = failureLine(b);
-  if (failing) lines.push(failing);
-  const earlier = earlierCommits(src, here, EARLIER_COMMITS, o.spell ?? defaultSpell);
-  if (earlier.length) lines.push('Earlier commits, newest first:', ...earlier);
-  const active = Object.values(s.branches).filter((x) => x.life === 'active' && x.name !== MAIN).sort((x, y) => (x.created < y.created ? 1 : -1));
-  lines.push(`Branches: ${active.length} open${active.length ? ':' : '.'}`);
-  for (const x of active.slice(0, 8)) lines.push(`  ${x.name === here ? '*' : ' '} ${x.name} (${x.commits} commit${x.commits === 1 ? '' : 's'}): ${clip(x.purpose, 120)}`);
-  if (active.length > 8) lines.push(`  … ${active.length - 8} more in \`${(o.spell ?? defaultSpell)({ level: 'metadata', segment: 'branches' })}\``);
-  const merged = Object.values(s.branches).filter((x) => x.life === 'merged');
-  // Commits made on a branch where its merge was not seen yet are in no synthesis: said until read elsewhere.
-  const left = merged.filter((x) => x.late?.length).slice(0, 3).map((x) => `${x.name}: ${x.late!.map((c) => displayLabel(x, c.label, c.id)).join(', ')}`);
-  if (merged.length) lines.push(`  ${merged.length} merged${left.length ? `; commits made after their merge (\`gctx context --commit <branch>@<label>\`): ${left.join('; ')}` : ''}.`);
-  const spellFull = (o.spell ?? defaultSpell)({ level: 'full' });
-  const failed = failedLines(s, 5, `in \`${spellFull}\``);
-  if (failed.length) lines.push('Failed approaches (do not retry without a new reason), newest first:', ...failed);
-  const fit = fitText(lines.join('\n'), budget, `raise the budget, or ask for one part: \`${spellFull}\`, \`${(o.spell ?? defaultSpell)({ level: 'branch', name: here })}\``);
-  return {
-    text: fit.text,
-    truncated: fit.truncated,
-    tokens: estimateTokens(fit.text),
-    next: null,
-    data: { branch: here, objectives: s.objectives, branches: Object.values(s.branches).map((x) => ({ name: x.name, status: x.life, parent: x.parent, commits: x.commits, purpose: x.purpose })), failed: [...s.failed].reverse(), pending: pendingFiles(b) },
-  };
-}
-
-/**
- * Commits before the last one, newest first: on the branch, then on the branch it came from
- * (and so on up to main), so a session on a young branch still sees what the trunk decided —
- * from the state's window of recent commits, never the logs. Abandon records are left out: the
- * failed approaches list has them, with their reasons. A decision and its why are usually in a
- * commit's first sentences; each is clipped to those. Where a branch has older commits than the
- * list reached, a line says how many and the branch view's page that starts with them.
- */
-function earlierCommits(src: ContextSource, here: string, max: number, spell: (q: ContextQuery) => string): string[] {
-  const s = src.state;
-  const out: string[] = [];
-  const more: string[] = [];
-  const skip = s.branches[here]?.last?.id;
-  let name: string | null = here;
-  for (let depth = 0; name !== null && depth < 20; depth++) {
-    const b: BranchInfo | undefined = s.branches[name];
-    if (!b) break;
-    if (out.length >= max) {
-      // The list is full before it reached the branch this one came from: its commits, counted.
-      if (b.commits > 0) more.push(`  … and ${b.commits} commit${b.commits === 1 ? '' : 's'} on ${name}, where ${here} came from: \`${spell({ level: 'branch', name })}\``);
-      break;
-    }
-    // The branch's newest commits looked at: listed, shown above as the last, or an abandon record.
-    let seen = 0;
-    for (const c of [...b.recent].reverse()) {
-      if (out.length >= max) break;
-      seen++;
-      if (c.id === skip || c.abandon) continue;
-      const label = displayLabel(b, c.label, c.id);
-      out.push(`  ${name === here ? label : `${name}@${label}`} ${c.at.slice(0, 10)}: ${clip(c.gist ?? c.title, 240)}`);
-    }
-    const left = b.commits - seen;
-    if (left > 0 && seen > 0) more.push(`  … ${left} older commit${left === 1 ? '' : 's'} on ${name}: \`${spell({ level: 'branch', name, k: seen, page: 2 })}\``);
-    name = b.parent;
-  }
-  return out.length || more.length ? [...out, ...more] : [];
-}
-
-function pendingFiles(b: BranchInfo) {
-  return Object.values(b.pending.files).sort((x, y) => (x.at < y.at ? 1 : -1)).map((f) => ({ path: f.path, added: f.added, removed: f.removed }));
-}
 
 /** One commit, compactly: label, hash, date, contribution, files (`where` the rest are, when cut), next step. */
 export function commitBlock(b: BranchInfo | undefined, e: Commit, max = 600, where = ''): string {
@@ -186,13 +93,18 @@ function branchView(src: ContextSource, q: Extract<ContextQuery, { level: 'branc
   const shown = commits.slice((p - 1) * k);
   const head = [`Branch ${name} [${b.life}]${b.parent ? ` from ${b.parent}` : ''}, created ${when(b.created)}: ${clip(b.purpose, 400)}`];
   if (b.hypotheses.length) head.push(`Hypotheses: ${b.hypotheses.map((h) => clip(h, 160)).join('; ')}`);
-  if (b.life === 'abandoned') head.push(`Abandoned ${when(b.closed ?? '')}: ${clip(b.reason ?? '', 400)}`);
-  if (b.life === 'merged') head.push(`Merged into ${b.mergedInto} ${when(b.closed ?? '')}`);
+  if (b.life === 'abandoned') {
+    const merged = s.failed.findLast((f) => f.branch === name && f.merged)?.merged;
+    head.push(`Abandoned ${when(b.closed ?? '')}: ${clip(b.reason ?? '', 4000)}${merged ? ` (and merged into ${merged.into} on another clone)` : ''}`);
+  }
+  if (b.life === 'merged') {
+    const dropped = s.failed.findLast((f) => f.branch === name && f.merged);
+    head.push(`Merged into ${b.mergedInto} ${when(b.closed ?? '')}${dropped ? `, and abandoned on another clone: ${clip(dropped.reason, 4000)}` : ''}`);
+  }
   // The branch's work since its last commit: what a session picking the branch up is in the middle of.
   const pending = pendingLine(b, 10, `in \`${(o.spell ?? defaultSpell)({ level: 'log', branch: name })}\``);
   if (pending) head.push(pending);
-  const failing = failureLine(b);
-  if (failing) head.push(failing);
+  head.push(...failureLines(b, 5, `in \`${(o.spell ?? defaultSpell)({ level: 'log', branch: name })}\``));
   // Recent commits older than the page (on a later page, the newer ones are not "earlier").
   const oldest = shown.at(-1)?.at;
   const earlier = oldest === undefined ? [] : b.recent.filter((c) => c.at <= oldest && !shown.some((x) => x.data.id === c.id));
@@ -294,7 +206,10 @@ function roadmapLines(s: MemoryState): string[] {
   for (const m of [...s.milestones].reverse()) lines.push(`- M${m.n} ${m.at.slice(0, 10)} ${m.status}: ${clip(m.title, 160)} (${clip(m.branch, 60)}, ${m.commits})`);
   const hidden = s.milestoneCount - s.milestones.length;
   if (hidden > 0) lines.push(`- … ${hidden} earlier milestones, in commit.md`);
-  if (s.failed.length) lines.push('## Failed approaches, newest first', ...failedLines(s, s.failed.length));
+  const failed = failedLines(s, s.failed.length);
+  if (failed.length) lines.push('## Failed approaches, newest first', ...failed);
+  const disputed = disputedLines(s, s.failed.length);
+  if (disputed.length) lines.push('## Merged on one clone, abandoned on another', ...disputed);
   const open = s.objectives.filter((x) => !x.done);
   lines.push(`## Objectives (${open.length} open of ${s.objectives.length})`, ...open.map((x) => `- [ ] ${clip(x.text, 200)}`));
   const active = Object.values(s.branches).filter((b) => b.name !== MAIN && b.life === 'active');
@@ -333,13 +248,18 @@ function fullView(src: ContextSource, q: Extract<ContextQuery, { level: 'full' }
   return { text: fit.text, truncated: next !== null, tokens: estimateTokens(fit.text), next, data };
 }
 
+const notSession = (e: GccEvent): boolean => !e.type.startsWith('session.');
+
 function logView(src: ContextSource, q: Extract<ContextQuery, { level: 'log' }>, o: ContextOptions, budget: number): ContextAnswer {
   const branch = q.branch ?? currentBranch(src.state, o.session);
   if (!src.state.branches[branch]) throw gccError('E_BRANCH_NOT_FOUND', `no branch named ${JSON.stringify(branch)}`, 'list branches with `gctx status`');
   const n = q.n && q.n > 0 ? Math.min(q.n, 500) : DEFAULT_LOG;
   const p = page(q.page);
-  const total = src.state.branches[branch]!.logged;
-  const events = src.newest({ branch, limit: p * n }).slice((p - 1) * n);
+  // Session starts, compactions and ends are left out: a front end that comes and goes (an MCP
+  // client per task) would crowd the work out of a read. The event log keeps them.
+  const b = src.state.branches[branch]!;
+  const total = b.logged - b.sessionLogged;
+  const events = src.newest({ branch, limit: p * n, filter: notSession }).slice((p - 1) * n);
   const items = events.map((e) => `${entryLine(e)}\n`);
   const spell = o.spell ?? defaultSpell;
   const before = (p - 1) * n;
@@ -369,6 +289,8 @@ function hitLabel(d: SearchHit['doc']): string {
       return d.ref ? `tool ${flatText(d.ref)}` : 'tool';
     case 'log':
       return 'note';
+    case 'notes':
+      return 'main.md notes';
     default:
       return d.kind;
   }
@@ -405,7 +327,7 @@ export function contextQuery(src: ContextSource, q: ContextQuery, o: ContextOpti
   const budget = o.budget ?? DEFAULT_BUDGET;
   switch (q.level) {
     case 'status':
-      return status(src, o, budget);
+      return statusView(src, o, budget);
     case 'branch':
       return branchView(src, q, o, budget);
     case 'commit': {

@@ -29,7 +29,7 @@
 import { crc32 } from '../log/crc32.js';
 import { indexTerms, tokens } from './search-terms.js';
 
-export const SEARCH_KINDS = ['commit', 'purpose', 'hypothesis', 'synthesis', 'abandon', 'objective', 'log', 'tool'] as const;
+export const SEARCH_KINDS = ['commit', 'purpose', 'hypothesis', 'synthesis', 'abandon', 'objective', 'log', 'tool', 'notes'] as const;
 export type SearchKind = (typeof SEARCH_KINDS)[number];
 
 /** What is kept per document besides the text: everything a hit shows and the filters use. */

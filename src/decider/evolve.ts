@@ -6,7 +6,9 @@
  *
  * Evolve is total: events in an unusual order — as a union of two clones' logs can produce —
  * are absorbed by rule, never thrown. A lifecycle move the machine refuses (a branch merged
- * on one clone and abandoned on the other) leaves the branch where the earlier event put it.
+ * on one clone and abandoned on the other) leaves the branch where the earlier event put it;
+ * the failed approach it is listed as, whichever came first, carries the merge as well, so
+ * readers say both rather than "do not retry" work that was merged.
  */
 import { type Draft, freeze, Immer, produce } from 'immer';
 import { diffLib } from '../runtime/lazy-deps.js';
@@ -15,7 +17,7 @@ import { guardRefusal } from '../events/guard.js';
 import { MAX_OBJECTIVES } from '../events/rules.js';
 import { branchStep, sessionStep } from '../machines/steps.js';
 import { signalsOf } from '../machines/session.js';
-import { type BranchInfo, dict, FAILED_WINDOW, initialState, type MemoryState, MILESTONE_WINDOW, newBranch, PENDING_FILES, RECENT_COMMITS, SESSION_WINDOW } from './state.js';
+import { type BranchInfo, CONTRIBUTION_KEPT, dict, emptyPending, FAILED_WINDOW, GIST_KEPT, initialState, LEARNED_KEPT, type MemoryState, MILESTONE_WINDOW, newBranch, PENDING_FAILURES, PENDING_FILES, REASON_KEPT, RECENT_COMMITS, SESSION_WINDOW } from './state.js';
 
 /**
  * The branch an event is about. One whose creation has not been folded yet (a union can deliver
@@ -133,6 +135,7 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
         // Events of the branch arrived before its creation (a union): keep what they recorded.
         b.commits = existing.commits;
         b.logged = existing.logged;
+        b.sessionLogged = existing.sessionLogged;
         b.labels = existing.labels;
         b.dupLabels = existing.dupLabels;
         b.recent = existing.recent;
@@ -146,7 +149,7 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
       const owner = branchOf(d, e.branch, e.at);
       owner.commits += 1;
       useLabel(owner, e.data.label);
-      pushWindow(owner.recent, { id: e.data.id, label: e.data.label, title: e.data.title, at: e.at, gist: e.data.contribution.slice(0, 300), ...(e.data.abandon ? { abandon: true as const } : {}) }, RECENT_COMMITS);
+      pushWindow(owner.recent, { id: e.data.id, label: e.data.label, title: e.data.title, at: e.at, gist: e.data.contribution.slice(0, GIST_KEPT), ...(e.data.abandon ? { abandon: e.data.abandon.from } : {}) }, RECENT_COMMITS);
       // Made where the branch's close was not seen yet: its merge (or abandon) did not include it.
       if (owner.closed !== null) pushWindow((owner.late ??= []), { id: e.data.id, label: e.data.label, title: e.data.title, at: e.at }, RECENT_COMMITS);
       // The abandon record is a failed approach, listed as such: the last milestone stays the last progress.
@@ -160,13 +163,16 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
           label: e.data.label,
           title: e.data.title,
           at: e.at,
-          contribution: e.data.contribution.slice(0, 600),
+          contribution: e.data.contribution.slice(0, CONTRIBUTION_KEPT),
           next: e.data.next ? e.data.next.slice(0, 300) : null,
           files: e.data.files.slice(0, 20),
           fileCount: e.data.files.length,
+          // What was learned on the merged branch, when it says more than the synthesis (it
+          // defaults to the synthesis).
+          ...(e.data.merge ? { merged: { from: e.data.merge.from, learned: e.data.merge.learned.trim() === e.data.contribution.trim() ? '' : e.data.merge.learned.slice(0, LEARNED_KEPT) } } : {}),
         };
       }
-      owner.pending = { edits: 0, turns: 0, files: dict() };
+      owner.pending = emptyPending();
       for (const f of e.data.files) d.files[f.path] = { commit: e.data.id, branch: e.branch };
       if (e.data.abandon) {
         const src = d.branches[e.data.abandon.from];
@@ -181,7 +187,14 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
     }
     case 'branch.merged': {
       const src = branchOf(d, e.data.branch, e.at);
-      if (!lifecycle(d, e)) return;
+      if (!lifecycle(d, e)) {
+        // Abandoned on another clone first: its failed approach says it was merged too.
+        if (src.life === 'abandoned') {
+          const f = d.failed.findLast((x) => x.branch === src.name);
+          if (f) f.merged = { into: e.data.into, title: mergeTitle(d, src.name) };
+        }
+        return;
+      }
       src.mergedInto = e.data.into;
       src.closed = e.at;
       shelve(src);
@@ -189,12 +202,20 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
     }
     case 'branch.abandoned': {
       const b = branchOf(d, e.data.branch, e.at);
-      if (!lifecycle(d, e)) return;
+      if (!lifecycle(d, e)) {
+        // Merged on another clone first: listed with the failed approaches all the same, as
+        // merged and abandoned — whichever came first, readers see the one line.
+        if (b.life === 'merged') {
+          d.failedCount += 1;
+          pushWindow(d.failed, { branch: b.name, parent: b.parent ?? MAIN, purpose: b.purpose.slice(0, 300), reason: e.data.reason.slice(0, REASON_KEPT), at: e.at, merged: { into: b.mergedInto ?? MAIN, title: mergeTitle(d, b.name) } }, FAILED_WINDOW);
+        }
+        return;
+      }
       b.reason = e.data.reason;
       b.closed = e.at;
       shelve(b);
       d.failedCount += 1;
-      pushWindow(d.failed, { branch: b.name, parent: b.parent ?? MAIN, purpose: b.purpose.slice(0, 300), reason: e.data.reason.slice(0, 600), at: e.at }, FAILED_WINDOW);
+      pushWindow(d.failed, { branch: b.name, parent: b.parent ?? MAIN, purpose: b.purpose.slice(0, 300), reason: e.data.reason.slice(0, REASON_KEPT), at: e.at }, FAILED_WINDOW);
       return;
     }
     case 'ota.logged':
@@ -212,10 +233,19 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
       // What failed since the last commit, and why, until the same call succeeds: a resuming
       // agent should not find out again by running it. A call gctx's own write guard refused
       // is not failing work (it never ran; the agent was told why at the time).
-      const failure = owner.pending.failure;
       if (e.data.isError && guardRefusal(e.data.result)) return;
-      if (e.data.isError) owner.pending.failure = { tool: e.data.tool, input: e.data.input.slice(0, 300), result: e.data.result.slice(0, 600), at: e.at };
-      else if (failure && failure.tool === e.data.tool && failure.input === e.data.input.slice(0, 300)) owner.pending.failure = null;
+      const failures = owner.pending.failures;
+      const input = e.data.input.slice(0, 300);
+      // One entry per call: failing again moves it to the end (newest), succeeding removes it.
+      const i = failures.findIndex((f) => f.tool === e.data.tool && f.input === input);
+      if (i !== -1) failures.splice(i, 1);
+      if (e.data.isError) {
+        failures.push({ tool: e.data.tool, input, result: e.data.result.slice(0, 600), at: e.at });
+        if (failures.length > PENDING_FAILURES) {
+          failures.splice(0, failures.length - PENDING_FAILURES);
+          owner.pending.failuresDropped += 1;
+        }
+      }
       return;
     }
     case 'memory.repaired':
@@ -240,6 +270,7 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
     case 'session.started':
     case 'session.compacted':
     case 'session.ended': {
+      branchOf(d, e.branch, e.at).sessionLogged += 1;
       const s = sessionOf(d, e.data.session, e.data.host, e.at);
       const step = sessionStep(s, { host: e.data.host, session: e.data.session }, signalsOf(e), 'fold');
       s.life = step.life;
@@ -267,6 +298,12 @@ function shelve(b: Draft<BranchInfo>): void {
     b.last.contribution = '';
     b.last.files = [];
   }
+}
+
+/** The title of a branch's merge, from the milestones window ('' when it has left it). */
+function mergeTitle(d: Draft<MemoryState>, branch: string): string {
+  const m = d.milestones.findLast((x) => x.branch === branch && x.status === 'merged');
+  return m ? m.title : '';
 }
 
 function addMilestone(d: Draft<MemoryState>, title: string, branch: string, commits: string, status: 'committed' | 'merged' | 'abandoned', at: string): void {

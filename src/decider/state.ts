@@ -23,9 +23,17 @@ export interface CommitRef {
   at: string;
   /** The head of its contribution, for status (so no read of the logs is needed); open branches only. */
   gist?: string;
-  /** The record ABANDON leaves on the parent (not progress). */
-  abandon?: true;
+  /** The record ABANDON leaves on the parent: the branch abandoned. */
+  abandon?: string;
 }
+
+/** How much of a last commit's contribution, and of what a merge learned, the state keeps. */
+export const CONTRIBUTION_KEPT = 600;
+export const LEARNED_KEPT = 400;
+/** How much of an abandon's reason the failed approaches keep. */
+export const REASON_KEPT = 600;
+/** How much of each recent commit's contribution the state keeps, for status. */
+export const GIST_KEPT = 300;
 
 /** The substance of a branch's last milestone, for the briefing. */
 export interface LastCommit extends CommitRef {
@@ -35,15 +43,20 @@ export interface LastCommit extends CommitRef {
   /** The first files the commit touched (a window: see evolve), and how many it touched. */
   files: FileChange[];
   fileCount: number;
+  /** A merge: the branch merged, and what was learned there when it says more than the synthesis. */
+  merged?: { from: string; learned: string };
 }
 
-/** The newest tool call that failed since the last commit, until the same call succeeds. */
+/** A tool call that failed since the last commit, until the same call succeeds. */
 export interface PendingFailure {
   tool: string;
   input: string;
   result: string;
   at: string;
 }
+
+/** Failing calls kept per branch, newest last; older ones are counted, not kept. */
+export const PENDING_FAILURES = 8;
 
 /** Files of the work in flight kept per branch; beyond it the oldest are dropped. */
 export const PENDING_FILES = 200;
@@ -75,8 +88,13 @@ export interface BranchInfo {
   last: LastCommit | null;
   /** Commits folded after the branch was merged or abandoned (made where that was not seen yet): what its close did not include. */
   late?: CommitRef[];
-  /** Work logged on this branch since its last commit. */
-  pending: { edits: number; turns: number; files: Dict<PendingFile>; failure?: PendingFailure | null };
+  /** Session starts, compactions and ends logged on this branch: log reads leave them out. */
+  sessionLogged: number;
+  /**
+   * Work logged on this branch since its last commit: the calls still failing, newest last (one
+   * per call: a call that fails again moves to the end), and how many older ones fell out of the window.
+   */
+  pending: { edits: number; turns: number; files: Dict<PendingFile>; failures: PendingFailure[]; failuresDropped: number };
 }
 
 export interface Objective {
@@ -101,6 +119,11 @@ export interface Failed {
   purpose: string;
   reason: string;
   at: string;
+  /**
+   * The same branch was merged too (two clones disagreed: one merged it, the other abandoned
+   * it): where, and the merge's title. Readers say both in one line, not "do not retry".
+   */
+  merged?: { into: string; title: string };
 }
 
 /** A host session as this clone knows it: where it stands and its lifecycle machine. */
@@ -149,6 +172,10 @@ export const RECENT_COMMITS = 5;
 export const FAILED_WINDOW = 20;
 export const SESSION_WINDOW = 200;
 
+export function emptyPending(): BranchInfo['pending'] {
+  return { edits: 0, turns: 0, files: dict(), failures: [], failuresDropped: 0 };
+}
+
 export function newBranch(name: string, parent: string | null, created: string, purpose: string, hypotheses: string[]): BranchInfo {
   return {
     name,
@@ -162,11 +189,12 @@ export function newBranch(name: string, parent: string | null, created: string, 
     closed: null,
     commits: 0,
     logged: 0,
+    sessionLogged: 0,
     labels: [],
     dupLabels: [],
     recent: [],
     last: null,
-    pending: { edits: 0, turns: 0, files: dict() },
+    pending: emptyPending(),
   };
 }
 

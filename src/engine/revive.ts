@@ -17,7 +17,7 @@ export function reviveState(raw: unknown): MemoryState | null {
   if (typeof raw.lastId !== 'string' || typeof raw.events !== 'number' || typeof raw.defaultBranch !== 'string' || typeof raw.lastMoved !== 'string') return null;
   const branches = dict<BranchInfo>();
   for (const [name, b] of Object.entries(raw.branches)) {
-    if (branchNameProblem(name) || !isRecord(b) || !isRecord(b.pending) || !isRecord(b.pending.files) || !Array.isArray(b.labels)) return null;
+    if (branchNameProblem(name) || !isRecord(b) || !isRecord(b.pending) || !isRecord(b.pending.files) || !Array.isArray(b.pending.failures) || !Array.isArray(b.labels)) return null;
     branches[name] = { ...(b as unknown as BranchInfo), pending: { ...(b.pending as unknown as BranchInfo['pending']), files: dict(Object.entries(b.pending.files) as never) } };
   }
   return {

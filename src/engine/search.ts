@@ -26,9 +26,9 @@ const FED = 'fed.json';
 /**
  * The feed's record format, and with it what docsOf yields for an event: bump it when docsOf
  * changes, and every segment is indexed again (a cache fed by an older gctx lacks what it adds).
- * 2: a merge's learned text is searchable.
+ * 2: a merge's learned text is searchable. 3: so are the lines people write under main.md's Notes.
  */
-const FED_FORMAT = 2;
+const FED_FORMAT = 3;
 /**
  * Bytes of segments to index beyond which a query runs with the memory's state let go (and
  * folded again after): a first index of a long history reads it all, and the state it does not
@@ -45,7 +45,7 @@ interface Fed {
 /**
  * The documents an event yields: what a reader would look for later — every field a person
  * wrote (a commit's title, contribution and next step; a merge's synthesis and what was learned;
- * a branch's purpose and hypotheses; an abandon's reason), not what gctx derives from them (a
+ * a branch's purpose and hypotheses; an abandon's reason; what an edit added to main.md's Notes), not what gctx derives from them (a
  * merge's "what was tried" lists the branch's purpose and commit titles, found where they were
  * written). Ids stay unique per shard. Changing what it yields: bump FED_FORMAT.
  */
@@ -79,6 +79,11 @@ export function docsOf(shard: string, e: GccEvent): SearchDoc[] {
       return [{ ...base, id: e.id, kind: 'objective', text: e.data.text }];
     case 'branch.abandoned':
       return [{ ...base, id: e.id, kind: 'abandon', ref: e.data.branch, text: e.data.reason }];
+    case 'notes.patched': {
+      // What the edit added to main.md's Notes: the patch's added lines.
+      const added = e.data.patch.split('\n').filter((l) => l.startsWith('+') && !l.startsWith('+++')).map((l) => l.slice(1));
+      return added.some((l) => l.trim()) ? [{ ...base, id: e.id, kind: 'notes', text: added.join('\n') }] : [];
+    }
     default:
       return [];
   }

@@ -39,7 +39,11 @@ export function renderMainHead(state: MemoryState): string {
   for (const b of active.sort((a, c) => (a.name < c.name ? -1 : 1))) lines.push(`- \`${b.name}\`: ${oneLine(b.purpose, 200)} (from ${b.parent ?? MAIN})`);
   lines.push('', '## Failed Approaches');
   if (state.failed.length === 0) lines.push('_None recorded._');
-  for (const f of [...state.failed].reverse()) lines.push(`- \`${f.branch}\` (${f.at.slice(0, 10)}): ${oneLine(f.purpose, 160)} — dropped because ${oneLine(f.reason, 300)}`);
+  for (const f of [...state.failed].reverse()) {
+    // Merged on one clone and abandoned on another: both said, so no one reads it as only dropped.
+    const merged = f.merged ? ` — merged into ${oneLine(f.merged.into, 120)}${f.merged.title ? ` (${oneLine(f.merged.title.replace(/^Merge [^:]*: /, ''), 160)})` : ''} but abandoned elsewhere because ` : ' — dropped because ';
+    lines.push(`- \`${f.branch}\` (${f.at.slice(0, 10)}): ${oneLine(f.purpose, 160)}${merged}${oneLine(f.reason, 300)}`);
+  }
   const older = state.failedCount - state.failed.length;
   if (older > 0) lines.push(`_${older} earlier: see metadata.yaml and commit.md._`);
   lines.push('', '');

@@ -3,57 +3,20 @@
  * same bytes while memory is unchanged (a host's prompt cache keeps it), one framing line when
  * handed to a model, and the facts a resuming agent needs in the order it needs them.
  */
-import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BRIEFING_BUDGET, briefing } from '../../src/context/briefing.js';
 import { estimateTokens } from '../../src/context/budget.js';
 import type { Command } from '../../src/decider/commands.js';
-import { decide } from '../../src/decider/decide.js';
-import { evolveDraft } from '../../src/decider/evolve.js';
-import { initialState, type MemoryState } from '../../src/decider/state.js';
-import { DEFAULT_CONFIG, FORMAT_VERSION, type GccEvent, MAIN, type Placed } from '../../src/events/types.js';
+import type { MemoryState } from '../../src/decider/state.js';
+import { MAIN } from '../../src/events/types.js';
 import { Memory } from '../../src/engine/memory.js';
 import { BLOCKED, GCC_WRITE_REASON, GIT_UNCOMMITTED_REASON } from '../../src/events/guard.js';
 import { asProjectData, FRAMING } from '../../src/observer/framing.js';
-import { nextId } from '../../src/store/ids.js';
 import { cleanup, tempProject } from '../support/tmp.js';
+import { Folded } from './folded.js';
 
 afterEach(cleanup);
-
-/**
- * A memory folded in memory with the real decider and fold, one command at a time, as execute
- * does minus the disk: fast enough to build thousands of commits per property run. Commands the
- * decider refuses (a branch that exists, a merge of main) are skipped, as a refused call would be.
- */
-class Folded {
-  readonly state: MemoryState = initialState();
-  private lastId = '';
-  private seq = 0;
-  private t = Date.parse('2026-01-01T00:00:00Z');
-
-  constructor() {
-    this.place([{ branch: MAIN, type: 'memory.initialized', data: { format: FORMAT_VERSION, config: { ...DEFAULT_CONFIG } } }]);
-  }
-
-  run(cmd: Command, session?: string): boolean {
-    const d = decide(this.state, cmd, { nonce: randomBytes(8).toString('hex'), session });
-    if (!d.ok) return false;
-    this.place(d.shared);
-    this.place(d.local);
-    return true;
-  }
-
-  private place(placed: Placed[]): void {
-    this.t += 1000;
-    const at = new Date(this.t);
-    for (const p of placed) {
-      this.lastId = nextId(this.lastId, at.getTime());
-      // A plain object mutated in place: evolveDraft's recipe works on it as on a draft.
-      evolveDraft(this.state as never, { ...p, id: this.lastId, seq: ++this.seq, at: at.toISOString() } as GccEvent);
-    }
-  }
-}
 
 const framedTokens = (s: MemoryState, session?: string) => estimateTokens(asProjectData(briefing(s, session)));
 
@@ -104,6 +67,9 @@ describe('briefing: size', () => {
           const tokens = framedTokens(m.state, session);
           expect(tokens).toBeLessThanOrEqual(1_000);
           expect(estimateTokens(briefing(m.state, session))).toBeLessThanOrEqual(BRIEFING_BUDGET);
+          // A branch with commits (an abandon or merge recorded on it included) has a last milestone.
+          const here = /^Memory branch: (\S+)/.exec(briefing(m.state, session))![1]!;
+          if (m.state.branches[here]!.commits > 0) expect(briefing(m.state, session)).not.toContain('No commits');
         }
       }),
       { numRuns: 60 },
@@ -247,7 +213,7 @@ describe('briefing: the facts, in the order a resuming agent needs them', () => 
     expect(briefing(m.state)).toMatch(/Failing since the last commit \([^)]*\): Bash npm test → FAIL parser\.test\.ts$/m);
     // A tool's own failure that merely mentions being blocked is still failing work.
     m.run({ type: 'record-tool', tool: 'Bash', input: 'curl x', result: 'blocked: by the proxy', isError: true, files: [] });
-    expect(briefing(m.state)).toMatch(/Failing since the last commit \([^)]*\): Bash curl x → blocked: by the proxy$/m);
+    expect(briefing(m.state)).toMatch(/Failing since the last commit, newest first:\n {2}- \S+ \S+ Bash curl x → blocked: by the proxy\n {2}- \S+ \S+ Bash npm test → FAIL parser\.test\.ts$/m);
   });
 
   it('files in flight survive a full briefing: what must be cut is the oldest failed approach', () => {
@@ -280,7 +246,7 @@ describe('briefing: the facts, in the order a resuming agent needs them', () => 
     m.run({ type: 'branch', name: 'b', purpose: 'cache' });
     m.run({ type: 'commit', contribution: 'cache works', next: 'merge b back into main' });
     m.run({ type: 'merge', branch: 'b', synthesis: 'cache adopted' });
-    expect(briefing(m.state)).toMatch(/Last milestone on main: C002 \S+ — cache adopted/);
+    expect(briefing(m.state)).toMatch(/Last milestone on main: C002 \S+ — merged b: cache adopted$/m);
     expect(briefing(m.state)).not.toContain('Next step');
     // An empty branch merged later carries nothing either: no step done two merges ago.
     m.run({ type: 'branch', name: 'e', purpose: 'empty' });
@@ -291,15 +257,25 @@ describe('briefing: the facts, in the order a resuming agent needs them', () => 
     expect(briefing(m.state)).toContain('Next step (as recorded): ship the cache');
   });
 
-  it("the last milestone is the last progress, not the record an abandon leaves on the parent", () => {
+  it('the newest milestone is the record an abandon leaves on the parent; the last progress follows, with its files and step', () => {
     const m = new Folded();
     m.run({ type: 'commit', contribution: 'Parser handles nested lists', files: [{ path: 'src/parser.ts', added: 40, removed: 2 }], next: 'Error recovery' });
     m.run({ type: 'branch', name: 'try-peg', purpose: 'A PEG grammar instead of the hand-written parser' });
     m.run({ type: 'abandon', branch: 'try-peg', reason: 'PEG backtracking is exponential on our inputs' });
     const text = briefing(m.state);
     expect(text).toMatch(/^Memory branch: main/);
-    expect(text).toMatch(/Last milestone on main: C001 \S+ — Parser handles nested lists\n {2}Files: src\/parser\.ts \(\+40 -2\)\nNext step \(as recorded\): Error recovery/);
-    expect(text).not.toMatch(/Last milestone[^\n]*try-peg/);
+    expect(text).toMatch(/Last milestone on main: C002 \S+ — abandoned try-peg \(why: under Failed approaches\)\nLast progress before it: C001 \S+ — Parser handles nested lists\n {2}Files: src\/parser\.ts \(\+40 -2\)\nNext step \(as recorded\): Error recovery/);
+    // The reason said once, under the failed approaches.
+    expect(text.match(/PEG backtracking/g)).toHaveLength(1);
     expect(text).toMatch(/- try-peg \(.*\): A PEG grammar .* — dropped: PEG backtracking is exponential on our inputs/);
+  });
+
+  it('an abandon on a branch with no commits is its first milestone, not "no commits yet"', () => {
+    const m = new Folded();
+    m.run({ type: 'branch', name: 'exp', purpose: 'p' });
+    m.run({ type: 'abandon', branch: 'exp', reason: 'r' });
+    const text = briefing(m.state);
+    expect(text).not.toContain('No commits');
+    expect(text).toMatch(/^Last milestone on main: C001 \S+ — abandoned exp \(why: under Failed approaches\)$/m);
   });
 });

@@ -144,7 +144,7 @@ describe('search over a memory', () => {
     // The cache as the older gctx left it: the same segments fed, no learned text, format 1.
     const cache = join(dir, '.GCC', '.local', 'cache', 'search');
     const fed = JSON.parse(readFileSync(join(cache, 'fed.json'), 'utf8')) as { format: number; shards: [string, number, number, number][] };
-    expect(fed.format).toBe(2);
+    expect(fed.format).toBe(3);
     const events = await readEvents(dir);
     const idx = new SearchIndex(cache);
     for (const [shard] of fed.shards) {

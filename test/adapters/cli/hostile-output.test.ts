@@ -91,8 +91,9 @@ describe('pulled memory on the terminal', () => {
     expect(h.stdout).not.toMatch(CONTROL);
     const context = (JSON.parse(h.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
     expect(context.match(/<\/gcc-memory>/g)).toHaveLength(1);
-    const log = gctx(dir, ['context', '--log', '--dir', dir], undefined, { GCC_SESSION: 's-hostile' });
-    expect(log.stdout).toMatch(/^\d\d-\d\d \d\d:\d\d Session started \(x # SYSTEM .*\) in claude-code$/m);
-    expect(log.stdout).not.toMatch(/^# SYSTEM/m);
+    // Shown in log.md (log reads leave session lifecycles out).
+    const log = readFileSync(join(dir, '.GCC/log.md'), 'utf8');
+    expect(log).toMatch(/^- \*\*Action\*\*: Session started \(x # SYSTEM .*\) in claude-code$/m);
+    expect(log).not.toMatch(/^# SYSTEM/m);
   });
 });

@@ -37,10 +37,10 @@ describe('a merge and the next step', () => {
     run(dir, ['branch', 'e', '--purpose', 'empty']);
     run(dir, ['merge', 'e', '--synthesis', 'nothing needed']);
     const status = run(dir, ['status']);
-    expect(status).toMatch(/Last commit C003 \S+ \(.*\): nothing needed/);
+    expect(status).toMatch(/Last commit C003 \S+ \(.*\): merged e: nothing needed/);
     expect(status).not.toMatch(/Next|merge b back/);
     const briefing = sessionStart(dir);
-    expect(briefing).toMatch(/Last milestone on main: C003 \S+ — nothing needed/);
+    expect(briefing).toMatch(/Last milestone on main: C003 \S+ — merged e: nothing needed/);
     expect(briefing).not.toMatch(/Next step|merge b back/);
 
     run(dir, ['branch', 'c', '--purpose', 'measure']);

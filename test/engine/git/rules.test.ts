@@ -53,7 +53,19 @@ describe('conflict rules after a union', () => {
     expect(r.state.branches.x!.life).toBe('merged');
     expect(r.types.filter((t) => t === 'branch.merged' || t === 'branch.abandoned').sort()).toEqual(['branch.abandoned', 'branch.merged']);
     expect(r.state.defaultBranch).toBe('main');
-    expect(r.state.failed).toEqual([]);
+    // Listed once, as merged and abandoned: readers say both, not "do not retry".
+    expect(r.state.failed).toEqual([expect.objectContaining({ branch: 'x', reason: 'dropped', merged: { into: 'main', title: 'Merge x: adopted' } })]);
+  });
+
+  it('one side abandoned a branch, the other later merged it: abandoned (the earlier event decides), listed as merged too', async () => {
+    const r = await meet(
+      [{ type: 'branch', name: 'x', purpose: 'try x' }, { type: 'commit', contribution: 'x works' }],
+      [{ type: 'abandon', branch: 'x', reason: 'dropped' }],
+      [{ type: 'merge', branch: 'x', synthesis: 'adopted' }],
+    );
+    expect(r.state.branches.x!.life).toBe('abandoned');
+    expect(r.state.failed).toEqual([expect.objectContaining({ branch: 'x', reason: 'dropped', merged: { into: 'main', title: 'Merge x: adopted' } })]);
+    expect(r.state.failedCount).toBe(1);
   });
 
   it('both created a branch of one name: one branch, the earlier purpose, commits from both', async () => {

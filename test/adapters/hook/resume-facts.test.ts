@@ -1,0 +1,102 @@
+/**
+ * What a resuming agent is handed, through the real processes: Claude Code's payloads to
+ * `gctx hook`, the CLI, the MCP server. Every call failing since the last commit; the newest
+ * milestone, whatever recorded it; a merge's substance; log reads not crowded by sessions.
+ */
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Memory } from '../../../src/engine/memory.js';
+import { gctx } from '../../support/cli.js';
+import { call, connect, exchange, GCTX_JS, INITIALIZE, tempProject, textOf } from '../mcp/client.js';
+import { runHook } from './run.js';
+
+const SESSION = '3f1c9a52-7be0-4d3e-9b8a-1c2d3e4f5a6b';
+
+async function project(): Promise<string> {
+  const dir = tempProject('gcc-resume-');
+  (await Memory.open(dir, { create: true })).close();
+  return dir;
+}
+
+function hook(dir: string, payload: Record<string, unknown>): string {
+  const r = runHook(['--agent', 'claude-code'], JSON.stringify({ session_id: SESSION, cwd: dir, ...payload }), dir);
+  expect(r.status).toBe(0);
+  return r.stdout;
+}
+
+const failure = (dir: string, command: string, error: string) =>
+  hook(dir, { hook_event_name: 'PostToolUseFailure', tool_name: 'Bash', tool_input: { command }, tool_use_id: `toolu_${command.length}`, error, is_interrupt: false });
+
+const compacted = (dir: string): string =>
+  (JSON.parse(hook(dir, { hook_event_name: 'SessionStart', source: 'compact' })) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+
+const run = (dir: string, ...args: string[]): string => {
+  const r = gctx(dir, args);
+  expect(r.code, r.stderr).toBe(0);
+  return r.stdout;
+};
+
+describe('resuming after a compaction', () => {
+  it('every call failing since the last commit, newest first, each with its reason — in the briefing and status', async () => {
+    const dir = await project();
+    run(dir, 'commit', 'Tokenizer done');
+    failure(dir, 'npm run build', "src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.");
+    failure(dir, 'npm test', 'Error: regex cannot match nested brackets');
+    const expected = /Failing since the last commit, newest first:\n {2}- \S+ \S+ Bash npm test → Error: regex cannot match nested brackets\n {2}- \S+ \S+ Bash npm run build → src\/a\.ts\(3,5\): error TS2322/;
+    expect(compacted(dir)).toMatch(expected);
+    expect(run(dir, 'status')).toMatch(expected);
+  });
+
+  it('an abandon recorded on main is its newest milestone: status, the briefing and the branch view agree', async () => {
+    const dir = await project();
+    run(dir, 'branch', 'exp', '--purpose', 'a PEG grammar');
+    expect(run(dir, 'abandon', '--reason', 'backtracking is exponential')).toContain('recorded on main as C001');
+    const brief = compacted(dir);
+    expect(brief).not.toContain('No commits');
+    expect(brief).toMatch(/^Last milestone on main: C001 \S+ — abandoned exp \(why: under Failed approaches\)$/m);
+    expect(brief).toMatch(/- exp \(\S+\): a PEG grammar — dropped: backtracking is exponential/);
+    run(dir, 'commit', 'Parser by hand');
+    run(dir, 'branch', 'exp2', '--purpose', 'a generated parser');
+    run(dir, 'abandon', '--reason', 'too slow');
+    expect(run(dir, 'status')).toMatch(/^Last commit C003 \S+ \([^)]*\): abandoned exp2 \(why: under Failed approaches\)\nLast progress C002 \S+ \([^)]*\): Parser by hand$/m);
+    expect(run(dir, 'context', '--branch')).toMatch(/Newest first:\nC003 /);
+  });
+
+  it('a merge shows what it concluded and what was learned', async () => {
+    const dir = await project();
+    run(dir, 'branch', 'cache', '--purpose', 'an LRU cache');
+    run(dir, 'commit', 'LRU in place');
+    run(dir, 'merge', 'cache', '--synthesis', 'Keep LRU cache', '--learned', 're-reads dominate');
+    expect(compacted(dir)).toMatch(/^Last milestone on main: C001 \S+ — merged cache: Keep LRU cache; learned: re-reads dominate$/m);
+    expect(run(dir, 'status')).toMatch(/^Last commit C001 \S+ \([^)]*\): merged cache: Keep LRU cache; learned: re-reads dominate$/m);
+  });
+});
+
+describe('session lifecycles in log reads', () => {
+  it('MCP servers coming and going leave the log reads to the work, over the CLI and MCP', async () => {
+    const dir = await project();
+    run(dir, 'log', '--observation', 'build is slow', '--thought', 'cache the parse', '--action', 'added a cache');
+    for (let i = 0; i < 3; i++) await exchange(GCTX_JS, dir, INITIALIZE);
+    const cli = run(dir, 'context', '--log', '3');
+    expect(cli).not.toMatch(/Session (started|ended)/);
+    expect(cli).toMatch(/Observation: build is slow/);
+    const c = await connect(dir);
+    const text = textOf(await call(c.client, 'context', { level: 'log', n: 3 }));
+    await c.close();
+    expect(text).not.toMatch(/Session (started|ended)/);
+    expect(text).toMatch(/Observation: build is slow/);
+  });
+});
+
+describe("notes written by hand in main.md", () => {
+  it('are searchable, and the briefing and status point to them', async () => {
+    const dir = await project();
+    run(dir, 'commit', 'base');
+    appendFileSync(join(dir, '.GCC/main.md'), '\n- The staging database refuses connections after 6pm UTC.\n- Ask Dana before touching billing.\n');
+    expect(run(dir, 'search', 'staging database')).toMatch(/main\.md notes: .*«staging» «database» refuses connections/);
+    const line = /^Notes in main\.md \(2 lines, (context full|`gctx context --full`)\): The staging database refuses connections after 6pm UTC\.$/m;
+    expect(compacted(dir)).toMatch(line);
+    expect(run(dir, 'status')).toMatch(line);
+  });
+});
