@@ -22,10 +22,17 @@ export interface LogPlace {
   acknowledged: LogMeta | undefined;
 }
 
+/**
+ * Every ref's commits but a stash's and gctx's own baselines (a snapshot of the work tree and
+ * index at a memory commit, for the files it touched: not a commit anyone made, so it explains
+ * nothing). `--exclude` applies to the `--all` after it.
+ */
+const PEOPLES_COMMITS = ['--exclude=refs/stash', '--exclude=refs/worktree/gcc/*', '--exclude=refs/gcc/*', '--all'];
+
 /** Whether git holds `rel` in some commit that is not only a stash: it was committed, so a checkout may take it away. */
 function committedSomewhere(root: string, rel: string): boolean {
   try {
-    if (runGit(root, ['rev-list', '-1', '--exclude=refs/stash', '--all', '--', rel]).trim()) return true;
+    if (runGit(root, ['rev-list', '-1', ...PEOPLES_COMMITS, '--', rel]).trim()) return true;
     return runGit(root, ['log', '-1', '-g', '--format=%H', 'HEAD', '--', rel]).trim() !== '';
   } catch {
     return false;
@@ -50,7 +57,7 @@ export interface Holding {
 export function holding(root: string, rel: string, ack: LogMeta | undefined): Holding | null {
   if (!ack || ack.size === 0) return { commit: '', reachable: true };
   const ways: [string[], boolean][] = [
-    [['rev-list', '--exclude=refs/stash', '--all', '--', rel], true],
+    [['rev-list', ...PEOPLES_COMMITS, '--', rel], true],
     [['log', '-g', '--format=%H', 'HEAD', '--', rel], false],
   ];
   for (const [args, reachable] of ways) {
