@@ -13,6 +13,9 @@
  * - redact-assign.ts: keyworded values (`PASSWORD=…`, `"api_key": "…"`, `clientSecret: …`).
  * - redact-base64.ts: base64 runs whose decoded text holds any of the above.
  *
+ * Before the rules run, terminal escape sequences and invisible characters are taken out of the
+ * text (redact-escapes.ts): colour codes or a zero-width space inside a token would hide it.
+ *
  * Every pattern is anchored on a literal or a word start and uses bounded, non-nested
  * quantifiers, so the whole pass stays linear in the input (the property tests feed it hostile
  * strings of hundreds of kilobytes). Where a value's status is unclear, the risk decides: a real
@@ -23,6 +26,7 @@ import { ASSIGN_RULES } from './redact-assign.js';
 import { type DecodeBudget, MAX_BASE64_RUN, MAX_DECODES, MIN_BASE64_RUN, redactBase64 } from './redact-base64.js';
 import { COMMAND_RULES } from './redact-command.js';
 import { BLOCK_RULES, CONTEXT_RULES, FILE_RULES } from './redact-context.js';
+import { withoutTerminalCodes } from './redact-escapes.js';
 import { REDACTED, type RedactionRule } from './redact-rule.js';
 import { TOKEN_RULES } from './redact-tokens.js';
 
@@ -74,12 +78,23 @@ function applyRules(text: string, gated: boolean): string {
 function redactAt(text: string, depth: number, budget: DecodeBudget, gated: boolean): string {
   const out = applyRules(text, gated);
   if (depth === 0) return out;
-  return redactBase64(out, (decoded) => redactAt(decoded, depth - 1, budget, gated) !== decoded, budget);
+  return redactBase64(
+    out,
+    (decoded) => {
+      const plain = withoutTerminalCodes(decoded);
+      return redactAt(plain, depth - 1, budget, gated) !== plain;
+    },
+    budget,
+  );
 }
 
-/** Redact secrets from `text`. Idempotent: redacting twice gives the same text. */
+/**
+ * Redact secrets from `text`, after taking out terminal escape sequences and invisible
+ * characters, which could split a secret so that no rule sees it (redact-escapes.ts); the
+ * text returned is without them. Idempotent: redacting twice gives the same text.
+ */
 export function redactSecrets(text: string): string {
-  return redactAt(text, BASE64_DEPTH, { left: MAX_DECODES }, true);
+  return redactAt(withoutTerminalCodes(text), BASE64_DEPTH, { left: MAX_DECODES }, true);
 }
 
 /**
@@ -87,7 +102,7 @@ export function redactSecrets(text: string): string {
  * keyword gates are an optimisation only.
  */
 export function redactSecretsUngated(text: string): string {
-  return redactAt(text, BASE64_DEPTH, { left: MAX_DECODES }, false);
+  return redactAt(withoutTerminalCodes(text), BASE64_DEPTH, { left: MAX_DECODES }, false);
 }
 
 export interface RedactionRuleInfo {
