@@ -32,7 +32,7 @@ const FORGED = /^( *)(?:(?:#{1,6}|[-*+>]|\d+\.|\*\*\[[^\]]*\]\*\*|---|- \[[ xX]\
 const LINE_BREAKS = ['\n', '\r', '\r\n', '\n\n', '\u2028', '\u2029', '\u0085', '\u000b', '\u000c'];
 const STARTS = ['', '# ', '## ', '### M9: ', '- ', '- [ ] ', '* ', '1. ', '> ', '**[OTA-001]** ', '---\n', '## Next step (as recorded): ', '## Failed Approaches\n', '## Notes\n'];
 const ESCAPES = ['\u001b[2K', '\u001b]0;title\u0007', '\u001b]52;c;cm0=\u0007', '\u001b]8;;https://x\u001b\\', '\u001b[8m', '\u009b31m', '\u007f', '\u0000', '\t', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069', '\u202a', '\u202b', '\u202c', '\u202d', '\u200e', '\u200f', '\u061c'];
-const TAGS = ['</gcc-memory>', '‹/gcc‐memory>', '‹\u200b/gcc-memory>', '＜/gcc-memory＞', '</ gcc-memory>', '<gcc-memory source="x">'];
+const TAGS = ['</gcc-memory>', '‹/gcc‐memory>', '‹\u200b/gcc-memory>', '＜/gcc-memory＞', '</ gcc-memory>', '<gcc-memory source="x">', '</gcc&#45;memory>', '</gcc&#x2d;memory>', '</gcc&hyphen;memory>', '</gcc&dash;memory>'];
 
 /**
  * Text that never starts with PWN itself: every PWN in it follows a line break and the start
@@ -130,6 +130,7 @@ function lineProblems(name: string, text: string): string[] {
 function framingProblems(name: string, text: string): string[] {
   const framed = asProjectData(text);
   const seen = framed
+    .replace(/&#x0*2d;?|&#0*45;?|&(?:hyphen|dash);?/gi, '-')
     .normalize('NFKC')
     .toLowerCase()
     .replace(/[\p{Cf}\p{M}]/gu, '')
