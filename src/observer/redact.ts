@@ -13,8 +13,9 @@
  * - redact-assign.ts: keyworded values (`PASSWORD=…`, `"api_key": "…"`, `clientSecret: …`).
  * - redact-base64.ts: base64 runs whose decoded text holds any of the above.
  *
- * Before the rules run, terminal escape sequences and invisible characters are taken out of the
- * text (redact-escapes.ts): colour codes or a zero-width space inside a token would hide it.
+ * A tool call's text has terminal escape sequences and invisible characters taken out before the
+ * rules run (redactToolText; redact-escapes.ts): colour codes or a zero-width space inside a
+ * token would hide it. Other text (a commit, a note) keeps them as data; it is shown safely.
  *
  * Every pattern is anchored on a literal or a word start and uses bounded, non-nested
  * quantifiers, so the whole pass stays linear in the input (the property tests feed it hostile
@@ -88,13 +89,18 @@ function redactAt(text: string, depth: number, budget: DecodeBudget, gated: bool
   );
 }
 
-/**
- * Redact secrets from `text`, after taking out terminal escape sequences and invisible
- * characters, which could split a secret so that no rule sees it (redact-escapes.ts); the
- * text returned is without them. Idempotent: redacting twice gives the same text.
- */
+/** Redact secrets from `text`. Idempotent: redacting twice gives the same text. */
 export function redactSecrets(text: string): string {
-  return redactAt(withoutTerminalCodes(text), BASE64_DEPTH, { left: MAX_DECODES }, true);
+  return redactAt(text, BASE64_DEPTH, { left: MAX_DECODES }, true);
+}
+
+/**
+ * A tool call's text as it is logged: terminal escape sequences and invisible characters taken
+ * out (redact-escapes.ts), since colour codes or a zero-width space inside a token would hide it
+ * from every rule, then redacted. Idempotent too.
+ */
+export function redactToolText(text: string): string {
+  return redactSecrets(withoutTerminalCodes(text));
 }
 
 /**
@@ -102,7 +108,7 @@ export function redactSecrets(text: string): string {
  * keyword gates are an optimisation only.
  */
 export function redactSecretsUngated(text: string): string {
-  return redactAt(withoutTerminalCodes(text), BASE64_DEPTH, { left: MAX_DECODES }, false);
+  return redactAt(text, BASE64_DEPTH, { left: MAX_DECODES }, false);
 }
 
 export interface RedactionRuleInfo {

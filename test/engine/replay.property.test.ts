@@ -12,7 +12,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Memory } from '../../src/engine/memory.js';
 import { GccError } from '../../src/errors.js';
 import type { GccEvent } from '../../src/events/types.js';
-import { withoutTerminalCodes } from '../../src/observer/redact-escapes.js';
 import { hostileText } from '../support/arbitraries.js';
 import { cleanup, tempProject } from '../support/tmp.js';
 
@@ -133,8 +132,8 @@ class AbandonCmd implements fc.AsyncCommand<Model, Real> {
 }
 
 /** Lone surrogates cannot be stored as UTF-8 and come back as U+FFFD. */
-/** As the engine keeps it: terminal codes and invisible characters taken out (redaction does), one clean line. */
-const line = (text: string) => withoutTerminalCodes(text).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\s]+/g, ' ').trim().toWellFormed();
+/** As the engine keeps it: one clean line, control characters (C0, DEL, C1) dropped. */
+const line = (text: string) => text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\s]+/g, ' ').trim().toWellFormed();
 
 /** A number names the objective at that place, else one whose text is it, else one whose text holds it, if only one does: its index, or -1. */
 function found(objectives: readonly string[], n: number): number {
