@@ -301,6 +301,8 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
         const t = text('target', cmd.target, true, MAX_LINE);
         if (t instanceof GccError) return fail(t);
         const line = normalizeLine(t);
+        // Only control characters (or terminal codes, taken out by redaction) is no objective.
+        if (line === '') return fail(text('target', '', true) as GccError);
         const same = sameObjective(state.objectives, line);
         if (same !== -1) return fail(gccError('E_OBJECTIVE_EXISTS', `the roadmap already has it open, as objective ${same + 1}: ${flatText(state.objectives[same]!.text)}`, `it is open; check it off when done: \`gctx roadmap check ${same + 1}\``));
         if (state.objectives.length >= MAX_OBJECTIVES) return fail(gccError('E_INVALID_ARGUMENT', `the roadmap holds at most ${MAX_OBJECTIVES} objectives`, 'remove or check off some first: `gctx roadmap remove <number>`'));

@@ -29,7 +29,7 @@ export interface GitGraphModel {
 /** Text safe inside a Mermaid double-quoted string, on one line, at most `max` characters. */
 export function mermaidText(s: string, max = 60): string {
   const flat = s
-    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g, ' ')
     .replace(/"/g, "'")
     .replace(/\\/g, '/')
     .replace(/;/g, ',')

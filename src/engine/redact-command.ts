@@ -5,12 +5,13 @@
  */
 import type { Command } from '../decider/commands.js';
 import type { FileChange } from '../events/types.js';
-import { redactSecrets } from '../observer/redact.js';
+import { redactSecrets, redactToolText } from '../observer/redact.js';
 
 /** The same pass for a person's text the engine takes in other ways (hand edits of main.md, files set aside). */
 export { redactSecrets };
 
 const r = (t: string | undefined): string | undefined => (typeof t === 'string' ? redactSecrets(t) : t);
+const rt = (t: string | undefined): string | undefined => (typeof t === 'string' ? redactToolText(t) : t);
 
 /**
  * File paths are text a person or an agent chose too (`secrets/AKIA….txt`): each is redacted
@@ -38,7 +39,8 @@ export function redactCommand(cmd: Command): Command {
     case 'log':
       return { ...cmd, observation: r(cmd.observation)!, thought: r(cmd.thought)!, action: r(cmd.action)! };
     case 'record-tool':
-      return { ...cmd, input: r(cmd.input)!, result: r(cmd.result)!, files: rf(cmd.files) };
+      // A tool's text from any front end: its terminal codes go before redaction, as the hook's do.
+      return { ...cmd, input: rt(cmd.input)!, result: rt(cmd.result)!, files: rf(cmd.files) };
     default:
       return cmd;
   }

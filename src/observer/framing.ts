@@ -7,7 +7,8 @@
  * A model reads a tag by its look, not its bytes: `‹/gcc‐memory>`, `＜/gcc-memory＞`, `</ GCC
  * memory>` or the tag with a zero-width space inside all read as the closing tag. So the text
  * is matched after folding what looks alike (NFKC, invisible characters dropped, accents, dashes,
- * brackets and the common Cyrillic and Greek lookalikes folded), and every tag-like `gcc-memory`
+ * brackets and the common Cyrillic and Greek lookalikes folded, HTML character references such
+ * as `&#45;`, `&#x2d;`, `&hyphen;` and `&lt;` decoded), and every tag-like `gcc-memory`
  * token — after a bracket or a slash, or before a closing bracket — is written out as the inert
  * `<gcc-memory_` (`</gcc-memory_`, `gcc-memory_>`). Control characters go too (log/safe-text.ts).
  */
@@ -60,31 +61,71 @@ function foldOf(cp: number): string {
   return f;
 }
 
-/** The text folded to what it looks like, and for each UTF-16 unit of the fold, where in the text it came from. */
-function fold(text: string): { folded: string; from: Int32Array | null } {
-  if (!/[^\u0000-\u007f]/.test(text)) return { folded: text.toLowerCase().replaceAll('\\', '/'), from: null };
+/**
+ * HTML character references, as a reader decodes them: `</gcc&#45;memory>`, `</gcc&hyphen;memory>`
+ * and `&lt;&#47;gcc-memory&gt;` read as the closing tag. Numeric ones, and the named ones that
+ * write a bracket, a slash, a dash or nothing visible; the `;` may be left off, as HTML allows.
+ */
+const ENTITY = /&(?:#[xX]0*([0-9a-fA-F]{1,6})|#0*([0-9]{1,7})|([A-Za-z]{2,24}));?/y;
+const NAMED: Readonly<Record<string, string>> = {
+  lt: '<', gt: '>', sol: '/', frasl: '⁄', bsol: '/', amp: '&', quot: '"', apos: "'", nbsp: ' ', colon: ':', lowbar: '_', period: '.',
+  hyphen: '‐', dash: '‐', minus: '−', ndash: '–', mdash: '—', horbar: '―',
+  lsaquo: '‹', rsaquo: '›', lang: '⟨', rang: '⟩', langle: '⟨', rangle: '⟩', leftanglebracket: '⟨', rightanglebracket: '⟩',
+  shy: '', zwsp: '', zerowidthspace: '', zwj: '', zwnj: '', lrm: '', rlm: '', nobreak: '', invisiblecomma: '', invisibletimes: '', applyfunction: '', ic: '', it: '', af: '',
+  negativethinspace: '', negativemediumspace: '', negativethickspace: '', negativeverythinspace: '',
+};
+
+/** The character a reference at `i` stands for and the reference's length; null where there is none. */
+function entityAt(text: string, i: number): { ch: string; length: number } | null {
+  ENTITY.lastIndex = i;
+  const m = ENTITY.exec(text);
+  if (!m) return null;
+  if (m[3] !== undefined) {
+    const ch = NAMED[m[3]] ?? NAMED[m[3].toLowerCase()];
+    return ch === undefined ? null : { ch, length: m[0].length };
+  }
+  const cp = parseInt(m[1] ?? m[2]!, m[1] !== undefined ? 16 : 10);
+  if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return null;
+  return { ch: String.fromCodePoint(cp), length: m[0].length };
+}
+
+/**
+ * The text folded to what it looks like, and for each UTF-16 unit of the fold, where in the
+ * text the character it came from starts (`from`) and ends (`to`).
+ */
+function fold(text: string): { folded: string; from: Int32Array | null; to: Int32Array | null } {
+  if (!/[^\u0000-\u007f]|&/.test(text)) return { folded: text.toLowerCase().replaceAll('\\', '/'), from: null, to: null };
   let folded = '';
   let from = new Int32Array(text.length + 16);
+  let to = new Int32Array(text.length + 16);
   let n = 0;
   for (let i = 0; i < text.length; ) {
     const c = text.charCodeAt(i);
-    const cp = c < 0xd800 || c > 0xdbff ? c : text.codePointAt(i)!;
-    const f = c < 0x80 ? (c === 0x5c ? '/' : c >= 0x41 && c <= 0x5a ? String.fromCharCode(c + 32) : text[i]!) : foldOf(cp);
+    const entity = c === 0x26 ? entityAt(text, i) : null;
+    const cp = entity ? (entity.ch === '' ? 0x200b : entity.ch.codePointAt(0)!) : c < 0xd800 || c > 0xdbff ? c : text.codePointAt(i)!;
+    const f = c < 0x80 && !entity ? (c === 0x5c ? '/' : c >= 0x41 && c <= 0x5a ? String.fromCharCode(c + 32) : text[i]!) : cp === 0x5c ? '/' : foldOf(cp);
+    const next = i + (entity ? entity.length : cp > 0xffff ? 2 : 1);
     if (n + f.length > from.length) {
       const more = new Int32Array(from.length * 2 + f.length);
       more.set(from);
       from = more;
+      const moreTo = new Int32Array(more.length);
+      moreTo.set(to);
+      to = moreTo;
     }
-    for (let k = 0; k < f.length; k++) from[n++] = i;
+    for (let k = 0; k < f.length; k++) {
+      from[n] = i;
+      to[n++] = next;
+    }
     folded += f;
-    i += cp > 0xffff ? 2 : 1;
+    i = next;
   }
-  return { folded, from };
+  return { folded, from, to };
 }
 
 /** Every tag-like `gcc-memory` token in the text, written out inert; other text as it is. */
 export function neutralizeTags(text: string): string {
-  const { folded, from } = fold(text);
+  const { folded, from, to } = fold(text);
   let out = '';
   let last = 0;
   for (const m of folded.matchAll(TOKEN)) {
@@ -92,7 +133,7 @@ export function neutralizeTags(text: string): string {
     if (!bracket && !slash && !close) continue;
     const start = from ? from[m.index]! : m.index;
     const endAt = m.index + whole.length - 1;
-    const end = from ? from[endAt]! + String.fromCodePoint(text.codePointAt(from[endAt]!)!).length : endAt + 1;
+    const end = to ? to[endAt]! : endAt + 1;
     out += `${text.slice(last, start)}${bracket ? '<' : ''}${slash || between?.includes('/') ? '/' : ''}${TAG}_${close ? '>' : ''}`;
     last = end;
   }

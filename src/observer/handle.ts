@@ -131,8 +131,8 @@ interface Cleaner {
 
 /** The redactor is loaded when the first call is logged: a PreToolUse that decides nothing logs nothing. */
 async function cleaner(): Promise<Cleaner> {
-  const { redactSecrets } = await import('./redact.js');
-  return Object.assign((text: string, limit: number) => boundText(redactSecrets(boundText(text, SCAN_LIMIT)), limit), { path: redactSecrets });
+  const { redactSecrets, redactToolText } = await import('./redact.js');
+  return Object.assign((text: string, limit: number) => boundText(redactToolText(boundText(text, SCAN_LIMIT)), limit), { path: redactSecrets });
 }
 
 async function recordCall(memory: HookMemory, env: HookEnvelope, clean: Cleaner, result: string, isError: boolean): Promise<string> {

@@ -204,7 +204,61 @@ function assignment(envStyle: boolean) {
 // The name starts a word; `$`, `@` and `-` before it mean a variable read, a decorator or a flag.
 const NAME_START = startAfterNone('A-Za-z0-9_.$@-');
 
+/** The end of a line after a value: a line break (raw or JSON-escaped), a JSON string's closing quote, the end of the text. */
+const LINE_END = String.raw`(?=[ \t]{0,16}(?:\r?\n|\\[nr]|\\?"|$))`;
+/** One word of a passphrase: no quote, bracket, separator or shell character. */
+const PHRASE_WORD = String.raw`[^\s"'\x60(){}\[\]<>;,|&#$=\\]{1,40}`;
+
+/**
+ * `password: correct horse battery staple`: after a password or passphrase name and `:` or `=`,
+ * two to eight words that end the line are one secret. Not a sentence (`Forgot your password:
+ * use the link below.`) nor a stand-in (`your password here`). Trade-off: a short line of help
+ * text after `Password:` is redacted too.
+ */
+function passphrase(match: string, name: string, sep: string, value: string): string {
+  if (!judgeName(name, false)?.password) return match;
+  if (/[.?!:]$/.test(value) || isStandIn(value)) return match;
+  return name + sep + REDACTED;
+}
+
+/** A call, an index or a generic at the start of a value: `getSecret(x)`, `settings[KEY]`, `a.b<T>()`. */
+const CALL = /^[A-Za-z_$][\w$]*(?:(?:\?\.|\.|::|->)[A-Za-z_$][\w$]*)*[([<{]/;
+
+/**
+ * `SECRET_KEY = Zx9!abc(def)ghi`: a secret-named key whose bare value holds a character that
+ * ends a value in code (brackets, comma, `;`, `&`, `|`, `<>`) and runs, without a space, to the
+ * end of its line. The keyword rule stops at that character and the rest was read as code; here
+ * the whole value is one secret unless it reads as code: a call or index, a declaration, shell
+ * or expression operators (`&&`, `||`, `;`, `=>`), a query string going on (`&next=`), or a
+ * value that opens or continues a statement.
+ */
+function punctuated(match: string, name: string, sep: string, value: string, ...rest: (string | number | undefined)[]): string {
+  if (judgeName(name, false)?.strength !== 'strong') return match;
+  // A value another rule redacted in part keeps what that rule left.
+  if (!/[(){}[\],;&|<>]/.test(value) || value.includes(REDACTED) || !isLiteral(value) || isStandIn(value)) return match;
+  if (/^[[({<]/.test(value) || CALL.test(value) || /&&|\|\||;|=>|->|&[\w.-]{1,64}=/.test(value) || /[,{([]$/.test(value)) return match;
+  const { offset, whole } = matchPlace(rest);
+  if (isCodeStatement(name, sep, whole, offset)) return match;
+  return name + sep + REDACTED;
+}
+
 export const ASSIGN_RULES: readonly RedactionRule[] = [
+  rule(
+    'passphrase-line',
+    'Two to eight words ending a line after a password or passphrase name and : or = (password: correct horse battery staple)',
+    ['pass', 'pwd'],
+    String.raw`${NAME_START}(?=[A-Za-z0-9_.-]{0,64}?(?:pass|pwd))([A-Za-z0-9_.-]{1,64})([ \t]{0,4}[:=][ \t]{0,8})(${PHRASE_WORD}(?:[ \t]{1,4}${PHRASE_WORD}){1,7})${LINE_END}`,
+    passphrase,
+    'i',
+  ),
+  rule(
+    'keyword-punctuated-value',
+    'A secret-named key whose bare value holds brackets, commas, ; & | < > and runs to the end of its line (SECRET_KEY = Zx9!abc(def)ghi)',
+    ['pass', 'pwd', 'secret', 'token', 'key'],
+    String.raw`${NAME_START}(?=[A-Za-z0-9_.-]{0,96}?(?:pass|pwd|secret|token|key))([A-Za-z0-9_.-]{1,96})([ \t]{0,4}(?:=(?!=)|:(?![:=]))[ \t]{0,8})([^\s"'\x60\\]{8,256})${LINE_END}`,
+    punctuated,
+    'i',
+  ),
   // NAME=value, as in .env files, `export`, `docker run -e`, `env` output: the value runs to
   // whitespace (commas and brackets included; a password may hold them).
   rule(

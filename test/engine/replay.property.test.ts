@@ -132,7 +132,8 @@ class AbandonCmd implements fc.AsyncCommand<Model, Real> {
 }
 
 /** Lone surrogates cannot be stored as UTF-8 and come back as U+FFFD. */
-const line = (text: string) => text.replace(/[\u0000-\u001f\u007f\u2028\u2029\s]+/g, ' ').trim().toWellFormed();
+/** As the engine keeps it: one clean line, control characters (C0, DEL, C1) dropped. */
+const line = (text: string) => text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\s]+/g, ' ').trim().toWellFormed();
 
 /** A number names the objective at that place, else one whose text is it, else one whose text holds it, if only one does: its index, or -1. */
 function found(objectives: readonly string[], n: number): number {
@@ -151,7 +152,7 @@ class RoadmapCmd implements fc.AsyncCommand<Model, Real> {
   check = () => true;
   async run(m: Model, r: Real) {
     if (this.action === 'add') {
-      const refused = this.text.trim() === '' ? 'E_INVALID_ARGUMENT' : openTwice(m, this.text) ? 'E_OBJECTIVE_EXISTS' : null;
+      const refused = line(this.text) === '' ? 'E_INVALID_ARGUMENT' : openTwice(m, this.text) ? 'E_OBJECTIVE_EXISTS' : null;
       await attempt(r, () => r.memory.execute({ type: 'roadmap', action: 'add', target: this.text }), refused);
       if (!refused) {
         m.objectives.push(line(this.text));

@@ -9,8 +9,8 @@ import { clip } from '../../src/context/budget.js';
 import { block, filesText, oneLine } from '../../src/log/prose.js';
 import { flatText, hasControl, LINE_BREAK, REPLACEMENT, safeText } from '../../src/log/safe-text.js';
 
-/** What drives a terminal: C0 but newline and tab, DEL, C1. */
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+/** What drives a terminal (C0 but newline and tab, DEL, C1) or reorders what it shows (the bidi controls). */
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 const BREAK = /[\n\r\u0085\u2028\u2029]/;
 
 /** The sequences a security review printed through `gctx status | cat -v`. */
@@ -23,6 +23,9 @@ const ATTACKS = {
   '8-bit CSI (U+009B)': '\u009b31m',
   'carriage return': 'shown\roverwritten',
   'DEL and BEL': '\u007f\u0007',
+  'right-to-left override (Trojan source)': 'src/\u202egnp.exe',
+  'bidi isolates and embeddings': '\u2066\u2067\u2068\u2069\u202a\u202b\u202c\u202d',
+  'bidi marks': '\u200e\u200f\u061c',
 };
 
 const ordinary = fc.string({ unit: 'grapheme', maxLength: 60 }).filter((s) => !CONTROL.test(s) && !BREAK.test(s));
@@ -38,9 +41,16 @@ describe('safeText', () => {
       expect(out).not.toMatch(CONTROL);
       // A carriage return is a line break: multi-line text shows it as one.
       expect(out).toContain(seq.includes('\r') ? '\n' : REPLACEMENT);
-      expect(flatText(`before ${seq} after`)).not.toMatch(/[\n\r]|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+      expect(flatText(`before ${seq} after`)).not.toMatch(/[\n\r]/);
+      expect(flatText(`before ${seq} after`)).not.toMatch(CONTROL);
     });
   }
+
+  it('shows a file name reversed by U+202E as it is stored, not as it would display', () => {
+    expect(flatText('src/\u202egnp.exe')).toBe(`src/${REPLACEMENT}gnp.exe`);
+    // Joiners are not controls: scripts and emoji need them.
+    expect(safeText('a\u200db\u200cc')).toBe('a\u200db\u200cc');
+  });
 
   it('keeps newlines and tabs, and makes every other line break a newline', () => {
     expect(safeText('a\tb\nc')).toBe('a\tb\nc');

@@ -171,6 +171,10 @@ export const TRUE_POSITIVES: TruePositive[] = [
   tp('env-password', `$ PGPASSWORD=${dbPassword} psql -h db -U app -c 'select 1'`, dbPassword, ['psql -h db -U app']),
   tp('env-export', `export DB_PASSWORD='${password}'\nexport API_SECRET=${gen(ALNUM, 40)}`, password, ['export DB_PASSWORD=']),
   tp('env-pat', `$ az devops login\nAZURE_DEVOPS_EXT_PAT=${azdoPat}`, azdoPat, ['$ az devops login']),
+  tp('passphrase-line', `$ cat vault.txt\npassword: correct horse battery staple\nuser: bob`, ['correct horse', 'battery staple'], ['user: bob']),
+  tp('passphrase-line', `passphrase=correct horse battery staple`, ['correct horse', 'battery staple']),
+  tp('keyword-punctuated-value', `SECRET_KEY = Zx9!abc(def)ghi\nDEBUG = False`, ['Zx9!abc', '(def)ghi'], ['DEBUG = False']),
+  tp('keyword-punctuated-value', `DJANGO_SECRET_KEY = django-insecure-(k3y)!@#x`, ['django-insecure', '(k3y)!@#x']),
   tp('env-file', `NODE_ENV=production\nJWT_SECRET=${gen(ALNUM, 48)}\nSESSION_SECRET="${password}"\nPORT=3000`, password, ['NODE_ENV=production', 'PORT=3000']),
   tp('json-api-key', `{"service": "maps", "api_key": "${gen(ALNUM, 32)}", "client_secret": "${password}"}`, password, ['"service": "maps"']),
   tp('yaml-secret', `database:\n  host: db.internal\n  username: app\n  password: ${dbPassword}\nsmtp:\n  password: "${password}"`, [dbPassword, password], ['username: app']),
@@ -225,5 +229,7 @@ export const FALSE_POSITIVES: string[] = [
   `[http-bearer-auth-trait]: https://smithy.io/2.0/spec/authentication-traits.html\n[auth]: https://cloud.google.com/docs/authentication\nexport GOOGLE_APPLICATION_CREDENTIALS=/path/to/service-account.json`,
   `export const CHARS_PER_TOKEN = 4;\nconst AUTH_SCHEMES = 'Bearer|Basic|Digest|Token';\nconst ai = new GoogleGenAI({ apiKey: 'GEMINI_API_KEY' });\nexport ANTHROPIC_API_KEY=sk-ant-...\nconst pass = results.commit.median < 3;`,
   `Anthropic also reads \`ANTHROPIC_AUTH_TOKEN\` as bearer authentication. The \`Pwd=\` and \`Password=\` keys are left to the assignment rules; \`mongosh -p\`, but a port for ssh.`,
+  `SECRET_KEY = get_secret("DJANGO_SECRET_KEY")\nAPI_TOKEN = os.environ["API_TOKEN"]\nsecret_key=settings[KEY_NAME]\ntoken=useToken(ctx)`,
+  `password: string | undefined;\napi_key: Optional[str] = None\nconst token = foo(bar);\n  password: your password here\nPassword: at least 12 characters, one digit.`,
   `v1.2.3 ^4.17.21 ~2.0.0 >=18 <23\nsha1: da39a3ee5e6b4b0d3255bfef95601890afd80709\nmd5: d41d8cd98f00b204e9800998ecf8427e`,
 ];

@@ -191,6 +191,7 @@ describe('redactSecrets', () => {
       'password=', 'token: ', 'Bearer ', 'Basic ', 'sk-', '-----BEGIN PRIVATE KEY-----', '://u:', '@', '"', "'", ' ', '\n', '\\n', REDACTED,
       'mysql -p', 'sshpass -p ', ' --password ', 'curl -u u:', 'AccountKey=', ';Pwd=', 'machine h login u password ', 'Cookie: a=',
       'Authorization: ', 'ghp_', 'Z2hwX', '=', ':', ',', '`',
+      'SECRET_KEY = ', 'passphrase: ', '(', ')', '[', ']', '&', ';', '.', '\u001b[31m', '\u200b', '\\u001b[m',
     );
     const text = fc.oneof(
       fc.string({ unit: 'binary', maxLength: 300 }),

@@ -44,9 +44,10 @@ export function writeErr(text: string): void {
 }
 
 /**
- * JSON for a terminal or a pipe: JSON.stringify escapes C0 controls but writes DEL and C1 as
- * they are; those are escaped too, so the data arrives whole and the guard has nothing to replace.
+ * JSON for a terminal or a pipe: JSON.stringify escapes C0 controls but writes DEL, C1 and the
+ * bidirectional controls as they are; those are escaped too, so the data arrives whole and the
+ * guard has nothing to replace.
  */
 export function jsonText(value: unknown, indent?: number): string {
-  return JSON.stringify(value, null, indent).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value, null, indent).replace(/[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
