@@ -294,7 +294,9 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
       const record = { id, label, title, contribution: `Tried on ${cmd.branch} and dropped: ${reason}`, purpose: purposeOf(state, target), previous: previousOf(target), files: [], abandon: { from: cmd.branch, tried, reason } };
       const commit = through(state, to, { type: 'commit.recorded', data: record });
       if (commit instanceof GccError) return fail(commit);
-      return ok([...commit.map((e) => on(to, e)), ...closed.map((e) => on(cmd.branch, e))], [], `Abandoned ${cmd.branch}, recorded on ${to} as ${label} (${id}); sessions on it are now on ${to}`);
+      // The session that abandons the branch it is on moves by this command, as a merge's does: no drift to tell it of later.
+      const local = here === cmd.branch ? [switchTo(to, ctx.session)] : [];
+      return ok([...commit.map((e) => on(to, e)), ...closed.map((e) => on(cmd.branch, e))], local, `Abandoned ${cmd.branch}, recorded on ${to} as ${label} (${id}); sessions on it are now on ${to}`);
     }
     case 'roadmap': {
       if (cmd.action === 'add') {

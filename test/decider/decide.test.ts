@@ -178,12 +178,21 @@ describe('decide: MERGE, ABANDON', () => {
     spec([init], { type: 'merge', branch: 'nope', synthesis: 's' }).fails('E_BRANCH_NOT_FOUND');
   });
 
-  it('ABANDON records what was tried and why on the parent, then closes the branch', () => {
-    const d = spec([init, created('try-redis'), switched('try-redis')], { type: 'abandon', branch: 'try-redis', reason: 'too heavy' }).then([
-      { type: 'commit.recorded', branch: 'main', data: { label: 'C001', abandon: { from: 'try-redis', reason: 'too heavy' } } },
-      { type: 'branch.abandoned', branch: 'try-redis', data: { branch: 'try-redis', reason: 'too heavy' } },
-    ]);
+  it('ABANDON records what was tried and why on the parent, then closes the branch; the session on it moves with it', () => {
+    const d = spec([init, created('try-redis'), switched('try-redis')], { type: 'abandon', branch: 'try-redis', reason: 'too heavy' }).then(
+      [
+        { type: 'commit.recorded', branch: 'main', data: { label: 'C001', abandon: { from: 'try-redis', reason: 'too heavy' } } },
+        { type: 'branch.abandoned', branch: 'try-redis', data: { branch: 'try-redis', reason: 'too heavy' } },
+      ],
+      // Moved by this command, so status tells it of no drift afterwards.
+      [{ type: 'branch.switched', data: { to: 'main' } }],
+    );
     expect((d.shared[0]!.data as { abandon: { tried: string } }).abandon.tried).toMatch(/Purpose: try try-redis/);
+    // Abandoning another branch leaves the session where it is.
+    spec([init, created('try-redis'), switched('main')], { type: 'abandon', branch: 'try-redis', reason: 'too heavy' }).then(
+      [{ type: 'commit.recorded' }, { type: 'branch.abandoned' }],
+      [],
+    );
   });
 
   it('ABANDON refuses main and closed branches', () => {
