@@ -12,6 +12,8 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { asGccError, type GccError } from '../../errors.js';
 import { type Access, BASE_HEADERS, checkCredential, checkPlace, identityProof, pageCookies, sameToken } from './security.js';
 
@@ -41,16 +43,39 @@ export function sendError(res: ServerResponse, e: GccError): void {
   sendJson(res, e.exitCode === 1 ? (e.code === 'E_BRANCH_NOT_FOUND' ? 404 : 400) : 500, { error: e.toJSON() });
 }
 
+/**
+ * A full collection, when V8 lets this process ask for one: a large body leaves garbage that
+ * an idle daemon would otherwise hold for as long as nothing else allocates.
+ */
+const collect: (() => void) | null = (() => {
+  try {
+    setFlagsFromString('--expose-gc');
+    return runInNewContext('gc') as () => void;
+  } catch {
+    return null;
+  }
+})();
+
+/** Past this many bytes of bodies released, the daemon collects once it has answered them. */
+const COLLECT_AFTER = 8 * 1024 * 1024;
+
 /** Bytes of request bodies held at once, across all requests, until their answers are sent. */
 export class BodyBudget {
   private used = 0;
+  private released = 0;
   constructor(readonly bytes: number) {}
 
   /** Takes `n` bytes, held until `res` closes; false when they are not there. */
   take(n: number, res: ServerResponse): boolean {
     if (this.used + n > this.bytes) return false;
     this.used += n;
-    res.once('close', () => (this.used -= n));
+    res.once('close', () => {
+      this.used -= n;
+      this.released += n;
+      if (this.released < COLLECT_AFTER || this.used > 0) return;
+      this.released = 0;
+      setImmediate(() => collect?.());
+    });
     return true;
   }
 }
@@ -66,6 +91,8 @@ export function readBody(req: IncomingMessage, res: ServerResponse, limit: numbe
   if (declared > limit) return Promise.reject(new HttpError(413, `request body over ${limit} bytes`));
   if (declared > 0 && !budget.take(declared, res)) return Promise.reject(busy());
   return new Promise((resolve, reject) => {
+    // One buffer of the declared size, filled in place: no second copy of a large body.
+    const whole = declared > 0 ? Buffer.allocUnsafe(declared) : null;
     const chunks: Buffer[] = [];
     let size = 0;
     const stop = (err: HttpError) => {
@@ -76,10 +103,15 @@ export function readBody(req: IncomingMessage, res: ServerResponse, limit: numbe
     req.on('data', (c: Buffer) => {
       size += c.length;
       if (size > limit) return stop(new HttpError(413, `request body over ${limit} bytes`));
-      if (size > declared && !budget.take(c.length, res)) return stop(busy());
+      if (whole && size <= declared) return void c.copy(whole, size - c.length);
+      if (!budget.take(c.length, res)) return stop(busy());
       chunks.push(c);
     });
-    req.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+    req.once('end', () => {
+      if (whole && size === declared) resolve(whole);
+      else if (whole) reject(new HttpError(400, `request body of ${size} bytes, not the ${declared} declared`));
+      else resolve(Buffer.concat(chunks, size));
+    });
     req.once('error', reject);
   });
 }
