@@ -54,6 +54,13 @@ export function marked(text: string, query: string): Node {
   return frag;
 }
 
+/** Text whose «…» spans (how search marks what matched) shown as `<mark>`, the guillemets dropped, as nodes. */
+export function fromMarks(text: string): Node {
+  const frag = document.createDocumentFragment();
+  text.split(/«([^«»]*)»/).forEach((part, i) => frag.append(i % 2 === 1 ? h('mark', {}, part) : part));
+  return frag;
+}
+
 /** A short status line inside a section (loading, empty, failed), replacing the previous one. */
 export function note(el: Element, text: string, kind: 'info' | 'error' = 'info'): void {
   fill(el, text ? h('p', { class: `note ${kind}` }, text) : null);

@@ -42,6 +42,7 @@ const el = {
   sessions: byId('sessions'),
   readiness: byId('readiness'),
   machines: { session: byId('machine-session'), readiness: byId('machine-readiness'), branch: byId('machine-branch') },
+  marks: { session: byId('marks-session'), readiness: byId('marks-readiness') },
   nav: byId('sections'),
   help: byId<HTMLDialogElement>('help'),
 };
@@ -109,6 +110,9 @@ async function updateGraph(tag: string): Promise<void> {
 
 function drawDiagrams(o: Overview): void {
   drawGraph();
+  // The captions say what is marked, and why nothing is when nothing is.
+  el.marks.session.textContent = o.sessions.length > 0 ? '(the open sessions\' states marked)' : '(no session open)';
+  el.marks.readiness.textContent = o.readiness.length > 0 ? '(current states marked)' : '(none reported: the barrier runs inside the Pi extension)';
   drawWhenSeen(el.machines.session, withCurrent(o.machines.session, 'session', o.sessions.map((s) => s.state)), 'Session machine');
   drawWhenSeen(el.machines.readiness, withCurrent(o.machines.readiness, 'readiness', o.readiness.map((r) => r.state)), 'Readiness machine');
   drawWhenSeen(el.machines.branch, withCurrent(o.machines.branch, 'branch', o.branches.map((b) => lifecycleState(b))), 'Branch machine');

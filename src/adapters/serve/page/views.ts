@@ -4,7 +4,7 @@
  * section.
  */
 import type { BranchInfo, CommitItem, LogItem, Overview, SearchHit } from './contract.js';
-import { fill, h, marked, time } from './dom.js';
+import { fill, fromMarks, h, marked, time } from './dom.js';
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
@@ -56,9 +56,13 @@ export function renderBranches(o: Overview, failed: HTMLElement, branches: HTMLE
   }));
 }
 
+/** A file named without line counts (`--files`) records 0 and 0: it is shown without counts. */
+const counted = (f: { added: number; removed: number }): boolean => f.added > 0 || f.removed > 0;
+
 export function renderCommit(c: CommitItem): HTMLLIElement {
   const added = c.files.reduce((n, f) => n + f.added, 0);
   const removed = c.files.reduce((n, f) => n + f.removed, 0);
+  const counts = c.files.some(counted) ? ` +${added} −${removed}` : '';
   const details = h('details', {},
     h('summary', {},
       h('span', { class: 'label' }, c.label), ' ',
@@ -66,13 +70,13 @@ export function renderCommit(c: CommitItem): HTMLLIElement {
     c.contribution ? h('p', { class: 'contribution' }, c.contribution) : null,
     c.files.length > 0
       ? h('ul', { class: 'files' }, ...c.files.map((f) =>
-        h('li', {}, h('code', {}, f.path), ' ', h('span', { class: 'added' }, `+${f.added}`), ' ', h('span', { class: 'removed' }, `−${f.removed}`))))
+        h('li', {}, h('code', {}, f.path), ...(counted(f) ? [' ', h('span', { class: 'added' }, `+${f.added}`), ' ', h('span', { class: 'removed' }, `−${f.removed}`)] : []))))
       : null);
   return h('li', { class: 'entry commit', 'data-hash': c.hash },
     details,
     h('p', { class: 'meta' },
       h('code', { class: 'branch' }, c.branch), ' · ', time(c.at),
-      c.files.length > 0 ? ` · ${plural(c.files.length, 'file')} +${added} −${removed}` : '',
+      c.files.length > 0 ? ` · ${plural(c.files.length, 'file')}${counts}` : '',
       c.hash ? ' · ' : '', c.hash ? h('code', { class: 'hash', title: c.hash }, c.hash.slice(0, 10)) : null));
 }
 
@@ -87,8 +91,9 @@ export function renderHit(hit: SearchHit, query: string): HTMLLIElement {
     h('p', { class: 'meta' },
       h('span', { class: 'badge kind' }, hit.kind), ' ', h('code', { class: 'branch' }, hit.branch), ' · ', time(hit.at),
       hit.ref !== null ? ' · ' : '', hit.ref !== null ? h('code', { class: 'ref' }, hit.ref) : null),
-    hit.title !== null ? h('p', { class: 'title' }, marked(hit.title, query)) : null,
-    hit.snippet ? h('p', { class: 'snippet' }, marked(hit.snippet, query)) : null);
+    // Search marks what matched with «…»: that is the highlight, and the only one.
+    hit.title !== null ? h('p', { class: 'title' }, hit.title.includes('«') ? fromMarks(hit.title) : marked(hit.title, query)) : null,
+    hit.snippet ? h('p', { class: 'snippet' }, fromMarks(hit.snippet)) : null);
 }
 
 export function renderSessions(o: Overview, sessions: HTMLElement, readiness: HTMLElement): void {
