@@ -108,10 +108,6 @@ export class McpSessions {
 
   constructor(private readonly opts: McpRouteOptions) {}
 
-  get count(): number {
-    return this.sessions.size;
-  }
-
   /** `body`: the parsed JSON of a POST (the daemon read it within its limit), undefined for DELETE. */
   async handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     const id = req.headers['mcp-session-id'];

@@ -194,10 +194,6 @@ export class HttpServer {
     c.timer = null;
   }
 
-  get connections(): number {
-    return this.conns.size;
-  }
-
   /** Listens on 127.0.0.1 only; the port actually bound (for port 0). */
   async listen(): Promise<number> {
     await new Promise<void>((resolve, reject) => {

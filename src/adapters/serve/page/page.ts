@@ -13,7 +13,7 @@ import { byId } from './dom.js';
 import { installKeys } from './keys.js';
 import { followEvents, type LiveState } from './live.js';
 import { PagedList } from './paged-list.js';
-import { fillBranchFilter, lifecycleState, renderBranches, renderCommit, renderHit, renderLogEntry, renderRoadmap, renderSessions } from './views.js';
+import { fillBranchFilter, renderBranches, renderCommit, renderHit, renderLogEntry, renderRoadmap, renderSessions } from './views.js';
 
 /** Past this many lines the history graph waits to be asked for: drawing it takes seconds. */
 const LARGE_GRAPH_LINES = 2000;
@@ -115,7 +115,7 @@ function drawDiagrams(o: Overview): void {
   el.marks.readiness.textContent = o.readiness.length > 0 ? '(current states marked)' : '(none reported: the barrier runs inside the Pi extension)';
   drawWhenSeen(el.machines.session, withCurrent(o.machines.session, 'session', o.sessions.map((s) => s.state)), 'Session machine');
   drawWhenSeen(el.machines.readiness, withCurrent(o.machines.readiness, 'readiness', o.readiness.map((r) => r.state)), 'Readiness machine');
-  drawWhenSeen(el.machines.branch, withCurrent(o.machines.branch, 'branch', o.branches.map((b) => lifecycleState(b))), 'Branch machine');
+  drawWhenSeen(el.machines.branch, withCurrent(o.machines.branch, 'branch', o.branches.map((b) => b.state)), 'Branch machine');
 }
 
 function showOverview(o: Overview): void {
@@ -183,7 +183,7 @@ async function runSearch(q: string, page: number): Promise<void> {
     if (gen !== search.generation) return;
     search.page = page;
     search.pages = r.pages;
-    el.searchResults.append(...r.hits.map((hit) => renderHit(hit, q)));
+    el.searchResults.append(...r.hits.map((hit) => renderHit(hit)));
     el.searchStatus.textContent = r.total === 0 ? `Nothing found for “${q}”.` : `${r.total} ${r.total === 1 ? 'result' : 'results'} for “${q}”${r.pages > 1 ? ` · page ${page} of ${r.pages}` : ''}`;
   } catch (e) {
     if (gen === search.generation) el.searchStatus.textContent = describeError(e);

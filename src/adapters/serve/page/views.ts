@@ -3,15 +3,10 @@
  * function replaces its section's contents in one step, so an update never shows a half-drawn
  * section.
  */
-import type { BranchInfo, CommitItem, LogItem, Overview, SearchHit } from './contract.js';
-import { fill, fromMarks, h, marked, time } from './dom.js';
+import type { CommitItem, LogItem, Overview, SearchHit } from './contract.js';
+import { fill, fromMarks, h, time } from './dom.js';
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
-
-/** Where a branch rests in the branch machine (src/machines/branch-machine.ts). */
-export function lifecycleState(b: BranchInfo): string {
-  return b.state;
-}
 
 export function renderRoadmap(o: Overview, objectives: HTMLElement, milestones: HTMLElement): void {
   fill(objectives, ...o.objectives.map((ob) => {
@@ -41,7 +36,7 @@ export function renderBranches(o: Overview, failed: HTMLElement, branches: HTMLE
     const facts: Array<Node | string> = [];
     const fact = (label: string, ...value: Array<Node | string>) => facts.push(h('dt', {}, label), h('dd', {}, ...value));
     if (b.parent !== null) fact('from', h('code', {}, b.parent));
-    fact('state', h('code', {}, lifecycleState(b)));
+    fact('state', h('code', {}, b.state));
     fact('commits', String(b.commits));
     fact('created', time(b.created));
     if (b.closed !== null) fact('closed', time(b.closed));
@@ -86,13 +81,13 @@ export function renderLogEntry(e: LogItem): HTMLLIElement {
     h('p', { class: 'text' }, e.text));
 }
 
-export function renderHit(hit: SearchHit, query: string): HTMLLIElement {
+export function renderHit(hit: SearchHit): HTMLLIElement {
   return h('li', { class: 'entry hit' },
     h('p', { class: 'meta' },
       h('span', { class: 'badge kind' }, hit.kind), ' ', h('code', { class: 'branch' }, hit.branch), ' · ', time(hit.at),
       hit.ref !== null ? ' · ' : '', hit.ref !== null ? h('code', { class: 'ref' }, hit.ref) : null),
     // Search marks what matched with «…»: that is the highlight, and the only one.
-    hit.title !== null ? h('p', { class: 'title' }, hit.title.includes('«') ? fromMarks(hit.title) : marked(hit.title, query)) : null,
+    hit.title !== null ? h('p', { class: 'title' }, fromMarks(hit.title)) : null,
     hit.snippet ? h('p', { class: 'snippet' }, fromMarks(hit.snippet)) : null);
 }
 
