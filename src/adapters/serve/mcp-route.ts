@@ -42,8 +42,8 @@ interface Session {
   /** POSTs being answered. */
   inFlight: number;
   drained: Array<() => void>;
-  /** Answers by request id, newest last. */
-  answers: Map<string, Promise<Answer | null>>;
+  /** Answers by request id, newest last, with the request they answer. */
+  answers: Map<string, { request: string; answer: Promise<Answer | null> }>;
 }
 
 export interface McpRouteOptions {
@@ -128,16 +128,19 @@ export class McpSessions {
   /** One POST, counted in flight; a request id seen before gets its first answer. */
   private async post(s: Session, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     const key = requestKey(body);
+    const request = key === null ? '' : JSON.stringify(body);
+    // A retry is the same id with the same request; a client that reuses ids for new requests gets new answers.
     const earlier = key === null ? undefined : s.answers.get(key);
-    if (earlier) {
-      const a = await earlier;
+    if (earlier?.request === request) {
+      const a = await earlier.answer;
       if (!a) return rpcError(res, 409, -32000, 'This request id is already taken in this session, and its first answer was not sent');
       res.writeHead(a.status, a.headers);
       return void res.end(a.body);
     }
     const rec = key === null ? null : recording(res);
     if (key !== null && rec) {
-      s.answers.set(key, rec.answer);
+      s.answers.delete(key);
+      s.answers.set(key, { request, answer: rec.answer });
       if (s.answers.size > KEPT_ANSWERS) s.answers.delete(s.answers.keys().next().value!);
     }
     s.inFlight++;

@@ -158,7 +158,7 @@ describe('gctx serve, hardened', () => {
     }
   });
 
-  it('records a retried MCP request id once and gives every retry the first answer', async () => {
+  it('records a retried MCP request once and gives every retry the first answer', async () => {
     const sid = await mcpSession(d.state);
     const contribution = 'sent three times';
     const [a, b] = await Promise.all([rpc(d.state, commitCall(7, contribution), sid), rpc(d.state, commitCall(7, contribution), sid)]);
@@ -167,6 +167,10 @@ describe('gctx serve, hardened', () => {
     expect(b.body).toBe(a.body);
     expect(c.body).toBe(a.body);
     expect(await commitCount(dir, contribution)).toBe(1);
+    // An id used again for another request is another request.
+    const reused = 'a new request under an old id';
+    expect(answered(await rpc(d.state, commitCall(7, reused), sid))).toBe(true);
+    expect(await commitCount(dir, reused)).toBe(1);
     // A client that gave up on its connection and retries.
     const gaveUp = 'sent, dropped, sent again';
     await new Promise<void>((resolve) => {
