@@ -11,12 +11,19 @@ import { gccError } from '../../errors.js';
 import { identityProof } from './security.js';
 import { pageUrl, pidAlive, readState, removeState, serveFiles, type ServeState } from './state-file.js';
 
-/** Whether the listener at the state's port is the daemon it names (pid and token), proven without sending the token. */
+/** Whether the listener at the state's port is the daemon it names (pid, token), proven without sending the token. */
 export function provenDaemon(state: ServeState, timeoutMs = 5_000): Promise<boolean> {
   const nonce = randomBytes(32).toString('hex');
   return new Promise((resolve) => {
     const req = request(
-      { host: '127.0.0.1', port: state.port, path: `/identify?nonce=${nonce}`, method: 'GET', agent: false, headers: { Host: `127.0.0.1:${state.port}` }, timeout: timeoutMs },
+      {
+        host: '127.0.0.1',
+        port: state.port,
+        path: `/identify?nonce=${nonce}`,
+        agent: false,
+        headers: { Host: `127.0.0.1:${state.port}` },
+        timeout: timeoutMs,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
@@ -30,7 +37,8 @@ export function provenDaemon(state: ServeState, timeoutMs = 5_000): Promise<bool
             const a = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { pid?: unknown; proof?: unknown };
             const want = Buffer.from(identityProof(state.token, nonce, state.pid));
             const got = Buffer.from(typeof a.proof === 'string' ? a.proof : '');
-            resolve(res.statusCode === 200 && a.pid === state.pid && got.length === want.length && timingSafeEqual(got, want));
+            const same = got.length === want.length && timingSafeEqual(got, want);
+            resolve(res.statusCode === 200 && a.pid === state.pid && same);
           } catch {
             resolve(false);
           }
@@ -57,7 +65,11 @@ export async function runningDaemon(root: string): Promise<ServeState | null> {
     return null;
   }
   if (!(await provenDaemon(state))) {
-    throw gccError('E_NOT_RUNNING', `process ${state.pid} is named in ${serveFiles(root).state} but does not prove itself gctx serve at ${state.url}`, `wait and retry; if it is a hung gctx serve, end it (kill ${state.pid}); if it is another program, remove that file`);
+    throw gccError(
+      'E_NOT_RUNNING',
+      `process ${state.pid} is named in ${serveFiles(root).state} but does not prove itself gctx serve at ${state.url}`,
+      `wait and retry; if it is a hung gctx serve, end it (kill ${state.pid}); if it is another program, remove that file`,
+    );
   }
   return state;
 }

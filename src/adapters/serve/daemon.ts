@@ -26,7 +26,9 @@ import { McpSessions } from './mcp-route.js';
 import type { MemoryEvent } from './page/contract.js';
 import { FileLock } from '../../store/lock.js';
 import { allow, BodyBudget, HttpError, HttpServer, readBody, sendJson, sendText } from './server.js';
-import { defaultPort, ensureToken, originOf, pageUrl, readState, removeState, serveFiles, writeState } from './state-file.js';
+import {
+  defaultPort, ensureToken, originOf, pageUrl, readState, removeState, serveFiles, writeState,
+} from './state-file.js';
 import { PageFiles, pageDir } from './static.js';
 
 export interface ServeOptions {
@@ -71,16 +73,19 @@ export async function startDaemon(opts: ServeOptions): Promise<Daemon> {
   const token = ensureToken(root, (why) => log(`warning: ${why}`));
   const lock = new FileLock(serveFiles(root).lock);
   try {
-    await lock.acquire({ timeoutMs: 0, onStale: (h) => log(`took over from gctx serve pid ${h.pid}, which died without stopping`) });
+    const onStale = (h: { pid: number }) => log(`took over from gctx serve pid ${h.pid}, which died without stopping`);
+    await lock.acquire({ timeoutMs: 0, onStale });
   } catch (err) {
     if (asGccError(err).code !== 'E_LOCKED') throw err;
     const running = readState(root);
     const where = running ? `at ${running.url} (pid ${running.pid})` : '(starting)';
-    throw gccError('E_ALREADY_RUNNING', `already running ${where}`, '`gctx serve status` for its address, `gctx serve stop` to end it');
+    const fix = '`gctx serve status` for its address, `gctx serve stop` to end it';
+    throw gccError('E_ALREADY_RUNNING', `already running ${where}`, fix);
   }
   let memory: Memory;
   try {
-    memory = await Memory.open(root, { lockTimeoutMs: HOOK_LOCK_TIMEOUT_MS, ...(opts.indexApart ? { indexApart: opts.indexApart } : {}) });
+    const apart = opts.indexApart ? { indexApart: opts.indexApart } : {};
+    memory = await Memory.open(root, { lockTimeoutMs: HOOK_LOCK_TIMEOUT_MS, ...apart });
   } catch (err) {
     lock.release();
     throw err;

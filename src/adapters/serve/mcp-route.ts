@@ -133,7 +133,7 @@ export class McpSessions {
     const earlier = key === null ? undefined : s.answers.get(key);
     if (earlier?.request === request) {
       const a = await earlier.answer;
-      if (!a) return rpcError(res, 409, -32000, 'This request id is already taken in this session, and its first answer was not sent');
+      if (!a) return rpcError(res, 409, -32000, 'This request was sent before in this session, and its answer was not sent');
       res.writeHead(a.status, a.headers);
       return void res.end(a.body);
     }
@@ -161,7 +161,17 @@ export class McpSessions {
       onsessionclosed: () => this.close(sid),
     });
     const gcc = named ?? `mcp-http-${sid}`;
-    const s: Session = { transport, server: null as unknown as Server, lastUsed: Date.now(), gcc, own: named === undefined, started: false, inFlight: 0, drained: [], answers: new Map() };
+    const s: Session = {
+      transport,
+      server: null as unknown as Server,
+      lastUsed: Date.now(),
+      gcc,
+      own: named === undefined,
+      started: false,
+      inFlight: 0,
+      drained: [],
+      answers: new Map(),
+    };
     s.server = buildMcpServer({
       session: gcc,
       budget: this.opts.budget,
@@ -196,7 +206,9 @@ export class McpSessions {
     const max = this.opts.maxSessions ?? 64;
     while (this.sessions.size >= max) {
       let oldest: [string, Session] | null = null;
-      for (const e of this.sessions) if (e[1].inFlight === 0 && (!oldest || e[1].lastUsed < oldest[1].lastUsed)) oldest = e;
+      for (const e of this.sessions) {
+        if (e[1].inFlight === 0 && (!oldest || e[1].lastUsed < oldest[1].lastUsed)) oldest = e;
+      }
       if (!oldest) return false;
       void this.close(oldest[0]);
     }

@@ -78,7 +78,9 @@ export function checkPlace(req: IncomingMessage, port: number): Refusal | null {
   const origin = req.headers.origin;
   if (origin !== undefined && origin !== `http://${host!.toLowerCase()}`) return { status: 403, why: `Origin ${JSON.stringify(origin)} is not this daemon's` };
   const site = req.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') return { status: 403, why: `Sec-Fetch-Site ${JSON.stringify(site)}: only this daemon's own page may ask` };
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') {
+    return { status: 403, why: `Sec-Fetch-Site ${JSON.stringify(site)}: only this daemon's own page may ask` };
+  }
   return null;
 }
 
@@ -87,13 +89,17 @@ export function checkCredential(req: IncomingMessage, port: number, token: strin
   const bearer = bearerOf(req);
   if (bearer !== null) return sameToken(bearer, token) ? 'write' : { status: 401, why: 'wrong token' };
   const cookie = cookieOf(req, cookieName(port));
-  if (cookie === null) return { status: 401, why: 'no token: send Authorization: Bearer <token> (gctx serve status --json), or open the page address it prints' };
-  return sameToken(cookie, pageCredential(token)) ? 'read' : { status: 401, why: "wrong page credential: open the address `gctx serve status` prints" };
+  if (cookie === null) {
+    return { status: 401, why: 'no token: send Authorization: Bearer <token> (gctx serve status --json), or open the page address it prints' };
+  }
+  if (sameToken(cookie, pageCredential(token))) return 'read';
+  return { status: 401, why: 'wrong page credential: open the address `gctx serve status` prints' };
 }
 
 /** The page's cookie; the token's cookie of older versions is dropped. */
 export function pageCookies(port: number, token: string): string[] {
-  return [`${cookieName(port)}=${pageCredential(token)}; HttpOnly; SameSite=Strict; Path=/`, `gcc_token_${port}=; Max-Age=0; Path=/`];
+  const page = `${cookieName(port)}=${pageCredential(token)}; HttpOnly; SameSite=Strict; Path=/`;
+  return [page, `gcc_token_${port}=; Max-Age=0; Path=/`];
 }
 
 /**

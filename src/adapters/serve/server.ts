@@ -15,7 +15,9 @@ import type { AddressInfo, Socket } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { asGccError, type GccError } from '../../errors.js';
-import { type Access, BASE_HEADERS, checkCredential, checkPlace, identityProof, pageCookies, sameToken } from './security.js';
+import {
+  type Access, BASE_HEADERS, checkCredential, checkPlace, identityProof, pageCookies, sameToken,
+} from './security.js';
 
 export class HttpError extends Error {
   constructor(
@@ -86,7 +88,12 @@ const busy = () => new HttpError(503, 'busy: other large requests are being read
  * The whole body, refused with 413 past `limit` bytes (declared, or counted while it streams)
  * and with 503 when the shared budget cannot hold it: nothing past either is ever buffered.
  */
-export function readBody(req: IncomingMessage, res: ServerResponse, limit: number, budget: BodyBudget): Promise<Buffer> {
+export function readBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  limit: number,
+  budget: BodyBudget,
+): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > limit) return Promise.reject(new HttpError(413, `request body over ${limit} bytes`));
   if (declared > 0 && !budget.take(declared, res)) return Promise.reject(busy());
@@ -231,7 +238,8 @@ export class HttpServer {
       if (offered !== null && reading) {
         if (!sameToken(offered, this.opts.token)) throw new HttpError(401, 'wrong token in the address: open the one `gctx serve status` prints');
         this.trust(req);
-        res.writeHead(303, { ...BASE_HEADERS, 'Set-Cookie': pageCookies(this.port, this.opts.token), Location: '/', 'Content-Length': 0 });
+        const cookies = pageCookies(this.port, this.opts.token);
+        res.writeHead(303, { ...BASE_HEADERS, 'Set-Cookie': cookies, Location: '/', 'Content-Length': 0 });
         res.end();
         return;
       }

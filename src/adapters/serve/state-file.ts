@@ -39,7 +39,8 @@ const OWNER_ONLY = 0o600;
 
 export function serveFiles(root: string): { dir: string; token: string; state: string; lock: string } {
   const local = layout(root).local;
-  return { dir: local, token: join(local, 'serve.token'), state: join(local, 'serve.json'), lock: join(local, 'serve.lock') };
+  const at = (name: string) => join(local, name);
+  return { dir: local, token: at('serve.token'), state: at('serve.json'), lock: at('serve.lock') };
 }
 
 /**

@@ -15,7 +15,9 @@ import { layout } from '../../../src/store/paths.js';
 import { gctx } from '../../support/cli.js';
 import { cleanup, tempProject } from '../../support/tmp.js';
 import { GCTX_JS, NODE } from '../mcp/client.js';
-import { cleanEnv, postHook, raw, type Raw, readServeState, type Served, type ServeState, startServe, stateFile, until } from './served.js';
+import {
+  cleanEnv, postHook, raw, type Raw, type RawRequest, readServeState, type Served, type ServeState, startServe, stateFile, until,
+} from './served.js';
 
 async function project(prefix: string): Promise<string> {
   const dir = tempProject(prefix);
@@ -39,16 +41,19 @@ async function commitCount(dir: string, contribution: string): Promise<number> {
 const MCP_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
 
 function rpc(state: ServeState, body: unknown, session?: string): Promise<Raw> {
-  return raw(state, { method: 'POST', path: '/mcp', headers: { ...MCP_HEADERS, ...(session ? { 'Mcp-Session-Id': session } : {}) }, body: JSON.stringify(body) });
+  const headers = { ...MCP_HEADERS, ...(session ? { 'Mcp-Session-Id': session } : {}) };
+  return raw(state, { method: 'POST', path: '/mcp', headers, body: JSON.stringify(body) });
 }
 
 async function mcpSession(state: ServeState): Promise<string> {
-  const r = await rpc(state, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } });
+  const params = { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } };
+  const r = await rpc(state, { jsonrpc: '2.0', id: 0, method: 'initialize', params });
   expect(r.status).toBe(200);
   return r.headers['mcp-session-id'] as string;
 }
 
-const commitCall = (id: number, contribution: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'commit', arguments: { contribution } } });
+const commitCall = (id: number, contribution: string) =>
+  ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'commit', arguments: { contribution } } });
 
 /** An answered commit call: true; refused before anything was recorded (404, E_LOCKED): false. */
 function answered(r: Raw): boolean {
@@ -69,7 +74,9 @@ function rss(pid: number): number {
 
 function idleSocket(port: number): Promise<{ socket: Socket; closed: Promise<void> }> {
   return new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port }, () => resolve({ socket, closed: new Promise((r) => socket.once('close', () => r())) }));
+    const socket = connect({ host: '127.0.0.1', port }, () => {
+      resolve({ socket, closed: new Promise((r) => socket.once('close', () => r())) });
+    });
     socket.on('error', () => undefined);
     socket.once('error', reject);
   });
@@ -99,22 +106,28 @@ describe('gctx serve, hardened', () => {
     expect(cookies.join('\n')).not.toContain(d.state.token);
     const pair = cookies[0]!.split(';')[0]!;
     expect(pair.startsWith(`gcc_page_${d.state.port}=`)).toBe(true);
-    const page = { anonymous: true, headers: { Cookie: pair } };
-    expect((await raw(d.state, { ...page, path: '/api/overview' })).status).toBe(200);
+    const status = async (r: RawRequest) => (await raw(d.state, r)).status;
+    const page = (site?: string) => ({
+      anonymous: true,
+      headers: { Cookie: pair, ...(site ? { 'Sec-Fetch-Site': site } : {}) },
+    });
+    expect(await status({ ...page(), path: '/api/overview' })).toBe(200);
     // It writes nothing: hooks and MCP refuse it.
-    expect((await raw(d.state, { ...page, method: 'POST', path: '/hooks/claude-code', body: '{}' })).status).toBe(401);
-    expect((await raw(d.state, { ...page, method: 'POST', path: '/mcp', body: '{}' })).status).toBe(401);
+    expect(await status({ ...page(), method: 'POST', path: '/hooks/claude-code', body: '{}' })).toBe(401);
+    expect(await status({ ...page(), method: 'POST', path: '/mcp', body: '{}' })).toBe(401);
     // Another server on 127.0.0.1 is the same site: its page's requests carry the cookie, and are refused.
     for (const site of ['same-site', 'cross-site']) {
-      expect((await raw(d.state, { ...page, path: '/api/overview', headers: { Cookie: pair, 'Sec-Fetch-Site': site } })).status, site).toBe(403);
-      expect((await raw(d.state, { method: 'POST', path: '/hooks/claude-code', headers: { 'Sec-Fetch-Site': site }, body: '{}' })).status, site).toBe(403);
+      expect(await status({ ...page(site), path: '/api/overview' }), site).toBe(403);
+      const hook = { method: 'POST', path: '/hooks/claude-code', headers: { 'Sec-Fetch-Site': site }, body: '{}' };
+      expect(await status(hook), site).toBe(403);
     }
-    expect((await raw(d.state, { ...page, path: '/api/overview', headers: { Cookie: pair, 'Sec-Fetch-Site': 'same-origin' } })).status).toBe(200);
+    expect(await status({ ...page('same-origin'), path: '/api/overview' })).toBe(200);
     // The cookie of older versions, the token itself, is no longer taken.
-    expect((await raw(d.state, { path: '/api/overview', anonymous: true, headers: { Cookie: `gcc_token_${d.state.port}=${d.state.token}` } })).status).toBe(401);
+    const old = `gcc_token_${d.state.port}=${d.state.token}`;
+    expect(await status({ path: '/api/overview', anonymous: true, headers: { Cookie: old } })).toBe(401);
   });
 
-  it('keeps answering hooks while another process holds more idle connections than the cap, and closes those', async () => {
+  it('answers hooks while another process holds more idle connections than the cap, and closes those', async () => {
     const idle = await Promise.all(Array.from({ length: 200 }, () => idleSocket(d.state.port)));
     const hook = await postHook(d.state, 'claude-code', '{}');
     expect(hook.status).toBe(200);
@@ -129,10 +142,11 @@ describe('gctx serve, hardened', () => {
   it('refuses parallel large bodies past its budget rather than buffer them, and its memory comes back', async () => {
     const before = rss(d.state.pid);
     const body = Buffer.alloc(60 * 1024 * 1024, 'x');
-    const statuses = await Promise.all(Array.from({ length: 6 }, () => postHook(d.state, 'claude-code', body as unknown as string).then((r) => r.status, () => 'reset')));
+    const post = () => postHook(d.state, 'claude-code', body as unknown as string).then((r) => r.status, () => 'reset');
+    const statuses = await Promise.all(Array.from({ length: 6 }, post));
     for (const s of statuses) expect([200, 503, 'reset']).toContain(s);
     expect(statuses.filter((s) => s === 503).length).toBeGreaterThan(0);
-    await until('the daemon\'s memory to come back near where it was', () => rss(d.state.pid) < before + 64 * 1024 * 1024);
+    await until("the daemon's memory to come back", () => rss(d.state.pid) < before + 64 * 1024 * 1024);
     expect((await postHook(d.state, 'claude-code', '{}')).status).toBe(200);
   });
 
@@ -161,7 +175,8 @@ describe('gctx serve, hardened', () => {
   it('records a retried MCP request once and gives every retry the first answer', async () => {
     const sid = await mcpSession(d.state);
     const contribution = 'sent three times';
-    const [a, b] = await Promise.all([rpc(d.state, commitCall(7, contribution), sid), rpc(d.state, commitCall(7, contribution), sid)]);
+    const send = () => rpc(d.state, commitCall(7, contribution), sid);
+    const [a, b] = await Promise.all([send(), send()]);
     const c = await rpc(d.state, commitCall(7, contribution), sid);
     expect(a.status).toBe(200);
     expect(b.body).toBe(a.body);
@@ -176,7 +191,16 @@ describe('gctx serve, hardened', () => {
     await new Promise<void>((resolve) => {
       const s = connect({ host: '127.0.0.1', port: d.state.port }, () => {
         const body = JSON.stringify(commitCall(8, gaveUp));
-        s.end(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${d.state.port}\r\nAuthorization: Bearer ${d.state.token}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Session-Id: ${sid}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`, () => {
+        const head = [
+          'POST /mcp HTTP/1.1',
+          `Host: 127.0.0.1:${d.state.port}`,
+          `Authorization: Bearer ${d.state.token}`,
+          'Content-Type: application/json',
+          'Accept: application/json, text/event-stream',
+          `Mcp-Session-Id: ${sid}`,
+          `Content-Length: ${Buffer.byteLength(body)}`,
+        ];
+        s.end(`${head.join('\r\n')}\r\n\r\n${body}`, () => {
           s.destroy();
           resolve();
         });
@@ -190,20 +214,24 @@ describe('gctx serve, hardened', () => {
   it('lists an MCP session by its host while it is open, and no longer once it ended', async () => {
     const sid = await mcpSession(d.state);
     expect(answered(await rpc(d.state, commitCall(1, 'from a session that then ends'), sid))).toBe(true);
-    const sessions = async () => (JSON.parse((await raw(d.state, { path: '/api/overview' })).body) as { sessions: Array<{ id: string; host: string }> }).sessions;
+    type Listed = { sessions: Array<{ id: string; host: string }> };
+    const sessions = async () => (JSON.parse((await raw(d.state, { path: '/api/overview' })).body) as Listed).sessions;
     expect((await sessions()).find((s) => s.id === `mcp-http-${sid}`)).toMatchObject({ host: 'mcp' });
-    expect((await raw(d.state, { method: 'DELETE', path: '/mcp', headers: { 'Mcp-Session-Id': sid } })).status).toBe(200);
+    const end = await raw(d.state, { method: 'DELETE', path: '/mcp', headers: { 'Mcp-Session-Id': sid } });
+    expect(end.status).toBe(200);
     expect((await sessions()).find((s) => s.id === `mcp-http-${sid}`)).toBeUndefined();
   });
 
   it('runs one daemon when two start at once; stop then leaves none', async () => {
     const both = await project('gcc-serve-race-');
     const starts = Array.from({ length: 2 }, () => {
-      const child = spawn(NODE, [GCTX_JS, 'serve', '--dir', both, '--port', '0'], { cwd: both, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+      const args = [GCTX_JS, 'serve', '--dir', both, '--port', '0'];
+      const child = spawn(NODE, args, { cwd: both, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
       children.push(child);
       let err = '';
       child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
-      return { child, exited: new Promise<number | null>((r) => child.once('exit', (code) => r(code))), err: () => err };
+      const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+      return { child, exited, err: () => err };
     });
     const loser = await Promise.race(starts.map((s) => s.exited.then(() => s)));
     expect(await loser.exited).toBe(1);
@@ -215,7 +243,7 @@ describe('gctx serve, hardened', () => {
     expect(gctx(both, ['serve', 'status']).code).toBe(1);
   });
 
-  it('never sends the token to, nor signals, a process a stale state file names that cannot prove it is the daemon', async () => {
+  it('never sends the token to, nor signals, a process a stale state file names that cannot prove itself', async () => {
     const stale = await project('gcc-serve-impostor-');
     // Another program (a process of its own) listening on the port a stale state file names,
     // under its own pid: it answers anything, and notes every request it gets.
@@ -225,7 +253,8 @@ describe('gctx serve, hardened', () => {
       const { appendFileSync } = require('node:fs');
       const s = createServer((req, res) => {
         appendFileSync(${JSON.stringify(notes)}, JSON.stringify({ url: req.url, headers: req.headers }) + '\\n');
-        res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ ok: true, pid: process.pid, proof: 'f'.repeat(64) }));
+        const answer = JSON.stringify({ ok: true, pid: process.pid, proof: 'f'.repeat(64) });
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end(answer);
       });
       s.listen(0, '127.0.0.1', () => console.log(s.address().port));`], { stdio: ['ignore', 'pipe', 'inherit'] });
     children.push(listener);
@@ -233,7 +262,8 @@ describe('gctx serve, hardened', () => {
     listener.stdout!.on('data', (c: Buffer) => (out += c.toString()));
     const port = Number(await until('the other program to listen', () => (out.includes('\n') ? out.trim() : null)));
     const token = 'a'.repeat(64);
-    writeFileSync(stateFile(stale), JSON.stringify({ pid: listener.pid, port, url: `http://127.0.0.1:${port}/`, token, startedAt: '2026-01-01T00:00:00Z' }), { mode: 0o600 });
+    const state = { pid: listener.pid, port, url: `http://127.0.0.1:${port}/`, token, startedAt: '2026-01-01T00:00:00Z' };
+    writeFileSync(stateFile(stale), JSON.stringify(state), { mode: 0o600 });
     for (const verb of ['stop', 'status']) {
       const r = gctx(stale, ['serve', verb]);
       expect(r.code, verb).toBe(1);

@@ -13,7 +13,9 @@ import { byId } from './dom.js';
 import { installKeys } from './keys.js';
 import { followEvents, type LiveState } from './live.js';
 import { PagedList } from './paged-list.js';
-import { fillBranchFilter, renderBranches, renderCommit, renderHit, renderLogEntry, renderRoadmap, renderSessions } from './views.js';
+import {
+  fillBranchFilter, renderBranches, renderCommit, renderHit, renderLogEntry, renderRoadmap, renderSessions,
+} from './views.js';
 
 /** Past this many lines the history graph waits to be asked for: drawing it takes seconds. */
 const LARGE_GRAPH_LINES = 2000;
@@ -112,10 +114,12 @@ function drawDiagrams(o: Overview): void {
   drawGraph();
   // The captions say what is marked, and why nothing is when nothing is.
   el.marks.session.textContent = o.sessions.length > 0 ? '(the open sessions\' states marked)' : '(no session open)';
-  el.marks.readiness.textContent = o.readiness.length > 0 ? '(current states marked)' : '(none reported: the barrier runs inside the Pi extension)';
+  const none = '(none reported: the barrier runs inside the Pi extension)';
+  el.marks.readiness.textContent = o.readiness.length > 0 ? '(current states marked)' : none;
   drawWhenSeen(el.machines.session, withCurrent(o.machines.session, 'session', o.sessions.map((s) => s.state)), 'Session machine');
   drawWhenSeen(el.machines.readiness, withCurrent(o.machines.readiness, 'readiness', o.readiness.map((r) => r.state)), 'Readiness machine');
-  drawWhenSeen(el.machines.branch, withCurrent(o.machines.branch, 'branch', o.branches.map((b) => b.state)), 'Branch machine');
+  const branchStates = o.branches.map((b) => b.state);
+  drawWhenSeen(el.machines.branch, withCurrent(o.machines.branch, 'branch', branchStates), 'Branch machine');
 }
 
 function showOverview(o: Overview): void {

@@ -53,6 +53,8 @@ export function renderBranches(o: Overview, failed: HTMLElement, branches: HTMLE
 
 /** A file named without line counts (`--files`) records 0 and 0: it is shown without counts. */
 const counted = (f: { added: number; removed: number }): boolean => f.added > 0 || f.removed > 0;
+const lineCounts = (f: { added: number; removed: number }) =>
+  [' ', h('span', { class: 'added' }, `+${f.added}`), ' ', h('span', { class: 'removed' }, `−${f.removed}`)];
 
 export function renderCommit(c: CommitItem): HTMLLIElement {
   const added = c.files.reduce((n, f) => n + f.added, 0);
@@ -65,7 +67,7 @@ export function renderCommit(c: CommitItem): HTMLLIElement {
     c.contribution ? h('p', { class: 'contribution' }, c.contribution) : null,
     c.files.length > 0
       ? h('ul', { class: 'files' }, ...c.files.map((f) =>
-        h('li', {}, h('code', {}, f.path), ...(counted(f) ? [' ', h('span', { class: 'added' }, `+${f.added}`), ' ', h('span', { class: 'removed' }, `−${f.removed}`)] : []))))
+        h('li', {}, h('code', {}, f.path), ...(counted(f) ? lineCounts(f) : []))))
       : null);
   return h('li', { class: 'entry commit', 'data-hash': c.hash },
     details,
