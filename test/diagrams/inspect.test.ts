@@ -32,7 +32,8 @@ describe('GCC_INSPECT_FILE', () => {
 
 /** `gctx` as a real child process, asynchronously (the listener lives in this process). */
 function gctxAsync(dir: string, args: string[], env: Record<string, string>, input?: string): Promise<number | null> {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: dir, env: { ...process.env, GCC_SESSION: '', ...env }, stdio: ['pipe', 'ignore', 'ignore'] });
+  const options = { cwd: dir, env: { ...process.env, GCC_SESSION: '', ...env }, stdio: ['pipe', 'ignore', 'ignore'] as const };
+  const child = spawn(process.execPath, [CLI, ...args], { ...options, stdio: [...options.stdio] });
   child.stdin!.end(input ?? '');
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
@@ -44,7 +45,11 @@ describe('GCC_INSPECT from a short-lived process', () => {
   });
   afterAll(() => relay?.close());
 
-  const actors = () => relay.messages.map((m) => JSON.parse(m) as { type: string; sessionId?: string }).filter((m) => m.type === '@xstate.actor').map((m) => m.sessionId);
+  const actors = () =>
+    relay.messages
+      .map((m) => JSON.parse(m) as { type: string; sessionId?: string })
+      .filter((m) => m.type === '@xstate.actor')
+      .map((m) => m.sessionId);
 
   it('delivers what a command and a hook inspected before they exit', async () => {
     const dir = tempProject();
@@ -52,7 +57,8 @@ describe('GCC_INSPECT from a short-lived process', () => {
     expect(gctx(dir, ['init']).code).toBe(0);
     expect(await gctxAsync(dir, ['branch', 'seen', '--purpose', 'p'], env)).toBe(0);
     expect(actors()).toContain('branch:seen');
-    expect(await gctxAsync(dir, ['hook'], env, JSON.stringify({ host: 'pi', session: 's-live', event: 'session-start', reason: 'startup' }))).toBe(0);
+    const start = JSON.stringify({ host: 'pi', session: 's-live', event: 'session-start', reason: 'startup' });
+    expect(await gctxAsync(dir, ['hook'], env, start)).toBe(0);
     expect(actors()).toContain('session:s-live');
   });
 
