@@ -16,8 +16,10 @@
  * its event conversion (createInspector, loaded with a dynamic import, so it is not needed at
  * run time otherwise) and bring our own adapter on Node's global WebSocket: reconnect timers
  * are unref'd and end at stop(). An OPEN socket does hold the process, so the CLI calls
- * stop() (or exits explicitly) when its work is done. The JSONL recorder writes synchronously
- * and holds nothing.
+ * stop() when its work is done, and awaits it: a command or a hook exits right after its
+ * work, often before the package has loaded or the socket opened, so stop() first delivers
+ * what was queued (at most FLUSH_MS, and not at all when no relay answers). The JSONL
+ * recorder writes synchronously and holds nothing.
  */
 import { appendFileSync } from 'node:fs';
 import type { AnyStateMachine, InspectionEvent } from 'xstate';
@@ -29,7 +31,8 @@ export interface InspectorHandle {
   inspect?: (ev: InspectionEvent) => void;
   /** A pure step of the branch or session machine. */
   step?: (r: StepRecord) => void;
-  stop(): void;
+  /** Ends inspection; resolves once queued events went out (bounded by FLUSH_MS). */
+  stop(): void | Promise<void>;
 }
 
 /** One JSON line per inspection event: small, stable, replayable into any viewer. */
@@ -94,10 +97,17 @@ interface StatelyInspector {
 
 const MACHINES: Record<StepRecord['machine'], () => AnyStateMachine> = { branch: branchMachine, session: sessionMachine };
 
+/** How long a stopping process waits for its inspection events to reach the relay. */
+export const FLUSH_MS = 1_000;
+
 export function websocketInspector(url: string): InspectorHandle {
   let stopped = false;
+  /** Nothing can be delivered: the package is missing or the URL is malformed. */
+  let failed = false;
   let ws: WebSocket | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
+  /** Set while stop() waits for what is queued to go out. */
+  let drained: (() => void) | null = null;
   const outbox: string[] = [];
   const pending: InspectionEvent[] = [];
   let inspector: StatelyInspector | null = null;
@@ -112,20 +122,26 @@ export function websocketInspector(url: string): InspectorHandle {
     inspector!.event(actor, { type: r.event });
     inspector!.snapshot(actor, { status: 'active', value: r.to, context: {} }, { event: { type: r.event } });
   };
+  const sent = (): boolean => inspector !== null && pending.length === 0 && steps.length === 0 && outbox.length === 0;
 
   const flush = (): void => {
     while (ws?.readyState === WebSocket.OPEN && outbox.length > 0) ws.send(outbox.shift() ?? '');
+    if (drained && sent()) drained();
   };
   const connect = (): void => {
     if (stopped) return;
     try {
       ws = new WebSocket(url);
     } catch {
-      return; // a malformed URL: inspection is off, the host goes on
+      failed = true; // a malformed URL: inspection is off, the host goes on
+      drained?.();
+      return;
     }
     ws.onopen = flush;
     ws.onerror = () => {
       ws = null;
+      // A stopping process does not wait for a relay that is not there.
+      if (drained) return drained();
       if (stopped) return;
       timer = setTimeout(connect, 5000);
       timer.unref();
@@ -144,15 +160,31 @@ export function websocketInspector(url: string): InspectorHandle {
     .then((m) => {
       if (stopped) return;
       inspector = m.createInspector(adapter) as unknown as StatelyInspector;
-      connect();
       for (const ev of pending.splice(0)) inspector.inspect.next?.(ev);
       for (const r of steps.splice(0)) report(r);
+      connect();
     })
     .catch(() => {
       // Package absent: say so once, and go on without live inspection (fail open).
+      failed = true;
       stopped = true;
+      drained?.();
       process.stderr.write('gctx: GCC_INSPECT is set but @statelyai/inspect is not installed: `npm install @statelyai/inspect` turns live inspection on (docs/machines.md)\n');
     });
+
+  /** Ends the connection: what was sent before close() goes out before the close frame. */
+  const end = (): Promise<void> => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    const socket = ws;
+    ws = null;
+    if (!socket || socket.readyState === WebSocket.CLOSED) return Promise.resolve();
+    return new Promise((resolve) => {
+      socket.onclose = () => resolve();
+      socket.onerror = () => resolve();
+      socket.close();
+    });
+  };
 
   return {
     inspect: (ev) => {
@@ -165,11 +197,27 @@ export function websocketInspector(url: string): InspectorHandle {
       if (inspector) report(r);
       else if (steps.length < 1000) steps.push(r);
     },
+    // A short-lived process (a command, a hook) calls this before it exits: what it queued is
+    // delivered first, for at most FLUSH_MS; with nothing queued, or no relay, it ends at once.
     stop: () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      ws?.close();
-      ws = null;
+      if (stopped) return Promise.resolve();
+      if (failed || sent() || (inspector !== null && ws === null)) return end();
+      return new Promise<void>((resolve) => {
+        let cap: ReturnType<typeof setTimeout> | undefined;
+        const finish = () => {
+          drained = null;
+          void end().then(() => {
+            clearTimeout(cap);
+            resolve();
+          });
+        };
+        cap = setTimeout(() => {
+          drained = null;
+          void end();
+          resolve();
+        }, FLUSH_MS);
+        drained = finish;
+      });
     },
   };
 }
@@ -184,9 +232,9 @@ export function inspectorFromEnv(env: Readonly<Record<string, string | undefined
   const unobserve = observeSteps((r) => { for (const p of parts) p.step?.(r); });
   return {
     inspect: (ev) => { for (const p of parts) p.inspect?.(ev); },
-    stop: () => {
+    stop: async () => {
       unobserve();
-      for (const p of parts) p.stop();
+      await Promise.all(parts.map((p) => p.stop()));
     },
   };
 }

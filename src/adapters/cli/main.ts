@@ -123,7 +123,7 @@ export async function run(argv: readonly string[], own = false): Promise<number>
     writeErr(`gctx: ${e.oneLine()}\n`);
     return e.exitCode;
   } finally {
-    inspector?.stop();
+    await inspector?.stop();
   }
 }
 

@@ -1,63 +1,77 @@
 /**
- * `gctx serve status` and `gctx serve stop`, and the check a second start makes: a daemon is
- * running when the state file names a live process AND that process answers /healthz with
- * the same pid for the memory's token. A state file whose process is gone, or whose pid now
- * belongs to something else, is stale: nothing is ever signalled on its word alone.
+ * `gctx serve status` and `gctx serve stop`, and the check a second start makes. A daemon is
+ * running when the state file names a live process AND the listener on its port proves it is
+ * that daemon: asked a fresh nonce (GET /identify), it answers with an HMAC of the nonce and
+ * its pid under the memory's token. The token itself is never sent to find out, and nothing
+ * is signalled on the word of a state file whose listener cannot prove it.
  */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { request } from 'node:http';
 import { gccError } from '../../errors.js';
+import { identityProof } from './security.js';
 import { pageUrl, pidAlive, readState, removeState, serveFiles, type ServeState } from './state-file.js';
 
-export interface Health {
-  ok: boolean;
-  pid: number;
-  root: string;
-  version: string;
-  events: number;
-}
-
-/** /healthz of the daemon the state names, or null when nothing (or something else) answers. */
-export function probe(state: ServeState, timeoutMs = 5_000): Promise<Health | null> {
+/** Whether the listener at the state's port is the daemon it names (pid, token), proven without sending the token. */
+export function provenDaemon(state: ServeState, timeoutMs = 5_000): Promise<boolean> {
+  const nonce = randomBytes(32).toString('hex');
   return new Promise((resolve) => {
     const req = request(
-      { host: '127.0.0.1', port: state.port, path: '/healthz', method: 'GET', agent: false, headers: { Authorization: `Bearer ${state.token}`, Host: `127.0.0.1:${state.port}` }, timeout: timeoutMs },
+      {
+        host: '127.0.0.1',
+        port: state.port,
+        path: `/identify?nonce=${nonce}`,
+        agent: false,
+        headers: { Host: `127.0.0.1:${state.port}` },
+        timeout: timeoutMs,
+      },
       (res) => {
         const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size > 4096) req.destroy();
+          else chunks.push(c);
+        });
         res.on('end', () => {
           try {
-            const h = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Health;
-            resolve(res.statusCode === 200 && h.ok === true && h.pid === state.pid ? h : null);
+            const a = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { pid?: unknown; proof?: unknown };
+            const want = Buffer.from(identityProof(state.token, nonce, state.pid));
+            const got = Buffer.from(typeof a.proof === 'string' ? a.proof : '');
+            const same = got.length === want.length && timingSafeEqual(got, want);
+            resolve(res.statusCode === 200 && a.pid === state.pid && same);
           } catch {
-            resolve(null);
+            resolve(false);
           }
         });
-        res.on('error', () => resolve(null));
+        res.on('error', () => resolve(false));
       },
     );
     req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve(null));
+    req.on('error', () => resolve(false));
     req.end();
   });
 }
 
 /**
  * The daemon running for this memory; null when none is. A state file whose process is gone is
- * removed; one whose process lives but does not answer as this daemon (busy, hung, or a reused
- * pid) is left alone and reported, never signalled.
+ * removed; one whose process lives but whose listener does not prove it is this daemon (busy,
+ * hung, a reused pid, another program on the port) is left alone and reported, never signalled.
  */
-export async function runningDaemon(root: string): Promise<{ state: ServeState; health: Health } | null> {
+export async function runningDaemon(root: string): Promise<ServeState | null> {
   const state = readState(root);
   if (!state) return null;
   if (!pidAlive(state.pid)) {
     removeState(root, state.pid);
     return null;
   }
-  const health = await probe(state);
-  if (!health) {
-    throw gccError('E_NOT_RUNNING', `process ${state.pid} is named in ${serveFiles(root).state} but does not answer as gctx serve at ${state.url}`, `wait and retry; if it is a hung gctx serve, end it (kill ${state.pid}); if it is another program, remove that file`);
+  if (!(await provenDaemon(state))) {
+    throw gccError(
+      'E_NOT_RUNNING',
+      `process ${state.pid} is named in ${serveFiles(root).state} but does not prove itself gctx serve at ${state.url}`,
+      `wait and retry; if it is a hung gctx serve, end it (kill ${state.pid}); if it is another program, remove that file`,
+    );
   }
-  return { state, health };
+  return state;
 }
 
 export interface Status {
@@ -68,19 +82,18 @@ export interface Status {
 }
 
 export async function serveStatus(root: string): Promise<Status> {
-  const r = await runningDaemon(root);
-  if (!r) throw gccError('E_NOT_RUNNING', `gctx serve is not running for ${root}`, 'start it: gctx serve');
-  const { state } = r;
+  const state = await runningDaemon(root);
+  if (!state) throw gccError('E_NOT_RUNNING', `gctx serve is not running for ${root}`, 'start it: gctx serve');
   return { url: state.url, token: state.token, page: pageUrl(state.port, state.token), pid: state.pid };
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** SIGTERM to the running daemon, then wait for it to be gone; null when none was running. */
+/** SIGTERM to the running daemon once it proved itself, then wait for it to be gone; null when none was running. */
 export async function serveStop(root: string, waitMs = 15_000): Promise<{ pid: number; url: string } | null> {
-  const r = await runningDaemon(root);
-  if (!r) return null;
-  const { pid, url } = r.state;
+  const state = await runningDaemon(root);
+  if (!state) return null;
+  const { pid, url } = state;
   process.kill(pid, 'SIGTERM');
   const deadline = Date.now() + waitMs;
   while (pidAlive(pid)) {

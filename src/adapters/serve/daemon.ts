@@ -14,7 +14,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { Memory } from '../../engine/memory.js';
-import { gccError } from '../../errors.js';
+import { asGccError, gccError } from '../../errors.js';
 import { safeText } from '../../log/safe-text.js';
 import { VERSION } from '../../runtime/version.js';
 import { HOOK_LOCK_TIMEOUT_MS } from '../hook/lazy-memory.js';
@@ -24,9 +24,11 @@ import { answerHook, daemonMemories, hookAgent, hookBody } from './hooks-route.j
 import { Live } from './live.js';
 import { McpSessions } from './mcp-route.js';
 import type { MemoryEvent } from './page/contract.js';
-import { probe } from './control.js';
-import { allow, HttpError, HttpServer, readBody, sendJson, sendText } from './server.js';
-import { defaultPort, ensureToken, originOf, pageUrl, pidAlive, readState, removeState, writeState } from './state-file.js';
+import { FileLock } from '../../store/lock.js';
+import { allow, BodyBudget, HttpError, HttpServer, readBody, sendJson, sendText } from './server.js';
+import {
+  defaultPort, ensureToken, originOf, pageUrl, readState, removeState, serveFiles, writeState,
+} from './state-file.js';
 import { PageFiles, pageDir } from './static.js';
 
 export interface ServeOptions {
@@ -60,16 +62,34 @@ export interface Daemon {
 const GRACE_MS = 5_000;
 /** An MCP message is small; a hook payload can carry a whole file, as on stdin. */
 const MCP_BODY_LIMIT = 4 * 1024 * 1024;
+/** Request bodies held at once: one hook at its limit, plus room for small ones beside it. */
+const BODY_BUDGET = STDIN_LIMIT + 2 * MCP_BODY_LIMIT;
 
 export async function startDaemon(opts: ServeOptions): Promise<Daemon> {
   const root = resolve(opts.dir);
   const log = opts.log ?? ((line: string) => process.stderr.write(safeText(`gctx serve: ${line}\n`)));
-  const running = readState(root);
-  if (running && running.pid !== process.pid && pidAlive(running.pid) && (await probe(running))) {
-    throw gccError('E_ALREADY_RUNNING', `already running at ${running.url} (pid ${running.pid})`, '`gctx serve status` for its address, `gctx serve stop` to end it');
-  }
+  // One daemon per memory, decided under a lock held for the daemon's life: two starts at once
+  // cannot both run. A daemon that died leaves a lock whose holder is provably dead: taken over.
   const token = ensureToken(root, (why) => log(`warning: ${why}`));
-  const memory = await Memory.open(root, { lockTimeoutMs: HOOK_LOCK_TIMEOUT_MS, ...(opts.indexApart ? { indexApart: opts.indexApart } : {}) });
+  const lock = new FileLock(serveFiles(root).lock);
+  try {
+    const onStale = (h: { pid: number }) => log(`took over from gctx serve pid ${h.pid}, which died without stopping`);
+    await lock.acquire({ timeoutMs: 0, onStale });
+  } catch (err) {
+    if (asGccError(err).code !== 'E_LOCKED') throw err;
+    const running = readState(root);
+    const where = running ? `at ${running.url} (pid ${running.pid})` : '(starting)';
+    const fix = '`gctx serve status` for its address, `gctx serve stop` to end it';
+    throw gccError('E_ALREADY_RUNNING', `already running ${where}`, fix);
+  }
+  let memory: Memory;
+  try {
+    const apart = opts.indexApart ? { indexApart: opts.indexApart } : {};
+    memory = await Memory.open(root, { lockTimeoutMs: HOOK_LOCK_TIMEOUT_MS, ...apart });
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
 
   let tail: Promise<unknown> = Promise.resolve();
   const where = (): MemoryEvent => ({ events: memory.state.events, lastId: memory.state.lastId });
@@ -98,6 +118,7 @@ export async function startDaemon(opts: ServeOptions): Promise<Daemon> {
     where(),
   );
   const hooks = daemonMemories(memory);
+  const bodies = new BodyBudget(BODY_BUDGET);
   const mcp = new McpSessions({ memory, serial: exclusive, afterCall: () => undefined, budget: opts.budget });
   const graphs = new GraphCache();
   const page = new PageFiles(opts.pageDir ?? pageDir());
@@ -119,7 +140,7 @@ export async function startDaemon(opts: ServeOptions): Promise<Daemon> {
       allow(req, ['POST']);
       const agent = hookAgent(path.slice('/hooks/'.length));
       if (!agent) throw new HttpError(404, `no hook route ${path}: use /hooks/claude-code, /hooks/codex or /hooks/generic`);
-      const body = (await readBody(req, STDIN_LIMIT)).toString('utf8');
+      const body = (await readBody(req, res, STDIN_LIMIT, bodies)).toString('utf8');
       let text = '';
       try {
         const out = await exclusive(() => answerHook(agent, body, hooks, root));
@@ -136,7 +157,7 @@ export async function startDaemon(opts: ServeOptions): Promise<Daemon> {
       let body: unknown;
       if (req.method === 'POST') {
         try {
-          body = JSON.parse((await readBody(req, MCP_BODY_LIMIT)).toString('utf8'));
+          body = JSON.parse((await readBody(req, res, MCP_BODY_LIMIT, bodies)).toString('utf8'));
         } catch (err) {
           if (err instanceof HttpError) throw err;
           return sendJson(res, 400, { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not JSON' }, id: null });
@@ -169,8 +190,7 @@ export async function startDaemon(opts: ServeOptions): Promise<Daemon> {
     port = await http.listen();
   } catch (err) {
     memory.close();
-    const again = readState(root);
-    if (again && pidAlive(again.pid)) throw gccError('E_ALREADY_RUNNING', `already running at ${again.url} (pid ${again.pid})`, '`gctx serve status` for its address');
+    lock.release();
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw gccError('E_BUSY', `port ${opts.port ?? defaultPort(root)} on 127.0.0.1 is taken by another program`, 'gctx serve --port <another port> (then install the hooks again for it)');
     throw err;
@@ -190,6 +210,7 @@ export async function startDaemon(opts: ServeOptions): Promise<Daemon> {
       await tail;
       memory.close();
       removeState(root, process.pid);
+      lock.release();
       stopped();
     })());
 

@@ -74,10 +74,6 @@ export class Live {
     res.on('error', drop);
   }
 
-  get listening(): number {
-    return this.clients.size;
-  }
-
   /** Where the memory stands now (after a request the daemon served): tells the pages if it moved. */
   update(now: MemoryEvent): void {
     if (now.events === this.shown.events && now.lastId === this.shown.lastId) return;

@@ -6,13 +6,18 @@
  *    name it controls at 127.0.0.1 (DNS rebinding) sends its own name here, and is refused.
  * 2. Origin, when a browser sends one, is the daemon's own (`http://` + that Host). Another
  *    site's page cannot drive it, not even with a request the browser lets through unread.
- * 3. The token: `Authorization: Bearer <token>` (hooks, MCP clients, `gctx serve status`), or
- *    the HttpOnly cookie the page's address set (`GET /?token=…` trades it and redirects to
- *    `/`). Compared in constant time.
+ *    `Sec-Fetch-Site`, when a browser sends one, is `same-origin` or `none`: another port on
+ *    127.0.0.1 is the same *site*, and a browser sends it this daemon's cookies.
+ * 3. A credential: `Authorization: Bearer <token>` (hooks, MCP clients), which may do anything,
+ *    or the page's cookie (`GET /?token=…` trades the token for it), which only reads. Cookies
+ *    are not scoped to a port, so every other server on 127.0.0.1 the browser visits receives
+ *    it: it is therefore never the token, only an HMAC of it that nothing accepts for a write.
+ *    Compared in constant time.
  *
- * Refusals are 403 (Host, Origin) and 401 (token), each with one line saying why.
+ * Refusals are 403 (Host, Origin, Sec-Fetch-Site) and 401 (credential), each with one line
+ * saying why.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 
 export interface Refusal {
@@ -21,7 +26,23 @@ export interface Refusal {
 }
 
 /** The cookie is named for the port: cookies ignore ports, and two daemons may share 127.0.0.1. */
-export const cookieName = (port: number): string => `gcc_token_${port}`;
+export const cookieName = (port: number): string => `gcc_page_${port}`;
+
+/** What a credential may do: `write` is the token itself; `read` the page's cookie. */
+export type Access = 'write' | 'read';
+
+/** The page's credential: derived from the token (so it outlives a restart), never usable as it. */
+export function pageCredential(token: string): string {
+  return createHmac('sha256', token).update('gctx serve: page, read only').digest('hex');
+}
+
+/**
+ * The daemon's answer to a challenge: proves it holds the token, for its pid, without the
+ * asker sending the token to whatever listens on the port.
+ */
+export function identityProof(token: string, nonce: string, pid: number): string {
+  return createHmac('sha256', token).update(`gctx serve: identity\u0000${nonce}\u0000${pid}`).digest('hex');
+}
 
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
 
@@ -50,25 +71,35 @@ export function cookieOf(req: IncomingMessage, name: string): string | null {
   return null;
 }
 
-/** Host and Origin: null when both are the daemon's own. */
+/** Host, Origin and Sec-Fetch-Site: null when all are the daemon's own. */
 export function checkPlace(req: IncomingMessage, port: number): Refusal | null {
   const host = req.headers.host;
   if (!loopbackHost(host, port)) return { status: 403, why: `Host ${JSON.stringify(host ?? '')} is not this daemon (127.0.0.1:${port})` };
   const origin = req.headers.origin;
   if (origin !== undefined && origin !== `http://${host!.toLowerCase()}`) return { status: 403, why: `Origin ${JSON.stringify(origin)} is not this daemon's` };
+  const site = req.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') {
+    return { status: 403, why: `Sec-Fetch-Site ${JSON.stringify(site)}: only this daemon's own page may ask` };
+  }
   return null;
 }
 
-/** The token, from the Authorization header or the page's cookie. */
-export function checkToken(req: IncomingMessage, port: number, token: string): Refusal | null {
-  const given = bearerOf(req) ?? cookieOf(req, cookieName(port));
-  if (given === null) return { status: 401, why: 'no token: send Authorization: Bearer <token> (gctx serve status --json), or open the page address it prints' };
-  if (!sameToken(given, token)) return { status: 401, why: 'wrong token' };
-  return null;
+/** The credential a request carries and what it may do, or why it is refused. */
+export function checkCredential(req: IncomingMessage, port: number, token: string): Refusal | Access {
+  const bearer = bearerOf(req);
+  if (bearer !== null) return sameToken(bearer, token) ? 'write' : { status: 401, why: 'wrong token' };
+  const cookie = cookieOf(req, cookieName(port));
+  if (cookie === null) {
+    return { status: 401, why: 'no token: send Authorization: Bearer <token> (gctx serve status --json), or open the page address it prints' };
+  }
+  if (sameToken(cookie, pageCredential(token))) return 'read';
+  return { status: 401, why: 'wrong page credential: open the address `gctx serve status` prints' };
 }
 
-export function tokenCookie(port: number, token: string): string {
-  return `${cookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`;
+/** The page's cookie; the token's cookie of older versions is dropped. */
+export function pageCookies(port: number, token: string): string[] {
+  const page = `${cookieName(port)}=${pageCredential(token)}; HttpOnly; SameSite=Strict; Path=/`;
+  return [page, `gcc_token_${port}=; Max-Age=0; Path=/`];
 }
 
 /**

@@ -3,13 +3,21 @@
  * (security.ts) before any route sees it, reads bodies within a size limit, answers JSON and
  * errors in one shape, counts requests in flight, and closes in order: stop accepting, let
  * what is in flight finish (bounded), then cut what is left.
+ *
+ * Another local process must not be able to starve the hooks: connections are capped, and
+ * when the cap is reached the oldest one that never authenticated makes room; a connection
+ * that has not authenticated within a few seconds is closed, as is one after a refusal; and
+ * request bodies share one byte budget, counted while they stream, so parallel large bodies
+ * are refused (503) rather than buffered.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { asGccError, type GccError } from '../../errors.js';
-import { BASE_HEADERS, checkPlace, checkToken, sameToken, tokenCookie } from './security.js';
-
-export type Handler = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void> | void;
+import {
+  type Access, BASE_HEADERS, checkCredential, checkPlace, identityProof, pageCookies, sameToken,
+} from './security.js';
 
 export class HttpError extends Error {
   constructor(
@@ -37,23 +45,80 @@ export function sendError(res: ServerResponse, e: GccError): void {
   sendJson(res, e.exitCode === 1 ? (e.code === 'E_BRANCH_NOT_FOUND' ? 404 : 400) : 500, { error: e.toJSON() });
 }
 
-/** The whole body, refused with 413 past `limit` bytes (declared or received). */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+/**
+ * A full collection, when V8 lets this process ask for one: a large body leaves garbage that
+ * an idle daemon would otherwise hold for as long as nothing else allocates.
+ */
+const collect: (() => void) | null = (() => {
+  try {
+    setFlagsFromString('--expose-gc');
+    return runInNewContext('gc') as () => void;
+  } catch {
+    return null;
+  }
+})();
+
+/** Past this many bytes of bodies released, the daemon collects once it has answered them. */
+const COLLECT_AFTER = 8 * 1024 * 1024;
+
+/** Bytes of request bodies held at once, across all requests, until their answers are sent. */
+export class BodyBudget {
+  private used = 0;
+  private released = 0;
+  constructor(readonly bytes: number) {}
+
+  /** Takes `n` bytes, held until `res` closes; false when they are not there. */
+  take(n: number, res: ServerResponse): boolean {
+    if (this.used + n > this.bytes) return false;
+    this.used += n;
+    res.once('close', () => {
+      this.used -= n;
+      this.released += n;
+      if (this.released < COLLECT_AFTER || this.used > 0) return;
+      this.released = 0;
+      setImmediate(() => collect?.());
+    });
+    return true;
+  }
+}
+
+const busy = () => new HttpError(503, 'busy: other large requests are being read; retry', { 'Retry-After': '1' });
+
+/**
+ * The whole body, refused with 413 past `limit` bytes (declared, or counted while it streams)
+ * and with 503 when the shared budget cannot hold it: nothing past either is ever buffered.
+ */
+export function readBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  limit: number,
+  budget: BodyBudget,
+): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > limit) return Promise.reject(new HttpError(413, `request body over ${limit} bytes`));
+  if (declared > 0 && !budget.take(declared, res)) return Promise.reject(busy());
   return new Promise((resolve, reject) => {
+    // One buffer of the declared size, filled in place: no second copy of a large body.
+    const whole = declared > 0 ? Buffer.allocUnsafe(declared) : null;
     const chunks: Buffer[] = [];
     let size = 0;
+    const stop = (err: HttpError) => {
+      reject(err);
+      req.removeAllListeners('data');
+      req.destroy();
+    };
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > limit) {
-        reject(new HttpError(413, `request body over ${limit} bytes`));
-        req.destroy();
-        return;
-      }
+      if (size > limit) return stop(new HttpError(413, `request body over ${limit} bytes`));
+      if (whole && size <= declared) return void c.copy(whole, size - c.length);
+      if (!budget.take(c.length, res)) return stop(busy());
       chunks.push(c);
     });
-    req.once('end', () => resolve(Buffer.concat(chunks)));
+    req.once('end', () => {
+      if (whole && size === declared) resolve(whole);
+      else if (whole) reject(new HttpError(400, `request body of ${size} bytes, not the ${declared} declared`));
+      else resolve(Buffer.concat(chunks, size));
+    });
     req.once('error', reject);
   });
 }
@@ -63,26 +128,77 @@ export function allow(req: IncomingMessage, methods: readonly string[]): void {
   if (!methods.includes(req.method ?? '')) throw new HttpError(405, `${req.method} is not accepted here`, { Allow: methods.join(', ') });
 }
 
+export type Handler = (req: IncomingMessage, res: ServerResponse, url: URL, access: Access) => Promise<void> | void;
+
 export interface HttpOptions {
   port: number;
   token: string;
   handle: Handler;
   /** For every refused or failed request: one line for the daemon's log. */
   log: (line: string) => void;
+  /** Connections open at once (default 128). */
+  maxConnections?: number;
+  /** How long a connection may stay open without authenticating (default 3 s). */
+  preAuthMs?: number;
 }
+
+/** A connection and whether it has sent a valid credential yet. */
+interface Conn {
+  socket: Socket;
+  authed: boolean;
+  timer: NodeJS.Timeout | null;
+}
+
+const NONCE = /^[0-9a-f]{64}$/;
 
 export class HttpServer {
   readonly server: Server;
   private inFlight = 0;
   private idle: Array<() => void> = [];
   private port = 0;
+  /** Open connections, oldest first. */
+  private readonly conns = new Map<Socket, Conn>();
 
   constructor(private readonly opts: HttpOptions) {
     this.server = createServer({ requestTimeout: 0, headersTimeout: 30_000 }, (req, res) => void this.serve(req, res));
     // Hosts send hooks seconds apart over one kept-alive connection: closing it sooner than they
-    // expect races their next request into a reset, which Claude Code takes as "hook down". Idle
-    // connections are closed at once when the daemon stops.
+    // expect races their next request into a reset, which Claude Code takes as "hook down". Only
+    // connections that authenticated are kept that long; idle ones close at once on stop.
     this.server.keepAliveTimeout = 65_000;
+    this.server.on('connection', (socket: Socket) => this.admit(socket));
+  }
+
+  private admit(socket: Socket): void {
+    const max = this.opts.maxConnections ?? 128;
+    if (this.conns.size >= max) {
+      // Room is made from what never authenticated, oldest first; with none, the newcomer goes.
+      const stranger = [...this.conns.values()].find((c) => !c.authed);
+      if (!stranger) {
+        socket.destroy();
+        return;
+      }
+      stranger.socket.destroy();
+      this.forget(stranger.socket);
+    }
+    const conn: Conn = { socket, authed: false, timer: null };
+    conn.timer = setTimeout(() => socket.destroy(), this.opts.preAuthMs ?? 3_000);
+    conn.timer.unref();
+    this.conns.set(socket, conn);
+    socket.once('close', () => this.forget(socket));
+  }
+
+  private forget(socket: Socket): void {
+    const c = this.conns.get(socket);
+    if (c?.timer) clearTimeout(c.timer);
+    this.conns.delete(socket);
+  }
+
+  private trust(req: IncomingMessage): void {
+    const c = this.conns.get(req.socket);
+    if (!c || c.authed) return;
+    c.authed = true;
+    if (c.timer) clearTimeout(c.timer);
+    c.timer = null;
   }
 
   /** Listens on 127.0.0.1 only; the port actually bound (for port 0). */
@@ -108,17 +224,32 @@ export class HttpServer {
       const refused = checkPlace(req, this.port);
       if (refused) throw new HttpError(refused.status, refused.why);
       const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
-      // The page's address carries the token once: traded for a cookie, dropped from the address bar.
+      const reading = req.method === 'GET' || req.method === 'HEAD';
+      // A challenge, answered without any credential: `gctx serve stop` sends its token to no one
+      // before the listener proves it holds it, for the pid it names.
+      if (url.pathname === '/identify' && reading) {
+        const nonce = url.searchParams.get('nonce') ?? '';
+        if (!NONCE.test(nonce)) throw new HttpError(400, 'nonce must be 64 hex digits');
+        res.setHeader('Connection', 'close');
+        return sendJson(res, 200, { pid: process.pid, proof: identityProof(this.opts.token, nonce, process.pid) });
+      }
+      // The page's address carries the token once: traded for the page's cookie, dropped from the address bar.
       const offered = url.pathname === '/' ? url.searchParams.get('token') : null;
-      if (offered !== null && (req.method === 'GET' || req.method === 'HEAD')) {
+      if (offered !== null && reading) {
         if (!sameToken(offered, this.opts.token)) throw new HttpError(401, 'wrong token in the address: open the one `gctx serve status` prints');
-        res.writeHead(303, { ...BASE_HEADERS, 'Set-Cookie': tokenCookie(this.port, this.opts.token), Location: '/', 'Content-Length': 0 });
+        this.trust(req);
+        const cookies = pageCookies(this.port, this.opts.token);
+        res.writeHead(303, { ...BASE_HEADERS, 'Set-Cookie': cookies, Location: '/', 'Content-Length': 0 });
         res.end();
         return;
       }
-      const unauthorized = checkToken(req, this.port, this.opts.token);
-      if (unauthorized) throw new HttpError(unauthorized.status, unauthorized.why);
-      await this.opts.handle(req, res, url);
+      const access = checkCredential(req, this.port, this.opts.token);
+      if (typeof access !== 'string') throw new HttpError(access.status, access.why);
+      if (access === 'read' && (!reading || url.pathname === '/mcp' || url.pathname.startsWith('/hooks/'))) {
+        throw new HttpError(401, "the page's credential only reads: send Authorization: Bearer <token>");
+      }
+      this.trust(req);
+      await this.opts.handle(req, res, url, access);
     } catch (err) {
       this.fail(req, res, err);
     }
@@ -131,7 +262,10 @@ export class HttpServer {
     const what = `${req.method} ${q === -1 ? raw : `${raw.slice(0, q)}?…`}`;
     if (err instanceof HttpError) {
       this.opts.log(`refused ${what}: ${err.status} ${err.message}`);
-      if (!res.headersSent) sendText(res, err.status, `${err.message}\n`, err.headers);
+      // A refused connection is not kept: it would hold a place a hook needs.
+      const keep = this.conns.get(req.socket)?.authed && err.status !== 413 && err.status !== 503;
+      const close: Record<string, string> = keep ? {} : { Connection: 'close' };
+      if (!res.headersSent) sendText(res, err.status, `${err.message}\n`, { ...close, ...err.headers });
       else res.destroy();
       return;
     }

@@ -8,6 +8,7 @@
  *   serve.json    the running daemon: { pid, port, url, token, startedAt }. Written once it
  *                 listens, removed when it stops; a second start reads it to say where the
  *                 first runs.
+ *   serve.lock    held (store/lock.ts) for the daemon's life: one daemon per memory.
  *
  * Both are readable by their owner only (mode 0600), written whole (a temporary file renamed
  * into place), and re-checked for their mode each time they are written.
@@ -36,9 +37,10 @@ export interface ServeState {
 
 const OWNER_ONLY = 0o600;
 
-export function serveFiles(root: string): { dir: string; token: string; state: string } {
+export function serveFiles(root: string): { dir: string; token: string; state: string; lock: string } {
   const local = layout(root).local;
-  return { dir: local, token: join(local, 'serve.token'), state: join(local, 'serve.json') };
+  const at = (name: string) => join(local, name);
+  return { dir: local, token: at('serve.token'), state: at('serve.json'), lock: at('serve.lock') };
 }
 
 /**

@@ -130,9 +130,11 @@ function search(model: MemoryModel, url: URL): SearchResult {
   const words = (url.searchParams.get('q') ?? '').toLowerCase().split(/\s+/).filter(Boolean);
   const page = Math.max(1, Number(url.searchParams.get('page') ?? 1) || 1);
   const matches = (text: string) => words.length > 0 && words.every((w) => text.toLowerCase().includes(w));
+  // As the real search marks what matched: «word».
+  const mark = (text: string) => words.reduce((t, w) => t.replace(new RegExp(w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), '«$&»'), text);
   const hits: SearchHit[] = [
-    ...model.commits.filter((c) => matches(`${c.title} ${c.contribution}`)).map((c) => ({ id: c.id, at: c.at, branch: c.branch, kind: 'commit', ref: c.label, title: c.title, snippet: c.contribution, score: 2 })),
-    ...model.log.filter((e) => e.kind !== 'commit' && matches(e.text)).map((e) => ({ id: e.id, at: e.at, branch: e.branch, kind: e.kind, ref: null, title: null, snippet: e.text, score: 1 })),
+    ...model.commits.filter((c) => matches(`${c.title} ${c.contribution}`)).map((c) => ({ id: c.id, at: c.at, branch: c.branch, kind: 'commit', ref: c.label, title: c.title, snippet: mark(c.contribution), score: 2 })),
+    ...model.log.filter((e) => e.kind !== 'commit' && matches(e.text)).map((e) => ({ id: e.id, at: e.at, branch: e.branch, kind: e.kind, ref: null, title: null, snippet: mark(e.text), score: 1 })),
   ].sort((a, b) => (a.at < b.at ? 1 : -1));
   return { hits: hits.slice((page - 1) * SEARCH_PAGE, page * SEARCH_PAGE), total: hits.length, pages: Math.ceil(hits.length / SEARCH_PAGE) };
 }

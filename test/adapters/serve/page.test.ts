@@ -133,6 +133,7 @@ suite(hasChromium ? 'the serve page in Chromium' : `the serve page in Chromium (
     await page.locator('#search-results > li').first().waitFor();
     expect(await text(page, '#search-status')).toContain('12 results');
     expect(await text(page, '#search-results mark')).toBe('quokka');
+    expect(await page.locator('#search-results').innerText()).not.toMatch(/[«»]/);
     expect(await count(page, '#search-results > li')).toBe(5);
     await page.locator('#search-more').click();
     await waitUntil(page, `document.querySelectorAll('#search-results > li').length === 10`);

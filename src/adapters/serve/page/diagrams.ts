@@ -29,7 +29,7 @@ function configure(m: Mermaid): void {
     // A long memory's history is a long source; past these, Mermaid refuses it outright.
     maxTextSize: 2_000_000,
     maxEdges: 20_000,
-    gitGraph: { mainBranchName: 'main', rotateCommitLabel: true },
+    gitGraph: { mainBranchName: 'main', rotateCommitLabel: false },
   });
 }
 
@@ -104,6 +104,42 @@ function showPlain(el: Element): void {
   }
 }
 
+const num = (el: Element | null, name: string): number => Number(el?.getAttribute(name) ?? 0);
+
+/**
+ * Labels that never collide, for a gitGraph drawn bottom to top: every commit label moves to
+ * one lane left of all branch lines (each commit has its own row, so labels never meet each
+ * other or a line), and the branch names go one per row above the lines.
+ */
+function labelLanes(svg: SVGSVGElement): void {
+  const lines = [...svg.querySelectorAll('line.branch')];
+  if (lines.length === 0) return;
+  const xs = lines.map((l) => num(l, 'x1'));
+  const top = Math.min(...lines.flatMap((l) => [num(l, 'y1'), num(l, 'y2')]));
+  let left = Math.min(...xs) - 20;
+  for (const g of svg.querySelectorAll('.commit-labels > g')) {
+    const bkg = g.querySelector('rect.commit-label-bkg');
+    if (!bkg) continue;
+    const dx = Math.min(...xs) - 16 - (num(bkg, 'x') + num(bkg, 'width'));
+    g.setAttribute('transform', `translate(${dx}, 0)`);
+    left = Math.min(left, num(bkg, 'x') + dx - 8);
+  }
+  const rects = [...svg.querySelectorAll('rect.branchLabelBkg')];
+  const names = [...svg.querySelectorAll('g.branchLabel')];
+  let high = top;
+  rects.forEach((rect, i) => {
+    const y = top - 8 - (rects.length - i) * 28;
+    const dy = y - num(rect, 'y');
+    rect.setAttribute('transform', `translate(0, ${dy})`);
+    names[i]?.setAttribute('transform', `translate(0, ${dy})`);
+    high = Math.min(high, y - 4);
+  });
+  const bottom = Math.max(...lines.flatMap((l) => [num(l, 'y1'), num(l, 'y2')])) + 8;
+  const [vx, , vw] = (svg.getAttribute('viewBox') ?? '0 0 0 0').split(/\s+/).map(Number) as [number, number, number];
+  const x = Math.min(vx, left);
+  svg.setAttribute('viewBox', `${x} ${high} ${vw + (vx - x)} ${bottom - high}`);
+}
+
 /** The rendered source per container, so an unchanged diagram is not drawn again. */
 const drawn = new WeakMap<Element, string>();
 
@@ -118,9 +154,11 @@ export async function draw(box: HTMLElement, source: string, label: string, forc
   const { scrollLeft, scrollTop } = box;
   try {
     const m = await mermaid();
-    const { svg } = await m.render(`gcc-diagram-${++seq}`, source);
+    // The history runs bottom to top, newest first, one row per commit (see labelLanes).
+    const { svg } = await m.render(`gcc-diagram-${++seq}`, source.replace(/^gitGraph\n/, 'gitGraph BT:\n'));
     if (drawn.get(box) !== source) return; // a newer source arrived while this one rendered
     const el = inertSvg(svg);
+    if (el.getAttribute('aria-roledescription') === 'gitGraph') labelLanes(el);
     legibleSize(el);
     el.setAttribute('role', 'img');
     el.setAttribute('aria-label', label);

@@ -44,13 +44,10 @@ export function time(iso: string): HTMLTimeElement {
   return h('time', { datetime: iso, title: iso }, shown);
 }
 
-/** Text with every case-insensitive occurrence of the query's words wrapped in `<mark>`, as nodes. */
-export function marked(text: string, query: string): Node {
-  const words = query.split(/\s+/).filter((w) => w.length > 1).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+/** Text whose «…» spans (how search marks what matched) shown as `<mark>`, the guillemets dropped, as nodes. */
+export function fromMarks(text: string): Node {
   const frag = document.createDocumentFragment();
-  if (words.length === 0) { frag.append(text); return frag; }
-  const re = new RegExp(`(${words.join('|')})`, 'gi');
-  text.split(re).forEach((part, i) => frag.append(i % 2 === 1 ? h('mark', {}, part) : part));
+  text.split(/«([^«»]*)»/).forEach((part, i) => frag.append(i % 2 === 1 ? h('mark', {}, part) : part));
   return frag;
 }
 

@@ -13,7 +13,9 @@ import { byId } from './dom.js';
 import { installKeys } from './keys.js';
 import { followEvents, type LiveState } from './live.js';
 import { PagedList } from './paged-list.js';
-import { fillBranchFilter, lifecycleState, renderBranches, renderCommit, renderHit, renderLogEntry, renderRoadmap, renderSessions } from './views.js';
+import {
+  fillBranchFilter, renderBranches, renderCommit, renderHit, renderLogEntry, renderRoadmap, renderSessions,
+} from './views.js';
 
 /** Past this many lines the history graph waits to be asked for: drawing it takes seconds. */
 const LARGE_GRAPH_LINES = 2000;
@@ -42,6 +44,7 @@ const el = {
   sessions: byId('sessions'),
   readiness: byId('readiness'),
   machines: { session: byId('machine-session'), readiness: byId('machine-readiness'), branch: byId('machine-branch') },
+  marks: { session: byId('marks-session'), readiness: byId('marks-readiness') },
   nav: byId('sections'),
   help: byId<HTMLDialogElement>('help'),
 };
@@ -109,9 +112,14 @@ async function updateGraph(tag: string): Promise<void> {
 
 function drawDiagrams(o: Overview): void {
   drawGraph();
+  // The captions say what is marked, and why nothing is when nothing is.
+  el.marks.session.textContent = o.sessions.length > 0 ? '(the open sessions\' states marked)' : '(no session open)';
+  const none = '(none reported: the barrier runs inside the Pi extension)';
+  el.marks.readiness.textContent = o.readiness.length > 0 ? '(current states marked)' : none;
   drawWhenSeen(el.machines.session, withCurrent(o.machines.session, 'session', o.sessions.map((s) => s.state)), 'Session machine');
   drawWhenSeen(el.machines.readiness, withCurrent(o.machines.readiness, 'readiness', o.readiness.map((r) => r.state)), 'Readiness machine');
-  drawWhenSeen(el.machines.branch, withCurrent(o.machines.branch, 'branch', o.branches.map((b) => lifecycleState(b))), 'Branch machine');
+  const branchStates = o.branches.map((b) => b.state);
+  drawWhenSeen(el.machines.branch, withCurrent(o.machines.branch, 'branch', branchStates), 'Branch machine');
 }
 
 function showOverview(o: Overview): void {
@@ -179,7 +187,7 @@ async function runSearch(q: string, page: number): Promise<void> {
     if (gen !== search.generation) return;
     search.page = page;
     search.pages = r.pages;
-    el.searchResults.append(...r.hits.map((hit) => renderHit(hit, q)));
+    el.searchResults.append(...r.hits.map((hit) => renderHit(hit)));
     el.searchStatus.textContent = r.total === 0 ? `Nothing found for “${q}”.` : `${r.total} ${r.total === 1 ? 'result' : 'results'} for “${q}”${r.pages > 1 ? ` · page ${page} of ${r.pages}` : ''}`;
   } catch (e) {
     if (gen === search.generation) el.searchStatus.textContent = describeError(e);

@@ -3,15 +3,10 @@
  * function replaces its section's contents in one step, so an update never shows a half-drawn
  * section.
  */
-import type { BranchInfo, CommitItem, LogItem, Overview, SearchHit } from './contract.js';
-import { fill, h, marked, time } from './dom.js';
+import type { CommitItem, LogItem, Overview, SearchHit } from './contract.js';
+import { fill, fromMarks, h, time } from './dom.js';
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
-
-/** Where a branch rests in the branch machine (src/machines/branch-machine.ts). */
-export function lifecycleState(b: BranchInfo): string {
-  return b.state;
-}
 
 export function renderRoadmap(o: Overview, objectives: HTMLElement, milestones: HTMLElement): void {
   fill(objectives, ...o.objectives.map((ob) => {
@@ -41,7 +36,7 @@ export function renderBranches(o: Overview, failed: HTMLElement, branches: HTMLE
     const facts: Array<Node | string> = [];
     const fact = (label: string, ...value: Array<Node | string>) => facts.push(h('dt', {}, label), h('dd', {}, ...value));
     if (b.parent !== null) fact('from', h('code', {}, b.parent));
-    fact('state', h('code', {}, lifecycleState(b)));
+    fact('state', h('code', {}, b.state));
     fact('commits', String(b.commits));
     fact('created', time(b.created));
     if (b.closed !== null) fact('closed', time(b.closed));
@@ -56,9 +51,15 @@ export function renderBranches(o: Overview, failed: HTMLElement, branches: HTMLE
   }));
 }
 
+/** A file named without line counts (`--files`) records 0 and 0: it is shown without counts. */
+const counted = (f: { added: number; removed: number }): boolean => f.added > 0 || f.removed > 0;
+const lineCounts = (f: { added: number; removed: number }) =>
+  [' ', h('span', { class: 'added' }, `+${f.added}`), ' ', h('span', { class: 'removed' }, `−${f.removed}`)];
+
 export function renderCommit(c: CommitItem): HTMLLIElement {
   const added = c.files.reduce((n, f) => n + f.added, 0);
   const removed = c.files.reduce((n, f) => n + f.removed, 0);
+  const counts = c.files.some(counted) ? ` +${added} −${removed}` : '';
   const details = h('details', {},
     h('summary', {},
       h('span', { class: 'label' }, c.label), ' ',
@@ -66,13 +67,13 @@ export function renderCommit(c: CommitItem): HTMLLIElement {
     c.contribution ? h('p', { class: 'contribution' }, c.contribution) : null,
     c.files.length > 0
       ? h('ul', { class: 'files' }, ...c.files.map((f) =>
-        h('li', {}, h('code', {}, f.path), ' ', h('span', { class: 'added' }, `+${f.added}`), ' ', h('span', { class: 'removed' }, `−${f.removed}`))))
+        h('li', {}, h('code', {}, f.path), ...(counted(f) ? lineCounts(f) : []))))
       : null);
   return h('li', { class: 'entry commit', 'data-hash': c.hash },
     details,
     h('p', { class: 'meta' },
       h('code', { class: 'branch' }, c.branch), ' · ', time(c.at),
-      c.files.length > 0 ? ` · ${plural(c.files.length, 'file')} +${added} −${removed}` : '',
+      c.files.length > 0 ? ` · ${plural(c.files.length, 'file')}${counts}` : '',
       c.hash ? ' · ' : '', c.hash ? h('code', { class: 'hash', title: c.hash }, c.hash.slice(0, 10)) : null));
 }
 
@@ -82,13 +83,14 @@ export function renderLogEntry(e: LogItem): HTMLLIElement {
     h('p', { class: 'text' }, e.text));
 }
 
-export function renderHit(hit: SearchHit, query: string): HTMLLIElement {
+export function renderHit(hit: SearchHit): HTMLLIElement {
   return h('li', { class: 'entry hit' },
     h('p', { class: 'meta' },
       h('span', { class: 'badge kind' }, hit.kind), ' ', h('code', { class: 'branch' }, hit.branch), ' · ', time(hit.at),
       hit.ref !== null ? ' · ' : '', hit.ref !== null ? h('code', { class: 'ref' }, hit.ref) : null),
-    hit.title !== null ? h('p', { class: 'title' }, marked(hit.title, query)) : null,
-    hit.snippet ? h('p', { class: 'snippet' }, marked(hit.snippet, query)) : null);
+    // Search marks what matched with «…»: that is the highlight, and the only one.
+    hit.title !== null ? h('p', { class: 'title' }, fromMarks(hit.title)) : null,
+    hit.snippet ? h('p', { class: 'snippet' }, fromMarks(hit.snippet)) : null);
 }
 
 export function renderSessions(o: Overview, sessions: HTMLElement, readiness: HTMLElement): void {
