@@ -22,7 +22,7 @@
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
-import type { FileChange } from '../events/types.js';
+import type { FileChange, Placed } from '../events/types.js';
 import { type GitRepo, gitProgram, midOperation, safeGit } from '../store/git-probe.js';
 import { childProcess, crypto } from '../runtime/lazy-deps.js';
 
@@ -121,6 +121,7 @@ function baselineOf(repo: GitRepo, root: string, branch: string, parent: string 
   return { head, base: { tree: head.tree, head: head.id, email: '', time: 0 } };
 }
 
+const BLOB = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const NUMSTAT = /^(\d+|-)\t(\d+|-)\t(.+)$/s;
 const RAW = /^:\d{6} \d{6} ([0-9a-f]+) ([0-9a-f]+) [A-Z]\d*$/;
 
@@ -130,21 +131,23 @@ interface Row {
   removed: number;
   /** The path's blob in the baseline (zeros: none). */
   was: string;
+  /** Its blob now (zeros: deleted). */
+  now: string;
 }
 
 /** `--raw --numstat -z` output: each path with its line counts and the blob it had before. */
 function rawNumstat(out: string): Row[] {
-  const was = new Map<string, string>();
+  const was = new Map<string, [string, string]>();
   const rows: Row[] = [];
   const toks = out.split('\0');
   for (let i = 0; i < toks.length; i++) {
     const raw = RAW.exec(toks[i]!);
     if (raw) {
-      was.set(toks[++i] ?? '', raw[1]!);
+      was.set(toks[++i] ?? '', [raw[1]!, raw[2]!]);
       continue;
     }
     const m = NUMSTAT.exec(toks[i]!);
-    if (m) rows.push({ path: m[3]!, added: m[1] === '-' ? 0 : Number(m[1]), removed: m[2] === '-' ? 0 : Number(m[2]), was: was.get(m[3]!) ?? '' });
+    if (m) rows.push({ path: m[3]!, added: m[1] === '-' ? 0 : Number(m[1]), removed: m[2] === '-' ? 0 : Number(m[2]), was: was.get(m[3]!)?.[0] ?? '', now: was.get(m[3]!)?.[1] ?? '' });
   }
   return rows;
 }
@@ -183,9 +186,12 @@ function ownPaths(run: Run, rows: readonly Row[], head: Raw | null, base: Baseli
 }
 
 export interface GitFiles {
+  /** With the blob each had in the work tree's tree (none for a deleted file). */
   files: FileChange[];
   /** The baseline commit to keep once the commit is appended; none while git is mid-operation. */
   tree: string | null;
+  /** The work tree's tree, as taken. */
+  work: string;
 }
 
 /** The work tree (tracked and untracked, minus .GCC/) as a tree id, through a scratch index. */
@@ -236,7 +242,7 @@ export function changedSince(repo: GitRepo, root: string, branch: string, parent
   const keep = busy ? null : baselineCommit(root, tree, from?.head ?? null);
   if (!keep && !busy) return null;
   const files: FileChange[] = [];
-  if (!from || from.base.tree === tree) return { files, tree: keep };
+  if (!from || from.base.tree === tree) return { files, tree: keep, work: tree };
   const prefix = relative(repo.top, root).split(sep).join('/');
   const spec = ['--', '.']; // relative to the project, where git runs; paths come back from the top
   try {
@@ -247,12 +253,37 @@ export function changedSince(repo: GitRepo, root: string, branch: string, parent
       if (!own.has(r.path)) continue;
       const path = prefix && r.path.startsWith(`${prefix}/`) ? r.path.slice(prefix.length + 1) : r.path;
       if (path === '.GCC' || path.startsWith('.GCC/')) continue;
-      files.push({ path: shown(path), added: r.added, removed: r.removed });
+      files.push({ path: shown(path), added: r.added, removed: r.removed, ...(BLOB.test(r.now) ? { blob: r.now } : {}) });
     }
   } catch {
     /* git failed: none from git this time */
   }
-  return { files, tree: keep };
+  return { files, tree: keep, work: tree };
+}
+
+/**
+ * A commit's cited files with the blob each has in the work tree's tree as COMMIT took it
+ * (git's own rows carry theirs; hook-logged and `--files` paths are asked of git in one
+ * `ls-tree`), so reads can tell when a file changed since (context/stale.ts). A path git does
+ * not hold (ignored, deleted, a folder) gets none.
+ */
+export function citeBlobs(root: string, git: GitFiles, events: readonly Placed[]): Placed[] {
+  const known = new Map(git.files.filter((f) => f.blob).map((f) => [f.path, f.blob!]));
+  const cited = events.flatMap((e) => (e.type === 'commit.recorded' ? e.data.files.map((f) => f.path) : []));
+  const ask = cited.filter((p) => !known.has(p) && p !== '.GCC' && !p.startsWith('.GCC/'));
+  if (ask.length) {
+    try {
+      const out = runner(root, TIMEOUT_MS)(['ls-tree', '-z', '--no-abbrev', git.work, '--', ...ask.map((p) => `:(literal)${p}`)]);
+      for (const line of out.split('\0')) {
+        const m = /^\d{6} blob ([0-9a-f]+)\t(.+)$/s.exec(line);
+        if (m && BLOB.test(m[1]!)) known.set(m[2]!, m[1]!);
+      }
+    } catch {
+      /* git failed: those files are not checked for staleness */
+    }
+  }
+  if (!known.size) return [...events];
+  return events.map((e) => (e.type === 'commit.recorded' ? { ...e, data: { ...e.data, files: e.data.files.map((f) => (known.has(f.path) ? { ...f, blob: known.get(f.path)! } : f)) } } : e));
 }
 
 /**
