@@ -32,6 +32,20 @@ export interface ApproachSource {
   failedApproaches?: readonly Approach[];
 }
 
+const isText = (v: unknown): v is string => typeof v === 'string';
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The failed approaches of a state read off disk (a snapshot), checked; null when it has none of the shape. */
+export function approachSourceOf(raw: unknown): ApproachSource | null {
+  if (!isRecord(raw) || !Array.isArray(raw.failed)) return null;
+  const failed = raw.failed.filter((f): f is ApproachSource['failed'][number] => isRecord(f) && isText(f.branch) && isText(f.purpose) && isText(f.reason));
+  const ruled = Array.isArray(raw.failedApproaches) ? raw.failedApproaches : [];
+  const failedApproaches = ruled
+    .filter((a): a is Approach => isRecord(a) && isText(a.what) && isText(a.why) && isText(a.branch) && (a.files === undefined || (Array.isArray(a.files) && a.files.every(isText))))
+    .map((a) => ({ what: a.what, why: a.why, branch: a.branch, ...(a.files ? { files: a.files } : {}) }));
+  return { failed: failed.map((f) => ({ branch: f.branch, purpose: f.purpose, reason: f.reason, ...(f.merged ? { merged: true } : {}) })), failedApproaches };
+}
+
 /** Every approach the state records as failed (a branch merged elsewhere is not one). */
 export function approachesOf(s: ApproachSource): Approach[] {
   const own = s.failed.filter((f) => !f.merged).map((f) => ({ what: f.purpose, why: f.reason, branch: f.branch, abandoned: true }));

@@ -10,6 +10,10 @@ import { openIsLong } from '../../store/snapshot.js';
 import type { Config } from '../../events/types.js';
 import type { HookCommand, HookMemory } from '../../observer/memory-port.js';
 import type { Memory } from '../../engine/memory.js';
+import { SNAPSHOT_FORMAT } from '../../engine/revive.js';
+import { type ApproachSource, approachSourceOf } from '../../observer/repeat-guard.js';
+import { layout } from '../../store/paths.js';
+import { readSnapshot } from '../../store/snapshot.js';
 
 const GCC = '.GCC';
 
@@ -69,6 +73,16 @@ export class LazyHookMemory implements HookMemory {
 
   pendingWork(session?: string): { edits: number; turns: number; files: string[] } {
     return this.opened().pendingWork(session);
+  }
+
+  /**
+   * The failed approaches for the repeat guard: the open memory's, else the snapshot's (a
+   * PreToolUse opens no memory and reads no log; a large snapshot is not read either).
+   */
+  approaches(): ApproachSource | null {
+    if (this.memory) return this.memory.state;
+    if (openIsLong(this.root)) return null;
+    return readSnapshot(layout(this.root), SNAPSHOT_FORMAT, approachSourceOf)?.state ?? null;
   }
 
   /** Wait for every write the hook logic started, including fire-and-forget ones. */
