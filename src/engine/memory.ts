@@ -33,6 +33,7 @@ import { isHistory, newest, recentHistory, scanNewest } from './reader.js';
 import { briefing } from '../context/briefing.js';
 import { type ContextAnswer, type ContextQuery, type ContextSource, contextQuery } from '../context/query.js';
 import { staleChecker } from '../context/stale.js';
+import { sourceAt } from './at-ref.js';
 import { keepAside, type Problem, verifyMemory } from './integrity.js';
 import type { MemorySearch } from './search.js';
 import { assertHoldsMemory, assertMayInitialize, checkLogs, type Disk, ensureIgnore, hasAnyLog, migrateOldLayout } from './open-logs.js';
@@ -288,8 +289,12 @@ export class Memory {
     return uncommittedSince(repo, this.root, branch, b.parent ?? null);
   }
 
-  /** CONTEXT at any level, inside a token budget. Catches up with other writers first. */
-  context(q: ContextQuery, opts: { session?: string | undefined; budget?: number | undefined; spell?: (q: ContextQuery) => string } = {}): ContextAnswer {
+  /**
+   * CONTEXT at any level, inside a token budget. Catches up with other writers first; `at`: as
+   * the memory committed in a git ref's history knew it (engine/at-ref.ts).
+   */
+  context(q: ContextQuery, opts: { session?: string | undefined; budget?: number | undefined; spell?: (q: ContextQuery) => string; at?: string | undefined } = {}): ContextAnswer {
+    if (opts.at !== undefined) return contextQuery({ ...sourceAt(this.root, opts.at), stale: staleChecker(this.root, this.store.layout.cache) }, q, { budget: opts.budget, ...(opts.spell ? { spell: opts.spell } : {}) });
     this.refresh();
     return contextQuery(this.source(), q, { session: opts.session ?? this.opts.session, budget: opts.budget, ...(opts.spell ? { spell: opts.spell } : {}) });
   }
