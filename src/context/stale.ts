@@ -16,10 +16,10 @@
 import { lstatSync, mkdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FileChange } from '../events/types.js';
-import { gitProgram, safeGit } from '../store/git-probe.js';
+import { readBlobs } from '../store/git-blobs.js';
 import { assertNoSymlink } from '../store/paths.js';
 import { writeTextAtomic } from '../store/text-file.js';
-import { childProcess, crypto, diffLib } from '../runtime/lazy-deps.js';
+import { crypto, diffLib } from '../runtime/lazy-deps.js';
 
 export interface StaleFile {
   path: string;
@@ -54,7 +54,8 @@ function safePath(p: string): boolean {
   return parts[0] !== '.GCC' && parts.every((x) => x !== '..' && x !== '.' && x !== '');
 }
 
-const gitHash = (algo: string, body: Buffer): string => crypto().createHash(algo).update(`blob ${body.length}\0`).update(body).digest('hex');
+const gitHash = (algo: string, body: Buffer): string =>
+  crypto().createHash(algo).update(`blob ${body.length}\0`).update(body).digest('hex');
 
 /**
  * The file's stat signature, and its bytes as git would store them (a link's target, a file's
@@ -92,31 +93,17 @@ function loadCache(file: string | null): Cache {
 
 const trim = <T>(r: Record<string, T>): Record<string, T> => {
   const keys = Object.keys(r);
-  return keys.length <= CACHE_ENTRIES ? r : Object.fromEntries(keys.slice(keys.length - CACHE_ENTRIES).map((k) => [k, r[k]!]));
+  if (keys.length <= CACHE_ENTRIES) return r;
+  return Object.fromEntries(keys.slice(keys.length - CACHE_ENTRIES).map((k) => [k, r[k]!]));
 };
 
 /** Old blobs' text, from one `git cat-file --batch`; none when git fails. */
 function oldTexts(root: string, blobs: readonly string[]): Map<string, Buffer> {
-  const got = new Map<string, Buffer>();
-  if (!blobs.length) return got;
-  let out: Buffer;
   try {
-    out = childProcess().execFileSync(gitProgram(root), safeGit(['cat-file', '--batch']), { cwd: root, input: blobs.join('\n') + '\n', stdio: ['pipe', 'pipe', 'ignore'], timeout: READ_TIMEOUT_MS, maxBuffer: 256 * 1024 * 1024 });
+    return readBlobs(root, blobs, READ_TIMEOUT_MS);
   } catch {
-    return got;
+    return new Map();
   }
-  let at = 0;
-  for (const blob of blobs) {
-    const nl = out.indexOf(10, at);
-    if (nl < 0) break;
-    const head = out.subarray(at, nl).toString('utf8').split(' ');
-    at = nl + 1;
-    if (head[1] !== 'blob' || !/^\d+$/.test(head[2] ?? '')) continue;
-    const size = Number(head[2]);
-    got.set(blob, out.subarray(at, at + size));
-    at += size + 1;
-  }
-  return got;
 }
 
 function countLines(old: Buffer, now: Buffer): [number, number] | null {
@@ -156,7 +143,9 @@ export function staleChecker(root: string, cacheDir: string | null): StaleCheck 
             if (!body) cur = 'unread';
             else {
               // A checkout with CRLF conversion holds what git stored with LF: either form is unchanged.
-              const crlf = body.includes('\r\n') ? gitHash(algo, Buffer.from(body.toString('latin1').replaceAll('\r\n', '\n'), 'latin1')) : null;
+              const text = body.includes('\r\n') ? body.toString('latin1') : null;
+              const lf = text === null ? null : Buffer.from(text.replaceAll('\r\n', '\n'), 'latin1');
+              const crlf = lf ? gitHash(algo, lf) : null;
               const hash = crlf === f.blob ? crlf : gitHash(algo, body);
               cache.files[ck] = [got.sig, hash];
               dirty = true;
@@ -185,7 +174,8 @@ export function staleChecker(root: string, cacheDir: string | null): StaleCheck 
           cache.counts[`${p.blob}:${p.hash}`] = counted;
           dirty = true;
         }
-        verdict.set(p.key, { path: p.path, deleted: false, added: counted?.[0] ?? null, removed: counted?.[1] ?? null });
+        const [added, removed] = counted ?? [null, null];
+        verdict.set(p.key, { path: p.path, deleted: false, added, removed });
       }
     }
     if (dirty && file) {
@@ -198,7 +188,8 @@ export function staleChecker(root: string, cacheDir: string | null): StaleCheck 
         /* a cache that cannot be written is computed again next time */
       }
     }
-    return lists.map((list) => list.map((f) => verdict.get(`${f.path}\0${f.blob}`)).filter((v): v is StaleFile => Boolean(v)));
+    const changed = (f: FileChange) => verdict.get(`${f.path}\0${f.blob}`);
+    return lists.map((list) => list.map(changed).filter((v): v is StaleFile => Boolean(v)));
   };
 }
 
@@ -207,10 +198,12 @@ const STALE_SHOWN = 3;
 /** `stale: src/cache.ts changed since (+2 −1), src/x.ts deleted`; '' when nothing changed. */
 export function staleText(files: readonly StaleFile[]): string {
   if (!files.length) return '';
-  const one = (f: StaleFile) => (f.deleted ? `${f.path} deleted` : `${f.path} changed since${f.added === null ? '' : ` (+${f.added} −${f.removed})`}`);
+  const counts = (f: StaleFile) => (f.added === null ? '' : ` (+${f.added} −${f.removed})`);
+  const one = (f: StaleFile) => (f.deleted ? `${f.path} deleted` : `${f.path} changed since${counts(f)}`);
   const more = files.length > STALE_SHOWN ? `, and ${files.length - STALE_SHOWN} more` : '';
   return `stale: ${files.slice(0, STALE_SHOWN).map(one).join(', ')}${more}`;
 }
 
 /** The note for one milestone's files, with `check` where the reader has one. */
-export const staleNote = (check: StaleCheck | undefined, files: readonly FileChange[]): string => (check ? staleText(check([files])[0] ?? []) : '');
+export const staleNote = (check: StaleCheck | undefined, files: readonly FileChange[]): string =>
+  check ? staleText(check([files])[0] ?? []) : '';

@@ -15,6 +15,7 @@ import type { MemoryState } from '../decider/state.js';
 import { gccError } from '../errors.js';
 import type { GccEvent } from '../events/types.js';
 import { parseBytes, salvage } from '../log/codec.js';
+import { readBlobs } from '../store/git-blobs.js';
 import { gitProgram, safeGit } from '../store/git-probe.js';
 import { childProcess } from '../runtime/lazy-deps.js';
 
@@ -28,19 +29,28 @@ export interface AtRef {
   damaged: string[];
 }
 
-function git(root: string, args: readonly string[], input?: string): Buffer {
-  return childProcess().execFileSync(gitProgram(root), safeGit(args), { cwd: root, input, stdio: ['pipe', 'pipe', 'pipe'], timeout: TIMEOUT_MS, maxBuffer: 1024 * 1024 * 1024 });
+function git(root: string, args: readonly string[]): Buffer {
+  return childProcess().execFileSync(gitProgram(root), safeGit(args), {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: TIMEOUT_MS,
+    maxBuffer: 1024 * 1024 * 1024,
+  });
 }
 
 /** The segments in `ref`'s tree under the project at `root`: path → blob. */
 function segmentsAt(root: string, ref: string): Map<string, string> {
-  if (!ref || ref.startsWith('-') || /[\u0000-\u001f\u007f]/.test(ref)) throw gccError('E_INVALID_ARGUMENT', `not a git ref: ${JSON.stringify(ref)}`, 'name a branch, tag or commit: `gctx context --at main`');
+  if (!ref || ref.startsWith('-') || /[\u0000-\u001f\u007f]/.test(ref)) {
+    const fix = 'name a branch, tag or commit: `gctx context --at main`';
+    throw gccError('E_INVALID_ARGUMENT', `not a git ref: ${JSON.stringify(ref)}`, fix);
+  }
   let out: string;
   try {
     out = git(root, ['ls-tree', '-r', '-z', '--end-of-options', ref, '--', '.GCC/events']).toString('utf8');
   } catch (err) {
     const why = String((err as { stderr?: unknown }).stderr ?? '').trim().split('\n')[0] || 'git could not read it';
-    throw gccError('E_INVALID_ARGUMENT', `no git ref ${JSON.stringify(ref)} here (${why})`, 'name a branch, tag or commit this repository has: `git log --oneline` lists commits; `gctx context --at HEAD~3`');
+    const fix = 'name a branch, tag or commit this repository has (`git log --oneline`): `gctx context --at HEAD~3`';
+    throw gccError('E_INVALID_ARGUMENT', `no git ref ${JSON.stringify(ref)} here (${why})`, fix);
   }
   const found = new Map<string, string>();
   for (const line of out.split('\0')) {
@@ -50,29 +60,10 @@ function segmentsAt(root: string, ref: string): Map<string, string> {
   return found;
 }
 
-/** The blobs' bytes, from one `git cat-file --batch`. */
-function blobs(root: string, ids: readonly string[]): Map<string, Buffer> {
-  const got = new Map<string, Buffer>();
-  if (!ids.length) return got;
-  const out = git(root, ['cat-file', '--batch'], ids.join('\n') + '\n');
-  let at = 0;
-  for (const id of ids) {
-    const nl = out.indexOf(10, at);
-    if (nl < 0) break;
-    const head = out.subarray(at, nl).toString('utf8').split(' ');
-    at = nl + 1;
-    if (head[1] !== 'blob' || !/^\d+$/.test(head[2] ?? '')) continue;
-    const size = Number(head[2]);
-    got.set(id, out.subarray(at, at + size));
-    at += size + 1;
-  }
-  return got;
-}
-
 /** The shared events committed in `ref`'s history, in id order, and the state they fold to. */
 export function memoryAt(root: string, ref: string): AtRef {
   const segments = segmentsAt(root, ref);
-  const bytes = blobs(root, [...new Set(segments.values())]);
+  const bytes = readBlobs(root, [...new Set(segments.values())], TIMEOUT_MS);
   const all: GccEvent[] = [];
   const damaged: string[] = [];
   for (const [path, id] of [...segments].sort(([a], [b]) => (a < b ? -1 : 1))) {
@@ -101,7 +92,8 @@ export function sourceAt(root: string, ref: string): ContextSource {
       const found: GccEvent[] = [];
       for (const e of newestFirst) {
         if (found.length >= q.limit) break;
-        if ((q.branch === undefined || e.branch === q.branch) && (q.before === undefined || e.id < q.before) && (!q.filter || q.filter(e))) found.push(e);
+        const on = q.branch === undefined || e.branch === q.branch;
+        if (on && (q.before === undefined || e.id < q.before) && (!q.filter || q.filter(e))) found.push(e);
       }
       return found;
     },
@@ -109,7 +101,8 @@ export function sourceAt(root: string, ref: string): ContextSource {
       for (const e of newestFirst) if ((q.branch === undefined || e.branch === q.branch) && !visit(e)) return;
     },
     search: () => {
-      throw gccError('E_INVALID_ARGUMENT', 'ranked search reads the memory as it is, not at a git ref', 'search without --at, or read the ref with `gctx context --at <ref> --log`');
+      const fix = 'search without --at, or read the ref with `gctx context --at <ref> --log`';
+      throw gccError('E_INVALID_ARGUMENT', 'ranked search reads the memory as it is, not at a git ref', fix);
     },
   };
 }

@@ -38,18 +38,29 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /** The failed approaches of a state read off disk (a snapshot), checked; null when it has none of the shape. */
 export function approachSourceOf(raw: unknown): ApproachSource | null {
   if (!isRecord(raw) || !Array.isArray(raw.failed)) return null;
-  const failed = raw.failed.filter((f): f is ApproachSource['failed'][number] => isRecord(f) && isText(f.branch) && isText(f.purpose) && isText(f.reason));
+  type Abandoned = ApproachSource['failed'][number];
+  const isAbandoned = (f: unknown): f is Abandoned =>
+    isRecord(f) && isText(f.branch) && isText(f.purpose) && isText(f.reason);
+  const isFiles = (v: unknown) => v === undefined || (Array.isArray(v) && v.every(isText));
+  const isApproach = (a: unknown): a is Approach =>
+    isRecord(a) && isText(a.what) && isText(a.why) && isText(a.branch) && isFiles(a.files);
   const ruled = Array.isArray(raw.failedApproaches) ? raw.failedApproaches : [];
-  const failedApproaches = ruled
-    .filter((a): a is Approach => isRecord(a) && isText(a.what) && isText(a.why) && isText(a.branch) && (a.files === undefined || (Array.isArray(a.files) && a.files.every(isText))))
-    .map((a) => ({ what: a.what, why: a.why, branch: a.branch, ...(a.files ? { files: a.files } : {}) }));
-  return { failed: failed.map((f) => ({ branch: f.branch, purpose: f.purpose, reason: f.reason, ...(f.merged ? { merged: true } : {}) })), failedApproaches };
+  return {
+    failed: raw.failed
+      .filter(isAbandoned)
+      .map((f) => ({ branch: f.branch, purpose: f.purpose, reason: f.reason, merged: Boolean(f.merged) })),
+    failedApproaches: ruled
+      .filter(isApproach)
+      .map((a) => ({ what: a.what, why: a.why, branch: a.branch, files: a.files })),
+  };
 }
 
 /** Every approach the state records as failed (a branch merged elsewhere is not one). */
 export function approachesOf(s: ApproachSource): Approach[] {
-  const own = s.failed.filter((f) => !f.merged).map((f) => ({ what: f.purpose, why: f.reason, branch: f.branch, abandoned: true }));
-  return [...own, ...(s.failedApproaches ?? [])];
+  const abandoned = s.failed
+    .filter((f) => !f.merged)
+    .map((f) => ({ what: f.purpose, why: f.reason, branch: f.branch, abandoned: true }));
+  return [...abandoned, ...(s.failedApproaches ?? [])];
 }
 
 /*
@@ -57,30 +68,37 @@ export function approachesOf(s: ApproachSource): Approach[] {
  * ordinary development calls (programs, verbs, folders, file kinds, generic subjects).
  */
 const COMMON = new Set(
-  (
-    'a an the and or but of to in on at for from by with without into onto over under as is are was were be been being it its this that these those ' +
-    'not no yes do does did done has have had can could will would should may might must so than then there here when where which who what why how ' +
-    'all any some each every more most less least much many few new old same other another only also just very too again once up down out off ' +
-    'we our you your they their he she his her them us i me my one two three first second last next before after because since while until ' +
-    'use used uses using try tried trying tries attempt make made makes add added adds remove removed fix fixed fixes run runs ran running ' +
-    'get set put call calls called work works worked working fail fails failed failing break breaks broke broken instead rather via per ' +
-    'change changed changes update updated replace replaced switch switched move moved keep kept drop dropped need needs want ' +
-    'experiment exp spike wip feat feature branch approach idea option alt alternative attempt poc prototype ' +
-    'npm npx pnpm yarn node git cd ls cat echo grep rg sed awk head tail find mkdir rm cp mv touch chmod sh bash env sudo python python3 pip ' +
-    'install i ci exec dlx add run test tests build start dev lint format check status diff log show commit push pull fetch clone ' +
-    'src lib dist test tests spec docs doc scripts script bin config configs tmp out build public app apps packages pkg index main ' +
-    'ts tsx js jsx mjs cjs json md yaml yml toml sql sh txt html css lock ' +
-    'file files code line lines function functions class type types module modules import export const let var return true false null undefined ' +
-    'error errors warning value values name names path paths data item items list lists string number object array key keys ' +
-    'server client api http https url request response database db table tables query queries cache caching migration migrations schema ' +
-    'user users auth login session sessions service services handler handlers route routes model models util utils helper helpers ' +
-    'version versions dependency dependencies package release deploy deployment production prod staging local remote default ' +
-    'issue issues bug bugs problem problems reason support supported unsupported option options flag flags setting settings ' +
-    'help verbose quiet force save dry watch all only include exclude'
-  ).split(/\s+/),
+  `
+    a an the and or but of to in on at for from by with without into onto over under as is are was were
+    be been being it its this that these those not no yes do does did done has have had can could will
+    would should may might must so than then there here when where which who what why how all any some
+    each every more most less least much many few new old same other another only also just very too
+    again once up down out off we our you your they their he she his her them us i me my one two three
+    first second last next before after because since while until use used uses using try tried trying
+    tries attempt make made makes add added adds remove removed fix fixed fixes run runs ran running get
+    set put call calls called work works worked working fail fails failed failing break breaks broke
+    broken instead rather via per change changed changes update updated replace replaced switch switched
+    move moved keep kept drop dropped need needs want experiment exp spike wip feat feature branch
+    approach idea option alt alternative poc prototype npm npx pnpm yarn node git cd ls cat echo grep rg
+    sed awk head tail find mkdir rm cp mv touch chmod sh bash env sudo python python3 pip install ci
+    exec dlx test tests build start dev lint format check status diff log show commit push pull fetch
+    clone src lib dist spec docs doc scripts script bin config configs tmp public app apps packages pkg
+    index main ts tsx js jsx mjs cjs json md yaml yml toml sql txt html css lock file files code line
+    lines function functions class type types module modules import export const let var return true
+    false null undefined error errors warning value values name names path paths data item items list
+    lists string number object array key keys server client api http https url request response database
+    db table tables query queries cache caching migration migrations schema user users auth login
+    session sessions service services handler handlers route routes model models util utils helper
+    helpers version versions dependency dependencies package release deploy deployment production prod
+    staging local remote default issue issues bug bugs problem problems reason support supported
+    unsupported options flag flags setting settings help verbose quiet force save dry watch include
+    exclude
+  `
+    .trim()
+    .split(/\s+/),
 );
 
-/** Folder and file-kind words stripped from a path before its parts count. */
+/** A flag (with its value), or a word, name, package or path. */
 const TOKEN = /--?[a-z0-9][a-z0-9-]*(?:=[^\s'"]*)?|@?[a-z0-9][a-z0-9._@/+-]*/g;
 
 /** Distinctive tokens of a text: names whole and in parts, flags, file paths and their stems. */
@@ -152,7 +170,9 @@ function prepare(a: Approach): Prepared {
   // What the approach was about is a name said in why it failed and in what was tried (or the
   // branch's name), or the one word a branch is named for; the goal's words are said in the
   // purpose and the branch's name, rarely in the reason.
-  for (const t of new Set([...what, ...why, ...words])) weights.set(t, why.has(t) && (what.has(t) || words.includes(t)) ? 2 : PROSE);
+  for (const t of new Set([...what, ...why, ...words])) {
+    weights.set(t, why.has(t) && (what.has(t) || words.includes(t)) ? 2 : PROSE);
+  }
   if (named && named.length >= 2) weights.set(named, 2);
   // A file by its path or its name; the folders it sits in are anyone's.
   for (const f of a.files ?? []) {
@@ -192,6 +212,6 @@ export function repeatOf(call: CallShape, approaches: readonly Approach[]): Appr
 export function repeatText(a: Approach): string {
   const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
   const why = clip(a.why.replace(/\s+/g, ' ').trim(), 400);
-  const said = a.abandoned ? `${a.branch} was abandoned: ${why}` : `"${clip(a.what, 120)}" was ruled out on ${a.branch}: ${why}`;
-  return `This call looks like a retry of a failed approach: ${said}. Retry it only with a new reason.`;
+  const which = a.abandoned ? `${a.branch} was abandoned` : `"${clip(a.what, 120)}" was ruled out on ${a.branch}`;
+  return `This call looks like a retry of a failed approach: ${which}: ${why}. Retry it only with a new reason.`;
 }
