@@ -33,6 +33,7 @@ import { isHistory, newest, recentHistory, scanNewest } from './reader.js';
 import { briefing } from '../context/briefing.js';
 import { type ContextAnswer, type ContextQuery, type ContextSource, contextQuery } from '../context/query.js';
 import { staleChecker } from '../context/stale.js';
+import { defaultSpell } from '../context/status.js';
 import { sourceAt } from './at-ref.js';
 import { keepAside, type Problem, verifyMemory } from './integrity.js';
 import type { MemorySearch } from './search.js';
@@ -294,7 +295,11 @@ export class Memory {
    * the memory committed in a git ref's history knew it (engine/at-ref.ts).
    */
   context(q: ContextQuery, opts: { session?: string | undefined; budget?: number | undefined; spell?: (q: ContextQuery) => string; at?: string | undefined } = {}): ContextAnswer {
-    if (opts.at !== undefined) return contextQuery({ ...sourceAt(this.root, opts.at), stale: staleChecker(this.root, this.store.layout.cache) }, q, { budget: opts.budget, ...(opts.spell ? { spell: opts.spell } : {}) });
+    if (opts.at !== undefined) {
+      const at = opts.at;
+      const spell = (x: ContextQuery) => `${(opts.spell ?? defaultSpell)(x)} --at ${at}`;
+      return contextQuery({ ...sourceAt(this.root, at), stale: staleChecker(this.root, this.store.layout.cache) }, q, { budget: opts.budget, spell });
+    }
     this.refresh();
     return contextQuery(this.source(), q, { session: opts.session ?? this.opts.session, budget: opts.budget, ...(opts.spell ? { spell: opts.spell } : {}) });
   }

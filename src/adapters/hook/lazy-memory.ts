@@ -13,7 +13,7 @@ import type { Memory } from '../../engine/memory.js';
 import { SNAPSHOT_FORMAT } from '../../engine/revive.js';
 import { type ApproachSource, approachSourceOf } from '../../observer/repeat-guard.js';
 import { layout } from '../../store/paths.js';
-import { readSnapshot } from '../../store/snapshot.js';
+import { ledgerIdentity, readSnapshot } from '../../store/snapshot.js';
 
 const GCC = '.GCC';
 
@@ -82,7 +82,10 @@ export class LazyHookMemory implements HookMemory {
   approaches(): ApproachSource | null {
     if (this.memory) return this.memory.state;
     if (openIsLong(this.root)) return null;
-    return readSnapshot(layout(this.root), SNAPSHOT_FORMAT, approachSourceOf)?.state ?? null;
+    const l = layout(this.root);
+    const snap = readSnapshot(l, SNAPSHOT_FORMAT, approachSourceOf);
+    // Only this clone's own snapshot: one that arrived in a commit or a copy is not taken at its word.
+    return snap && snap.ledger === ledgerIdentity(l) ? snap.state : null;
   }
 
   /** Wait for every write the hook logic started, including fire-and-forget ones. */
