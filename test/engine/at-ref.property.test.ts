@@ -16,6 +16,7 @@ import { DEFAULT_CONFIG, type GccEvent } from '../../src/events/types.js';
 import { parse, serialize } from '../../src/log/codec.js';
 import { Memory } from '../../src/engine/memory.js';
 import { cleanup, tempProject } from '../support/tmp.js';
+import { call, connect, textOf } from '../adapters/mcp/client.js';
 
 afterAll(cleanup);
 
@@ -182,5 +183,31 @@ describe('memory at a git ref', () => {
     expect(() => m.context({ level: 'log' }, { at: '--output=/tmp/x' })).toThrow(/not a git ref/);
     expect(() => m.context({ level: 'log' }, { at: 'no-such-ref' })).toThrow(/no git ref/);
     m.close();
+  });
+
+  it('the MCP context tool takes `at`, and stale marks show there too', async () => {
+    const dir = tempProject('gcc-at-');
+    git(dir, 'init', '-q', '-b', 'main');
+    git(dir, 'config', 'user.email', 't@e.invalid');
+    git(dir, 'config', 'user.name', 'T');
+    writeFileSync(join(dir, 'cache.ts'), 'export const SIZE = 512;\n');
+    const m = await Memory.open(dir, { create: true });
+    await m.execute({ type: 'commit', contribution: 'The cache is an LRU of 512 entries', files: [{ path: 'cache.ts', added: 1, removed: 0 }] });
+    m.close();
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'one');
+    git(dir, 'checkout', '-qb', 'side');
+    writeFileSync(join(dir, 'cache.ts'), 'export const SIZE = 64;\nexport const SHARDS = 8;\n');
+    const c = await connect(dir);
+    try {
+      await call(c.client, 'commit', { contribution: 'Sharded the cache by tenant' });
+      const atMain = textOf(await call(c.client, 'context', { level: 'log', at: 'main' }));
+      expect(atMain).toContain('LRU of 512');
+      expect(atMain).not.toContain('Sharded');
+      const commit = textOf(await call(c.client, 'context', { level: 'commit', id: 'C001', at: 'main' }));
+      expect(commit).toContain('stale: cache.ts changed since (+2 −1)');
+    } finally {
+      await c.close();
+    }
   });
 });
