@@ -75,9 +75,12 @@ async function blockReason(memory: HookMemory, env: HookEnvelope): Promise<strin
   });
 }
 
+/** Calls that only look: reading about an approach that failed is not trying it again. */
+const LOOKS = new Set(['Read', 'Grep', 'Glob', 'WebFetch', 'WebSearch', 'Memory']);
+
 /** A call that plainly repeats a failed approach gets context naming it and why, never a refusal. */
 function repeatGuard(memory: HookMemory, env: HookEnvelope): HookDecision {
-  if (!env.tool || env.tool === 'Memory' || !env.input) return NONE;
+  if (!env.tool || LOOKS.has(env.tool) || !env.input) return NONE;
   const src = memory.approaches?.() ?? memory.state;
   const hit = src ? repeatOf({ tool: env.hostTool ?? env.tool, input: env.input }, approachesOf(src)) : null;
   return hit ? { kind: 'context', text: asProjectData(safeText(repeatText(hit))) } : NONE;
