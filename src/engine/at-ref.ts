@@ -15,7 +15,7 @@ import type { MemoryState } from '../decider/state.js';
 import { gccError } from '../errors.js';
 import type { GccEvent } from '../events/types.js';
 import { parseBytes, salvage } from '../log/codec.js';
-import { readBlobs } from '../store/git-blobs.js';
+import { gitEnv, readBlobs } from '../store/git-blobs.js';
 import { gitProgram, safeGit } from '../store/git-probe.js';
 import { childProcess } from '../runtime/lazy-deps.js';
 
@@ -32,6 +32,7 @@ export interface AtRef {
 function git(root: string, args: readonly string[]): Buffer {
   return childProcess().execFileSync(gitProgram(root), safeGit(args), {
     cwd: root,
+    env: gitEnv(),
     stdio: ['ignore', 'pipe', 'pipe'],
     timeout: TIMEOUT_MS,
     maxBuffer: 1024 * 1024 * 1024,

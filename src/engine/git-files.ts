@@ -23,6 +23,7 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import type { FileChange, Placed } from '../events/types.js';
+import { gitEnv, readObjects } from '../store/git-blobs.js';
 import { type GitRepo, gitProgram, midOperation, safeGit } from '../store/git-probe.js';
 import { childProcess, crypto } from '../runtime/lazy-deps.js';
 
@@ -33,18 +34,11 @@ const TIMEOUT_MS = 15_000;
 /** How long a read (status, the briefing) waits for git before going on without it. */
 const READ_TIMEOUT_MS = 3_000;
 
-/** The environment git runs in: a hook's GIT_DIR and the like must not point it elsewhere. */
-function cleanEnv(env?: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const base = { ...process.env, ...env };
-  for (const k of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_PREFIX']) delete base[k];
-  return base;
-}
-
 type Run = (args: readonly string[], input?: string) => string;
 
 function runner(cwd: string, timeout: number, env?: NodeJS.ProcessEnv): Run {
   return (args, input) =>
-    childProcess().execFileSync(gitProgram(cwd), safeGit(args), { cwd, env: cleanEnv(env), encoding: 'utf8', input, stdio: ['pipe', 'pipe', 'ignore'], timeout, maxBuffer: 64 * 1024 * 1024 });
+    childProcess().execFileSync(gitProgram(cwd), safeGit(args), { cwd, env: gitEnv(env), encoding: 'utf8', input, stdio: ['pipe', 'pipe', 'ignore'], timeout, maxBuffer: 64 * 1024 * 1024 });
 }
 
 /** The ref of this git worktree that keeps a memory branch's baseline. */
@@ -71,28 +65,12 @@ interface Raw {
   time: number;
 }
 
-/** `git cat-file --batch` answers, in order: a commit's header, or null when missing or not a commit. */
+/** A commit's header, or null when missing or not a commit. */
 function readCommits(root: string, revs: readonly string[], timeout: number): (Raw | null)[] {
-  const out: Buffer = childProcess().execFileSync(gitProgram(root), safeGit(['cat-file', '--batch']), { cwd: root, env: cleanEnv(), input: revs.join('\n') + '\n', stdio: ['pipe', 'pipe', 'ignore'], timeout, maxBuffer: 16 * 1024 * 1024 });
-  const found: (Raw | null)[] = [];
-  let at = 0;
-  for (let i = 0; i < revs.length; i++) {
-    const nl = out.indexOf(10, at);
-    if (nl < 0) break;
-    const head = out.subarray(at, nl).toString('utf8').split(' ');
-    at = nl + 1;
-    if (head.length !== 3 || !/^\d+$/.test(head[2]!)) {
-      found.push(null);
-      continue;
-    }
-    const size = Number(head[2]);
-    const body = out.subarray(at, at + size).toString('utf8');
-    at += size + 1;
-    if (head[1] !== 'commit') {
-      found.push(null);
-      continue;
-    }
-    const raw: Raw = { id: head[0]!, tree: '', parents: [], email: '', time: 0 };
+  return readObjects(root, revs, timeout).map((o) => {
+    if (o?.type !== 'commit') return null;
+    const body = o.body.toString('utf8');
+    const raw: Raw = { id: o.id, tree: '', parents: [], email: '', time: 0 };
     for (const line of body.slice(0, body.indexOf('\n\n') >>> 0).split('\n')) {
       if (line.startsWith('tree ')) raw.tree = line.slice(5);
       else if (line.startsWith('parent ')) raw.parents.push(line.slice(7));
@@ -101,9 +79,8 @@ function readCommits(root: string, revs: readonly string[], timeout: number): (R
         if (m) [raw.email, raw.time] = [m[1]!.toLowerCase(), Number(m[2])];
       }
     }
-    found.push(raw.tree ? raw : null);
-  }
-  return found;
+    return raw.tree ? raw : null;
+  });
 }
 
 /** HEAD, and the baseline `branch` (or `parent`, or HEAD) counts from; null when git cannot tell. */

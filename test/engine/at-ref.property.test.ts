@@ -147,11 +147,12 @@ describe('memory at a git ref', () => {
         for (const ref of refs) {
           const at = memoryAt(dir, ref);
           const seen = titles(at.events);
-          expect(seen).toEqual(checkedOut(dir, ref));
+          const there = checkedOut(dir, ref);
+          expect(seen).toEqual(there);
           // Never committed to git: at no ref.
           for (const t of local) if (![...made.keys()].includes(t)) expect(seen).not.toContain(t);
           if (!reverted) {
-            for (const [t, commit] of made) expect(seen.includes(t)).toBe(tryGit(dir, 'merge-base', '--is-ancestor', commit, ref) || checkedOut(dir, ref).includes(t));
+            for (const [t, commit] of made) expect(seen.includes(t)).toBe(tryGit(dir, 'merge-base', '--is-ancestor', commit, ref) || there.includes(t));
           }
           // Folded by the decider: the state counts what the ref holds.
           expect(at.state.branches.main!.commits).toBe(seen.length);
@@ -159,7 +160,7 @@ describe('memory at a git ref', () => {
       }),
       { numRuns: 12 },
     );
-  });
+  }, 600_000);
 
   it('a finding on a git branch never merged is absent at main, present at the branch; --at answers without a checkout', async () => {
     const dir = tempProject('gcc-at-');
