@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commitsPage } from '../../src/adapters/serve/api.js';
 import { Memory } from '../../src/index.js';
 import { staleChecker, staleText } from '../../src/context/stale.js';
 import type { FileChange } from '../../src/events/types.js';
@@ -86,6 +87,8 @@ describe('stale citations', () => {
     for (const r of reads()) expect(r).toContain('stale: notes.txt deleted, src/cache.ts changed since (+2 −1)');
     const data = m.context({ level: 'branch' }).data as { commits: { stale?: string }[] };
     expect(data.commits[0]!.stale).toMatch(/^stale: /);
+    // The page's commits carry it in their data.
+    expect(commitsPage(m, { branch: undefined, before: undefined, limit: 5 }).items.map((c) => c.stale ?? '')).toEqual(['stale: notes.txt deleted, src/cache.ts changed since (+2 −1)', '']);
     // Put back as it was: unchanged again.
     writeFileSync(join(dir, 'src', 'cache.ts'), 'export const SIZE = 512;\nexport const KIND = "lru"; // an LRU of 512 entries\n');
     writeFileSync(join(dir, 'notes.txt'), 'untracked\n');
