@@ -12,13 +12,14 @@ import { currentBranch, displayLabel, drift, driftText, type MemoryState } from 
 import { type FileChange, MAIN } from '../events/types.js';
 import { filesFitted } from '../log/prose.js';
 import { clip, fitText } from './budget.js';
+import { type StaleCheck, staleNote } from './stale.js';
 import { disputedLines, dropText, failedLines, failureLines, milestoneText, newestDrop, notesLine, pendingLine, uncommittedLine } from './lines.js';
 
 export const BRIEFING_BUDGET = 900;
 const FAILED_SHOWN = 4;
 
 /** `uncommitted`: what git sees changed in the work tree since the last commit, shown when no hook logged the work. */
-export function briefing(state: MemoryState, session?: string, budget = BRIEFING_BUDGET, uncommitted?: readonly FileChange[] | null): string {
+export function briefing(state: MemoryState, session?: string, budget = BRIEFING_BUDGET, uncommitted?: readonly FileChange[] | null, stale?: StaleCheck): string {
   const here = currentBranch(state, session);
   const b = state.branches[here]!;
   const lines: string[] = [`Memory branch: ${here}${here === MAIN ? '' : ` (from ${b.parent ?? MAIN})`} — ${clip(b.purpose || 'no purpose recorded', 200)}`];
@@ -45,6 +46,8 @@ export function briefing(state: MemoryState, session?: string, budget = BRIEFING
     const label = displayLabel(b, last.label, last.id);
     lines.push(`${drop ? 'Last progress before it' : `Last milestone on ${here}`}: ${label} ${last.at.slice(0, 10)} — ${milestoneText(last, 420, whole(label))}`);
     if (last.files.length) lines.push(`  Files: ${filesFitted(last.files, 200, last.fileCount ?? last.files.length, `(${whole(label)})`)}`);
+    const note = staleNote(stale, last.files);
+    if (note) lines.push(`  ${note}`);
   } else if (!drop) {
     lines.push(`No commits on ${here} yet.`);
   }

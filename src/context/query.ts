@@ -17,6 +17,7 @@ import { CHARS_PER_TOKEN, clip, estimateTokens, fitItems, fitText, MIN_BUDGET } 
 import { disputedLines, entryLine, failedLines, failureLines, pendingLine } from './lines.js';
 import type { SearchHit, SearchKind } from './search-index.js';
 import { CONTEXT_LEVELS, type ContextLevel } from './levels.js';
+import { type StaleCheck, staleText } from './stale.js';
 import { defaultSpell, pendingFiles, statusView, when } from './status.js';
 
 export type ContextQuery =
@@ -54,6 +55,8 @@ export interface ContextSource {
   search(text: string, opts: { limit: number; page: number; branch?: string; kinds?: SearchKind[] }): { hits: SearchHit[]; total: number; pages: number; match: 'all' | 'any' };
   /** What git sees changed in the work tree since the branch's last commit (null outside git). */
   uncommitted?(branch: string): FileChange[] | null;
+  /** Which cited files changed since their milestone (context/stale.ts). */
+  stale?: StaleCheck;
 }
 
 export interface ContextOptions {
@@ -75,10 +78,10 @@ export const DEFAULT_LOG = 20;
 const page = (n: number | undefined): number => (n && Number.isInteger(n) && n > 0 ? n : 1);
 
 /** One commit, compactly: label, hash, date, contribution, files (`where` the rest are, when cut), next step. */
-export function commitBlock(b: BranchInfo | undefined, e: Commit, max = 600, where = ''): string {
+export function commitBlock(b: BranchInfo | undefined, e: Commit, max = 600, where = '', stale = ''): string {
   const d = e.data;
   const head = `${displayLabel(b, d.label, d.id)} ${d.id} ${when(e.at)}${d.merge ? ` (merge of ${d.merge.from})` : d.abandon ? ` (abandoned ${d.abandon.from})` : ''}: ${clip(d.contribution, max)}`;
-  const more = [d.files.length ? `  Files: ${filesFitted(d.files, 300, d.files.length, where)}` : '', d.next ? `  Next: ${clip(d.next, 200)}` : ''].filter(Boolean);
+  const more = [d.files.length ? `  Files: ${filesFitted(d.files, 300, d.files.length, where)}` : '', d.next ? `  Next: ${clip(d.next, 200)}` : '', stale && `  ${stale}`].filter(Boolean);
   return `${[head, ...more].join('\n')}\n`;
 }
 
@@ -115,7 +118,8 @@ function branchView(src: ContextSource, q: Extract<ContextQuery, { level: 'branc
   if (!shown.length) head.push(b.commits ? `(no commits on page ${p})` : '(no commits yet)');
   else head.push(`Newest first${p > 1 ? `, page ${p}` : ''}:`);
   const older = b.commits - (p - 1) * k - shown.length;
-  const items = shown.map((e) => commitBlock(b, e, 600, `in \`${(o.spell ?? defaultSpell)({ level: 'commit', id: e.data.id })}\``));
+  const stale = src.stale?.(shown.map((e) => e.data.files)).map(staleText) ?? [];
+  const items = shown.map((e, i) => commitBlock(b, e, 600, `in \`${(o.spell ?? defaultSpell)({ level: 'commit', id: e.data.id })}\``, stale[i]));
   const next = (n: number): ContextQuery => ({ level: 'branch', name, k, page: p + Math.max(1, Math.floor(n / k)) });
   const spell = o.spell ?? defaultSpell;
   const fit = fitItems(`${head.join('\n')}\n`, items, budget, (n) => {
@@ -129,7 +133,7 @@ function branchView(src: ContextSource, q: Extract<ContextQuery, { level: 'branc
     truncated,
     tokens: estimateTokens(text),
     next: truncated ? (fit.truncated ? { level: 'branch', name, k: fit.shown, page: Math.floor(((p - 1) * k) / fit.shown) + 2 } : next(k)) : null,
-    data: { branch: { name, status: b.life, parent: b.parent, purpose: b.purpose, hypotheses: b.hypotheses, reason: b.reason, mergedInto: b.mergedInto, commits: b.commits }, pending: pendingFiles(b), page: p, commits: shown.slice(0, fit.shown).map((c) => ({ ...c.data, label: displayLabel(b, c.data.label, c.data.id), at: c.at })) },
+    data: { branch: { name, status: b.life, parent: b.parent, purpose: b.purpose, hypotheses: b.hypotheses, reason: b.reason, mergedInto: b.mergedInto, commits: b.commits }, pending: pendingFiles(b), page: p, commits: shown.slice(0, fit.shown).map((c, i) => ({ ...c.data, label: displayLabel(b, c.data.label, c.data.id), at: c.at, ...(stale[i] ? { stale: stale[i] } : {}) })) },
   };
 }
 
@@ -260,7 +264,8 @@ function logView(src: ContextSource, q: Extract<ContextQuery, { level: 'log' }>,
   const b = src.state.branches[branch]!;
   const total = b.logged - b.sessionLogged;
   const events = src.newest({ branch, limit: p * n, filter: notSession }).slice((p - 1) * n);
-  const items = events.map((e) => `${entryLine(e)}\n`);
+  const stale = src.stale?.(events.map((e) => (e.type === 'commit.recorded' ? e.data.files : []))).map(staleText) ?? [];
+  const items = events.map((e, i) => `${entryLine(e)}${stale[i] ? ` (${stale[i]})` : ''}\n`);
   const spell = o.spell ?? defaultSpell;
   const before = (p - 1) * n;
   const headFor = (k: number) => `Log of ${branch}, newest first: ${k ? `entries ${total - before} to ${total - before - k + 1} of ${total}` : `nothing on page ${p} (${total} entries)`}\n`;
@@ -274,7 +279,7 @@ function logView(src: ContextSource, q: Extract<ContextQuery, { level: 'log' }>,
   // The header counts what was shown, when the budget cut the page short.
   const text = fit.shown < events.length && fit.shown > 0 ? headFor(fit.shown) + fit.text.slice(head.length) : fit.text;
   const nextQ: ContextQuery | null = total - before - fit.shown > 0 ? after(fit.shown) : null;
-  return { text, truncated: nextQ !== null, tokens: estimateTokens(text), next: nextQ, data: { branch, page: p, total, entries: events.slice(0, fit.shown).map((e) => ({ at: e.at, branch: e.branch, text: entryLine(e) })) } };
+  return { text, truncated: nextQ !== null, tokens: estimateTokens(text), next: nextQ, data: { branch, page: p, total, entries: events.slice(0, fit.shown).map((e, i) => ({ at: e.at, branch: e.branch, text: entryLine(e), ...(stale[i] ? { stale: stale[i] } : {}) })) } };
 }
 
 /** What a hit is, in the reader's words, on the hit's line: a commit's label and title, else its kind. */
@@ -332,8 +337,9 @@ export function contextQuery(src: ContextSource, q: ContextQuery, o: ContextOpti
       return branchView(src, q, o, budget);
     case 'commit': {
       const c = findCommit(src, q.id, o.session);
-      const fit = fitText(renderCommit(c, displayLabel(src.state.branches[c.branch], c.data.label, c.data.id)), budget, 'raise the budget to read the whole commit');
-      return { text: fit.text, truncated: fit.truncated, tokens: estimateTokens(fit.text), next: null, data: { ...c.data, at: c.at, branch: c.branch } };
+      const stale = staleText(src.stale?.([c.data.files])[0] ?? []);
+      const fit = fitText(`${stale ? `${stale}\n` : ''}${renderCommit(c, displayLabel(src.state.branches[c.branch], c.data.label, c.data.id))}`, budget, 'raise the budget to read the whole commit');
+      return { text: fit.text, truncated: fit.truncated, tokens: estimateTokens(fit.text), next: null, data: { ...c.data, at: c.at, branch: c.branch, ...(stale ? { stale } : {}) } };
     }
     case 'log':
       return logView(src, q, o, budget);

@@ -8,6 +8,7 @@ import { MAIN } from '../events/types.js';
 import { clip, estimateTokens, fitText } from './budget.js';
 import { clipTo, disputedLines, dropText, failedLines, failureLines, milestoneText, newestDrop, notesLine, pendingLine, uncommittedLine } from './lines.js';
 import type { ContextAnswer, ContextOptions, ContextQuery, ContextSource } from './query.js';
+import { staleNote } from './stale.js';
 
 /**
  * Commits before the last one that status shows: with the last, the same window of recent
@@ -46,6 +47,8 @@ export function statusView(src: ContextSource, o: ContextOptions, budget: number
     const n = named(b.last);
     lines.push(`${drop ? 'Last progress' : 'Last commit'} ${n.head} (${when(b.last.at)}): ${milestoneText(b.last, 300, n.whole)}`);
     if (b.last.next) lines.push(`  Next: ${clip(b.last.next, 200)}`);
+    const stale = staleNote(src.stale, b.last.files);
+    if (stale) lines.push(`  ${stale}`);
   }
   const logWhere = `in \`${spell({ level: 'log', branch: here })}\``;
   const pending = pendingLine(b, 10, logWhere) ?? uncommittedLine(src.uncommitted?.(here), 10);

@@ -22,7 +22,8 @@
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
-import type { FileChange } from '../events/types.js';
+import type { FileChange, Placed } from '../events/types.js';
+import { gitEnv, readObjects } from '../store/git-blobs.js';
 import { type GitRepo, gitProgram, midOperation, safeGit } from '../store/git-probe.js';
 import { childProcess, crypto } from '../runtime/lazy-deps.js';
 
@@ -33,18 +34,11 @@ const TIMEOUT_MS = 15_000;
 /** How long a read (status, the briefing) waits for git before going on without it. */
 const READ_TIMEOUT_MS = 3_000;
 
-/** The environment git runs in: a hook's GIT_DIR and the like must not point it elsewhere. */
-function cleanEnv(env?: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const base = { ...process.env, ...env };
-  for (const k of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_PREFIX']) delete base[k];
-  return base;
-}
-
 type Run = (args: readonly string[], input?: string) => string;
 
 function runner(cwd: string, timeout: number, env?: NodeJS.ProcessEnv): Run {
   return (args, input) =>
-    childProcess().execFileSync(gitProgram(cwd), safeGit(args), { cwd, env: cleanEnv(env), encoding: 'utf8', input, stdio: ['pipe', 'pipe', 'ignore'], timeout, maxBuffer: 64 * 1024 * 1024 });
+    childProcess().execFileSync(gitProgram(cwd), safeGit(args), { cwd, env: gitEnv(env), encoding: 'utf8', input, stdio: ['pipe', 'pipe', 'ignore'], timeout, maxBuffer: 64 * 1024 * 1024 });
 }
 
 /** The ref of this git worktree that keeps a memory branch's baseline. */
@@ -71,28 +65,12 @@ interface Raw {
   time: number;
 }
 
-/** `git cat-file --batch` answers, in order: a commit's header, or null when missing or not a commit. */
+/** A commit's header, or null when missing or not a commit. */
 function readCommits(root: string, revs: readonly string[], timeout: number): (Raw | null)[] {
-  const out: Buffer = childProcess().execFileSync(gitProgram(root), safeGit(['cat-file', '--batch']), { cwd: root, env: cleanEnv(), input: revs.join('\n') + '\n', stdio: ['pipe', 'pipe', 'ignore'], timeout, maxBuffer: 16 * 1024 * 1024 });
-  const found: (Raw | null)[] = [];
-  let at = 0;
-  for (let i = 0; i < revs.length; i++) {
-    const nl = out.indexOf(10, at);
-    if (nl < 0) break;
-    const head = out.subarray(at, nl).toString('utf8').split(' ');
-    at = nl + 1;
-    if (head.length !== 3 || !/^\d+$/.test(head[2]!)) {
-      found.push(null);
-      continue;
-    }
-    const size = Number(head[2]);
-    const body = out.subarray(at, at + size).toString('utf8');
-    at += size + 1;
-    if (head[1] !== 'commit') {
-      found.push(null);
-      continue;
-    }
-    const raw: Raw = { id: head[0]!, tree: '', parents: [], email: '', time: 0 };
+  return readObjects(root, revs, timeout).map((o) => {
+    if (o?.type !== 'commit') return null;
+    const body = o.body.toString('utf8');
+    const raw: Raw = { id: o.id, tree: '', parents: [], email: '', time: 0 };
     for (const line of body.slice(0, body.indexOf('\n\n') >>> 0).split('\n')) {
       if (line.startsWith('tree ')) raw.tree = line.slice(5);
       else if (line.startsWith('parent ')) raw.parents.push(line.slice(7));
@@ -101,9 +79,8 @@ function readCommits(root: string, revs: readonly string[], timeout: number): (R
         if (m) [raw.email, raw.time] = [m[1]!.toLowerCase(), Number(m[2])];
       }
     }
-    found.push(raw.tree ? raw : null);
-  }
-  return found;
+    return raw.tree ? raw : null;
+  });
 }
 
 /** HEAD, and the baseline `branch` (or `parent`, or HEAD) counts from; null when git cannot tell. */
@@ -121,6 +98,7 @@ function baselineOf(repo: GitRepo, root: string, branch: string, parent: string 
   return { head, base: { tree: head.tree, head: head.id, email: '', time: 0 } };
 }
 
+const BLOB = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const NUMSTAT = /^(\d+|-)\t(\d+|-)\t(.+)$/s;
 const RAW = /^:\d{6} \d{6} ([0-9a-f]+) ([0-9a-f]+) [A-Z]\d*$/;
 
@@ -130,21 +108,23 @@ interface Row {
   removed: number;
   /** The path's blob in the baseline (zeros: none). */
   was: string;
+  /** Its blob now (zeros: deleted). */
+  now: string;
 }
 
 /** `--raw --numstat -z` output: each path with its line counts and the blob it had before. */
 function rawNumstat(out: string): Row[] {
-  const was = new Map<string, string>();
+  const was = new Map<string, [string, string]>();
   const rows: Row[] = [];
   const toks = out.split('\0');
   for (let i = 0; i < toks.length; i++) {
     const raw = RAW.exec(toks[i]!);
     if (raw) {
-      was.set(toks[++i] ?? '', raw[1]!);
+      was.set(toks[++i] ?? '', [raw[1]!, raw[2]!]);
       continue;
     }
     const m = NUMSTAT.exec(toks[i]!);
-    if (m) rows.push({ path: m[3]!, added: m[1] === '-' ? 0 : Number(m[1]), removed: m[2] === '-' ? 0 : Number(m[2]), was: was.get(m[3]!) ?? '' });
+    if (m) rows.push({ path: m[3]!, added: m[1] === '-' ? 0 : Number(m[1]), removed: m[2] === '-' ? 0 : Number(m[2]), was: was.get(m[3]!)?.[0] ?? '', now: was.get(m[3]!)?.[1] ?? '' });
   }
   return rows;
 }
@@ -183,9 +163,12 @@ function ownPaths(run: Run, rows: readonly Row[], head: Raw | null, base: Baseli
 }
 
 export interface GitFiles {
+  /** With the blob each had in the work tree's tree (none for a deleted file). */
   files: FileChange[];
   /** The baseline commit to keep once the commit is appended; none while git is mid-operation. */
   tree: string | null;
+  /** The work tree's tree, as taken. */
+  work: string;
 }
 
 /** The work tree (tracked and untracked, minus .GCC/) as a tree id, through a scratch index. */
@@ -236,7 +219,7 @@ export function changedSince(repo: GitRepo, root: string, branch: string, parent
   const keep = busy ? null : baselineCommit(root, tree, from?.head ?? null);
   if (!keep && !busy) return null;
   const files: FileChange[] = [];
-  if (!from || from.base.tree === tree) return { files, tree: keep };
+  if (!from || from.base.tree === tree) return { files, tree: keep, work: tree };
   const prefix = relative(repo.top, root).split(sep).join('/');
   const spec = ['--', '.']; // relative to the project, where git runs; paths come back from the top
   try {
@@ -247,12 +230,37 @@ export function changedSince(repo: GitRepo, root: string, branch: string, parent
       if (!own.has(r.path)) continue;
       const path = prefix && r.path.startsWith(`${prefix}/`) ? r.path.slice(prefix.length + 1) : r.path;
       if (path === '.GCC' || path.startsWith('.GCC/')) continue;
-      files.push({ path: shown(path), added: r.added, removed: r.removed });
+      files.push({ path: shown(path), added: r.added, removed: r.removed, ...(BLOB.test(r.now) ? { blob: r.now } : {}) });
     }
   } catch {
     /* git failed: none from git this time */
   }
-  return { files, tree: keep };
+  return { files, tree: keep, work: tree };
+}
+
+/**
+ * A commit's cited files with the blob each has in the work tree's tree as COMMIT took it
+ * (git's own rows carry theirs; hook-logged and `--files` paths are asked of git in one
+ * `ls-tree`), so reads can tell when a file changed since (context/stale.ts). A path git does
+ * not hold (ignored, deleted, a folder) gets none.
+ */
+export function citeBlobs(root: string, git: GitFiles, events: readonly Placed[]): Placed[] {
+  const known = new Map(git.files.filter((f) => f.blob).map((f) => [f.path, f.blob!]));
+  const cited = events.flatMap((e) => (e.type === 'commit.recorded' ? e.data.files.map((f) => f.path) : []));
+  const ask = cited.filter((p) => !known.has(p) && p !== '.GCC' && !p.startsWith('.GCC/'));
+  if (ask.length) {
+    try {
+      const out = runner(root, TIMEOUT_MS)(['ls-tree', '-z', '--no-abbrev', git.work, '--', ...ask.map((p) => `:(literal)${p}`)]);
+      for (const line of out.split('\0')) {
+        const m = /^\d{6} blob ([0-9a-f]+)\t(.+)$/s.exec(line);
+        if (m && BLOB.test(m[1]!)) known.set(m[2]!, m[1]!);
+      }
+    } catch {
+      /* git failed: those files are not checked for staleness */
+    }
+  }
+  if (!known.size) return [...events];
+  return events.map((e) => (e.type === 'commit.recorded' ? { ...e, data: { ...e.data, files: e.data.files.map((f) => (known.has(f.path) ? { ...f, blob: known.get(f.path)! } : f)) } } : e));
 }
 
 /**

@@ -28,10 +28,13 @@ import { asGccError, GccError, gccError } from '../errors.js';
 import { layout, type Layout } from '../store/paths.js';
 import { asFolderError, makeFolders, makeProblem } from '../store/project-folder.js';
 import { type Checked, Store } from '../store/store.js';
-import { changedSince, recordTree, uncommittedSince } from './git-files.js';
+import { changedSince, citeBlobs, recordTree, uncommittedSince } from './git-files.js';
 import { isHistory, newest, recentHistory, scanNewest } from './reader.js';
 import { briefing } from '../context/briefing.js';
 import { type ContextAnswer, type ContextQuery, type ContextSource, contextQuery } from '../context/query.js';
+import { staleChecker } from '../context/stale.js';
+import { defaultSpell } from '../context/status.js';
+import { sourceAt } from './at-ref.js';
 import { keepAside, type Problem, verifyMemory } from './integrity.js';
 import type { MemorySearch } from './search.js';
 import { assertHoldsMemory, assertMayInitialize, checkLogs, type Disk, ensureIgnore, hasAnyLog, migrateOldLayout } from './open-logs.js';
@@ -232,7 +235,7 @@ export class Memory {
         }
         const d: Decision = decide(this.state, clean, { session, nonce: this.fold.nonce(), ...(git && clean.type === 'commit' ? { gitFiles: redactFiles(git.files) } : {}) });
         if (!d.ok) throw d.error;
-        const events = this.fold.appendAndProject(d.shared, d.local);
+        const events = this.fold.appendAndProject(git && clean.type === 'commit' ? citeBlobs(this.root, git, d.shared) : d.shared, d.local);
         if (git?.tree && this.store.repo) {
           const merged = events.find((e) => e.type === 'branch.merged');
           recordTree(this.store.repo, this.root, merged?.type === 'branch.merged' ? merged.data.into : here, git.tree);
@@ -268,6 +271,7 @@ export class Memory {
         return this.finder.search(text, o);
       },
       uncommitted: (branch) => this.uncommitted(branch),
+      stale: staleChecker(this.root, this.store.layout.cache),
     };
   }
 
@@ -286,8 +290,16 @@ export class Memory {
     return uncommittedSince(repo, this.root, branch, b.parent ?? null);
   }
 
-  /** CONTEXT at any level, inside a token budget. Catches up with other writers first. */
-  context(q: ContextQuery, opts: { session?: string | undefined; budget?: number | undefined; spell?: (q: ContextQuery) => string } = {}): ContextAnswer {
+  /**
+   * CONTEXT at any level, inside a token budget. Catches up with other writers first; `at`: as
+   * the memory committed in a git ref's history knew it (engine/at-ref.ts).
+   */
+  context(q: ContextQuery, opts: { session?: string | undefined; budget?: number | undefined; spell?: (q: ContextQuery) => string; at?: string | undefined } = {}): ContextAnswer {
+    if (opts.at !== undefined) {
+      const at = opts.at;
+      const spell = (x: ContextQuery) => `${(opts.spell ?? defaultSpell)(x)} --at ${at}`;
+      return contextQuery({ ...sourceAt(this.root, at), stale: staleChecker(this.root, this.store.layout.cache) }, q, { budget: opts.budget, spell });
+    }
     this.refresh();
     return contextQuery(this.source(), q, { session: opts.session ?? this.opts.session, budget: opts.budget, ...(opts.spell ? { spell: opts.spell } : {}) });
   }
@@ -296,7 +308,7 @@ export class Memory {
   briefing(opts: { session?: string; budget?: number } = {}): string {
     this.refresh();
     const session = opts.session ?? this.opts.session;
-    return briefing(this.state, session, opts.budget, this.uncommitted(currentBranch(this.state, session)));
+    return briefing(this.state, session, opts.budget, this.uncommitted(currentBranch(this.state, session)), staleChecker(this.root, this.store.layout.cache));
   }
 
   /**

@@ -29,6 +29,8 @@ export interface FileChange {
   path: string;
   added: number;
   removed: number;
+  /** The git blob the file had when the commit was recorded (40 or 64 hex): reads tell when it changed since. */
+  blob?: string;
 }
 
 /** What a MERGE integrates, on its synthesis commit. */

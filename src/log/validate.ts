@@ -42,11 +42,13 @@ const texts = (max: number): Check => (v) => {
   return null;
 };
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const BLOB = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const files: Check = (v) => {
   if (!Array.isArray(v)) return 'is not a list';
   if (v.length > MAX_ITEMS) return `has more than ${MAX_ITEMS} items`;
   for (const f of v) {
     if (!isRecord(f) || text(MAX_PATH)(f.path) || f.path === '' || count(f.added) || count(f.removed)) return 'holds an entry that is not {path, added, removed}';
+    if (f.blob !== undefined && (typeof f.blob !== 'string' || !BLOB.test(f.blob))) return 'holds a blob that is not 40 or 64 hex digits';
   }
   return null;
 };

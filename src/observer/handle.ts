@@ -8,6 +8,7 @@ import { asProjectData } from './framing.js';
 import { safeText } from '../log/safe-text.js';
 import type { HookMemory } from './memory-port.js';
 import type { SessionSignal } from '../machines/session.js';
+import { approachesOf, repeatOf, repeatText } from './repeat-guard.js';
 import { memoryUncommitted } from './uncommitted.js';
 
 /**
@@ -44,7 +45,7 @@ export async function handleHook(memory: HookMemory, env: HookEnvelope, opts: Ho
         void bounded(recordCall(memory, env, clean, `${BLOCKED}${reason}`, true), opts).catch((e) => opts.onError?.(e));
         return { kind: 'block', reason: safeText(reason) };
       }
-      return NONE;
+      return repeatGuard(memory, env);
     }
     return guarded(await bounded(decide(memory, env, opts), opts));
   } catch (err) {
@@ -72,6 +73,17 @@ async function blockReason(memory: HookMemory, env: HookEnvelope): Promise<strin
     // git runs only when the command is a work-tree rewrite that reaches .GCC/.
     memoryUncommitted: (opts) => memoryUncommitted(gccDir, opts),
   });
+}
+
+/** Calls that only look: reading about an approach that failed is not trying it again. */
+const LOOKS = new Set(['Read', 'Grep', 'Glob', 'WebFetch', 'WebSearch', 'Memory']);
+
+/** A call that plainly repeats a failed approach gets context naming it and why, never a refusal. */
+function repeatGuard(memory: HookMemory, env: HookEnvelope): HookDecision {
+  if (!env.tool || LOOKS.has(env.tool) || !env.input) return NONE;
+  const src = memory.approaches?.() ?? memory.state;
+  const hit = src ? repeatOf({ tool: env.hostTool ?? env.tool, input: env.input }, approachesOf(src)) : null;
+  return hit ? { kind: 'context', text: asProjectData(safeText(repeatText(hit))) } : NONE;
 }
 
 async function decide(memory: HookMemory, env: HookEnvelope, opts: HookOptions): Promise<HookDecision> {

@@ -1,5 +1,6 @@
 import type { Command } from '../decider/commands.js';
 import type { Config } from '../events/types.js';
+import type { ApproachSource } from './repeat-guard.js';
 
 /**
  * The slice of the engine's `Memory` the hook logic needs. Declared structurally here so the
@@ -16,6 +17,10 @@ export interface HookMemory {
   ): Promise<{ branch: string; message: string }>;
   briefing(opts?: { session?: string; budget?: number }): string;
   pendingWork(session?: string): { edits: number; turns: number; files: string[] };
+  /** The failed approaches for the repeat guard, without a read of the logs (null: none to hand). */
+  approaches?(): ApproachSource | null;
+  /** An open memory's folded state, where the host holds one (the Pi extension). */
+  readonly state?: ApproachSource;
 }
 
 /** The engine commands the hook issues. */

@@ -8,9 +8,10 @@ export async function write(ctx: RunContext, cmd: Command): Promise<Answer> {
   return { text: r.message, data: { ok: true, branch: r.branch, message: r.message, events: r.events.map((e) => ({ id: e.id, type: e.type, branch: e.branch })) } };
 }
 
-export async function read(ctx: RunContext, q: ContextQuery, budget?: number): Promise<Answer> {
-  if (q.level === 'search') await ctx.memory.loadSearch();
-  const a = ctx.memory.context(q, { session: ctx.session, budget: budget ?? ctx.budget, spell: ctx.spell });
+/** `at`: a git ref whose committed memory answers instead (engine/at-ref.ts). */
+export async function read(ctx: RunContext, q: ContextQuery, budget?: number, at?: string): Promise<Answer> {
+  if (q.level === 'search' && at === undefined) await ctx.memory.loadSearch();
+  const a = ctx.memory.context(q, { session: ctx.session, budget: budget ?? ctx.budget, spell: ctx.spell, at });
   return { text: a.text, data: { ok: true, level: q.level, truncated: a.truncated, tokens: a.tokens, next: a.next, data: a.data } };
 }
 

@@ -17,6 +17,7 @@ const args = (z: Zod) =>
     page: z.number().int().min(1).optional().describe('Page; 2 and on are older.'),
     segment: z.string().optional().describe('metadata: branches, file_tree or config.'),
     budget: z.number().int().min(MIN_BUDGET).optional().describe(`Token budget (default 2000, min ${MIN_BUDGET}).`),
+    at: z.string().optional().describe('A git ref: the memory committed in its history, not checked out.'),
   });
 
 type Args = z.infer<ReturnType<typeof args>>;
@@ -138,10 +139,11 @@ export default operation({
     { field: 'name', as: 'flag', flag: 'on' },
     { field: 'page', as: 'flag' },
     { field: 'k', as: 'flag' },
+    { field: 'at', as: 'flag' },
   ],
   fronts: ['cli', 'mcp', 'pi', 'slash'],
   readOnly: true,
   wholePass: (a) => (queryOf(a).level === 'search' ? 'index' : undefined),
   needs: 'memory',
-  run: (a, ctx) => read(ctx, queryOf(a), a.budget),
+  run: (a, ctx) => read(ctx, queryOf(a), a.budget, a.at),
 });

@@ -15,9 +15,11 @@ afterAll(cleanup);
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
+/** The last commit's files; the blob each had is checked by test/context/stale.test.ts. */
 function lastFiles(dir: string, branch?: string): { path: string; added: number; removed: number }[] {
   const r = gctx(dir, ['context', '--branch', ...(branch ? [branch] : []), '--k', '1', '--json']);
-  return (JSON.parse(r.stdout) as { data: { commits: { files: { path: string; added: number; removed: number }[] }[] } }).data.commits[0]!.files;
+  const files = (JSON.parse(r.stdout) as { data: { commits: { files: { path: string; added: number; removed: number }[] }[] } }).data.commits[0]!.files;
+  return files.map(({ path, added, removed }) => ({ path, added, removed }));
 }
 
 function repo(): string {

@@ -231,3 +231,19 @@ describe('what counts as a torn tail', () => {
     expect(() => parse('not a log at all\n', 'log.md')).toThrow(/not an entry/);
   });
 });
+
+describe('a cited file\'s blob', () => {
+  const commit = (files: unknown[]): GccEvent =>
+    ({ id: '000000000001' + '0'.repeat(10), seq: 1, at: '2026-01-01T00:00:00.000Z', branch: 'main', type: 'commit.recorded', data: { id: 'abcd1234', label: 'C001', title: 't', contribution: 'c', purpose: 'p', previous: '', files } }) as GccEvent;
+
+  it('round-trips at 40 and 64 hex, and an old entry without one stays valid', () => {
+    const files = [{ path: 'a.ts', added: 1, removed: 0, blob: 'a'.repeat(40) }, { path: 'b.ts', added: 0, removed: 2, blob: 'b'.repeat(64) }, { path: 'c.ts', added: 0, removed: 0 }];
+    expect(parse(serialize([commit(files)])).events[0]).toEqual(commit(files));
+  });
+
+  it('refuses a blob that is not 40 or 64 hex digits', () => {
+    for (const blob of ['A'.repeat(40), 'a'.repeat(39), 'g'.repeat(40), 12, '']) {
+      expect(() => parse(serialize([commit([{ path: 'a.ts', added: 0, removed: 0, blob }])]))).toThrow(/blob/);
+    }
+  });
+});

@@ -55,7 +55,12 @@ export const branchName = fc
   )
   .filter((name) => branchNameProblem(name) === null);
 
-const fileChange = fc.record({ path: hostileText.filter((p) => p.length > 0), added: fc.nat(1000), removed: fc.nat(1000) });
+const blob = fc.oneof(fc.stringMatching(/^[0-9a-f]{40}$/), fc.stringMatching(/^[0-9a-f]{64}$/));
+/** A file a commit cites; events written before blobs were recorded have none. */
+const fileChange = fc.record(
+  { path: hostileText.filter((p) => p.length > 0), added: fc.nat(1000), removed: fc.nat(1000), blob },
+  { requiredKeys: ['path', 'added', 'removed'] },
+);
 const hash = fc.stringMatching(/^[0-9a-f]{7}$/);
 const label = fc.integer({ min: 1, max: 999 }).map((n) => `C${String(n).padStart(3, '0')}`);
 const objectiveId = fc.stringMatching(/^o-[0-9a-f]{8}$/);

@@ -39,8 +39,8 @@ const EVENTS: Record<string, HookEventKind> = {
   SessionEnd: 'stop',
 };
 
-/** Events whose answer may carry `additionalContext` for the model. */
-const TAKES_CONTEXT = new Set(['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'PostToolUseFailure']);
+/** Events whose answer may carry `additionalContext` for the model (PreToolUse: the repeat guard's). */
+const TAKES_CONTEXT = new Set(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure']);
 
 export function translate(payload: unknown, host: ClaudeStyleHost, servers: readonly string[]): Translation {
   if (!isObj(payload)) throw new HookInputError('expected one JSON object on stdin');

@@ -10,6 +10,10 @@ import { openIsLong } from '../../store/snapshot.js';
 import type { Config } from '../../events/types.js';
 import type { HookCommand, HookMemory } from '../../observer/memory-port.js';
 import type { Memory } from '../../engine/memory.js';
+import { SNAPSHOT_FORMAT } from '../../engine/revive.js';
+import { type ApproachSource, approachSourceOf } from '../../observer/repeat-guard.js';
+import { layout } from '../../store/paths.js';
+import { ledgerIdentity, readSnapshot } from '../../store/snapshot.js';
 
 const GCC = '.GCC';
 
@@ -69,6 +73,19 @@ export class LazyHookMemory implements HookMemory {
 
   pendingWork(session?: string): { edits: number; turns: number; files: string[] } {
     return this.opened().pendingWork(session);
+  }
+
+  /**
+   * The failed approaches for the repeat guard: the open memory's, else the snapshot's (a
+   * PreToolUse opens no memory and reads no log; a large snapshot is not read either).
+   */
+  approaches(): ApproachSource | null {
+    if (this.memory) return this.memory.state;
+    if (openIsLong(this.root)) return null;
+    const l = layout(this.root);
+    const snap = readSnapshot(l, SNAPSHOT_FORMAT, approachSourceOf);
+    // Only this clone's own snapshot: one that arrived in a commit or a copy is not taken at its word.
+    return snap && snap.ledger === ledgerIdentity(l) ? snap.state : null;
   }
 
   /** Wait for every write the hook logic started, including fire-and-forget ones. */

@@ -21,6 +21,8 @@ export const HOST = 'pi';
 
 export function installHookBridge(pi: ExtensionAPI, slot: MemorySlot): void {
   const snapshots = new FileSnapshots();
+  // Pi's tool_call cannot add context: the repeat guard's rides on the call's result.
+  const repeats = new Map<string, string>();
 
   pi.on('tool_call', async (event, ctx): Promise<ToolCallEventResult | undefined> => {
     try {
@@ -42,6 +44,7 @@ export function installHookBridge(pi: ExtensionAPI, slot: MemorySlot): void {
         snapshots.drop(event.toolCallId);
         return { block: true, reason: decision.reason };
       }
+      if (decision.kind === 'context') repeats.set(event.toolCallId, decision.text);
       return undefined;
     } catch {
       return undefined; // fail open: the call goes ahead
@@ -52,14 +55,17 @@ export function installHookBridge(pi: ExtensionAPI, slot: MemorySlot): void {
     try {
       const memory = slot.memory;
       const fileStates = snapshots.end(event.toolCallId);
+      const repeat = repeats.get(event.toolCallId);
+      repeats.delete(event.toolCallId);
       if (!memory || (slot.resolved && !slot.resolved.config.hook)) return undefined;
       const call = toCanonical(event.toolName, event.input);
       const result = event.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
       const env: HookEnvelope = { ...envelope(slot, ctx.cwd, 'post-tool', call), result, isError: event.isError };
       if (fileStates) env.fileStates = fileStates;
       const decision = await handleHook(memory, env, hookOptions(slot, ctx.signal));
-      if (decision.kind !== 'guidance') return undefined;
-      const patch: ToolResultEventResult = { content: [...event.content, { type: 'text', text: `\n${decision.text}` }] };
+      const add = [repeat, decision.kind === 'guidance' ? decision.text : undefined].filter((t): t is string => Boolean(t));
+      if (!add.length) return undefined;
+      const patch: ToolResultEventResult = { content: [...event.content, ...add.map((text) => ({ type: 'text' as const, text: `\n${text}` }))] };
       if (event.structuredContent !== undefined) patch.structuredContent = event.structuredContent;
       return patch;
     } catch {

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
 import { currentBranch, displayLabel } from '../../decider/state.js';
 import { entryLine } from '../../context/lines.js';
+import { staleText } from '../../context/stale.js';
 import { GitGraph, knownHistory, RECENT_COMMITS } from '../../diagrams/gitgraph.js';
 import { machineMermaid } from '../../diagrams/mermaid.js';
 import type { Memory } from '../../engine/memory.js';
@@ -121,7 +122,7 @@ function pageOf<T>(m: Memory, q: PageQuery, filter: ((e: GccEvent) => boolean) |
 }
 
 export function commitsPage(m: Memory, q: PageQuery): Page<CommitItem> {
-  return pageOf(m, q, (e) => e.type === 'commit.recorded', (e) => {
+  const page = pageOf(m, q, (e) => e.type === 'commit.recorded', (e): CommitItem => {
     const c = e as Extract<GccEvent, { type: 'commit.recorded' }>;
     const d = c.data;
     return {
@@ -136,6 +137,8 @@ export function commitsPage(m: Memory, q: PageQuery): Page<CommitItem> {
       ...(d.next ? { next: d.next } : {}),
     };
   });
+  const stale = m.source().stale?.(page.items.map((c) => c.files)).map(staleText) ?? [];
+  return { ...page, items: page.items.map((c, i) => (stale[i] ? { ...c, stale: stale[i] } : c)) };
 }
 
 const KINDS: Record<GccEvent['type'], LogKind> = {

@@ -54,6 +54,10 @@ class LentMemory implements EventMemory {
     return this.memory.pendingWork(session);
   }
 
+  approaches() {
+    return this.memory.state;
+  }
+
   async drain(): Promise<void> {
     while (this.inflight.size) await Promise.allSettled([...this.inflight]);
   }

@@ -63,6 +63,8 @@ export interface CommitItem {
   contribution: string;
   files: FileChange[];
   next?: string;
+  /** `stale: src/x.ts changed since (+2 −1)`, when a cited file changed since (context/stale.ts). */
+  stale?: string;
 }
 
 export type LogKind = 'tool' | 'ota' | 'commit' | 'branch' | 'merge' | 'abandon' | 'roadmap' | 'config' | 'session' | 'memory';
