@@ -40,8 +40,6 @@ export interface ServeOptions {
   pageDir?: string;
   /** Log lines (refusals, failures, engine warnings); default: stderr. */
   log?: (line: string) => void;
-  /** Builds the search index in another process (OpenOptions.indexApart); gctx serve's own. */
-  indexApart?: () => boolean;
 }
 
 export interface Daemon {
@@ -69,7 +67,7 @@ export async function startDaemon(opts: ServeOptions): Promise<Daemon> {
     throw gccError('E_ALREADY_RUNNING', `already running at ${running.url} (pid ${running.pid})`, '`gctx serve status` for its address, `gctx serve stop` to end it');
   }
   const token = ensureToken(root, (why) => log(`warning: ${why}`));
-  const memory = await Memory.open(root, { lockTimeoutMs: HOOK_LOCK_TIMEOUT_MS, ...(opts.indexApart ? { indexApart: opts.indexApart } : {}) });
+  const memory = await Memory.open(root, { lockTimeoutMs: HOOK_LOCK_TIMEOUT_MS });
 
   let tail: Promise<unknown> = Promise.resolve();
   const where = (): MemoryEvent => ({ events: memory.state.events, lastId: memory.state.lastId });
