@@ -12,7 +12,7 @@
  * Lost, of another format or damaged (any SQLite error), the database is deleted and rebuilt.
  * Where Node has no `node:sqlite` the search is a plain scan of the events (search-scan.ts).
  */
-import { lstatSync, rmSync } from 'node:fs';
+import { lstatSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type LogRow, loadSqlite, type SearchDoc, SearchIndex, type SearchKind, type SearchResult, type Sqlite } from '../context/search-index.js';
 import { scanSearch } from '../context/search-scan.js';
@@ -139,6 +139,7 @@ export class MemorySearch {
   search(text: string, o: { limit: number; page: number }): SearchResult {
     if (!this.sqlite) return scanSearch(text, o.limit, o.page, (visit) => this.newestFirst(visit));
     this.refuseLinks();
+    mkdirSync(this.cache, { recursive: true });
     try {
       return this.ranked(this.sqlite, text, o);
     } catch (err) {
