@@ -86,7 +86,7 @@ const CAMEL_TOKEN = /[\p{L}\p{N}]*[\p{Ll}\p{N}]\p{Lu}[\p{L}\p{N}]*/gu;
 const CAMEL_CUT = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
 const WORDY = /[\p{L}\p{N}]/u;
 
-/** Node's `node:sqlite`, or null where this Node has none (before 22.5); its ExperimentalWarning never shown. */
+/** Node's `node:sqlite`, or null where this Node has none (before 22.13); its ExperimentalWarning never shown. */
 export function loadSqlite(): Sqlite | null {
   const emit = process.emitWarning;
   process.emitWarning = function (this: unknown, warning: string | Error, ...rest: unknown[]) {
@@ -144,33 +144,27 @@ export class SearchIndex {
 
   /** Opens the database at `path`, creating its tables in an empty one; null when it is of another format. */
   static open(sqlite: Sqlite, path: string): SearchIndex | null {
-    const db = new sqlite.DatabaseSync(path, { timeout: 30_000 });
+    const idx = new SearchIndex(new sqlite.DatabaseSync(path));
     try {
-      db.exec(`PRAGMA cache_size = -${CACHE_KIB}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL`);
-      const version = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
-      if (version === 0) {
-        db.exec('BEGIN IMMEDIATE');
-        try {
-          const again = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
-          if (again === 0) db.exec(SCHEMA);
-          db.exec('COMMIT');
-        } catch (err) {
-          if (db.isTransaction) db.exec('ROLLBACK');
-          throw err;
-        }
-      } else if (version !== SEARCH_FORMAT) {
-        db.close();
-        return null;
-      }
-      return new SearchIndex(db);
+      idx.db.exec(`PRAGMA busy_timeout = 30000; PRAGMA cache_size = -${CACHE_KIB}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL`);
+      const version = () => (idx.db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
+      // Created under the write lock, by whichever process gets it first.
+      if (version() === 0) idx.write(() => version() === 0 && idx.db.exec(SCHEMA));
+      if (version() === SEARCH_FORMAT) return idx;
+      idx.close();
+      return null;
     } catch (err) {
-      if (db.isOpen) db.close();
+      idx.close();
       throw err;
     }
   }
 
   close(): void {
-    if (this.db.isOpen) this.db.close();
+    try {
+      this.db.close();
+    } catch {
+      // Closed already.
+    }
   }
 
   private stmt(sql: string): StatementSync {
@@ -196,7 +190,11 @@ export class SearchIndex {
       this.db.exec('COMMIT');
       return out;
     } catch (err) {
-      if (this.db.isTransaction) this.db.exec('ROLLBACK');
+      try {
+        this.db.exec('ROLLBACK');
+      } catch {
+        // No transaction left to roll back.
+      }
       throw err;
     }
   }
@@ -229,16 +227,16 @@ export class SearchIndex {
     let total = count(fts);
     if (total === 0 && q.words > 1 && (total = count(q.any)) > 0) [match, fts] = ['any', q.any];
     const rows = this.stmt(
-      `SELECT d.id, d.at, d.branch, d.kind, d.hash, fts.ref, fts.title, bm25(fts, 2.0, 1.0, 1.0, 1.0) AS rank,
+      `SELECT d.id, d.at, d.branch, d.kind, d.hash, fts.ref, fts.title, bm25(fts, 2.0, 1.0, 1.0, 1.0) AS score,
          snippet(fts, 2, char(2), char(3), '…', ${SNIPPET_WORDS}) AS snip
-       FROM fts JOIN docs d ON d.n = fts.rowid WHERE fts MATCH ? ORDER BY rank, d.at DESC, d.id DESC LIMIT ? OFFSET ?`,
+       FROM fts JOIN docs d ON d.n = fts.rowid WHERE fts MATCH ? ORDER BY score, d.at DESC, d.id DESC LIMIT ? OFFSET ?`,
     ).all(fts, limit, (page - 1) * limit) as unknown as Row[];
     const hits = rows.map((r) => {
       const doc: SearchHit['doc'] = { id: r.id, branch: r.branch, kind: r.kind, at: r.at };
       if (r.ref) doc.ref = r.ref;
       if (r.title) doc.title = r.title;
       if (r.hash) doc.hash = r.hash;
-      return { doc, score: -r.rank, snippet: showSnippet(r.snip) };
+      return { doc, score: -r.score, snippet: showSnippet(r.snip) };
     });
     return { hits, total, pages: Math.ceil(total / limit), match };
   }
@@ -252,6 +250,6 @@ interface Row {
   hash: string | null;
   ref: string;
   title: string;
-  rank: number;
+  score: number;
   snip: string;
 }

@@ -1,10 +1,10 @@
 /**
- * Search where Node has no `node:sqlite` (before 22.5): the documents as the engine streams
+ * Search where Node has no `node:sqlite` (before 22.13): the documents as the engine streams
  * them, newest first; every word a case-insensitive substring; only the asked page is kept.
  */
 import { clean, RAW_CLOSE, RAW_OPEN, type SearchDoc, type SearchResult, showSnippet } from './search-index.js';
 
-export const UNRANKED = 'ranked search needs Node 22.5 or later; these are the newest entries with every word';
+export const UNRANKED = 'ranked search needs Node 22.13 or later; these are the newest entries with every word';
 const SNIPPET_CHARS = 200;
 
 const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
