@@ -9,13 +9,12 @@
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 
-export const SEARCH_KINDS = ['commit', 'purpose', 'hypothesis', 'synthesis', 'abandon', 'objective', 'log', 'tool', 'notes'] as const;
-export type SearchKind = (typeof SEARCH_KINDS)[number];
+export type SearchKind = 'commit' | 'purpose' | 'hypothesis' | 'synthesis' | 'abandon' | 'objective' | 'log' | 'tool' | 'notes';
 
 /** Bump when what the tables hold changes: a database of another format is rebuilt. */
 export const SEARCH_FORMAT = 1;
 /** Text indexed per document, in UTF-16 units (~2,000 tokens); the rest is not searchable. */
-export const TEXT_LIMIT = 8_000;
+const TEXT_LIMIT = 8_000;
 const TITLE_LIMIT = 500;
 const REF_LIMIT = 200;
 /** Words a query may carry, and characters per word: the rest is ignored. */
@@ -27,8 +26,8 @@ const MIN_PREFIX = 3;
 const SNIPPET_WORDS = 24;
 const SNIPPET_CHARS = 240;
 /** A match in a snippet is marked with this pair, and nothing else in a snippet is. */
-export const MARK_OPEN = '«';
-export const MARK_CLOSE = '»';
+const MARK_OPEN = '«';
+const MARK_CLOSE = '»';
 /** SQLite's marks, never in indexed text (control characters are dropped as it is indexed). */
 export const RAW_OPEN = '\u0002';
 export const RAW_CLOSE = '\u0003';
@@ -118,7 +117,7 @@ export function showSnippet(raw: string): string {
 }
 
 /** The FTS5 queries of some words: all of them, and any of them; null when the text holds no word. */
-export function ftsQuery(text: string): { all: string; any: string; words: number } | null {
+function ftsQuery(text: string): { all: string; any: string; words: number } | null {
   const words = text.replace(CONTROL, ' ').split(/\s+/).filter((w) => WORDY.test(w)).slice(0, MAX_WORDS).map((w) => w.slice(0, MAX_WORD));
   if (!words.length) return null;
   const quoted = words.map((w, i) => {

@@ -12,13 +12,12 @@
  * Lost, of another format or damaged (any SQLite error), the database is deleted and rebuilt.
  * Where Node has no `node:sqlite` the search is a plain scan of the events (search-scan.ts).
  */
-import { lstatSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type LogRow, loadSqlite, type SearchDoc, SearchIndex, type SearchKind, type SearchResult, type Sqlite } from '../context/search-index.js';
 import { scanSearch } from '../context/search-scan.js';
 import { normalizeLine } from '../decider/objectives.js';
 import type { GccEvent } from '../events/types.js';
-import { gccError } from '../errors.js';
 import { assertNoSymlink } from '../store/paths.js';
 import { LOCAL, type Store } from '../store/store.js';
 import { FrozenLog } from '../store/visit.js';
@@ -124,13 +123,14 @@ export class MemorySearch {
    * @param root the project (the db's path is checked for links from there).
    * @param cache the cache folder under `.GCC/.local/`.
    * @param sqlite Node's `node:sqlite`, or null for the scan without it.
+   * @param onFeed called before logs are fed (a pass over much of the history, on a first query).
    */
   constructor(
     private readonly logs: SearchLogs,
     private readonly root: string,
     private readonly cache: string,
     sqlite: Sqlite | null = loadSqlite(),
-    private readonly onFeed?: (bytes: number) => void,
+    private readonly onFeed?: () => void,
   ) {
     this.path = join(cache, DB);
     this.sqlite = sqlite;
@@ -150,6 +150,8 @@ export class MemorySearch {
   }
 
   private ranked(sqlite: Sqlite, text: string, o: { limit: number; page: number }): SearchResult {
+    // gctx before this one kept an index of its own in cache/search/: gone with the first database.
+    if (!existsSync(this.path)) rmSync(join(this.cache, 'search'), { recursive: true, force: true });
     let idx = SearchIndex.open(sqlite, this.path);
     if (!idx) {
       this.remove();
@@ -165,20 +167,12 @@ export class MemorySearch {
 
   /** A link at the database or beside it would have SQLite write wherever it leads. */
   private refuseLinks(): void {
-    assertNoSymlink(this.root, this.path);
-    for (const s of SIDECARS) {
-      try {
-        if (lstatSync(this.path + s).isSymbolicLink()) throw gccError('E_PATH_ESCAPE', `${this.path + s} is a symbolic link`, 'remove it: memory files live under .GCC/ only');
-      } catch (err) {
-        if ((err as { code?: unknown }).code !== 'ENOENT') throw err;
-      }
-    }
+    const folders = new Set<string>();
+    for (const s of ['', ...SIDECARS]) assertNoSymlink(this.root, this.path + s, folders);
   }
 
-  /** The database and its journals gone, and the cache folder of gctx before it. */
   private remove(): void {
     for (const s of ['', ...SIDECARS]) rmSync(this.path + s, { force: true });
-    rmSync(join(this.cache, 'search'), { recursive: true, force: true });
   }
 
   private feed(idx: SearchIndex): void {
@@ -187,7 +181,7 @@ export class MemorySearch {
     const stale = [...want].filter(([name, w]) => had.get(name)?.size !== w.size || had.get(name)?.sum !== w.sum);
     const gone = [...had.keys()].filter((name) => !want.has(name));
     if (gone.length) idx.write(() => gone.forEach((name) => idx.drop(name)));
-    if (stale.length) this.onFeed?.(stale.reduce((n, [, w]) => n + w.size, 0));
+    if (stale.length) this.onFeed?.();
     for (const [name, w] of stale) idx.write(() => this.feedLog(idx, name, w));
   }
 

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { SearchResult } from '../../src/context/search-index.js';
+import { loadSqlite, type SearchResult } from '../../src/context/search-index.js';
 import { UNRANKED } from '../../src/context/search-scan.js';
 import { Memory } from '../../src/engine/memory.js';
 import { DB, MemorySearch, REBUILT, type SearchLogs } from '../../src/engine/search.js';
@@ -111,8 +111,17 @@ describe('search over a memory', () => {
     expect(search(m, 'tokenizer').text).toBe(before);
     writeFileSync(dbOf(dir), '');
     expect(search(m, 'tokenizer').text).toBe(before);
+    // Of another format: rebuilt without a word.
+    const other = new (loadSqlite()!.DatabaseSync)(dbOf(dir));
+    other.exec('PRAGMA user_version = 99; DROP TABLE fts');
+    other.close();
+    expect(search(m, 'tokenizer').text).toBe(before);
+    // The folder an older gctx kept its index in goes with it.
+    mkdirSync(join(dir, '.GCC', '.local', 'cache', 'search'));
+    writeFileSync(join(dir, '.GCC', '.local', 'cache', 'search', 'manifest.json'), '{}');
     rmSync(dbOf(dir));
     expect(search(m, 'tokenizer').text).toBe(before);
+    expect(existsSync(join(dir, '.GCC', '.local', 'cache', 'search'))).toBe(false);
     await m.close();
   });
 
