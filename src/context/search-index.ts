@@ -22,6 +22,8 @@ const MAX_WORDS = 24;
 const MAX_WORD = 200;
 /** The last word is completed as a prefix from this many characters. */
 const MIN_PREFIX = 3;
+/** Matches ranked at most, the last indexed: ranking every match of a common word in a long history takes seconds. */
+const MAX_RANKED = 10_000;
 /** What a snippet shows at most, in words and characters. */
 const SNIPPET_WORDS = 24;
 const SNIPPET_CHARS = 240;
@@ -32,7 +34,7 @@ const MARK_CLOSE = '»';
 export const RAW_OPEN = '\u0002';
 export const RAW_CLOSE = '\u0003';
 /** SQLite's page cache, in KiB (negative: a size, not a page count). */
-const CACHE_KIB = 8_192;
+const CACHE_KIB = 2_048;
 
 export interface SearchDoc {
   /** The event id (time-ordered), with a suffix when one event yields several documents. */
@@ -60,6 +62,7 @@ export interface SearchResult {
   hits: SearchHit[];
   /** Documents matching. */
   total: number;
+  /** Pages that can be asked for: of MAX_RANKED matches at most. */
   pages: number;
   /** 'all': every word of the query matched; 'any': no document has them all, so hits have some. */
   match: 'all' | 'any';
@@ -225,11 +228,16 @@ export class SearchIndex {
     let fts = q.all;
     let total = count(fts);
     if (total === 0 && q.words > 1 && (total = count(q.any)) > 0) [match, fts] = ['any', q.any];
+    const floor = total <= MAX_RANKED ? 0 : (this.stmt('SELECT rowid AS n FROM fts WHERE fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?').get(fts, MAX_RANKED - 1) as { n: number }).n;
+    // Ranked first, then only the page's rows read and cut into snippets (CROSS JOIN keeps that order).
     const rows = this.stmt(
-      `SELECT d.id, d.at, d.branch, d.kind, d.hash, fts.ref, fts.title, bm25(fts, 2.0, 1.0, 1.0, 1.0) AS score,
+      `WITH top AS (SELECT fts.rowid AS n, bm25(fts, 2.0, 1.0, 1.0, 1.0) AS score, d.at, d.id FROM fts JOIN docs d ON d.n = fts.rowid
+         WHERE fts MATCH ?1 AND fts.rowid >= ?4 ORDER BY score, d.at DESC, d.id DESC LIMIT ?2 OFFSET ?3)
+       SELECT d.id, d.at, d.branch, d.kind, d.hash, fts.ref, fts.title, top.score,
          snippet(fts, 2, char(2), char(3), '…', ${SNIPPET_WORDS}) AS snip
-       FROM fts JOIN docs d ON d.n = fts.rowid WHERE fts MATCH ? ORDER BY score, d.at DESC, d.id DESC LIMIT ? OFFSET ?`,
-    ).all(fts, limit, (page - 1) * limit) as unknown as Row[];
+       FROM top CROSS JOIN docs d ON d.n = top.n CROSS JOIN fts ON fts.rowid = top.n
+       WHERE fts MATCH ?1 ORDER BY top.score, top.at DESC, top.id DESC`,
+    ).all(fts, limit, (page - 1) * limit, floor) as unknown as Row[];
     const hits = rows.map((r) => {
       const doc: SearchHit['doc'] = { id: r.id, branch: r.branch, kind: r.kind, at: r.at };
       if (r.ref) doc.ref = r.ref;
@@ -237,7 +245,7 @@ export class SearchIndex {
       if (r.hash) doc.hash = r.hash;
       return { doc, score: -r.score, snippet: showSnippet(r.snip) };
     });
-    return { hits, total, pages: Math.ceil(total / limit), match };
+    return { hits, total, pages: Math.ceil(Math.min(total, MAX_RANKED) / limit), match };
   }
 }
 

@@ -257,7 +257,7 @@ export class Memory {
   source(): ContextSource {
     const fold = this.fold;
     return {
-      // Read when used, not held.
+      // Read when used, not held: a search that indexes the history lets the state go meanwhile.
       get state() {
         return fold.state;
       },
@@ -275,7 +275,10 @@ export class Memory {
   async loadSearch(): Promise<void> {
     if (this.finder) return;
     const { MemorySearch, storeLogs } = await import('./search.js');
-    this.finder ??= new MemorySearch(storeLogs(this.store), this.root, this.store.layout.cache, undefined, () => this.store.longPass?.());
+    this.finder ??= new MemorySearch(storeLogs(this.store), this.root, this.store.layout.cache, undefined, (work) => {
+      this.store.longPass?.();
+      return this.fold.withoutState(work);
+    });
   }
 
   /** What git sees changed in the work tree since the branch's last commit, when no hook logged work on it. */

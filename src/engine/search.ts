@@ -25,6 +25,11 @@ import { FrozenLog } from '../store/visit.js';
 export const DB = 'search.db';
 const SIDECARS = ['-wal', '-shm', '-journal'];
 export const REBUILT = 'the search index was unreadable and has been rebuilt from the logs';
+/**
+ * Bytes of logs to feed beyond which a query runs with the memory's state let go: a first
+ * index of a long history reads it all, and V8 sizes the heap by what is live.
+ */
+const SPARE_BYTES = 64 * 1024 * 1024;
 
 /** What search needs of the store: the logs with their size and checksum, and one log's events. */
 export interface SearchLogs {
@@ -114,6 +119,9 @@ function sqliteFailure(err: unknown): boolean {
   return e?.code === 'ERR_SQLITE_ERROR' && e.errcode !== 5 && e.errcode !== 6;
 }
 
+/** Logs to feed (name, what they are now), or to forget (null). */
+type Stale = [string, { size: number; sum: number } | null][];
+
 /** Searches one memory. */
 export class MemorySearch {
   private readonly path: string;
@@ -123,14 +131,14 @@ export class MemorySearch {
    * @param root the project (the db's path is checked for links from there).
    * @param cache the cache folder under `.GCC/.local/`.
    * @param sqlite Node's `node:sqlite`, or null for the scan without it.
-   * @param onFeed called before logs are fed (a pass over much of the history, on a first query).
+   * @param spare runs a query that first feeds much of the history (the memory's state let go).
    */
   constructor(
     private readonly logs: SearchLogs,
     private readonly root: string,
     private readonly cache: string,
     sqlite: Sqlite | null = loadSqlite(),
-    private readonly onFeed?: () => void,
+    private readonly spare: <T>(work: () => T) => T = (work) => work(),
   ) {
     this.path = join(cache, DB);
     this.sqlite = sqlite;
@@ -158,8 +166,9 @@ export class MemorySearch {
       idx = SearchIndex.open(sqlite, this.path)!;
     }
     try {
-      this.feed(idx);
-      return idx.search(text, o.limit, o.page);
+      const { stale, bytes } = this.stale(idx);
+      const work = () => (this.feed(idx, stale), idx.search(text, o.limit, o.page));
+      return bytes > SPARE_BYTES ? this.spare(work) : work();
     } finally {
       idx.close();
     }
@@ -175,14 +184,17 @@ export class MemorySearch {
     for (const s of ['', ...SIDECARS]) rmSync(this.path + s, { force: true });
   }
 
-  private feed(idx: SearchIndex): void {
+  /** The logs the index has not been fed as they stand, in name order (segments are named by time: the last indexed are the newest). */
+  private stale(idx: SearchIndex): { stale: Stale; bytes: number } {
     const want = this.logs.list();
     const had = idx.logs();
-    const stale = [...want].filter(([name, w]) => had.get(name)?.size !== w.size || had.get(name)?.sum !== w.sum);
-    const gone = [...had.keys()].filter((name) => !want.has(name));
-    if (gone.length) idx.write(() => gone.forEach((name) => idx.drop(name)));
-    if (stale.length) this.onFeed?.();
-    for (const [name, w] of stale) idx.write(() => this.feedLog(idx, name, w));
+    const stale: Stale = [...want].filter(([name, w]) => had.get(name)?.size !== w.size || had.get(name)?.sum !== w.sum).sort(([a], [b]) => (a < b ? -1 : 1));
+    for (const name of had.keys()) if (!want.has(name)) stale.push([name, null]);
+    return { stale, bytes: stale.reduce((n, [, w]) => n + (w?.size ?? 0), 0) };
+  }
+
+  private feed(idx: SearchIndex, stale: Stale): void {
+    for (const [name, w] of stale) idx.write(() => (w ? this.feedLog(idx, name, w) : idx.drop(name)));
   }
 
   /** Bring one log's documents to what it holds now, inside the write lock. */
