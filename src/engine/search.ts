@@ -132,6 +132,7 @@ export class MemorySearch {
    * @param cache the cache folder under `.GCC/.local/`.
    * @param sqlite Node's `node:sqlite`, or null for the scan without it.
    * @param spare runs a query that first feeds much of the history (the memory's state let go).
+   * @param spareAbove how many bytes of logs to feed make it much.
    */
   constructor(
     private readonly logs: SearchLogs,
@@ -139,6 +140,7 @@ export class MemorySearch {
     private readonly cache: string,
     sqlite: Sqlite | null = loadSqlite(),
     private readonly spare: <T>(work: () => T) => T = (work) => work(),
+    private readonly spareAbove = SPARE_BYTES,
   ) {
     this.path = join(cache, DB);
     this.sqlite = sqlite;
@@ -168,7 +170,7 @@ export class MemorySearch {
     try {
       const { stale, bytes } = this.stale(idx);
       const work = () => (this.feed(idx, stale), idx.search(text, o.limit, o.page));
-      return bytes > SPARE_BYTES ? this.spare(work) : work();
+      return bytes > this.spareAbove ? this.spare(work) : work();
     } finally {
       idx.close();
     }

@@ -12,7 +12,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadSqlite, type SearchResult } from '../../src/context/search-index.js';
 import { UNRANKED } from '../../src/context/search-scan.js';
 import { Memory } from '../../src/engine/memory.js';
-import { DB, MemorySearch, REBUILT, type SearchLogs } from '../../src/engine/search.js';
+import { DB, MemorySearch, REBUILT, type SearchLogs, storeLogs } from '../../src/engine/search.js';
+import type { Store } from '../../src/store/store.js';
 import type { GccEvent } from '../../src/events/types.js';
 import { CLI } from '../support/cli.js';
 import { cleanup, tempProject } from '../support/tmp.js';
@@ -139,6 +140,23 @@ describe('search over a memory', () => {
     }
     expect(search(m, 'tokenizer').text).toMatch(/«[Tt]okenizer»/);
     await m.close();
+  });
+
+  it('a query that first feeds much of the history runs with the state let go, then has the same state back', async () => {
+    const { dir, m } = await memory();
+    await m.close();
+    const again = await Memory.open(dir);
+    const inner = again as unknown as { fold: { withoutState<T>(work: () => T): T }; store: Store; finder: MemorySearch | null };
+    const before = JSON.stringify(again.state);
+    let during = -1;
+    const spare = <T>(work: () => T): T => inner.fold.withoutState(() => ((during = again.state.events), work()));
+    inner.finder = new MemorySearch(storeLogs(inner.store), dir, join(dir, '.GCC', '.local', 'cache'), undefined, spare, 0);
+    expect(search(again, 'tokenizer').text).toMatch(/«[Tt]okenizer»/);
+    expect([during, JSON.stringify(again.state)]).toEqual([0, before]);
+    during = -1;
+    expect(search(again, 'granularity').text).toMatch(/try-lru/);
+    expect(during).toBe(-1);
+    await again.close();
   });
 
   it('pages: page 2 ranks lower and the first page says how to get it', async () => {
