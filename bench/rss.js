@@ -47,7 +47,7 @@ export async function run({ quick = false, long = false } = {}) {
     { name: 'a commit by label', args: ['context', '--commit', label] },
     { name: 'context --full', args: ['context', '--full'] },
     { name: 'search (index built)', args: ['search', 'parser cache'], before: warmSearch },
-    { name: 'search (index built from nothing)', args: ['search', 'parser cache'], before: () => rmSync(join(cache, 'search'), { recursive: true, force: true }), runs: 1 },
+    { name: 'search (index built from nothing)', args: ['search', 'parser cache'], before: () => rmSync(join(cache, 'search.db'), { force: true }), runs: 1 },
     { name: 'verify (every byte)', args: ['verify'] },
     { name: 'replay from scratch (no cache)', args: ['status'], before: () => rmSync(cache, { recursive: true, force: true }) },
     { name: 'first open of a fresh clone', args: ['status'], before: freshClone },

@@ -15,7 +15,7 @@ import { renderMain } from '../projections/render-main.js';
 import { metadataObject } from '../projections/render-metadata.js';
 import { CHARS_PER_TOKEN, clip, estimateTokens, fitItems, fitText, MIN_BUDGET } from './budget.js';
 import { disputedLines, entryLine, failedLines, failureLines, pendingLine } from './lines.js';
-import type { SearchHit, SearchKind } from './search-index.js';
+import type { SearchResult } from './search-index.js';
 import { CONTEXT_LEVELS, type ContextLevel } from './levels.js';
 import { type StaleCheck, staleText } from './stale.js';
 import { defaultSpell, pendingFiles, statusView, when } from './status.js';
@@ -52,7 +52,7 @@ export interface ContextSource {
   newest(q: { branch?: string; before?: string; limit: number; filter?: (e: GccEvent) => boolean }): GccEvent[];
   /** Every event (of a branch), newest log first; stop by returning false. */
   scan(q: { branch?: string; label?: number }, visit: (e: GccEvent) => boolean): void;
-  search(text: string, opts: { limit: number; page: number; branch?: string; kinds?: SearchKind[] }): { hits: SearchHit[]; total: number; pages: number; match: 'all' | 'any' };
+  search(text: string, opts: { limit: number; page: number }): SearchResult;
   /** What git sees changed in the work tree since the branch's last commit (null outside git). */
   uncommitted?(branch: string): FileChange[] | null;
   /** Which cited files changed since their milestone (context/stale.ts). */
@@ -283,7 +283,7 @@ function logView(src: ContextSource, q: Extract<ContextQuery, { level: 'log' }>,
 }
 
 /** What a hit is, in the reader's words, on the hit's line: a commit's label and title, else its kind. */
-function hitLabel(d: SearchHit['doc']): string {
+function hitLabel(d: SearchResult['hits'][number]['doc']): string {
   switch (d.kind) {
     case 'commit':
     case 'synthesis':
@@ -315,7 +315,8 @@ function search(src: ContextSource, q: Extract<ContextQuery, { level: 'search' }
   });
   const items = hits.map((h) => `${when(h.doc.at)} ${h.doc.branch} ${hitLabel(h.doc)}${h.snippet ? `: ${h.snippet}` : ''}\n`);
   const spell = o.spell ?? defaultSpell;
-  const head = r.hits.length ? `${r.total} match${r.total === 1 ? '' : 'es'} for ${JSON.stringify(words)}${r.match === 'any' ? ' (no entry has every word; these have some)' : ''}, most relevant first${p > 1 ? `, page ${p}` : ''}:\n` : r.total > 0 ? `Nothing on page ${p} (${r.total} match${r.total === 1 ? '' : 'es'} for ${JSON.stringify(words)} in ${r.pages} page${r.pages === 1 ? '' : 's'}).\n` : `No match for ${JSON.stringify(words)}.\n`;
+  const note = r.note ? `(${r.note})\n` : '';
+  const head = (r.hits.length ? `${r.total} match${r.total === 1 ? '' : 'es'} for ${JSON.stringify(words)}${r.match === 'any' ? ' (no entry has every word; these have some)' : ''}, most relevant first${p > 1 ? `, page ${p}` : ''}:\n` : r.total > 0 ? `Nothing on page ${p} (${r.total} match${r.total === 1 ? '' : 'es'} for ${JSON.stringify(words)} in ${r.pages} page${r.pages === 1 ? '' : 's'}).\n` : `No match for ${JSON.stringify(words)}.\n`) + note;
   const after = (shown: number): ContextQuery | null =>
     shown < items.length ? { level: 'search', text: words, limit: shown, page: Math.floor(((p - 1) * limit) / shown) + 2 } : p < r.pages ? { level: 'search', text: words, limit, page: p + 1 } : null;
   const fit = fitItems(head, items, budget, (shown) => {

@@ -1,399 +1,262 @@
 /**
- * Ranked full-text search over a memory's history, kept as a cache beside it.
+ * Ranked full-text search kept in one SQLite database (FTS5, through Node's built-in
+ * `node:sqlite`): BM25 over title (×2), label and text, the Porter stemmer over Unicode words
+ * with accents folded, snippets cut by SQLite. A derived cache: the engine (engine/search.ts)
+ * feeds it documents, this module never reads the store.
  *
- * The index is sharded like the store: one shard per segment, each cut into parts of at
- * most PART_DOCS documents or PART_TERMS terms, each part an inverted index in its own file
- * (search-part.ts), plus a manifest naming the shards and their parts (search-manifest.ts).
- * A full part is written once; only a shard's last part changes as its segment grows. The
- * engine feeds documents (it knows the segments); this module never reads the store.
- *
- * Memory: a query opens the parts one at a time (search-query.ts): every part's dictionary,
- * then the postings of the terms it matched in the parts that hold them, keeping only the
- * best documents asked for. Feeding holds at most MAX_OPEN shards' last parts in memory and
- * writes a part out as soon as it is full, so building from nothing holds one part per shard
- * fed at once, whatever the history's length.
- *
- * Everything on disk is untrusted: a missing, cut, malformed, foreign or wrong-version
- * manifest or part file is ignored, and its shard then counts 0 documents so the engine
- * feeds it again. Shard names and document fields are only ever keys of Maps.
+ * Query text never reaches FTS5 as syntax: every word is a quoted string, so quotes, NEAR,
+ * `*`, `:` and parentheses are only ever searched for.
  */
-import { mkdirSync, statSync, unlinkSync } from 'node:fs';
-import { join } from 'node:path';
-import { asGccError, type GccError, gccError } from '../errors.js';
-import { MANIFEST, MAX_SHARD_NAME, type PartInfo, partFile, readManifest, removeStrays, writeAtomic, writeManifest } from './search-manifest.js';
-import { withPart } from './search-part-file.js';
-import { bound, type IndexedDoc, MAX_ID, MAX_PART_DOCS, PartBuilder, SEARCH_KINDS } from './search-part.js';
-import { type PartRef, runQuery, Unreadable } from './search-query.js';
-import type { Candidate } from './search-rank.js';
-import { beyondTitle, makeSnippet } from './search-snippet.js';
-import { queryTerms } from './search-terms.js';
-import type { SearchDoc, SearchHit, SearchIndexOptions, SearchOptions, SearchResult, ShardEvent } from './search-types.js';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 
-export { SEARCH_KINDS, type SearchKind } from './search-part.js';
-export type { MatchMode } from './search-rank.js';
-export { partFile } from './search-manifest.js';
-export type { PartRef } from './search-query.js';
-export type { SearchDoc, SearchHit, SearchIndexOptions, SearchOptions, SearchResult, ShardEvent } from './search-types.js';
+export type SearchKind = 'commit' | 'purpose' | 'hypothesis' | 'synthesis' | 'abandon' | 'objective' | 'log' | 'tool' | 'notes';
 
-/**
- * A part is full at PART_DOCS documents or PART_TERMS distinct terms, whichever comes first.
- * Every query reads every part's dictionary, so fewer, larger parts make queries cheaper; the
- * caps bound what feeding holds per shard and what rewriting the open segment's part costs.
- */
-export const PART_DOCS = 1024;
-export const PART_TERMS = 20_000;
+/** Bump when what the tables hold changes: a database of another format is rebuilt. */
+export const SEARCH_FORMAT = 1;
 /** Text indexed per document, in UTF-16 units (~2,000 tokens); the rest is not searchable. */
-export const TEXT_LIMIT = 8_000;
-export const TITLE_LIMIT = 500;
+const TEXT_LIMIT = 8_000;
+const TITLE_LIMIT = 500;
 const REF_LIMIT = 200;
-/** The deepest rank a query keeps (pages beyond it are not served). */
-export const MAX_RANKED = 2_000;
-/** Shards held for feeding: the open segment and one being rebuilt. */
-const MAX_OPEN = 2;
+/** Words a query may carry, and characters per word: the rest is ignored. */
+const MAX_WORDS = 24;
+const MAX_WORD = 200;
+/** The last word is completed as a prefix from this many characters. */
+const MIN_PREFIX = 3;
+/** Matches ranked at most, the last indexed: ranking every match of a common word in a long history takes seconds. */
+const MAX_RANKED = 10_000;
+/** What a snippet shows at most, in words and characters. */
+const SNIPPET_WORDS = 24;
+const SNIPPET_CHARS = 240;
+/** A match in a snippet is marked with this pair, and nothing else in a snippet is. */
+const MARK_OPEN = '«';
+const MARK_CLOSE = '»';
+/** SQLite's marks, never in indexed text (control characters are dropped as it is indexed). */
+export const RAW_OPEN = '\u0002';
+export const RAW_CLOSE = '\u0003';
+/** SQLite's page cache, in KiB (negative: a size, not a page count). */
+const CACHE_KIB = 2_048;
 
-/** A shard held for feeding: its full parts on disk, and its last part in memory. */
-interface Open {
-  sealed: PartInfo[];
-  /** Ids in the full parts, so a document fed twice is recognised without reading them. */
-  known: Set<string>;
-  part: PartBuilder;
-  dirty: boolean;
-  /** Its stored copy was unreadable: documents are refused until count() has said 0. */
-  lost: boolean;
+export interface SearchDoc {
+  /** The event id (time-ordered), with a suffix when one event yields several documents. */
+  id: string;
+  branch: string;
+  kind: SearchKind;
+  /** ISO time. */
+  at: string;
+  /** What the reader calls it: `C003`, a branch name, a tool… */
+  ref?: string;
+  /** Weighted double: commit titles, branch names. */
+  title?: string;
+  /** A commit's hash, shown with its label where the label is not unique on its branch. */
+  hash?: string;
+  text: string;
 }
 
+export interface SearchHit {
+  doc: Omit<SearchDoc, 'text'>;
+  score: number;
+  snippet: string;
+}
 
-/** A part's documents read back, in order, into `b` to go on filling it; null when unreadable. */
-function readBack(b: PartBuilder, path: string, shard: string, part: number): PartBuilder | null {
-  return withPart(path, shard, part, (f) => {
-    const meta = f.meta();
-    const texts = f.texts();
-    const table = f.table();
-    meta.forEach(([id, at, ref, title, hash], d) => {
-      const doc: IndexedDoc = { id, at, branch: f.head.branches[table.branch(d)]!, kind: table.kind(d), text: texts[d]! };
-      if (ref !== null) doc.ref = ref;
-      if (title !== null) doc.title = title;
-      if (hash !== null) doc.hash = hash;
-      b.add(doc);
-    });
-    return b;
+export interface SearchResult {
+  hits: SearchHit[];
+  /** Documents matching. */
+  total: number;
+  /** Pages that can be asked for: of MAX_RANKED matches at most. */
+  pages: number;
+  /** 'all': every word of the query matched; 'any': no document has them all, so hits have some. */
+  match: 'all' | 'any';
+  /** Something the reader should know about this answer (the index was rebuilt, ranking unavailable). */
+  note?: string;
+}
+
+/** What is remembered of a log: what it was when last fed, and how far into it. */
+export interface LogRow {
+  size: number;
+  sum: number;
+  /** Events indexed, and the id of the last of them. */
+  events: number;
+  last: string;
+}
+
+export type Sqlite = typeof import('node:sqlite');
+
+const CONTROL = /[\p{Cc}\u2028\u2029]/gu;
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+/** Identifiers written in camelCase, indexed by their words too (`retryWithBackoff` → retry with backoff). */
+const CAMEL_TOKEN = /[\p{L}\p{N}]*[\p{Ll}\p{N}]\p{Lu}[\p{L}\p{N}]*/gu;
+const CAMEL_CUT = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
+const WORDY = /[\p{L}\p{N}]/u;
+
+/** Node's `node:sqlite`, or null where this Node has none (before 22.13); its ExperimentalWarning never shown. */
+export function loadSqlite(): Sqlite | null {
+  const emit = process.emitWarning;
+  process.emitWarning = function (this: unknown, warning: string | Error, ...rest: unknown[]) {
+    const type = typeof rest[0] === 'string' ? rest[0] : (rest[0] as { type?: unknown } | undefined)?.type;
+    const name = warning instanceof Error ? warning.name : type;
+    if (name === 'ExperimentalWarning' && /SQLite/i.test(String(warning instanceof Error ? warning.message : warning))) return;
+    return (emit as (...a: unknown[]) => void).call(process, warning, ...rest);
+  } as typeof process.emitWarning;
+  try {
+    return (process.getBuiltinModule?.('node:sqlite') as Sqlite | undefined) ?? null;
+  } catch {
+    return null;
+  } finally {
+    process.emitWarning = emit;
+  }
+}
+
+/** Text as indexed: cut, control characters (and so SQLite's marks) spaces, bidi overrides dropped. */
+export const clean = (s: string, max: number) => s.slice(0, max).replace(CONTROL, ' ').replace(BIDI, '');
+
+/** A snippet as shown: one line, the text's own « » as ‹ ›, SQLite's marks as « », at most SNIPPET_CHARS. */
+export function showSnippet(raw: string): string {
+  let s = raw.replace(/«/g, '‹').replace(/»/g, '›').replaceAll(RAW_OPEN, MARK_OPEN).replaceAll(RAW_CLOSE, MARK_CLOSE);
+  s = s.replace(CONTROL, ' ').replace(BIDI, '').replace(/\s+/g, ' ').trim().toWellFormed();
+  if (s.length <= SNIPPET_CHARS) return s;
+  s = s.slice(0, SNIPPET_CHARS - 1);
+  if (s.lastIndexOf(MARK_OPEN) > s.lastIndexOf(MARK_CLOSE)) s += MARK_CLOSE;
+  return `${s}…`;
+}
+
+/** The FTS5 queries of some words: all of them, and any of them; null when the text holds no word. */
+function ftsQuery(text: string): { all: string; any: string; words: number } | null {
+  const words = text.replace(CONTROL, ' ').split(/\s+/).filter((w) => WORDY.test(w)).slice(0, MAX_WORDS).map((w) => w.slice(0, MAX_WORD));
+  if (!words.length) return null;
+  const quoted = words.map((w, i) => {
+    const q = `"${w.replace(/"/g, '""')}"`;
+    const tail = /[\p{L}\p{N}]+$/u.exec(w)?.[0] ?? '';
+    return i === words.length - 1 && tail.length >= MIN_PREFIX ? `${q} *` : q;
   });
+  return { all: quoted.join(' AND '), any: quoted.join(' OR '), words: words.length };
 }
 
+const SCHEMA = `
+  CREATE TABLE logs(name TEXT PRIMARY KEY, size INTEGER, sum INTEGER, events INTEGER, last TEXT) WITHOUT ROWID;
+  CREATE TABLE docs(n INTEGER PRIMARY KEY, log TEXT NOT NULL, id TEXT, at TEXT, branch TEXT, kind TEXT, hash TEXT);
+  CREATE INDEX docs_log ON docs(log);
+  CREATE VIRTUAL TABLE fts USING fts5(title, ref, body, words, tokenize = 'porter unicode61 remove_diacritics 2');
+  PRAGMA user_version = ${SEARCH_FORMAT};`;
+
+/** An open index. Every method may throw SQLite's errors: the engine rebuilds on them. */
 export class SearchIndex {
-  private entries: Map<string, PartInfo[]> | null = null;
-  private readonly open = new Map<string, Open>();
-  private readonly spare: PartBuilder[] = [];
-  private readonly forgotten = new Set<string>();
-  private manifestDirty = false;
-  private sweep = false;
-  private readonly observe: ((e: ShardEvent) => void) | undefined;
-  private readonly partDocs: number;
-  private readonly partTerms: number;
+  private readonly stmts = new Map<string, StatementSync>();
 
-  constructor(
-    private readonly dir: string,
-    opts: SearchIndexOptions = {},
-  ) {
-    this.observe = opts.observe;
-    this.partDocs = Math.min(MAX_PART_DOCS, Math.max(1, Math.floor(opts.partDocs ?? PART_DOCS) || PART_DOCS));
-    this.partTerms = Math.max(1, Math.floor(opts.partTerms ?? PART_TERMS) || PART_TERMS);
-  }
+  private constructor(private readonly db: DatabaseSync) {}
 
-  private full(b: PartBuilder): boolean {
-    return b.docs >= this.partDocs || (b.docs > 0 && b.terms >= this.partTerms);
-  }
-
-  private get manifest(): Map<string, PartInfo[]> {
-    if (!this.entries) {
-      const read = readManifest(join(this.dir, MANIFEST));
-      // No manifest (or a bad one) while part files may exist: clear them on the next flush.
-      this.sweep = !read;
-      this.entries = read ?? new Map();
-    }
-    return this.entries;
-  }
-
-  private path(shard: string, part: number): string {
-    return join(this.dir, partFile(shard, part));
-  }
-
-  /** How many parts of a shard have (or will have) a file. */
-  private partCount(shard: string): number {
-    const o = this.open.get(shard);
-    if (o) return o.sealed.length + (o.part.docs ? 1 : 0);
-    return this.manifest.get(shard)?.length ?? 0;
-  }
-
-  private forget(shard: string): void {
-    const parts = Math.max(this.partCount(shard), this.manifest.get(shard)?.length ?? 0);
-    this.open.delete(shard);
-    if (this.manifest.delete(shard)) this.manifestDirty = true;
-    this.forgotten.add(shard);
-    for (let p = 0; p < parts; p++) {
-      try {
-        unlinkSync(this.path(shard, p));
-      } catch {
-        // Already gone: the manifest no longer names it either way.
-      }
-    }
-  }
-
-  /** A shard's stored parts, made ready for feeding; a lost one when any of them is unreadable. */
-  private load(shard: string, parts: readonly PartInfo[]): Open {
-    const o = this.emptyOpen();
-    for (const [p, info] of parts.entries()) {
-      let ids: Iterable<string>;
-      if (p === parts.length - 1) {
-        // The last part is the one still growing, unless it is full already.
-        const back = readBack(o.part, this.path(shard, p), shard, p);
-        if (!back || back.docs !== info.docs) return this.emptyOpen(true, o);
-        if (!this.full(back)) break;
-        ids = back.idList();
-        back.reset();
-      } else {
-        const read = withPart(this.path(shard, p), shard, p, (f) => f.meta().map((r) => r[0]));
-        if (!read || read.length !== info.docs) return this.emptyOpen(true, o);
-        ids = read;
-      }
-      for (const id of ids) o.known.add(id);
-      o.sealed.push(info);
-    }
-    return o;
-  }
-
-  /** The shard held for feeding, loaded from its files when the manifest lists it. */
-  private held(shard: string): Open {
-    let o = this.open.get(shard);
-    if (o) {
-      this.open.delete(shard); // re-inserted below: the Map's order is least recently fed first
-    } else {
-      const parts = this.manifest.get(shard);
-      o = parts ? this.load(shard, parts) : this.emptyOpen();
-      if (o.lost) this.forget(shard);
-    }
-    this.open.set(shard, o);
-    for (const [name] of this.open) {
-      if (this.open.size <= MAX_OPEN) break;
-      if (name !== shard) this.release(name);
-    }
-    return o;
-  }
-
-  /** Write a held shard out (if changed) and stop holding it. */
-  private release(shard: string): void {
-    const o = this.open.get(shard);
-    this.open.delete(shard);
-    if (!o) return;
-    if (o.dirty) this.save(shard, o);
-    this.recycle(o);
-  }
-
-  /** A shard to feed, with a builder from the spares when there is one; `from`'s builder is reused, emptied. */
-  private emptyOpen(lost = false, from?: Open): Open {
-    let part = from?.part;
-    if (part) part.reset();
-    else part = this.spare.pop() ?? new PartBuilder();
-    return { sealed: [], known: new Set(), part, dirty: false, lost };
-  }
-
-  /** Keep a released shard's builder for the next shard fed: its buffers are reused, not collected. */
-  private recycle(o: Open): void {
-    if (this.spare.length >= MAX_OPEN) return;
-    o.part.reset();
-    this.spare.push(o.part);
-  }
-
-  /** Write the last part of a held shard; when it is full, seal it and start the next. */
-  private save(shard: string, o: Open): GccError | null {
-    if (!o.part.docs) return null;
+  /** Opens the database at `path`, creating its tables in an empty one; null when it is of another format. */
+  static open(sqlite: Sqlite, path: string): SearchIndex | null {
+    const idx = new SearchIndex(new sqlite.DatabaseSync(path));
     try {
-      mkdirSync(this.dir, { recursive: true });
-      const image = o.part.serialize(shard, o.sealed.length);
-      writeAtomic(this.path(shard, o.sealed.length), image);
-      const info = { docs: o.part.docs, bytes: image.length };
-      this.manifest.set(shard, [...o.sealed, info]);
-      this.forgotten.delete(shard);
-      this.manifestDirty = true;
-      o.dirty = false;
-      if (this.full(o.part)) {
-        o.sealed.push(info);
-        for (const id of o.part.idList()) o.known.add(id);
-        o.part.reset();
-      }
+      idx.db.exec(`PRAGMA busy_timeout = 30000; PRAGMA cache_size = -${CACHE_KIB}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL`);
+      const version = () => (idx.db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
+      // Created under the write lock, by whichever process gets it first.
+      if (version() === 0) idx.write(() => version() === 0 && idx.db.exec(SCHEMA));
+      if (version() === SEARCH_FORMAT) return idx;
+      idx.close();
       return null;
     } catch (err) {
-      // Not written: the shard counts 0 and will be fed again.
-      this.forget(shard);
-      return asGccError(err);
+      idx.close();
+      throw err;
     }
   }
 
-  /**
-   * Add documents of one shard, in the shard's order, starting at count(shard). Idempotent by
-   * id. Returns count(shard) after: when it is less than expected, feed again from there.
-   */
-  add(shard: string, docs: readonly SearchDoc[]): number {
-    if (typeof shard !== 'string' || !shard || shard.length > MAX_SHARD_NAME) {
-      throw gccError('E_INVALID_ARGUMENT', `bad search shard name ${JSON.stringify(String(shard).slice(0, 80))}`, `a segment name of 1–${MAX_SHARD_NAME} characters`);
-    }
-    const o = this.held(shard);
-    if (o.lost) return 0;
-    for (const d of docs) {
-      if (typeof d.id !== 'string' || !d.id || d.id.length > MAX_ID || o.known.has(d.id) || o.part.has(d.id) || !SEARCH_KINDS.includes(d.kind)) continue;
-      const text = bound(String(d.text ?? ''), TEXT_LIMIT);
-      const doc: IndexedDoc = { id: d.id, branch: String(d.branch), kind: d.kind, at: String(d.at), text };
-      if (d.ref !== undefined) doc.ref = bound(String(d.ref), REF_LIMIT);
-      if (d.title !== undefined) doc.title = bound(String(d.title), TITLE_LIMIT);
-      if (d.hash !== undefined) doc.hash = String(d.hash).slice(0, MAX_ID);
-      // A part refuses a document only past its caps: write it out and start the next.
-      if (!o.part.add(doc) && (this.sealFull(shard, o) || !o.part.add(doc))) return 0;
-      o.dirty = true;
-      // A full part is written at once, so no more than one part per shard waits in memory.
-      if (this.full(o.part) && this.save(shard, o)) return 0;
-    }
-    return this.count(shard);
-  }
-
-  /** How many documents of a shard are indexed: the engine feeds it from there. */
-  count(shard: string): number {
-    const o = this.open.get(shard);
-    if (o) {
-      // Saying 0 is what lets a lost shard be fed again from its start.
-      o.lost = false;
-      return o.sealed.reduce((n, p) => n + p.docs, 0) + o.part.docs;
-    }
-    const parts = this.manifest.get(shard);
-    if (!parts) return 0;
-    // Only the last part changes, so only its size is checked here (one stat per shard);
-    // damage to a full part is found when a query or feeding reads it, and drops the shard.
-    const last = parts.length - 1;
-    if (statSync(this.path(shard, last), { throwIfNoEntry: false })?.size !== parts[last]!.bytes) {
-      this.forget(shard);
-      return 0;
-    }
-    return parts.reduce((n, p) => n + p.docs, 0);
-  }
-
-  /** Drop a shard (its segment vanished or was repaired); the next add rebuilds it. */
-  drop(shard: string): void {
-    this.forget(shard);
-  }
-
-  /** Forget every shard not in `keep`, and stray files of earlier runs. */
-  retain(keep: ReadonlySet<string>): void {
-    for (const name of [...this.manifest.keys(), ...this.open.keys()]) if (!keep.has(name)) this.forget(name);
-    this.sweep = true;
-  }
-
-  /** Persist what changed since the last flush. A write that fails is reported, never thrown: this is a cache. */
-  flush(): GccError | null {
-    let problem: GccError | null = null;
-    for (const [name, o] of [...this.open]) if (o.dirty) problem = this.save(name, o) ?? problem;
-    if (!this.manifestDirty && !this.sweep) return problem;
+  close(): void {
     try {
-      mkdirSync(this.dir, { recursive: true });
-      const path = join(this.dir, MANIFEST);
-      // Another process may have added shards since this one read the manifest: keep those.
-      for (const [name, parts] of readManifest(path) ?? []) {
-        if (this.manifest.has(name) || this.forgotten.has(name)) continue;
-        if (parts.every((info, p) => statSync(this.path(name, p), { throwIfNoEntry: false })?.size === info.bytes)) this.manifest.set(name, parts);
-      }
-      writeManifest(path, this.manifest);
-      this.manifestDirty = false;
-      if (this.sweep) {
-        const keep = new Set([MANIFEST]);
-        for (const name of new Set([...this.manifest.keys(), ...this.open.keys()])) {
-          for (let p = 0; p < Math.max(this.partCount(name), this.manifest.get(name)?.length ?? 0); p++) keep.add(partFile(name, p));
-        }
-        removeStrays(this.dir, keep);
-      }
-      this.sweep = false;
+      this.db.close();
+    } catch {
+      // Closed already.
+    }
+  }
+
+  private stmt(sql: string): StatementSync {
+    let s = this.stmts.get(sql);
+    if (!s) this.stmts.set(sql, (s = this.db.prepare(sql)));
+    return s;
+  }
+
+  logs(): Map<string, LogRow> {
+    const rows = this.stmt('SELECT name, size, sum, events, last FROM logs').all() as unknown as (LogRow & { name: string })[];
+    return new Map(rows.map(({ name, ...row }) => [name, row]));
+  }
+
+  log(name: string): LogRow | undefined {
+    return this.stmt('SELECT size, sum, events, last FROM logs WHERE name = ?').get(name) as LogRow | undefined;
+  }
+
+  /** Run `work` holding SQLite's write lock, in one transaction. */
+  write<T>(work: () => T): T {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const out = work();
+      this.db.exec('COMMIT');
+      return out;
     } catch (err) {
-      problem = asGccError(err);
-    }
-    return problem;
-  }
-
-  /** A part that refused a document (a cap of the format): written and sealed as it is. */
-  private sealFull(shard: string, o: Open): boolean {
-    if (this.save(shard, o)) return true;
-    if (o.part.docs) {
-      o.sealed.push(this.manifest.get(shard)!.at(-1)!);
-      for (const id of o.part.idList()) o.known.add(id);
-      o.part.reset();
-    }
-    return false;
-  }
-
-  /** For tests and benchmarks: the parts a query reads, in its order (newest shard first, its newest part first). */
-  parts(): PartRef[] {
-    const out: PartRef[] = [];
-    for (const shard of [...new Set([...this.manifest.keys(), ...this.open.keys()])].sort().reverse()) {
-      const o = this.open.get(shard);
-      for (let part = this.partCount(shard) - 1; part >= 0; part--) {
-        const where = o && part === o.sealed.length ? o.part.serialize(shard, part) : this.path(shard, part);
-        out.push({ shard, part, where });
-      }
-    }
-    return out;
-  }
-
-  /** Ranked search: BM25 over titles, refs and texts; all words first, any word when no document has them all. */
-  search(query: string, opts: SearchOptions = {}): SearchResult {
-    const limit = Math.min(100, Math.max(1, Math.floor(opts.limit ?? 20) || 20));
-    const page = Math.max(1, Math.floor(opts.page ?? 1) || 1);
-    const terms = queryTerms(String(query));
-    if (!terms.length) return { hits: [], total: 0, pages: 0, match: 'all', unreadable: [] };
-    const kinds = opts.kinds?.length ? new Set(opts.kinds) : undefined;
-    const need = Math.min(page * limit, MAX_RANKED);
-    const unreadable: string[] = [];
-    for (;;) {
       try {
-        const { ranked, total, mode } = runQuery(this.parts(), terms, { branch: opts.branch, kinds }, need, this.observe);
-        const shown = ranked.slice((page - 1) * limit, page * limit);
-        return { hits: this.withSnippets(shown, unreadable), total, pages: Math.ceil(Math.min(total, MAX_RANKED) / limit), match: mode, unreadable };
-      } catch (err) {
-        if (!(err instanceof Unreadable)) throw err;
-        // Searched again without it: none of its statistics may stay in the scores.
-        unreadable.push(err.shard);
-        this.forget(err.shard);
+        this.db.exec('ROLLBACK');
+      } catch {
+        // No transaction left to roll back.
       }
+      throw err;
     }
   }
 
-  /** Hits with their snippets; a shard whose texts cannot be read is dropped (its hits keep an empty snippet). */
-  private withSnippets(shown: readonly Candidate[], unreadable: string[]): SearchHit[] {
-    const texts = new Map<Candidate, string>();
-    const byPart = new Map<string, Candidate[]>();
-    for (const c of shown) {
-      const key = `${c.part}:${c.shard}`;
-      const list = byPart.get(key);
-      if (list) list.push(c);
-      else byPart.set(key, [c]);
-    }
-    for (const list of byPart.values()) {
-      const { shard, part } = list[0]!;
-      const o = this.open.get(shard);
-      const where = o && part === o.sealed.length ? o.part.serialize(shard, part) : this.path(shard, part);
-      this.observe?.({ type: 'load', shard, part, stage: 'texts' });
-      const ok = withPart(where, shard, part, (f) => {
-        for (const c of list) texts.set(c, f.text(c.doc));
-        return true;
-      });
-      this.observe?.({ type: 'release', shard, part, stage: 'texts' });
-      if (!ok && !unreadable.includes(shard)) {
-        unreadable.push(shard);
-        this.forget(shard);
-      }
-    }
-    return shown.map((c) => {
-      const text = texts.get(c) ?? '';
-      const doc: SearchHit['doc'] = { id: c.id, branch: c.stored.branch, kind: c.stored.kind, at: c.stored.at };
-      if (c.stored.ref !== undefined) doc.ref = c.stored.ref;
-      if (c.stored.title !== undefined) doc.title = c.stored.title;
-      if (c.stored.hash !== undefined) doc.hash = c.stored.hash;
-      return { doc, score: c.score, snippet: makeSnippet(beyondTitle(text, c.stored.title), c.matched) };
-    });
+  /** Forget a log: its documents and its row. */
+  drop(name: string): void {
+    this.stmt('DELETE FROM fts WHERE rowid IN (SELECT n FROM docs WHERE log = ?)').run(name);
+    this.stmt('DELETE FROM docs WHERE log = ?').run(name);
+    this.stmt('DELETE FROM logs WHERE name = ?').run(name);
   }
+
+  setLog(name: string, row: LogRow): void {
+    this.stmt('INSERT OR REPLACE INTO logs(name, size, sum, events, last) VALUES (?, ?, ?, ?, ?)').run(name, row.size, row.sum, row.events, row.last);
+  }
+
+  add(log: string, d: SearchDoc): void {
+    const { lastInsertRowid: n } = this.stmt('INSERT INTO docs(log, id, at, branch, kind, hash) VALUES (?, ?, ?, ?, ?, ?)').run(log, d.id, d.at, d.branch, d.kind, d.hash ?? null);
+    const body = clean(d.text, TEXT_LIMIT);
+    const words = (body.match(CAMEL_TOKEN) ?? []).map((t) => t.split(CAMEL_CUT).join(' ')).join(' ');
+    this.stmt('INSERT INTO fts(rowid, title, ref, body, words) VALUES (?, ?, ?, ?, ?)').run(n, clean(d.title ?? '', TITLE_LIMIT), clean(d.ref ?? '', REF_LIMIT), body, words);
+  }
+
+  /** Ranked: every word first; when no document has them all, those with some. */
+  search(text: string, limit: number, page: number): SearchResult {
+    const q = ftsQuery(text);
+    if (!q) return { hits: [], total: 0, pages: 0, match: 'all' };
+    const count = (m: string) => (this.stmt('SELECT count(*) AS c FROM fts WHERE fts MATCH ?').get(m) as { c: number }).c;
+    let match: 'all' | 'any' = 'all';
+    let fts = q.all;
+    let total = count(fts);
+    if (total === 0 && q.words > 1 && (total = count(q.any)) > 0) [match, fts] = ['any', q.any];
+    const floor = total <= MAX_RANKED ? 0 : (this.stmt('SELECT rowid AS n FROM fts WHERE fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?').get(fts, MAX_RANKED - 1) as { n: number }).n;
+    // Ranked first, then only the page's rows read and cut into snippets (CROSS JOIN keeps that order).
+    const rows = this.stmt(
+      `WITH top AS (SELECT fts.rowid AS n, bm25(fts, 2.0, 1.0, 1.0, 1.0) AS score, d.at, d.id FROM fts JOIN docs d ON d.n = fts.rowid
+         WHERE fts MATCH ?1 AND fts.rowid >= ?4 ORDER BY score, d.at DESC, d.id DESC LIMIT ?2 OFFSET ?3)
+       SELECT d.id, d.at, d.branch, d.kind, d.hash, fts.ref, fts.title, top.score,
+         snippet(fts, 2, char(2), char(3), '…', ${SNIPPET_WORDS}) AS snip
+       FROM top CROSS JOIN docs d ON d.n = top.n CROSS JOIN fts ON fts.rowid = top.n
+       WHERE fts MATCH ?1 ORDER BY top.score, top.at DESC, top.id DESC`,
+    ).all(fts, limit, (page - 1) * limit, floor) as unknown as Row[];
+    const hits = rows.map((r) => {
+      const doc: SearchHit['doc'] = { id: r.id, branch: r.branch, kind: r.kind, at: r.at };
+      if (r.ref) doc.ref = r.ref;
+      if (r.title) doc.title = r.title;
+      if (r.hash) doc.hash = r.hash;
+      return { doc, score: -r.score, snippet: showSnippet(r.snip) };
+    });
+    return { hits, total, pages: Math.ceil(Math.min(total, MAX_RANKED) / limit), match };
+  }
+}
+
+interface Row {
+  id: string;
+  at: string;
+  branch: string;
+  kind: SearchKind;
+  hash: string | null;
+  ref: string;
+  title: string;
+  score: number;
+  snip: string;
 }

@@ -278,8 +278,11 @@ export class Memory {
   /** Load ranked search's code, once: done at open unless the memory was opened with search: 'on-demand'. */
   async loadSearch(): Promise<void> {
     if (this.finder) return;
-    const { MemorySearch } = await import('./search.js');
-    this.finder ??= new MemorySearch(this.store, this.store.layout.cache, (work) => this.fold.withoutState(work), undefined, this.opts.indexApart);
+    const { MemorySearch, storeLogs } = await import('./search.js');
+    this.finder ??= new MemorySearch(storeLogs(this.store), this.root, this.store.layout.cache, undefined, (work) => {
+      this.store.longPass?.();
+      return this.fold.withoutState(work);
+    });
   }
 
   /** What git sees changed in the work tree since the branch's last commit, when no hook logged work on it. */

@@ -25,13 +25,6 @@ export interface OpenOptions {
    * the search index. A command-line process sets V8's heap flags there; the library does nothing.
    */
   onLongPass?: () => void;
-  /**
-   * Builds the search index in another process when a query must first index much of the
-   * history; true when it did (the query then feeds the index only what was appended since).
-   * gctx's own long-lived servers (`gctx mcp`, `gctx serve`) pass one, so that their heap does
-   * not grow by a whole build; the library does nothing of the kind.
-   */
-  indexApart?: () => boolean;
 }
 
 export interface ExecuteOptions {

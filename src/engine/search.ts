@@ -1,66 +1,90 @@
 /**
- * Search over a memory: the ranked index (context/search-index.ts) kept under
- * `.GCC/.local/cache/search/`, one shard per segment, fed from the segments before each query.
+ * Search over a memory: the SQLite index (context/search-index.ts) at
+ * `.GCC/.local/cache/search.db`, a cache derived from the logs and fed before each query.
  *
- * What was fed is remembered per segment as its size and checksum from the ledger (fed.json):
- * a segment that did not change since is not read again, so a query after one more tool call
- * reads the open segment only. A segment that changed is read a window at a time and its new
- * documents added; one whose documents no longer extend what was indexed (git replaced it, a
- * repair rewrote it) is dropped and indexed again. Everything here is a cache: lost or damaged, it is
- * rebuilt from the logs, and a failure to write it costs the next query time, never a result.
+ * Per log it remembers the size and checksum it was fed at, how many events that was and the
+ * last one's id. A log unchanged since is not read; one that grew is read and only its events
+ * past the remembered ones indexed; one that shrank, vanished, changed at the same size, or no
+ * longer holds the remembered last event where it was, has its documents deleted and is
+ * indexed again. Each log is fed in one transaction under SQLite's write lock, so processes
+ * feeding at once never index an event twice, and a segment (~1 MiB) bounds what one holds.
  *
- * Two processes feeding the same cache would interleave its manifest: feeding holds a lock of
- * its own (not the memory's, so a long first indexing never holds up writers).
+ * Lost, of another format or damaged (any SQLite error), the database is deleted and rebuilt.
+ * Where Node has no `node:sqlite` the search is a plain scan of the events (search-scan.ts).
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { type SearchDoc, SearchIndex, type SearchKind, type SearchResult } from '../context/search-index.js';
+import { type LogRow, loadSqlite, type SearchDoc, SearchIndex, type SearchKind, type SearchResult, type Sqlite } from '../context/search-index.js';
+import { scanSearch } from '../context/search-scan.js';
+import { normalizeLine } from '../decider/objectives.js';
 import type { GccEvent } from '../events/types.js';
-import { FileLock } from '../store/lock.js';
 import { assertNoSymlink } from '../store/paths.js';
 import { LOCAL, type Store } from '../store/store.js';
-import { writeTextAtomic } from '../store/text-file.js';
 import { FrozenLog } from '../store/visit.js';
 
-const FED = 'fed.json';
+export const DB = 'search.db';
+const SIDECARS = ['-wal', '-shm', '-journal'];
+export const REBUILT = 'the search index was unreadable and has been rebuilt from the logs';
 /**
- * The feed's record format, and with it what docsOf yields for an event: bump it when docsOf
- * changes, and every segment is indexed again (a cache fed by an older gctx lacks what it adds).
- * 2: a merge's learned text is searchable. 3: so are the lines people write under main.md's Notes.
+ * Bytes of logs to feed beyond which a query runs with the memory's state let go: a first
+ * index of a long history reads it all, and V8 sizes the heap by what is live.
  */
-const FED_FORMAT = 3;
-/**
- * Bytes of segments to index beyond which a query runs with the memory's state let go (and
- * folded again after): a first index of a long history reads it all, and the state it does not
- * need would otherwise stay live through it, and V8 sizes the heap by what is live.
- */
-const LEND_STATE_BYTES = 64 * 1024 * 1024;
+const SPARE_BYTES = 64 * 1024 * 1024;
 
-interface Fed {
-  size: number;
-  crc: number;
-  docs: number;
+/** What search needs of the store: the logs with their size and checksum, and one log's events. */
+export interface SearchLogs {
+  /** Every log to index: name → size in bytes and a checksum of its content. */
+  list(): Map<string, { size: number; sum: number }>;
+  /** One log's events, oldest first, a window at a time. */
+  read(name: string, visit: (events: readonly GccEvent[]) => void): void;
+}
+
+/** The seam over today's store: acknowledged segments, and the first layout's log while visiting. */
+export function storeLogs(store: Store): SearchLogs {
+  return {
+    list() {
+      const out = new Map<string, { size: number; sum: number }>();
+      for (const [name, e] of Object.entries(store.ledger.logs)) if (name !== LOCAL) out.set(name, { size: e.size, sum: e.crc });
+      for (const f of store.logs.values()) if (f instanceof FrozenLog) out.set(f.name, { size: f.meta.size, sum: f.meta.crc });
+      return out;
+    },
+    read: (name, visit) => store.file(name).scan(visit),
+  };
+}
+
+/** The line a commit's title shows, left out of its text so a hit says it once (the rest of a clipped line kept). */
+export function beyondTitle(text: string, title: string): string {
+  const body = text.trimStart();
+  const nl = body.indexOf('\n');
+  const first = normalizeLine(nl === -1 ? body : body.slice(0, nl));
+  const rest = nl === -1 ? '' : body.slice(nl + 1);
+  const colon = title.indexOf(': ');
+  for (const shown of colon === -1 ? [title] : [title, title.slice(colon + 2)]) {
+    if (first && shown === first) return rest;
+    const head = shown.endsWith('…') ? shown.slice(0, -1) : '';
+    if (first && head && first.startsWith(head)) return `…${first.slice(head.length)}${rest ? `\n${rest}` : ''}`;
+  }
+  return text;
 }
 
 /**
- * The documents an event yields: what a reader would look for later — every field a person
- * wrote (a commit's title, contribution and next step; a merge's synthesis and what was learned;
- * a branch's purpose and hypotheses; an abandon's reason; what an edit added to main.md's Notes), not what gctx derives from them (a
- * merge's "what was tried" lists the branch's purpose and commit titles, found where they were
- * written). Ids stay unique per shard. Changing what it yields: bump FED_FORMAT.
+ * The documents an event yields: every field a person wrote (a commit's title, contribution and
+ * next step; a merge's synthesis and what was learned; a branch's purpose and hypotheses; an
+ * abandon's reason; what an edit added to main.md's Notes), not what gctx derives from them.
+ * Changing what it yields: bump SEARCH_FORMAT.
  */
-export function docsOf(shard: string, e: GccEvent): SearchDoc[] {
-  const base = { shard, branch: e.branch, at: e.at };
+export function docsOf(e: GccEvent): SearchDoc[] {
+  const base = { branch: e.branch, at: e.at };
   switch (e.type) {
     case 'commit.recorded': {
       const d = e.data;
       // ABANDON's record on the parent repeats the branch's reason, found once as branch.abandoned.
       if (d.abandon) return [];
       const kind: SearchKind = d.merge ? 'synthesis' : 'commit';
-      const files = d.files.map((f) => f.path).join(' ');
-      // What is integrated is the contribution; what was learned defaults to it (said once).
+      // What was learned defaults to what is integrated: said once.
       const learned = d.merge && d.merge.learned.trim() && d.merge.learned !== d.contribution ? `Learned: ${d.merge.learned}` : '';
-      const text = [d.contribution, learned, d.next ? `Next: ${d.next}` : '', files].filter(Boolean).join('\n');
+      const files = d.files.map((f) => f.path).join(' ');
+      const text = [beyondTitle(d.contribution, d.title), learned, d.next ? `Next: ${d.next}` : '', files].filter(Boolean).join('\n');
       return [{ ...base, id: e.id, kind, ref: d.label, title: d.title, hash: d.id, text }];
     }
     case 'branch.created':
@@ -80,7 +104,6 @@ export function docsOf(shard: string, e: GccEvent): SearchDoc[] {
     case 'branch.abandoned':
       return [{ ...base, id: e.id, kind: 'abandon', ref: e.data.branch, text: e.data.reason }];
     case 'notes.patched': {
-      // What the edit added to main.md's Notes: the patch's added lines.
       const added = e.data.patch.split('\n').filter((l) => l.startsWith('+') && !l.startsWith('+++')).map((l) => l.slice(1));
       return added.some((l) => l.trim()) ? [{ ...base, id: e.id, kind: 'notes', text: added.join('\n') }] : [];
     }
@@ -89,147 +112,131 @@ export function docsOf(shard: string, e: GccEvent): SearchDoc[] {
   }
 }
 
-function readFed(path: string): Map<string, Fed> {
-  const out = new Map<string, Fed>();
-  try {
-    const raw: unknown = JSON.parse(readFileSync(path, 'utf8'));
-    if (!raw || typeof raw !== 'object' || (raw as { format?: unknown }).format !== FED_FORMAT) return out;
-    const shards = (raw as { shards?: unknown }).shards;
-    if (!Array.isArray(shards)) return out;
-    for (const s of shards) {
-      if (!Array.isArray(s) || typeof s[0] !== 'string' || ![s[1], s[2], s[3]].every((n) => Number.isSafeInteger(n) && n >= 0)) continue;
-      out.set(s[0], { size: s[1], crc: s[2], docs: s[3] });
-    }
-  } catch {
-    // None yet, unreadable, or fed by another docsOf (format): every segment is looked at again.
-  }
-  return out;
+/** SQLite's own failures (node:sqlite's errors), as opposed to the store's. */
+function sqliteFailure(err: unknown): boolean {
+  const e = err as { code?: unknown; errcode?: unknown };
+  // Busy or locked: another process holds it; a damaged database is something else.
+  return e?.code === 'ERR_SQLITE_ERROR' && e.errcode !== 5 && e.errcode !== 6;
 }
 
-export interface SearchOpts {
-  limit: number;
-  page: number;
-  branch?: string;
-  kinds?: SearchKind[];
-}
+/** Logs to feed (name, what they are now), or to forget (null). */
+type Stale = [string, { size: number; sum: number } | null][];
 
 /** Searches one memory. */
 export class MemorySearch {
-  private readonly dir: string;
+  private readonly path: string;
+  private readonly sqlite: Sqlite | null;
 
   /**
-   * @param spare runs a query that indexes much of the history with the opened memory's state
-   * let go; by default the query just runs.
-   * @param spareAbove how many bytes of segments still to index make a query use `spare`.
-   * @param apart builds the index in another process instead, when given; true when it did.
+   * @param root the project (the db's path is checked for links from there).
+   * @param cache the cache folder under `.GCC/.local/`.
+   * @param sqlite Node's `node:sqlite`, or null for the scan without it.
+   * @param spare runs a query that first feeds much of the history (the memory's state let go).
+   * @param spareAbove how many bytes of logs to feed make it much.
    */
   constructor(
-    private readonly store: Store,
-    cache: string,
+    private readonly logs: SearchLogs,
+    private readonly root: string,
+    private readonly cache: string,
+    sqlite: Sqlite | null = loadSqlite(),
     private readonly spare: <T>(work: () => T) => T = (work) => work(),
-    private readonly spareAbove = LEND_STATE_BYTES,
-    private readonly apart?: () => boolean,
+    private readonly spareAbove = SPARE_BYTES,
   ) {
-    this.dir = join(cache, 'search');
+    this.path = join(cache, DB);
+    this.sqlite = sqlite;
   }
 
-  /** Bring the index up to every segment the ledger acknowledges, then rank. */
-  search(text: string, o: SearchOpts): SearchResult {
-    // The cache's folder (and .local/, cache/ above it) a link — one committed under .GCC/.local/
-    // is checked out like any file — would take its lock, manifest, parts and the removal of
-    // stray parts wherever it leads: refused, as every path under .GCC/ is.
-    assertNoSymlink(this.store.layout.root, this.dir);
-    mkdirSync(this.dir, { recursive: true });
-    const query = () => this.query(text, o);
-    const unfed = this.unfed();
-    if (unfed <= this.spareAbove) {
-      if (unfed > 0) this.store.longPass?.();
-      return query();
-    }
-    // What the other process could not do (none could start, it failed) is done here.
-    if (this.apart?.() && this.unfed() <= this.spareAbove) return query();
-    this.store.longPass?.();
-    return this.spare(query);
-  }
-
-  /** Bytes of segments the index has not been fed as they stand: a guess, read without the lock, of the work ahead. */
-  private unfed(): number {
-    const fed = readFed(join(this.dir, FED));
-    let bytes = 0;
-    for (const [name, entry] of Object.entries(this.store.ledger.logs)) if (name !== LOCAL && fed.get(name)?.size !== entry.size) bytes += entry.size;
-    return bytes;
-  }
-
-  private query(text: string, o: SearchOpts): SearchResult {
-    const lock = new FileLock(join(this.dir, 'lock'));
-    lock.acquireSync({ timeoutMs: 300_000 });
-    let idx: SearchIndex;
+  search(text: string, o: { limit: number; page: number }): SearchResult {
+    if (!this.sqlite) return scanSearch(text, o.limit, o.page, (visit) => this.newestFirst(visit));
+    this.refuseLinks();
+    mkdirSync(this.cache, { recursive: true });
     try {
-      // Another process may have fed the cache since: a fresh view of it, not this one's old one.
-      idx = new SearchIndex(this.dir);
-      this.feed(idx);
+      return this.ranked(this.sqlite, text, o);
+    } catch (err) {
+      if (!sqliteFailure(err)) throw err;
+      this.remove();
+      return { ...this.ranked(this.sqlite, text, o), note: REBUILT };
+    }
+  }
+
+  private ranked(sqlite: Sqlite, text: string, o: { limit: number; page: number }): SearchResult {
+    // gctx before this one kept an index of its own in cache/search/: gone with the first database.
+    if (!existsSync(this.path)) rmSync(join(this.cache, 'search'), { recursive: true, force: true });
+    let idx = SearchIndex.open(sqlite, this.path);
+    if (!idx) {
+      this.remove();
+      idx = SearchIndex.open(sqlite, this.path)!;
+    }
+    try {
+      const { stale, bytes } = this.stale(idx);
+      const work = () => (this.feed(idx, stale), idx.search(text, o.limit, o.page));
+      return bytes > this.spareAbove ? this.spare(work) : work();
     } finally {
-      lock.release();
+      idx.close();
     }
-    return idx.search(text, { limit: o.limit, page: o.page, ...(o.branch ? { branch: o.branch } : {}), ...(o.kinds ? { kinds: o.kinds } : {}) });
   }
 
-  /**
-   * Add a segment's documents from the `from`-th on, a window of events at a time: a window's
-   * documents are indexed before the next is read, so nothing of the segment outlives its
-   * window. Returns how many documents the segment yields.
-   */
-  private feedSegment(idx: SearchIndex, name: string, from: number): number {
-    let seen = 0;
-    this.store.file(name).scan((events) => {
-      const docs = events.flatMap((e) => docsOf(name, e));
-      const skip = Math.max(0, from - seen);
-      seen += docs.length;
-      if (skip < docs.length) idx.add(name, skip ? docs.slice(skip) : docs);
+  /** A link at the database or beside it would have SQLite write wherever it leads. */
+  private refuseLinks(): void {
+    const folders = new Set<string>();
+    for (const s of ['', ...SIDECARS]) assertNoSymlink(this.root, this.path + s, folders);
+  }
+
+  private remove(): void {
+    for (const s of ['', ...SIDECARS]) rmSync(this.path + s, { force: true });
+  }
+
+  /** The logs the index has not been fed as they stand, in name order (segments are named by time: the last indexed are the newest). */
+  private stale(idx: SearchIndex): { stale: Stale; bytes: number } {
+    const want = this.logs.list();
+    const had = idx.logs();
+    const stale: Stale = [...want].filter(([name, w]) => had.get(name)?.size !== w.size || had.get(name)?.sum !== w.sum).sort(([a], [b]) => (a < b ? -1 : 1));
+    for (const name of had.keys()) if (!want.has(name)) stale.push([name, null]);
+    return { stale, bytes: stale.reduce((n, [, w]) => n + (w?.size ?? 0), 0) };
+  }
+
+  private feed(idx: SearchIndex, stale: Stale): void {
+    for (const [name, w] of stale) idx.write(() => (w ? this.feedLog(idx, name, w) : idx.drop(name)));
+  }
+
+  /** Bring one log's documents to what it holds now, inside the write lock. */
+  private feedLog(idx: SearchIndex, name: string, now: { size: number; sum: number }): void {
+    const was = idx.log(name);
+    // Another process fed it meanwhile.
+    if (was && was.size === now.size && was.sum === now.sum) return;
+    // Grown since: index past the remembered events, if the last of them is still where it was.
+    let from = was && was.size < now.size ? was.events : 0;
+    if (!from) idx.drop(name);
+    for (;;) {
+      const row = this.index(idx, name, from, was?.last ?? '');
+      if (row) return idx.setLog(name, { ...row, size: now.size, sum: now.sum });
+      idx.drop(name);
+      from = 0;
+    }
+  }
+
+  /** Index a log's events from the `from`-th; null when its event `from - 1` is not `last` (the log was replaced). */
+  private index(idx: SearchIndex, name: string, from: number, last: string): Omit<LogRow, 'size' | 'sum'> | null {
+    let n = 0;
+    let id = '';
+    let replaced = false;
+    this.logs.read(name, (events) => {
+      for (const e of events) {
+        if (n === from - 1 && e.id !== last) replaced = true;
+        if (n >= from && !replaced) for (const d of docsOf(e)) idx.add(name, d);
+        n++;
+        id = e.id;
+      }
     });
-    return seen;
+    return replaced || n < from ? null : { events: n, last: id };
   }
 
-  private feed(idx: SearchIndex): void {
-    const path = join(this.dir, FED);
-    const fed = readFed(path);
-    // The acknowledged segments, and the first layout's read-only log while visiting (never acknowledged).
-    const logs: Record<string, { size: number; crc: number }> = { ...this.store.ledger.logs };
-    for (const f of this.store.logs.values()) if (f instanceof FrozenLog) logs[f.name] = f.meta;
-    const names = Object.keys(logs).filter((n) => n !== LOCAL);
-    idx.retain(new Set(names));
-    let changed = false;
-    for (const name of names) {
-      const entry = logs[name]!;
-      const was = fed.get(name);
-      if (was && was.size === entry.size && was.crc === entry.crc && idx.count(name) === was.docs) continue;
-      let from = idx.count(name);
-      if (!was || was.size > entry.size) {
-        idx.drop(name);
-        from = 0;
-      }
-      let docs = this.feedSegment(idx, name, from);
-      if (docs < from) {
-        // The index holds more than the segment now does: it was replaced, not extended.
-        idx.drop(name);
-        docs = this.feedSegment(idx, name, 0);
-      }
-      fed.set(name, { size: entry.size, crc: entry.crc, docs });
-      changed = true;
-    }
-    for (const name of fed.keys()) {
-      if (!(name in logs)) {
-        fed.delete(name);
-        changed = true;
-      }
-    }
-    if (!changed) return;
-    // A cache that cannot be written is rebuilt by the next query.
-    if (idx.flush()) return;
-    try {
-      writeTextAtomic(path, JSON.stringify({ format: FED_FORMAT, shards: [...fed].map(([n, f]) => [n, f.size, f.crc, f.docs]) }));
-    } catch {
-      /* the next query looks at every segment again */
+  /** Every document, newest log first and newest first within a log (one log held at a time). */
+  private newestFirst(visit: (d: SearchDoc) => boolean): void {
+    for (const name of [...this.logs.list().keys()].sort().reverse()) {
+      const events: GccEvent[] = [];
+      this.logs.read(name, (batch) => events.push(...batch));
+      for (let i = events.length - 1; i >= 0; i--) for (const d of docsOf(events[i]!).reverse()) if (!visit(d)) return;
     }
   }
 }

@@ -26,7 +26,7 @@ export function asProjectData(text: string, source = '.GCC/'): string {
 const INVISIBLE = /^[\p{Cf}\p{M}\u115f\u1160\u3164\uffa0]+$/u;
 /**
  * Lookalikes NFKC leaves as they are, by what they look like. Not « »: search snippets mark
- * matched words with them (context/search-snippet.ts), and «gcc-memory» reads as no tag.
+ * matched words with them (context/search-index.ts), and «gcc-memory» reads as no tag.
  */
 const LOOKALIKE: Readonly<Record<string, string>> = {
   '‹': '<', '〈': '<', '⟨': '<', '❮': '<', '❬': '<', '˂': '<', 'ᐸ': '<', '⧼': '<', '≺': '<',

@@ -143,7 +143,6 @@ export default operation({
   ],
   fronts: ['cli', 'mcp', 'pi', 'slash'],
   readOnly: true,
-  wholePass: (a) => (queryOf(a).level === 'search' ? 'index' : undefined),
   needs: 'memory',
   run: (a, ctx) => read(ctx, queryOf(a), a.budget, a.at),
 });

@@ -86,14 +86,13 @@ interface Base<S extends z.ZodObject> {
   readOnly: boolean;
   /**
    * The pass over the whole history a call makes, if any, for a front end to prepare for
-   * (the command line runs verify and a search index's first build in a lean process):
-   * `verify` reads every byte, `index` feeds the search index what it has not seen, `replay`
+   * (the command line runs verify in a lean process): `verify` reads every byte, `replay`
    * folds every event again.
    */
   wholePass?: (args: z.infer<S>) => WholePass | undefined;
 }
 
-export type WholePass = 'verify' | 'index' | 'replay';
+export type WholePass = 'verify' | 'replay';
 
 export type Operation<S extends z.ZodObject = z.ZodObject> =
   | (Base<S> & { needs: 'memory' | 'create'; run(args: z.infer<S>, ctx: RunContext): Promise<Answer> | Answer })

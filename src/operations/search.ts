@@ -16,7 +16,6 @@ export default operation({
   ],
   fronts: ['cli', 'slash'],
   readOnly: true,
-  wholePass: () => 'index',
   needs: 'memory',
   run: (a, ctx) => read(ctx, { level: 'search', text: a.text, ...(a.limit ? { limit: a.limit } : {}), ...(a.page ? { page: a.page } : {}) }),
 });

@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { briefing } from '../../src/context/briefing.js';
 import { type ContextQuery, contextQuery, type ContextSource } from '../../src/context/query.js';
-import { makeSnippet } from '../../src/context/search-snippet.js';
+import { showSnippet } from '../../src/context/search-index.js';
 import { replay } from '../../src/decider/evolve.js';
 import { DEFAULT_CONFIG, type GccEvent, MAIN } from '../../src/events/types.js';
 import { asProjectData } from '../../src/observer/framing.js';
@@ -94,8 +94,8 @@ function source(events: GccEvent[], t: Texts): ContextSource {
     },
     search: () => ({
       hits: [
-        { doc: { id: 'a', branch: 'exp', kind: 'commit', at: events[7]!.at, ref: 'C001', title: t.title, hash: 'abcdef1' }, score: 2, snippet: makeSnippet(t.contrib, new Set(['x'])) },
-        { doc: { id: 'b', branch: 'exp', kind: 'tool', at: events[8]!.at, ref: t.tool }, score: 1, snippet: makeSnippet(t.result, new Set(['x'])) },
+        { doc: { id: 'a', branch: 'exp', kind: 'commit', at: events[7]!.at, ref: 'C001', title: t.title, hash: 'abcdef1' }, score: 2, snippet: showSnippet(t.contrib) },
+        { doc: { id: 'b', branch: 'exp', kind: 'tool', at: events[8]!.at, ref: t.tool }, score: 1, snippet: showSnippet(t.result) },
       ],
       total: 2,
       pages: 1,

@@ -93,7 +93,7 @@ export async function run(argv: readonly string[], own = false): Promise<number>
     if (budget !== undefined && (!Number.isInteger(budget) || budget < MIN_BUDGET)) throw gccError('E_INVALID_ARGUMENT', `--budget takes a whole number of tokens, ${MIN_BUDGET} or more`, '--budget 800');
     let out: Answer;
     const pass = op.wholePass?.(args);
-    const whole = leanFlags(pass, dir);
+    const whole = leanFlags(pass);
     // Not while inspecting the machines live: the child would be the one to show them.
     if (whole && own && !inspector) {
       const code = await runLean(argv, whole);

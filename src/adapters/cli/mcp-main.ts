@@ -5,7 +5,6 @@
 import { resolve } from 'node:path';
 import { findMemoryRoot } from '../../store/paths.js';
 import { serveMcp } from '../mcp/server.js';
-import { indexInLeanChild } from './lean-process.js';
 
 /** Serves until the client leaves; false, serving nothing, for a --budget main.ts must refuse with its message. */
 export async function mcpFromBootstrap(opts: Readonly<Record<string, string>>): Promise<boolean> {
@@ -13,6 +12,6 @@ export async function mcpFromBootstrap(opts: Readonly<Record<string, string>>): 
   if (budget !== undefined && !(Number.isInteger(budget) && budget > 0)) return false;
   // As main.ts: --dir, else the nearest folder upward holding .GCC/, else here.
   const dir = opts.dir ? resolve(opts.dir) : (findMemoryRoot(process.cwd()) ?? process.cwd());
-  await serveMcp({ dir, session: opts.session ?? process.env.GCC_SESSION, budget, indexApart: () => indexInLeanChild(dir) });
+  await serveMcp({ dir, session: opts.session ?? process.env.GCC_SESSION, budget });
   return true;
 }

@@ -40,8 +40,6 @@ export interface McpOptions {
   session?: string | undefined;
   /** Default token budget of CONTEXT answers. */
   budget?: number | undefined;
-  /** Builds the search index in another process (OpenOptions.indexApart); gctx mcp's own. */
-  indexApart?: () => boolean;
 }
 
 const INSTRUCTIONS =
@@ -103,12 +101,10 @@ export class MemoryHolder {
   /**
    * @param own the session this server names itself (no host gave one): its lifecycle is the
    * server's to tell the engine's session machine, as every host tells its own.
-   * @param indexApart OpenOptions.indexApart, when the server is gctx's own process.
    */
   constructor(
     private readonly dir: string,
     private readonly own: { session: string } | null = null,
-    private readonly indexApart?: () => boolean,
   ) {}
 
   /** Tell the session machine about this server's own session; silent on failure (fail open). */
@@ -130,7 +126,7 @@ export class MemoryHolder {
     if (this.memory && !this.exists) this.forget();
     if (this.memory) return { memory: this.memory, initialized: false };
     const initialized = !this.exists;
-    this.opening ??= Memory.open(this.dir, { create: 'if-new', ...(this.indexApart ? { indexApart: this.indexApart } : {}) });
+    this.opening ??= Memory.open(this.dir, { create: 'if-new' });
     try {
       this.memory = await this.opening;
     } catch (err) {
@@ -207,7 +203,7 @@ export function buildMcpServer(parts: McpServerParts): Server {
 
 export function createMcpServer(opts: McpOptions): { server: Server; holder: MemoryHolder; idle: () => Promise<void>; screen: Screen; session: string } {
   const session = defaultSession(opts.session);
-  const holder = new MemoryHolder(opts.dir, opts.session || process.env.CLAUDE_CODE_SESSION_ID ? null : { session }, opts.indexApart);
+  const holder = new MemoryHolder(opts.dir, opts.session || process.env.CLAUDE_CODE_SESSION_ID ? null : { session });
   let tail: Promise<unknown> = Promise.resolve();
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {
     const run = tail.then(fn, fn);

@@ -42,8 +42,6 @@ export interface ServeOptions {
   pageDir?: string;
   /** Log lines (refusals, failures, engine warnings); default: stderr. */
   log?: (line: string) => void;
-  /** Builds the search index in another process (OpenOptions.indexApart); gctx serve's own. */
-  indexApart?: () => boolean;
 }
 
 export interface Daemon {
@@ -84,8 +82,7 @@ export async function startDaemon(opts: ServeOptions): Promise<Daemon> {
   }
   let memory: Memory;
   try {
-    const apart = opts.indexApart ? { indexApart: opts.indexApart } : {};
-    memory = await Memory.open(root, { lockTimeoutMs: HOOK_LOCK_TIMEOUT_MS, ...apart });
+    memory = await Memory.open(root, { lockTimeoutMs: HOOK_LOCK_TIMEOUT_MS });
   } catch (err) {
     lock.release();
     throw err;

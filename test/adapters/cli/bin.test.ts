@@ -98,8 +98,8 @@ describe('the gctx executable', () => {
     expect(r.loaded.some((f) => chunk('memory').test(f))).toBe(true);
     // status takes no arguments: there is nothing for the schemas (zod) to check; it moves no machine (xstate).
     none(r.loaded, 'hook-main.js', 'mcp-main.js', chunk('schema'), 'xstate.cjs');
-    // nor does it search: ranked search's code (and minisearch) is loaded by a search alone.
-    none(r.loaded, chunk('search'), 'minisearch.cjs');
+    // nor does it search: ranked search's code is loaded by a search alone.
+    none(r.loaded, chunk('search'));
     // The engine and the command table are a chunk each, not split along what other chunks
     // loaded on demand use (scripts/bundle.mjs): every file costs a process its resolution and linking.
     expect(r.loaded.length).toBeLessThanOrEqual(7);

@@ -1,6 +1,5 @@
 import { operation } from '../../../operations/operation.js';
 import { keepHeapSmall } from '../heap-flags.js';
-import { indexInLeanChild } from '../lean-process.js';
 
 export default operation({
   name: 'mcp',
@@ -14,7 +13,7 @@ export default operation({
     // Before the server's modules load: the SDK's own loading would grow the young generation.
     keepHeapSmall();
     const { serveMcp } = await import('../../mcp/server.js');
-    await serveMcp({ dir: ctx.dir, session: ctx.session, budget: ctx.budget, indexApart: () => indexInLeanChild(ctx.dir) });
+    await serveMcp({ dir: ctx.dir, session: ctx.session, budget: ctx.budget });
     // stdout belongs to the protocol: nothing more is printed after the client leaves.
     return { text: '', data: {} };
   },

@@ -1,7 +1,6 @@
 import { gccError } from '../../../errors.js';
 import { operation } from '../../../operations/operation.js';
 import { keepHeapSmall } from '../heap-flags.js';
-import { indexInLeanChild } from '../lean-process.js';
 
 const USAGE = 'gctx serve [start|status|stop] [--port N]';
 
@@ -46,7 +45,7 @@ export default operation({
     // before the server's modules load, as `gctx mcp`'s is.
     keepHeapSmall();
     const { startDaemon } = await import('../../serve/daemon.js');
-    const d = await startDaemon({ dir: ctx.dir, port, budget: ctx.budget, indexApart: () => indexInLeanChild(ctx.dir) });
+    const d = await startDaemon({ dir: ctx.dir, port, budget: ctx.budget });
     const stop = () => void d.stop();
     for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, stop);
     // The token stays off logs a service manager keeps; a person at a terminal gets the page's address.
