@@ -28,6 +28,7 @@ import { type DecodeBudget, MAX_BASE64_RUN, MAX_DECODES, MIN_BASE64_RUN, redactB
 import { COMMAND_RULES } from './redact-command.js';
 import { BLOCK_RULES, CONTEXT_RULES, FILE_RULES } from './redact-context.js';
 import { withoutTerminalCodes } from './redact-escapes.js';
+import { PROVIDER_PATTERNS } from './redact-provider.js';
 import { REDACTED, type RedactionRule } from './redact-rule.js';
 import { TOKEN_RULES } from './redact-tokens.js';
 
@@ -38,7 +39,29 @@ export { REDACTED };
  * rules see `[REDACTED]` and keep their name or flag), then context, command lines, files and
  * keyworded assignments. Every rule leaves its own output alone, so the pass is idempotent.
  */
-const RULES: readonly RedactionRule[] = [...BLOCK_RULES, ...TOKEN_RULES, ...CONTEXT_RULES, ...COMMAND_RULES, ...FILE_RULES, ...ASSIGN_RULES];
+const RULES: readonly RedactionRule[] = [...BLOCK_RULES, ...TOKEN_RULES, ...providerRules(), ...CONTEXT_RULES, ...COMMAND_RULES, ...FILE_RULES, ...ASSIGN_RULES];
+
+/**
+ * secretlint's patterns as rules. What is redacted: the URL's password where the pattern names
+ * one (the user and host stay), else a long last group (an AWS secret after its name, a key's
+ * body inside its armour), else the whole match.
+ */
+function providerRules(): RedactionRule[] {
+  return PROVIDER_PATTERNS.map(([id, source, flags], i) => {
+    const at = new RegExp(source, `${flags.replace('g', '')}yd`);
+    const named = source.includes('(?<password>');
+    const replace = (match: string, ...rest: unknown[]): string => {
+      at.lastIndex = rest[rest.length - 2] as number;
+      const m = at.exec(rest[rest.length - 1] as string)!;
+      const groups = m.indices!;
+      const last = groups.length > 1 ? groups[groups.length - 1] : undefined;
+      const span = named ? groups.groups?.password : last && last[1] - last[0] >= 16 ? last : groups[0];
+      if (!span || m[0].slice(span[0] - m.index, span[1] - m.index) === REDACTED) return match;
+      return match.slice(0, span[0] - m.index) + REDACTED + match.slice(span[1] - m.index);
+    };
+    return { name: `secretlint-${id}-${i}`, description: `secretlint's ${id} rule: /${source.slice(0, 60)}…/`, keywords: [], pattern: new RegExp(source, flags), replace };
+  });
+}
 
 /** Levels of base64 inside base64 that are decoded (a .dockerconfigjson holds a base64 "auth"). */
 const BASE64_DEPTH = 2;
@@ -70,7 +93,7 @@ function applyRules(text: string, gated: boolean): string {
   const lower = gated ? text.toLowerCase() : '';
   let out = text;
   for (const r of RULES) {
-    if (gated && !r.keywords.some((k) => lower.includes(k))) continue;
+    if (gated && r.keywords.length > 0 && !r.keywords.some((k) => lower.includes(k))) continue;
     out = typeof r.replace === 'string' ? out.replace(r.pattern, r.replace) : replaceEach(out, r.pattern, r.replace as (...args: unknown[]) => string);
   }
   return out;
