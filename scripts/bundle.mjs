@@ -197,6 +197,22 @@ const builtins = {
   },
 };
 
+/**
+ * secretlint's patterns as data: src/observer/redact-provider.ts reads them from the preset
+ * when loaded, which costs a hook process more than the redaction itself; the executable gets
+ * what it reads now, from the installed package.
+ */
+const { extractProviderPatterns } = await import(`${root}dist/observer/redact-provider.js`);
+const providerData = {
+  name: 'provider-data',
+  setup(b) {
+    b.onLoad({ filter: /\/dist\/observer\/redact-provider\.js$/ }, () => ({
+      contents: `export const PROVIDER_PATTERNS = ${JSON.stringify(extractProviderPatterns())};\n`,
+      loader: 'js',
+    }));
+  },
+};
+
 // Chunk names carry content hashes: stale chunks from an earlier build would pile up.
 rmSync(outdir, { recursive: true, force: true });
 
@@ -213,7 +229,7 @@ async function emit(options) {
 }
 
 await emit({ ...common, ...esm, entryPoints: { gctx: 'dist/adapters/cli/gctx.js' }, plugins: [doorsOutside, builtins] });
-for (const door of DOORS) await emit({ ...common, ...esm, entryPoints: { [door]: `dist/adapters/cli/${door}.js` }, splitting: true, plugins: [lazyAjv, builtins, ...(door === 'main' ? [mainFirst, mainHolds] : []), engineFirst] });
+for (const door of DOORS) await emit({ ...common, ...esm, entryPoints: { [door]: `dist/adapters/cli/${door}.js` }, splitting: true, plugins: [lazyAjv, builtins, providerData, ...(door === 'main' ? [mainFirst, mainHolds] : []), engineFirst] });
 for (const [name, contents, resolveDir] of [
   ['yaml', "module.exports = require('yaml');", root],
   ['diff', "module.exports = require('diff');", root],

@@ -42,24 +42,45 @@ export { REDACTED };
 const RULES: readonly RedactionRule[] = [...BLOCK_RULES, ...TOKEN_RULES, ...providerRules(), ...CONTEXT_RULES, ...COMMAND_RULES, ...FILE_RULES, ...ASSIGN_RULES];
 
 /**
+ * The literals every match of a pattern starts with (after a leading `\b` or `(?<!\p{L})`),
+ * lowercased: `npm_`, or each branch of a leading `(?:xoxb|xoxp…)`. None when a branch does not
+ * start with one; the rule then always runs. Compiling the patterns (Unicode classes) costs more
+ * than a hook's whole redaction, so those a text gives no cause for are never compiled.
+ */
+function keywordsOf(source: string): string[] {
+  const body = source.replace(/^(?:\(\?<!\\p\{L\}\)|\\b)/, '');
+  const group = /^\((?:\?:|\?<\w+>)?([^()]*)\)(?![?*{])/.exec(body);
+  const heads = (group ? group[1]!.split('|') : [body]).map((b) => /^(?:[A-Za-z0-9_-]|\\[./])*/.exec(b)![0].replace(/\\/g, ''));
+  return heads.some((h) => h.length < 3) ? [] : heads.map((h) => h.toLowerCase());
+}
+
+/**
  * secretlint's patterns as rules. What is redacted: the URL's password where the pattern names
  * one (the user and host stay), else a long last group (an AWS secret after its name, a key's
  * body inside its armour), else the whole match.
  */
 function providerRules(): RedactionRule[] {
   return PROVIDER_PATTERNS.map(([id, source, flags], i) => {
-    const at = new RegExp(source, `${flags.replace('g', '')}yd`);
     const named = source.includes('(?<password>');
-    const replace = (match: string, ...rest: unknown[]): string => {
-      at.lastIndex = rest[rest.length - 2] as number;
-      const m = at.exec(rest[rest.length - 1] as string)!;
-      const groups = m.indices!;
-      const last = groups.length > 1 ? groups[groups.length - 1] : undefined;
-      const span = named ? groups.groups?.password : last && last[1] - last[0] >= 16 ? last : groups[0];
-      if (!span || m[0].slice(span[0] - m.index, span[1] - m.index) === REDACTED) return match;
-      return match.slice(0, span[0] - m.index) + REDACTED + match.slice(span[1] - m.index);
+    let compiled: RegExp | undefined;
+    const onMatch = (m: RegExpExecArray): string => {
+      const at = m.indices!;
+      const last = at.length > 1 ? at[at.length - 1] : undefined;
+      const span = named ? at.groups?.password : last && last[1] - last[0] >= 16 ? last : at[0];
+      if (!span || m.input.slice(span[0], span[1]) === REDACTED) return m[0];
+      return m[0].slice(0, span[0] - m.index) + REDACTED + m[0].slice(span[1] - m.index);
     };
-    return { name: `secretlint-${id}-${i}`, description: `secretlint's ${id} rule: /${source.slice(0, 60)}…/`, keywords: [], pattern: new RegExp(source, flags), replace };
+    return {
+      name: `secretlint-${id}-${i}`,
+      description: `secretlint's ${id} rule: /${source.slice(0, 60)}…/`,
+      keywords: keywordsOf(source),
+      // Compiled on first use: most texts give no cause to.
+      get pattern() {
+        return (compiled ??= new RegExp(source, `${flags}d`));
+      },
+      replace: onMatch as never,
+      onMatch,
+    };
   });
 }
 
@@ -72,12 +93,12 @@ const BASE64_DEPTH = 2;
  * match must not hide a secret inside it (`token_url=https://h/?password=x`, `--password
  * --token x`). Each match is bounded, so this stays linear.
  */
-function replaceEach(text: string, pattern: RegExp, replacer: (...args: unknown[]) => string): string {
+function replaceEach(text: string, pattern: RegExp, replacer: (...args: unknown[]) => string, onMatch?: (m: RegExpExecArray) => string): string {
   let out = '';
   let last = 0;
   pattern.lastIndex = 0;
   for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
-    const replacement = replacer(...m, m.index, text);
+    const replacement = onMatch ? onMatch(m) : replacer(...m, m.index, text);
     if (replacement === m[0]) {
       pattern.lastIndex = m.index + 1;
       continue;
@@ -94,7 +115,7 @@ function applyRules(text: string, gated: boolean): string {
   let out = text;
   for (const r of RULES) {
     if (gated && r.keywords.length > 0 && !r.keywords.some((k) => lower.includes(k))) continue;
-    out = typeof r.replace === 'string' ? out.replace(r.pattern, r.replace) : replaceEach(out, r.pattern, r.replace as (...args: unknown[]) => string);
+    out = typeof r.replace === 'string' ? out.replace(r.pattern, r.replace) : replaceEach(out, r.pattern, r.replace as (...args: unknown[]) => string, r.onMatch);
   }
   return out;
 }
