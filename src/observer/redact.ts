@@ -55,6 +55,15 @@ function keywordsOf(source: string): string[] {
 }
 
 /**
+ * A pattern's leading word-start check (`\b`, `(?<!\p{L})`) also passes right after a
+ * JSON-escaped line break or tab: tool text is often logged JSON-encoded, where a line's first
+ * word follows the letter of `\n`.
+ */
+function wordStart(source: string): string {
+  return source.replace(/^(\\b|\(\?<!\\p\{L\}\))/, String.raw`(?:$1|(?<=\\[nrt]))`);
+}
+
+/**
  * secretlint's patterns as rules. What is redacted: the URL's password where the pattern names
  * one (the user and host stay), else a long last group (an AWS secret after its name, a key's
  * body inside its armour), else the whole match.
@@ -76,7 +85,7 @@ function providerRules(): RedactionRule[] {
       keywords: keywordsOf(source),
       // Compiled on first use: most texts give no cause to.
       get pattern() {
-        return (compiled ??= new RegExp(source, `${flags}d`));
+        return (compiled ??= new RegExp(wordStart(source), `${flags}d`));
       },
       replace: onMatch as never,
       onMatch,
