@@ -27,7 +27,7 @@ import { ASSIGN_RULES } from './redact-assign.js';
 import { type DecodeBudget, MAX_BASE64_RUN, MAX_DECODES, MIN_BASE64_RUN, redactBase64 } from './redact-base64.js';
 import { COMMAND_RULES } from './redact-command.js';
 import { BLOCK_RULES, CONTEXT_RULES, FILE_RULES } from './redact-context.js';
-import { withoutTerminalCodes } from './redact-escapes.js';
+import { cleanedWithPlaces, withoutTerminalCodes } from './redact-escapes.js';
 import { PROVIDER_PATTERNS } from './redact-provider.js';
 import { REDACTED, type RedactionRule } from './redact-rule.js';
 import { TOKEN_RULES } from './redact-tokens.js';
@@ -129,31 +129,87 @@ function applyRules(text: string, gated: boolean): string {
   return out;
 }
 
+/** A run of URL-encoded text: at least one `%XX` among URL characters. */
+const URL_ENCODED = /(?:[A-Za-z0-9._~+/=:@!*-]|%[0-9A-Fa-f]{2}){0,1024}%[0-9A-Fa-f]{2}(?:[A-Za-z0-9._~+/=:@!*-]|%[0-9A-Fa-f]{2}){0,4096}/g;
+
+/** Secrets that are URL-encoded (`password%3Dx`, `%2F` inside a key): a run whose decoded text holds one is redacted whole. */
+function redactUrlEncoded(text: string, hasSecret: (decoded: string) => boolean): string {
+  if (!text.includes('%')) return text;
+  return text.replace(URL_ENCODED, (run) => {
+    try {
+      return hasSecret(decodeURIComponent(run)) ? REDACTED : run;
+    } catch {
+      return run;
+    }
+  });
+}
+
 function redactAt(text: string, depth: number, budget: DecodeBudget, gated: boolean): string {
   const out = applyRules(text, gated);
   if (depth === 0) return out;
-  return redactBase64(
-    out,
-    (decoded) => {
-      const plain = withoutTerminalCodes(decoded);
-      return redactAt(plain, depth - 1, budget, gated) !== plain;
-    },
-    budget,
-  );
+  const hasSecret = (decoded: string) => {
+    const plain = withoutTerminalCodes(decoded);
+    return redactAt(plain, depth - 1, budget, gated) !== plain;
+  };
+  return redactUrlEncoded(redactBase64(out, hasSecret, budget), hasSecret);
 }
 
-/** Redact secrets from `text`. Idempotent: redacting twice gives the same text. */
+/**
+ * Where `out` (`clean` with secrets replaced) replaced what: the spans of `clean` between the
+ * text kept around each `[REDACTED]`. Undefined when `out` is not `clean` with spans replaced (a
+ * private key's armour is rewritten).
+ */
+function replacedSpans(clean: string, out: string): [number, number][] | undefined {
+  const parts = out.split(REDACTED);
+  if (!clean.startsWith(parts[0]!) || !clean.endsWith(parts[parts.length - 1]!)) return undefined;
+  const spans: [number, number][] = [];
+  let at = parts[0]!.length;
+  for (let k = 1; k < parts.length; k++) {
+    const next = k === parts.length - 1 ? clean.length - parts[k]!.length : clean.indexOf(parts[k]!, at + 1);
+    if (next <= at) return undefined;
+    spans.push([at, next]);
+    at = next + parts[k]!.length;
+  }
+  return spans;
+}
+
+function redactPersonText(text: string, gated: boolean): string {
+  const { clean, places } = cleanedWithPlaces(text);
+  const redact = (t: string) => redactAt(t, BASE64_DEPTH, { left: MAX_DECODES }, gated);
+  const out = redact(clean);
+  if (clean === text || out === clean) return clean === text ? out : text;
+  // The secret's place in the original, its codes inside it going with it; checked, else the clean copy redacted.
+  const spans = replacedSpans(clean, out);
+  if (spans) {
+    let kept = '';
+    let from = 0;
+    for (const [s, e] of spans) {
+      kept += text.slice(from, places[s]) + REDACTED;
+      from = places[e - 1]! + 1;
+    }
+    kept += text.slice(from);
+    const again = cleanedWithPlaces(kept).clean;
+    if (redact(again) === again) return kept;
+  }
+  return out;
+}
+
+/**
+ * Redact secrets from a person's text (a commit, a note, an objective, a branch name, a path).
+ * Secrets are found in a copy without terminal codes and invisible characters, which could split
+ * one, and replaced where they are: a text without a secret comes back byte for byte, codes and
+ * all. Idempotent: redacting twice gives the same text.
+ */
 export function redactSecrets(text: string): string {
-  return redactAt(text, BASE64_DEPTH, { left: MAX_DECODES }, true);
+  return redactPersonText(text, true);
 }
 
 /**
  * A tool call's text as it is logged: terminal escape sequences and invisible characters taken
- * out (redact-escapes.ts), since colour codes or a zero-width space inside a token would hide it
- * from every rule, then redacted. Idempotent too.
+ * out (redact-escapes.ts), which the log has no use for, then redacted as above. Idempotent too.
  */
 export function redactToolText(text: string): string {
-  return redactSecrets(withoutTerminalCodes(text));
+  return redactPersonText(withoutTerminalCodes(text), true);
 }
 
 /**
@@ -161,7 +217,7 @@ export function redactToolText(text: string): string {
  * keyword gates are an optimisation only.
  */
 export function redactSecretsUngated(text: string): string {
-  return redactAt(text, BASE64_DEPTH, { left: MAX_DECODES }, false);
+  return redactPersonText(text, false);
 }
 
 export interface RedactionRuleInfo {
