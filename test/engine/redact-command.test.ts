@@ -49,6 +49,16 @@ describe('redactCommand: file paths', () => {
     expect(redactCommand({ type: 'commit', contribution: 'c' })).not.toHaveProperty('files');
   });
 
+  it("redacts a new branch's name; the decider then refuses it, so nothing is written", () => {
+    expect(redactCommand({ type: 'branch', name: `fix/${KEY}`, purpose: 'p' })).toMatchObject({ name: `fix/${REDACTED}` });
+    const dir = tempProject();
+    expect(gctx(dir, ['init']).code).toBe(0);
+    const r = gctx(dir, ['branch', `fix/${KEY}`, '--purpose', 'try it']);
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).not.toContain(BODY);
+    expect(committable(dir)).not.toContain(BODY);
+  });
+
   it('the command line: --files', () => {
     const dir = tempProject();
     expect(gctx(dir, ['init']).code).toBe(0);
