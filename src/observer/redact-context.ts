@@ -40,8 +40,9 @@ export const BLOCK_RULES: readonly RedactionRule[] = [
     'putty-private-key',
     'PuTTY .ppk private lines (up to Private-MAC)',
     ['private-lines:'],
-    '(Private-Lines:[ \\t]{0,4}[0-9]{1,4}\\r?\\n)(?:(?!Private-MAC:)[\\s\\S]){1,16384}',
-    `$1${REDACTED}\n`,
+    // The line break kept as written: raw, or JSON-escaped in a tool's input.
+    '(Private-Lines:[ \\t]{0,4}[0-9]{1,4}(\\r?\\n|(?:\\\\r)?\\\\n))(?:(?!Private-MAC:)[\\s\\S]){1,16384}',
+    `$1${REDACTED}$2`,
   ),
 ];
 

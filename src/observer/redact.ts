@@ -34,12 +34,12 @@ import { TOKEN_RULES } from './redact-tokens.js';
 
 export { REDACTED };
 
-/**
- * In order: key blocks first (nothing else may cut into one), then provider tokens (so later
- * rules see `[REDACTED]` and keep their name or flag), then context, command lines, files and
- * keyworded assignments. Every rule leaves its own output alone, so the pass is idempotent.
- */
-const RULES: readonly RedactionRule[] = [...BLOCK_RULES, ...TOKEN_RULES, ...providerRules(), ...CONTEXT_RULES, ...COMMAND_RULES, ...FILE_RULES, ...ASSIGN_RULES];
+/** A literal every match holds, for the preset's patterns that start with none (`["']?…SECRET…`, `(?:jdbc:)?mysql`, `(https?|ftp):`). */
+const HOLDS: readonly (readonly [RegExp, string])[] = [
+  [/SECRET\|secret/, 'secret'],
+  [/^\(\?:jdbc:\)\?mysql/, 'mysql'],
+  [/^\(\?<protocol>/, '://'],
+];
 
 /**
  * The literals every match of a pattern starts with (after a leading `\b` or `(?<!\p{L})`),
@@ -51,7 +51,8 @@ function keywordsOf(source: string): string[] {
   const body = source.replace(/^(?:\(\?<!\\p\{L\}\)|\\b)/, '');
   const group = /^\((?:\?:|\?<\w+>)?([^()]*)\)(?![?*{])/.exec(body);
   const heads = (group ? group[1]!.split('|') : [body]).map((b) => /^(?:[A-Za-z0-9_-]|\\[./])*/.exec(b)![0].replace(/\\/g, ''));
-  return heads.some((h) => h.length < 3) ? [] : heads.map((h) => h.toLowerCase());
+  if (heads.every((h) => h.length >= 3)) return heads.map((h) => h.toLowerCase());
+  return HOLDS.filter(([re]) => re.test(source)).map(([, k]) => k);
 }
 
 /**
@@ -92,6 +93,13 @@ function providerRules(): RedactionRule[] {
     };
   });
 }
+
+/**
+ * In order: key blocks first (nothing else may cut into one), then provider tokens (so later
+ * rules see `[REDACTED]` and keep their name or flag), then context, command lines, files and
+ * keyworded assignments. Every rule leaves its own output alone, so the pass is idempotent.
+ */
+const RULES: readonly RedactionRule[] = [...BLOCK_RULES, ...TOKEN_RULES, ...providerRules(), ...CONTEXT_RULES, ...COMMAND_RULES, ...FILE_RULES, ...ASSIGN_RULES];
 
 /** Levels of base64 inside base64 that are decoded (a .dockerconfigjson holds a base64 "auth"). */
 const BASE64_DEPTH = 2;

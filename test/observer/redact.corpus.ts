@@ -87,6 +87,44 @@ const tailscale = 'tskey' + '-auth-' + gen(ALNUM, 16) + '-' + gen(ALNUM, 30);
 const grafanaSa = 'glsa' + '_' + gen(ALNUM, 32) + '_' + gen(HEX, 8);
 const onePassword = 'ops' + '_eyJ' + gen(ALNUM, 120) + 'fQ==';
 const twilioAuth = gen(HEX, 32);
+const amzSig = gen(HEX, 64);
+const discordHook = gen(ALNUM + '_-', 68);
+
+/** One token per prefix of our own table that no sample below shows in context: each seen alone in output. */
+const PREFIXED: [string, string][] = [
+  ['aws-bedrock-key', 'ABSK' + gen(B64, 120)],
+  ['aws-key-id', 'APKA' + gen(UPPER + DIGITS, 16)],
+  ['gcp-oauth', 'ya29' + '.' + gen(ALNUM + '_-', 60)],
+  ['openshift-token', 'sha256' + '~' + gen(ALNUM + '_-', 43)],
+  ['fly-token', 'fo1' + '_' + gen(ALNUM, 45)],
+  ['fly-macaroon', 'fm2' + '_' + gen(B64, 120)],
+  ['supabase-token', 'sbp' + '_' + gen(HEX, 40)],
+  ['grafana-api-key', 'eyJrIjoi' + gen(ALNUM, 80)],
+  ['atlassian-token', 'ATATT3' + gen(ALNUM, 120)],
+  ['buildkite-token', 'bkua' + '_' + gen(HEX, 40)],
+  ['postman-token', 'PMAK' + '-' + gen(HEX, 24) + '-' + gen(HEX, 34)],
+  ['sentry-token', 'sntrys' + '_' + gen(ALNUM, 60)],
+  ['clojars-token', 'CLOJARS' + '_' + gen(ALNUM, 60)],
+  ['artifactory-token', 'AKCp' + gen(ALNUM, 70)],
+  ['square-token', 'sq0atp' + '-' + gen(ALNUM, 22)],
+  ['brevo-key', 'xkeysib' + '-' + gen(HEX, 64) + '-' + gen(ALNUM, 16)],
+  ['linear-oauth', 'lin' + '_oauth_' + gen(ALNUM, 40)],
+  ['notion-legacy-token', 'secret' + '_' + gen(ALNUM, 43)],
+  ['mapbox-secret-token', 'sk' + '.eyJ' + gen(ALNUM, 30) + '.' + gen(ALNUM, 22)],
+  ['doppler-token', 'dp' + '.pt.' + gen(ALNUM, 43)],
+  ['pulumi-token', 'pul' + '-' + gen(HEX, 40)],
+  ['planetscale-token', 'pscale' + '_tkn_' + gen(ALNUM, 43)],
+  ['new-relic-key', 'NRAK' + '-' + gen(UPPER + DIGITS, 27)],
+  ['dynatrace-token', 'dt0c01' + '.' + gen(UPPER + DIGITS, 24) + '.' + gen(ALNUM, 64)],
+  ['terraform-cloud-token', gen(ALNUM, 14) + '.atlasv1.' + gen(ALNUM, 70)],
+  ['mailchimp-key', gen(HEX, 32) + '-us12'],
+  ['cloudflare-origin-ca-key', 'v1.0' + '-' + gen(HEX, 24) + '-' + gen(HEX, 146)],
+  ['gitlab-token', 'glptt' + '-' + gen(ALNUM, 40)],
+  ['github-fine-grained-pat', 'github' + '_pat_' + gen(ALNUM, 40)],
+  ['vault-token', 'hvb' + '.' + gen(ALNUM, 60)],
+  ['heroku-api-key', heroku],
+  ['digitalocean-token', digitalocean],
+];
 
 export interface TruePositive {
   kind: string;
@@ -216,6 +254,18 @@ export const TRUE_POSITIVES: TruePositive[] = [
   tp('url-encoded', `redirect_uri=postgres%3A%2F%2Fapp%3A${dbPassword}%40db%2Fapp`, dbPassword),
   tp('branch-name', `feature/${ghp}-fix`, ghp, ['feature/']),
   tp('file-path', `secrets/${awsId}.txt`, awsId, ['secrets/', '.txt']),
+  ...PREFIXED.map(([kind, token]) => tp(kind, `found ${token} in the output`, token, ['in the output'])),
+  tp('mongo-password', `mongosh --host db -u admin -p ${password} admin`, password, ['admin']),
+  tp('zip-password', `zip -P ${password} -r backup.zip data/`, password, ['-r backup.zip data/']),
+  tp('7z-password', `7z a -p${password} backup.7z data/`, password),
+  tp('httpie-auth', `http -a bob:${password} https://api.example.com/me`, password, ['bob:']),
+  tp('smbclient-password', `smbclient //fs/share -U bob%${password}`, password, ['bob%']),
+  tp('npmrc-auth', `registry=https://npm.example.com/\n_auth=${b64(`bob:${password}`)}`, b64(`bob:${password}`)),
+  tp('putty-private-key', `PuTTY-User-Key-File-3: ssh-rsa\nPrivate-Lines: 2\n${pemBody[0]}\n${pemBody[1]}\nPrivate-MAC: 0a1b`, [pemBody[0]!, pemBody[1]!]),
+  tp('connection-string', `Server=db;Database=app;User Id=sa;Password=${password};Encrypt=true`, password, ['User Id=sa']),
+  tp('authorization-header', `Authorization: ${cliKey}`, cliKey, ['Authorization: ']),
+  tp('signed-url-signature', `https://b.s3.amazonaws.com/k?X-Amz-Expires=60&X-Amz-Signature=${amzSig}`, amzSig, ['X-Amz-Expires=60']),
+  tp('webhook-url', `https://discord.com/api/webhooks/123456789012345678/${discordHook}`, discordHook, ['discord.com/api/webhooks/']),
   tp('base64-github-token', `$ echo ${b64(ghp)} | base64 -d`, [b64(ghp), ghp], ['| base64 -d']),
   tp('base64-wrapped-lines', `$ base64 token.txt\n${wrapped(`${ghFine}\n`)}`, [ghFine, ...wrapped(`${ghFine}\n`).split('\n')]),
   tp('k8s-secret-data', `apiVersion: v1\nkind: Secret\nmetadata:\n  name: app\ntype: Opaque\ndata:\n  DATABASE_URL: ${b64(`postgres://app:${dbPassword}@db/app`)}\n  .dockerconfigjson: ${b64(JSON.stringify({ auths: { 'ghcr.io': { auth: b64(`bob:${ghp}`) } } }))}`, [dbPassword, ghp, b64(`postgres://app:${dbPassword}@db/app`)], ['name: app']),
