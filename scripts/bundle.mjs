@@ -229,7 +229,10 @@ async function emit(options) {
 }
 
 await emit({ ...common, ...esm, entryPoints: { gctx: 'dist/adapters/cli/gctx.js' }, plugins: [doorsOutside, builtins] });
-for (const door of DOORS) await emit({ ...common, ...esm, entryPoints: { [door]: `dist/adapters/cli/${door}.js` }, splitting: true, plugins: [lazyAjv, builtins, providerData, ...(door === 'main' ? [mainFirst, mainHolds] : []), engineFirst] });
+for (const door of DOORS) {
+  const plugins = [lazyAjv, builtins, providerData, ...(door === 'main' ? [mainFirst, mainHolds] : []), engineFirst];
+  await emit({ ...common, ...esm, entryPoints: { [door]: `dist/adapters/cli/${door}.js` }, splitting: true, plugins });
+}
 for (const [name, contents, resolveDir] of [
   ['yaml', "module.exports = require('yaml');", root],
   ['diff', "module.exports = require('diff');", root],

@@ -133,7 +133,8 @@ export const COMMAND_RULES: readonly RedactionRule[] = [
     'PowerShell ConvertTo-SecureString "<password>" -AsPlainText: its first argument or -String',
     ['convertto-securestring'],
     String.raw`(ConvertTo-SecureString[ \t]+(?:-String[ \t]+)?)(${QUOTED_VALUE}|[^\s"'$(|;]{1,4096})`,
-    (match: string, head: string, value: string) => (isLiteral(unquote(value)) && !value.includes(REDACTED) ? head + requote(value) : match),
+    (match: string, head: string, value: string) =>
+      isLiteral(unquote(value)) && !value.includes(REDACTED) ? head + requote(value) : match,
     'i',
   ),
   // Any command: a flag whose last word names a secret. Single-dash forms are openssl's

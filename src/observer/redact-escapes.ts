@@ -130,6 +130,7 @@ export function cleanedWithPlaces(text: string): Cleaned {
     }
   }
   // Full-width forms (`password：x`, `ＡＰＩ_KEY`) read as their ASCII letters, one for one.
-  if (/[\uff01-\uff5e]/.test(clean)) clean = clean.replace(/[\uff01-\uff5e]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
+  const wide = /[\uff01-\uff5e]/g;
+  if (wide.test(clean)) clean = clean.replace(wide, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
   return { clean, places: places ?? Array.from({ length: clean.length + 1 }, (_, i) => i) };
 }

@@ -34,7 +34,7 @@ import { TOKEN_RULES } from './redact-tokens.js';
 
 export { REDACTED };
 
-/** A literal every match holds, for the preset's patterns that start with none (`["']?…SECRET…`, `(?:jdbc:)?mysql`, `(https?|ftp):`). */
+/** A literal every match holds, for the preset's patterns that start with none (`["']?…SECRET…`). */
 const HOLDS: readonly (readonly [RegExp, string])[] = [
   [/SECRET\|secret/, 'secret'],
   [/^\(\?:jdbc:\)\?mysql/, 'mysql'],
@@ -50,7 +50,8 @@ const HOLDS: readonly (readonly [RegExp, string])[] = [
 function keywordsOf(source: string): string[] {
   const body = source.replace(/^(?:\(\?<!\\p\{L\}\)|\\b)/, '');
   const group = /^\((?:\?:|\?<\w+>)?([^()]*)\)(?![?*{])/.exec(body);
-  const heads = (group ? group[1]!.split('|') : [body]).map((b) => /^(?:[A-Za-z0-9_-]|\\[./])*/.exec(b)![0].replace(/\\/g, ''));
+  const branches = group ? group[1]!.split('|') : [body];
+  const heads = branches.map((b) => /^(?:[A-Za-z0-9_-]|\\[./])*/.exec(b)![0].replace(/\\/g, ''));
   if (heads.every((h) => h.length >= 3)) return heads.map((h) => h.toLowerCase());
   return HOLDS.filter(([re]) => re.test(source)).map(([, k]) => k);
 }
@@ -88,7 +89,7 @@ function providerRules(): RedactionRule[] {
       get pattern() {
         return (compiled ??= new RegExp(wordStart(source), `${flags}d`));
       },
-      replace: onMatch as never,
+      replace: REDACTED,
       onMatch,
     };
   });
@@ -99,7 +100,15 @@ function providerRules(): RedactionRule[] {
  * rules see `[REDACTED]` and keep their name or flag), then context, command lines, files and
  * keyworded assignments. Every rule leaves its own output alone, so the pass is idempotent.
  */
-const RULES: readonly RedactionRule[] = [...BLOCK_RULES, ...TOKEN_RULES, ...providerRules(), ...CONTEXT_RULES, ...COMMAND_RULES, ...FILE_RULES, ...ASSIGN_RULES];
+const RULES: readonly RedactionRule[] = [
+  ...BLOCK_RULES,
+  ...TOKEN_RULES,
+  ...providerRules(),
+  ...CONTEXT_RULES,
+  ...COMMAND_RULES,
+  ...FILE_RULES,
+  ...ASSIGN_RULES,
+];
 
 /** Levels of base64 inside base64 that are decoded (a .dockerconfigjson holds a base64 "auth"). */
 const BASE64_DEPTH = 2;
@@ -110,12 +119,12 @@ const BASE64_DEPTH = 2;
  * match must not hide a secret inside it (`token_url=https://h/?password=x`, `--password
  * --token x`). Each match is bounded, so this stays linear.
  */
-function replaceEach(text: string, pattern: RegExp, replacer: (...args: unknown[]) => string, onMatch?: (m: RegExpExecArray) => string): string {
+function replaceEach(text: string, pattern: RegExp, replacer: (m: RegExpExecArray) => string): string {
   let out = '';
   let last = 0;
   pattern.lastIndex = 0;
   for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
-    const replacement = onMatch ? onMatch(m) : replacer(...m, m.index, text);
+    const replacement = replacer(m);
     if (replacement === m[0]) {
       pattern.lastIndex = m.index + 1;
       continue;
@@ -132,15 +141,19 @@ function applyRules(text: string, gated: boolean): string {
   let out = text;
   for (const r of RULES) {
     if (gated && r.keywords.length > 0 && !r.keywords.some((k) => lower.includes(k))) continue;
-    out = typeof r.replace === 'string' ? out.replace(r.pattern, r.replace) : replaceEach(out, r.pattern, r.replace as (...args: unknown[]) => string, r.onMatch);
+    const { replace } = r;
+    if (r.onMatch) out = replaceEach(out, r.pattern, r.onMatch);
+    else if (typeof replace === 'string') out = out.replace(r.pattern, replace);
+    else out = replaceEach(out, r.pattern, (m) => (replace as (...args: unknown[]) => string)(...m, m.index, m.input));
   }
   return out;
 }
 
 /** A run of URL-encoded text: at least one `%XX` among URL characters. */
-const URL_ENCODED = /(?:[A-Za-z0-9._~+/=:@!*-]|%[0-9A-Fa-f]{2}){0,1024}%[0-9A-Fa-f]{2}(?:[A-Za-z0-9._~+/=:@!*-]|%[0-9A-Fa-f]{2}){0,4096}/g;
+const URL_CHAR = '(?:[A-Za-z0-9._~+/=:@!*-]|%[0-9A-Fa-f]{2})';
+const URL_ENCODED = new RegExp(`${URL_CHAR}{0,1024}%[0-9A-Fa-f]{2}${URL_CHAR}{0,4096}`, 'g');
 
-/** Secrets that are URL-encoded (`password%3Dx`, `%2F` inside a key): a run whose decoded text holds one is redacted whole. */
+/** URL-encoded secrets (`password%3Dx`, `%2F` inside a key): a run whose decoded text holds one is redacted whole. */
 function redactUrlEncoded(text: string, hasSecret: (decoded: string) => boolean): string {
   if (!text.includes('%')) return text;
   return text.replace(URL_ENCODED, (run) => {
