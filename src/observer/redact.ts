@@ -96,15 +96,17 @@ function providerRules(): RedactionRule[] {
 }
 
 /**
- * In order: key blocks first (nothing else may cut into one), then provider tokens (so later
- * rules see `[REDACTED]` and keep their name or flag), then context, command lines, files and
- * keyworded assignments. Every rule leaves its own output alone, so the pass is idempotent.
+ * In order: key blocks first (nothing else may cut into one), then our provider tokens (so
+ * later rules see `[REDACTED]` and keep their name or flag), then context (before the preset's
+ * patterns, which take a whole webhook or URL where ours keep the host), the preset's patterns,
+ * command lines, files and keyworded assignments. Every rule leaves its own output alone, so
+ * the pass is idempotent.
  */
 const RULES: readonly RedactionRule[] = [
   ...BLOCK_RULES,
   ...TOKEN_RULES,
-  ...providerRules(),
   ...CONTEXT_RULES,
+  ...providerRules(),
   ...COMMAND_RULES,
   ...FILE_RULES,
   ...ASSIGN_RULES,

@@ -255,6 +255,8 @@ export const TRUE_POSITIVES: TruePositive[] = [
   tp('branch-name', `feature/${ghp}-fix`, ghp, ['feature/']),
   tp('file-path', `secrets/${awsId}.txt`, awsId, ['secrets/', '.txt']),
   ...PREFIXED.map(([kind, token]) => tp(kind, `found ${token} in the output`, token, ['in the output'])),
+  tp('npm-config-set', `npm config set //npm.example.com/:_authToken ${cliToken}`, cliToken, ['npm config set //npm.example.com/:_authToken']),
+  tp('slack-webhook', `curl -d @msg.json https://hooks.slack.com/services/T0${slackHook.slice(2, 9)}/B0${slackHook.slice(12)}`, slackHook.slice(12), ['hooks.slack.com/services/']),
   tp('mongo-password', `mongosh --host db -u admin -p ${password} admin`, password, ['admin']),
   tp('zip-password', `zip -P ${password} -r backup.zip data/`, password, ['-r backup.zip data/']),
   tp('7z-password', `7z a -p${password} backup.7z data/`, password),
