@@ -1,26 +1,23 @@
 /**
- * Secret redaction for everything the hook writes into log.md. The log is meant to be committed
- * and shared, so a key that shows up in a tool's input or output must never reach it.
+ * Secret redaction for everything written under `.GCC/`, which is committed and shared.
  *
- * The rules (gitleaks' rule set is the reference for the facts; the code is our own):
+ * The rules:
+ * - redact-provider.ts: secretlint's recommended preset, the maintained rule set, for provider
+ *   tokens of known shape.
+ * - redact-tokens.ts: provider prefixes the preset misses or takes at one exact length only.
  * - redact-context.ts: private-key blocks; URL userinfo, signed URLs, webhooks, connection
- *   strings; HTTP Authorization / Bearer / Basic / Cookie; credential files (.netrc, Docker
- *   config, .npmrc, wp-config.php, NuGet / Maven XML).
- * - redact-tokens.ts: provider tokens by their literal prefixes (cloud, forges, registries, AI
- *   providers, payments, messaging) and JWTs.
- * - redact-command.ts: passwords on command lines (`--password x`, `mysql -pX`, `sshpass -p`,
- *   `docker login -p`, `curl -u user:pw` …).
+ *   strings; HTTP Authorization / Bearer / Basic / Cookie; credential files.
+ * - redact-command.ts: passwords on command lines (`--password x`, `mysql -pX`, `sshpass -p` …).
  * - redact-assign.ts: keyworded values (`PASSWORD=…`, `"api_key": "…"`, `clientSecret: …`).
- * - redact-base64.ts: base64 runs whose decoded text holds any of the above.
+ * - redact-base64.ts and URL-encoded runs here: wrapped text whose decoding holds any of the above.
  *
- * A tool call's text has terminal escape sequences and invisible characters taken out before the
- * rules run (redactToolText; redact-escapes.ts): colour codes or a zero-width space inside a
- * token would hide it. Other text (a commit, a note) keeps them as data; it is shown safely.
+ * Text is matched on a copy without terminal escape sequences and invisible characters
+ * (redact-escapes.ts), since colour codes or a zero-width space inside a token would hide it. A
+ * tool call's text is logged without them; a person's text keeps them, redacted in place.
  *
- * Every pattern is anchored on a literal or a word start and uses bounded, non-nested
- * quantifiers, so the whole pass stays linear in the input (the property tests feed it hostile
- * strings of hundreds of kilobytes). Where a value's status is unclear, the risk decides: a real
- * credential shape is redacted even if it might be a fixture, a bare word in code is not.
+ * Every pattern is bounded and anchored on a literal or a word start, so the pass stays linear
+ * in the input. Where a value's status is unclear, the risk decides: a real credential shape is
+ * redacted even if it might be a fixture, a bare word in code is not.
  */
 
 import { ASSIGN_RULES } from './redact-assign.js';
