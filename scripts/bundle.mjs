@@ -252,6 +252,11 @@ for (const [file, text] of written) {
   if (file.endsWith('.js') && /\b__require\(\s*["'`]/.test(text)) throw new Error(`${file}: a bundled CommonJS module requires a module left outside the bundle`);
 }
 
+// The preset's patterns are data in the executable: one that loads the preset is refused.
+for (const [file, text] of written) {
+  if (/["']@secretlint\//.test(text)) throw new Error(`${file}: loads secretlint's preset instead of its patterns as data`);
+}
+
 // A builtin imported statically builds its ES module facade (see the header): refuse that too.
 for (const [file, text] of written) {
   if (file.endsWith('.js') && /\bfrom\s*"node:/.test(text)) throw new Error(`${file}: imports a Node builtin statically`);
