@@ -28,7 +28,6 @@ const SHAPES: readonly Shape[] = [
   ['fly-macaroon', 'fm[12][ar]?_', '[A-Za-z0-9+/]{100,4096}={0,3}'],
   ['supabase-token', 'sbp_|sb_secret_', '[0-9A-Za-z_-]{20,255}'],
   ['grafana-api-key', 'eyJrIjoi', '[A-Za-z0-9]{70,400}={0,3}'],
-  ['github-token', 'gh[pousr]_', '[A-Za-z0-9]{30,255}'],
   ['github-fine-grained-pat', 'github_pat_', '[A-Za-z0-9_]{22,255}'],
   ['gitlab-token', 'gl(?:pat|dt|rt|cbt|ptt|ft|imt|agent|oas|soat|ffct|wt)-|GR1348941', '[0-9A-Za-z_.-]{20,512}'],
   ['atlassian-token', 'ATATT3', '[0-9A-Za-z_=-]{100,512}'],
