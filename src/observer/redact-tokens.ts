@@ -37,7 +37,7 @@ const SHAPES: readonly Shape[] = [
   ['pypi-token', 'pypi-Ag', '[0-9A-Za-z_-]{50,4096}'],
   ['rubygems-token', 'rubygems_', '[A-Za-z0-9]{40,255}'],
   ['nuget-api-key', 'oy2', '[a-z0-9]{43}(?![A-Za-z0-9])'],
-  ['docker-hub-token', 'dckr_(?:pat|oat)_', '[0-9A-Za-z_-]{20,255}'],
+  ['docker-hub-org-token', 'dckr_oat_', '[0-9A-Za-z_-]{20,255}'],
   ['clojars-token', 'CLOJARS_', '[A-Za-z0-9]{40,255}'],
   ['artifactory-token', 'AKCp|cmVmd', '[A-Za-z0-9]{55,255}'],
   ['anthropic-key', 'sk-ant-', '[0-9A-Za-z_-]{20,512}'],

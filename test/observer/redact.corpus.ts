@@ -122,6 +122,7 @@ const PREFIXED: [string, string][] = [
   ['gitlab-token', 'glptt' + '-' + gen(ALNUM, 40)],
   ['github-fine-grained-pat', 'github' + '_pat_' + gen(ALNUM, 40)],
   ['vault-token', 'hvb' + '.' + gen(ALNUM, 60)],
+  ['docker-hub-org-token', 'dckr' + '_oat_' + gen(ALNUM + '_-', 32)],
   ['heroku-api-key', heroku],
   ['digitalocean-token', digitalocean],
 ];
