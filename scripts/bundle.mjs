@@ -197,6 +197,22 @@ const builtins = {
   },
 };
 
+/**
+ * secretlint's patterns as data: src/observer/redact-provider.ts reads them from the preset
+ * when loaded, which costs a hook process more than the redaction itself; the executable gets
+ * what it reads now, from the installed package.
+ */
+const { extractProviderPatterns } = await import(`${root}dist/observer/redact-provider.js`);
+const providerData = {
+  name: 'provider-data',
+  setup(b) {
+    b.onLoad({ filter: /\/dist\/observer\/redact-provider\.js$/ }, () => ({
+      contents: `export const PROVIDER_PATTERNS = ${JSON.stringify(extractProviderPatterns())};\n`,
+      loader: 'js',
+    }));
+  },
+};
+
 // Chunk names carry content hashes: stale chunks from an earlier build would pile up.
 rmSync(outdir, { recursive: true, force: true });
 
@@ -213,7 +229,10 @@ async function emit(options) {
 }
 
 await emit({ ...common, ...esm, entryPoints: { gctx: 'dist/adapters/cli/gctx.js' }, plugins: [doorsOutside, builtins] });
-for (const door of DOORS) await emit({ ...common, ...esm, entryPoints: { [door]: `dist/adapters/cli/${door}.js` }, splitting: true, plugins: [lazyAjv, builtins, ...(door === 'main' ? [mainFirst, mainHolds] : []), engineFirst] });
+for (const door of DOORS) {
+  const plugins = [lazyAjv, builtins, providerData, ...(door === 'main' ? [mainFirst, mainHolds] : []), engineFirst];
+  await emit({ ...common, ...esm, entryPoints: { [door]: `dist/adapters/cli/${door}.js` }, splitting: true, plugins });
+}
 for (const [name, contents, resolveDir] of [
   ['yaml', "module.exports = require('yaml');", root],
   ['diff', "module.exports = require('diff');", root],
@@ -231,6 +250,11 @@ writeFileSync(`${outdir}/package.json`, '{ "type": "module" }\n');
 // `__require` that throws in an ES module at run time; refuse to ship that.
 for (const [file, text] of written) {
   if (file.endsWith('.js') && /\b__require\(\s*["'`]/.test(text)) throw new Error(`${file}: a bundled CommonJS module requires a module left outside the bundle`);
+}
+
+// The preset's patterns are data in the executable: one that loads the preset is refused.
+for (const [file, text] of written) {
+  if (/["']@secretlint\//.test(text)) throw new Error(`${file}: loads secretlint's preset instead of its patterns as data`);
 }
 
 // A builtin imported statically builds its ES module facade (see the header): refuse that too.

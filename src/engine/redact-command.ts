@@ -1,6 +1,7 @@
 /**
  * Secrets never reach the log, whichever front end the text came through: every free-text
- * field of a command, file paths included, is redacted before it is decided (the observer redacts tool input and
+ * field of a command, file paths and a new branch's name included, is redacted before it is
+ * decided (the observer redacts tool input and
  * output earlier still, before it bounds them).
  */
 import type { Command } from '../decider/commands.js';
@@ -29,7 +30,13 @@ export function redactCommand(cmd: Command): Command {
     case 'commit':
       return { ...cmd, contribution: r(cmd.contribution)!, ...(cmd.title !== undefined ? { title: r(cmd.title)! } : {}), ...(cmd.next !== undefined ? { next: r(cmd.next)! } : {}), ...(cmd.files !== undefined ? { files: rf(cmd.files) } : {}) };
     case 'branch':
-      return { ...cmd, purpose: r(cmd.purpose)!, ...(cmd.hypotheses ? { hypotheses: cmd.hypotheses.map((h) => r(h)!) } : {}) };
+      // A new branch's name too (`fix/ghp_…`): redacted, the decider refuses it, and nothing is written.
+      return {
+        ...cmd,
+        name: r(cmd.name)!,
+        purpose: r(cmd.purpose)!,
+        ...(cmd.hypotheses ? { hypotheses: cmd.hypotheses.map((h) => r(h)!) } : {}),
+      };
     case 'merge':
       return { ...cmd, synthesis: r(cmd.synthesis)!, ...(cmd.learned !== undefined ? { learned: r(cmd.learned)! } : {}) };
     case 'abandon':

@@ -56,6 +56,8 @@ interface NameVerdict {
 
 function wordStrength(w: string, previous: string | undefined, envStyle: boolean): Strength | null {
   if (/pass(?:word|wd|phrase|code)/.test(w) || w === 'pass' || (w.endsWith('pwd') && w !== 'oldpwd')) return 'strong';
+  // SSHPASS (read by `sshpass -e`), DBPASS, SMTPPASS.
+  if (envStyle && /^(?:ssh|db|my|pg|root|admin|user|smtp|mail|ftp|ldap|redis|vault)pass$/.test(w)) return 'strong';
   if (w.includes('secret') && !w.startsWith('secretar')) return 'strong';
   if (w.endsWith('token')) return 'strong';
   if (/(?:api|access|secret|private|account|master|encryption|signing)key$/.test(w)) return 'strong';

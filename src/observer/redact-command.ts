@@ -128,6 +128,15 @@ export const COMMAND_RULES: readonly RedactionRule[] = [
   userFlag('curl-user-password', 'curl / wget -u, --user, --proxy-user user:<password> (the user is kept)', ['curl', 'wget'], 'curl|wget|curlie', '-u|--user|--proxy-user|-U|--http-user', ':'),
   userFlag('httpie-auth', 'HTTPie / xh -a, --auth user:<password>', ['http', 'xh'], 'http|https|xh|xhs', '-a|--auth', ':'),
   userFlag('smbclient-password', 'smbclient / rpcclient -U user%<password>', ['smb', 'rpcclient'], 'smbclient|rpcclient|smbcacls|smbget|smbmap', '-U|--user', '%'),
+  rule(
+    'powershell-secure-string',
+    'PowerShell ConvertTo-SecureString "<password>" -AsPlainText: its first argument or -String',
+    ['convertto-securestring'],
+    String.raw`(ConvertTo-SecureString[ \t]+(?:-String[ \t]+)?)(${QUOTED_VALUE}|[^\s"'$(|;]{1,4096})`,
+    (match: string, head: string, value: string) =>
+      isLiteral(unquote(value)) && !value.includes(REDACTED) ? head + requote(value) : match,
+    'i',
+  ),
   // Any command: a flag whose last word names a secret. Single-dash forms are openssl's
   // (-pass pass:x, -passin, -passout) and Go's (-token x).
   rule(

@@ -40,8 +40,9 @@ export const BLOCK_RULES: readonly RedactionRule[] = [
     'putty-private-key',
     'PuTTY .ppk private lines (up to Private-MAC)',
     ['private-lines:'],
-    '(Private-Lines:[ \\t]{0,4}[0-9]{1,4}\\r?\\n)(?:(?!Private-MAC:)[\\s\\S]){1,16384}',
-    `$1${REDACTED}\n`,
+    // The line break kept as written: raw, or JSON-escaped in a tool's input.
+    '(Private-Lines:[ \\t]{0,4}[0-9]{1,4}(\\r?\\n|(?:\\\\r)?\\\\n))(?:(?!Private-MAC:)[\\s\\S]){1,16384}',
+    `$1${REDACTED}$2`,
   ),
 ];
 
@@ -203,7 +204,14 @@ export const FILE_RULES: readonly RedactionRule[] = [
     String.raw`(\\?"(?:auth|identitytoken|registrytoken)\\?"[ \t]{0,4}:[ \t]{0,4}\\?")(?!\[REDACTED\])[^"\\\n]{4,4096}`,
     `$1${REDACTED}`,
   ),
-  rule('npmrc-auth', '.npmrc _auth= (base64 user:password)', ['_auth'], String.raw`(${leadStartingWord('_auth')}[ \t]{0,4}=[ \t]{0,4})(?!\[REDACTED\])[^\s"']{1,4096}`, `$1${REDACTED}`),
+  // `npm config set //host/:_authToken <token>` puts a space where the file has `=`.
+  rule(
+    'npmrc-auth',
+    '.npmrc _auth= (base64 user:password) and _authToken= or, from npm config set, a space',
+    ['_auth'],
+    String.raw`(${leadStartingWord('_auth')}(?:Token)?[ \t]{0,4}=[ \t]{0,4}|_authToken[ \t]+(?=[^\s"']{8}))(?!\[REDACTED\])[^\s"']{1,4096}`,
+    `$1${REDACTED}`,
+  ),
   rule(
     'php-define-secret',
     "PHP define('DB_PASSWORD' / '*_KEY' / '*_SALT' / '*_TOKEN' …, '<value>') (wp-config.php)",

@@ -96,3 +96,41 @@ function lastChars(parts: readonly string[], n: number): string {
   for (let j = parts.length - 1; j >= 0 && out.length < n; j--) out = parts[j]! + out;
   return out.slice(-n);
 }
+
+/** Text without terminal codes, and where each of its characters was in the text (one more place: the end). */
+export interface Cleaned {
+  readonly clean: string;
+  readonly places: readonly number[];
+}
+
+/**
+ * The same removals with each kept character's place in `text`, and full-width forms as ASCII,
+ * for text that keeps its codes (a commit, a note): its secrets are found in the clean copy and
+ * redacted where they are in the original. A removal that joins its neighbours into a new
+ * sequence is caught by the next of a few passes.
+ */
+export function cleanedWithPlaces(text: string): Cleaned {
+  let clean = text;
+  let places: number[] | undefined;
+  for (let pass = 0; pass < 4 && (HAS_RAW.test(clean) || /\\u001b/i.test(clean)); pass++) {
+    for (const re of [RAW, ESCAPED]) {
+      places ??= Array.from({ length: text.length + 1 }, (_, i) => i);
+      const kept: number[] = [];
+      let out = '';
+      let from = 0;
+      for (const m of clean.matchAll(re)) {
+        out += clean.slice(from, m.index);
+        for (let i = from; i < m.index; i++) kept.push(places[i]!);
+        from = m.index + m[0].length;
+      }
+      out += clean.slice(from);
+      for (let i = from; i <= clean.length; i++) kept.push(places[i]!);
+      clean = out;
+      places = kept;
+    }
+  }
+  // Full-width forms (`password：x`, `ＡＰＩ_KEY`) read as their ASCII letters, one for one.
+  const wide = /[\uff01-\uff5e]/g;
+  if (wide.test(clean)) clean = clean.replace(wide, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
+  return { clean, places: places ?? Array.from({ length: clean.length + 1 }, (_, i) => i) };
+}

@@ -31,6 +31,8 @@ export interface RedactionRule {
   /** Global; bounded, non-nested quantifiers only, so the pass stays linear in the input. */
   readonly pattern: RegExp;
   readonly replace: Replacement;
+  /** Instead of `replace`, for a pattern whose groups' places (the `d` flag) tell what to keep. */
+  readonly onMatch?: (m: RegExpExecArray) => string;
 }
 
 /**

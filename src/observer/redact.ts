@@ -1,44 +1,113 @@
 /**
- * Secret redaction for everything the hook writes into log.md. The log is meant to be committed
- * and shared, so a key that shows up in a tool's input or output must never reach it.
+ * Secret redaction for everything written under `.GCC/`, which is committed and shared.
  *
- * The rules (gitleaks' rule set is the reference for the facts; the code is our own):
+ * The rules:
+ * - redact-provider.ts: secretlint's recommended preset, the maintained rule set, for provider
+ *   tokens of known shape.
+ * - redact-tokens.ts: provider prefixes the preset misses or takes at one exact length only.
  * - redact-context.ts: private-key blocks; URL userinfo, signed URLs, webhooks, connection
- *   strings; HTTP Authorization / Bearer / Basic / Cookie; credential files (.netrc, Docker
- *   config, .npmrc, wp-config.php, NuGet / Maven XML).
- * - redact-tokens.ts: provider tokens by their literal prefixes (cloud, forges, registries, AI
- *   providers, payments, messaging) and JWTs.
- * - redact-command.ts: passwords on command lines (`--password x`, `mysql -pX`, `sshpass -p`,
- *   `docker login -p`, `curl -u user:pw` …).
+ *   strings; HTTP Authorization / Bearer / Basic / Cookie; credential files.
+ * - redact-command.ts: passwords on command lines (`--password x`, `mysql -pX`, `sshpass -p` …).
  * - redact-assign.ts: keyworded values (`PASSWORD=…`, `"api_key": "…"`, `clientSecret: …`).
- * - redact-base64.ts: base64 runs whose decoded text holds any of the above.
+ * - redact-base64.ts and URL-encoded runs here: wrapped text whose decoding holds any of the above.
  *
- * A tool call's text has terminal escape sequences and invisible characters taken out before the
- * rules run (redactToolText; redact-escapes.ts): colour codes or a zero-width space inside a
- * token would hide it. Other text (a commit, a note) keeps them as data; it is shown safely.
+ * Text is matched on a copy without terminal escape sequences and invisible characters
+ * (redact-escapes.ts), since colour codes or a zero-width space inside a token would hide it. A
+ * tool call's text is logged without them; a person's text keeps them, redacted in place.
  *
- * Every pattern is anchored on a literal or a word start and uses bounded, non-nested
- * quantifiers, so the whole pass stays linear in the input (the property tests feed it hostile
- * strings of hundreds of kilobytes). Where a value's status is unclear, the risk decides: a real
- * credential shape is redacted even if it might be a fixture, a bare word in code is not.
+ * Every pattern is bounded and anchored on a literal or a word start, so the pass stays linear
+ * in the input. Where a value's status is unclear, the risk decides: a real credential shape is
+ * redacted even if it might be a fixture, a bare word in code is not.
  */
 
 import { ASSIGN_RULES } from './redact-assign.js';
 import { type DecodeBudget, MAX_BASE64_RUN, MAX_DECODES, MIN_BASE64_RUN, redactBase64 } from './redact-base64.js';
 import { COMMAND_RULES } from './redact-command.js';
 import { BLOCK_RULES, CONTEXT_RULES, FILE_RULES } from './redact-context.js';
-import { withoutTerminalCodes } from './redact-escapes.js';
+import { cleanedWithPlaces, withoutTerminalCodes } from './redact-escapes.js';
+import { PROVIDER_PATTERNS } from './redact-provider.js';
 import { REDACTED, type RedactionRule } from './redact-rule.js';
 import { TOKEN_RULES } from './redact-tokens.js';
 
 export { REDACTED };
 
+/** A literal every match holds, for the preset's patterns that start with none (`["']?…SECRET…`). */
+const HOLDS: readonly (readonly [RegExp, string])[] = [
+  [/SECRET\|secret/, 'secret'],
+  [/^\(\?:jdbc:\)\?mysql/, 'mysql'],
+  [/^\(\?<protocol>/, '://'],
+];
+
 /**
- * In order: key blocks first (nothing else may cut into one), then provider tokens (so later
- * rules see `[REDACTED]` and keep their name or flag), then context, command lines, files and
- * keyworded assignments. Every rule leaves its own output alone, so the pass is idempotent.
+ * The literals every match of a pattern starts with (after a leading `\b` or `(?<!\p{L})`),
+ * lowercased: `npm_`, or each branch of a leading `(?:xoxb|xoxp…)`. None when a branch does not
+ * start with one; the rule then always runs. Compiling the patterns (Unicode classes) costs more
+ * than a hook's whole redaction, so those a text gives no cause for are never compiled.
  */
-const RULES: readonly RedactionRule[] = [...BLOCK_RULES, ...TOKEN_RULES, ...CONTEXT_RULES, ...COMMAND_RULES, ...FILE_RULES, ...ASSIGN_RULES];
+function keywordsOf(source: string): string[] {
+  const body = source.replace(/^(?:\(\?<!\\p\{L\}\)|\\b)/, '');
+  const group = /^\((?:\?:|\?<\w+>)?([^()]*)\)(?![?*{])/.exec(body);
+  const branches = group ? group[1]!.split('|') : [body];
+  const heads = branches.map((b) => /^(?:[A-Za-z0-9_-]|\\[./])*/.exec(b)![0].replace(/\\/g, ''));
+  if (heads.every((h) => h.length >= 3)) return heads.map((h) => h.toLowerCase());
+  return HOLDS.filter(([re]) => re.test(source)).map(([, k]) => k);
+}
+
+/**
+ * A pattern's leading word-start check (`\b`, `(?<!\p{L})`) also passes right after a
+ * JSON-escaped line break or tab: tool text is often logged JSON-encoded, where a line's first
+ * word follows the letter of `\n`.
+ */
+function wordStart(source: string): string {
+  return source.replace(/^(\\b|\(\?<!\\p\{L\}\))/, String.raw`(?:$1|(?<=\\[nrt]))`);
+}
+
+/**
+ * secretlint's patterns as rules. What is redacted: the URL's password where the pattern names
+ * one (the user and host stay), else a long last group (an AWS secret after its name, a key's
+ * body inside its armour), else the whole match.
+ */
+function providerRules(): RedactionRule[] {
+  return PROVIDER_PATTERNS.map(([id, source, flags], i) => {
+    const named = source.includes('(?<password>');
+    let compiled: RegExp | undefined;
+    const onMatch = (m: RegExpExecArray): string => {
+      const at = m.indices!;
+      const last = at.length > 1 ? at[at.length - 1] : undefined;
+      const span = named ? at.groups?.password : last && last[1] - last[0] >= 16 ? last : at[0];
+      if (!span || m.input.slice(span[0], span[1]) === REDACTED) return m[0];
+      return m[0].slice(0, span[0] - m.index) + REDACTED + m[0].slice(span[1] - m.index);
+    };
+    return {
+      name: `secretlint-${id}-${i}`,
+      description: `secretlint's ${id} rule: /${source.slice(0, 60)}…/`,
+      keywords: keywordsOf(source),
+      // Compiled on first use: most texts give no cause to.
+      get pattern() {
+        return (compiled ??= new RegExp(wordStart(source), `${flags}d`));
+      },
+      replace: REDACTED,
+      onMatch,
+    };
+  });
+}
+
+/**
+ * In order: key blocks first (nothing else may cut into one), then our provider tokens (so
+ * later rules see `[REDACTED]` and keep their name or flag), then context (before the preset's
+ * patterns, which take a whole webhook or URL where ours keep the host), the preset's patterns,
+ * command lines, files and keyworded assignments. Every rule leaves its own output alone, so
+ * the pass is idempotent.
+ */
+const RULES: readonly RedactionRule[] = [
+  ...BLOCK_RULES,
+  ...TOKEN_RULES,
+  ...CONTEXT_RULES,
+  ...providerRules(),
+  ...COMMAND_RULES,
+  ...FILE_RULES,
+  ...ASSIGN_RULES,
+];
 
 /** Levels of base64 inside base64 that are decoded (a .dockerconfigjson holds a base64 "auth"). */
 const BASE64_DEPTH = 2;
@@ -49,12 +118,12 @@ const BASE64_DEPTH = 2;
  * match must not hide a secret inside it (`token_url=https://h/?password=x`, `--password
  * --token x`). Each match is bounded, so this stays linear.
  */
-function replaceEach(text: string, pattern: RegExp, replacer: (...args: unknown[]) => string): string {
+function replaceEach(text: string, pattern: RegExp, replacer: (m: RegExpExecArray) => string): string {
   let out = '';
   let last = 0;
   pattern.lastIndex = 0;
   for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
-    const replacement = replacer(...m, m.index, text);
+    const replacement = replacer(m);
     if (replacement === m[0]) {
       pattern.lastIndex = m.index + 1;
       continue;
@@ -70,37 +139,97 @@ function applyRules(text: string, gated: boolean): string {
   const lower = gated ? text.toLowerCase() : '';
   let out = text;
   for (const r of RULES) {
-    if (gated && !r.keywords.some((k) => lower.includes(k))) continue;
-    out = typeof r.replace === 'string' ? out.replace(r.pattern, r.replace) : replaceEach(out, r.pattern, r.replace as (...args: unknown[]) => string);
+    if (gated && r.keywords.length > 0 && !r.keywords.some((k) => lower.includes(k))) continue;
+    const { replace } = r;
+    if (r.onMatch) out = replaceEach(out, r.pattern, r.onMatch);
+    else if (typeof replace === 'string') out = out.replace(r.pattern, replace);
+    else out = replaceEach(out, r.pattern, (m) => (replace as (...args: unknown[]) => string)(...m, m.index, m.input));
   }
   return out;
+}
+
+/** A run of URL-encoded text: at least one `%XX` among URL characters. */
+const URL_CHAR = '(?:[A-Za-z0-9._~+/=:@!*-]|%[0-9A-Fa-f]{2})';
+const URL_ENCODED = new RegExp(`${URL_CHAR}{0,1024}%[0-9A-Fa-f]{2}${URL_CHAR}{0,4096}`, 'g');
+
+/** URL-encoded secrets (`password%3Dx`, `%2F` inside a key): a run whose decoded text holds one is redacted whole. */
+function redactUrlEncoded(text: string, hasSecret: (decoded: string) => boolean): string {
+  if (!text.includes('%')) return text;
+  return text.replace(URL_ENCODED, (run) => {
+    try {
+      return hasSecret(decodeURIComponent(run)) ? REDACTED : run;
+    } catch {
+      return run;
+    }
+  });
 }
 
 function redactAt(text: string, depth: number, budget: DecodeBudget, gated: boolean): string {
   const out = applyRules(text, gated);
   if (depth === 0) return out;
-  return redactBase64(
-    out,
-    (decoded) => {
-      const plain = withoutTerminalCodes(decoded);
-      return redactAt(plain, depth - 1, budget, gated) !== plain;
-    },
-    budget,
-  );
+  const hasSecret = (decoded: string) => {
+    const plain = withoutTerminalCodes(decoded);
+    return redactAt(plain, depth - 1, budget, gated) !== plain;
+  };
+  return redactUrlEncoded(redactBase64(out, hasSecret, budget), hasSecret);
 }
 
-/** Redact secrets from `text`. Idempotent: redacting twice gives the same text. */
+/**
+ * Where `out` (`clean` with secrets replaced) replaced what: the spans of `clean` between the
+ * text kept around each `[REDACTED]`. Undefined when `out` is not `clean` with spans replaced (a
+ * private key's armour is rewritten).
+ */
+function replacedSpans(clean: string, out: string): [number, number][] | undefined {
+  const parts = out.split(REDACTED);
+  if (!clean.startsWith(parts[0]!) || !clean.endsWith(parts[parts.length - 1]!)) return undefined;
+  const spans: [number, number][] = [];
+  let at = parts[0]!.length;
+  for (let k = 1; k < parts.length; k++) {
+    const next = k === parts.length - 1 ? clean.length - parts[k]!.length : clean.indexOf(parts[k]!, at + 1);
+    if (next <= at) return undefined;
+    spans.push([at, next]);
+    at = next + parts[k]!.length;
+  }
+  return spans;
+}
+
+function redactPersonText(text: string, gated: boolean): string {
+  const { clean, places } = cleanedWithPlaces(text);
+  const redact = (t: string) => redactAt(t, BASE64_DEPTH, { left: MAX_DECODES }, gated);
+  const out = redact(clean);
+  if (clean === text || out === clean) return clean === text ? out : text;
+  // The secret's place in the original, its codes inside it going with it; checked, else the clean copy redacted.
+  const spans = replacedSpans(clean, out);
+  if (spans) {
+    let kept = '';
+    let from = 0;
+    for (const [s, e] of spans) {
+      kept += text.slice(from, places[s]) + REDACTED;
+      from = places[e - 1]! + 1;
+    }
+    kept += text.slice(from);
+    const again = cleanedWithPlaces(kept).clean;
+    if (redact(again) === again) return kept;
+  }
+  return out;
+}
+
+/**
+ * Redact secrets from a person's text (a commit, a note, an objective, a branch name, a path).
+ * Secrets are found in a copy without terminal codes and invisible characters, which could split
+ * one, and replaced where they are: a text without a secret comes back byte for byte, codes and
+ * all. Idempotent: redacting twice gives the same text.
+ */
 export function redactSecrets(text: string): string {
-  return redactAt(text, BASE64_DEPTH, { left: MAX_DECODES }, true);
+  return redactPersonText(text, true);
 }
 
 /**
  * A tool call's text as it is logged: terminal escape sequences and invisible characters taken
- * out (redact-escapes.ts), since colour codes or a zero-width space inside a token would hide it
- * from every rule, then redacted. Idempotent too.
+ * out (redact-escapes.ts), which the log has no use for, then redacted as above. Idempotent too.
  */
 export function redactToolText(text: string): string {
-  return redactSecrets(withoutTerminalCodes(text));
+  return redactPersonText(withoutTerminalCodes(text), true);
 }
 
 /**
@@ -108,7 +237,7 @@ export function redactToolText(text: string): string {
  * keyword gates are an optimisation only.
  */
 export function redactSecretsUngated(text: string): string {
-  return redactAt(text, BASE64_DEPTH, { left: MAX_DECODES }, false);
+  return redactPersonText(text, false);
 }
 
 export interface RedactionRuleInfo {

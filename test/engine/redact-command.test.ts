@@ -49,6 +49,28 @@ describe('redactCommand: file paths', () => {
     expect(redactCommand({ type: 'commit', contribution: 'c' })).not.toHaveProperty('files');
   });
 
+  it("redacts a new branch's name; the decider then refuses it, so nothing is written", () => {
+    expect(redactCommand({ type: 'branch', name: `fix/${KEY}`, purpose: 'p' })).toMatchObject({ name: `fix/${REDACTED}` });
+    const dir = tempProject();
+    expect(gctx(dir, ['init']).code).toBe(0);
+    const r = gctx(dir, ['branch', `fix/${KEY}`, '--purpose', 'try it']);
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).not.toContain(BODY);
+    expect(committable(dir)).not.toContain(BODY);
+  });
+
+  it("a commit's text: a key split by colour codes or a zero-width space is redacted, a text without one kept byte for byte", async () => {
+    const dir = tempProject();
+    expect(gctx(dir, ['init']).code).toBe(0);
+    const plain = 'fixed \u001b[31mred\u001b[0m output\u200b here';
+    expect(gctx(dir, ['commit', plain]).code).toBe(0);
+    expect(gctx(dir, ['commit', `rotated AKIA\u001b[m${BODY.slice(0, 6)}\u200b${BODY.slice(6)} today`]).code).toBe(0);
+    const texts = (await readEvents(dir)).filter((e) => e.type === 'commit.recorded').map((e) => JSON.stringify(e.data));
+    expect(texts.join('\n')).toContain(JSON.stringify(plain).slice(1, -1));
+    expect(texts.join('\n')).toContain(`rotated ${REDACTED} today`);
+    expect(committable(dir)).not.toContain(BODY.slice(6));
+  });
+
   it('the command line: --files', () => {
     const dir = tempProject();
     expect(gctx(dir, ['init']).code).toBe(0);

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { REDACTED, redactSecretsUngated, redactToolText } from '../../src/observer/redact.js';
+import { REDACTED, redactSecrets, redactSecretsUngated, redactToolText } from '../../src/observer/redact.js';
 import { withoutTerminalCodes } from '../../src/observer/redact-escapes.js';
 
 const GHP = 'ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
@@ -134,5 +134,28 @@ describe('redaction through terminal codes and invisible characters', () => {
       fill('ghp_\u001b[m'),
     ];
     for (const h of hostile) expect(typeof redactToolText(h)).toBe('string');
+  });
+});
+
+describe("a person's text (commit, note, objective) with terminal codes or invisible characters", () => {
+  it('comes back byte for byte when it holds no secret', () => {
+    for (const text of ['fix \u001b[31mred\u001b[0m build', 'zero\u200bwidth and \u202ebidi', 'full-width：colon ＡＢＣ', `safe ${BODY.slice(0, 8)}\u200b`]) {
+      expect(redactSecrets(text)).toBe(text);
+    }
+  });
+
+  it('is redacted where the split secret is, its other codes kept', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(GHP, AKIA, SK), fc.constantFrom(...SPLITTERS), fc.nat(), (token, splitter, at) => {
+        const cut = 1 + (at % (token.length - 1));
+        const text = `note \u001b[1mbold\u001b[0m: ${token.slice(0, cut)}${splitter}${token.slice(cut)} done`;
+        const out = redactSecrets(text);
+        expect(out).toContain(REDACTED);
+        expect(withoutTerminalCodes(out)).not.toContain(token.slice(cut));
+        expect(out.startsWith('note \u001b[1mbold\u001b[0m: ')).toBe(true);
+        expect(redactSecrets(out)).toBe(out);
+      }),
+    );
+    expect(redactSecrets(`password：hunter2x9 \u001b[1m!\u001b[0m`)).toBe(`password：${REDACTED} \u001b[1m!\u001b[0m`);
   });
 });

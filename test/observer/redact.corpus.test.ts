@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { REDACTED, REDACTION_RULES, redactSecrets, redactSecretsUngated } from '../../src/observer/redact.js';
+import { PROVIDER_PATTERNS } from '../../src/observer/redact-provider.js';
 import { FALSE_POSITIVES, TRUE_POSITIVES } from './redact.corpus.js';
 
 /**
@@ -64,6 +65,12 @@ describe('redaction corpus: invariants', () => {
 
   it('keyword gates only skip work: every sample redacts the same with every rule run', () => {
     for (const text of all) expect(redactSecrets(text)).toBe(redactSecretsUngated(text));
+  });
+
+  it("reads the patterns of secretlint's preset from the package (a release that hides them fails here)", () => {
+    const ids = new Set(PROVIDER_PATTERNS.map(([id]) => id));
+    for (const id of ['aws', 'github', 'gitlab', 'slack', 'stripe', 'sendgrid', 'npm', 'openai', 'anthropic', 'privatekey', 'basicauth', 'database-connection-string']) expect(ids, id).toContain(id);
+    expect(ids).not.toContain('filter-comments');
   });
 
   it('lists every rule with a name and a description', () => {

@@ -77,6 +77,55 @@ const dbPassword = 'pg' + gen(ALNUM, 14);
 const cliToken = gen(ALNUM, 24);
 const cliKey = gen(ALNUM, 32);
 const azdoPat = gen(LOWER + '234567', 52);
+const openaiLegacy = 'sk' + '-' + gen(ALNUM, 20) + 'T3Blbk' + 'FJ' + gen(ALNUM, 20);
+const stripeRestricted = 'rk' + '_live_' + gen(ALNUM, 40);
+const shopifySecret = 'shpss' + '_' + gen(HEX, 32);
+const groq = 'gsk' + '_' + gen(ALNUM, 52);
+const vercel = 'vcp' + '_' + gen(ALNUM, 40);
+const figma = 'figd' + '_' + gen(ALNUM + '_-', 40);
+const tailscale = 'tskey' + '-auth-' + gen(ALNUM, 16) + '-' + gen(ALNUM, 30);
+const grafanaSa = 'glsa' + '_' + gen(ALNUM, 32) + '_' + gen(HEX, 8);
+const onePassword = 'ops' + '_eyJ' + gen(ALNUM, 120) + 'fQ==';
+const twilioAuth = gen(HEX, 32);
+const amzSig = gen(HEX, 64);
+const discordHook = gen(ALNUM + '_-', 68);
+
+/** One token per prefix of our own table that no sample below shows in context: each seen alone in output. */
+const PREFIXED: [string, string][] = [
+  ['aws-bedrock-key', 'ABSK' + gen(B64, 120)],
+  ['aws-key-id', 'APKA' + gen(UPPER + DIGITS, 16)],
+  ['gcp-oauth', 'ya29' + '.' + gen(ALNUM + '_-', 60)],
+  ['openshift-token', 'sha256' + '~' + gen(ALNUM + '_-', 43)],
+  ['fly-token', 'fo1' + '_' + gen(ALNUM, 45)],
+  ['fly-macaroon', 'fm2' + '_' + gen(B64, 120)],
+  ['supabase-token', 'sbp' + '_' + gen(HEX, 40)],
+  ['grafana-api-key', 'eyJrIjoi' + gen(ALNUM, 80)],
+  ['atlassian-token', 'ATATT3' + gen(ALNUM, 120)],
+  ['buildkite-token', 'bkua' + '_' + gen(HEX, 40)],
+  ['postman-token', 'PMAK' + '-' + gen(HEX, 24) + '-' + gen(HEX, 34)],
+  ['sentry-token', 'sntrys' + '_' + gen(ALNUM, 60)],
+  ['clojars-token', 'CLOJARS' + '_' + gen(ALNUM, 60)],
+  ['artifactory-token', 'AKCp' + gen(ALNUM, 70)],
+  ['square-token', 'sq0atp' + '-' + gen(ALNUM, 22)],
+  ['brevo-key', 'xkeysib' + '-' + gen(HEX, 64) + '-' + gen(ALNUM, 16)],
+  ['linear-oauth', 'lin' + '_oauth_' + gen(ALNUM, 40)],
+  ['notion-legacy-token', 'secret' + '_' + gen(ALNUM, 43)],
+  ['mapbox-secret-token', 'sk' + '.eyJ' + gen(ALNUM, 30) + '.' + gen(ALNUM, 22)],
+  ['doppler-token', 'dp' + '.pt.' + gen(ALNUM, 43)],
+  ['pulumi-token', 'pul' + '-' + gen(HEX, 40)],
+  ['planetscale-token', 'pscale' + '_tkn_' + gen(ALNUM, 43)],
+  ['new-relic-key', 'NRAK' + '-' + gen(UPPER + DIGITS, 27)],
+  ['dynatrace-token', 'dt0c01' + '.' + gen(UPPER + DIGITS, 24) + '.' + gen(ALNUM, 64)],
+  ['terraform-cloud-token', gen(ALNUM, 14) + '.atlasv1.' + gen(ALNUM, 70)],
+  ['mailchimp-key', gen(HEX, 32) + '-us12'],
+  ['cloudflare-origin-ca-key', 'v1.0' + '-' + gen(HEX, 24) + '-' + gen(HEX, 146)],
+  ['gitlab-token', 'glptt' + '-' + gen(ALNUM, 40)],
+  ['github-fine-grained-pat', 'github' + '_pat_' + gen(ALNUM, 40)],
+  ['vault-token', 'hvb' + '.' + gen(ALNUM, 60)],
+  ['docker-hub-org-token', 'dckr' + '_oat_' + gen(ALNUM + '_-', 32)],
+  ['heroku-api-key', heroku],
+  ['digitalocean-token', digitalocean],
+];
 
 export interface TruePositive {
   kind: string;
@@ -183,6 +232,43 @@ export const TRUE_POSITIVES: TruePositive[] = [
   tp('php-define', `define( 'DB_PASSWORD', '${password}' );\ndefine( 'AUTH_KEY', '${gen(ALNUM + '!@#', 64)}' );`, password, ["define( 'DB_PASSWORD', '"]),
   tp('maven-settings', `<server>\n  <id>nexus</id>\n  <username>deploy</username>\n  <password>${password}</password>\n</server>`, password, ['<username>deploy</username>']),
   tp('cookie-header', `Cookie: _ga=GA1.2.3; sessionid=${gen(ALNUM, 32)}x; csrftoken=${password}`, password, ['Cookie: _ga=']),
+  // secretlint's preset (redact-provider.ts) supplies these shapes.
+  tp('openai-key', `OPENAI_API_KEY=${openaiLegacy}`, openaiLegacy),
+  tp('stripe-restricted-key', `stripe.api_key = '${stripeRestricted}'`, stripeRestricted),
+  tp('shopify-shared-secret', `Shopify secret ${shopifySecret} rotated`, shopifySecret),
+  tp('groq-key', `client = Groq(api_key=os.environ.get("GROQ") or "${groq}")`, groq),
+  tp('vercel-token', `vercel whoami --scope team ${vercel}`, vercel),
+  tp('figma-token', `X-Figma-Token: ${figma}`, figma),
+  tp('tailscale-key', `tailscale up --authkey=${tailscale}`, tailscale),
+  tp('grafana-service-account', `grafana token ${grafanaSa}`, grafanaSa),
+  tp('1password-service-account', `export OP_SERVICE_ACCOUNT_TOKEN=${onePassword}`, onePassword.slice(4)),
+  tp('twilio-auth-token', `TWILIO_AUTH_TOKEN=${twilioAuth}`, twilioAuth, ['TWILIO_AUTH_TOKEN=']),
+  // Our own rules: command lines, assignments, PowerShell, encodings, names.
+  tp('sshpass-env', `SSHPASS=${password} sshpass -e ssh deploy@10.0.0.5`, password, ['sshpass -e ssh deploy@10.0.0.5']),
+  tp('mysql-password', `mysql -p${password}`, password),
+  tp('api-key-env', `API_KEY=${cliKey}`, cliKey, ['API_KEY=']),
+  tp('yaml-secret', `app:\n  secret: ${cliToken}\n  name: web`, cliToken, ['name: web']),
+  tp('full-width-colon', `password：${password}`, password, ['password：']),
+  tp('powershell-secure-string', `$pw = ConvertTo-SecureString "${password}" -AsPlainText -Force`, password, ['-AsPlainText -Force']),
+  tp('powershell-secure-string', `ConvertTo-SecureString -String '${password}' -AsPlainText -Force`, password),
+  tp('url-encoded', `curl "https://api.example.com/login?form=password%3D${encodeURIComponent(password)}%26user%3Dbob"`, [password, encodeURIComponent(password)], ['api.example.com']),
+  tp('url-encoded', `redirect_uri=postgres%3A%2F%2Fapp%3A${dbPassword}%40db%2Fapp`, dbPassword),
+  tp('branch-name', `feature/${ghp}-fix`, ghp, ['feature/']),
+  tp('file-path', `secrets/${awsId}.txt`, awsId, ['secrets/', '.txt']),
+  ...PREFIXED.map(([kind, token]) => tp(kind, `found ${token} in the output`, token, ['in the output'])),
+  tp('npm-config-set', `npm config set //npm.example.com/:_authToken ${cliToken}`, cliToken, ['npm config set //npm.example.com/:_authToken']),
+  tp('slack-webhook', `curl -d @msg.json https://hooks.slack.com/services/T0${slackHook.slice(2, 9)}/B0${slackHook.slice(12)}`, slackHook.slice(12), ['hooks.slack.com/services/']),
+  tp('mongo-password', `mongosh --host db -u admin -p ${password} admin`, password, ['admin']),
+  tp('zip-password', `zip -P ${password} -r backup.zip data/`, password, ['-r backup.zip data/']),
+  tp('7z-password', `7z a -p${password} backup.7z data/`, password),
+  tp('httpie-auth', `http -a bob:${password} https://api.example.com/me`, password, ['bob:']),
+  tp('smbclient-password', `smbclient //fs/share -U bob%${password}`, password, ['bob%']),
+  tp('npmrc-auth', `registry=https://npm.example.com/\n_auth=${b64(`bob:${password}`)}`, b64(`bob:${password}`)),
+  tp('putty-private-key', `PuTTY-User-Key-File-3: ssh-rsa\nPrivate-Lines: 2\n${pemBody[0]}\n${pemBody[1]}\nPrivate-MAC: 0a1b`, [pemBody[0]!, pemBody[1]!]),
+  tp('connection-string', `Server=db;Database=app;User Id=sa;Password=${password};Encrypt=true`, password, ['User Id=sa']),
+  tp('authorization-header', `Authorization: ${cliKey}`, cliKey, ['Authorization: ']),
+  tp('signed-url-signature', `https://b.s3.amazonaws.com/k?X-Amz-Expires=60&X-Amz-Signature=${amzSig}`, amzSig, ['X-Amz-Expires=60']),
+  tp('webhook-url', `https://discord.com/api/webhooks/123456789012345678/${discordHook}`, discordHook, ['discord.com/api/webhooks/']),
   tp('base64-github-token', `$ echo ${b64(ghp)} | base64 -d`, [b64(ghp), ghp], ['| base64 -d']),
   tp('base64-wrapped-lines', `$ base64 token.txt\n${wrapped(`${ghFine}\n`)}`, [ghFine, ...wrapped(`${ghFine}\n`).split('\n')]),
   tp('k8s-secret-data', `apiVersion: v1\nkind: Secret\nmetadata:\n  name: app\ntype: Opaque\ndata:\n  DATABASE_URL: ${b64(`postgres://app:${dbPassword}@db/app`)}\n  .dockerconfigjson: ${b64(JSON.stringify({ auths: { 'ghcr.io': { auth: b64(`bob:${ghp}`) } } }))}`, [dbPassword, ghp, b64(`postgres://app:${dbPassword}@db/app`)], ['name: app']),
@@ -231,5 +317,9 @@ export const FALSE_POSITIVES: string[] = [
   `Anthropic also reads \`ANTHROPIC_AUTH_TOKEN\` as bearer authentication. The \`Pwd=\` and \`Password=\` keys are left to the assignment rules; \`mongosh -p\`, but a port for ssh.`,
   `SECRET_KEY = get_secret("DJANGO_SECRET_KEY")\nAPI_TOKEN = os.environ["API_TOKEN"]\nsecret_key=settings[KEY_NAME]\ntoken=useToken(ctx)`,
   `password: string | undefined;\napi_key: Optional[str] = None\nconst token = foo(bar);\n  password: your password here\nPassword: at least 12 characters, one digit.`,
+  `// secretlint-disable-next-line\nconst example = 'placeholder';\naws_account_id = 123456789012`,
+  `https://example.com/search?q=hello%20world&page=2\nprogress: 100% done (42/42)\nC%3A%5CUsers%5Cbob`,
+  `getAuthenticationTokenRefreshHandlerForServiceAccountWithRetries ${gen(HEX, 64)} sha256:${gen(HEX, 64)}`,
+  `注意：パスワードを入力してください\n端口：8080`,
   `v1.2.3 ^4.17.21 ~2.0.0 >=18 <23\nsha1: da39a3ee5e6b4b0d3255bfef95601890afd80709\nmd5: d41d8cd98f00b204e9800998ecf8427e`,
 ];
