@@ -78,10 +78,12 @@ function fileInside(path: string, cwd: string, gcc: GccDir): string | null {
 /** A shell command's first plain write into `.GCC/`; a nested `sh -c` is read one level deep. */
 function shellWrite(command: string, cwd: string, gcc: GccDir, depth = 0): string | null {
   const lands = (dir: string | undefined, path: string) => (isAbsolute(path) || path.startsWith('~') ? gcc.inside(resolveFrom('/', path)) : dir === undefined ? null : gcc.inside(resolveFrom(dir, path)));
+  let patch: string[] | undefined;
   for (const cmd of simpleCommands(command, cwd, moveDir)) {
     const w = commandWrites(cmd);
     for (const x of w.writes) if ((!x.named || namesGcc(x.path)) && lands(x.cwd, x.path) !== null) return x.what;
-    if (w.patch) for (const p of patchTargets(command)) if (lands(w.patch.cwd, p) !== null) return `apply_patch ${p}`;
+    // Codex's apply_patch: the patch is in the command's text (an argument or a heredoc).
+    if (w.patch) for (const p of (patch ??= patchTargets(command))) if (lands(w.patch.cwd, p) !== null) return `apply_patch ${p}`;
     const hit = w.nested && depth < 1 ? shellWrite(w.nested.command, w.nested.cwd ?? '', gcc, depth + 1) : null;
     if (hit) return hit;
   }

@@ -21,8 +21,12 @@ export interface SimpleCommand {
 
 /** Longer commands are not read: the guard is a courtesy, and its cost stays bounded. */
 export const MAX_COMMAND = 64 * 1024;
-/** Text handed to the tokenizer, at most this many times the command's length (comments re-read the rest). */
-export const PARSE_BUDGET = 3;
+/**
+ * Text handed to the tokenizer: at most this many times the command, plus a constant that lets a
+ * short script's comments each be read past (shell-quote's comment takes the rest of the text,
+ * so the text after it is tokenized again).
+ */
+export const PARSE_BUDGET = { times: 3, plus: 32 * 1024 };
 
 const SEPARATORS = new Set([';', '&&', '||', '|', '|&', '&', ';;', ';&', ';;&']);
 const OPENERS = new Set(['(', '<(', '>(']);
@@ -93,29 +97,44 @@ function plain(word: string): Word {
 
 /**
  * What the tokenizer is given: line continuations joined, heredoc bodies blanked (they are data,
- * and an apostrophe in one would open a quote), and each newline made a `;`, since shell-quote
- * reads a newline as a space. A newline inside quotes only gains a `;` within the quoted word.
+ * and an apostrophe in one would open a quote), comments without quotes dropped, and each newline
+ * made a `;`, since shell-quote reads a newline as a space. A newline inside quotes only gains a
+ * `;` within the quoted word; a comment dropped inside quotes only loses text of the quoted word.
  */
 function prepare(text: string): string {
   const lines = text.replace(/\\\r?\n/g, '').split('\n');
   const bodies: { delimiter: string; tabs: boolean }[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
+    let line = lines[i]!;
     if (bodies.length) {
       const b = bodies[0]!;
       if ((b.tabs ? line.replace(/^\t+/, '') : line).replace(/\r$/, '') === b.delimiter) bodies.shift();
       lines[i] = '';
       continue;
     }
+    line = lines[i] = withoutComment(line);
     for (const m of line.matchAll(HEREDOC)) bodies.push({ delimiter: m[2] ?? m[3] ?? m[4] ?? '', tabs: m[1] === '-' });
   }
   return lines.join('\n;');
 }
 
+/**
+ * A line without its comment when no quote or backslash follows the `#`: removing it can then
+ * change no quoting. Other comments are left to shell-quote (see tokenize).
+ */
+function withoutComment(line: string): string {
+  let from = 0;
+  for (const q of ["'", '"', '`', '\\']) from = Math.max(from, line.lastIndexOf(q) + 1);
+  for (let at = line.indexOf('#', from); at >= 0; at = line.indexOf('#', at + 1)) {
+    if (at === 0 || line[at - 1] === ' ' || line[at - 1] === '\t') return line.slice(0, at);
+  }
+  return line;
+}
+
 /** shell-quote's tokens; its comment runs to the end of the text, so the text after the comment's line is read again, within a budget. */
 function tokenize(code: string): Token[] {
   const out: Token[] = [];
-  let budget = PARSE_BUDGET * code.length;
+  let budget = PARSE_BUDGET.times * code.length + PARSE_BUDGET.plus;
   let rest = code;
   while (rest) {
     budget -= rest.length;

@@ -186,16 +186,23 @@ function scriptThenFiles(a: Args, scriptOptions: string[]): Word[] {
  */
 function readArgs(words: Word[], spec: Spec, stopAtOperand = false): Args {
   const a: Args = { operands: [], flags: new Set(), values: new Map() };
-  const put = (k: string, v: Word) => a.values.set(k, [...(a.values.get(k) ?? []), v]);
+  const put = (k: string, v: Word) => {
+    const list = a.values.get(k);
+    if (list) list.push(v);
+    else a.values.set(k, [v]);
+  };
+  const rest = (from: number) => {
+    for (let k = from; k < words.length; k++) a.operands.push(words[k]!);
+  };
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
     if (w === '--') {
-      a.operands.push(...words.slice(i + 1));
+      rest(i + 1);
       break;
     }
     if (w === null || !w.startsWith('-') || w === '-') {
       if (stopAtOperand) {
-        a.operands.push(...words.slice(i));
+        rest(i);
         break;
       }
       a.operands.push(w);
