@@ -77,6 +77,8 @@ function fileInside(path: string, cwd: string, gcc: GccDir): string | null {
 
 /** A shell command's first plain write into `.GCC/`; a nested `sh -c` is read one level deep. */
 function shellWrite(command: string, cwd: string, gcc: GccDir, depth = 0): string | null {
+  // A plain write lands in .GCC/ only through a word naming it, or from a directory inside it.
+  if (!/\.gcc/i.test(command) && gcc.inside(cwd) === null) return null;
   const lands = (dir: string | undefined, path: string) => (isAbsolute(path) || path.startsWith('~') ? gcc.inside(resolveFrom('/', path)) : dir === undefined ? null : gcc.inside(resolveFrom(dir, path)));
   let patch: string[] | undefined;
   for (const cmd of simpleCommands(command, cwd, moveDir)) {

@@ -1,4 +1,4 @@
-import parse from 'shell-quote/parse.js';
+import { shellQuoteParse } from '../runtime/lazy-deps.js';
 
 /**
  * A shell command line read into its simple commands, as far as it plainly says: shell-quote
@@ -35,6 +35,12 @@ const INPUT = new Set(['<', '<<', '<<-', '<<<', '<&']);
 const HEREDOC = /(?<!<)<<(-?)[ \t]*(?:'([^'\n]*)'|"([^"\n]*)"|\\?([^\s;&|<>()'"]+))/g;
 
 type Token = string | { op: string } | { comment: string } | { pattern: string };
+
+/**
+ * Variables are kept as written (`$X`), so that a word holding one is known not to be plain. An
+ * object rather than a function: shell-quote then skips a pass that compiles a pattern per word.
+ */
+const KEEP_VARIABLES: Record<string, string> = new Proxy({}, { get: (_, key) => `$${String(key)}` });
 
 /** The simple commands of `text`, in order; none when it is too long or not readable. */
 export function simpleCommands(text: string, cwd: string | undefined, resolveDir: (cwd: string | undefined, dir: Word) => string | undefined): SimpleCommand[] {
@@ -138,7 +144,7 @@ function tokenize(code: string): Token[] {
   let rest = code;
   while (rest) {
     budget -= rest.length;
-    const tokens = parse(rest, (key: string) => `$${key}`) as Token[];
+    const tokens = shellQuoteParse()(rest, KEEP_VARIABLES) as Token[];
     rest = '';
     for (const t of tokens) {
       if (typeof t === 'object' && 'comment' in t) {

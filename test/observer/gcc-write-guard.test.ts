@@ -1,17 +1,17 @@
 import { describe, expect, it, vi } from 'vitest';
 import { gccWriteReason } from '../../src/observer/gcc-write-guard.js';
+import type { ShellQuoteParse } from '../../src/runtime/lazy-deps.js';
 import { MAX_COMMAND, PARSE_BUDGET } from '../../src/observer/shell-commands.js';
 
 /** Characters handed to the tokenizer: the guard's work, counted instead of timed. */
 let parsed = 0;
-vi.mock('shell-quote/parse.js', async (original) => {
-  const real = ((await original()) as { default: (s: string, ...rest: unknown[]) => unknown }).default;
-  return {
-    default: (s: string, ...rest: unknown[]) => {
-      parsed += s.length;
-      return real(s, ...rest);
-    },
-  };
+vi.mock('../../src/runtime/lazy-deps.js', async (original) => {
+  const deps = await original<typeof import('../../src/runtime/lazy-deps.js')>();
+  const counted = ((s: string, ...rest: Parameters<ShellQuoteParse> extends [string, ...infer R] ? R : never) => {
+    parsed += s.length;
+    return deps.shellQuoteParse()(s, ...rest);
+  }) as ShellQuoteParse;
+  return { ...deps, shellQuoteParse: () => counted };
 });
 
 const ROOT = '/tmp/gcc-guard-table';
@@ -222,12 +222,15 @@ describe('the cost of reading a command', () => {
       Array.from({ length: 1100 }, (_, i) => `grep -v x${i}`).join(' | '),
       Array.from({ length: 400 }, (_, i) => `echo "line ${i}" >> out.txt # note ${i}`).join('\n'),
       Array.from({ length: 300 }, (_, i) => `cat <<EOF${i}\nbody ${i}\nEOF${i}`).join('\n'),
-      Array.from({ length: 300 }, () => `bash -c 'echo a # c\necho b'`).join('\n'),
+      Array.from({ length: 300 }, () => `bash -c 'echo .GCC # c\necho b'`).join('\n'),
       Array.from({ length: 500 }, () => 'apply_patch <<E\n*** Update File: a\nE').join('\n'),
       '#'.repeat(10_000) + '\nls'.repeat(3_000),
       `echo ${'"'.repeat(20_001)}`,
     ];
-    for (const s of shapes) {
+    for (const shape of shapes) {
+      // A command that names no .GCC is not tokenized at all.
+      if (!shape.includes('.GCC')) expect(count(shape)).toBe(0);
+      const s = `cat .GCC/main.md\n${shape}`;
       expect(s.length).toBeLessThanOrEqual(MAX_COMMAND);
       // A nested `sh -c` is read once more, one level deep.
       const work = count(s);
