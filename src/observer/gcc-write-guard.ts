@@ -49,7 +49,8 @@ function findWrite(call: GuardInput, gcc: GccDir): string | null {
     const real = resolveToolPath(path, cwd);
     const [asWritten, resolved] = [gcc.inside(resolveFrom(cwd, path.replace(/^@/, ''))), gcc.inside(real)];
     if (asWritten === null && resolved === null) return null;
-    const mainView = input.removes !== true && (asWritten ?? 'main.md') === 'main.md' && resolved === 'main.md' && !isLink(real);
+    const main = (asWritten ?? 'main.md') === 'main.md' && resolved === 'main.md';
+    const mainView = input.removes !== true && main && !isLink(real);
     return mainView ? null : `${tool} ${path}`;
   }
   if (tool === 'Bash') {
@@ -60,9 +61,12 @@ function findWrite(call: GuardInput, gcc: GccDir): string | null {
   }
   if (!call.hostTool) return null;
   const fx = mcpEffects(call.hostTool, input);
-  const patches = fx?.patches ?? (call.hostTool === 'apply_patch' ? Object.values(input).filter((v): v is string => typeof v === 'string') : []);
+  const strings = Object.values(input).filter((v): v is string => typeof v === 'string');
+  const patches = fx?.patches ?? (call.hostTool === 'apply_patch' ? strings : []);
   for (const p of fx?.paths ?? []) if (p && fileInside(p, cwd, gcc) !== null) return `${call.hostTool} ${p}`;
-  for (const text of patches) for (const p of patchTargets(text)) if (fileInside(p, cwd, gcc) !== null) return `${call.hostTool} ${p}`;
+  for (const text of patches) {
+    for (const p of patchTargets(text)) if (fileInside(p, cwd, gcc) !== null) return `${call.hostTool} ${p}`;
+  }
   for (const s of fx?.shell ?? []) {
     const hit = shellWrite(s.command, s.cwd ? resolve(cwd, s.cwd) : cwd, gcc);
     if (hit) return hit;
@@ -79,13 +83,18 @@ function fileInside(path: string, cwd: string, gcc: GccDir): string | null {
 function shellWrite(command: string, cwd: string, gcc: GccDir, depth = 0): string | null {
   // A plain write lands in .GCC/ only through a word naming it, or from a directory inside it.
   if (!/\.gcc/i.test(command) && gcc.inside(cwd) === null) return null;
-  const lands = (dir: string | undefined, path: string) => (isAbsolute(path) || path.startsWith('~') ? gcc.inside(resolveFrom('/', path)) : dir === undefined ? null : gcc.inside(resolveFrom(dir, path)));
+  const lands = (dir: string | undefined, path: string) => {
+    if (isAbsolute(path) || path.startsWith('~')) return gcc.inside(resolveFrom('/', path));
+    return dir === undefined ? null : gcc.inside(resolveFrom(dir, path));
+  };
   let patch: string[] | undefined;
   for (const cmd of simpleCommands(command, cwd, moveDir)) {
     const w = commandWrites(cmd);
     for (const x of w.writes) if ((!x.named || namesGcc(x.path)) && lands(x.cwd, x.path) !== null) return x.what;
     // Codex's apply_patch: the patch is in the command's text (an argument or a heredoc).
-    if (w.patch) for (const p of (patch ??= patchTargets(command))) if (lands(w.patch.cwd, p) !== null) return `apply_patch ${p}`;
+    if (w.patch) {
+      for (const p of (patch ??= patchTargets(command))) if (lands(w.patch.cwd, p) !== null) return `apply_patch ${p}`;
+    }
     const hit = w.nested && depth < 1 ? shellWrite(w.nested.command, w.nested.cwd ?? '', gcc, depth + 1) : null;
     if (hit) return hit;
   }

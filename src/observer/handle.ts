@@ -61,7 +61,8 @@ let guarding: Promise<typeof import('./gcc-write-guard.js')> | undefined;
 async function blockReason(memory: HookMemory, env: HookEnvelope): Promise<string | null> {
   if (!env.tool || env.tool === 'Memory' || !env.input) return null;
   const { gccWriteReason } = await (guarding ??= import('./gcc-write-guard.js'));
-  return gccWriteReason({ tool: env.tool, input: env.input, cwd: env.cwd ?? memory.root, gccDir: memory.gccDir, ...(env.hostTool ? { hostTool: env.hostTool } : {}) });
+  const cwd = env.cwd ?? memory.root;
+  return gccWriteReason({ tool: env.tool, input: env.input, cwd, gccDir: memory.gccDir, ...(env.hostTool ? { hostTool: env.hostTool } : {}) });
 }
 
 async function decide(memory: HookMemory, env: HookEnvelope, opts: HookOptions): Promise<HookDecision> {

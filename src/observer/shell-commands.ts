@@ -34,6 +34,9 @@ const OUTPUT = new Set(['>', '>>', '>|', '&>', '&>>', '>&', '<>']);
 const INPUT = new Set(['<', '<<', '<<-', '<<<', '<&']);
 const HEREDOC = /(?<!<)<<(-?)[ \t]*(?:'([^'\n]*)'|"([^"\n]*)"|\\?([^\s;&|<>()'"]+))/g;
 
+/** Where a `cd` to `dir` goes from `cwd`; undefined when that is not plain. */
+export type MoveDir = (cwd: string | undefined, dir: Word) => string | undefined;
+
 type Token = string | { op: string } | { comment: string } | { pattern: string };
 
 /**
@@ -43,7 +46,7 @@ type Token = string | { op: string } | { comment: string } | { pattern: string }
 const KEEP_VARIABLES: Record<string, string> = new Proxy({}, { get: (_, key) => `$${String(key)}` });
 
 /** The simple commands of `text`, in order; none when it is too long or not readable. */
-export function simpleCommands(text: string, cwd: string | undefined, resolveDir: (cwd: string | undefined, dir: Word) => string | undefined): SimpleCommand[] {
+export function simpleCommands(text: string, cwd: string | undefined, resolveDir: MoveDir): SimpleCommand[] {
   if (text.length > MAX_COMMAND) return [];
   let tokens: Token[];
   try {
@@ -59,7 +62,9 @@ export function simpleCommands(text: string, cwd: string | undefined, resolveDir
     if (cur.words.length || cur.writes.length) out.push(cur);
     const words = cur.words;
     // A plain `cd` (or pushd) moves the commands after it, within its parentheses.
-    if (words[0] === 'cd' || words[0] === 'pushd') here = resolveDir(cur.cwd, words.slice(1).find((w) => w !== '--' && w !== '-P' && w !== '-L') ?? '~');
+    if (words[0] === 'cd' || words[0] === 'pushd') {
+      here = resolveDir(cur.cwd, words.slice(1).find((w) => w !== '--' && w !== '-P' && w !== '-L') ?? '~');
+    }
     cur = { words: [], writes: [], cwd: here };
   };
   for (let i = 0; i < tokens.length; i++) {
@@ -137,7 +142,10 @@ function withoutComment(line: string): string {
   return line;
 }
 
-/** shell-quote's tokens; its comment runs to the end of the text, so the text after the comment's line is read again, within a budget. */
+/**
+ * shell-quote's tokens. Its comment runs to the end of the text, so the text after the comment's
+ * line is tokenized again, within a budget.
+ */
 function tokenize(code: string): Token[] {
   const out: Token[] = [];
   let budget = PARSE_BUDGET.times * code.length + PARSE_BUDGET.plus;

@@ -32,46 +32,67 @@ interface Args {
   values: Map<string, Word[]>;
 }
 
-/** Options that take a value: short letters, long names; `attached`: letters whose value is the rest of their word only (`-i.bak`). */
+/**
+ * Options that take a value: short letters, long names; `attached`: letters whose value is the
+ * rest of their word only (`-i.bak`).
+ */
 interface Spec {
   short?: string;
   long?: readonly string[];
   attached?: string;
 }
 
-const all = (a: Args) => a.operands;
-const last = (a: Args) => [...(a.operands.length > 1 ? a.operands.slice(-1) : []), ...(a.values.get('t') ?? []), ...(a.values.get('target-directory') ?? [])];
-
 interface Writer {
   spec: Spec;
   writes: (a: Args) => Word[];
 }
 
+const TARGET_DIR = ['t', 'target-directory'];
+const targetDirs = (a: Args) => TARGET_DIR.flatMap((k) => a.values.get(k) ?? []);
+const all = (a: Args) => [...a.operands, ...targetDirs(a)];
+/** The destination: `-t DIR`, else the last of two or more operands (the others are read). */
+const last = (a: Args) => (targetDirs(a).length ? targetDirs(a) : a.operands.length > 1 ? a.operands.slice(-1) : []);
+const writer = (writes: Writer['writes'], short?: string, long?: readonly string[], attached?: string): Writer => ({
+  spec: { ...(short ? { short } : {}), ...(long ? { long } : {}), ...(attached ? { attached } : {}) },
+  writes,
+});
+const COPY_OPTIONS = ['target-directory', 'suffix', 'backup', 'sparse', 'reflink'];
+
 const WRITERS: Record<string, Writer> = {
-  rm: { spec: {}, writes: all },
-  rmdir: { spec: {}, writes: all },
-  unlink: { spec: {}, writes: all },
-  shred: { spec: { short: 'ns', long: ['iterations', 'size', 'remove'] }, writes: all },
-  touch: { spec: { short: 'rdt', long: ['reference', 'date'] }, writes: all },
-  mkdir: { spec: { short: 'm', long: ['mode', 'context'] }, writes: all },
-  truncate: { spec: { short: 'sr', long: ['size', 'reference'] }, writes: all },
-  chmod: { spec: { long: ['reference'] }, writes: all },
-  chown: { spec: { long: ['reference', 'from'] }, writes: all },
-  chgrp: { spec: { long: ['reference'] }, writes: all },
-  tee: { spec: { long: ['output-error'] }, writes: all },
-  mv: { spec: { short: 'tS', long: ['target-directory', 'suffix', 'backup'] }, writes: (a) => [...a.operands, ...(a.values.get('t') ?? []), ...(a.values.get('target-directory') ?? [])] },
-  cp: { spec: { short: 'tS', long: ['target-directory', 'suffix', 'backup', 'sparse', 'reflink'] }, writes: last },
-  ln: { spec: { short: 'tS', long: ['target-directory', 'suffix', 'backup'] }, writes: last },
-  install: { spec: { short: 'gmotS', long: ['group', 'mode', 'owner', 'target-directory', 'suffix'] }, writes: (a) => (a.flags.has('d') || a.flags.has('directory') ? a.operands : last(a)) },
-  rsync: { spec: { short: 'eBfT', long: ['exclude', 'include', 'filter', 'rsh', 'files-from', 'exclude-from', 'include-from', 'temp-dir', 'chmod', 'chown'] }, writes: last },
-  dd: { spec: {}, writes: (a) => a.operands.filter((w) => w?.startsWith('of=')).map((w) => w!.slice(3)) },
-  sed: { spec: { short: 'efl', long: ['expression', 'file', 'line-length'], attached: 'i' }, writes: (a) => (a.flags.has('i') || a.flags.has('in-place') ? scriptThenFiles(a, ['e', 'f', 'expression', 'file']) : []) },
-  perl: { spec: { short: 'eEIM', attached: 'i0lx' }, writes: (a) => (a.flags.has('i') ? scriptThenFiles(a, ['e', 'E']) : []) },
-  tar: { spec: { short: 'fCTXbgHKLNV', long: ['file', 'directory', 'files-from', 'exclude-from', 'exclude', 'format', 'transform', 'owner', 'group', 'mode'] }, writes: tarWrites },
-  unzip: { spec: { short: 'dP' }, writes: (a) => (['l', 't', 'p', 'v', 'Z', 'z'].some((f) => a.flags.has(f)) ? [] : (a.values.get('d') ?? ['.'])) },
+  rm: writer(all),
+  rmdir: writer(all),
+  unlink: writer(all),
+  shred: writer(all, 'ns', ['iterations', 'size', 'remove']),
+  touch: writer(all, 'rdt', ['reference', 'date']),
+  mkdir: writer(all, 'm', ['mode', 'context']),
+  truncate: writer(all, 'sr', ['size', 'reference']),
+  chmod: writer(all, '', ['reference']),
+  chown: writer(all, '', ['reference', 'from']),
+  chgrp: writer(all, '', ['reference']),
+  tee: writer(all, '', ['output-error']),
+  mv: writer(all, 'tS', COPY_OPTIONS),
+  cp: writer(last, 'tS', COPY_OPTIONS),
+  ln: writer(last, 'tS', COPY_OPTIONS),
+  install: writer(
+    (a) => (a.flags.has('d') || a.flags.has('directory') ? a.operands : last(a)),
+    'gmotS',
+    ['group', 'mode', 'owner', ...COPY_OPTIONS],
+  ),
+  rsync: writer(last, 'eBfT', ['exclude', 'include', 'filter', 'rsh', 'files-from', 'exclude-from', 'temp-dir']),
+  dd: writer((a) => a.operands.flatMap((w) => (w?.startsWith('of=') ? [w.slice(3)] : []))),
+  sed: writer(
+    (a) => (a.flags.has('i') || a.flags.has('in-place') ? afterScript(a, ['e', 'f', 'expression', 'file']) : []),
+    'efl',
+    ['expression', 'file', 'line-length'],
+    'i',
+  ),
+  perl: writer((a) => (a.flags.has('i') ? afterScript(a, ['e', 'E']) : []), 'eEIM', [], 'i0lx'),
+  tar: writer(tarWrites, 'fCTXbgHKLNV', ['file', 'directory', 'files-from', 'exclude-from', 'exclude', 'format']),
+  // Listing, testing or printing extracts nothing; otherwise into -d, or here.
+  unzip: writer((a) => ([...'ltpvZz'].some((f) => a.flags.has(f)) ? [] : (a.values.get('d') ?? ['.'])), 'dP'),
 };
 
-/** Programs that run the rest of their words as a command: options taking a value, and how many operands come before the command. */
+/** Programs that run the rest of their words as a command; `skip`: operands before it; `stop`: flags for none. */
 const WRAPPERS: Record<string, { spec: Spec; skip?: number; stop?: string }> = {
   sudo: { spec: { short: 'ugCDhprtTU', long: ['user', 'group', 'chdir', 'host', 'prompt', 'role', 'type'] } },
   doas: { spec: { short: 'uC' } },
@@ -83,7 +104,7 @@ const WRAPPERS: Record<string, { spec: Spec; skip?: number; stop?: string }> = {
   builtin: { spec: {} },
   exec: { spec: { short: 'a' } },
   timeout: { spec: { short: 'sk', long: ['signal', 'kill-after'] }, skip: 1 },
-  xargs: { spec: { short: 'IdEnPLsa', long: ['replace', 'delimiter', 'eof', 'max-args', 'max-procs', 'max-lines', 'max-chars', 'arg-file'] } },
+  xargs: { spec: { short: 'IdEnPLsa', long: ['replace', 'delimiter', 'eof', 'max-args', 'max-procs', 'arg-file'] } },
   stdbuf: { spec: { short: 'ioe', long: ['input', 'output', 'error'] } },
 };
 
@@ -91,6 +112,7 @@ const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh']);
 /** Words that open or close a compound command: what follows them is the command. */
 const KEYWORDS = new Set(['if', 'then', 'else', 'elif', 'do', 'while', 'until', '!', '{', '}', 'fi', 'done', 'esac']);
 const FIND_WRITERS = new Set(['rm', 'rmdir', 'unlink', 'shred', 'mv', 'truncate']);
+const ASSIGNMENT = /^[A-Za-z_]\w*=/;
 
 export function commandWrites(cmd: SimpleCommand): CommandWrites {
   const out: CommandWrites = { writes: [] };
@@ -98,7 +120,7 @@ export function commandWrites(cmd: SimpleCommand): CommandWrites {
   let words = cmd.words;
   for (let guard = 0; guard < 8; guard++) {
     let i = 0;
-    while (i < words.length && (KEYWORDS.has(words[i] ?? '') || /^[A-Za-z_]\w*=/.test(words[i] ?? ''))) i++;
+    while (i < words.length && (KEYWORDS.has(words[i] ?? '') || ASSIGNMENT.test(words[i] ?? ''))) i++;
     const name = words[i];
     if (!name) return out;
     const program = name.slice(name.lastIndexOf('/') + 1);
@@ -112,9 +134,11 @@ export function commandWrites(cmd: SimpleCommand): CommandWrites {
       words = a.operands.slice(wrapper.skip ?? 0);
       continue;
     }
-    const writer = WRITERS[program];
-    if (writer) {
-      for (const p of writer.writes(readArgs(rest, writer.spec))) if (p && p !== '-') out.writes.push({ path: p, cwd: cmd.cwd, what: `${program} ${p}` });
+    const known = WRITERS[program];
+    if (known) {
+      for (const p of known.writes(readArgs(rest, known.spec))) {
+        if (p && p !== '-') out.writes.push({ path: p, cwd: cmd.cwd, what: `${program} ${p}` });
+      }
     } else if (program === 'git') gitWrites(rest, cmd.cwd, out);
     else if (program === 'find') findWrites(rest, cmd.cwd, out);
     else if (program === 'apply_patch' || program === 'applypatch') out.patch = { cwd: cmd.cwd };
@@ -142,7 +166,9 @@ function gitWrites(words: Word[], cwd: string | undefined, out: CommandWrites): 
   const spec = sub ? specs[sub] : undefined;
   if (!sub || !spec) return;
   let at = cwd;
-  for (const d of global.values.get('C') ?? []) at = d === null ? undefined : d.startsWith('/') ? d : at === undefined ? undefined : `${at}/${d}`;
+  for (const d of global.values.get('C') ?? []) {
+    at = d === null ? undefined : d.startsWith('/') ? d : at === undefined ? undefined : `${at}/${d}`;
+  }
   for (const p of readArgs(args, spec).operands) {
     // Pathspec magic (`:!.GCC`, `:(exclude)`) leaves paths out or means more than it says.
     if (p && !p.startsWith(':')) out.writes.push({ path: p, cwd: at, what: `git ${sub} ${p}`, named: true });
@@ -160,7 +186,8 @@ function findWrites(words: Word[], cwd: string | undefined, out: CommandWrites):
   for (; i < words.length; i++) {
     const w = words[i];
     if (w === '-delete') deletes = true;
-    if ((w === '-exec' || w === '-execdir' || w === '-ok' || w === '-okdir') && FIND_WRITERS.has((words[i + 1] ?? '').replace(/^.*\//, ''))) deletes = true;
+    const runs = w === '-exec' || w === '-execdir' || w === '-ok' || w === '-okdir';
+    if (runs && FIND_WRITERS.has((words[i + 1] ?? '').replace(/^.*\//, ''))) deletes = true;
   }
   if (deletes) for (const s of starts) if (s) out.writes.push({ path: s, cwd, what: `find ${s} -delete` });
 }
@@ -169,12 +196,12 @@ function findWrites(words: Word[], cwd: string | undefined, out: CommandWrites):
 function tarWrites(a: Args): Word[] {
   const has = (...f: string[]) => f.some((x) => a.flags.has(x));
   if (has('x', 'extract', 'get')) return a.values.get('C') ?? a.values.get('directory') ?? ['.'];
-  if (has('c', 'r', 'u', 'create', 'append', 'update')) return [...(a.values.get('f') ?? []), ...(a.values.get('file') ?? [])];
+  if (has('c', 'r', 'u', 'create', 'append', 'update')) return ['f', 'file'].flatMap((k) => a.values.get(k) ?? []);
   return [];
 }
 
 /** sed's and perl's operands are files after the script, unless the script came with -e. */
-function scriptThenFiles(a: Args, scriptOptions: string[]): Word[] {
+function afterScript(a: Args, scriptOptions: string[]): Word[] {
   return scriptOptions.some((o) => a.values.has(o)) ? a.operands : a.operands.slice(1);
 }
 

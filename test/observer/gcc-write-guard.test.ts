@@ -133,6 +133,7 @@ const UNFLAGGED: string[] = [
   "sed 's/a/b/' .GCC/main.md > /tmp/out.md",
   'cp .GCC/main.md /tmp/main.md',
   'cp -r .GCC /tmp/backup',
+  'cp -t /tmp/backup notes.md .GCC/main.md',
   'rsync -a .GCC/ /tmp/backup/',
   'tar czf /tmp/memory.tgz .GCC',
   'tar tzf memory.tgz',
