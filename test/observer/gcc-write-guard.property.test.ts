@@ -17,7 +17,8 @@ const name = fc
   .map(([a, b]) => a + b);
 const fileName = fc.tuple(name, fc.constantFrom('.md', '.ts', '', '.txt', '.json')).map(([n, e]) => n + e);
 /** A path outside the memory. */
-const elsewhere = fc.tuple(fc.constantFrom('', 'src/', './', 'test/', '/tmp/', 'docs/', 'a/b/', '.github/', '.gccache/', 'GCC/', '/tmp/other/.GCC/'), fileName).map(([d, f]) => d + f);
+const elsewhere = fc.tuple(fc.constantFrom('', 'src/', './', 'test/', '/tmp/', 'docs/', 'a/b/', '.github/', '.gccache/', 'GCC/', '/tmp/other/.GCC/'), fileName)
+  .map(([d, f]) => d + f);
 /** A path inside the memory, as a shell command may spell it. */
 const inside = fc
   .tuple(fc.constantFrom('.GCC/', './.GCC/', `${ROOT}/.GCC/`, '.gcc/', 'src/../.GCC/', '.GCC/branches/x/', '.GCC/events/'), fileName)
@@ -25,16 +26,31 @@ const inside = fc
 const quoted = (p: string) => fc.constantFrom(p, `"${p}"`, `'${p}'`);
 
 /** Programs that only read their operands, whatever they name. */
-const reading = fc.constantFrom('cat', 'head -n 5', 'tail -f', 'grep -rn TODO', 'wc -l', 'ls -la', 'less', 'stat', 'md5sum', 'diff /tmp/x', "sed -n '1,5p'", 'git add', 'git diff --', 'git log -p --', 'python3 -m json.tool', 'node scripts/show.js', 'find', 'du -sh', 'file', 'jq .');
+const reading = fc.constantFrom(
+  'cat', 'head -n 5', 'tail -f', 'grep -rn TODO', 'wc -l', 'ls -la', 'less', 'stat', 'md5sum', 'diff /tmp/x',
+  "sed -n '1,5p'", 'git add', 'git diff --', 'git log -p --', 'python3 -m json.tool', 'node scripts/show.js', 'find',
+  'du -sh', 'file', 'jq .',
+);
 /** Commands that write, with their operands elsewhere; a read of .GCC where an operand only reads. */
-const writing = fc.constantFrom('rm -f @P', 'rm -rf @P', 'mv @P @Q', 'cp @P @Q', 'cp -r @G @Q', 'touch @P', 'mkdir -p @P', "sed -i 's/a/b/' @P", 'tee @P', 'tee -a @P', 'truncate -s 0 @P', 'ln -s @G @Q', 'chmod 644 @P', 'rsync -a @G @Q', 'tar czf @P @G', 'dd if=@G of=@P', 'unzip x.zip -d @P', 'git rm @P', 'git checkout -- @P', 'find @P -delete');
+const writing = fc.constantFrom(
+  'rm -f @P', 'rm -rf @P', 'mv @P @Q', 'cp @P @Q', 'cp -r @G @Q', 'touch @P', 'mkdir -p @P', "sed -i 's/a/b/' @P",
+  'tee @P', 'tee -a @P', 'truncate -s 0 @P', 'ln -s @G @Q', 'chmod 644 @P', 'rsync -a @G @Q', 'tar czf @P @G',
+  'dd if=@G of=@P', 'unzip x.zip -d @P', 'git rm @P', 'git checkout -- @P', 'find @P -delete',
+);
 /** Things that are neither: tools agents run all day, git's work-tree commands among them. */
-const plainTool = fc.constantFrom('npm test', 'npm run build --silent', 'npx vitest run', 'make -j4', 'cargo test', 'go test ./...', 'git status', 'git stash -u', 'git stash pop', 'git reset --hard', 'git checkout .', 'git clean -fdx', 'git pull --rebase', 'gctx status', 'gctx commit "x"', "git checkout -- . ':!.GCC'", 'git clean -fd -e .GCC', 'pwd', 'true');
-const redirect = fc.tuple(fc.constantFrom('>', '>>', '2>', '&>', '>|', '2>&1 >'), elsewhere).map(([op, p]) => ` ${op} ${p}`);
+const plainTool = fc.constantFrom(
+  'npm test', 'npm run build --silent', 'npx vitest run', 'make -j4', 'cargo test', 'go test ./...', 'git status',
+  'git stash -u', 'git stash pop', 'git reset --hard', 'git checkout .', 'git clean -fdx', 'git pull --rebase',
+  'gctx status', 'gctx commit "x"', "git checkout -- . ':!.GCC'", 'git clean -fd -e .GCC', 'pwd', 'true',
+);
+const redirect = fc.tuple(fc.constantFrom('>', '>>', '2>', '&>', '>|', '2>&1 >'), elsewhere)
+  .map(([op, p]) => ` ${op} ${p}`);
 
 const simple = fc.oneof(
-  fc.tuple(reading, fc.array(fc.oneof(inside.chain(quoted), elsewhere), { minLength: 1, maxLength: 3 })).map(([r, ps]) => `${r} ${ps.join(' ')}`),
-  fc.tuple(writing, elsewhere, elsewhere, inside).map(([w, p, q, g]) => w.replace('@P', p).replace('@Q', q).replace('@G', g)),
+  fc.tuple(reading, fc.array(fc.oneof(inside.chain(quoted), elsewhere), { minLength: 1, maxLength: 3 }))
+    .map(([r, ps]) => `${r} ${ps.join(' ')}`),
+  fc.tuple(writing, elsewhere, elsewhere, inside)
+    .map(([w, p, q, g]) => w.replace('@P', p).replace('@Q', q).replace('@G', g)),
   plainTool,
   fc.tuple(fc.constantFrom('echo', 'printf "%s\\n"'), inside.chain(quoted)).map(([e, p]) => `${e} ${p}`),
 );
@@ -46,11 +62,13 @@ const mention = fc.constantFrom(
   '\n# echo x > .GCC/log.md',
   '',
 );
-const heredoc = fc.tuple(fc.constantFrom("cat > notes.md <<'EOF'", 'cat <<EOF', 'git commit -F - <<-END'), inside).map(([h, g]) => {
+const heredoc = fc.tuple(fc.constantFrom("cat > notes.md <<'EOF'", 'cat <<EOF', 'git commit -F - <<-END'), inside)
+  .map(([h, g]) => {
   const end = h.endsWith("'EOF'") || h.endsWith('EOF') ? 'EOF' : '\tEND';
   return `${h}\n> ${g}\nrm -rf ${g} and don't\n${end}`;
 });
-const pipeline = fc.array(withRedirect, { minLength: 1, maxLength: 4 }).chain((cs) => fc.constantFrom(' | ', ' && ', '; ', ' || ', '\n').map((sep) => cs.join(sep)));
+const pipeline = fc.array(withRedirect, { minLength: 1, maxLength: 4 }).chain((cs) => fc.constantFrom(' | ', ' && ', '; ', ' || ', '\n')
+  .map((sep) => cs.join(sep)));
 const compound = fc.oneof(
   pipeline,
   pipeline.map((p) => `(${p})`),
@@ -60,7 +78,8 @@ const compound = fc.oneof(
   pipeline.map((p) => `echo "$(${p})"`),
 );
 // A heredoc ends at a line holding its delimiter alone: nothing may follow it there.
-const ordinary = fc.array(fc.oneof(fc.tuple(compound, mention).map(([c, m]) => c + m), heredoc), { minLength: 1, maxLength: 4 }).map((cs) => cs.join('\n'));
+const ordinary = fc.array(fc.oneof(fc.tuple(compound, mention).map(([c, m]) => c + m), heredoc), { minLength: 1, maxLength: 4 })
+  .map((cs) => cs.join('\n'));
 
 describe('the .GCC write guard', () => {
   it('never flags an ordinary command: reads of .GCC, writes elsewhere, .GCC only mentioned', () => {
@@ -73,7 +92,8 @@ describe('the .GCC write guard', () => {
   });
 
   it('flags any command with a redirection into .GCC/, wherever it stands', () => {
-    const into = fc.tuple(fc.constantFrom('>', '>>', '&>', '>|', '2>'), inside.chain(quoted)).map(([op, p]) => `${op} ${p}`);
+    const into = fc.tuple(fc.constantFrom('>', '>>', '&>', '>|', '2>'), inside.chain(quoted))
+      .map(([op, p]) => `${op} ${p}`);
     fc.assert(
       fc.property(ordinary, simple, into, fc.boolean(), (cmd, s, r, first) => {
         const line = `${s} ${r}`;
@@ -101,7 +121,8 @@ describe('the .GCC write guard', () => {
       .tuple(fc.constantFrom('.GCC/', './.GCC/', `${ROOT}/.GCC/`, '.gcc/', 'x/../.GCC/', '.GCC/branches/b/', '@.GCC/'), fileName)
       .filter(([d, f]) => f !== 'main.md' || d === '.GCC/branches/b/')
       .map(([d, f]) => d + f);
-    const outside = fc.tuple(fc.constantFrom('src/', '', 'docs/', '.GCCX/', 'notes.GCC/', `${ROOT}/src/`, '/tmp/other/.GCC/'), fileName).map(([d, f]) => d + f);
+    const outside = fc.tuple(fc.constantFrom('src/', '', 'docs/', '.GCCX/', 'notes.GCC/', `${ROOT}/src/`, '/tmp/other/.GCC/'), fileName)
+      .map(([d, f]) => d + f);
     fc.assert(
       fc.property(fc.constantFrom<CanonicalTool>('Write', 'Edit'), into, outside, (tool, i, o) => {
         expect(file(tool, i), i).not.toBeNull();
@@ -150,7 +171,8 @@ describe('the .GCC write guard', () => {
   it('is total on arbitrary hostile input: never throws, always a string or null', () => {
     const hostile = fc.oneof(
       fc.string({ unit: 'binary', maxLength: 400 }),
-      fc.array(fc.constantFrom('$(', ')', '`', "'", '"', '\\', '<<', 'EOF', '\n', '>', '>>', '|', '&', ';', '.GCC', '{', '}', '$', '${', 'cd ', 'rm ', ' ', '*', '?', '[', '#'), { maxLength: 80 }).map((a) => a.join('')),
+      fc.array(fc.constantFrom('$(', ')', '`', "'", '"', '\\', '<<', 'EOF', '\n', '>', '>>', '|', '&', ';', '.GCC', '{', '}', '$', '${', 'cd ', 'rm ', ' ', '*', '?', '[', '#'), { maxLength: 80 })
+        .map((a) => a.join('')),
     );
     fc.assert(
       fc.property(hostile, fc.constantFrom<CanonicalTool>('Bash', 'Write', 'Edit', 'Read', 'Other'), (s, tool) => {
