@@ -22,9 +22,10 @@
  *   of `gctx graph`, the git hooks `gctx init` installs); and, loading the engine with them,
  *   the git merge driver of the logs, the machines' diagrams and the live inspector (`gctx
  *   viz`, GCC_INSPECT: tools for looking at the machines).
- * - yaml, diff and xstate are `require`d synchronously on first use
+ * - yaml, diff, xstate and shell-quote are `require`d synchronously on first use
  *   (src/runtime/lazy-deps.ts): each is bundled into a CommonJS file of its own (yaml.cjs,
- *   diff.cjs, xstate.cjs) rather than dozens in node_modules. xstate is only
+ *   diff.cjs, xstate.cjs, shell-quote.cjs) rather than dozens in node_modules, and no ES chunk
+ *   needs esbuild's CommonJS helpers (a chunk of their own, one more file for every hook). xstate is only
  *   ever reached that way, so a process holds one copy of it.
  * - ajv, which the MCP SDK imports for one feature gctx never uses (checking elicitation
  *   answers), goes the same way: its import in the SDK becomes a stub that loads ajv.cjs when
@@ -237,6 +238,7 @@ for (const [name, contents, resolveDir] of [
   ['yaml', "module.exports = require('yaml');", root],
   ['diff', "module.exports = require('diff');", root],
   ['xstate', "module.exports = require('xstate');", root],
+  ['shell-quote', "module.exports = require('shell-quote/parse.js');", root],
   ['ajv', "module.exports = { Ajv: require('ajv'), addFormats: require('ajv-formats') };", sdkDir],
 ]) {
   await emit({ ...common, stdin: { contents, resolveDir, loader: 'js' }, outfile: `${outdir}/${name}.cjs`, format: 'cjs' });

@@ -1,134 +1,120 @@
-import { existsSync, lstatSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { GCC_WRITE_REASON, GIT_UNCOMMITTED_REASON } from '../events/guard.js';
+import { lstatSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { GCC_WRITE_REASON } from '../events/guard.js';
 import type { CanonicalInput, CanonicalTool } from './envelope.js';
-import { resolveToolPath, segmentNamesGcc, targetsGcc } from './gcc-paths.js';
+import { GccDir, resolveFrom, resolveToolPath } from './gcc-paths.js';
 import { mcpEffects } from './mcp-writes.js';
 import { patchTargets } from './patch-targets.js';
-import { describeWrite, type Memory, pathWriteHits, type ShellWrite } from './shell-effects.js';
-import { shellWrites } from './shell-writes.js';
+import { simpleCommands, type Word } from './shell-commands.js';
+import { commandWrites } from './shell-writes.js';
 
-// The reasons are kept with the events: the fold reads a refusal back from the log (events/guard.ts).
-export { GCC_WRITE_REASON, GIT_UNCOMMITTED_REASON };
+export { GCC_WRITE_REASON };
 
 /**
- * `.GCC/events/` holds the memory's committed truth, written only by gctx; every other file under
- * `.GCC/` is generated from it. So generic tools may read anything there but never write, move,
- * delete or otherwise change it; the memory tools are the way in. This guard decides that
- * statically, before the call runs (the hook's PreToolUse, the Pi bridge's tool_call): file tools,
- * shell commands (see shell-writes), Codex patches and known MCP write tools.
+ * `.GCC/` is written through the memory tools. This guard tells an agent so, before the call runs
+ * (the hook's PreToolUse, the Pi bridge's tool_call), when a call plainly writes there: a file
+ * tool (Write, Edit, a patch, an MCP server's write tool) whose target is inside the memory's
+ * `.GCC/`, or a shell command naming a path there in a writing position (see shell-writes).
+ * It is a courtesy, not the safety net: what it does not see, the store restores or reports.
  *
- * One file is let through: `.GCC/main.md`, edited with a file tool (Write, Edit, MultiEdit, a
- * patch's Add or Update File). Its header invites ticking, adding or rewording Objectives and
- * writing Notes, and gctx adopts those edits as events — what it cannot adopt it keeps aside and
- * regenerates — so an edit there corrupts nothing. Removing it (a patch's Delete File, the old
- * path of a Move to), the shell and other MCP tools are refused there as everywhere under `.GCC/`:
- * what they do to a file is not an edit that can be told apart statically.
- *
- * What cannot be decided statically (encoded payloads, paths computed at run time, programs whose
- * behaviour is defined elsewhere such as `make` or `npm run`) is allowed; the store's integrity
- * checks catch it afterwards.
+ * One file is let through: `.GCC/main.md`, edited with a file tool. Its header invites ticking,
+ * adding or rewording Objectives and writing Notes, and gctx adopts those edits as events. Its
+ * removal (a patch's Delete File, the old path of a Move to) and the shell are refused there as
+ * everywhere under `.GCC/`.
  */
 export interface GuardInput {
   tool: CanonicalTool;
   input: CanonicalInput;
   /** Directory the call runs in. */
   cwd: string;
-  /** The memory's `.GCC/` directory, when known: deleting an ancestor of it is a write too. */
-  gccDir?: string;
+  /** The memory's `.GCC/` directory. */
+  gccDir: string;
   /** The host's own tool name (`mcp__fs__write_file`, `apply_patch`): MCP tools are judged by it. */
   hostTool?: string;
-  /**
-   * Does `.GCC/events/` hold events git has not committed (ignored files included when asked)?
-   * Asked only when a git command would rewrite `.GCC/` from git's copy; absent: assumed yes.
-   */
-  memoryUncommitted?: (opts?: { ignored?: boolean }) => boolean;
 }
 
-/** The reason to block the call, or null when it does not write into `.GCC/`. */
+/** The reason to stop the call, or null when it does not plainly write into `.GCC/`. */
 export function gccWriteReason(call: GuardInput): string | null {
-  const hit = findGccWrite(call);
-  if (!hit) return null;
-  return `${hit.git ? GIT_UNCOMMITTED_REASON : GCC_WRITE_REASON} (${hit.what})`;
-}
-
-interface Hit {
-  what: string;
-  git?: boolean;
+  const what = findWrite(call, new GccDir(call.gccDir));
+  return what ? `${GCC_WRITE_REASON} (${what})` : null;
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
-function findGccWrite(call: GuardInput): Hit | null {
+function findWrite(call: GuardInput, gcc: GccDir): string | null {
   const { tool, input, cwd } = call;
-  const gccDir = call.gccDir ?? nearestGcc(cwd);
   if (tool === 'Write' || tool === 'Edit') {
     const path = str(input.file_path) ?? str(input.path) ?? '';
-    if (!path || !targetsGcc(path, cwd)) return null;
-    return input.removes !== true && isMainView(path, cwd) ? null : { what: `${tool} ${path}` };
+    if (!path) return null;
+    const real = resolveToolPath(path, cwd);
+    const [asWritten, resolved] = [gcc.inside(resolveFrom(cwd, path.replace(/^@/, ''))), gcc.inside(real)];
+    if (asWritten === null && resolved === null) return null;
+    const main = (asWritten ?? 'main.md') === 'main.md' && resolved === 'main.md';
+    const mainView = input.removes !== true && main && !isLink(real);
+    return mainView ? null : `${tool} ${path}`;
   }
   if (tool === 'Bash') {
     const command = str(input.command);
-    if (!command) return null;
     // Codex runs a shell command in `workdir` when it gives one.
     const workdir = str(input.workdir);
-    return judgeShell(command, workdir ? resolve(cwd, workdir) : cwd, gccDir, call);
+    return command ? shellWrite(command, workdir ? resolve(cwd, workdir) : cwd, gcc) : null;
   }
   if (!call.hostTool) return null;
   const fx = mcpEffects(call.hostTool, input);
-  const patches = fx?.patches ?? (call.hostTool === 'apply_patch' ? Object.values(input).filter((v): v is string => typeof v === 'string') : []);
-  for (const p of fx?.paths ?? []) if (p && targetsGcc(p, cwd)) return { what: `${call.hostTool} ${p}` };
-  for (const text of patches) for (const p of patchTargets(text)) if (targetsGcc(p, cwd)) return { what: `${call.hostTool} ${p}` };
+  const strings = Object.values(input).filter((v): v is string => typeof v === 'string');
+  const patches = fx?.patches ?? (call.hostTool === 'apply_patch' ? strings : []);
+  for (const p of fx?.paths ?? []) if (p && fileInside(p, cwd, gcc) !== null) return `${call.hostTool} ${p}`;
+  for (const text of patches) {
+    for (const p of patchTargets(text)) if (fileInside(p, cwd, gcc) !== null) return `${call.hostTool} ${p}`;
+  }
   for (const s of fx?.shell ?? []) {
-    const hit = judgeShell(s.command, s.cwd ? resolve(cwd, s.cwd) : cwd, gccDir, call);
+    const hit = shellWrite(s.command, s.cwd ? resolve(cwd, s.cwd) : cwd, gcc);
     if (hit) return hit;
   }
   return null;
 }
 
-function judgeShell(command: string, cwd: string, gccDir: string | undefined, call: GuardInput): Hit | null {
-  const writes = shellWrites(command, { cwd, gccDir });
-  const mem: Memory = { cwd, gccDir };
-  const git: Extract<ShellWrite, { kind: 'git-restore' }>[] = [];
-  for (const w of writes) {
-    if (w.kind === 'decided') return { what: w.what };
-    if (w.kind === 'path' && pathWriteHits(w, mem)) return { what: `writes ${describeWrite(w)}` };
-    if (w.kind === 'git-restore') git.push(w);
-  }
-  if (!git.length) return null;
-  // Run git only now, and only once: a plain write above needs no status check.
-  const ignored = git.some((w) => w.ignored);
-  const uncommitted = call.memoryUncommitted ? call.memoryUncommitted({ ignored }) : true;
-  return uncommitted ? { what: (git[0] as ShellWrite & { what: string }).what, git: true } : null;
+/** Where in `.GCC/` a file tool's target lands, as written or once links are followed; null: outside. */
+function fileInside(path: string, cwd: string, gcc: GccDir): string | null {
+  return gcc.inside(resolveFrom(cwd, path.replace(/^@/, ''))) ?? gcc.inside(resolveToolPath(path, cwd));
 }
 
-/**
- * Whether a file tool's target is a memory's `main.md` itself: `.GCC/main.md` once `~`, `..` and
- * links are resolved (a link there to another file of the memory is that file), with no other
- * `.GCC` on the way (a `.GCC/branches/x/.GCC/main.md` is no view), and not a link itself (gctx
- * never writes one there; a dangling one would be written through, wherever it points).
- */
-export function isMainView(path: string, cwd: string): boolean {
-  const resolved = resolveToolPath(path, cwd);
-  const parts = resolved.split(/[\\/]+/);
-  const n = parts.length;
-  if (n < 2 || parts[n - 1] !== 'main.md' || parts[n - 2]!.toLowerCase() !== '.gcc' || parts.slice(0, n - 2).some(segmentNamesGcc)) return false;
+/** A shell command's first plain write into `.GCC/`; a nested `sh -c` is read one level deep. */
+function shellWrite(command: string, cwd: string, gcc: GccDir, depth = 0): string | null {
+  // A plain write lands in .GCC/ only through a word naming it, or from a directory inside it.
+  if (!/\.gcc/i.test(command) && gcc.inside(cwd) === null) return null;
+  const lands = (dir: string | undefined, path: string) => {
+    if (isAbsolute(path) || path.startsWith('~')) return gcc.inside(resolveFrom('/', path));
+    return dir === undefined ? null : gcc.inside(resolveFrom(dir, path));
+  };
+  let patch: string[] | undefined;
+  for (const cmd of simpleCommands(command, cwd, moveDir)) {
+    const w = commandWrites(cmd);
+    for (const x of w.writes) if ((!x.named || namesGcc(x.path)) && lands(x.cwd, x.path) !== null) return x.what;
+    // Codex's apply_patch: the patch is in the command's text (an argument or a heredoc).
+    if (w.patch) {
+      for (const p of (patch ??= patchTargets(command))) if (lands(w.patch.cwd, p) !== null) return `apply_patch ${p}`;
+    }
+    const hit = w.nested && depth < 1 ? shellWrite(w.nested.command, w.nested.cwd ?? '', gcc, depth + 1) : null;
+    if (hit) return hit;
+  }
+  return null;
+}
+
+/** Where a plain `cd` goes; undefined when it is not plain (`cd "$X"`, `cd -`). */
+function moveDir(cwd: string | undefined, dir: Word): string | undefined {
+  if (dir === null || dir === '-') return undefined;
+  if (isAbsolute(dir) || dir === '~' || dir.startsWith('~/')) return resolveFrom('/', dir);
+  return cwd === undefined ? undefined : resolve(cwd, dir);
+}
+
+const namesGcc = (path: string) => path.split('/').some((s) => s.toLowerCase() === '.gcc');
+
+/** gctx never writes a link as main.md; a dangling one would be written through, wherever it points. */
+function isLink(path: string): boolean {
   try {
-    return !lstatSync(resolved).isSymbolicLink();
+    return lstatSync(path).isSymbolicLink();
   } catch {
-    return true; // not there yet: a Write creates it
+    return false;
   }
-}
-
-/** The nearest `.GCC/` at or above `cwd`, for a caller that did not name the memory. */
-function nearestGcc(cwd: string): string | undefined {
-  let dir = resolve(cwd);
-  for (let i = 0; i < 64; i++) {
-    const candidate = join(dir, '.GCC');
-    if (existsSync(candidate)) return candidate;
-    const up = dirname(dir);
-    if (up === dir) return undefined;
-    dir = up;
-  }
-  return undefined;
 }

@@ -9,14 +9,13 @@ import { safeText } from '../log/safe-text.js';
 import type { HookMemory } from './memory-port.js';
 import type { SessionSignal } from '../machines/session.js';
 import { approachesOf, repeatOf, repeatText } from './repeat-guard.js';
-import { memoryUncommitted } from './uncommitted.js';
 
 /**
  * The hook logic every host shares (the Pi adapter in-process, `gctx hook` for Claude Code and
- * others): log each call as an OTA entry, block generic writes into `.GCC/` (and git rewrites of it
- * while events are uncommitted), suggest commits,
- * hand out the briefing. It never throws and never blocks on a failure of its own: an error, a
- * timeout or an abort yields `{ kind: 'none' }`, so a hiccup never stops a call the user asked for.
+ * others): log each call as an OTA entry, tell an agent that plainly writes into `.GCC/` to use
+ * the memory tools (observer/gcc-write-guard.ts), suggest commits, hand out the briefing. It never
+ * throws and never blocks on a failure of its own: an error, a timeout or an abort yields
+ * `{ kind: 'none' }`, so a hiccup never stops a call the user asked for.
  */
 
 export interface HookOptions {
@@ -63,16 +62,8 @@ let guarding: Promise<typeof import('./gcc-write-guard.js')> | undefined;
 async function blockReason(memory: HookMemory, env: HookEnvelope): Promise<string | null> {
   if (!env.tool || env.tool === 'Memory' || !env.input) return null;
   const { gccWriteReason } = await (guarding ??= import('./gcc-write-guard.js'));
-  const gccDir = memory.gccDir;
-  return gccWriteReason({
-    tool: env.tool,
-    input: env.input,
-    cwd: env.cwd ?? memory.root,
-    gccDir,
-    ...(env.hostTool ? { hostTool: env.hostTool } : {}),
-    // git runs only when the command is a work-tree rewrite that reaches .GCC/.
-    memoryUncommitted: (opts) => memoryUncommitted(gccDir, opts),
-  });
+  const cwd = env.cwd ?? memory.root;
+  return gccWriteReason({ tool: env.tool, input: env.input, cwd, gccDir: memory.gccDir, ...(env.hostTool ? { hostTool: env.hostTool } : {}) });
 }
 
 /** Calls that only look: reading about an approach that failed is not trying it again. */

@@ -3,8 +3,7 @@ export { handleHook, DEFAULT_HOOK_TIMEOUT_MS, type HookOptions } from './handle.
 export type { CanonicalInput, CanonicalTool, FileState, HookDecision, HookEnvelope, HookEventKind } from './envelope.js';
 export type { HookCommand, HookMemory } from './memory-port.js';
 export { redactSecrets, REDACTED, REDACTION_RULES } from './redact.js';
-export { gccWriteReason, GCC_WRITE_REASON, GIT_UNCOMMITTED_REASON, type GuardInput } from './gcc-write-guard.js';
-export { memoryUncommitted } from './uncommitted.js';
+export { gccWriteReason, GCC_WRITE_REASON, type GuardInput } from './gcc-write-guard.js';
 export { MCP_WRITE_TOOLS, MEMORY_MCP_SERVERS, type McpWriteTool } from './mcp-writes.js';
 export { boundText, INPUT_LIMIT, RESULT_LIMIT } from './bound.js';
 export { asProjectData } from './framing.js';

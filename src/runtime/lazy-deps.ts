@@ -1,15 +1,16 @@
 /**
- * yaml, diff and xstate, loaded on first use. Most calls — a hook recording a tool call, a
- * commit without files, a status — never render metadata.yaml, apply a patch or move a branch
- * or session machine, and short-lived processes (every `gctx hook`) should not pay to load
- * them. `require` keeps the call sites synchronous; all three ship CommonJS builds, and Node's
- * `import` of xstate is its CommonJS build too, so code that imports it shares the one
- * instance.
+ * yaml, diff, xstate and shell-quote, loaded on first use. Most calls — a hook recording a tool
+ * call, a commit without files, a status — never render metadata.yaml, apply a patch, move a
+ * branch or session machine or read a shell command, and short-lived processes (every `gctx
+ * hook`) should not pay to load them. `require` keeps the call sites synchronous; all ship
+ * CommonJS builds, and Node's `import` of xstate is its CommonJS build too, so code that
+ * imports it shares the one instance.
  */
 import { createRequire } from 'node:module';
 
 type Yaml = typeof import('yaml');
 type Diff = typeof import('diff');
+export type ShellQuoteParse = typeof import('shell-quote/parse.js');
 export type XState = typeof import('xstate');
 
 /** Set by scripts/bundle.mjs: the `gctx` executable has each one bundled into a file next to it. */
@@ -20,6 +21,7 @@ const bundled = typeof GCTX_BUNDLED === 'boolean';
 let yaml: Yaml | undefined;
 let diff: Diff | undefined;
 let xstate: XState | undefined;
+let shellQuote: ShellQuoteParse | undefined;
 
 export function yamlLib(): Yaml {
   yaml ??= require(bundled ? './yaml.cjs' : 'yaml') as Yaml;
@@ -34,6 +36,12 @@ export function diffLib(): Diff {
 export function xstateLib(): XState {
   xstate ??= require(bundled ? './xstate.cjs' : 'xstate') as XState;
   return xstate;
+}
+
+/** shell-quote's tokenizer, for the write guard (a PreToolUse hook) alone. */
+export function shellQuoteParse(): ShellQuoteParse {
+  shellQuote ??= require(bundled ? './shell-quote.cjs' : 'shell-quote/parse.js') as ShellQuoteParse;
+  return shellQuote;
 }
 
 /*

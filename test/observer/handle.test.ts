@@ -52,10 +52,12 @@ describe('handleHook fails open', () => {
     }
   });
 
-  it('refuses a git rewrite of .GCC/ when it cannot tell the events are committed (no repository: fail safe)', async () => {
-    const d = await handleHook(memory('works'), { ...writeIntoGcc, tool: 'Bash', input: { command: 'git reset --hard' } });
+  it('lets git work-tree commands through, and stops one whose pathspec names .GCC/', async () => {
+    for (const command of ['git reset --hard', 'git stash -u', 'git checkout .', 'git clean -fdx']) {
+      expect((await handleHook(memory('works'), { ...writeIntoGcc, tool: 'Bash', input: { command } })).kind, command).toBe('none');
+    }
+    const d = await handleHook(memory('works'), { ...writeIntoGcc, tool: 'Bash', input: { command: 'git checkout HEAD -- .GCC' } });
     expect(d.kind).toBe('block');
-    expect(d.kind === 'block' ? d.reason : '').toContain("git add .GCC && git commit -m 'agent memory'");
   });
 
   it('judges MCP write tools by the host tool name', async () => {

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import type { HookEnvelope } from '../../observer/envelope.js';
 import { gccWriteReason } from '../../observer/gcc-write-guard.js';
 import { handleHook } from '../../observer/handle.js';
-import { memoryUncommitted } from '../../observer/uncommitted.js';
 import { FileSnapshots } from './file-snapshots.js';
 import type { MemorySlot } from './memory-slot.js';
 import { toCanonical } from './translate.js';
@@ -35,7 +34,7 @@ export function installHookBridge(pi: ExtensionAPI, slot: MemorySlot): void {
         // No memory to log into, but a `.GCC/` on disk is still not for generic writes.
         const gccDir = resolved ? join(resolved.memoryRoot, '.GCC') : undefined;
         if (!gccDir || !existsSync(gccDir)) return undefined;
-        const reason = gccWriteReason({ tool: call.tool, input: call.input, cwd: ctx.cwd, gccDir, hostTool: call.hostTool, memoryUncommitted: (opts) => memoryUncommitted(gccDir, opts) });
+        const reason = gccWriteReason({ tool: call.tool, input: call.input, cwd: ctx.cwd, gccDir, hostTool: call.hostTool });
         return reason ? { block: true, reason } : undefined;
       }
       if (path && (call.tool === 'Write' || call.tool === 'Edit')) snapshots.begin(event.toolCallId, path, ctx.cwd);

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { Memory } from '../../../src/engine/memory.js';
 import { tempProject } from '../mcp/client.js';
@@ -41,7 +40,6 @@ describe('Codex apply_patch, in every form', () => {
       ['shell', { command: ['bash', '-lc', `apply_patch <<'EOF'\n${into}\nEOF`] }],
       ['shell', { command: ['bash', '-lc', `cd .GCC && apply_patch <<'EOF'\n${BODY('*** Add File: x.md')}\nEOF`] }],
       ['exec_command', { cmd: `applypatch <<'EOF'\n${into}\nEOF` }],
-      ['Bash', { command: `printf '%s\\n' '*** Begin Patch' '*** Delete File: .GCC/log.md' '*** End Patch' | apply_patch` }],
       // main.md may be edited by a file tool; through the shell it is refused like every other file.
       ['shell', { command: ['bash', '-lc', `apply_patch <<'EOF'\n${BODY('*** Update File: .GCC/main.md')}\nEOF`] }],
     ];
@@ -99,19 +97,16 @@ describe('MCP tools that write files', () => {
   });
 });
 
-describe('git work-tree rewrites', () => {
-  it('are refused while the memory is not committed, with the way out, and allowed once it is', async () => {
+describe('git work-tree commands', () => {
+  it('are let through (the store restores what they remove), unless a pathspec names .GCC/', async () => {
     const dir = await project();
-    const denied = decision(dir, 'claude-code', 'Bash', { command: 'git stash -u' });
-    expect(denied.denied).toBe(true);
-    expect(denied.reason).toContain("git add .GCC && git commit -m 'agent memory'");
-    expect(denied.reason).toContain("git stash push -- ':!.GCC'");
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'ignore', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.invalid' } });
-    git('init', '-q');
-    git('add', '-A');
-    git('commit', '-qm', 'memory');
-    for (const command of ['git stash -u', 'git reset --hard', 'git checkout .']) expect(decision(dir, 'claude-code', 'Bash', { command }).denied, command).toBe(false);
-    // A write that is not a restore from git stays refused.
-    expect(decision(dir, 'claude-code', 'Bash', { command: 'git rm -r .GCC' }).denied).toBe(true);
+    for (const command of ['git stash -u', 'git reset --hard', 'git checkout .', 'git clean -fdx', "git checkout -- . ':!.GCC'"]) {
+      expect(decision(dir, 'claude-code', 'Bash', { command }).denied, command).toBe(false);
+    }
+    for (const command of ['git rm -r .GCC', 'git checkout HEAD -- .GCC/main.md', 'git clean -fd .GCC']) {
+      const d = decision(dir, 'claude-code', 'Bash', { command });
+      expect(d.denied, command).toBe(true);
+      expect(d.reason).toContain('Use the memory tools');
+    }
   });
 });

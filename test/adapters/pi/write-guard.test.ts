@@ -14,7 +14,7 @@ afterEach(async () => {
 });
 
 describe('Pi: the write guard on the real host', () => {
-  it('refuses find -delete into .GCC/ and a git stash while events are uncommitted, and lets find -exec cat read', async () => {
+  it('refuses find -delete into .GCC/, and lets a git stash and find -exec cat through', async () => {
     const dir = tempDir('gcc-pi-guard-');
     (await Memory.open(dir, { create: true })).close();
     const h = await createHost({ cwd: dir });
@@ -28,8 +28,8 @@ describe('Pi: the write guard on the real host', () => {
     const [del, stash, read] = h.toolResults();
     expect(del?.isError).toBe(true);
     expect(del?.text).toMatch(/generated from the memory log/);
-    expect(stash?.isError).toBe(true);
-    expect(stash?.text).toContain("git stash push -- ':!.GCC'");
+    // Not gctx's refusal: git's own answer, in a folder that is no repository.
+    expect(stash?.text).not.toMatch(/memory log/);
     expect(read?.isError).toBe(false);
   });
 
@@ -69,14 +69,14 @@ describe('Pi bridge without an open memory', () => {
     return (toolName: string, input: Record<string, unknown>) => toolCall({ toolName, input, toolCallId: 'c1' }, { cwd: memoryRoot });
   }
 
-  it('still refuses MCP writes, shell writes and git rewrites into a .GCC/ on disk', async () => {
+  it('still refuses MCP writes and shell writes into a .GCC/ on disk', async () => {
     const dir = tempDir('gcc-pi-nomem-');
     mkdirSync(join(dir, '.GCC/events'), { recursive: true });
     writeFileSync(join(dir, '.GCC/main.md'), '# main\n');
     const guard = bridge(dir);
     expect(await guard('mcp__filesystem__write_file', { path: '.GCC/main.md', content: 'x' })).toMatchObject({ block: true });
-    expect(await guard('bash', { command: 'gzip .GCC/main.md' })).toMatchObject({ block: true });
-    expect(await guard('bash', { command: 'git checkout .' })).toMatchObject({ block: true });
+    expect(await guard('bash', { command: 'rm .GCC/main.md' })).toMatchObject({ block: true });
+    expect(await guard('bash', { command: 'git checkout .' })).toBeUndefined();
     expect(await guard('bash', { command: 'cat .GCC/main.md' })).toBeUndefined();
     expect(await guard('mcp__gcc__commit', { contribution: 'x' })).toBeUndefined();
   });
