@@ -5,12 +5,10 @@
  * scripts/gen-docs.ts writes the file; test/docs/operations.test.ts fails when the
  * committed file differs, so the reference cannot go stale.
  */
-import type * as z from 'zod';
 import { GLOBAL_FLAGS, usageOf } from '../src/adapters/cli/args.js';
 import { LAUNCHERS } from '../src/adapters/cli/launchers/index.js';
 import { TOOL_PREFIX } from '../src/adapters/pi/memory-tools.js';
-import { CATALOGUE, type Operation } from '../src/operations/index.js';
-import { argsOf, argumentsFrom, kindOf, unwrap } from '../src/operations/schema.js';
+import { CATALOGUE, type Field, type Operation } from '../src/operations/index.js';
 
 const kebab = (s: string) => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 /** Text for a table cell: pipes escaped, one line. */
@@ -18,8 +16,8 @@ const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const code = (s: string) => `\`${s}\``;
 
 /** What a value is, in the reader's words. */
-function typeOf(schema: z.ZodType): string {
-  switch (kindOf(schema)) {
+function typeOf(f: Field): string {
+  switch (f.kind) {
     case 'string':
       return 'text';
     case 'strings':
@@ -28,18 +26,14 @@ function typeOf(schema: z.ZodType): string {
       return 'whole number';
     case 'boolean':
       return 'switch';
-    case 'enum': {
-      const entries = (unwrap(schema).def as unknown as { entries: Record<string, string> }).entries;
-      return `one of ${Object.values(entries).map(code).join(', ')}`;
-    }
-    default:
-      return 'value';
+    case 'enum':
+      return `one of ${(f.values ?? []).map(code).join(', ')}`;
   }
 }
 
 /** How the command line spells one field: its slot or flags, and the flags that set it. */
 function cliSpelling(op: Operation, field: string): string {
-  const kind = kindOf(argsOf(op).shape[field] as z.ZodType);
+  const kind = op.args[field]?.kind;
   const out: string[] = [];
   for (const arg of op.cli) {
     if (arg.field === field) {
@@ -61,14 +55,9 @@ function cliSpelling(op: Operation, field: string): string {
 }
 
 function argumentTable(op: Operation): string[] {
-  const shape = argsOf(op).shape;
-  const { fields } = argumentsFrom(argsOf(op));
-  if (!Object.keys(fields).length) return ['No arguments.', ''];
-  const rows = Object.entries(fields).map(([f, { required }]) => {
-    const schema = shape[f] as z.ZodType;
-    const desc = schema.description ?? '';
-    return `| ${code(f)} | ${required ? 'yes' : 'no'} | ${cell(typeOf(schema))} | ${cell(cliSpelling(op, f))} | ${cell(desc)} |`;
-  });
+  const fields = Object.entries(op.args);
+  if (!fields.length) return ['No arguments.', ''];
+  const rows = fields.map(([name, f]) => `| ${code(name)} | ${f.required ? 'yes' : 'no'} | ${cell(typeOf(f))} | ${cell(cliSpelling(op, name))} | ${cell(f.help ?? '')} |`);
   return ['| argument | required | value | command line | meaning |', '|---|---|---|---|---|', ...rows, ''];
 }
 

@@ -70,6 +70,22 @@ export class GccError extends Error {
     return out;
   }
 
+  /**
+   * The fix with each `gctx …` call it quotes said by `call`, as the caller would make it (a
+   * tool call, `/gcc …`, a library call); a fix that is one such call as a whole too.
+   */
+  fixIn(call: (words: string) => string): string | undefined {
+    if (this.fix === undefined) return undefined;
+    if (/^gctx [^`]*$/.test(this.fix)) return call(this.fix.slice(5));
+    return this.fix.replace(/`gctx ([^`]+)`/g, (_, words: string) => `\`${call(words)}\``);
+  }
+
+  /** The same error with another fix. */
+  withFix(fix: string | undefined): GccError {
+    const { fix: _, ...rest } = this.toJSON();
+    return new GccError(fix === undefined ? rest : { ...rest, fix });
+  }
+
   /** One line for people: code, message, fix. */
   oneLine(): string {
     const where = this.file ? ` (${this.file}${this.line ? `:${this.line}` : ''})` : '';

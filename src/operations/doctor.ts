@@ -20,9 +20,11 @@ interface Check {
 export default operation({
   name: 'doctor',
   summary: 'diagnose a memory (versions, lock, integrity, set-aside files); with --repair, restore from git or record the loss',
-  args: (z) => z.object({ repair: z.boolean().optional().describe('Repair what is damaged: restore from git where it can, else salvage and record the loss.') }),
+  args: { repair: { kind: 'boolean', help: 'Repair what is damaged: restore from git where it can, else salvage and record the loss.' } },
   cli: [{ field: 'repair', as: 'flag' }],
   fronts: ['cli'],
+  example: 'doctor --repair',
+  answer: 'report',
   readOnly: false,
   wholePass: () => 'verify',
   needs: 'none',

@@ -7,15 +7,17 @@ const USAGE = 'gctx git install | gctx git sync';
 export default operation({
   name: 'git',
   summary: 'git hooks that refresh the views right after a checkout, merge or rebase (install); sync is what they run',
-  args: (z) => z.object({
-    verb: z.enum(['install', 'sync', 'merge-driver']).describe('install, sync, or merge-driver (run by git in clones of the first layout).'),
-    files: z.array(z.string()).optional().describe('merge-driver: ancestor, ours, theirs, path.'),
-  }),
+  args: {
+    verb: { kind: 'enum', required: true, values: ['install', 'sync', 'merge-driver'], help: 'install, sync, or merge-driver (run by git in clones of the first layout).' },
+    files: { kind: 'strings', help: 'merge-driver: ancestor, ours, theirs, path.' },
+  },
   cli: [
     { field: 'verb', as: 'positional' },
     { field: 'files', as: 'rest' },
   ],
   fronts: ['cli'],
+  example: 'git install',
+  answer: 'result',
   readOnly: false,
   needs: 'none',
   run: async (a, ctx) => {

@@ -3,9 +3,11 @@ import { operation } from './operation.js';
 export default operation({
   name: 'init',
   summary: 'create .GCC/ in this folder (with --git: also install the git hooks that refresh views after a pull)',
-  args: (z) => z.object({ git: z.boolean().optional().describe('Also run `gctx git install`.') }),
+  args: { git: { kind: 'boolean', help: 'Also run `gctx git install`.' } },
   cli: [{ field: 'git', as: 'flag' }],
   fronts: ['cli', 'slash'],
+  example: 'init --git',
+  answer: 'result',
   readOnly: false,
   needs: 'create',
   run: async (a, ctx) => {

@@ -3,9 +3,11 @@ import { operation } from './operation.js';
 export default operation({
   name: 'replay',
   summary: 'rebuild every view from .GCC/events/ (an edited main.md or metadata.yaml is kept aside first)',
-  args: (z) => z.object({}),
+  args: {},
   cli: [],
   fronts: ['cli', 'slash'],
+  example: 'replay',
+  answer: 'result',
   readOnly: false,
   wholePass: () => 'replay',
   needs: 'memory',

@@ -4,9 +4,12 @@ import { read } from './answers.js';
 export default operation({
   name: 'status',
   summary: 'where memory stands: branch, objectives, last commit, work in flight, failed approaches',
-  args: (z) => z.object({}),
+  args: {},
   cli: [],
   fronts: ['cli', 'slash'],
+  example: 'status',
+  answer: 'memory',
+  overview: true,
   readOnly: true,
   needs: 'memory',
   run: (_a, ctx) => read(ctx, { level: 'status' }),

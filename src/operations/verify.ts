@@ -3,9 +3,11 @@ import { operation } from './operation.js';
 export default operation({
   name: 'verify',
   summary: 'read every byte: each log entry, the logs against what was acknowledged, every view against a rebuild',
-  args: (z) => z.object({}),
+  args: {},
   cli: [],
   fronts: ['cli', 'slash'],
+  example: 'verify',
+  answer: 'report',
   readOnly: true,
   wholePass: () => 'verify',
   needs: 'memory',

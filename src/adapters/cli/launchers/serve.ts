@@ -15,17 +15,19 @@ function portOf(text: string | undefined): number | undefined {
 export default operation({
   name: 'serve',
   summary: 'one local daemon on 127.0.0.1 for HTTP hooks, MCP over HTTP and a live page (start; status [--json]; stop)',
-  args: (z) => z.object({
-    verb: z.enum(['start', 'status', 'stop']).optional().describe('start (default), status or stop.'),
-    port: z.string().optional().describe("Port on 127.0.0.1 (default: the project's own, the same each start; 0: any free port)."),
-    host: z.string().optional().describe('Refused: the daemon listens on 127.0.0.1 only.'),
-  }),
+  args: {
+    verb: { kind: 'enum', values: ['start', 'status', 'stop'], help: 'start (default), status or stop.' },
+    port: { kind: 'string', help: "Port on 127.0.0.1 (default: the project's own, the same each start; 0: any free port)." },
+    host: { kind: 'string', help: 'Refused: the daemon listens on 127.0.0.1 only.' },
+  },
   cli: [
     { field: 'verb', as: 'positional' },
     { field: 'port', as: 'flag' },
     { field: 'host', as: 'flag' },
   ],
   fronts: ['cli'],
+  example: 'serve status',
+  answer: 'result',
   readOnly: false,
   needs: 'none',
   run: async (a, ctx) => {
