@@ -1,5 +1,6 @@
 import { gccError } from '../errors.js';
 import { safeText } from '../log/safe-text.js';
+import { count } from './answers.js';
 import { operation } from './operation.js';
 
 const USAGE = 'gctx git install | gctx git sync';
@@ -40,6 +41,6 @@ export default operation({
     if (!ours || !theirs) throw gccError('E_INVALID_ARGUMENT', 'the merge driver needs the ancestor, ours and theirs files', USAGE);
     const { mergeLogFiles } = await import('../engine/git/merge-driver.js');
     const r = mergeLogFiles(ours, theirs, path ?? ours);
-    return { text: `gctx: merged ${path ?? 'log'}: ${r.events} events, ${r.added} from the other side`, data: { ok: true, ...r } };
+    return { text: `gctx: merged ${path ?? 'log'}: ${count(r.events, 'event')}, ${r.added} from the other side`, data: { ok: true, ...r } };
   },
 });

@@ -1,3 +1,4 @@
+import { count } from './answers.js';
 import { operation } from './operation.js';
 
 export default operation({
@@ -13,6 +14,6 @@ export default operation({
   needs: 'memory',
   run: async (_a, ctx) => {
     const r = await ctx.memory.replay();
-    return { text: `Rebuilt the views from ${ctx.memory.state.events} events.${r.kept.length ? ` Kept the previous versions in ${r.kept.join(', ')}` : ''}`, data: { ok: true, ...r } };
+    return { text: `Rebuilt the views from ${count(ctx.memory.state.events, 'event')}.${r.kept.length ? ` Kept the previous versions in ${r.kept.join(', ')}` : ''}`, data: { ok: true, ...r } };
   },
 });
