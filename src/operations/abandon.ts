@@ -1,5 +1,5 @@
 import { operation } from './operation.js';
-import { write } from './answers.js';
+import { execute, write } from './answers.js';
 
 export default operation({
   name: 'abandon',
@@ -16,6 +16,7 @@ export default operation({
   fronts: ['cli', 'mcp', 'pi', 'slash'],
   example: 'abandon try-mmap --reason "No gain below 10 MB"',
   answer: 'result',
+  library: (a) => execute({ type: 'abandon', ...a }),
   readOnly: false,
   needs: 'memory',
   run: (a, ctx) => write(ctx, { type: 'abandon', branch: a.branch ?? ctx.memory.currentBranch(ctx.session), reason: a.reason }),

@@ -18,6 +18,9 @@ export async function read(ctx: RunContext, q: ContextQuery, budget?: number): P
   return { text: a.text, data: { ok: true, level: q.level, truncated: a.truncated, tokens: a.tokens, next: a.next, data: a.data } };
 }
 
+/** A command as a library caller sends it: `memory.execute({"type":"switch","name":"main"})`. */
+export const execute = (cmd: Record<string, unknown>): string => `memory.execute(${JSON.stringify(cmd)})`;
+
 /** `1 event`, `2 events`: a count with its noun. */
 export const count = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 

@@ -1,5 +1,5 @@
 import { operation } from './operation.js';
-import { write } from './answers.js';
+import { execute, write } from './answers.js';
 
 export default operation({
   name: 'branch',
@@ -18,6 +18,7 @@ export default operation({
   fronts: ['cli', 'mcp', 'pi', 'slash'],
   example: 'branch try-sqlite --purpose "See whether SQLite beats JSON files"',
   answer: 'result',
+  library: (a) => execute({ type: 'branch', ...a }),
   readOnly: false,
   needs: 'memory',
   run: (a, ctx) => write(ctx, { type: 'branch', name: a.name, purpose: a.purpose, ...(a.hypotheses?.length ? { hypotheses: a.hypotheses } : {}) }),

@@ -1,5 +1,5 @@
 import { operation } from './operation.js';
-import { write } from './answers.js';
+import { execute, write } from './answers.js';
 
 export default operation({
   name: 'commit',
@@ -22,6 +22,7 @@ export default operation({
   fronts: ['cli', 'mcp', 'pi', 'slash'],
   example: 'commit "Parser handles empty files" --next "Wire it in" --check 1',
   answer: 'result',
+  library: (a) => execute({ type: 'commit', ...a }),
   readOnly: false,
   needs: 'memory',
   run: (a, ctx) =>

@@ -1,6 +1,6 @@
 import { gccError } from '../errors.js';
 import { operation } from './operation.js';
-import { write } from './answers.js';
+import { execute, write } from './answers.js';
 
 export default operation({
   name: 'config',
@@ -18,6 +18,7 @@ export default operation({
   fronts: ['cli', 'slash'],
   example: 'config set commit_after_edits 10',
   answer: 'result',
+  library: (a) => execute({ type: 'config', key: a.key, value: a.value }),
   readOnly: false,
   needs: 'memory',
   run: (a, ctx) => {

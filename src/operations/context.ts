@@ -140,6 +140,7 @@ export default operation({
   fronts: ['cli', 'mcp', 'pi', 'slash'],
   example: 'context --log 5 --on try-sqlite',
   answer: 'memory',
+  library: (a) => `memory.context(${JSON.stringify(queryOf(a))})`,
   readOnly: true,
   wholePass: (a) => (queryOf(a).level === 'search' ? 'index' : undefined),
   needs: 'memory',

@@ -26,6 +26,7 @@ export default operation({
   fronts: ['cli'],
   example: 'doctor --repair',
   answer: 'report',
+  library: () => 'await repairMemory(dir)',
   readOnly: false,
   wholePass: () => 'verify',
   needs: 'none',

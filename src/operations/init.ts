@@ -15,6 +15,7 @@ export default operation({
   fronts: ['cli', 'slash'],
   example: 'init --git',
   answer: 'result',
+  library: () => 'Memory.open(dir, { create: true })',
   readOnly: false,
   needs: 'create',
   // A memory inside another one splits the project's history in two, unseen: only when asked.

@@ -1,5 +1,5 @@
 import { operation } from './operation.js';
-import { write } from './answers.js';
+import { execute, write } from './answers.js';
 
 export default operation({
   name: 'log',
@@ -18,6 +18,7 @@ export default operation({
   fronts: ['cli', 'mcp', 'pi', 'slash'],
   example: 'log --observation "Tests time out" --thought "The lock is held"',
   answer: 'result',
+  library: (a) => execute({ type: 'log', ...a }),
   readOnly: false,
   needs: 'memory',
   run: (a, ctx) => write(ctx, { type: 'log', observation: a.observation ?? '', thought: a.thought ?? '', action: a.action ?? '' }),

@@ -1,5 +1,5 @@
 import { operation } from './operation.js';
-import { write } from './answers.js';
+import { execute, write } from './answers.js';
 
 export default operation({
   name: 'merge',
@@ -22,6 +22,7 @@ export default operation({
   fronts: ['cli', 'mcp', 'pi', 'slash'],
   example: 'merge try-sqlite --synthesis "SQLite kept: loads are 3x faster"',
   answer: 'result',
+  library: (a) => execute({ type: 'merge', ...a }),
   readOnly: false,
   needs: 'memory',
   // The paper's MERGE surfaces the source branch first: the synthesis is read beside what it sums up.

@@ -8,6 +8,7 @@ export default operation({
   fronts: ['cli'],
   example: 'migrate',
   answer: 'result',
+  library: () => 'await memory.migrate()',
   readOnly: false,
   needs: 'memory',
   run: async (_a, ctx) => {

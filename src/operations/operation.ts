@@ -116,6 +116,8 @@ interface Base<F extends Fields> {
    * is the preview's text, then the result's, framed as memory as a whole.
    */
   preview?: (args: ArgsOf<F>, ctx: RunContext) => Promise<Answer> | Answer;
+  /** The same call made by a library caller (the engine's API), for fixes said to one: `memory.execute({…})`. */
+  library?: (args: ArgsOf<F>) => string;
   /** Where things stand: a front end adds where it stands itself (its session, channel, settings). */
   overview?: true;
   /** A refusal checked before the memory is opened (or created), in the folder it would be. */

@@ -9,6 +9,7 @@ export default operation({
   fronts: ['cli', 'slash'],
   example: 'replay',
   answer: 'result',
+  library: () => 'await memory.replay()',
   readOnly: false,
   wholePass: () => 'replay',
   needs: 'memory',

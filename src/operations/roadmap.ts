@@ -1,5 +1,5 @@
 import { operation } from './operation.js';
-import { write } from './answers.js';
+import { execute, write } from './answers.js';
 
 export default operation({
   name: 'roadmap',
@@ -16,6 +16,7 @@ export default operation({
   fronts: ['cli', 'mcp', 'pi', 'slash'],
   example: 'roadmap add "Cache parsed results"',
   answer: 'result',
+  library: (a) => execute({ type: 'roadmap', ...a }),
   readOnly: false,
   needs: 'memory',
   run: (a, ctx) => write(ctx, { type: 'roadmap', action: a.action, target: a.target }),

@@ -17,6 +17,7 @@ export default operation({
   fronts: ['cli', 'slash'],
   example: 'search "retry logic" --limit 5',
   answer: 'memory',
+  library: (a) => `memory.context(${JSON.stringify({ level: 'search', ...a })})`,
   readOnly: true,
   wholePass: () => 'index',
   needs: 'memory',

@@ -9,6 +9,7 @@ export default operation({
   fronts: ['cli', 'slash'],
   example: 'status',
   answer: 'memory',
+  library: () => 'memory.context({ level: "status" })',
   overview: true,
   readOnly: true,
   needs: 'memory',

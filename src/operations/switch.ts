@@ -1,5 +1,5 @@
 import { operation } from './operation.js';
-import { write } from './answers.js';
+import { execute, write } from './answers.js';
 
 export default operation({
   name: 'switch',
@@ -10,6 +10,7 @@ export default operation({
   fronts: ['cli', 'mcp', 'pi', 'slash'],
   example: 'switch main',
   answer: 'result',
+  library: (a) => execute({ type: 'switch', ...a }),
   readOnly: false,
   needs: 'memory',
   run: (a, ctx) => write(ctx, { type: 'switch', name: a.name }),

@@ -9,6 +9,7 @@ export default operation({
   fronts: ['cli', 'slash'],
   example: 'verify',
   answer: 'report',
+  library: () => 'await memory.verifyConfirmed()',
   readOnly: true,
   wholePass: () => 'verify',
   needs: 'memory',

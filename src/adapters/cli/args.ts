@@ -276,13 +276,14 @@ export function splitWords(line: string): string[] {
 /**
  * A `gctx …` call (the words after `gctx`) as a caller of another front end makes it: a tool
  * call with its arguments as JSON for a model (`prefix` before the tool's name), `/gcc …` in
- * Pi's editor. A command that front end does not offer, or words that do not parse, stay a
+ * Pi's editor, the engine's API for a library caller. A command that front end does not offer, or words that do not parse, stay a
  * command line to run.
  */
-export function callIn(words: string, front: 'mcp' | 'pi' | 'slash', prefix = ''): string {
+export function callIn(words: string, front: 'mcp' | 'pi' | 'slash' | 'library', prefix = ''): string {
   try {
     const [name = '', ...rest] = splitWords(words);
     const op = operationNamed(name);
+    if (front === 'library') return op?.library ? op.library(parseArgs(op, rest).args) : `gctx ${words}`;
     if (!op?.fronts.includes(front)) return `gctx ${words}`;
     if (front === 'slash') return `/gcc ${words}`;
     return `${prefix}${op.name} ${JSON.stringify(parseArgs(op, rest).args)}`;
