@@ -260,7 +260,7 @@ describe('gctx doctor', () => {
     const dir = project();
     const fresh = gctx(dir, ['doctor']);
     expect(fresh.code, fresh.stdout).toBe(0);
-    expect(fresh.stdout).toMatch(/ok {3}integrity: 1 events/);
+    expect(fresh.stdout).toMatch(/ok {3}integrity: 1 event, /);
     const [segment] = segments(dir);
     const good = readFileSync(segment!, 'utf8');
     writeFileSync(segment!, good.replace('Memory initialized', 'Memory initialised'));
