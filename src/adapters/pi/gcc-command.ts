@@ -12,6 +12,7 @@ import { argumentsHint } from '../../operations/fields.js';
 import { operationNamed, operationsFor } from '../../operations/index.js';
 import { check, failure, perform, type Speaker } from '../../operations/runner.js';
 import { callIn, helpOf, nearest, parseArgs, splitWords, usageOf } from '../cli/args.js';
+import { writeErr, writeOut } from '../cli/write-out.js';
 import type { MemorySlot } from './memory-slot.js';
 
 export const OUTPUT_ENTRY = 'gcc-output';
@@ -108,9 +109,11 @@ function show(pi: ExtensionAPI, ctx: ExtensionCommandContext, out: GccOutput): v
   } catch {
     // Appending can fail on a stale context; the notification below still reaches the person.
   }
-  // `pi -p "/gcc status"` shows no transcript and notifies no one: the answer is printed.
+  // `pi -p "/gcc status"` shows no transcript and notifies no one: the answer is what it prints,
+  // on fd 1 itself (Pi sends extensions' process.stdout to stderr in print mode), an error on stderr.
   if (ctx.mode === 'print') {
-    (out.level === 'error' ? process.stderr : process.stdout).write(`${out.text}\n`);
+    if (out.level === 'error') writeErr(`${out.text}\n`);
+    else writeOut(`${out.text}\n`);
     return;
   }
   const first = out.text.split('\n')[0] ?? '';
