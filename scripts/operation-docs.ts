@@ -61,16 +61,6 @@ function argumentTable(op: Operation): string[] {
   return ['| argument | required | value | command line | meaning |', '|---|---|---|---|---|', ...rows, ''];
 }
 
-function frontsLines(op: Operation, launcher: boolean): string[] {
-  const lines = [`- Command line: ${code(usageOf(op))}`];
-  if (op.fronts.includes('mcp')) lines.push(`- MCP tool: ${code(op.name)}`);
-  if (op.fronts.includes('pi')) lines.push(`- Pi tool: ${code(`${TOOL_PREFIX}${op.name}`)}`);
-  if (op.fronts.includes('slash')) lines.push(`- Pi command: ${code(usageOf(op, '/gcc'))}`);
-  if (launcher) lines.push('- Starts another front end.');
-  else lines.push(`- ${op.readOnly ? 'Reads only.' : 'Writes.'}`);
-  return lines;
-}
-
 const yes = (b: boolean) => (b ? 'yes' : '—');
 
 export function operationDocsMarkdown(): string {
@@ -82,23 +72,21 @@ export function operationDocsMarkdown(): string {
     '     src/adapters/cli/launchers. Do not edit by hand: test/docs/operations.test.ts fails when',
     '     this file is out of date. -->',
     '',
-    'Every operation is declared once, in `src/operations/`, and each front end is generated from',
-    'that declaration: the command line (`gctx`, [cli.md](cli.md)), the MCP tools of `gctx mcp` and',
-    '`gctx serve` ([agents.md](agents.md)), the Pi tools `gcc_<name>` and the Pi command `/gcc`,',
-    'which takes the command line\'s words ([pi.md](pi.md)). The argument names below are the MCP and',
-    'Pi tool arguments; the command line column says how `gctx` and `/gcc` spell them. An operation',
-    'that reads only is marked so for hosts (MCP `readOnlyHint`). `mcp`, `hook` and `serve` start',
-    'another front end and exist on the command line only.',
+    'Every operation is declared once in `src/operations/`; each front end is generated from it:',
+    `\`gctx <name>\` ([cli.md](cli.md)), the MCP tool \`<name>\` ([agents.md](agents.md)), the Pi tool`,
+    `\`${TOOL_PREFIX}<name>\` and \`/gcc <name>\`, which takes the command line's words ([pi.md](pi.md)).`,
+    'Arguments below are the tools\' names; the command line column says how `gctx` and `/gcc`',
+    'spell them. `mcp`, `hook` and `serve` start another front end.',
     '',
     '| operation | `gctx` | MCP tool | Pi tool | `/gcc` | reads only |',
     '|---|---|---|---|---|---|',
     ...all.map(({ op }) => `| [${op.name}](#${op.name}) | ${yes(op.fronts.includes('cli'))} | ${yes(op.fronts.includes('mcp'))} | ${yes(op.fronts.includes('pi'))} | ${yes(op.fronts.includes('slash'))} | ${yes(op.readOnly)} |`),
     '',
   ];
-  for (const { op, launcher } of all) {
+  for (const { op } of all) {
     parts.push(`## ${op.name}`, '', `${op.summary[0]!.toUpperCase()}${op.summary.slice(1)}.`, '');
     if (op.describe && (op.fronts.includes('mcp') || op.fronts.includes('pi'))) parts.push(`Tool description: “${op.describe}”`, '');
-    parts.push(...frontsLines(op, launcher), '', ...argumentTable(op));
+    parts.push(`${code(usageOf(op))} — e.g. ${code(`gctx ${op.example}`)}`, '', ...argumentTable(op));
   }
   return `${parts.join('\n').trimEnd()}\n`;
 }
