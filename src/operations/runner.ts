@@ -9,7 +9,6 @@ import type { ContextQuery } from '../context/query.js';
 import type { Memory } from '../engine/memory.js';
 import { asGccError, type GccError } from '../errors.js';
 import { safeText } from '../log/safe-text.js';
-import { asProjectData } from '../observer/framing.js';
 import { validAsGiven } from './fields.js';
 import type { Answer, Front, Operation } from './operation.js';
 
@@ -59,7 +58,9 @@ export async function perform(op: Operation, args: Record<string, unknown>, sp: 
   if (!sp.tool) return out;
   // Memory is text other people and agents wrote: what quotes it is handed to a model framed as
   // data, once; any other answer may still quote some (an objective checked off): no control character either way.
-  return { ...out, text: op.answer === 'memory' || preview ? asProjectData(out.text) : safeText(out.text) };
+  if (op.answer !== 'memory' && !preview) return { ...out, text: safeText(out.text) };
+  const { asProjectData } = await import('../observer/framing.js');
+  return { ...out, text: asProjectData(out.text) };
 }
 
 /** Anything thrown, as a GccError whose fix is said in the speaker's words. */
