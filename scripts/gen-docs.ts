@@ -1,26 +1,22 @@
 /**
- * Writes the generated files: docs/machines.md from the machine definitions, and
- * docs/operations.md and src/operations/fields.generated.ts from the catalogue of operations
- * and the CLI's launchers.
+ * Writes the generated files: docs/machines.md from the machine definitions, docs/operations.md
+ * from the catalogue of operations and the CLI's launchers.
  * Run: npx tsx scripts/gen-docs.ts        (--check: exit 1 if any file is stale)
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { machineDocsMarkdown } from '../src/diagrams/docs.js';
-import { operationFieldsSource } from './operation-fields.js';
+import { operationDocsMarkdown } from './operation-docs.js';
 
-// The fields table first: the operations' docs are rendered through it (usage lines), so they
-// are imported only once it is written.
-const FILES: [string, () => string | Promise<string>][] = [
+const FILES: [string, () => string][] = [
   ['docs/machines.md', machineDocsMarkdown],
-  ['src/operations/fields.generated.ts', operationFieldsSource],
-  ['docs/operations.md', async () => (await import('./operation-docs.js')).operationDocsMarkdown()],
+  ['docs/operations.md', operationDocsMarkdown],
 ];
 
 let stale = 0;
 for (const [name, render] of FILES) {
   const target = fileURLToPath(new URL(`../${name}`, import.meta.url));
-  const text = await render();
+  const text = render();
   if (!process.argv.includes('--check')) {
     writeFileSync(target, text);
     process.stdout.write(`wrote ${target}\n`);

@@ -5,12 +5,10 @@
  * scripts/gen-docs.ts writes the file; test/docs/operations.test.ts fails when the
  * committed file differs, so the reference cannot go stale.
  */
-import type * as z from 'zod';
 import { GLOBAL_FLAGS, usageOf } from '../src/adapters/cli/args.js';
 import { LAUNCHERS } from '../src/adapters/cli/launchers/index.js';
 import { TOOL_PREFIX } from '../src/adapters/pi/memory-tools.js';
-import { CATALOGUE, type Operation } from '../src/operations/index.js';
-import { argsOf, argumentsFrom, kindOf, unwrap } from '../src/operations/schema.js';
+import { CATALOGUE, type Field, type Operation } from '../src/operations/index.js';
 
 const kebab = (s: string) => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 /** Text for a table cell: pipes escaped, one line. */
@@ -18,8 +16,8 @@ const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const code = (s: string) => `\`${s}\``;
 
 /** What a value is, in the reader's words. */
-function typeOf(schema: z.ZodType): string {
-  switch (kindOf(schema)) {
+function typeOf(f: Field): string {
+  switch (f.kind) {
     case 'string':
       return 'text';
     case 'strings':
@@ -28,18 +26,14 @@ function typeOf(schema: z.ZodType): string {
       return 'whole number';
     case 'boolean':
       return 'switch';
-    case 'enum': {
-      const entries = (unwrap(schema).def as unknown as { entries: Record<string, string> }).entries;
-      return `one of ${Object.values(entries).map(code).join(', ')}`;
-    }
-    default:
-      return 'value';
+    case 'enum':
+      return `one of ${(f.values ?? []).map(code).join(', ')}`;
   }
 }
 
 /** How the command line spells one field: its slot or flags, and the flags that set it. */
 function cliSpelling(op: Operation, field: string): string {
-  const kind = kindOf(argsOf(op).shape[field] as z.ZodType);
+  const kind = op.args[field]?.kind;
   const out: string[] = [];
   for (const arg of op.cli) {
     if (arg.field === field) {
@@ -61,25 +55,10 @@ function cliSpelling(op: Operation, field: string): string {
 }
 
 function argumentTable(op: Operation): string[] {
-  const shape = argsOf(op).shape;
-  const { fields } = argumentsFrom(argsOf(op));
-  if (!Object.keys(fields).length) return ['No arguments.', ''];
-  const rows = Object.entries(fields).map(([f, { required }]) => {
-    const schema = shape[f] as z.ZodType;
-    const desc = schema.description ?? '';
-    return `| ${code(f)} | ${required ? 'yes' : 'no'} | ${cell(typeOf(schema))} | ${cell(cliSpelling(op, f))} | ${cell(desc)} |`;
-  });
+  const fields = Object.entries(op.args);
+  if (!fields.length) return ['No arguments.', ''];
+  const rows = fields.map(([name, f]) => `| ${code(name)} | ${f.required ? 'yes' : 'no'} | ${cell(typeOf(f))} | ${cell(cliSpelling(op, name))} | ${cell(f.help ?? '')} |`);
   return ['| argument | required | value | command line | meaning |', '|---|---|---|---|---|', ...rows, ''];
-}
-
-function frontsLines(op: Operation, launcher: boolean): string[] {
-  const lines = [`- Command line: ${code(usageOf(op))}`];
-  if (op.fronts.includes('mcp')) lines.push(`- MCP tool: ${code(op.name)}`);
-  if (op.fronts.includes('pi')) lines.push(`- Pi tool: ${code(`${TOOL_PREFIX}${op.name}`)}`);
-  if (op.fronts.includes('slash')) lines.push(`- Pi command: ${code(usageOf(op, '/gcc'))}`);
-  if (launcher) lines.push('- Starts another front end.');
-  else lines.push(`- ${op.readOnly ? 'Reads only.' : 'Writes.'}`);
-  return lines;
 }
 
 const yes = (b: boolean) => (b ? 'yes' : '—');
@@ -93,23 +72,21 @@ export function operationDocsMarkdown(): string {
     '     src/adapters/cli/launchers. Do not edit by hand: test/docs/operations.test.ts fails when',
     '     this file is out of date. -->',
     '',
-    'Every operation is declared once, in `src/operations/`, and each front end is generated from',
-    'that declaration: the command line (`gctx`, [cli.md](cli.md)), the MCP tools of `gctx mcp` and',
-    '`gctx serve` ([agents.md](agents.md)), the Pi tools `gcc_<name>` and the Pi command `/gcc`,',
-    'which takes the command line\'s words ([pi.md](pi.md)). The argument names below are the MCP and',
-    'Pi tool arguments; the command line column says how `gctx` and `/gcc` spell them. An operation',
-    'that reads only is marked so for hosts (MCP `readOnlyHint`). `mcp`, `hook` and `serve` start',
-    'another front end and exist on the command line only.',
+    'Every operation is declared once in `src/operations/`; each front end is generated from it:',
+    `\`gctx <name>\` ([cli.md](cli.md)), the MCP tool \`<name>\` ([agents.md](agents.md)), the Pi tool`,
+    `\`${TOOL_PREFIX}<name>\` and \`/gcc <name>\`, which takes the command line's words ([pi.md](pi.md)).`,
+    'Arguments below are the tools\' names; the command line column says how `gctx` and `/gcc`',
+    'spell them. `mcp`, `hook` and `serve` start another front end.',
     '',
     '| operation | `gctx` | MCP tool | Pi tool | `/gcc` | reads only |',
     '|---|---|---|---|---|---|',
     ...all.map(({ op }) => `| [${op.name}](#${op.name}) | ${yes(op.fronts.includes('cli'))} | ${yes(op.fronts.includes('mcp'))} | ${yes(op.fronts.includes('pi'))} | ${yes(op.fronts.includes('slash'))} | ${yes(op.readOnly)} |`),
     '',
   ];
-  for (const { op, launcher } of all) {
+  for (const { op } of all) {
     parts.push(`## ${op.name}`, '', `${op.summary[0]!.toUpperCase()}${op.summary.slice(1)}.`, '');
     if (op.describe && (op.fronts.includes('mcp') || op.fronts.includes('pi'))) parts.push(`Tool description: “${op.describe}”`, '');
-    parts.push(...frontsLines(op, launcher), '', ...argumentTable(op));
+    parts.push(`${code(usageOf(op))} — e.g. ${code(`gctx ${op.example}`)}`, '', ...argumentTable(op));
   }
   return `${parts.join('\n').trimEnd()}\n`;
 }

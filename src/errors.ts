@@ -48,11 +48,15 @@ export class GccError extends Error {
   readonly file: string | undefined;
   readonly line: number | undefined;
 
+  /** The fix as written: its calls in the command line's words, which `fixIn` says otherwise. */
+  private readonly written: string | undefined;
+
   constructor(data: ErrorData) {
     super(data.message);
     this.name = 'GccError';
     this.code = data.code;
-    this.fix = data.fix;
+    this.written = data.fix;
+    this.fix = data.fix !== undefined && libraryCall ? callsIn(data.fix, libraryCall) : data.fix;
     this.file = data.file;
     this.line = data.line;
   }
@@ -70,11 +74,40 @@ export class GccError extends Error {
     return out;
   }
 
+  /**
+   * The fix with each `gctx …` call it quotes said by `call`, as the caller would make it (a
+   * tool call, `/gcc …`, a library call); a fix that is one such call as a whole too.
+   */
+  fixIn(call: (words: string) => string): string | undefined {
+    return this.written === undefined ? undefined : callsIn(this.written, call);
+  }
+
+  /** The same error with its fix said another way. */
+  withFix(fix: string | undefined): GccError {
+    const { fix: _, ...rest } = this.toJSON();
+    const e = new GccError(rest);
+    (e as { fix: string | undefined }).fix = fix;
+    return e;
+  }
+
   /** One line for people: code, message, fix. */
   oneLine(): string {
     const where = this.file ? ` (${this.file}${this.line ? `:${this.line}` : ''})` : '';
     return `${this.code}: ${this.message}${where}${this.fix ? ` Fix: ${this.fix}` : ''}`;
   }
+}
+
+/** How a `gctx …` call quoted in a fix is said to a library caller: set by the library's entry (index.ts). */
+let libraryCall: ((words: string) => string) | undefined;
+
+/** Errors made from now on carry fixes whose `gctx …` calls are said by `call` (the library's entry sets it). */
+export function sayFixCallsAs(call: (words: string) => string): void {
+  libraryCall = call;
+}
+
+function callsIn(fix: string, call: (words: string) => string): string {
+  if (/^gctx [^`]*$/.test(fix)) return call(fix.slice(5));
+  return fix.replace(/`gctx ([^`]+)`/g, (_, words: string) => `\`${call(words)}\``);
 }
 
 export function gccError(code: ErrorCode, message: string, fix?: string, where?: { file?: string; line?: number }): GccError {

@@ -57,13 +57,14 @@ export function statusView(src: ContextSource, o: ContextOptions, budget: number
   const earlier = earlierCommits(src, here, EARLIER_COMMITS, o.spell ?? defaultSpell);
   if (earlier.length) lines.push('Earlier commits, newest first:', ...earlier);
   const active = Object.values(s.branches).filter((x) => x.life === 'active' && x.name !== MAIN).sort((x, y) => (x.created < y.created ? 1 : -1));
-  lines.push(`Branches: ${active.length} open${active.length ? ':' : '.'}`);
+  const merged = Object.values(s.branches).filter((x) => x.life === 'merged');
+  const abandoned = Object.values(s.branches).filter((x) => x.life === 'abandoned').length;
+  lines.push(`Branches: ${active.length} open${merged.length ? `, ${merged.length} merged` : ''}${abandoned ? `, ${abandoned} abandoned` : ''}${active.length ? ':' : '.'}`);
   for (const x of active.slice(0, 8)) lines.push(`  ${x.name === here ? '*' : ' '} ${x.name} (${x.commits} commit${x.commits === 1 ? '' : 's'}): ${clip(x.purpose, 120)}`);
   if (active.length > 8) lines.push(`  … ${active.length - 8} more in \`${(o.spell ?? defaultSpell)({ level: 'metadata', segment: 'branches' })}\``);
-  const merged = Object.values(s.branches).filter((x) => x.life === 'merged');
   // Commits made on a branch where its merge was not seen yet are in no synthesis: said until read elsewhere.
   const left = merged.filter((x) => x.late?.length).slice(0, 3).map((x) => `${x.name}: ${x.late!.map((c) => displayLabel(x, c.label, c.id)).join(', ')}`);
-  if (merged.length) lines.push(`  ${merged.length} merged${left.length ? `; commits made after their merge (\`gctx context --commit <branch>@<label>\`): ${left.join('; ')}` : ''}.`);
+  if (left.length) lines.push(`  ${merged.length} merged; commits made after their merge (\`gctx context --commit <branch>@<label>\`): ${left.join('; ')}.`);
   const spellFull = (o.spell ?? defaultSpell)({ level: 'full' });
   const disputed = disputedLines(s, 5, (name) => `\`${spell({ level: 'branch', name })}\``);
   if (disputed.length) lines.push('Merged on one clone, abandoned on another:', ...disputed);

@@ -7,6 +7,8 @@ import type { CanonicalInput, CanonicalTool } from './envelope.js';
  * the content is in the repository; a shell names its command; the rest is compact JSON.
  * Paths of this machine become project-relative, so the log reads the same in every clone.
  */
+const lines = (n: number): string => `${n} line${n === 1 ? '' : 's'}`;
+
 export function describeInput(tool: CanonicalTool | undefined, input: CanonicalInput | undefined, cwd = '', root = ''): string {
   if (!input) return '';
   const path = (p: unknown): string => (typeof p === 'string' ? projectPath(p, cwd, root) : '');
@@ -15,13 +17,13 @@ export function describeInput(tool: CanonicalTool | undefined, input: CanonicalI
     case 'Bash':
       return typeof input.command === 'string' ? local(input.command) : '';
     case 'Write':
-      return typeof input.content === 'string' ? `${path(input.file_path)} (${lineCount(input.content)} lines)` : path(input.file_path);
+      return typeof input.content === 'string' ? `${path(input.file_path)} (${lines(lineCount(input.content))})` : path(input.file_path);
     case 'Edit': {
       const n = Array.isArray(input.edits) ? input.edits.length : 0;
       return `${path(input.file_path)}${n > 1 ? ` (${n} edits)` : ''}`;
     }
     case 'Read': {
-      const range = typeof input.offset === 'number' ? ` from line ${input.offset}${typeof input.limit === 'number' ? `, ${input.limit} lines` : ''}` : '';
+      const range = typeof input.offset === 'number' ? ` from line ${input.offset}${typeof input.limit === 'number' ? `, ${lines(input.limit)}` : ''}` : '';
       return `${path(input.file_path)}${range}`;
     }
     case 'Grep':

@@ -5,7 +5,11 @@ import type { Answer, RunContext } from './operation.js';
 
 export async function write(ctx: RunContext, cmd: Command): Promise<Answer> {
   const r = await ctx.memory.execute(cmd, { session: ctx.session });
-  return { text: r.message, data: { ok: true, branch: r.branch, message: r.message, events: r.events.map((e) => ({ id: e.id, type: e.type, branch: e.branch })) } };
+  // A commit that checks objectives off says which, as `roadmap check` does.
+  const objectives = ctx.memory.state.objectives;
+  const checked = cmd.type === 'commit' ? r.events.flatMap((e) => (e.type === 'objective.checked' ? [objectives.findIndex((o) => o.id === e.data.id)] : [])).filter((i) => i >= 0) : [];
+  const message = [r.message, ...checked.map((i) => `Objective ${i + 1} done: ${objectives[i]!.text}`)].join('\n');
+  return { text: message, data: { ok: true, branch: r.branch, message, events: r.events.map((e) => ({ id: e.id, type: e.type, branch: e.branch })) } };
 }
 
 /** `at`: a git ref whose committed memory answers instead (engine/at-ref.ts). */
@@ -14,6 +18,12 @@ export async function read(ctx: RunContext, q: ContextQuery, budget?: number, at
   const a = ctx.memory.context(q, { session: ctx.session, budget: budget ?? ctx.budget, spell: ctx.spell, at });
   return { text: a.text, data: { ok: true, level: q.level, truncated: a.truncated, tokens: a.tokens, next: a.next, data: a.data } };
 }
+
+/** A command as a library caller sends it: `memory.execute({"type":"switch","name":"main"})`. */
+export const execute = (cmd: Record<string, unknown>): string => `memory.execute(${JSON.stringify(cmd)})`;
+
+/** `1 event`, `2 events`: a count with its noun. */
+export const count = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
 /** Words of free text: several positionals joined, as a shell splits them. */
 export const words = (v: unknown): string => (Array.isArray(v) ? v.join(' ') : String(v ?? ''));

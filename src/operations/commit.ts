@@ -1,17 +1,17 @@
 import { operation } from './operation.js';
-import { write } from './answers.js';
+import { execute, write } from './answers.js';
 
 export default operation({
   name: 'commit',
   summary: 'record a milestone on the current branch: what changed and why (files touched are filled in)',
   describe: 'Record a milestone: what changed and why (files touched are filled in).',
-  args: (z) => z.object({
-    contribution: z.string().min(1).describe('What changed and why, in one to three sentences.'),
-    title: z.string().optional().describe('Short title (default: from the contribution).'),
-    next: z.string().optional().describe('Next step, for whoever resumes.'),
-    check: z.array(z.string()).optional().describe('Objectives this completes (number or text).'),
-    files: z.array(z.string()).optional().describe('Files changed, when no hook or git saw them.'),
-  }),
+  args: {
+    contribution: { kind: 'string', required: true, min: 1, help: 'What changed and why, in one to three sentences.' },
+    title: { kind: 'string', help: 'Short title (default: from the contribution).' },
+    next: { kind: 'string', help: 'Next step, for whoever resumes.' },
+    check: { kind: 'strings', help: 'Objectives this completes (number or text).' },
+    files: { kind: 'strings', help: 'Files changed, when no hook or git saw them.' },
+  },
   cli: [
     { field: 'contribution', as: 'rest' },
     { field: 'title', as: 'flag' },
@@ -20,6 +20,9 @@ export default operation({
     { field: 'files', as: 'flag', flag: 'files' },
   ],
   fronts: ['cli', 'mcp', 'pi', 'slash'],
+  example: 'commit "Parser handles empty files" --next "Wire it in" --check 1',
+  answer: 'result',
+  library: (a) => execute({ type: 'commit', ...a }),
   readOnly: false,
   needs: 'memory',
   run: (a, ctx) =>

@@ -1,21 +1,24 @@
 import { gccError } from '../errors.js';
 import { operation } from './operation.js';
-import { write } from './answers.js';
+import { execute, write } from './answers.js';
 
 export default operation({
   name: 'config',
   summary: 'read or change configuration (proactive_commits, commit_after_edits, commit_after_turns)',
-  args: (z) => z.object({
-    verb: z.enum(['get', 'set']).describe('get or set.'),
-    key: z.string().optional().describe('The setting.'),
-    value: z.string().optional().describe('set: the new value.'),
-  }),
+  args: {
+    verb: { kind: 'enum', required: true, values: ['get', 'set'], help: 'get or set.' },
+    key: { kind: 'string', help: 'The setting.' },
+    value: { kind: 'string', help: 'set: the new value.' },
+  },
   cli: [
     { field: 'verb', as: 'positional' },
     { field: 'key', as: 'positional' },
     { field: 'value', as: 'positional' },
   ],
   fronts: ['cli', 'slash'],
+  example: 'config set commit_after_edits 10',
+  answer: 'result',
+  library: (a) => execute({ type: 'config', key: a.key, value: a.value }),
   readOnly: false,
   needs: 'memory',
   run: (a, ctx) => {

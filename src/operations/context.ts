@@ -1,26 +1,24 @@
-import type * as z from 'zod';
 import { MIN_BUDGET } from '../context/budget.js';
 import { CONTEXT_LEVELS } from '../context/levels.js';
 import type { ContextQuery } from '../context/query.js';
 import { gccError } from '../errors.js';
-import { operation, type Zod } from './operation.js';
+import { type ArgsOf, operation } from './operation.js';
 import { read } from './answers.js';
 
-const args = (z: Zod) =>
-  z.object({
-    level: z.enum(CONTEXT_LEVELS).optional(),
-    name: z.string().optional().describe('branch/log/commit: the branch (default: current).'),
-    id: z.string().optional().describe('commit: hash or label (C003, feat/x@C003).'),
-    text: z.string().optional().describe('search: words to find.'),
-    n: z.number().int().min(1).optional().describe('log/search: entries per page.'),
-    k: z.number().int().min(1).optional().describe('Per page: branch commits (1), full lines (60).'),
-    page: z.number().int().min(1).optional().describe('Page; 2 and on are older.'),
-    segment: z.string().optional().describe('metadata: branches, file_tree or config.'),
-    budget: z.number().int().min(MIN_BUDGET).optional().describe(`Token budget (default 2000, min ${MIN_BUDGET}).`),
-    at: z.string().optional().describe('A git ref: the memory committed in its history, not checked out.'),
-  });
+const args = {
+  level: { kind: 'enum', values: CONTEXT_LEVELS },
+  name: { kind: 'string', help: 'branch/log/commit: the branch (default: current).' },
+  id: { kind: 'string', help: 'commit: hash or label (C003, feat/x@C003).' },
+  text: { kind: 'string', help: 'search: words to find.' },
+  n: { kind: 'number', help: 'log/search: entries per page.' },
+  k: { kind: 'number', help: 'Per page: branch commits (1), full lines (60).' },
+  page: { kind: 'number', help: 'Page; 2 and on are older.' },
+  segment: { kind: 'string', help: 'metadata: branches, file_tree or config.' },
+  budget: { kind: 'number', min: MIN_BUDGET, help: `Token budget (default 2000, min ${MIN_BUDGET}).` },
+  at: { kind: 'string', help: 'A git ref: the memory committed in its history, not checked out.' },
+} as const;
 
-type Args = z.infer<ReturnType<typeof args>>;
+type Args = ArgsOf<typeof args>;
 
 /** The fields each level reads (budget aside, which every level takes). */
 const TAKES: Record<(typeof CONTEXT_LEVELS)[number], readonly (keyof Args)[]> = {
@@ -130,18 +128,21 @@ export default operation({
   describe: 'Recall memory, newest first, in a token budget; level defaults to status, full is the roadmap.',
   args,
   cli: [
-    { field: 'name', as: 'flag', flag: 'branch', optionalValue: true, sets: { level: 'branch' } },
-    { field: 'id', as: 'flag', flag: 'commit', sets: { level: 'commit' } },
-    { field: 'n', as: 'flag', flag: 'log', optionalValue: true, sets: { level: 'log' } },
-    { field: 'segment', as: 'flag', flag: 'metadata', optionalValue: true, sets: { level: 'metadata' } },
+    { field: 'name', as: 'flag', flag: 'branch', optionalValue: true, sets: { level: 'branch' }, help: 'A branch: its purpose and commits (default: the current one).' },
+    { field: 'id', as: 'flag', flag: 'commit', sets: { level: 'commit' }, help: 'One commit, by hash or label (C003, feat/x@C003).' },
+    { field: 'n', as: 'flag', flag: 'log', optionalValue: true, sets: { level: 'log' }, help: 'The newest n log entries (OTA and tool calls).' },
+    { field: 'segment', as: 'flag', flag: 'metadata', optionalValue: true, sets: { level: 'metadata' }, help: 'Metadata: branches, file_tree or config (default: all).' },
     { field: 'level', as: 'flag', flag: 'full', sets: { level: 'full' }, help: 'The roadmap, notes and every branch.' },
-    { field: 'text', as: 'flag', flag: 'search', sets: { level: 'search' } },
-    { field: 'name', as: 'flag', flag: 'on' },
+    { field: 'text', as: 'flag', flag: 'search', sets: { level: 'search' }, help: 'Search for these words (as `gctx search`).' },
+    { field: 'name', as: 'flag', flag: 'on', help: 'The branch --log or --commit reads (default: the current one).' },
     { field: 'page', as: 'flag' },
     { field: 'k', as: 'flag' },
-    { field: 'at', as: 'flag' },
+    { field: 'at', as: 'flag', help: 'Read the memory committed in a git ref\'s history, without a checkout.' },
   ],
   fronts: ['cli', 'mcp', 'pi', 'slash'],
+  example: 'context --log 5 --on try-sqlite',
+  answer: 'memory',
+  library: (a) => `memory.context(${JSON.stringify(queryOf(a))})`,
   readOnly: true,
   needs: 'memory',
   run: (a, ctx) => read(ctx, queryOf(a), a.budget, a.at),

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { asGccError } from '../errors.js';
 import { layout } from '../store/paths.js';
+import { count } from './answers.js';
 import { operation } from './operation.js';
 
 function listDir(dir: string): string[] {
@@ -20,9 +21,12 @@ interface Check {
 export default operation({
   name: 'doctor',
   summary: 'diagnose a memory (versions, lock, integrity, set-aside files); with --repair, restore from git or record the loss',
-  args: (z) => z.object({ repair: z.boolean().optional().describe('Repair what is damaged: restore from git where it can, else salvage and record the loss.') }),
+  args: { repair: { kind: 'boolean', help: 'Repair what is damaged: restore from git where it can, else salvage and record the loss.' } },
   cli: [{ field: 'repair', as: 'flag' }],
   fronts: ['cli'],
+  example: 'doctor --repair',
+  answer: 'report',
+  library: () => 'await repairMemory(dir)',
   readOnly: false,
   wholePass: () => 'verify',
   needs: 'none',
@@ -39,7 +43,7 @@ export default operation({
       if (a.repair) {
         try {
           const r = await repairMemory(ctx.dir, () => new Date());
-          const said = [...(r.ledger ? ['acknowledged the logs as they stand (the ledger of what this clone acknowledged was missing or damaged)'] : []), ...r.resolved.map((f) => `resolved the conflict markers in ${f} by union`), ...r.reacknowledged.map((f) => `acknowledged ${f} as it stands (the ledger's entry for it was edited or damaged)`), ...r.rewritten.map((w) => `rewrote ${w.file} as gctx wrote it: ${w.kept} event(s), none lost (the file as it was is kept at ${w.aside})`), ...r.restored.map((f) => `restored ${f} from git`), ...r.salvaged.map((s) => `salvaged ${s.kept} event(s) of ${s.file} (${s.lost} lost; the damaged file is kept at ${s.aside})`), ...r.lost.map((x) => `${x.file}: ${x.events} event(s) lost, recorded`)];
+          const said = [...(r.ledger ? ['acknowledged the logs as they stand (the ledger of what this clone acknowledged was missing or damaged)'] : []), ...r.resolved.map((f) => `resolved the conflict markers in ${f} by union`), ...r.reacknowledged.map((f) => `acknowledged ${f} as it stands (the ledger's entry for it was edited or damaged)`), ...r.rewritten.map((w) => `rewrote ${w.file} as gctx wrote it: ${count(w.kept, 'event')}, none lost (the file as it was is kept at ${w.aside})`), ...r.restored.map((f) => `restored ${f} from git`), ...r.salvaged.map((s) => `salvaged ${count(s.kept, 'event')} of ${s.file} (${s.lost} lost; the damaged file is kept at ${s.aside})`), ...r.lost.map((x) => `${x.file}: ${count(x.events, 'event')} lost, recorded`)];
           checks.push({ check: 'repair', ok: true, detail: said.length ? said.join('; ') : 'nothing to repair' });
         } catch (err) {
           checks.push({ check: 'repair', ok: false, detail: asGccError(err).oneLine() });
@@ -52,7 +56,7 @@ export default operation({
         const before = m.warnings.length;
         const problems = await m.verifyConfirmed();
         const found = m.warnings.splice(before);
-        checks.push({ check: 'integrity', ok: problems.length === 0, detail: problems.length ? problems.map((x) => `${x.file}${x.line ? `:${x.line}` : ''} ${x.message}`).join('; ') : `${m.state.events} events, every log as acknowledged, views equal a rebuild` });
+        checks.push({ check: 'integrity', ok: problems.length === 0, detail: problems.length ? problems.map((x) => `${x.file}${x.line ? `:${x.line}` : ''} ${x.message}`).join('; ') : `${count(m.state.events, 'event')}, every log as acknowledged, views equal a rebuild` });
         // No damage: events contradicting earlier ones, a snapshot holding another state.
         for (const w of found) checks.push({ check: 'integrity', ok: true, detail: `warning: ${w}` });
         for (const w of m.warnings) checks.push({ check: 'open', ok: true, detail: w });
@@ -64,9 +68,9 @@ export default operation({
         checks.push({ check: 'integrity', ok: false, detail: `${e.oneLine()}${repairSaid ? '' : ' — `gctx doctor --repair` restores from git or records the loss'}` });
       }
       const q = listDir(l.quarantine);
-      checks.push({ check: 'quarantine', ok: true, detail: q.length ? `${q.length} torn fragment(s) in ${l.quarantine}` : 'empty' });
+      checks.push({ check: 'quarantine', ok: true, detail: q.length ? `${count(q.length, 'torn fragment')} in ${l.quarantine}` : 'empty' });
       const aside = listDir(l.aside);
-      checks.push({ check: 'aside', ok: true, detail: aside.length ? `${aside.length} file(s) kept in ${l.aside} for you to look at` : 'empty' });
+      checks.push({ check: 'aside', ok: true, detail: aside.length ? `${count(aside.length, 'file')} kept in ${l.aside} for you to look at` : 'empty' });
     }
     const bad = checks.filter((c) => !c.ok);
     // Damaged memory is exit 2, like every corruption; a setup problem is the user's (exit 1).

@@ -1,5 +1,6 @@
 import { gccError } from '../errors.js';
 import { safeText } from '../log/safe-text.js';
+import { count } from './answers.js';
 import { operation } from './operation.js';
 
 const USAGE = 'gctx git install | gctx git sync';
@@ -7,15 +8,17 @@ const USAGE = 'gctx git install | gctx git sync';
 export default operation({
   name: 'git',
   summary: 'git hooks that refresh the views right after a checkout, merge or rebase (install); sync is what they run',
-  args: (z) => z.object({
-    verb: z.enum(['install', 'sync', 'merge-driver']).describe('install, sync, or merge-driver (run by git in clones of the first layout).'),
-    files: z.array(z.string()).optional().describe('merge-driver: ancestor, ours, theirs, path.'),
-  }),
+  args: {
+    verb: { kind: 'enum', required: true, values: ['install', 'sync', 'merge-driver'], help: 'install, sync, or merge-driver (run by git in clones of the first layout).' },
+    files: { kind: 'strings', help: 'merge-driver: ancestor, ours, theirs, path.' },
+  },
   cli: [
     { field: 'verb', as: 'positional' },
     { field: 'files', as: 'rest' },
   ],
   fronts: ['cli'],
+  example: 'git install',
+  answer: 'result',
   readOnly: false,
   needs: 'none',
   run: async (a, ctx) => {
@@ -38,6 +41,6 @@ export default operation({
     if (!ours || !theirs) throw gccError('E_INVALID_ARGUMENT', 'the merge driver needs the ancestor, ours and theirs files', USAGE);
     const { mergeLogFiles } = await import('../engine/git/merge-driver.js');
     const r = mergeLogFiles(ours, theirs, path ?? ours);
-    return { text: `gctx: merged ${path ?? 'log'}: ${r.events} events, ${r.added} from the other side`, data: { ok: true, ...r } };
+    return { text: `gctx: merged ${path ?? 'log'}: ${count(r.events, 'event')}, ${r.added} from the other side`, data: { ok: true, ...r } };
   },
 });

@@ -3,13 +3,15 @@ import { operation } from './operation.js';
 export default operation({
   name: 'graph',
   summary: "the memory's history as a Mermaid gitGraph: branches, commits, merges, abandoned branches (the last 50 commits unless asked)",
-  args: (z) => z.object({
-    format: z.enum(['mermaid', 'json']).optional().describe('mermaid (default) or json.'),
-    last: z.number().int().min(1).optional().describe('Draw the last n commits (default 50).'),
-    all: z.boolean().optional().describe('Draw every commit (a long history makes a diagram too large to render).'),
-  }),
+  args: {
+    format: { kind: 'enum', values: ['mermaid', 'json'], help: 'mermaid (default) or json.' },
+    last: { kind: 'number', help: 'Draw the last n commits (default 50).' },
+    all: { kind: 'boolean', help: 'Draw every commit (a long history makes a diagram too large to render).' },
+  },
   cli: [{ field: 'format', as: 'flag' }, { field: 'last', as: 'flag' }, { field: 'all', as: 'flag' }],
   fronts: ['cli', 'slash'],
+  example: 'graph --last 20',
+  answer: 'memory',
   readOnly: true,
   needs: 'memory',
   run: async (a, ctx) => {

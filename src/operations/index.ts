@@ -55,4 +55,4 @@ export function operationNamed(name: string): Operation | undefined {
   return CATALOGUE.find((op) => op.name === name);
 }
 
-export type { Answer, BareContext, CliArg, Front, Operation, RunContext } from './operation.js';
+export type { Answer, BareContext, CliArg, Field, FieldKind, Front, Operation, RunContext } from './operation.js';

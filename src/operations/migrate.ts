@@ -3,9 +3,12 @@ import { operation } from './operation.js';
 export default operation({
   name: 'migrate',
   summary: 'move a .GCC/ of the first layout into writer-owned segments and stage the change (the first write on a branch does it too)',
-  args: (z) => z.object({}),
+  args: {},
   cli: [],
   fronts: ['cli'],
+  example: 'migrate',
+  answer: 'result',
+  library: () => 'await memory.migrate()',
   readOnly: false,
   needs: 'memory',
   run: async (_a, ctx) => {

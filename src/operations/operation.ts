@@ -1,22 +1,51 @@
 /**
- * An operation, declared once: its name, what it is for, its arguments (one zod schema), how
- * the command line spells them, and what it asks of the engine. Every front end — the CLI,
- * the MCP tools, Pi's tools, `/gcc` and the daemon — is generated from these declarations
- * (adapters/*), so names, help, descriptions, argument parsing and errors agree everywhere.
+ * An operation, declared once: its name, what it is for, its arguments, how the command line
+ * spells them, what kind of answer it gives, and what it asks of the engine. Every front end —
+ * the CLI, the MCP tools, Pi's tools, `/gcc` and the daemon — is a thin adapter over these
+ * declarations and one runner (runner.ts), so names, help, descriptions, argument parsing,
+ * errors and the framing of answers agree everywhere.
  *
- * The schema is declared as a function of zod and built on first use (`argsOf` in schema.ts):
- * a process builds only the schemas of what it runs, and one that only lists or parses the
- * command line (help, usage) loads no zod at all (fields.ts).
+ * Arguments are declared as plain data (`Fields`): the command line lists, parses and explains
+ * them without loading zod; the zod schema that checks a call and the JSON Schema hosts read are
+ * built from the same declaration on first use (schema.ts).
  */
-import type * as z from 'zod';
 import type { ContextQuery } from '../context/query.js';
 import type { Memory } from '../engine/memory.js';
 
 /** Where an operation is offered. */
 export type Front = 'cli' | 'mcp' | 'pi' | 'slash';
 
-/** The zod builders a schema is declared with. */
-export type Zod = Pick<typeof z, 'object' | 'string' | 'number' | 'boolean' | 'enum' | 'array'>;
+/** What kind of value an argument takes: text, a list of text, a whole number, a switch, one of some words. */
+export type FieldKind = 'string' | 'strings' | 'number' | 'boolean' | 'enum';
+
+/** One argument. */
+export interface Field {
+  kind: FieldKind;
+  /** A call must give it. */
+  required?: true;
+  /** Text: its least length; a number: its least value. */
+  min?: number;
+  /** The words an `enum` takes. */
+  values?: readonly string[];
+  /** What it is for: tool descriptions, `--help` and docs/operations.md read it. */
+  help?: string;
+}
+
+export type Fields = Readonly<Record<string, Field>>;
+
+type ValueOf<F extends Field> = F['kind'] extends 'strings' ? string[] : F['kind'] extends 'number' ? number : F['kind'] extends 'boolean' ? boolean : F extends { values: readonly (infer V)[] } ? V : string;
+
+/** The arguments a declaration takes, as the operation receives them once checked. */
+export type ArgsOf<F extends Fields> = string extends keyof F ? Record<string, unknown> : { -readonly [K in keyof F as F[K] extends { required: true } ? K : never]: ValueOf<F[K]> } & {
+  -readonly [K in keyof F as F[K] extends { required: true } ? never : K]?: ValueOf<F[K]> | undefined;
+};
+
+/**
+ * What an answer is, which says how each front end frames it: `memory` is text read from
+ * memory (handed to a model framed as project data); `result` says what a write did; `report`
+ * is a check's findings (its exit code says whether it found problems).
+ */
+export type AnswerKind = 'memory' | 'result' | 'report';
 
 /** What an operation needs before it runs. */
 export type Needs = 'memory' | 'create' | 'none';
@@ -70,15 +99,29 @@ export interface BareContext {
   front: Front;
 }
 
-interface Base<S extends z.ZodObject> {
+interface Base<F extends Fields> {
   name: string;
   /** One line: the help text, and the tool description where `describe` is not set. */
   summary: string;
   /** The description models read (MCP, Pi): short, it rides in every request. */
   describe?: string;
-  /** Its arguments: one zod object schema, built with the builders given. */
-  args: (z: Zod) => S;
+  /** Its arguments, in the order usage and help list them. */
+  args: F;
   cli: CliArg[];
+  /** One call as typed on the command line (after `gctx `), for help. */
+  example: string;
+  answer: AnswerKind;
+  /**
+   * A read shown before the operation acts (MERGE shows the branch it folds first): the answer
+   * is the preview's text, then the result's, framed as memory as a whole.
+   */
+  preview?: (args: ArgsOf<F>, ctx: RunContext) => Promise<Answer> | Answer;
+  /** The same call made by a library caller (the engine's API), for fixes said to one: `memory.execute({…})`. */
+  library?: (args: ArgsOf<F>) => string;
+  /** Where things stand: a front end adds where it stands itself (its session, channel, settings). */
+  overview?: true;
+  /** A refusal checked before the memory is opened (or created), in the folder it would be. */
+  guard?: (args: ArgsOf<F>, dir: string) => void;
   /** Extra usage words after the generated ones, e.g. `add|check|uncheck|remove`. */
   usage?: string;
   fronts: readonly Front[];
@@ -89,16 +132,16 @@ interface Base<S extends z.ZodObject> {
    * (the command line runs verify in a lean process): `verify` reads every byte, `replay`
    * folds every event again.
    */
-  wholePass?: (args: z.infer<S>) => WholePass | undefined;
+  wholePass?: (args: ArgsOf<F>) => WholePass | undefined;
 }
 
 export type WholePass = 'verify' | 'replay';
 
-export type Operation<S extends z.ZodObject = z.ZodObject> =
-  | (Base<S> & { needs: 'memory' | 'create'; run(args: z.infer<S>, ctx: RunContext): Promise<Answer> | Answer })
-  | (Base<S> & { needs: 'none'; run(args: z.infer<S>, ctx: BareContext): Promise<Answer> | Answer });
+export type Operation<F extends Fields = Fields> =
+  | (Base<F> & { needs: 'memory' | 'create'; run(args: ArgsOf<F>, ctx: RunContext): Promise<Answer> | Answer })
+  | (Base<F> & { needs: 'none'; run(args: ArgsOf<F>, ctx: BareContext): Promise<Answer> | Answer });
 
-/** Declared with its schema's type kept, stored in the catalogue without it. */
-export function operation<S extends z.ZodObject>(op: Operation<S>): Operation {
+/** Declared with its arguments' types kept, stored in the catalogue without them. */
+export function operation<const F extends Fields>(op: Operation<F>): Operation {
   return op as unknown as Operation;
 }

@@ -1,16 +1,20 @@
+import { count } from './answers.js';
 import { operation } from './operation.js';
 
 export default operation({
   name: 'replay',
   summary: 'rebuild every view from .GCC/events/ (an edited main.md or metadata.yaml is kept aside first)',
-  args: (z) => z.object({}),
+  args: {},
   cli: [],
   fronts: ['cli', 'slash'],
+  example: 'replay',
+  answer: 'result',
+  library: () => 'await memory.replay()',
   readOnly: false,
   wholePass: () => 'replay',
   needs: 'memory',
   run: async (_a, ctx) => {
     const r = await ctx.memory.replay();
-    return { text: `Rebuilt the views from ${ctx.memory.state.events} events.${r.kept.length ? ` Kept the previous versions in ${r.kept.join(', ')}` : ''}`, data: { ok: true, ...r } };
+    return { text: `Rebuilt the views from ${count(ctx.memory.state.events, 'event')}.${r.kept.length ? ` Kept the previous versions in ${r.kept.join(', ')}` : ''}`, data: { ok: true, ...r } };
   },
 });

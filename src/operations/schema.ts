@@ -1,72 +1,66 @@
 /**
- * Operations' zod schemas: built on first use, checked against, and handed as JSON Schema to
- * hosts that take tools that way (MCP, Pi). Also what fields.generated.ts is derived from:
- * each field's kind and whether it is required.
+ * The zod schema of an operation, built from its declaration (operation.ts `Fields`) on first
+ * use: it checks a call's arguments and is handed as JSON Schema to hosts that take tools that
+ * way (MCP, Pi). Only a process that checks a call loads zod.
  */
 import * as z from 'zod';
-import { fieldSays } from '../errors.js';
-import type { Arguments, Field, FieldKind } from './arguments.js';
-import type { Operation, Zod } from './operation.js';
+import { fieldSays, gccError } from '../errors.js';
+import { coerceArgs } from './coerce.js';
+import { fieldKinds } from './fields.js';
+import type { Field, Operation } from './operation.js';
+import type { Speaker } from './runner.js';
 
-export type { FieldKind } from './arguments.js';
+function schemaOf(f: Field): z.ZodType {
+  let s: z.ZodType;
+  switch (f.kind) {
+    case 'string':
+      s = f.min ? z.string().min(f.min) : z.string();
+      break;
+    case 'strings':
+      s = z.array(z.string());
+      break;
+    case 'number':
+      s = z.number().int().min(f.min ?? 1);
+      break;
+    case 'boolean':
+      s = z.boolean();
+      break;
+    case 'enum':
+      s = z.enum(f.values as [string, ...string[]]);
+      break;
+  }
+  if (!f.required) s = s.optional();
+  return f.help ? s.describe(f.help) : s;
+}
 
-// Named one by one, so the bundle keeps only the parts of zod these use.
-const builders: Zod = { object: z.object, string: z.string, number: z.number, boolean: z.boolean, enum: z.enum, array: z.array };
 const built = new WeakMap<Operation, z.ZodObject>();
 
 /** The operation's arguments schema, built once per process. */
 export function argsOf(op: Operation): z.ZodObject {
   let schema = built.get(op);
   if (!schema) {
-    schema = op.args(builders);
+    schema = z.object(Object.fromEntries(Object.entries(op.args).map(([name, f]) => [name, schemaOf(f)])));
     built.set(op, schema);
   }
   return schema;
 }
 
-/** The schema inside optional, default and nullable wrappers. */
-export function unwrap(schema: z.ZodType): z.ZodType {
-  let s = schema;
-  for (let i = 0; i < 5; i++) {
-    const def = s.def as { type: string; innerType?: z.ZodType };
-    if ((def.type === 'optional' || def.type === 'default' || def.type === 'nullable') && def.innerType) s = def.innerType;
-    else break;
+/**
+ * A call's arguments as the operation takes them; E_INVALID_ARGUMENT with the speaker's fix when
+ * they do not fit. A tool's arguments (a model's) must be an object, and the lenient shapes models
+ * send are coerced first (coerce.ts).
+ */
+export function checkCall(op: Operation, given: unknown, sp: Speaker): Record<string, unknown> {
+  const tool = sp.tool?.(op);
+  let args = given;
+  if (tool !== undefined) {
+    const raw = given ?? {};
+    if (typeof raw !== 'object' || Array.isArray(raw)) throw gccError('E_INVALID_ARGUMENT', `arguments of ${tool} must be an object, not ${Array.isArray(raw) ? 'a list' : typeof raw}`, sp.usage(op));
+    args = coerceArgs(raw, fieldKinds(op));
   }
-  return s;
-}
-
-export function kindOf(schema: z.ZodType): FieldKind {
-  const def = unwrap(schema).def as { type: string; element?: z.ZodType };
-  switch (def.type) {
-    case 'string':
-      return 'string';
-    case 'number':
-    case 'int':
-      return 'number';
-    case 'boolean':
-      return 'boolean';
-    case 'enum':
-      return 'enum';
-    case 'array':
-      return def.element && (def.element.def as { type: string }).type === 'string' ? 'strings' : 'other';
-    default:
-      return 'other';
-  }
-}
-
-function isRequired(schema: z.ZodType): boolean {
-  return !schema.safeParse(undefined).success;
-}
-
-/** Whether a call may give nothing, and each field's kind and whether a call must give it: what fields.generated.ts holds. */
-export function argumentsFrom(schema: z.ZodObject): Arguments {
-  const fields: Record<string, Field> = {};
-  for (const [name, f] of Object.entries(schema.shape)) {
-    const help = (f as z.ZodType).description;
-    fields[name] = { kind: kindOf(f as z.ZodType), required: isRequired(f as z.ZodType), ...(help ? { help } : {}) };
-  }
-  const none = schema.safeParse({});
-  return { empty: none.success && Object.keys(none.data).length === 0, fields };
+  const r = argsOf(op).safeParse(args);
+  if (!r.success) throw gccError('E_INVALID_ARGUMENT', `${tool ? `invalid arguments for ${tool}: ` : ''}${issuesText(r.error, args)}`, sp.usage(op));
+  return r.data;
 }
 
 /**

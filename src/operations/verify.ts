@@ -1,11 +1,15 @@
+import { count } from './answers.js';
 import { operation } from './operation.js';
 
 export default operation({
   name: 'verify',
   summary: 'read every byte: each log entry, the logs against what was acknowledged, every view against a rebuild',
-  args: (z) => z.object({}),
+  args: {},
   cli: [],
   fronts: ['cli', 'slash'],
+  example: 'verify',
+  answer: 'report',
+  library: () => 'await memory.verifyConfirmed()',
   readOnly: true,
   wholePass: () => 'verify',
   needs: 'memory',
@@ -18,7 +22,7 @@ export default operation({
     const said = warnings.map((w) => `warning: ${w}`);
     const text = problems.length
       ? [...problems.map((p) => `${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`), ...said].join('\n')
-      : [`OK: ${ctx.memory.state.events} events; every log entry intact and as acknowledged; every view equals a rebuild`, ...said].join('\n');
+      : [`OK: ${count(ctx.memory.state.events, 'event')}; every log entry intact and as acknowledged; every view equals a rebuild`, ...said].join('\n');
     return { text, data: { ok: problems.length === 0, problems, ...(warnings.length ? { warnings } : {}) }, ...(problems.length ? { exit: 2 } : {}) };
   },
 });

@@ -3,17 +3,19 @@ import { operation } from './operation.js';
 export default operation({
   name: 'viz',
   summary: 'draw a state machine (branch, session, readiness) as a Mermaid state diagram from its definition',
-  args: (z) => z.object({
-    machine: z.string().optional().describe('branch, session or readiness (default: all).'),
-    format: z.enum(['mermaid', 'json']).optional().describe('mermaid (default) or json.'),
-    active: z.string().optional().describe('Highlight this state.'),
-  }),
+  args: {
+    machine: { kind: 'string', help: 'branch, session or readiness (default: all).' },
+    format: { kind: 'enum', values: ['mermaid', 'json'], help: 'mermaid (default) or json.' },
+    active: { kind: 'string', help: 'Highlight this state.' },
+  },
   cli: [
     { field: 'machine', as: 'positional' },
     { field: 'format', as: 'flag' },
     { field: 'active', as: 'flag' },
   ],
   fronts: ['cli'],
+  example: 'viz branch --active merged',
+  answer: 'result',
   readOnly: true,
   needs: 'none',
   run: async (a) => {

@@ -2,12 +2,15 @@
  * Events that contradict earlier ones, as logs from other clones (or from anyone: a segment's
  * CRC is a checksum, not a signature) can hold them. The fold absorbs each by rule and stays
  * total; `gctx verify` names each by file and position as a warning, exit 0. What gctx itself
- * writes, and what two clones' union of ordinary work gives, is not reported.
+ * writes, and what two clones' union of ordinary work gives, is not reported. The branch rules
+ * are the branch machine's: a contradiction is a step it refuses.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Contradictions } from '../../src/decider/contradictions.js';
+import { contradictionOf, Contradictions } from '../../src/decider/contradictions.js';
+import type { BranchLifecycle } from '../../src/machines/branch-machine.js';
+import { branchStep } from '../../src/machines/steps.js';
 import { replayer } from '../../src/decider/evolve.js';
 import { DEFAULT_CONFIG, type GccEvent, type Placed } from '../../src/events/types.js';
 import { serialize } from '../../src/log/codec.js';
@@ -71,6 +74,22 @@ describe('contradictions in a replay', () => {
       '13 commit.recorded: commits on branch "nowhere", which no event creates: kept under that name',
       '14 branch.merged: merges "x" into "y", which is not an open branch: applied as written',
     ]);
+  });
+
+  it('are the moves the branch machine refuses, for every state a branch can be in', () => {
+    const moves: Placed[] = [created('x'), commit('x'), merged('x'), abandoned('x')];
+    const lives: Record<string, Placed[]> = { unborn: [], active: [created('x')], merged: [created('x'), merged('x')], abandoned: [created('x'), abandoned('x')] };
+    for (const [life, before] of Object.entries(lives)) {
+      for (const move of moves) {
+        const fold = replayer();
+        const events = given([init, ...before, move]);
+        for (const e of events.slice(0, -1)) fold.add(e);
+        const refused = branchStep(life as BranchLifecycle, { name: 'x', parent: 'main' }, events.at(-1) as never).rejected;
+        // A commit before its branch's creation waits for the end of the replay.
+        const waits = life === 'unborn' && move.type === 'commit.recorded';
+        expect(contradictionOf(fold.state(), events.at(-1)!) !== null, `${move.type} on a branch ${life}`).toBe(refused !== null && !waits);
+      }
+    }
   });
 
   it('keeps the first 50 and counts the rest, however many a log holds', () => {

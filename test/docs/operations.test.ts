@@ -1,17 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { operationDocsMarkdown } from '../../scripts/operation-docs.js';
-import { operationFieldsSource } from '../../scripts/operation-fields.js';
 import { LAUNCHERS } from '../../src/adapters/cli/launchers/index.js';
 import { CATALOGUE } from '../../src/operations/index.js';
 import { argsOf } from '../../src/operations/schema.js';
-
-describe('src/operations/fields.generated.ts', () => {
-  it('holds every operation\'s fields as its schema declares them (regenerate: npx tsx scripts/gen-docs.ts)', () => {
-    const committed = readFileSync(new URL('../../src/operations/fields.generated.ts', import.meta.url), 'utf8');
-    expect(committed).toBe(operationFieldsSource());
-  });
-});
 
 describe('docs/operations.md', () => {
   it('is up to date with the catalogue (regenerate: npx tsx scripts/gen-docs.ts)', () => {

@@ -4,10 +4,11 @@
  * usage line and the help. `gctx` and Pi's `/gcc` both parse through here, so they take the
  * same words.
  */
+import { closestMatch } from 'leven';
 import { gccError } from '../../errors.js';
-import type { CliArg, Operation } from '../../operations/index.js';
-import { type FieldKind, fieldKinds, fieldsOf, isRequired } from '../../operations/fields.js';
-import { type Arity, globalArity } from './globals.js';
+import { type CliArg, type FieldKind, type Operation, operationNamed } from '../../operations/index.js';
+import { fieldKinds, isRequired } from '../../operations/fields.js';
+import { type Arity, GLOBAL_FLAGS, globalArity } from './globals.js';
 
 export { type Arity, GLOBAL_FLAGS } from './globals.js';
 
@@ -55,28 +56,84 @@ export function usageOf(op: Operation, prefix = 'gctx'): string {
   return parts.join(' ');
 }
 
+/** Help's width: a terminal's. */
+const WIDTH = 80;
+
+/** Text broken into lines of at most 80 columns: the first after `lead` columns, the others after `indent`. */
+export function wrap(text: string, indent = '', lead = 0): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    const room = WIDTH - (lines.length ? 0 : lead);
+    if (line.trim() && line.length + 1 + word.length > room) {
+      lines.push(line);
+      line = indent + word;
+    } else {
+      line = line.trim() ? `${line} ${word}` : `${line}${word}`;
+    }
+  }
+  return [...lines, line].join('\n');
+}
+
+/** Rows of a two-column table, the second wrapped beside the first (below it, when the first is long). */
+function table(rows: readonly (readonly [string, string])[]): string[] {
+  const left = Math.min(22, Math.max(0, ...rows.map(([l]) => l.length)));
+  const pad = ' '.repeat(left + 4);
+  return rows.map(([l, t]) => (l.length > left ? `  ${l}\n${pad}${wrap(t, pad, pad.length)}` : `  ${l.padEnd(left)}  ${wrap(t, pad, pad.length)}`));
+}
+
+/** The slot or flag a spelling shows in usage and help. */
+function shown(op: Operation, arg: CliArg): string {
+  if (arg.as !== 'flag') return `<${kebab(arg.field)}${arg.as === 'rest' ? '…' : ''}>`;
+  const name = arg.flag ?? kebab(arg.field);
+  const kind = fieldKinds(op)[arg.field];
+  return kind === 'boolean' || (arg.sets && kind === 'enum') ? `--${name}` : arg.optionalValue ? `--${name} [${kebab(arg.field)}]` : `--${name} <${kebab(arg.field)}>`;
+}
+
 /**
- * `gctx <command> --help`: the usage line, what the command does, then each word and option the
- * usage names with what it is for (the schema's description, or the spelling's own line).
+ * `gctx <command> --help` and `gctx help <command>`: the usage, what the command does, each
+ * word and option with what it is for (the spelling's own line, else the field's), and an example.
  */
 export function helpOf(op: Operation, prefix = 'gctx'): string {
-  const fields = fieldsOf(op);
-  const kinds = fieldKinds(op);
   const rows: [string, string][] = [];
   for (const arg of op.cli) {
     if (op.usage && arg.field === 'action' && arg.as !== 'flag') continue;
-    const text = arg.help ?? fields[arg.field]?.help;
-    if (!text) continue;
-    if (arg.as !== 'flag') {
-      rows.push([`<${kebab(arg.field)}${arg.as === 'rest' ? '…' : ''}>`, text]);
-      continue;
-    }
-    const name = arg.flag ?? kebab(arg.field);
-    const kind = kinds[arg.field];
-    rows.push([kind === 'boolean' || (arg.sets && kind === 'enum') ? `--${name}` : arg.optionalValue ? `--${name} [${kebab(arg.field)}]` : `--${name} <${kebab(arg.field)}>`, text]);
+    const text = arg.help ?? op.args[arg.field]?.help;
+    if (text) rows.push([shown(op, arg), text]);
   }
-  const width = Math.max(0, ...rows.map(([l]) => l.length));
-  return [usageOf(op, prefix), `  ${op.summary}`, ...rows.map(([l, t]) => `  ${l.padEnd(width)}  ${t}`)].join('\n');
+  return [
+    // Each bracketed part of the usage kept on one line.
+    wrap(`Usage: ${usageOf(op, prefix).replace(/\[[^\]]*\]|<[^>]*>/g, (part) => part.replaceAll(' ', '\u00a0'))}`, '         ').replaceAll('\u00a0', ' '),
+    '',
+    wrap(`${op.summary[0]!.toUpperCase()}${op.summary.slice(1)}.`),
+    ...(rows.length ? ['', ...table(rows)] : []),
+    '',
+    'Example:',
+    `  ${prefix} ${op.example}`,
+  ].join('\n');
+}
+
+/** `gctx --help`: every command with what it is for, the options every command takes, and where to read more. */
+export function helpOfAll(ops: readonly Operation[]): string {
+  return [
+    'gctx — git-shaped memory for coding agents (.GCC/)',
+    '',
+    'Usage: gctx <command> [arguments] [options]',
+    '',
+    'Commands:',
+    ...table(ops.map((op) => [op.name, op.summary])),
+    '',
+    wrap(`Everywhere: ${Object.keys(GLOBAL_FLAGS).map((f) => `--${f}${f === 'dir' ? ' <project>' : f === 'session' ? ' <id>' : f === 'budget' ? ' <tokens>' : ''}`).join(', ')}.`, '  '),
+    wrap('--dir defaults to the nearest folder upward with .GCC/. Lists answer newest first; `--page 2` goes further back. Exit codes: 0 ok, 1 user error, 2 corruption or internal error.'),
+    '',
+    'gctx help <command>, or gctx <command> --help: its options and an example.',
+  ].join('\n');
+}
+
+/** ` (did you mean commit?)`, when a name is near one of `known`; else ''. */
+export function nearest(name: string, known: readonly string[]): string {
+  const hit = closestMatch(name, known, { maxDistance: Math.max(1, Math.min(3, Math.floor(name.length / 2))) });
+  return hit && hit !== name ? ` (did you mean ${hit}?)` : '';
 }
 
 export interface Parsed {
@@ -136,7 +193,7 @@ export function parseArgs(op: Operation, argv: readonly string[], prefix = 'gctx
     const inline = eq === -1 ? undefined : tok.slice(eq + 1);
     const g = globalArity(name);
     const f = flags.get(name);
-    if (!g && !f) throw gccError('E_INVALID_ARGUMENT', `unknown option --${name}`, usage);
+    if (!g && !f) throw gccError('E_INVALID_ARGUMENT', `unknown option --${name}${nearest(`--${name}`, [...[...flags.keys(), ...Object.keys(GLOBAL_FLAGS)].map((x) => `--${x}`)])}`, usage);
     const arity = f ? f.arity : g!;
     let v: string;
     if (arity === 'flag') {
@@ -214,4 +271,23 @@ export function splitWords(line: string): string[] {
   }
   if (has || cur) out.push(cur);
   return out;
+}
+
+/**
+ * A `gctx …` call (the words after `gctx`) as a caller of another front end makes it: a tool
+ * call with its arguments as JSON for a model (`prefix` before the tool's name), `/gcc …` in
+ * Pi's editor, the engine's API for a library caller. A command that front end does not offer, or words that do not parse, stay a
+ * command line to run.
+ */
+export function callIn(words: string, front: 'mcp' | 'pi' | 'slash' | 'library', prefix = ''): string {
+  try {
+    const [name = '', ...rest] = splitWords(words);
+    const op = operationNamed(name);
+    if (front === 'library') return op?.library ? op.library(parseArgs(op, rest).args) : `gctx ${words}`;
+    if (!op?.fronts.includes(front)) return `gctx ${words}`;
+    if (front === 'slash') return `/gcc ${words}`;
+    return `${prefix}${op.name} ${JSON.stringify(parseArgs(op, rest).args)}`;
+  } catch {
+    return `gctx ${words}`;
+  }
 }

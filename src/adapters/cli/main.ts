@@ -11,15 +11,17 @@ import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MIN_BUDGET } from '../../context/budget.js';
-import { asGccError, gccError } from '../../errors.js';
+import type { Memory } from '../../engine/memory.js';
+import { gccError } from '../../errors.js';
 import { spellCli } from '../../operations/context.js';
-import { argumentsHint, validAsGiven } from '../../operations/fields.js';
+import { argumentsHint } from '../../operations/fields.js';
 import { type Answer, type Operation, operationsFor } from '../../operations/index.js';
+import { check, failure, perform, type Speaker } from '../../operations/runner.js';
 import { findMemoryRoot } from '../../store/paths.js';
 import { assertFolder } from '../../store/project-folder.js';
 import { openIsLong } from '../../store/snapshot.js';
 import { VERSION } from '../../runtime/version.js';
-import { helpOf, parseArgs, usageOf } from './args.js';
+import { helpOf, helpOfAll, nearest, parseArgs, usageOf } from './args.js';
 import { commandFirst } from './globals.js';
 import { keepHeapSmall } from './heap-flags.js';
 import { leanFlags, runLean } from './lean-process.js';
@@ -29,29 +31,14 @@ import { jsonText, writeErr, writeOut } from './write-out.js';
 /** What the command line offers: the catalogue's commands, then the launchers of other front ends. */
 const commands = (): Operation[] => [...operationsFor('cli'), ...LAUNCHERS];
 
-function help(): string {
-  const ops = commands();
-  const lines = ops.map((op) => {
-    const usage = usageOf(op);
-    return usage.length > 70 ? `  ${usage}\n          ${op.summary}` : `  ${usage.padEnd(44)}  ${op.summary}`;
-  });
-  return [
-    'gctx — git-shaped memory for coding agents (.GCC/)',
-    '',
-    'Usage:',
-    ...lines,
-    '',
-    'Everywhere: --dir <project> (default: nearest folder upward with .GCC/), --json, --session <id>, --budget <tokens>, --help',
-    'Lists answer newest first; `--page 2` goes further back. Exit codes: 0 ok, 1 user error, 2 corruption or internal error.',
-  ].join('\n');
-}
+export const CLI: Speaker = { front: 'cli', spell: (q) => spellCli(q), usage: (op) => `${usageOf(op)} (${argumentsHint(op)})` };
 
-/** The arguments as the operation's schema reads them; E_INVALID_ARGUMENT with the usage when they do not fit. */
-async function checked(op: Operation, given: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const { argsOf, issuesText } = await import('../../operations/schema.js');
-  const r = argsOf(op).safeParse(given);
-  if (!r.success) throw gccError('E_INVALID_ARGUMENT', issuesText(r.error, given), `${usageOf(op)} (${argumentsHint(op)})`);
-  return r.data;
+/** The command a name names; E_INVALID_ARGUMENT naming the nearest when none does. */
+function commandNamed(name: string): Operation {
+  const op = commands().find((o) => o.name === name);
+  if (op) return op;
+  if (name.startsWith('-')) throw gccError('E_INVALID_ARGUMENT', `unknown option ${name} before the command`, 'run `gctx --help`: before the command go only the options it lists under "Everywhere"');
+  throw gccError('E_INVALID_ARGUMENT', `unknown command ${JSON.stringify(name)}${nearest(name, commands().map((o) => o.name))}`, 'run `gctx --help` for the list');
 }
 
 /**
@@ -60,8 +47,8 @@ async function checked(op: Operation, given: Record<string, unknown>): Promise<R
  */
 export async function run(argv: readonly string[], own = false): Promise<number> {
   const [name, ...rest] = commandFirst(argv);
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
-    writeOut(`${help()}\n`, 0);
+  if (!name || name === '--help' || name === '-h' || (name === 'help' && !rest.length)) {
+    writeOut(`${helpOfAll(commands())}\n`, 0);
     return 0;
   }
   if (name === '--version' || name === 'version') {
@@ -71,17 +58,20 @@ export async function run(argv: readonly string[], own = false): Promise<number>
   let json = rest.includes('--json');
   // Live inspection of the machines, only when asked for (it loads the machines and the inspector).
   const inspector = process.env.GCC_INSPECT || process.env.GCC_INSPECT_FILE ? (await import('../../diagrams/inspect.js')).inspectorFromEnv(process.env) : null;
+  let memory: Memory | undefined;
   try {
-    const op = commands().find((o) => o.name === name);
-    if (!op && name.startsWith('-')) throw gccError('E_INVALID_ARGUMENT', `unknown option ${name} before the command`, 'run `gctx --help`: before the command go only the options it lists under "Everywhere"');
-    if (!op) throw gccError('E_INVALID_ARGUMENT', `unknown command ${JSON.stringify(name)}`, 'run `gctx --help` for the list');
+    if (name === 'help') {
+      writeOut(`${helpOf(commandNamed(rest[0]!))}\n`, 0);
+      return 0;
+    }
+    const op = commandNamed(name);
     const p = parseArgs(op, rest);
     json = p.globals.has('json');
     if (p.globals.has('help')) {
       writeOut(`${helpOf(op)}\n`, 0);
       return 0;
     }
-    const args = validAsGiven(op, p.args) ? p.args : await checked(op, p.args);
+    const args = await check(op, p.args, CLI);
     const explicitDir = p.globals.get('dir') ? resolve(p.globals.get('dir')!) : undefined;
     // A --dir that names a file, a link loop, a path too long or a folder this user may not
     // look into is the caller's mistake, said in the words they typed.
@@ -91,7 +81,6 @@ export async function run(argv: readonly string[], own = false): Promise<number>
     const budgetText = p.globals.get('budget');
     const budget = budgetText === undefined ? undefined : Number(budgetText);
     if (budget !== undefined && (!Number.isInteger(budget) || budget < MIN_BUDGET)) throw gccError('E_INVALID_ARGUMENT', `--budget takes a whole number of tokens, ${MIN_BUDGET} or more`, '--budget 800');
-    let out: Answer;
     const pass = op.wholePass?.(args);
     const whole = leanFlags(pass);
     // Not while inspecting the machines live: the child would be the one to show them.
@@ -102,29 +91,39 @@ export async function run(argv: readonly string[], own = false): Promise<number>
     // A pass over the whole history (here, or as the lean child), or an open that is one: the
     // heap kept small from the start, before the engine loads; otherwise when a pass starts.
     if (whole || pass === 'replay' || (op.needs !== 'none' && openIsLong(dir))) keepHeapSmall();
-    if (op.needs === 'none') {
-      out = await op.run(args, { dir, explicitDir, session, budget, front: 'cli' });
-    } else {
-      const { Memory } = await import('../../engine/memory.js');
-      const memory = await Memory.open(dir, { create: op.needs === 'create', search: 'on-demand', onLongPass: keepHeapSmall, ...(session ? { session } : {}) });
-      try {
-        out = await op.run(args, { memory, session, budget, spell: (q) => spellCli(q), front: 'cli', ...(json ? {} : { print: (chunk: string) => writeOut(chunk) }) });
-      } finally {
-        for (const w of memory.warnings) writeErr(`gctx: warning: ${w}\n`);
-        memory.close();
-      }
-    }
+    const out: Answer = await perform(op, args, CLI, {
+      dir,
+      explicitDir,
+      session,
+      budget,
+      memory: async (create) => {
+        const { Memory } = await import('../../engine/memory.js');
+        memory = await Memory.open(dir, { create, search: 'on-demand', onLongPass: keepHeapSmall, ...(session ? { session } : {}) });
+        return memory;
+      },
+      ...(json ? {} : { print: (chunk: string) => writeOut(chunk) }),
+    });
+    closeMemory(memory);
+    memory = undefined;
     // A command with nothing to say prints nothing (`gctx hook` with no decision; `gctx mcp`, whose stdout was the protocol).
     if (json ? Object.keys(out.data).length > 0 : out.text !== '') writeOut(json ? `${jsonText(out.data, 2)}\n` : out.text.endsWith('\n') ? out.text : `${out.text}\n`, out.exit ?? 0);
     return out.exit ?? 0;
   } catch (err) {
-    const e = asGccError(err);
+    closeMemory(memory);
+    const e = failure(err, CLI);
     if (json) writeOut(`${jsonText({ error: e.toJSON() })}\n`, e.exitCode);
     writeErr(`gctx: ${e.oneLine()}\n`);
     return e.exitCode;
   } finally {
     await inspector?.stop();
   }
+}
+
+/** The memory's warnings said on stderr, then the memory closed. */
+function closeMemory(memory: Memory | undefined): void {
+  if (!memory) return;
+  for (const w of memory.warnings) writeErr(`gctx: warning: ${w}\n`);
+  memory.close();
 }
 
 /** True when this file is the program (run directly or through a link), not imported by the bootstrap (gctx.ts). */

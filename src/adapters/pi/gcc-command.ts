@@ -5,17 +5,20 @@
  * model's context: the person asked, not the model) and summarised in a notification.
  */
 import type { ExtensionAPI, ExtensionCommandContext } from '@earendil-works/pi-coding-agent';
-import { asGccError, gccError } from '../../errors.js';
+import { gccError } from '../../errors.js';
 import { safeText } from '../../log/safe-text.js';
 import { spellCli } from '../../operations/context.js';
-import { operationNamed, operationsFor } from '../../operations/index.js';
 import { argumentsHint } from '../../operations/fields.js';
-import { argsOf, issuesText } from '../../operations/schema.js';
-import { parseArgs, splitWords, usageOf } from '../cli/args.js';
+import { operationNamed, operationsFor } from '../../operations/index.js';
+import { check, failure, perform, type Speaker } from '../../operations/runner.js';
+import { callIn, helpOf, nearest, parseArgs, splitWords, usageOf } from '../cli/args.js';
+import { writeErr, writeOut } from '../cli/write-out.js';
 import type { MemorySlot } from './memory-slot.js';
 
 export const OUTPUT_ENTRY = 'gcc-output';
 const PREFIX = '/gcc';
+
+const SLASH: Speaker = { front: 'slash', spell: (q) => spellCli(q, PREFIX), usage: (op) => `${usageOf(op, PREFIX)} (${argumentsHint(op)})`, call: (words) => callIn(words, 'slash') };
 
 function usage(): string {
   return operationsFor('slash')
@@ -71,28 +74,32 @@ async function runLine(line: string, slot: MemorySlot, deps: GcCommandDeps): Pro
   const sub = words[0] ?? 'status';
   const title = `gcc ${sub}`;
   try {
+    if (sub === 'help' && words[1]) {
+      const op = operationNamed(words[1]);
+      if (op?.fronts.includes('slash')) return { title, text: helpOf(op, PREFIX), level: 'info' };
+    }
     if (sub === 'help') return { title: 'gcc help', text: usage(), level: 'info' };
     const op = operationNamed(sub);
-    if (!op || !op.fronts.includes('slash')) return { title: 'gcc', text: `unknown subcommand "${sub}"\n\n${usage()}`, level: 'warning' };
+    if (!op || !op.fronts.includes('slash')) return { title: 'gcc', text: `unknown subcommand "${sub}"${nearest(sub, operationsFor('slash').map((o) => o.name))}\n\n${usage()}`, level: 'warning' };
     const p = parseArgs(op, words.slice(1), PREFIX);
-    const checked = argsOf(op).safeParse(p.args);
-    if (!checked.success) {
-      throw gccError('E_INVALID_ARGUMENT', issuesText(checked.error, p.args), `${usageOf(op, PREFIX)} (${argumentsHint(op)})`);
-    }
-    if (op.name === 'init') {
-      await deps.reopen(true);
-      return slot.memory
-        ? { title, text: `Memory ready in ${slot.memory.gccDir}. Commit .GCC/ with your code to share it: only .GCC/events/ travels.`, level: 'info' }
-        : { title, text: slot.describeProblem(), level: 'error' };
-    }
-    const memory = slot.memory;
-    if (!memory) return { title, text: [slot.describeProblem() || 'GCC memory is not open.', ...deps.statusLines()].join('\n'), level: 'warning' };
+    if (p.globals.has('help')) return { title, text: helpOf(op, PREFIX), level: 'info' };
+    const args = await check(op, p.args, SLASH);
     if (op.needs === 'none') throw gccError('E_INVALID_ARGUMENT', `${op.name} runs from the command line`, `gctx ${op.name}`);
-    const a = await op.run(checked.data as never, { memory, session: slot.session, budget: slot.resolved?.config.contextBudget, spell: (q) => spellCli(q, PREFIX), front: 'slash' });
-    const text = op.name === 'status' ? [a.text, '', ...deps.statusLines()].join('\n') : a.text;
+    if (!slot.memory && op.needs !== 'create') return { title, text: [slot.describeProblem() || 'GCC memory is not open.', ...deps.statusLines()].join('\n'), level: 'warning' };
+    const a = await perform(op, args, SLASH, {
+      dir: slot.memory?.root ?? slot.resolved?.memoryRoot ?? process.cwd(),
+      session: slot.session,
+      budget: slot.resolved?.config.contextBudget,
+      memory: async (create) => {
+        if (create) await deps.reopen(true);
+        if (!slot.memory) throw gccError('E_NOT_INITIALIZED', slot.describeProblem() || 'GCC memory is not open.');
+        return slot.memory;
+      },
+    });
+    const text = op.overview ? [a.text, '', ...deps.statusLines()].join('\n') : a.text;
     return { title, text, level: a.exit ? 'warning' : 'info' };
   } catch (err) {
-    return { title, text: asGccError(err).oneLine(), level: 'error' };
+    return { title, text: failure(err, SLASH).oneLine(), level: 'error' };
   }
 }
 
@@ -101,6 +108,13 @@ function show(pi: ExtensionAPI, ctx: ExtensionCommandContext, out: GccOutput): v
     pi.appendEntry(OUTPUT_ENTRY, { title: out.title, text: out.text });
   } catch {
     // Appending can fail on a stale context; the notification below still reaches the person.
+  }
+  // `pi -p "/gcc status"` shows no transcript and notifies no one: the answer is what it prints,
+  // on fd 1 itself (Pi sends extensions' process.stdout to stderr in print mode), an error on stderr.
+  if (ctx.mode === 'print') {
+    if (out.level === 'error') writeErr(`${out.text}\n`);
+    else writeOut(`${out.text}\n`);
+    return;
   }
   const first = out.text.split('\n')[0] ?? '';
   ctx.ui.notify(out.level === 'info' ? `${out.title}: ${first}` : out.text, out.level);

@@ -7,14 +7,13 @@
  */
 import type { AgentToolResult, ExtensionAPI, ToolDefinition } from '@earendil-works/pi-coding-agent';
 import type { ContextQuery } from '../../context/query.js';
-import { asGccError } from '../../errors.js';
-import { asProjectData } from '../../observer/framing.js';
 import { safeText } from '../../log/safe-text.js';
 import { toolArgsOf } from '../../operations/context.js';
+import { argumentsHint } from '../../operations/fields.js';
 import { type Operation, operationsFor } from '../../operations/index.js';
-import { argumentsHint, fieldKinds } from '../../operations/fields.js';
-import { argsOf, issuesText, jsonSchema } from '../../operations/schema.js';
-import { coerceArgs } from '../mcp/coerce.js';
+import { check, failure, perform, type Speaker } from '../../operations/runner.js';
+import { argsOf, jsonSchema } from '../../operations/schema.js';
+import { callIn } from '../cli/args.js';
 import type { MemorySlot } from './memory-slot.js';
 
 export const TOOL_PREFIX = 'gcc_';
@@ -29,12 +28,13 @@ export interface MemoryToolDetails {
 /** How the model calls CONTEXT in-process, for the "how to see more" notes. */
 const spellPi = (q: ContextQuery): string => `${TOOL_PREFIX}context ${JSON.stringify(toolArgsOf(q))}`;
 
+const PI: Speaker = { front: 'pi', spell: spellPi, usage: argumentsHint, tool: (op) => `${TOOL_PREFIX}${op.name}`, call: (words) => callIn(words, 'pi', TOOL_PREFIX) };
+
 export function registerMemoryTools(pi: ExtensionAPI, slot: MemorySlot, defaults: () => { contextBudget: number }): void {
   for (const op of operationsFor('pi')) pi.registerTool(toolDefinition(op, slot, defaults));
 }
 
 function toolDefinition(op: Operation, slot: MemorySlot, defaults: () => { contextBudget: number }): ToolDefinition {
-  const kinds = fieldKinds(op);
   return {
     name: `${TOOL_PREFIX}${op.name}`,
     label: `Memory ${op.name}`,
@@ -45,27 +45,22 @@ function toolDefinition(op: Operation, slot: MemorySlot, defaults: () => { conte
       try {
         const memory = slot.memory;
         if (!memory) return errorResult(slot.problem?.code ?? 'E_NOT_INITIALIZED', slot.describeProblem() || 'GCC memory is not open in this session.');
-        const given = coerceArgs(params ?? {}, kinds);
-        const parsed = argsOf(op).safeParse(given);
-        if (!parsed.success) {
-          const what = issuesText(parsed.error, given);
-          return errorResult('E_INVALID_ARGUMENT', `E_INVALID_ARGUMENT: invalid arguments for ${TOOL_PREFIX}${op.name}: ${what} Fix: ${argumentsHint(op)}`);
-        }
-        if (op.needs === 'none') return errorResult('E_INVALID_ARGUMENT', `${op.name} is not offered as a tool`);
-        const a = await op.run(parsed.data as never, { memory, session: slot.session, budget: defaults().contextBudget, spell: spellPi, front: 'pi' });
+        const args = await check(op, params ?? {}, PI);
+        const a = await perform(op, args, PI, { dir: memory.root, session: slot.session, budget: defaults().contextBudget, memory: async () => memory });
         const d = a.data as { branch?: unknown; truncated?: unknown };
         const details: MemoryToolDetails = { ok: true };
         if (typeof d.branch === 'string') details.branch = d.branch;
         if (typeof d.truncated === 'boolean') details.truncated = d.truncated;
-        return { content: [{ type: 'text', text: op.readOnly || op.name === 'merge' ? asProjectData(a.text) : safeText(a.text) }], details };
+        return { content: [{ type: 'text', text: a.text }], details };
       } catch (err) {
-        const e = asGccError(err);
+        const e = failure(err, PI);
         return errorResult(e.code, e.oneLine());
       }
     },
   };
 }
 
+/** The code leads the text, once (a text that names it already is left as it is). */
 function errorResult(code: string, text: string): AgentToolResult<MemoryToolDetails> {
-  return { content: [{ type: 'text', text: safeText(text.startsWith(code) ? text : `${code}: ${text}`) }], details: { ok: false, code }, isError: true };
+  return { content: [{ type: 'text', text: safeText(text.includes(code) ? text : `${code}: ${text}`) }], details: { ok: false, code }, isError: true };
 }

@@ -22,37 +22,61 @@ function project(): string {
 const usage = (name: string) => usageOf(operationNamed(name)!);
 
 describe('gctx --help', () => {
-  it('lists every operation offered to the command line, each with its generated usage and summary', () => {
+  const ops = [...operationsFor('cli'), ...LAUNCHERS];
+
+  it('lists every command offered to the command line with its summary, in the catalogue\'s order, in 80 columns', () => {
     const r = gctx(tempProject('gcc-cli-gen-'), ['--help']);
     expect(r.code).toBe(0);
     // The catalogue's commands, then the launchers of the other front ends.
-    const ops = [...operationsFor('cli'), ...LAUNCHERS];
     expect(ops.map((op) => op.name)).toEqual(expect.arrayContaining(['init', 'status', 'commit', 'branch', 'switch', 'merge', 'abandon', 'roadmap', 'log', 'context', 'search', 'mcp', 'hook', 'serve']));
-    for (const op of ops) {
-      expect(r.stdout, op.name).toContain(usageOf(op));
-      expect(r.stdout, op.name).toContain(op.summary);
-    }
-    // In the catalogue's order.
-    const at = ops.map((op) => r.stdout.indexOf(`  ${usageOf(op)}`));
-    expect(at).toEqual([...at].sort((a, b) => a - b));
-    // Nothing else is offered as a command.
-    const listed = [...r.stdout.matchAll(/^ {2}gctx (\S+)/gm)].map((m) => m[1]);
+    const listed = [...r.stdout.matchAll(/^ {2}([a-z]+) +\S/gm)].map((m) => m[1]);
     expect(listed).toEqual(ops.map((op) => op.name));
+    // A summary wrapped over lines reads as one again.
+    const flat = r.stdout.replace(/\n +/g, ' ');
+    for (const op of ops) expect(flat, op.name).toContain(op.summary);
+    for (const line of r.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
   });
 
-  it('gives one operation its usage with `<op> --help`, and says what each word and option is for', () => {
+  it('gives each command its usage, each option with what it is for, and an example, in 80 columns', () => {
     const dir = tempProject('gcc-cli-gen-');
-    for (const name of ['commit', 'context']) {
-      const r = gctx(dir, [name, '--help']);
+    for (const op of ops) {
+      const r = gctx(dir, [op.name, '--help']);
       expect(r.code).toBe(0);
-      expect(r.stdout.startsWith(`${usage(name)}\n  ${operationNamed(name)!.summary}\n`)).toBe(true);
+      expect(r.stdout.replace(/\n +/g, ' ')).toContain(`Usage: ${usageOf(op)}`);
+      for (const line of r.stdout.split('\n')) expect(line.length, `${op.name}: ${line}`).toBeLessThanOrEqual(80);
+      expect(r.stdout).toContain(`Example:\n  gctx ${op.example}\n`);
+      // Every option the usage names has a line saying what it is for.
+      const lines = r.stdout.split('\n');
+      for (const flag of usageOf(op).match(/--[a-z-]+/g) ?? []) expect(lines.some((l) => l.startsWith(`  ${flag} `) || l === `  ${flag}`), `${op.name} ${flag}`).toBe(true);
     }
-    // Every option the usage names has a line saying what it is for (the schema's description).
-    for (const op of [...operationsFor('cli'), ...LAUNCHERS]) {
-      const lines = gctx(dir, [op.name, '--help']).stdout.split('\n').slice(2);
-      for (const flag of usageOf(op).match(/--[a-z-]+/g) ?? []) expect(lines.some((l) => l.trimStart().startsWith(`${flag} `)), `${op.name} ${flag}`).toBe(true);
-    }
+    // `gctx help <command>` says the same.
+    for (const name of ['commit', 'serve']) expect(gctx(dir, ['help', name]).stdout).toBe(gctx(dir, [name, '--help']).stdout);
     expect(gctx(dir, ['commit', '--help']).stdout).toMatch(/--check <check> +Objectives this completes/);
+    // Two options for one field say each what it is for, not the field's one line twice.
+    const context = gctx(dir, ['context', '--help']).stdout;
+    const said = (flag: string) => context.split('\n').find((l) => l.startsWith(`  ${flag} `))!.replace(/^ +\S+( [<[]\S+)? +/, '');
+    expect(said('--branch')).not.toBe(said('--on'));
+  }, 180_000);
+
+  it('the example of every command is a call the command line takes', async () => {
+    const { parseArgs, splitWords } = await import('../../../src/adapters/cli/args.js');
+    for (const op of ops) {
+      const [name, ...words] = splitWords(op.example);
+      expect(name, op.name).toBe(op.name);
+      expect(() => parseArgs(op, words), op.example).not.toThrow();
+    }
+  });
+
+  it('a mistyped command or option is answered with the nearest', () => {
+    const dir = project();
+    const comit = gctx(dir, ['comit', 'x']);
+    expect(comit.code).toBe(1);
+    expect(comit.stderr).toContain('unknown command "comit" (did you mean commit?)');
+    expect(gctx(dir, ['help', 'stauts']).stderr).toContain('(did you mean status?)');
+    expect(gctx(dir, ['status', '--jsn']).stderr).toContain('unknown option --jsn (did you mean --json?)');
+    expect(gctx(dir, ['commit', 'x', '--nxt', 'y']).stderr).toContain('unknown option --nxt (did you mean --next?)');
+    // Nothing near: no guess.
+    expect(gctx(dir, ['frobnicate']).stderr).not.toContain('did you mean');
   });
 });
 

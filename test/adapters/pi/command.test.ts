@@ -1,9 +1,16 @@
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usageOf } from '../../../src/adapters/cli/args.js';
 import { operationNamed, operationsFor } from '../../../src/operations/index.js';
 import { Memory } from '../../../src/index.js';
 import { readEvents } from '../../support/events.js';
-import { createHost, type Host, tempDir } from './harness.js';
+import { assertFreshBuild, createHost, FIXTURES, type Host, REPO_ROOT, tempDir } from './harness.js';
+
+const run = promisify(execFile);
+const PI_CLI = join(REPO_ROOT, 'node_modules/@earendil-works/pi-coding-agent/dist/cli.js');
 
 /** `/gcc …` output entries, which the person sees and the model does not. */
 const outputs = (h: Host) =>
@@ -91,4 +98,31 @@ describe('the /gcc command on the real host', () => {
     for (const op of ops) expect(help.text).toContain(`${usageOf(op, '/gcc')}\n    ${op.summary}`);
     expect([...help.text.matchAll(/^\/gcc (\S+)/gm)].map((m) => m[1])).toEqual(ops.map((op) => op.name));
   });
+
+  it('helps with one command, suggests the nearest name, and says fixes in /gcc words', async () => {
+    const one = await gcc('/gcc help commit');
+    expect(one.text).toContain(`Usage: /gcc commit <contribution…>`);
+    expect(one.text).toContain(`Example:\n  /gcc ${operationNamed('commit')!.example}`);
+    expect((await gcc('/gcc comit x')).text).toMatch(/^unknown subcommand "comit" \(did you mean commit\?\)/);
+    expect((await gcc('/gcc switch no-such-branch')).text).toContain('Fix: see the branches with `/gcc status`');
+  });
+});
+
+describe('`pi -p "/gcc …"` (print mode, the real pi CLI)', () => {
+  it('prints the answer on stdout', async () => {
+    assertFreshBuild();
+    const agentDir = tempDir('gcc-pi-print-agent-');
+    const script = join(agentDir, 'script.json');
+    writeFileSync(script, JSON.stringify([{ content: [{ type: 'text', text: 'unused' }] }]));
+    const child = run(process.execPath, [PI_CLI, '-p', '--no-session', '--no-context-files', '--no-skills', '-e', join(FIXTURES, 'fake-llm.ts'), '-e', REPO_ROOT, '--model', 'fake/fake-1', '--thinking', 'off', '/gcc status'], {
+      cwd: dir,
+      env: { ...process.env, PI_CODING_AGENT_DIR: agentDir, FAKE_LLM_SCRIPT: script },
+      timeout: 50_000,
+    });
+    // Print mode reads piped stdin into the prompt: end it, or pi waits for it forever.
+    child.child.stdin?.end();
+    const { stdout, stderr } = await child;
+    expect(stdout, stderr).toMatch(/^On memory branch \S+/);
+    expect(stdout).toContain('Memory session: ');
+  }, 60_000);
 });

@@ -8,14 +8,14 @@ const INSTALL_USAGE = 'gctx hook install --agent claude-code [--http] [--project
 export default operation({
   name: 'hook',
   summary: "read one hook event on stdin, print one decision (exits 0 whatever the input); install: write Claude Code's hook settings",
-  args: (z) => z.object({
-    verb: z.enum(['install']).optional().describe('install: write the host\'s hook settings instead of handling an event.'),
-    agent: z.string().optional().describe('claude-code, codex, or generic: the normalized envelope, also when left out. install: claude-code.'),
-    http: z.boolean().optional().describe('install: send events to `gctx serve` over HTTP instead of a process per event.'),
-    project: z.boolean().optional().describe("install: the project's .claude/settings.json (the default)."),
-    user: z.boolean().optional().describe('install: ~/.claude/settings.json.'),
-    port: z.string().optional().describe("install --http: the daemon's port (default: the running daemon's, else the project's own)."),
-  }),
+  args: {
+    verb: { kind: 'enum', values: ['install'], help: 'install: write the host\'s hook settings instead of handling an event.' },
+    agent: { kind: 'string', help: 'claude-code, codex, or generic: the normalized envelope, also when left out. install: claude-code.' },
+    http: { kind: 'boolean', help: 'install: send events to `gctx serve` over HTTP instead of a process per event.' },
+    project: { kind: 'boolean', help: "install: the project's .claude/settings.json (the default)." },
+    user: { kind: 'boolean', help: 'install: ~/.claude/settings.json.' },
+    port: { kind: 'string', help: "install --http: the daemon's port (default: the running daemon's, else the project's own)." },
+  },
   cli: [
     { field: 'verb', as: 'positional' },
     { field: 'agent', as: 'flag' },
@@ -25,6 +25,8 @@ export default operation({
     { field: 'port', as: 'flag' },
   ],
   fronts: ['cli'],
+  example: 'hook install --agent claude-code --http',
+  answer: 'result',
   readOnly: false,
   needs: 'none',
   run: async (a, ctx) => {

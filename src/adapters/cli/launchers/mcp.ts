@@ -4,9 +4,11 @@ import { keepHeapSmall } from '../heap-flags.js';
 export default operation({
   name: 'mcp',
   summary: "serve this project's memory over MCP on stdio (creates .GCC/ on the first tool call)",
-  args: (z) => z.object({}),
+  args: {},
   cli: [],
   fronts: ['cli'],
+  example: 'mcp',
+  answer: 'result',
   readOnly: false,
   needs: 'none',
   run: async (_a, ctx) => {

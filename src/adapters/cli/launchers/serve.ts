@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { gccError } from '../../../errors.js';
+import { GCC_DIR } from '../../../store/paths.js';
 import { operation } from '../../../operations/operation.js';
 import { keepHeapSmall } from '../heap-flags.js';
 
@@ -14,17 +17,21 @@ function portOf(text: string | undefined): number | undefined {
 export default operation({
   name: 'serve',
   summary: 'one local daemon on 127.0.0.1 for HTTP hooks, MCP over HTTP and a live page (start; status [--json]; stop)',
-  args: (z) => z.object({
-    verb: z.enum(['start', 'status', 'stop']).optional().describe('start (default), status or stop.'),
-    port: z.string().optional().describe("Port on 127.0.0.1 (default: the project's own, the same each start; 0: any free port)."),
-    host: z.string().optional().describe('Refused: the daemon listens on 127.0.0.1 only.'),
-  }),
+  args: {
+    verb: { kind: 'enum', values: ['start', 'status', 'stop'], help: 'start (default), status or stop.' },
+    port: { kind: 'string', help: "Port on 127.0.0.1 (default: the project's own, the same each start; 0: any free port)." },
+    host: { kind: 'string', help: 'Refused: the daemon listens on 127.0.0.1 only.' },
+    init: { kind: 'boolean', help: 'start: create the memory (.GCC/) first when there is none.' },
+  },
   cli: [
     { field: 'verb', as: 'positional' },
     { field: 'port', as: 'flag' },
     { field: 'host', as: 'flag' },
+    { field: 'init', as: 'flag' },
   ],
   fronts: ['cli'],
+  example: 'serve status',
+  answer: 'result',
   readOnly: false,
   needs: 'none',
   run: async (a, ctx) => {
@@ -38,6 +45,12 @@ export default operation({
     if (a.verb === 'stop') {
       const r = await control.serveStop(ctx.dir);
       return r ? { text: `stopped gctx serve at ${r.url} (pid ${r.pid})`, data: { ok: true, stopped: true, pid: r.pid } } : { text: 'gctx serve is not running', data: { ok: true, stopped: false } };
+    }
+    // A daemon with no memory would answer every call with an error, or make one unasked.
+    if (!existsSync(join(ctx.dir, GCC_DIR))) {
+      if (!a.init) throw gccError('E_NOT_INITIALIZED', `no memory in ${ctx.dir} to serve`, 'run `gctx init` first, or `gctx serve --init` to create it and serve it');
+      const { Memory } = await import('../../../engine/memory.js');
+      (await Memory.open(ctx.dir, { create: true })).close();
     }
     // Whoever started the daemon may stop reading its output (a closed pipe, a gone terminal): it serves on.
     process.stdout.on('error', () => undefined);

@@ -5,7 +5,7 @@
  * The advertised schemas stay exact; this pass runs before validation and only rewrites
  * values whose declared type is a list or a number, so nothing else changes.
  */
-import type { FieldKind } from '../../operations/schema.js';
+import type { FieldKind } from './operation.js';
 
 export function coerceArgs(args: unknown, kinds: Record<string, FieldKind>): unknown {
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return args;
