@@ -1,7 +1,7 @@
 import { BLOCKED } from '../events/guard.js';
 import { boundText, ERROR_LIMIT, INPUT_LIMIT, RESULT_LIMIT, SCAN_LIMIT } from './bound.js';
 import { commitNudge, type PendingWork } from './commit-nudge.js';
-import { describeInput } from './describe-call.js';
+import { describeFailure, describeInput } from './describe-call.js';
 import type { HookDecision, HookEnvelope } from './envelope.js';
 import { fileChangesFor } from './file-changes.js';
 import { asProjectData } from './framing.js';
@@ -125,6 +125,8 @@ function briefing(memory: HookMemory, session: string, opts: HookOptions): HookD
 interface Cleaner {
   /** Redact, then bound: a secret is always seen whole by the redactor before any cut. */
   (text: string, limit: number): string;
+  /** A failing call's output, redacted, then told from its error lines (describeFailure). */
+  failure(text: string, limit: number): string;
   /** A file path, redacted whole (never cut: the decider refuses an overlong one). */
   path(path: string): string;
 }
@@ -132,7 +134,10 @@ interface Cleaner {
 /** The redactor is loaded when the first call is logged: a PreToolUse that decides nothing logs nothing. */
 async function cleaner(): Promise<Cleaner> {
   const { redactSecrets, redactToolText } = await import('./redact.js');
-  return Object.assign((text: string, limit: number) => boundText(redactToolText(boundText(text, SCAN_LIMIT)), limit), { path: redactSecrets });
+  return Object.assign((text: string, limit: number) => boundText(redactToolText(boundText(text, SCAN_LIMIT)), limit), {
+    path: redactSecrets,
+    failure: (text: string, limit: number) => boundText(describeFailure(redactToolText(boundText(text, SCAN_LIMIT)), limit), limit),
+  });
 }
 
 async function recordCall(memory: HookMemory, env: HookEnvelope, clean: Cleaner, result: string, isError: boolean): Promise<string> {
@@ -143,7 +148,8 @@ async function recordCall(memory: HookMemory, env: HookEnvelope, clean: Cleaner,
       type: 'record-tool',
       tool: env.hostTool ?? env.tool ?? 'unknown',
       input: clean(describeInput(env.tool, env.input, cwd, memory.root), INPUT_LIMIT),
-      result: clean(result, isError ? ERROR_LIMIT : RESULT_LIMIT),
+      // A refusal of gctx's own guard is kept as written: readers recognise it by its head.
+      result: isError && !result.startsWith(BLOCKED) ? clean.failure(result, ERROR_LIMIT) : clean(result, isError ? ERROR_LIMIT : RESULT_LIMIT),
       isError,
       files,
       host: env.host,
