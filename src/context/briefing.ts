@@ -12,7 +12,7 @@ import { currentBranch, displayLabel, drift, driftText, type MemoryState } from 
 import { type FileChange, MAIN } from '../events/types.js';
 import { filesFitted } from '../log/prose.js';
 import { clip, fitText } from './budget.js';
-import { disputedLines, dropText, failedLines, failureLines, milestoneText, newestDrop, notesLine, pendingLine, uncommittedLine } from './lines.js';
+import { constraintLines, disputedLines, dropText, lastPromptLine, failedLines, failureLines, milestoneText, newestDrop, notesLine, pendingLine, ruledOutLines, uncommittedLine } from './lines.js';
 
 export const BRIEFING_BUDGET = 900;
 const FAILED_SHOWN = 4;
@@ -32,6 +32,7 @@ export function briefing(state: MemoryState, session?: string, budget = BRIEFING
   } else {
     lines.push('Objectives: none recorded yet.');
   }
+  lines.push(...constraintLines(state, 5));
   // The newest milestone first: an abandon recorded here is one, though not progress; the
   // last progress follows it, with its files and next step.
   const last = b.last;
@@ -50,6 +51,8 @@ export function briefing(state: MemoryState, session?: string, budget = BRIEFING
   }
   const next = last?.next;
   if (next) lines.push(`Next step (as recorded): ${clip(next, 240)}`);
+  const asked = lastPromptLine(state, 300);
+  if (asked) lines.push(asked);
   // The work in flight before the failed approaches, and bounded: when the whole will not fit,
   // what is cut is the end, and the end should be the oldest approach, not what is under way.
   const pending = pendingLine(b, 8, '(context log)', 600) ?? uncommittedLine(uncommitted, 8, 600);
@@ -57,7 +60,8 @@ export function briefing(state: MemoryState, session?: string, budget = BRIEFING
   lines.push(...failureLines(b, 3, '(context log)'));
   const disputed = disputedLines(state, 2);
   if (disputed.length) lines.push('Merged on one clone, abandoned on another:', ...disputed);
-  const failed = failedLines(state, FAILED_SHOWN);
+  // Abandoned branches, then what commits and merges ruled out on the way: both are not to be tried again.
+  const failed = [...failedLines(state, FAILED_SHOWN), ...ruledOutLines(state, FAILED_SHOWN, (branch) => `context branch ${branch}`)];
   if (failed.length) lines.push('Failed approaches — do not retry without a new reason:', ...failed);
   const others = Object.values(state.branches)
     .filter((x) => x.life === 'active' && x.name !== here && x.name !== MAIN)

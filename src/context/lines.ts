@@ -50,6 +50,34 @@ export function failedLines(state: MemoryState, max: number, where = 'in the ful
 }
 
 /**
+ * The user's standing instructions (state.constraints), newest first, in their words: at most
+ * `max`, each clipped; the header says what lifts them.
+ */
+export function constraintLines(state: MemoryState, max: number): string[] {
+  if (!state.constraints.length) return [];
+  const shown = [...state.constraints].reverse().slice(0, max);
+  return ["The user's standing instructions (their words, newest first; they hold until the user or a commit lifts them):", ...shown.map((c) => `  - "${clip(c.text, 240)}" (${time(c.at)})`)];
+}
+
+/** The user's newest prompt, clipped to `max`: what they last asked for. */
+export function lastPromptLine(state: MemoryState, max: number): string | null {
+  const p = state.lastPrompt;
+  return p ? `The user's last request (${time(p.at)}${p.branch ? `, on ${p.branch}` : ''}): "${clip(p.text, max)}"` : null;
+}
+
+/**
+ * Approaches ruled out inside commits and merges (state.failedApproaches), newest first, one line
+ * each with why and the branch it was tried on: at most `max`, then how many more and `where`.
+ */
+export function ruledOutLines(state: MemoryState, max: number, where: (branch: string) => string): string[] {
+  const all = [...state.failedApproaches].reverse();
+  const lines = all.slice(0, max).map((f) => `  - ${clip(f.what, 120)} (on ${f.branch}) — ${clip(f.why, 160)}`);
+  const more = state.failedApproachCount - lines.length;
+  if (lines.length && more > 0) lines.push(`  … ${more} more ruled out in earlier commits (${where(all[Math.min(max, all.length) - 1]!.branch)})`);
+  return lines;
+}
+
+/**
  * The newest commit when it is the record of an abandon: said in a few words when failedLines(state,
  * `max`) lists the branch with its reason, else in its own words, clipped to `room` and ending with
  * `pointer` when cut.

@@ -6,7 +6,7 @@
 import { currentBranch, displayLabel, drift, driftText, GIST_KEPT, type BranchInfo, RECENT_COMMITS } from '../decider/state.js';
 import { MAIN } from '../events/types.js';
 import { clip, estimateTokens, fitText } from './budget.js';
-import { clipTo, disputedLines, dropText, failedLines, failureLines, milestoneText, newestDrop, notesLine, pendingLine, uncommittedLine } from './lines.js';
+import { clipTo, constraintLines, disputedLines, lastPromptLine, dropText, failedLines, failureLines, milestoneText, newestDrop, notesLine, pendingLine, ruledOutLines, uncommittedLine } from './lines.js';
 import type { ContextAnswer, ContextOptions, ContextQuery, ContextSource } from './query.js';
 
 /**
@@ -30,6 +30,7 @@ export function statusView(src: ContextSource, o: ContextOptions, budget: number
   lines.push(`Objectives: ${open.length} open, ${s.objectives.length - open.length} done${open.length ? '' : '.'}`);
   for (const x of open.slice(0, 10)) lines.push(`  ${x.n}. ${clip(x.text, 160)}`);
   if (open.length > 10) lines.push(`  … ${open.length - 10} more in \`${(o.spell ?? defaultSpell)({ level: 'full' })}\``);
+  lines.push(...constraintLines(s, 8));
   // The newest commit first, as the branch view has it: an abandon recorded here is one (not
   // progress: the last progress follows it). A label two clones both used carries the hash: said once.
   const spell = o.spell ?? defaultSpell;
@@ -47,6 +48,8 @@ export function statusView(src: ContextSource, o: ContextOptions, budget: number
     lines.push(`${drop ? 'Last progress' : 'Last commit'} ${n.head} (${when(b.last.at)}): ${milestoneText(b.last, 300, n.whole)}`);
     if (b.last.next) lines.push(`  Next: ${clip(b.last.next, 200)}`);
   }
+  const asked = lastPromptLine(s, 400);
+  if (asked) lines.push(asked);
   const logWhere = `in \`${spell({ level: 'log', branch: here })}\``;
   const pending = pendingLine(b, 10, logWhere) ?? uncommittedLine(src.uncommitted?.(here), 10);
   if (pending) lines.push(pending);
@@ -65,7 +68,7 @@ export function statusView(src: ContextSource, o: ContextOptions, budget: number
   const disputed = disputedLines(s, 5, (name) => `\`${spell({ level: 'branch', name })}\``);
   if (disputed.length) lines.push('Merged on one clone, abandoned on another:', ...disputed);
   const wholeBranch = (name: string) => `\`${spell({ level: 'branch', name })}\``;
-  const failed = failedLines(s, 5, `in \`${spellFull}\``, wholeBranch);
+  const failed = [...failedLines(s, 5, `in \`${spellFull}\``, wholeBranch), ...ruledOutLines(s, 5, wholeBranch)];
   if (failed.length) lines.push('Failed approaches (do not retry without a new reason), newest first:', ...failed);
   const notes = notesLine(s, `\`${spellFull}\``);
   if (notes) lines.push(notes);
@@ -75,7 +78,7 @@ export function statusView(src: ContextSource, o: ContextOptions, budget: number
     truncated: fit.truncated,
     tokens: estimateTokens(fit.text),
     next: null,
-    data: { branch: here, objectives: s.objectives, branches: Object.values(s.branches).map((x) => ({ name: x.name, status: x.life, parent: x.parent, commits: x.commits, purpose: x.purpose })), failed: [...s.failed].reverse(), pending: pendingFiles(b) },
+    data: { branch: here, objectives: s.objectives, branches: Object.values(s.branches).map((x) => ({ name: x.name, status: x.life, parent: x.parent, commits: x.commits, purpose: x.purpose })), failed: [...s.failed].reverse(), ruledOut: [...s.failedApproaches].reverse(), constraints: [...s.constraints].reverse(), pending: pendingFiles(b) },
   };
 }
 

@@ -344,6 +344,12 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
       const data = { tool, input: cmd.input, result: cmd.result, isError: cmd.isError === true, files, ...(host ? { host } : {}) };
       return ok([on(here, { type: 'tool.recorded', data })], [], `Recorded ${tool} on ${here}`);
     }
+    case 'record-prompt': {
+      const t = text('text', cmd.text, false, MAX_LINE);
+      if (t instanceof GccError) return fail(t);
+      if (!cmd.text.trim()) return ok([], [], 'Nothing to record: the prompt is empty');
+      return ok([], [on(here, { type: 'prompt.recorded', data: { session: oneLineField(ctx.session ?? 'default'), host: oneLineField(cmd.host), text: cmd.text } })], `Recorded the prompt on ${here}`);
+    }
     case 'config': {
       const c = coerceConfig(cmd.key, cmd.value);
       if (c instanceof GccError) return fail(c);
@@ -358,7 +364,7 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
       return ok([], step.emitted.map((e) => on(here, e)), step.emitted.length ? `Session ${id}: ${step.emitted.map((e) => e.type.slice(8)).join(', ')}` : `Session ${id}: nothing to record`);
     }
     default:
-      return fail(gccError('E_INVALID_ARGUMENT', `unknown command ${JSON.stringify((cmd as { type?: unknown }).type)}`, 'use commit, branch, switch, merge, abandon, roadmap, log, record-tool, config or session'));
+      return fail(gccError('E_INVALID_ARGUMENT', `unknown command ${JSON.stringify((cmd as { type?: unknown }).type)}`, 'use commit, branch, switch, merge, abandon, roadmap, log, record-tool, record-prompt, config or session'));
   }
 }
 

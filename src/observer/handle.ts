@@ -29,6 +29,8 @@ export interface HookOptions {
 }
 
 export const DEFAULT_HOOK_TIMEOUT_MS = 5_000;
+/** Characters kept of a user's prompt: their instructions are in its sentences, not in pasted logs. */
+export const PROMPT_LIMIT = 2_000;
 
 const NONE: HookDecision = { kind: 'none' };
 
@@ -94,6 +96,12 @@ async function decide(memory: HookMemory, env: HookEnvelope, opts: HookOptions):
     }
     case 'stop': {
       await memory.execute({ type: 'session', signals: [{ type: 'SHUTDOWN', reason: env.reason ?? 'quit' }], host: env.host }, { session });
+      return NONE;
+    }
+    case 'prompt': {
+      // The user's own words: their instructions outlive the transcript (decider/constraints.ts).
+      const text = (await cleaner())(env.prompt ?? '', PROMPT_LIMIT);
+      if (text.trim()) await memory.execute({ type: 'record-prompt', text, host: env.host }, { session });
       return NONE;
     }
     case 'post-tool': {
