@@ -69,6 +69,21 @@ export function briefing(state: MemoryState, session?: string, budget = BRIEFING
   if (others.length) lines.push(`Other open branches: ${others.slice(0, 4).map((o) => `${o.name} (${clip(o.purpose, 60)})`).join('; ')}${others.length > 4 ? `; +${others.length - 4} more (context status)` : ''}`);
   const notes = notesLine(state, 'context full');
   if (notes) lines.push(notes);
-  lines.push('Memory tools: commit after each milestone (what and why, and the next step); branch to try an alternative; merge with a synthesis, or abandon with a reason; context to recall more.');
+  lines.push(`Memory tools: commit after each milestone (what and why, and the next step); branch to try an alternative; merge with a synthesis, or abandon with a reason. ${followUps(state, b)}`);
   return fitText(lines.join('\n'), budget, 'ask context for more').text;
+}
+
+/**
+ * The one or two calls that recover what this briefing left out, named: the log, where the failing
+ * calls and the steps since the last commit are whole; the branch a dead end was ruled out on. The
+ * default `context` answer adds what the briefing leaves out, never restating it.
+ */
+function followUps(state: MemoryState, b: MemoryState['branches'][string]): string {
+  const calls: string[] = [];
+  const failures = b.pending.failures;
+  if (failures.length > 1 || failures.some((f) => f.result.length > 360) || b.pending.turns > 0) calls.push('`context log` (every step since the last commit, failures whole)');
+  const dead = state.failedApproaches.at(-1)?.branch;
+  if (dead && dead !== b.name && state.branches[dead]) calls.push(`\`context branch ${dead}\` (how its dead ends were ruled out)`);
+  if (!calls.length) return 'For more: `context` (what this leaves out).';
+  return `For more: ${calls.slice(0, 2).join('; ')}.`;
 }

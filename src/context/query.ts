@@ -17,10 +17,11 @@ import { CHARS_PER_TOKEN, clip, estimateTokens, fitItems, fitText, MIN_BUDGET } 
 import { disputedLines, entryLine, failedLines, failureLines, pendingLine } from './lines.js';
 import type { SearchHit, SearchKind } from './search-index.js';
 import { CONTEXT_LEVELS, type ContextLevel } from './levels.js';
-import { defaultSpell, pendingFiles, statusView, when } from './status.js';
+import { beyondBriefing, defaultSpell, pendingFiles, statusView, when } from './status.js';
 
 export type ContextQuery =
-  | { level: 'status' }
+  /** `beyond`: what the briefing leaves out (the default CONTEXT answer, which an agent asks after reading it). */
+  | { level: 'status'; beyond?: boolean }
   | { level: 'branch'; name?: string; page?: number; k?: number }
   | { level: 'commit'; id: string }
   | { level: 'log'; n?: number; page?: number; branch?: string }
@@ -327,7 +328,7 @@ export function contextQuery(src: ContextSource, q: ContextQuery, o: ContextOpti
   const budget = o.budget ?? DEFAULT_BUDGET;
   switch (q.level) {
     case 'status':
-      return statusView(src, o, budget);
+      return q.beyond ? beyondBriefing(src, o, budget) : statusView(src, o, budget);
     case 'branch':
       return branchView(src, q, o, budget);
     case 'commit': {

@@ -6,7 +6,7 @@
 import { currentBranch, displayLabel, drift, driftText, GIST_KEPT, type BranchInfo, RECENT_COMMITS } from '../decider/state.js';
 import { MAIN } from '../events/types.js';
 import { clip, estimateTokens, fitText } from './budget.js';
-import { clipTo, constraintLines, disputedLines, lastPromptLine, dropText, failedLines, failureLines, milestoneText, newestDrop, notesLine, pendingLine, ruledOutLines, uncommittedLine } from './lines.js';
+import { clipTo, constraintLines, disputedLines, entryLine, lastPromptLine, dropText, failedLines, failureLines, milestoneText, newestDrop, notesLine, pendingLine, ruledOutLines, uncommittedLine } from './lines.js';
 import type { ContextAnswer, ContextOptions, ContextQuery, ContextSource } from './query.js';
 
 /**
@@ -80,6 +80,31 @@ export function statusView(src: ContextSource, o: ContextOptions, budget: number
     next: null,
     data: { branch: here, objectives: s.objectives, branches: Object.values(s.branches).map((x) => ({ name: x.name, status: x.life, parent: x.parent, commits: x.commits, purpose: x.purpose })), failed: [...s.failed].reverse(), ruledOut: [...s.failedApproaches].reverse(), constraints: [...s.constraints].reverse(), pending: pendingFiles(b) },
   };
+}
+
+/** Log entries the default CONTEXT answer shows: the steps behind the briefing's summary of the work in flight. */
+const BEYOND_LOG = 8;
+
+/**
+ * The default CONTEXT answer, asked after the briefing: what the briefing left out and nothing it
+ * said — the branch's newest log entries (calls and their results), the commits before the last,
+ * the open branches with their commit counts — then where the rest is.
+ */
+export function beyondBriefing(src: ContextSource, o: ContextOptions, budget: number): ContextAnswer {
+  const s = src.state;
+  const here = currentBranch(s, o.session);
+  const spell = o.spell ?? defaultSpell;
+  const lines: string[] = [`Beyond the briefing, on memory branch ${here}:`];
+  const skip = new Set(['session.started', 'session.compacted', 'session.ended', 'branch.switched', 'commit.recorded']);
+  const log = src.newest({ branch: here, limit: BEYOND_LOG, filter: (e) => !skip.has(e.type) });
+  if (log.length) lines.push('Newest log entries, newest first:', ...log.map((e) => `  ${entryLine(e)}`));
+  const earlier = earlierCommits(src, here, EARLIER_COMMITS, spell);
+  if (earlier.length) lines.push('Earlier commits, newest first:', ...earlier);
+  const active = Object.values(s.branches).filter((x) => x.life === 'active' && x.name !== MAIN && x.name !== here);
+  if (active.length) lines.push(`Other open branches: ${active.slice(0, 8).map((x) => `${x.name} (${x.commits} commit${x.commits === 1 ? '' : 's'})`).join(', ')}${active.length > 8 ? `, +${active.length - 8} more` : ''}`);
+  lines.push(`More: \`${spell({ level: 'log', branch: here })}\` (every entry, newest first), \`${spell({ level: 'status' })}\` (where memory stands, in full).`);
+  const fit = fitText(lines.join('\n'), budget, `raise the budget, or ask for one part: \`${spell({ level: 'log', branch: here })}\``);
+  return { text: fit.text, truncated: fit.truncated, tokens: estimateTokens(fit.text), next: null, data: { branch: here, log: log.map((e) => ({ at: e.at, type: e.type, data: e.data })) } };
 }
 
 /**

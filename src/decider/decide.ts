@@ -21,7 +21,7 @@ import type { Command } from './commands.js';
 import { findObjective, normalizeLine, sameObjective } from './objectives.js';
 import { flatText } from '../log/safe-text.js';
 import { crypto } from '../runtime/lazy-deps.js';
-import { type BranchInfo, currentBranch, drift, driftText, isOpen, landing, lastLabel, type MemoryState } from './state.js';
+import { type BranchInfo, currentBranch, drift, driftText, isOpen, landing, lastLabel, type MemoryState, PROMPT_KEPT } from './state.js';
 
 export { currentBranch };
 
@@ -348,6 +348,8 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
       const t = text('text', cmd.text, false, MAX_LINE);
       if (t instanceof GccError) return fail(t);
       if (!cmd.text.trim()) return ok([], [], 'Nothing to record: the prompt is empty');
+      // A checkpoint before a compaction hands the last prompt again: once is enough.
+      if (state.lastPrompt?.text === cmd.text.slice(0, PROMPT_KEPT)) return ok([], [], 'Already recorded: the newest prompt');
       return ok([], [on(here, { type: 'prompt.recorded', data: { session: oneLineField(ctx.session ?? 'default'), host: oneLineField(cmd.host), text: cmd.text } })], `Recorded the prompt on ${here}`);
     }
     case 'config': {

@@ -88,6 +88,7 @@ async function decide(memory: HookMemory, env: HookEnvelope, opts: HookOptions):
     case 'compaction': {
       // Before a compaction: the briefing rides along; the new context gets it again when it starts.
       await memory.execute({ type: 'session', signals: [{ type: 'COMPACT' }], host: env.host }, { session });
+      await recordCheckpoint(memory, env);
       return briefing(memory, session, opts);
     }
     case 'compacted': {
@@ -165,6 +166,28 @@ async function recordCall(memory: HookMemory, env: HookEnvelope, clean: Cleaner,
     { session: env.session },
   );
   return res.branch;
+}
+
+/** Characters kept of the agent's last words in a checkpoint. */
+const SAID_LIMIT = 1_200;
+
+/**
+ * Before a compaction, what the transcript held that memory may not: the user's last request
+ * (recorded as a prompt, unless it is the one recorded last: the decider says so) and the agent's
+ * last words — where it stood — as a log entry beside the work in flight the state already holds.
+ */
+export async function recordCheckpoint(memory: HookMemory, env: HookEnvelope): Promise<void> {
+  const cp = env.checkpoint;
+  if (!cp) return;
+  const clean = await cleaner();
+  if (cp.prompt?.trim()) await memory.execute({ type: 'record-prompt', text: clean(cp.prompt, PROMPT_LIMIT), host: env.host }, { session: env.session });
+  const work = pending(memory, env.session);
+  const files = work?.files.length ? `; files in flight: ${work.files.slice(0, 8).join(', ')}${work.files.length > 8 ? `, +${work.files.length - 8} more` : ''}` : '';
+  if (!cp.said?.trim() && !files) return;
+  await memory.execute(
+    { type: 'log', observation: `Checkpoint before a compaction${work ? ` (${work.turns} step${work.turns === 1 ? '' : 's'} since the last commit${files})` : ''}`, thought: cp.said?.trim() ? clean(cp.said, SAID_LIMIT) : '', action: '' },
+    { session: env.session },
+  );
 }
 
 function pending(memory: HookMemory, session: string): PendingWork | null {

@@ -19,4 +19,4 @@ export interface HookMemory {
 }
 
 /** The engine commands the hook issues. */
-export type HookCommand = Extract<Command, { type: 'record-tool' | 'record-prompt' | 'session' }>;
+export type HookCommand = Extract<Command, { type: 'record-tool' | 'record-prompt' | 'log' | 'session' }>;
