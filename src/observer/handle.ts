@@ -9,6 +9,7 @@ import { safeText } from '../log/safe-text.js';
 import type { HookMemory } from './memory-port.js';
 import type { SessionSignal } from '../machines/session.js';
 import { memoryUncommitted } from './uncommitted.js';
+import { countInjection } from './token-ledger.js';
 
 /**
  * The hook logic every host shares (the Pi adapter in-process, `gctx hook` for Claude Code and
@@ -48,7 +49,9 @@ export async function handleHook(memory: HookMemory, env: HookEnvelope, opts: Ho
       }
       return NONE;
     }
-    return guarded(await bounded(decide(memory, env, opts), opts));
+    const decision = guarded(await bounded(decide(memory, env, opts), opts));
+    if (decision.kind === 'context' || decision.kind === 'guidance') countInjection(memory.gccDir, env.session, env.host, decision.kind === 'context' ? 'briefing' : 'guidance', decision.text);
+    return decision;
   } catch (err) {
     opts.onError?.(err);
     return NONE;

@@ -121,6 +121,19 @@ describe('what a compaction must not lose', () => {
   });
 });
 
+describe('the token ledger', () => {
+  it('counts each briefing a hook hands over, per session and kind, in a local file; gctx stats shows it; the shared logs do not grow per call', async () => {
+    const dir = await project();
+    const first = compacted(dir);
+    const second = compacted(dir);
+    // Nothing changed between: the same bytes, which a host's prompt cache keeps.
+    expect(second).toBe(first);
+    const stats = run(dir, 'stats');
+    expect(stats).toMatch(new RegExp(`^${SESSION} \\| claude-code \\| ${2 * estimateTokens(first)} \\(2\\) \\| 0 \\| 0 \\| ${2 * estimateTokens(first)}$`, 'm'));
+    expect(JSON.parse(run(dir, 'stats', '--json')).sessions[SESSION].kinds.briefing).toEqual({ count: 2, tokens: 2 * estimateTokens(first) });
+  });
+});
+
 describe('session lifecycles in log reads', () => {
   it('MCP servers coming and going leave the log reads to the work, over the CLI and MCP', async () => {
     const dir = await project();

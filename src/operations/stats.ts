@@ -1,0 +1,16 @@
+import { readTokenLedger, statsText } from '../observer/token-ledger.js';
+import { operation } from './operation.js';
+
+export default operation({
+  name: 'stats',
+  summary: 'tokens memory handed to models, per session and per kind (briefing, hook guidance, tool answers)',
+  args: (z) => z.object({}),
+  cli: [],
+  fronts: ['cli'],
+  readOnly: true,
+  needs: 'memory',
+  run: (_a, ctx) => {
+    const ledger = readTokenLedger(ctx.memory.gccDir);
+    return { text: statsText(ledger), data: { sessions: ledger.sessions } };
+  },
+});
