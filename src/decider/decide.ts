@@ -349,7 +349,7 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
       if (t instanceof GccError) return fail(t);
       if (!cmd.text.trim()) return ok([], [], 'Nothing to record: the prompt is empty');
       // A checkpoint before a compaction hands the last prompt again: once is enough.
-      if (state.lastPrompt?.text === cmd.text.slice(0, PROMPT_KEPT)) return ok([], [], 'Already recorded: the newest prompt');
+      if (state.lastPrompt?.text.trim() === cmd.text.slice(0, PROMPT_KEPT).trim()) return ok([], [], 'Already recorded: the newest prompt');
       return ok([], [on(here, { type: 'prompt.recorded', data: { session: oneLineField(ctx.session ?? 'default'), host: oneLineField(cmd.host), text: cmd.text } })], `Recorded the prompt on ${here}`);
     }
     case 'config': {

@@ -104,7 +104,7 @@ async function decide(memory: HookMemory, env: HookEnvelope, opts: HookOptions):
     }
     case 'prompt': {
       // The user's own words: their instructions outlive the transcript (decider/constraints.ts).
-      const text = (await cleaner())(env.prompt ?? '', PROMPT_LIMIT);
+      const text = (await cleaner())((env.prompt ?? '').trim(), PROMPT_LIMIT);
       if (text.trim()) await memory.execute({ type: 'record-prompt', text, host: env.host }, { session });
       return NONE;
     }
@@ -188,7 +188,7 @@ export async function recordCheckpoint(memory: HookMemory, env: HookEnvelope): P
   const files = work?.files.length ? `; files in flight: ${work.files.slice(0, 8).join(', ')}${work.files.length > 8 ? `, +${work.files.length - 8} more` : ''}` : '';
   if (!cp.said?.trim() && !files) return;
   await memory.execute(
-    { type: 'log', observation: `Checkpoint before a compaction${work ? ` (${work.turns} step${work.turns === 1 ? '' : 's'} since the last commit${files})` : ''}`, thought: cp.said?.trim() ? clean(cp.said, SAID_LIMIT) : '', action: '' },
+    { type: 'log', observation: `Checkpoint before a compaction${work?.turns ? ` (${work.turns} step${work.turns === 1 ? '' : 's'} since the last commit${files})` : ''}`, thought: cp.said?.trim() ? clean(cp.said, SAID_LIMIT) : '', action: '' },
     { session: env.session },
   );
 }
