@@ -158,6 +158,10 @@ describe('the command hook install writes', () => {
     const own = join(project, 'node_modules', 'git-context-controller', 'dist', 'bin', 'gctx.js');
     mkdirSync(join(own, '..'), { recursive: true });
     writeFileSync(own, '');
+    // A node the project holds is not written either, whichever gctx runs.
+    const outside = join(tempProject('gcc-pkg-'), 'gctx.js');
+    writeFileSync(outside, '');
+    expect(resolveHookCommand(project, { PATH: '' }, outside, join(project, 'node_modules', '.bin', 'node')).command).toBe('gctx hook --agent claude-code');
     for (const PATH of ['.', 'node_modules/.bin', local, `${local}${delimiter}.`]) {
       const r = resolveHookCommand(project, { PATH }, own, '/usr/bin/node');
       expect(r.command, PATH).toBe('gctx hook --agent claude-code');
