@@ -29,6 +29,8 @@ export function entryLine(e: GccEvent): string {
       const parts: [string, string][] = [['Observation', e.data.observation], ['Thought', e.data.thought], ['Action', e.data.action]];
       return `${time(e.at)} ${clip(parts.filter(([, x]) => x.trim()).map(([name, x]) => `${name}: ${x}`).join(' | '), 430)}`;
     }
+    case 'prompt.recorded':
+      return `${time(e.at)} The user asked: ${clip(e.data.text, 160)}`;
     default:
       return `${time(e.at)} ${summaryLine(e)}`;
   }

@@ -95,6 +95,10 @@ export function beyondBriefing(src: ContextSource, o: ContextOptions, budget: nu
   const here = currentBranch(s, o.session);
   const spell = o.spell ?? defaultSpell;
   const lines: string[] = [`Beyond the briefing, on memory branch ${here}:`];
+  // The work in flight moves turn by turn: said as it stands now, the one line the briefing may have said earlier.
+  const b = s.branches[here]!;
+  const pending = pendingLine(b, 10, `in \`${spell({ level: 'log', branch: here })}\``) ?? uncommittedLine(src.uncommitted?.(here), 10);
+  if (pending) lines.push(pending);
   const skip = new Set(['session.started', 'session.compacted', 'session.ended', 'branch.switched', 'commit.recorded']);
   const log = src.newest({ branch: here, limit: BEYOND_LOG, filter: (e) => !skip.has(e.type) });
   if (log.length) lines.push('Newest log entries, newest first:', ...log.map((e) => `  ${entryLine(e)}`));
