@@ -294,6 +294,7 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
       s.started = step.started;
       s.reason = step.reason;
       s.host = e.data.host;
+      if (e.type !== 'session.ended' && e.data.host !== 'mcp') s.briefed = true;
       return;
     }
   }

@@ -150,6 +150,8 @@ export interface SessionInfo {
   started: boolean;
   reason: string;
   since: string;
+  /** A hook host (not an MCP server) reported its start or compaction, and so handed it the briefing. */
+  briefed?: boolean;
 }
 
 export interface FileInfo {

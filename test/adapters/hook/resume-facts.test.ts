@@ -131,6 +131,15 @@ describe('the token ledger', () => {
     const stats = run(dir, 'stats');
     expect(stats).toMatch(new RegExp(`^${SESSION} \\| claude-code \\| ${2 * estimateTokens(first)} \\(2\\) \\| 0 \\| 0 \\| ${2 * estimateTokens(first)}$`, 'm'));
     expect(JSON.parse(run(dir, 'stats', '--json')).sessions[SESSION].kinds.briefing).toEqual({ count: 2, tokens: 2 * estimateTokens(first) });
+    // A memory tool's answer over MCP is counted too, under the server's session.
+    const c = await connect(dir, [], { GCC_SESSION: 'mcp-session' });
+    const answer = textOf(await call(c.client, 'context', { level: 'status' }));
+    await c.close();
+    // Counted before the MCP front end frames it as project data: the answer's own tokens.
+    const counted = JSON.parse(run(dir, 'stats', '--json')).sessions['mcp-session'];
+    expect(counted).toMatchObject({ host: 'mcp', kinds: { 'tool-answer': { count: 1 } } });
+    expect(counted.kinds['tool-answer'].tokens).toBeGreaterThan(0);
+    expect(counted.kinds['tool-answer'].tokens).toBeLessThan(estimateTokens(answer));
   });
 });
 
