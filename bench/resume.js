@@ -41,7 +41,10 @@ import { boundText, ERROR_LIMIT, RESULT_LIMIT, SCAN_LIMIT } from '../dist/observ
 import { handleHook } from '../dist/observer/handle.js';
 import { redactSecrets } from '../dist/observer/redact.js';
 import { Memory } from '../dist/index.js';
+import { describeFailure } from '../dist/observer/describe-call.js';
 import { buildHistory, removeDir, ROOT, tempDir } from './lib.js';
+import { longShape } from './resume-long.js';
+import { writeFileSync } from 'node:fs';
 
 export const title = 'Resume: facts a resuming agent gets from the briefing and one CONTEXT call';
 
@@ -78,15 +81,16 @@ function hook(dir, payload) {
  * Claude Code hook payloads, in the documented shapes (test/fixtures/claude-code/): the common
  * fields, and per tool the `tool_response` Claude Code's built-in tools report.
  */
-function claude(dir, session) {
+function claude(dir, session, transcript = `/home/dev/.claude/projects/-bench/${session}.jsonl`) {
   let n = 0;
   const abs = (p) => join(dir, p);
-  const base = (event, extra) => ({ session_id: session, transcript_path: `/home/dev/.claude/projects/-bench/${session}.jsonl`, cwd: dir, permission_mode: 'default', hook_event_name: event, ...extra });
+  const base = (event, extra) => ({ session_id: session, transcript_path: transcript, cwd: dir, permission_mode: 'default', hook_event_name: event, ...extra });
   const id = () => `toolu_bench${String(++n).padStart(6, '0')}`;
   const lines = (s) => s.replace(/\n$/, '').split('\n');
   return {
     start: (source = 'startup') => base('SessionStart', { source }),
     preCompact: () => base('PreCompact', { trigger: 'auto', custom_instructions: '' }),
+    prompt: (text) => base('UserPromptSubmit', { prompt: text }),
     end: () => base('SessionEnd', { reason: 'prompt_input_exit' }),
     read: (path, content) =>
       base('PostToolUse', { tool_name: 'Read', tool_input: { file_path: abs(path) }, tool_response: { type: 'text', file: { filePath: abs(path), content, numLines: lines(content).length, startLine: 1, totalLines: lines(content).length } }, tool_use_id: id() }),
@@ -292,6 +296,21 @@ export function shapeB(dir) {
   return { name: 'B', label: 'B: experiments, merged and abandoned (CLI + Claude Code hooks)', steps, facts, session: 'b1b2c3d4-0000-4000-8000-0000000000b2' };
 }
 
+/**
+ * Shapes D and E: long sessions generated from templates (bench/resume-long.js) — `seed` varies
+ * the wording, `kind` the story — resumed after a compaction.
+ */
+export function shapeLong(dir, seed, kind) {
+  const session = `d1e2f3a4-0000-4000-8000-${String(seed).padStart(12, '0')}`;
+  const transcript = join(dir || '.', 'transcript.jsonl');
+  const c = claude(dir, session, transcript);
+  const s = longShape(c, seed, kind, { cli, ev, fact, flight });
+  const said = JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: s.said }] } });
+  const name = kind === 'flaky' ? 'D' : 'E';
+  const label = `${name}: long (${s.toolCalls} tool calls), ${kind === 'flaky' ? 'a flaky test investigated and merged' : 'an online migration abandoned'}, prompts with a constraint, failing test, compaction (seed ${seed})`;
+  return { name, label, steps: [{ write: [transcript, `${said}\n`] }, ...s.steps], facts: s.facts, session, compacted: true, toolCalls: s.toolCalls };
+}
+
 /** Shape C: two Pi sessions with compactions (bench/resume-pi.ts drives them). */
 export const shapeCFacts = {
   /** What session 2's model reads when it starts: only session 1 is behind it. */
@@ -317,10 +336,20 @@ export const shapeCFacts = {
 // ---------------------------------------------------------------- running a script
 
 function runScript(dir, steps) {
+  const turns = { events: 0, ms: 0, tokens: 0 };
   for (const s of steps) {
-    if (s.cli) gctx(dir, s.cli);
-    else hook(dir, s.hook);
+    if (s.write) writeFileSync(s.write[0], s.write[1]);
+    else if (s.cli) gctx(dir, s.cli);
+    else {
+      const t0 = performance.now();
+      const said = hook(dir, s.hook);
+      turns.ms += performance.now() - t0;
+      turns.events += 1;
+      // What the hooks hand the model during the work (not the briefing a session start gets).
+      if (s.hook.hook_event_name !== 'SessionStart') turns.tokens += said ? estimateTokens(said) : 0;
+    }
   }
+  return turns;
 }
 
 /**
@@ -345,7 +374,8 @@ export async function replayWithBound(dir, steps, bound) {
     execute: (cmd, opts) => {
       if (cmd.type === 'record-tool' && raw !== null) {
         const limit = cmd.isError ? bound.error : bound.result;
-        cmd = { ...cmd, result: boundText(redactSecrets(boundText(raw, SCAN_LIMIT)), limit) };
+        const text = redactSecrets(boundText(raw, SCAN_LIMIT));
+        cmd = { ...cmd, result: boundText(cmd.isError ? describeFailure(text, limit) : text, limit) };
       }
       return memory.execute(cmd, opts);
     },
@@ -353,6 +383,10 @@ export async function replayWithBound(dir, steps, bound) {
     pendingWork: (s) => memory.pendingWork(s),
   };
   for (const s of steps) {
+    if (s.write) {
+      writeFileSync(s.write[0], s.write[1]);
+      continue;
+    }
     if (s.cli) {
       const [op, ...rest] = s.cli;
       if (op === 'init') {
@@ -382,7 +416,7 @@ function commandOf(op, args) {
     const i = args.indexOf(`--${name}`);
     return i === -1 ? undefined : args[i + 1];
   };
-  const flags = new Set(['--next', '--check', '--purpose', '--hypothesis', '--reason', '--synthesis']);
+  const flags = new Set(['--next', '--check', '--purpose', '--hypothesis', '--reason', '--synthesis', '--learned']);
   const positional = args.filter((a, i) => !flags.has(a) && !flags.has(args[i - 1]));
   switch (op) {
     case 'roadmap':
@@ -394,7 +428,7 @@ function commandOf(op, args) {
     case 'abandon':
       return { type: 'abandon', branch: positional[0], reason: flag('reason') };
     case 'merge':
-      return { type: 'merge', branch: positional[0], synthesis: flag('synthesis'), ...(flag('next') ? { next: flag('next') } : {}) };
+      return { type: 'merge', branch: positional[0], synthesis: flag('synthesis'), ...(flag('learned') ? { learned: flag('learned') } : {}), ...(flag('next') ? { next: flag('next') } : {}) };
     default:
       throw new Error(`resume bench: no library form for gctx ${op}`);
   }
@@ -535,6 +569,20 @@ export async function run({ quick = false } = {}) {
       }
     }
 
+    // Shapes D and E: long sessions from templates, several wordings each, resumed after a compaction.
+    const long = [];
+    for (const seed of quick ? [1] : [1, 2, 3]) {
+      for (const kind of ['flaky', 'migration']) {
+        const dir = dirFor('gcc-bench-resume-long-');
+        const shape = shapeLong(dir, seed, kind);
+        const turns = runScript(dir, shape.steps);
+        const view = resumeView(dir, shape.session, 'compact');
+        const scored = { name: `${shape.name}${seed}`, label: shape.label, ...score(shape.facts, view), view };
+        shapes.push(scored);
+        long.push({ ...scored, toolCalls: shape.toolCalls, hookEvents: turns.events, msPerHook: Math.round(turns.ms / turns.events), tokensPerTurn: +(turns.tokens / turns.events).toFixed(1) });
+      }
+    }
+
     // Shape C: two Pi sessions. Pi hands its briefing over once (asked twice: n/a).
     const dirC = dirFor('gcc-bench-resume-pi-');
     gctx(dirC, ['init']);
@@ -564,6 +612,11 @@ export async function run({ quick = false } = {}) {
       `briefing ≤ ${maxBriefing} tokens (full briefing at ${scale.map((s) => `${s.history.toLocaleString('en-US')} commits: ${s.tokens}`).join(', ')}); ` +
       `smallest K carrying the branch facts: ${chosenK ?? 'none'} (DEFAULT_K ${DEFAULT_K}); target 100% of facts, briefing ≤ ${BRIEFING_TARGET} tokens`;
     const more = [
+      {
+        title: 'Long sessions after a compaction (D: flaky test merged, E: migration abandoned; wording varied by seed): key facts in the briefing alone, and the hooks\' cost per turn',
+        columns: ['shape', 'tool calls', 'facts in briefing', 'briefing tokens', 'tokens injected per hook event (besides the briefing)', 'ms per hook process'],
+        rows: long.map((l) => [l.name, String(l.toolCalls), pct(l.inBriefing, l.facts), String(l.briefingTokens), String(l.tokensPerTurn), String(l.msPerHook)]),
+      },
       {
         title: `Branch view: \`gctx context --branch --k K\` (facts a branch view can carry: last decision and why, next step, files in flight; DEFAULT_K is ${DEFAULT_K})`,
         columns: ['shape', 'K', 'branch facts found', 'tokens', 'failed approaches written in earlier commits (A)'],

@@ -13,7 +13,7 @@ import { type FileChange, MAIN } from '../events/types.js';
 import { filesFitted } from '../log/prose.js';
 import { clip, fitText } from './budget.js';
 import { type StaleCheck, staleNote } from './stale.js';
-import { disputedLines, dropText, failedLines, failureLines, milestoneText, newestDrop, notesLine, pendingLine, uncommittedLine } from './lines.js';
+import { constraintLines, disputedLines, dropText, lastPromptLine, failedLines, failureLines, milestoneText, newestDrop, notesLine, pendingLine, ruledOutLines, uncommittedLine } from './lines.js';
 
 export const BRIEFING_BUDGET = 900;
 const FAILED_SHOWN = 4;
@@ -33,6 +33,7 @@ export function briefing(state: MemoryState, session?: string, budget = BRIEFING
   } else {
     lines.push('Objectives: none recorded yet.');
   }
+  lines.push(...constraintLines(state, 5));
   // The newest milestone first: an abandon recorded here is one, though not progress; the
   // last progress follows it, with its files and next step.
   const last = b.last;
@@ -53,6 +54,8 @@ export function briefing(state: MemoryState, session?: string, budget = BRIEFING
   }
   const next = last?.next;
   if (next) lines.push(`Next step (as recorded): ${clip(next, 240)}`);
+  const asked = lastPromptLine(state, 300);
+  if (asked) lines.push(asked);
   // The work in flight before the failed approaches, and bounded: when the whole will not fit,
   // what is cut is the end, and the end should be the oldest approach, not what is under way.
   const pending = pendingLine(b, 8, '(context log)', 600) ?? uncommittedLine(uncommitted, 8, 600);
@@ -60,7 +63,8 @@ export function briefing(state: MemoryState, session?: string, budget = BRIEFING
   lines.push(...failureLines(b, 3, '(context log)'));
   const disputed = disputedLines(state, 2);
   if (disputed.length) lines.push('Merged on one clone, abandoned on another:', ...disputed);
-  const failed = failedLines(state, FAILED_SHOWN);
+  // Abandoned branches, then what commits and merges ruled out on the way: both are not to be tried again.
+  const failed = [...failedLines(state, FAILED_SHOWN), ...ruledOutLines(state, FAILED_SHOWN, (branch) => `context branch ${branch}`)];
   if (failed.length) lines.push('Failed approaches — do not retry without a new reason:', ...failed);
   const others = Object.values(state.branches)
     .filter((x) => x.life === 'active' && x.name !== here && x.name !== MAIN)
@@ -68,6 +72,21 @@ export function briefing(state: MemoryState, session?: string, budget = BRIEFING
   if (others.length) lines.push(`Other open branches: ${others.slice(0, 4).map((o) => `${o.name} (${clip(o.purpose, 60)})`).join('; ')}${others.length > 4 ? `; +${others.length - 4} more (context status)` : ''}`);
   const notes = notesLine(state, 'context full');
   if (notes) lines.push(notes);
-  lines.push('Memory tools: commit after each milestone (what and why, and the next step); branch to try an alternative; merge with a synthesis, or abandon with a reason; context to recall more.');
+  lines.push(`Memory tools: commit after each milestone (what and why, and the next step); branch to try an alternative; merge with a synthesis, or abandon with a reason. ${followUps(state, b)}`);
   return fitText(lines.join('\n'), budget, 'ask context for more').text;
+}
+
+/**
+ * The one or two calls that recover what this briefing left out, named: the log, where the failing
+ * calls and the steps since the last commit are whole; the branch a dead end was ruled out on. The
+ * default `context` answer adds what the briefing leaves out, never restating it.
+ */
+function followUps(state: MemoryState, b: MemoryState['branches'][string]): string {
+  const calls: string[] = [];
+  const failures = b.pending.failures;
+  if (failures.length > 1 || failures.some((f) => f.result.length > 360) || b.pending.turns > 0) calls.push('`context log` (every step since the last commit, failures whole)');
+  const dead = state.failedApproaches.at(-1)?.branch;
+  if (dead && dead !== b.name && state.branches[dead]) calls.push(`\`context branch ${dead}\` (how its dead ends were ruled out)`);
+  if (!calls.length) return 'For more: `context` (what this leaves out).';
+  return `For more: ${calls.slice(0, 2).join('; ')}.`;
 }

@@ -29,6 +29,8 @@ export function entryLine(e: GccEvent): string {
       const parts: [string, string][] = [['Observation', e.data.observation], ['Thought', e.data.thought], ['Action', e.data.action]];
       return `${time(e.at)} ${clip(parts.filter(([, x]) => x.trim()).map(([name, x]) => `${name}: ${x}`).join(' | '), 430)}`;
     }
+    case 'prompt.recorded':
+      return `${time(e.at)} The user asked: ${clip(e.data.text, 160)}`;
     default:
       return `${time(e.at)} ${summaryLine(e)}`;
   }
@@ -46,6 +48,34 @@ export function failedLines(state: MemoryState, max: number, where = 'in the ful
   const lines = plain.slice(0, max).map((f) => `  - ${f.branch} (${f.at.slice(0, 10)}): ${clip(f.purpose, 120)} — dropped: ${clipTo(f.reason, 240, whole(f.branch), REASON_KEPT)}`);
   const more = state.failedCount - lines.length - (state.failed.length - plain.length);
   if (lines.length && more > 0) lines.push(`  … ${more} earlier, newest first, ${where}`);
+  return lines;
+}
+
+/**
+ * The user's standing instructions (state.constraints), newest first, in their words: at most
+ * `max`, each clipped; the header says what lifts them.
+ */
+export function constraintLines(state: MemoryState, max: number): string[] {
+  if (!state.constraints.length) return [];
+  const shown = [...state.constraints].reverse().slice(0, max);
+  return ["The user's standing instructions (their words, newest first; they hold until the user or a commit lifts them):", ...shown.map((c) => `  - "${clip(c.text, 240)}" (${time(c.at)})`)];
+}
+
+/** The user's newest prompt, clipped to `max`: what they last asked for. */
+export function lastPromptLine(state: MemoryState, max: number): string | null {
+  const p = state.lastPrompt;
+  return p ? `The user's last request (${time(p.at)}${p.branch ? `, on ${p.branch}` : ''}): "${clip(p.text, max)}"` : null;
+}
+
+/**
+ * Approaches ruled out inside commits and merges (state.failedApproaches), newest first, one line
+ * each with why and the branch it was tried on: at most `max`, then how many more and `where`.
+ */
+export function ruledOutLines(state: MemoryState, max: number, where: (branch: string) => string): string[] {
+  const all = [...state.failedApproaches].reverse();
+  const lines = all.slice(0, max).map((f) => `  - ${clip(f.what, 120)} (on ${f.branch}) — ${clip(f.why, 160)}`);
+  const more = state.failedApproachCount - lines.length;
+  if (lines.length && more > 0) lines.push(`  … ${more} more ruled out in earlier commits (${where(all[Math.min(max, all.length) - 1]!.branch)})`);
   return lines;
 }
 

@@ -18,10 +18,11 @@ import { disputedLines, entryLine, failedLines, failureLines, pendingLine } from
 import type { SearchResult } from './search-index.js';
 import { CONTEXT_LEVELS, type ContextLevel } from './levels.js';
 import { type StaleCheck, staleText } from './stale.js';
-import { defaultSpell, pendingFiles, statusView, when } from './status.js';
+import { beyondBriefing, defaultSpell, pendingFiles, statusView, when } from './status.js';
 
 export type ContextQuery =
-  | { level: 'status' }
+  /** `beyond`: what the briefing leaves out, for a session a host briefed (the default CONTEXT answer); status otherwise. */
+  | { level: 'status'; beyond?: boolean }
   | { level: 'branch'; name?: string; page?: number; k?: number }
   | { level: 'commit'; id: string }
   | { level: 'log'; n?: number; page?: number; branch?: string }
@@ -333,7 +334,8 @@ export function contextQuery(src: ContextSource, q: ContextQuery, o: ContextOpti
   const budget = o.budget ?? DEFAULT_BUDGET;
   switch (q.level) {
     case 'status':
-      return statusView(src, o, budget);
+      // Only a session a host started (and so briefed) gets the rest: without a briefing, status is the briefing.
+      return q.beyond && o.session !== undefined && src.state.sessions[o.session]?.briefed ? beyondBriefing(src, o, budget) : statusView(src, o, budget);
     case 'branch':
       return branchView(src, q, o, budget);
     case 'commit': {

@@ -6,7 +6,7 @@
 import { currentBranch, displayLabel, drift, driftText, GIST_KEPT, type BranchInfo, RECENT_COMMITS } from '../decider/state.js';
 import { MAIN } from '../events/types.js';
 import { clip, estimateTokens, fitText } from './budget.js';
-import { clipTo, disputedLines, dropText, failedLines, failureLines, milestoneText, newestDrop, notesLine, pendingLine, uncommittedLine } from './lines.js';
+import { clipTo, constraintLines, disputedLines, entryLine, lastPromptLine, dropText, failedLines, failureLines, milestoneText, newestDrop, notesLine, pendingLine, ruledOutLines, uncommittedLine } from './lines.js';
 import type { ContextAnswer, ContextOptions, ContextQuery, ContextSource } from './query.js';
 import { staleNote } from './stale.js';
 
@@ -31,6 +31,7 @@ export function statusView(src: ContextSource, o: ContextOptions, budget: number
   lines.push(`Objectives: ${open.length} open, ${s.objectives.length - open.length} done${open.length ? '' : '.'}`);
   for (const x of open.slice(0, 10)) lines.push(`  ${x.n}. ${clip(x.text, 160)}`);
   if (open.length > 10) lines.push(`  … ${open.length - 10} more in \`${(o.spell ?? defaultSpell)({ level: 'full' })}\``);
+  lines.push(...constraintLines(s, 8));
   // The newest commit first, as the branch view has it: an abandon recorded here is one (not
   // progress: the last progress follows it). A label two clones both used carries the hash: said once.
   const spell = o.spell ?? defaultSpell;
@@ -50,6 +51,8 @@ export function statusView(src: ContextSource, o: ContextOptions, budget: number
     const stale = staleNote(src.stale, b.last.files);
     if (stale) lines.push(`  ${stale}`);
   }
+  const asked = lastPromptLine(s, 400);
+  if (asked) lines.push(asked);
   const logWhere = `in \`${spell({ level: 'log', branch: here })}\``;
   const pending = pendingLine(b, 10, logWhere) ?? uncommittedLine(src.uncommitted?.(here), 10);
   if (pending) lines.push(pending);
@@ -69,7 +72,7 @@ export function statusView(src: ContextSource, o: ContextOptions, budget: number
   const disputed = disputedLines(s, 5, (name) => `\`${spell({ level: 'branch', name })}\``);
   if (disputed.length) lines.push('Merged on one clone, abandoned on another:', ...disputed);
   const wholeBranch = (name: string) => `\`${spell({ level: 'branch', name })}\``;
-  const failed = failedLines(s, 5, `in \`${spellFull}\``, wholeBranch);
+  const failed = [...failedLines(s, 5, `in \`${spellFull}\``, wholeBranch), ...ruledOutLines(s, 5, wholeBranch)];
   if (failed.length) lines.push('Failed approaches (do not retry without a new reason), newest first:', ...failed);
   const notes = notesLine(s, `\`${spellFull}\``);
   if (notes) lines.push(notes);
@@ -79,8 +82,37 @@ export function statusView(src: ContextSource, o: ContextOptions, budget: number
     truncated: fit.truncated,
     tokens: estimateTokens(fit.text),
     next: null,
-    data: { branch: here, objectives: s.objectives, branches: Object.values(s.branches).map((x) => ({ name: x.name, status: x.life, parent: x.parent, commits: x.commits, purpose: x.purpose })), failed: [...s.failed].reverse(), pending: pendingFiles(b) },
+    data: { branch: here, objectives: s.objectives, branches: Object.values(s.branches).map((x) => ({ name: x.name, status: x.life, parent: x.parent, commits: x.commits, purpose: x.purpose })), failed: [...s.failed].reverse(), ruledOut: [...s.failedApproaches].reverse(), constraints: [...s.constraints].reverse(), pending: pendingFiles(b) },
   };
+}
+
+/** Log entries the default CONTEXT answer shows: the steps behind the briefing's summary of the work in flight. */
+const BEYOND_LOG = 8;
+
+/**
+ * The default CONTEXT answer, asked after the briefing: what the briefing left out and nothing it
+ * said — the branch's newest log entries (calls and their results), the commits before the last,
+ * the open branches with their commit counts — then where the rest is.
+ */
+export function beyondBriefing(src: ContextSource, o: ContextOptions, budget: number): ContextAnswer {
+  const s = src.state;
+  const here = currentBranch(s, o.session);
+  const spell = o.spell ?? defaultSpell;
+  const lines: string[] = [`Beyond the briefing, on memory branch ${here}:`];
+  // The work in flight moves turn by turn: said as it stands now, the one line the briefing may have said earlier.
+  const b = s.branches[here]!;
+  const pending = pendingLine(b, 10, `in \`${spell({ level: 'log', branch: here })}\``) ?? uncommittedLine(src.uncommitted?.(here), 10);
+  if (pending) lines.push(pending);
+  const skip = new Set(['session.started', 'session.compacted', 'session.ended', 'branch.switched', 'commit.recorded']);
+  const log = src.newest({ branch: here, limit: BEYOND_LOG, filter: (e) => !skip.has(e.type) });
+  if (log.length) lines.push('Newest log entries, newest first:', ...log.map((e) => `  ${entryLine(e)}`));
+  const earlier = earlierCommits(src, here, EARLIER_COMMITS, spell);
+  if (earlier.length) lines.push('Earlier commits, newest first:', ...earlier);
+  const active = Object.values(s.branches).filter((x) => x.life === 'active' && x.name !== MAIN && x.name !== here);
+  if (active.length) lines.push(`Other open branches: ${active.slice(0, 8).map((x) => `${x.name} (${x.commits} commit${x.commits === 1 ? '' : 's'})`).join(', ')}${active.length > 8 ? `, +${active.length - 8} more` : ''}`);
+  lines.push(`More: \`${spell({ level: 'log', branch: here })}\` (every entry, newest first), \`${spell({ level: 'status' })}\` (where memory stands, in full).`);
+  const fit = fitText(lines.join('\n'), budget, `raise the budget, or ask for one part: \`${spell({ level: 'log', branch: here })}\``);
+  return { text: fit.text, truncated: fit.truncated, tokens: estimateTokens(fit.text), next: null, data: { branch: here, log: log.map((e) => ({ at: e.at, type: e.type, data: e.data })) } };
 }
 
 /**

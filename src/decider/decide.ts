@@ -21,7 +21,7 @@ import type { Command } from './commands.js';
 import { findObjective, normalizeLine, sameObjective } from './objectives.js';
 import { flatText } from '../log/safe-text.js';
 import { crypto } from '../runtime/lazy-deps.js';
-import { type BranchInfo, currentBranch, drift, driftText, isOpen, landing, lastLabel, type MemoryState } from './state.js';
+import { type BranchInfo, currentBranch, drift, driftText, isOpen, landing, lastLabel, type MemoryState, PROMPT_KEPT } from './state.js';
 
 export { currentBranch };
 
@@ -344,6 +344,14 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
       const data = { tool, input: cmd.input, result: cmd.result, isError: cmd.isError === true, files, ...(host ? { host } : {}) };
       return ok([on(here, { type: 'tool.recorded', data })], [], `Recorded ${tool} on ${here}`);
     }
+    case 'record-prompt': {
+      const t = text('text', cmd.text, false, MAX_LINE);
+      if (t instanceof GccError) return fail(t);
+      if (!cmd.text.trim()) return ok([], [], 'Nothing to record: the prompt is empty');
+      // A checkpoint before a compaction hands the last prompt again: once is enough.
+      if (state.lastPrompt?.text.trim() === cmd.text.slice(0, PROMPT_KEPT).trim()) return ok([], [], 'Already recorded: the newest prompt');
+      return ok([], [on(here, { type: 'prompt.recorded', data: { session: oneLineField(ctx.session ?? 'default'), host: oneLineField(cmd.host), text: cmd.text } })], `Recorded the prompt on ${here}`);
+    }
     case 'config': {
       const c = coerceConfig(cmd.key, cmd.value);
       if (c instanceof GccError) return fail(c);
@@ -358,7 +366,7 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
       return ok([], step.emitted.map((e) => on(here, e)), step.emitted.length ? `Session ${id}: ${step.emitted.map((e) => e.type.slice(8)).join(', ')}` : `Session ${id}: nothing to record`);
     }
     default:
-      return fail(gccError('E_INVALID_ARGUMENT', `unknown command ${JSON.stringify((cmd as { type?: unknown }).type)}`, 'use commit, branch, switch, merge, abandon, roadmap, log, record-tool, config or session'));
+      return fail(gccError('E_INVALID_ARGUMENT', `unknown command ${JSON.stringify((cmd as { type?: unknown }).type)}`, 'use commit, branch, switch, merge, abandon, roadmap, log, record-tool, record-prompt, config or session'));
   }
 }
 

@@ -17,7 +17,9 @@ import { guardRefusal } from '../events/guard.js';
 import { MAX_OBJECTIVES } from '../events/rules.js';
 import { branchStep, sessionStep } from '../machines/steps.js';
 import { signalsOf } from '../machines/session.js';
-import { type BranchInfo, CONTRIBUTION_KEPT, dict, emptyPending, FAILED_WINDOW, GIST_KEPT, initialState, LEARNED_KEPT, type MemoryState, MILESTONE_WINDOW, newBranch, PENDING_FAILURES, PENDING_FILES, REASON_KEPT, RECENT_COMMITS, SESSION_WINDOW } from './state.js';
+import { ruledOut, sameApproach } from './ruled-out.js';
+import { instructionsIn, lifts, sameSubject } from './constraints.js';
+import { type BranchInfo, CONTRIBUTION_KEPT, dict, emptyPending, CONSTRAINTS_KEPT, FAILED_WINDOW, GIST_KEPT, initialState, LEARNED_KEPT, type MemoryState, MILESTONE_WINDOW, newBranch, PENDING_FAILURES, PENDING_FILES, PROMPT_KEPT, REASON_KEPT, RECENT_COMMITS, SESSION_WINDOW } from './state.js';
 
 /**
  * The branch an event is about. One whose creation has not been folded yet (a union can deliver
@@ -173,6 +175,9 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
         };
       }
       owner.pending = emptyPending();
+      // A commit that says an instruction of the user's was lifted lets it go.
+      liftConstraints(d, e.data.contribution);
+      if (!e.data.abandon) noteRuledOut(d, e.data.merge ? [e.data.contribution, e.data.merge.learned] : [e.data.contribution], e.data.merge?.from ?? e.branch, e.at);
       for (const f of e.data.files) d.files[f.path] = { commit: e.data.id, branch: e.branch };
       if (e.data.abandon) {
         const src = d.branches[e.data.abandon.from];
@@ -250,6 +255,18 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
     }
     case 'memory.repaired':
       return;
+    case 'prompt.recorded': {
+      branchOf(d, e.branch, e.at).sessionLogged += 1;
+      d.lastPrompt = { text: e.data.text.slice(0, PROMPT_KEPT), at: e.at, branch: e.branch };
+      liftConstraints(d, e.data.text);
+      // A newer instruction on the same subject supersedes the older one: the user's newest words stand.
+      for (const text of instructionsIn(e.data.text)) {
+        const i = d.constraints.findIndex((c) => sameSubject(c.text, text));
+        if (i !== -1) d.constraints.splice(i, 1);
+        pushWindow(d.constraints, { text, at: e.at, branch: e.branch }, CONSTRAINTS_KEPT);
+      }
+      return;
+    }
     case 'branch.switched': {
       d.lastMoved = e.data.to;
       if (e.data.session !== undefined) {
@@ -277,6 +294,7 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
       s.started = step.started;
       s.reason = step.reason;
       s.host = e.data.host;
+      if (e.type !== 'session.ended' && e.data.host !== 'mcp') s.briefed = true;
       return;
     }
   }
@@ -297,6 +315,31 @@ function shelve(b: Draft<BranchInfo>): void {
   if (b.last) {
     b.last.contribution = '';
     b.last.files = [];
+  }
+}
+
+/** Instructions of the user's that `text` (a prompt, a commit) says are lifted. */
+function liftConstraints(d: Draft<MemoryState>, text: string): void {
+  if (!d.constraints.length) return;
+  const head = text.slice(0, RULED_OUT_SCAN);
+  for (let i = d.constraints.length - 1; i >= 0; i--) if (lifts(head, d.constraints[i]!.text)) d.constraints.splice(i, 1);
+}
+
+/** Characters of a commit's text read for ruled-out approaches: the decisions are in its head. */
+const RULED_OUT_SCAN = 4_000;
+
+/** What a commit (or a merge's synthesis and learned) says was tried and dropped, each approach once. */
+function noteRuledOut(d: Draft<MemoryState>, texts: string[], branch: string, at: string): void {
+  const seen = new Set<string>();
+  for (const text of texts) {
+    if (seen.has(text)) continue;
+    seen.add(text);
+    for (const r of ruledOut(text.slice(0, RULED_OUT_SCAN))) {
+      const i = d.failedApproaches.findIndex((x) => sameApproach(x.what, r.what));
+      if (i !== -1) d.failedApproaches.splice(i, 1);
+      else d.failedApproachCount += 1;
+      pushWindow(d.failedApproaches, { what: r.what, why: r.why, branch, at }, FAILED_WINDOW);
+    }
   }
 }
 

@@ -4,6 +4,7 @@
  * logs). Maps keyed by names people choose (branches, files, sessions) are prototype-free,
  * so a branch called `constructor` is a branch like any other.
  */
+import type { Constraint } from './constraints.js';
 import type { BranchLifecycle } from '../machines/branch-machine.js';
 import type { SessionLifecycle } from '../machines/session.js';
 import { type Config, DEFAULT_CONFIG, type FileChange, FORMAT_VERSION, MAIN } from '../events/types.js';
@@ -126,6 +127,18 @@ export interface Failed {
   merged?: { into: string; title: string };
 }
 
+/**
+ * An approach a commit or a merge's synthesis says was tried and did not work (decider/ruled-out.ts),
+ * beside the abandoned branches of `failed`: `branch` is where it was tried (a merge's: the
+ * branch merged). Read by the briefing, status and the repeat guard.
+ */
+export interface FailedApproach {
+  what: string;
+  why: string;
+  branch: string;
+  at: string;
+}
+
 /** A host session as this clone knows it: where it stands and its lifecycle machine. */
 export interface SessionInfo {
   host: string;
@@ -137,6 +150,8 @@ export interface SessionInfo {
   started: boolean;
   reason: string;
   since: string;
+  /** A hook host (not an MCP server) reported its start or compaction, and so handed it the briefing. */
+  briefed?: boolean;
 }
 
 export interface FileInfo {
@@ -154,6 +169,13 @@ export interface MemoryState {
   milestoneCount: number;
   failed: Failed[];
   failedCount: number;
+  /** The user's standing instructions from their prompts, oldest first, until superseded (decider/constraints.ts). Local. */
+  constraints: Constraint[];
+  /** The user's newest prompt, its head (local). */
+  lastPrompt: { text: string; at: string; branch: string } | null;
+  /** Approaches ruled out inside commits and merges, newest last (a window), and how many in all. */
+  failedApproaches: FailedApproach[];
+  failedApproachCount: number;
   branches: Dict<BranchInfo>;
   /** Files touched by commits: path → the last commit that touched it (metadata.yaml's file_tree). */
   files: Dict<FileInfo>;
@@ -171,6 +193,10 @@ export const MILESTONE_WINDOW = 50;
 export const RECENT_COMMITS = 5;
 export const FAILED_WINDOW = 20;
 export const SESSION_WINDOW = 200;
+/** Standing instructions kept; past it the oldest is let go. */
+export const CONSTRAINTS_KEPT = 8;
+/** Characters of the newest prompt the state keeps. */
+export const PROMPT_KEPT = 600;
 
 export function emptyPending(): BranchInfo['pending'] {
   return { edits: 0, turns: 0, files: dict(), failures: [], failuresDropped: 0 };
@@ -209,6 +235,10 @@ export function initialState(): MemoryState {
     milestoneCount: 0,
     failed: [],
     failedCount: 0,
+    failedApproaches: [],
+    failedApproachCount: 0,
+    constraints: [],
+    lastPrompt: null,
     branches: dict([[MAIN, newBranch(MAIN, null, '', 'Main line of the project', [])]]),
     files: dict(),
     defaultBranch: MAIN,

@@ -48,6 +48,8 @@ export function redactCommand(cmd: Command): Command {
     case 'record-tool':
       // A tool's text from any front end: its terminal codes go before redaction, as the hook's do.
       return { ...cmd, input: rt(cmd.input)!, result: rt(cmd.result)!, files: rf(cmd.files) };
+    case 'record-prompt':
+      return { ...cmd, text: rt(cmd.text)! };
     default:
       return cmd;
   }

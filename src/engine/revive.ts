@@ -8,12 +8,12 @@ import { branchNameProblem } from '../events/rules.js';
 import { type BranchInfo, dict, type MemoryState } from '../decider/state.js';
 
 /** Bump whenever MemoryState's shape or meaning changes. */
-export const SNAPSHOT_FORMAT = 10;
+export const SNAPSHOT_FORMAT = 11;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function reviveState(raw: unknown): MemoryState | null {
-  if (!isRecord(raw) || !isRecord(raw.branches) || !isRecord(raw.files) || !isRecord(raw.sessions) || !Array.isArray(raw.objectives)) return null;
+  if (!isRecord(raw) || !isRecord(raw.branches) || !isRecord(raw.files) || !isRecord(raw.sessions) || !Array.isArray(raw.objectives) || !Array.isArray(raw.failedApproaches) || !Array.isArray(raw.constraints)) return null;
   if (typeof raw.lastId !== 'string' || typeof raw.events !== 'number' || typeof raw.defaultBranch !== 'string' || typeof raw.lastMoved !== 'string') return null;
   const branches = dict<BranchInfo>();
   for (const [name, b] of Object.entries(raw.branches)) {

@@ -96,6 +96,8 @@ export interface EventPayloads {
   'session.started': { session: string; host: string; reason: string };
   'session.compacted': { session: string; host: string };
   'session.ended': { session: string; host: string; reason: string };
+  /** Local: what the user asked, in their words (redacted, bounded): their instructions are read from it. */
+  'prompt.recorded': { session: string; host: string; text: string };
 }
 
 export type EventType = keyof EventPayloads;
@@ -120,10 +122,11 @@ export const EVENT_TYPES = [
   'session.started',
   'session.compacted',
   'session.ended',
+  'prompt.recorded',
 ] as const satisfies readonly EventType[];
 
 /** Types that live in this clone's local log and never travel through git. */
-export const LOCAL_TYPES: ReadonlySet<EventType> = new Set<EventType>(['branch.switched', 'session.started', 'session.compacted', 'session.ended']);
+export const LOCAL_TYPES: ReadonlySet<EventType> = new Set<EventType>(['branch.switched', 'session.started', 'session.compacted', 'session.ended', 'prompt.recorded']);
 
 export const isLocalType = (type: EventType): boolean => LOCAL_TYPES.has(type);
 

@@ -29,6 +29,7 @@ const KIND: Record<GccEvent['type'], string> = {
   'session.started': 'SESSION',
   'session.compacted': 'SESSION',
   'session.ended': 'SESSION',
+  'prompt.recorded': 'USER',
 };
 
 /** One line of free text: line breaks folded and controls shown, so a title cannot open a new line or drive a terminal. */
@@ -127,6 +128,8 @@ export function summaryLine(e: GccEvent): string {
       return `Context compacted in ${flatText(e.data.host)}`;
     case 'session.ended':
       return `Session ended (${flatText(e.data.reason)}) in ${flatText(e.data.host)}`;
+    case 'prompt.recorded':
+      return `The user asked: ${oneLine(e.data.text, 300)}`;
   }
 }
 
@@ -152,6 +155,8 @@ function body(e: GccEvent): string[] {
       if (e.data.files.length) out.push(field('Files', filesFitted(e.data.files, FILES_ROOM)));
       return out;
     }
+    case 'prompt.recorded':
+      return [field('User', e.data.text)];
     default:
       return [field('Action', summaryLine(e))];
   }

@@ -100,6 +100,7 @@ const SHAPES: Record<EventType, Shape> = {
   'session.started': { session: text(SHORT_LINE), host: text(SHORT_LINE), reason: text(SHORT_LINE) },
   'session.compacted': { session: text(SHORT_LINE), host: text(SHORT_LINE) },
   'session.ended': { session: text(SHORT_LINE), host: text(SHORT_LINE), reason: text(SHORT_LINE) },
+  'prompt.recorded': { session: text(SHORT_LINE), host: text(SHORT_LINE), text: text(MAX_LINE) },
 };
 
 const COMPILED = new Map<string, [string, Check, boolean][]>(

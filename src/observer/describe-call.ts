@@ -54,3 +54,46 @@ export function projectPath(path: string, cwd: string, root: string): string {
   if (rel.startsWith('..') || isAbsolute(rel)) return absolute.split(sep).join('/');
   return rel.split(sep).join('/');
 }
+
+/** What marks a line as the verdict of a failing call: a failed test's id, an error's head, an exit code. */
+const VERDICT = /^(FAILED|ERROR)\b|^(FAIL|✗|✕|×|●)\s|\bFAIL:|\berror( TS\d+|\[[A-Z]?\d+\])?:|^\w*(Error|Exception)\b|\bpanicked at\b|\b(exit(ed)? (code|status)|exited with)\b|^npm ERR!|\b\d+ (failed|errors?)\b/i;
+/** Lines that say where and why: assertions, pytest's `E` lines, a traceback's frames, a diff's two sides. */
+const DETAIL = /^E\s|\bassert(ion)?\b|^\s*(Expected|Received|expected|actual|got)\b|^\s*at\s|Traceback|^\s*File "|\.\w+:\d+(:\d+)?\b/;
+/** Progress and rulers: dots and percentages of a test run, lines of `=`/`-`/`_` with or without a heading. */
+const NOISE = /^[\s.sxXFE]*(\[\s*\d+%\])?\s*$|^\s*[=\-_*~#]{4,}.*[=\-_*~#]{4,}\s*$|^\s*[=\-_*~#]{4,}\s*$|^\s*\d+%\s*[|█▏▎▍▌▋▊▉ ]*$/;
+
+/**
+ * A failing call's output as what matters of it, within `limit` characters: the verdict lines (a
+ * failed test's id, `Error:`, `error[…]`, the exit code) first, then assertions and the last
+ * lines of a traceback, with progress runs and rulers dropped. A short output that holds no such
+ * line is kept as it is; what was left out is said in one line.
+ */
+export function describeFailure(text: string, limit: number): string {
+  // A ruler around a run's tally (`=== 1 failed, 119 passed ===`) keeps the tally.
+  const lines = text.split(/\r?\n/).map((l) => l.trimEnd().replace(/^\s*[=\-_]{3,}\s*(.*\b\d+ (?:failed|passed|errors?)\b.*?)\s*[=\-_]{3,}$/, '$1'));
+  const kept = lines.filter((l) => l.trim() && !NOISE.test(l));
+  const verdict = unique(kept.filter((l) => VERDICT.test(l.trim())));
+  const detail = unique(kept.filter((l) => !VERDICT.test(l.trim()) && DETAIL.test(l)));
+  if (!verdict.length && !detail.length) {
+    const plain = kept.join('\n');
+    return plain.length <= limit ? plain : `${plain.slice(0, Math.max(0, limit - 40)).trimEnd()}\n[… ${plain.length - limit + 40} characters omitted]`;
+  }
+  // The last lines are where most tools put their verdict (a traceback's error, a summary).
+  const tail = kept.slice(-3).filter((l) => !verdict.includes(l) && !detail.includes(l));
+  const out: string[] = [];
+  let used = 0;
+  const all = [...verdict, ...detail.slice(-6), ...tail];
+  for (const l of all) {
+    const line = l.length > 300 ? `${l.slice(0, 299)}…` : l;
+    if (used + line.length + 1 > limit - 40) break;
+    out.push(line);
+    used += line.length + 1;
+  }
+  const left = kept.length - out.length;
+  if (left > 0) out.push(`[… ${left} other line${left === 1 ? '' : 's'} of output omitted]`);
+  return out.join('\n');
+}
+
+function unique(lines: string[]): string[] {
+  return [...new Set(lines)];
+}

@@ -52,12 +52,20 @@ export interface HookEnvelope {
   reason?: string;
   /** prompt only. */
   prompt?: string;
+  /** compaction only: what the host's transcript held that the cut will drop. */
+  checkpoint?: Checkpoint;
   /**
    * post-tool only: file contents around the call, when the host could capture them (the Pi
    * adapter snapshots on tool_call and reads again on tool_result). `null` means the file did
    * not exist. Without it, line counts are derived from the input alone.
    */
   fileStates?: FileState[];
+}
+
+/** Before a compaction: the user's last request and the agent's last words, as the transcript had them. */
+export interface Checkpoint {
+  prompt?: string;
+  said?: string;
 }
 
 export interface FileState {

@@ -1,7 +1,7 @@
 import { BLOCKED } from '../events/guard.js';
 import { boundText, ERROR_LIMIT, INPUT_LIMIT, RESULT_LIMIT, SCAN_LIMIT } from './bound.js';
 import { commitNudge, type PendingWork } from './commit-nudge.js';
-import { describeInput } from './describe-call.js';
+import { describeFailure, describeInput } from './describe-call.js';
 import type { HookDecision, HookEnvelope } from './envelope.js';
 import { fileChangesFor } from './file-changes.js';
 import { asProjectData } from './framing.js';
@@ -9,6 +9,7 @@ import { safeText } from '../log/safe-text.js';
 import type { HookMemory } from './memory-port.js';
 import type { SessionSignal } from '../machines/session.js';
 import { approachesOf, repeatOf, repeatText } from './repeat-guard.js';
+import { countInjection } from './token-ledger.js';
 
 /**
  * The hook logic every host shares (the Pi adapter in-process, `gctx hook` for Claude Code and
@@ -29,6 +30,8 @@ export interface HookOptions {
 }
 
 export const DEFAULT_HOOK_TIMEOUT_MS = 5_000;
+/** Characters kept of a user's prompt: their instructions are in its sentences, not in pasted logs. */
+export const PROMPT_LIMIT = 2_000;
 
 const NONE: HookDecision = { kind: 'none' };
 
@@ -46,7 +49,9 @@ export async function handleHook(memory: HookMemory, env: HookEnvelope, opts: Ho
       }
       return repeatGuard(memory, env);
     }
-    return guarded(await bounded(decide(memory, env, opts), opts));
+    const decision = guarded(await bounded(decide(memory, env, opts), opts));
+    if (decision.kind === 'context' || decision.kind === 'guidance') countInjection(memory.gccDir, env.session, env.host, decision.kind === 'context' ? 'briefing' : 'guidance', decision.text);
+    return decision;
   } catch (err) {
     opts.onError?.(err);
     return NONE;
@@ -89,6 +94,7 @@ async function decide(memory: HookMemory, env: HookEnvelope, opts: HookOptions):
     case 'compaction': {
       // Before a compaction: the briefing rides along; the new context gets it again when it starts.
       await memory.execute({ type: 'session', signals: [{ type: 'COMPACT' }], host: env.host }, { session });
+      await recordCheckpoint(memory, env);
       return briefing(memory, session, opts);
     }
     case 'compacted': {
@@ -97,6 +103,12 @@ async function decide(memory: HookMemory, env: HookEnvelope, opts: HookOptions):
     }
     case 'stop': {
       await memory.execute({ type: 'session', signals: [{ type: 'SHUTDOWN', reason: env.reason ?? 'quit' }], host: env.host }, { session });
+      return NONE;
+    }
+    case 'prompt': {
+      // The user's own words: their instructions outlive the transcript (decider/constraints.ts).
+      const text = (await cleaner())((env.prompt ?? '').trim(), PROMPT_LIMIT);
+      if (text.trim()) await memory.execute({ type: 'record-prompt', text, host: env.host }, { session });
       return NONE;
     }
     case 'post-tool': {
@@ -128,6 +140,8 @@ function briefing(memory: HookMemory, session: string, opts: HookOptions): HookD
 interface Cleaner {
   /** Redact, then bound: a secret is always seen whole by the redactor before any cut. */
   (text: string, limit: number): string;
+  /** A failing call's output, redacted, then told from its error lines (describeFailure). */
+  failure(text: string, limit: number): string;
   /** A file path, redacted whole (never cut: the decider refuses an overlong one). */
   path(path: string): string;
 }
@@ -135,7 +149,10 @@ interface Cleaner {
 /** The redactor is loaded when the first call is logged: a PreToolUse that decides nothing logs nothing. */
 async function cleaner(): Promise<Cleaner> {
   const { redactSecrets, redactToolText } = await import('./redact.js');
-  return Object.assign((text: string, limit: number) => boundText(redactToolText(boundText(text, SCAN_LIMIT)), limit), { path: redactSecrets });
+  return Object.assign((text: string, limit: number) => boundText(redactToolText(boundText(text, SCAN_LIMIT)), limit), {
+    path: redactSecrets,
+    failure: (text: string, limit: number) => boundText(describeFailure(redactToolText(boundText(text, SCAN_LIMIT)), limit), limit),
+  });
 }
 
 async function recordCall(memory: HookMemory, env: HookEnvelope, clean: Cleaner, result: string, isError: boolean): Promise<string> {
@@ -146,7 +163,8 @@ async function recordCall(memory: HookMemory, env: HookEnvelope, clean: Cleaner,
       type: 'record-tool',
       tool: env.hostTool ?? env.tool ?? 'unknown',
       input: clean(describeInput(env.tool, env.input, cwd, memory.root), INPUT_LIMIT),
-      result: clean(result, isError ? ERROR_LIMIT : RESULT_LIMIT),
+      // A refusal of gctx's own guard is kept as written: readers recognise it by its head.
+      result: isError && !result.startsWith(BLOCKED) ? clean.failure(result, ERROR_LIMIT) : clean(result, isError ? ERROR_LIMIT : RESULT_LIMIT),
       isError,
       files,
       host: env.host,
@@ -154,6 +172,28 @@ async function recordCall(memory: HookMemory, env: HookEnvelope, clean: Cleaner,
     { session: env.session },
   );
   return res.branch;
+}
+
+/** Characters kept of the agent's last words in a checkpoint. */
+const SAID_LIMIT = 1_200;
+
+/**
+ * Before a compaction, what the transcript held that memory may not: the user's last request
+ * (recorded as a prompt, unless it is the one recorded last: the decider says so) and the agent's
+ * last words — where it stood — as a log entry beside the work in flight the state already holds.
+ */
+export async function recordCheckpoint(memory: HookMemory, env: HookEnvelope): Promise<void> {
+  const cp = env.checkpoint;
+  if (!cp) return;
+  const clean = await cleaner();
+  if (cp.prompt?.trim()) await memory.execute({ type: 'record-prompt', text: clean(cp.prompt, PROMPT_LIMIT), host: env.host }, { session: env.session });
+  const work = pending(memory, env.session);
+  const files = work?.files.length ? `; files in flight: ${work.files.slice(0, 8).join(', ')}${work.files.length > 8 ? `, +${work.files.length - 8} more` : ''}` : '';
+  if (!cp.said?.trim() && !files) return;
+  await memory.execute(
+    { type: 'log', observation: `Checkpoint before a compaction${work?.turns ? ` (${work.turns} step${work.turns === 1 ? '' : 's'} since the last commit${files})` : ''}`, thought: cp.said?.trim() ? clean(cp.said, SAID_LIMIT) : '', action: '' },
+    { session: env.session },
+  );
 }
 
 function pending(memory: HookMemory, session: string): PendingWork | null {

@@ -24,4 +24,4 @@ export interface HookMemory {
 }
 
 /** The engine commands the hook issues. */
-export type HookCommand = Extract<Command, { type: 'record-tool' | 'session' }>;
+export type HookCommand = Extract<Command, { type: 'record-tool' | 'record-prompt' | 'log' | 'session' }>;

@@ -52,7 +52,8 @@ export function queryOf(a: Args): ContextQuery {
   const some = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== '')) as T;
   switch (level) {
     case 'status':
-      return { level };
+      // Asked with nothing named, CONTEXT adds to the briefing rather than restating it.
+      return a.level ? { level } : { level, beyond: true };
     case 'full':
       return some({ level, page: a.page, k: a.k });
     case 'branch':

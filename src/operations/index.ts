@@ -20,6 +20,7 @@ import type { Front, Operation } from './operation.js';
 import replay from './replay.js';
 import roadmap from './roadmap.js';
 import search from './search.js';
+import stats from './stats.js';
 import status from './status.js';
 import switchOp from './switch.js';
 import verify from './verify.js';
@@ -43,6 +44,7 @@ export const CATALOGUE: readonly Operation[] = [
   verify,
   replay,
   doctor,
+  stats,
   migrate,
   git,
 ];

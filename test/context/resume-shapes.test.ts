@@ -27,6 +27,7 @@ interface Shape {
 interface ResumeBench {
   shapeA(dir: string): Shape;
   shapeB(dir: string): Shape;
+  shapeLong(dir: string, seed: number, kind: 'flaky' | 'migration'): Shape & { toolCalls: number };
   replayWithBound(dir: string, steps: unknown[], bound: { result: number; error: number }): Promise<Memory>;
   found(f: Fact, text: string): boolean;
 }
@@ -53,5 +54,27 @@ describe('resume shapes through the library: every fact in briefing + default co
         m.close();
       }
     });
+  }
+});
+
+describe('long sessions from templates, after a compaction: every key fact in the briefing alone, under 1,000 tokens', () => {
+  for (const kind of ['flaky', 'migration'] as const) {
+    for (const seed of [1, 2, 3, 4]) {
+      it(`${kind}, wording ${seed}`, async () => {
+        const dir = tempProject(`gcc-resume-long-${kind}-`);
+        const shape = bench.shapeLong(dir, seed, kind);
+        expect(shape.toolCalls).toBeGreaterThanOrEqual(60);
+        const m = await bench.replayWithBound(dir, shape.steps, { result: RESULT_LIMIT, error: ERROR_LIMIT });
+        try {
+          const briefing = asProjectData(m.briefing({ session: shape.session }));
+          expect(shape.facts.filter((f) => !bench.found(f, briefing)).map((f) => f.name)).toEqual([]);
+          expect(estimateTokens(briefing)).toBeLessThanOrEqual(1_000);
+          // Nothing changed: the same bytes, which a host's prompt cache keeps.
+          expect(asProjectData(m.briefing({ session: shape.session }))).toBe(briefing);
+        } finally {
+          m.close();
+        }
+      });
+    }
   }
 });

@@ -40,6 +40,14 @@ describe('log codec', () => {
     );
   });
 
+  it('round-trips a user\'s prompt (a local event): their words, line breaks and all', () => {
+    const text = 'requirements.txt is frozen by the security review — no new dependencies.\nFix the flaky invoice test.';
+    const e: GccEvent = { id: '0000000000010000000000', seq: 1, at: '2026-01-01T00:00:00.000Z', branch: 'main', type: 'prompt.recorded', data: { session: 's1', host: 'claude-code', text } };
+    const log = serialize([e]);
+    expect(log).toContain('- **User**: requirements.txt is frozen');
+    expect(parse(Buffer.from(log), 'local.md').events).toEqual([e]);
+  });
+
   it('round-trips a 1 MB observation', () => {
     const big = '-->\n---\n<!-- gcc:e '.repeat(55_000).slice(0, 1_048_576);
     const events = [ota(1, big), ota(2, 'after')];

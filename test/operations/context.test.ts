@@ -13,7 +13,8 @@ const refusal = (a: Parameters<typeof queryOf>[0]) => {
 
 describe('queryOf', () => {
   it('reads a level with what it takes', () => {
-    expect(queryOf({})).toEqual({ level: 'status' });
+    expect(queryOf({})).toEqual({ level: 'status', beyond: true });
+    expect(queryOf({ level: 'status' })).toEqual({ level: 'status' });
     expect(queryOf({ level: 'log', n: 3, name: 'g1', page: 2 })).toEqual({ level: 'log', n: 3, branch: 'g1', page: 2 });
     expect(queryOf({ id: 'C003' })).toEqual({ level: 'commit', id: 'C003' });
     expect(queryOf({ text: 'retry', budget: 800 })).toEqual({ level: 'search', text: 'retry' });

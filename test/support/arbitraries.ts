@@ -99,6 +99,7 @@ const payloads: Record<string, fc.Arbitrary<unknown>> = {
   'session.started': fc.record({ session: shortText, host: shortText, reason: shortText }),
   'session.compacted': fc.record({ session: shortText, host: shortText }),
   'session.ended': fc.record({ session: shortText, host: shortText, reason: shortText }),
+  'prompt.recorded': fc.record({ session: shortText, host: shortText, text: hostileText.map((t) => t.slice(0, 4000)) }),
 };
 
 const isoTime = fc.integer({ min: 0, max: 1_700_000_000_000 }).map((ms) => new Date(ms).toISOString());

@@ -8,6 +8,7 @@
 import type { HookDecision, HookEnvelope, HookEventKind } from '../../observer/envelope.js';
 import { canonicalCalls, fileStatesFrom, resultText } from './host-tools.js';
 import { HookInputError } from './input-error.js';
+import { transcriptCheckpoint } from './transcript.js';
 
 export type ClaudeStyleHost = 'claude-code' | 'codex';
 
@@ -27,7 +28,7 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
  * Host events that carry memory work. Stop (end of a turn), SubagentStop, Notification,
  * PermissionRequest and PostCompact are accepted and answered with nothing. After a
  * compaction Claude Code fires SessionStart with source "compact", which hands the briefing
- * back; PreCompact only records that the compaction happened.
+ * back; PreCompact records that it happened and a checkpoint of what the transcript held.
  */
 const EVENTS: Record<string, HookEventKind> = {
   SessionStart: 'session-start',
@@ -61,7 +62,7 @@ export function translate(payload: unknown, host: ClaudeStyleHost, servers: read
     case 'prompt':
       return { hostEvent, cwd, envelopes: [{ ...base, prompt: typeof payload.prompt === 'string' ? payload.prompt : '' }] };
     case 'compaction':
-      return { hostEvent, cwd, envelopes: [{ ...base, reason: str(payload.trigger) ?? 'auto' }] };
+      return { hostEvent, cwd, envelopes: [{ ...base, reason: str(payload.trigger) ?? 'auto', checkpoint: transcriptCheckpoint(payload.transcript_path) }] };
     default:
       break;
   }

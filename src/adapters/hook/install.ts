@@ -1,7 +1,7 @@
 /**
- * `gctx hook install --agent claude-code [--http]`: the hooks gctx needs, written into Claude
- * Code's settings (`.claude/settings.json` in the project, or `~/.claude/settings.json` with
- * --user), merged into what is there: other hooks and settings are kept as they are, and
+ * `gctx hook install [--agent claude-code|codex] [--http]`: the hooks gctx needs, written into
+ * Claude Code's settings (`.claude/settings.json` in the project, or `~/.claude/settings.json` with
+ * --user) or Codex's hooks file (`.codex/hooks.json`, `~/.codex/hooks.json`), merged into what is there: other hooks and settings are kept as they are, and
  * gctx's own earlier entries (command or http, on any port) are replaced, so installing
  * twice, or switching between the process hook and the daemon, leaves one entry per event.
  *
@@ -17,8 +17,17 @@ import { inside, onPathOutside, realOrSelf } from '../../runtime/on-path.js';
 import { gctxBin } from '../../runtime/self.js';
 import { makeFolders } from '../../store/project-folder.js';
 
-export const HOOK_EVENTS = ['SessionStart', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PreCompact', 'SessionEnd'] as const;
+export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PreCompact', 'SessionEnd'] as const;
 export type ClaudeHookEvent = (typeof HOOK_EVENTS)[number];
+export type InstallAgent = 'claude-code' | 'codex';
+export const INSTALL_AGENTS: readonly InstallAgent[] = ['claude-code', 'codex'];
+
+/** What each host is given: its events, the calls its tool events are asked about, the command's arguments. */
+interface AgentSpec {
+  events: readonly ClaudeHookEvent[];
+  matchers: Readonly<Record<string, string>>;
+  args: string;
+}
 
 /**
  * Which tool calls each tool event is asked about: every call is logged after it ran, but
@@ -26,6 +35,11 @@ export type ClaudeHookEvent = (typeof HOOK_EVENTS)[number];
  * process per read when the hook is a command.
  */
 const MATCHERS: Readonly<Record<string, string>> = { PreToolUse: 'Write|Edit|MultiEdit|NotebookEdit|Bash', PostToolUse: '*', PostToolUseFailure: '*' };
+/** Codex tells no MCP server its session: the hooks and the server agree on one name (docs/agents.md). */
+const SPECS: Readonly<Record<InstallAgent, AgentSpec>> = {
+  'claude-code': { events: HOOK_EVENTS, matchers: MATCHERS, args: 'hook --agent claude-code' },
+  codex: { events: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PreCompact'], matchers: { PreToolUse: 'Bash|apply_patch', PostToolUse: 'Bash|apply_patch' }, args: 'hook --agent codex --session codex' },
+};
 /** Events Claude Code does not run HTTP hooks for. */
 const COMMAND_ONLY: ReadonlySet<string> = new Set(['SessionStart']);
 
@@ -45,6 +59,8 @@ export interface InstallOptions {
   httpPort?: number | undefined;
   /** The command hooks run (resolveHookCommand); default `gctx hook --agent claude-code`. */
   command?: string | undefined;
+  /** Whose file it is; default claude-code. */
+  agent?: InstallAgent | undefined;
   /**
    * The project the file lies in, for a project's settings: the repository brings `.claude/`,
    * so a link there (to a file outside, or a folder elsewhere) is refused rather than read
@@ -78,27 +94,29 @@ export interface HookCommand {
   warning: string | null;
 }
 
-const GLOBAL_FIX = 'npm install -g git-context-controller, then run `gctx hook install --agent claude-code` again';
+const GLOBAL_FIX = (agent: InstallAgent) => `npm install -g git-context-controller, then run \`gctx hook install --agent ${agent}\` again`;
 
 /**
- * The command Claude Code runs for each hook event. `gctx` by name when it resolves on PATH:
- * portable, for settings that may be committed. Otherwise this gctx by absolute path, run by this
- * node, as the git hooks are, with a warning that names the portable way. A project file never
- * chooses the executable: a PATH entry that is relative or inside the project does not count
- * (`npm run` puts the project's node_modules/.bin there), and this gctx's own path is not written
- * when it lies inside the project.
+ * The command the host runs for each hook event: the node running this install and this gctx,
+ * both by absolute path, so a hook runs where it was installed whatever PATH the host gives it
+ * (a GUI-started editor, a version manager's shims). A project file never chooses the
+ * executable: when this gctx or this node lies inside the project, `gctx` by name is written
+ * instead, and only a PATH entry outside the project counts (`npm run` puts the project's
+ * node_modules/.bin there).
  */
-export function resolveHookCommand(project: string, env: NodeJS.ProcessEnv = process.env, own = gctxBin(), node = process.execPath): HookCommand {
+export function resolveHookCommand(project: string, env: NodeJS.ProcessEnv = process.env, own = gctxBin(), node = process.execPath, agent: InstallAgent = 'claude-code'): HookCommand {
   const root = realOrSelf(project);
-  if (onPathOutside('gctx', env, root)) return { command: HOOK_COMMAND, warning: null };
-  if (existsSync(own) && !inside(root, realOrSelf(own))) {
-    const cached = /[\\/]_npx[\\/]/.test(own) ? ", and only until npx clears its cache" : '';
+  const args = SPECS[agent].args;
+  const byName = `gctx ${args}`;
+  if (existsSync(own) && !inside(root, realOrSelf(own)) && !inside(root, realOrSelf(node))) {
+    const cached = /[\\/]_npx[\\/]/.test(own);
     return {
-      command: `${shellQuote(node)} ${shellQuote(own)} hook --agent claude-code`,
-      warning: `gctx is not on PATH, so the hooks run this gctx by its path (${own}): that holds on this machine only${cached}. For the portable \`${HOOK_COMMAND}\`: ${GLOBAL_FIX}`,
+      command: `${shellQuote(node)} ${shellQuote(own)} ${args}`,
+      warning: cached ? `the hooks run this gctx by its path in npx's cache (${own}), which holds only until npx clears it. Fix: ${GLOBAL_FIX(agent)}` : null,
     };
   }
-  return { command: HOOK_COMMAND, warning: `gctx is not on PATH, so every hook's \`${HOOK_COMMAND}\` fails with "gctx: not found" until it is (this gctx, inside the project, is not written into the settings). Fix: ${GLOBAL_FIX}` };
+  if (onPathOutside('gctx', env, root)) return { command: byName, warning: null };
+  return { command: byName, warning: `gctx is not on PATH, so every hook's \`${byName}\` fails with "gctx: not found" until it is (this gctx, inside the project, is not written into the settings). Fix: ${GLOBAL_FIX(agent)}` };
 }
 
 export interface InstallResult {
@@ -107,8 +125,9 @@ export interface InstallResult {
   changed: boolean;
 }
 
-export function settingsFile(scope: 'project' | 'user', projectDir: string, home: string): string {
-  return scope === 'user' ? join(home, '.claude', 'settings.json') : join(projectDir, '.claude', 'settings.json');
+export function settingsFile(scope: 'project' | 'user', projectDir: string, home: string, agent: InstallAgent = 'claude-code'): string {
+  const [folder, name] = agent === 'codex' ? ['.codex', 'hooks.json'] : ['.claude', 'settings.json'];
+  return join(scope === 'user' ? home : projectDir, folder, name);
 }
 
 export function entryFor(event: ClaudeHookEvent, httpPort: number | undefined, command = HOOK_COMMAND): HookEntry {
@@ -126,9 +145,9 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** An entry an earlier install wrote: the process hook, or the daemon's route on any loopback port. */
-function isOurs(h: unknown): boolean {
+function isOurs(h: unknown, agent: InstallAgent = 'claude-code'): boolean {
   if (!isObj(h)) return false;
-  if (h.type === 'command' && typeof h.command === 'string') return /(^|[\s/"'])gctx(\.js)?["']?\s+hook\b/.test(h.command) && h.command.includes('claude-code');
+  if (h.type === 'command' && typeof h.command === 'string') return /(^|[\s/"'])gctx(\.js)?["']?\s+hook\b/.test(h.command) && h.command.includes(agent);
   if (h.type === 'http' && typeof h.url === 'string') return /^http:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d+\/hooks\/claude-code$/.test(h.url);
   return false;
 }
@@ -148,11 +167,12 @@ function readSettings(file: string): Obj {
 }
 
 /** The settings with gctx's hooks in place; throws E_INVALID_ARGUMENT for a shape it must not guess at. */
-export function withHooks(settings: Obj, httpPort: number | undefined, file = 'settings', command = HOOK_COMMAND): Obj {
+export function withHooks(settings: Obj, httpPort: number | undefined, file = 'settings', command = HOOK_COMMAND, agent: InstallAgent = 'claude-code'): Obj {
+  const spec = SPECS[agent];
   const hooks = settings.hooks ?? {};
   if (!isObj(hooks)) throw gccError('E_INVALID_ARGUMENT', `${file}: "hooks" is not an object; nothing was written`, 'fix the file, then install again');
   const out: Obj = { ...hooks };
-  for (const event of HOOK_EVENTS) {
+  for (const event of spec.events) {
     const groups = out[event] ?? [];
     if (!Array.isArray(groups)) throw gccError('E_INVALID_ARGUMENT', `${file}: hooks.${event} is not a list; nothing was written`, 'fix the file, then install again');
     const kept: unknown[] = [];
@@ -161,11 +181,11 @@ export function withHooks(settings: Obj, httpPort: number | undefined, file = 's
         kept.push(g);
         continue;
       }
-      const others = g.hooks.filter((h) => !isOurs(h));
+      const others = g.hooks.filter((h) => !isOurs(h, agent));
       if (others.length === g.hooks.length) kept.push(g);
       else if (others.length > 0) kept.push({ ...g, hooks: others });
     }
-    const matcher = MATCHERS[event];
+    const matcher = spec.matchers[event];
     kept.push({ ...(matcher ? { matcher } : {}), hooks: [entryFor(event, httpPort, command)] });
     out[event] = kept;
   }
@@ -175,7 +195,8 @@ export function withHooks(settings: Obj, httpPort: number | undefined, file = 's
 export function installClaudeHooks(opts: InstallOptions): InstallResult {
   if (opts.project !== undefined) assertNoLinkUnder(opts.project, opts.file);
   const before = existsSync(opts.file) ? readFileSync(opts.file, 'utf8') : null;
-  const next = `${JSON.stringify(withHooks(readSettings(opts.file), opts.httpPort, opts.file, opts.command), null, 2)}\n`;
+  const agent = opts.agent ?? 'claude-code';
+  const next = `${JSON.stringify(withHooks(readSettings(opts.file), opts.httpPort, opts.file, opts.command, agent), null, 2)}\n`;
   const changed = next !== before;
   if (changed) {
     makeFolders(dirname(opts.file));
@@ -184,5 +205,5 @@ export function installClaudeHooks(opts: InstallOptions): InstallResult {
     writeFileSync(tmp, next, { flag: 'wx' });
     renameSync(tmp, opts.file);
   }
-  return { file: opts.file, entries: HOOK_EVENTS.map((event) => ({ event, type: entryFor(event, opts.httpPort, opts.command).type })), changed };
+  return { file: opts.file, entries: SPECS[agent].events.map((event) => ({ event, type: entryFor(event, opts.httpPort, opts.command).type })), changed };
 }

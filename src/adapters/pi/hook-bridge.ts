@@ -1,9 +1,9 @@
 import type { ExtensionAPI, ToolCallEventResult, ToolResultEventResult } from '@earendil-works/pi-coding-agent';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HookEnvelope } from '../../observer/envelope.js';
+import type { Checkpoint, HookEnvelope } from '../../observer/envelope.js';
 import { gccWriteReason } from '../../observer/gcc-write-guard.js';
-import { handleHook } from '../../observer/handle.js';
+import { handleHook, recordCheckpoint } from '../../observer/handle.js';
 import { FileSnapshots } from './file-snapshots.js';
 import type { MemorySlot } from './memory-slot.js';
 import { toCanonical } from './translate.js';
@@ -50,6 +50,31 @@ export function installHookBridge(pi: ExtensionAPI, slot: MemorySlot): void {
     }
   });
 
+  // The user's words are memory: what they typed (not what an extension sent), recorded redacted.
+  pi.on('input', async (event, ctx) => {
+    try {
+      const memory = slot.memory;
+      if (!memory || event.source === 'extension' || (slot.resolved && !slot.resolved.config.hook)) return undefined;
+      await handleHook(memory, { host: HOST, session: slot.session, event: 'prompt', cwd: ctx.cwd, prompt: event.text }, hookOptions(slot, ctx.signal));
+    } catch {
+      // fail open
+    }
+    return undefined;
+  });
+
+  // Before Pi cuts the history: the user's last request and the agent's last words, kept.
+  pi.on('session_before_compact', async (event) => {
+    try {
+      const memory = slot.memory;
+      if (!memory || (slot.resolved && !slot.resolved.config.hook)) return undefined;
+      const messages = [...event.preparation.messagesToSummarize, ...event.preparation.turnPrefixMessages];
+      await recordCheckpoint(memory, { host: HOST, session: slot.session, event: 'compaction', checkpoint: checkpointOf(messages) });
+    } catch {
+      // fail open: the compaction goes ahead as Pi would run it
+    }
+    return undefined;
+  });
+
   pi.on('tool_result', async (event, ctx): Promise<ToolResultEventResult | undefined> => {
     try {
       const memory = slot.memory;
@@ -71,6 +96,20 @@ export function installHookBridge(pi: ExtensionAPI, slot: MemorySlot): void {
       return undefined;
     }
   });
+}
+
+/** The newest user message and the newest assistant text of what a compaction summarises. */
+export function checkpointOf(messages: readonly unknown[]): Checkpoint {
+  const out: Checkpoint = {};
+  for (let i = messages.length - 1; i >= 0 && (out.prompt === undefined || out.said === undefined); i--) {
+    const m = messages[i] as { role?: unknown; content?: unknown } | null;
+    if (!m || typeof m !== 'object') continue;
+    const text = typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? m.content.filter((c): c is { type: 'text'; text: string } => !!c && c.type === 'text' && typeof c.text === 'string').map((c) => c.text).join('\n') : '';
+    if (!text.trim()) continue;
+    if (m.role === 'user' && out.prompt === undefined) out.prompt = text.trim();
+    if (m.role === 'assistant' && out.said === undefined) out.said = text.trim();
+  }
+  return out;
 }
 
 function envelope(slot: MemorySlot, cwd: string, event: 'pre-tool' | 'post-tool', call: ReturnType<typeof toCanonical>): HookEnvelope {

@@ -11,6 +11,7 @@
 import type { ExtensionAPI, ExtensionContext } from '@earendil-works/pi-coding-agent';
 import { Memory } from '../../engine/memory.js';
 import { asProjectData } from '../../observer/framing.js';
+import { countInjection } from '../../observer/token-ledger.js';
 import { inspectorFromEnv } from '../../diagrams/inspect.js';
 import { createReadinessBarrier } from '../../machines/readiness.js';
 import { BRIEFING_TYPE, NOTICE_TYPE, briefingInContext } from './briefing-message.js';
@@ -127,6 +128,7 @@ export default function gccPiExtension(pi: ExtensionAPI): void {
         const briefing = asProjectData(memory.briefing({ session: slot.session, budget: resolved.config.briefingBudget }));
         if (resolved.config.briefing && !briefingInContext(ctx.sessionManager)) {
           pi.sendMessage({ customType: BRIEFING_TYPE, content: briefing, display: false, details: { session: slot.session } });
+          countInjection(memory.gccDir, slot.session, HOST, 'briefing', briefing);
         }
         for (const w of memory.warnings) notify(ctx, `gcc: ${w}`, 'warning');
       } else {
@@ -209,6 +211,7 @@ export default function gccPiExtension(pi: ExtensionAPI): void {
       if (slot.resolved?.config.briefing !== false && !briefingInContext(ctx.sessionManager)) {
         const briefing = asProjectData(memory.briefing({ session: slot.session, budget: slot.resolved?.config.briefingBudget ?? DEFAULTS.briefingBudget }));
         pi.sendMessage({ customType: BRIEFING_TYPE, content: briefing, display: false, details: { session: slot.session, afterCompaction: true } });
+        countInjection(memory.gccDir, slot.session, HOST, 'briefing', briefing);
       }
     } catch {
       // fail open

@@ -161,6 +161,7 @@ const KINDS: Record<GccEvent['type'], LogKind> = {
   'session.started': 'session',
   'session.compacted': 'session',
   'session.ended': 'session',
+  'prompt.recorded': 'session',
 };
 
 /** The log view's line for the event, without its leading time (the page shows `at`). */

@@ -184,15 +184,18 @@ describe('gctx hook --agent claude-code', () => {
     expect(log.data.entries.map((e) => e.text)).not.toContainEqual(expect.stringMatching(/Session|compacted/));
   });
 
-  it('UserPromptSubmit and Stop: accepted, no decision; SessionEnd records the end', async () => {
+  it('UserPromptSubmit records the prompt (no answer); Stop: nothing; SessionEnd records the end', async () => {
     const dir = await project();
     const before = (await events(dir)).length;
     expect(send('user-prompt-submit', dir).stdout).toBe('');
+    const prompt = (await events(dir)).at(-1)!;
+    expect(prompt.type).toBe('prompt.recorded');
+    expect(prompt.data).toEqual({ session: SESSION, host: 'claude-code', text: 'Make the parser handle nested arrays' });
     expect(send('stop', dir).stdout).toBe('');
-    expect((await events(dir)).length).toBe(before);
+    expect((await events(dir)).length).toBe(before + 1);
     // Nothing was started, so there is nothing to end.
     expect(send('session-end', dir).stdout).toBe('');
-    expect((await events(dir)).length).toBe(before);
+    expect((await events(dir)).length).toBe(before + 1);
     send('session-start', dir);
     expect(send('session-end', dir).stdout).toBe('');
     const last = (await events(dir)).at(-1)!;

@@ -83,15 +83,12 @@ describe('gctx hook install --agent claude-code', () => {
     expect(JSON.parse(again.stdout)).toMatchObject({ ok: true, changed: false });
     expect(readFileSync(join(dir, '.claude/settings.json'), 'utf8')).toBe(written);
 
-    const codex = gctx(dir, ['hook', 'install', '--agent', 'codex']);
-    expect(codex.code).toBe(1);
-    expect(codex.stderr).toMatch(/E_INVALID_ARGUMENT: hook install writes Claude Code's settings only, not --agent codex's Fix: .*docs\/agents\.md, "Codex"/);
-    // Without --agent: which value it takes, not `--agent ""`.
-    const bare = gctx(dir, ['hook', 'install']);
-    expect(bare.code).toBe(1);
-    expect(bare.stderr).toMatch(/E_INVALID_ARGUMENT: hook install needs --agent claude-code Fix: gctx hook install --agent claude-code/);
-    expect(bare.stderr).not.toContain('""');
-    expect(gctx(dir, ['hook', 'install', '--agent', 'emacs']).stderr).toMatch(/--agent "emacs" is none of claude-code, codex, generic/);
+    // Without --agent: Claude Code's, as above (nothing changed); an unknown host: the choices.
+    expect(JSON.parse(gctx(dir, ['hook', 'install', '--http', '--json']).stdout)).toMatchObject({ ok: true, changed: false });
+    const emacs = gctx(dir, ['hook', 'install', '--agent', 'emacs']);
+    expect(emacs.code).toBe(1);
+    expect(emacs.stderr).toMatch(/hook install writes the hooks of claude-code or codex, not --agent "emacs" Fix: gctx hook install \[--agent claude-code\|codex\]/);
+    expect(gctx(dir, ['hook', 'install', '--agent', 'codex', '--http']).code).toBe(1);
     expect(gctx(dir, ['hook', 'install', '--agent', 'claude-code', '--port', '80']).code).toBe(1);
     const broken = tempProject('gcc-install-broken-');
     mkdirSync(join(broken, '.claude'));
@@ -137,20 +134,20 @@ describe('the command hook install writes', () => {
     return dir;
   }
 
-  it('is `gctx` by name when it resolves on PATH; else this gctx by absolute path, with a warning', () => {
+  it('is this node and this gctx by absolute path, whatever PATH holds; npx\'s cache is said to be passing', () => {
     const project = tempProject('gcc-cmd-');
     const bin = gctxIn(join(tempProject('gcc-bin-'), 'bin'));
     const own = join(tempProject('gcc-pkg-'), 'dist', 'bin', 'gctx.js');
     mkdirSync(join(own, '..'), { recursive: true });
     writeFileSync(own, '');
-    expect(resolveHookCommand(project, { PATH: `/nonexistent${delimiter}${bin}` }, own, '/usr/bin/node')).toEqual({ command: 'gctx hook --agent claude-code', warning: null });
-    const away = resolveHookCommand(project, { PATH: '/nonexistent' }, own, '/usr/bin/node');
-    expect(away.command).toBe(`'/usr/bin/node' '${own}' hook --agent claude-code`);
-    expect(away.warning).toMatch(/gctx is not on PATH, so the hooks run this gctx by its path .*: that holds on this machine only\. For the portable `gctx hook --agent claude-code`: npm install -g git-context-controller/);
+    for (const PATH of [`/nonexistent${delimiter}${bin}`, '/nonexistent']) {
+      expect(resolveHookCommand(project, { PATH }, own, '/usr/bin/node')).toEqual({ command: `'/usr/bin/node' '${own}' hook --agent claude-code`, warning: null });
+    }
+    expect(resolveHookCommand(project, { PATH: '' }, own, '/usr/bin/node', 'codex').command).toBe(`'/usr/bin/node' '${own}' hook --agent codex --session codex`);
     const npx = join(tempProject('gcc-npm-'), '_npx', 'abc', 'gctx.js');
     mkdirSync(join(npx, '..'), { recursive: true });
     writeFileSync(npx, '');
-    expect(resolveHookCommand(project, { PATH: '' }, npx).warning).toMatch(/only until npx clears its cache/);
+    expect(resolveHookCommand(project, { PATH: '' }, npx).warning).toMatch(/npx's cache .* which holds only until npx clears it/);
   });
 
   it('never lets a project file choose the executable', () => {
@@ -161,6 +158,10 @@ describe('the command hook install writes', () => {
     const own = join(project, 'node_modules', 'git-context-controller', 'dist', 'bin', 'gctx.js');
     mkdirSync(join(own, '..'), { recursive: true });
     writeFileSync(own, '');
+    // A node the project holds is not written either, whichever gctx runs.
+    const outside = join(tempProject('gcc-pkg-'), 'gctx.js');
+    writeFileSync(outside, '');
+    expect(resolveHookCommand(project, { PATH: '' }, outside, join(project, 'node_modules', '.bin', 'node')).command).toBe('gctx hook --agent claude-code');
     for (const PATH of ['.', 'node_modules/.bin', local, `${local}${delimiter}.`]) {
       const r = resolveHookCommand(project, { PATH }, own, '/usr/bin/node');
       expect(r.command, PATH).toBe('gctx hook --agent claude-code');
@@ -173,19 +174,23 @@ describe('the command hook install writes', () => {
     (await Memory.open(dir, { create: true })).close();
     const run = (command: string, PATH: string) =>
       spawnSync('/bin/sh', ['-c', command], { cwd: dir, input: fixture('pre-tool-use-write-gcc', dir), encoding: 'utf8', env: { ...process.env, PATH, GCC_SESSION: '' } });
-    // Not on PATH: this gctx by its path, said as a warning, and the hook runs with no PATH at all.
-    const away = gctx(dir, ['hook', 'install', '--agent', 'claude-code'], undefined, { PATH: '/nonexistent' });
-    expect(away.code, away.stderr).toBe(0);
-    expect(away.stdout).toMatch(/^Warning: gctx is not on PATH/m);
-    const command = settingsOf(dir).hooks.PreToolUse![0]!.hooks[0]!.command as string;
-    expect(command).toBe(`'${process.execPath}' '${CLI}' hook --agent claude-code`);
-    expect(JSON.parse(run(command, '/nonexistent').stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
-    // On PATH: the portable name, replacing the entry above, and it runs too.
+    // Installed with gctx on PATH or not (no --agent: Claude Code's), the command names this node
+    // and this gctx, and runs with no PATH at all.
     const bin = gctxIn(join(tempProject('gcc-bin-'), 'bin'));
-    const on = gctx(dir, ['hook', 'install', '--agent', 'claude-code', '--json'], undefined, { PATH: `${bin}${delimiter}/usr/bin${delimiter}/bin` });
-    expect(JSON.parse(on.stdout)).toMatchObject({ ok: true, changed: true, command: 'gctx hook --agent claude-code' });
-    expect(JSON.parse(on.stdout).warning).toBeUndefined();
-    expect(settingsOf(dir).hooks.PreToolUse).toEqual([{ matcher: 'Write|Edit|MultiEdit|NotebookEdit|Bash', hooks: [{ type: 'command', command: 'gctx hook --agent claude-code', timeout: 10 }] }]);
-    expect(JSON.parse(run('gctx hook --agent claude-code', `${bin}${delimiter}/usr/bin${delimiter}/bin`).stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+    for (const PATH of ['/nonexistent', `${bin}${delimiter}/usr/bin${delimiter}/bin`]) {
+      const r = gctx(dir, ['hook', 'install', '--json'], undefined, { PATH });
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout).warning).toBeUndefined();
+      const command = settingsOf(dir).hooks.PreToolUse![0]!.hooks[0]!.command as string;
+      expect(command).toBe(`'${process.execPath}' '${CLI}' hook --agent claude-code`);
+      expect(JSON.parse(run(command, '/nonexistent').stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+    }
+    // Codex's hooks file, the same way, its UserPromptSubmit included.
+    expect(gctx(dir, ['hook', 'install', '--agent', 'codex'], undefined, { PATH: '/nonexistent' }).code).toBe(0);
+    const codex = JSON.parse(readFileSync(join(dir, '.codex/hooks.json'), 'utf8')) as Settings;
+    expect(Object.keys(codex.hooks)).toEqual(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PreCompact']);
+    const codexCommand = codex.hooks.PreToolUse![0]!.hooks[0]!.command as string;
+    expect(codexCommand).toBe(`'${process.execPath}' '${CLI}' hook --agent codex --session codex`);
+    expect(JSON.parse(run(codexCommand, '/nonexistent').stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
   });
 });

@@ -6,6 +6,7 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { estimateTokens } from '../../../src/context/budget.js';
 import { Memory } from '../../../src/engine/memory.js';
 import { gctx } from '../../support/cli.js';
 import { call, connect, exchange, GCTX_JS, INITIALIZE, tempProject, textOf } from '../mcp/client.js';
@@ -70,6 +71,75 @@ describe('resuming after a compaction', () => {
     run(dir, 'merge', 'cache', '--synthesis', 'Keep LRU cache', '--learned', 're-reads dominate');
     expect(compacted(dir)).toMatch(/^Last milestone on main: C001 \S+ — merged cache: Keep LRU cache; learned: re-reads dominate$/m);
     expect(run(dir, 'status')).toMatch(/^Last commit C001 \S+ \([^)]*\): merged cache: Keep LRU cache; learned: re-reads dominate$/m);
+  });
+});
+
+describe('what a compaction must not lose', () => {
+  const PYTEST = [
+    '============================= test session starts ==============================',
+    'collected 214 items',
+    ...Array.from({ length: 10 }, (_, i) => `tests/test_part${i}.py ${'.'.repeat(50)} [ ${i * 9}%]`),
+    '=================================== FAILURES ===================================',
+    '>       assert inv.total == Decimal("10.00")',
+    "E       AssertionError: assert Decimal('10.01') == Decimal('10.00')",
+    'tests/test_invoice.py:42: AssertionError',
+    '=========================== short test summary info ============================',
+    "FAILED tests/test_invoice.py::test_invoice_total_rounds_half_even - AssertionError: assert Decimal('10.01') == Decimal('10.00')",
+    '======================== 1 failed, 213 passed in 4.12s =========================',
+  ].join('\n');
+
+  it("the failing test's verdict, a merged investigation's dead ends, the user's constraint and last request — after a compaction", async () => {
+    const dir = await project();
+    hook(dir, { hook_event_name: 'SessionStart', source: 'startup' });
+    hook(dir, { hook_event_name: 'UserPromptSubmit', prompt: 'Fix the flaky invoice test. requirements.txt is frozen by the security review — no new dependencies.' });
+    run(dir, 'branch', 'flaky-invoice', '--purpose', 'find why test_invoice_totals fails 1 run in 7');
+    run(dir, 'commit', 'Ruled out timing: with a frozen clock it still fails 3/20.');
+    run(dir, 'commit', 'Ruled out test order (2/20 with -p no:randomly).');
+    run(dir, 'merge', 'flaky-invoice', '--synthesis', 'Shared fixture state: a fresh fixture per test fixes it (0/50)', '--learned', 'ruled out timing (still 3/20), ruled out test order (2/20)');
+    hook(dir, { hook_event_name: 'UserPromptSubmit', prompt: 'Now finish the rounding refactor in billing/invoice.py' });
+    hook(dir, { hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: join(dir, 'billing/invoice.py'), old_string: 'a', new_string: 'b' }, tool_response: { filePath: join(dir, 'billing/invoice.py') }, tool_use_id: 'toolu_1' });
+    failure(dir, 'pytest -q', PYTEST);
+    const transcript = join(dir, 'transcript.jsonl');
+    appendFileSync(transcript, `${JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'Switching invoice totals to ROUND_HALF_EVEN; next the tax lines.' }] } })}\n`);
+    expect(hook(dir, { hook_event_name: 'PreCompact', trigger: 'auto', transcript_path: transcript })).toBe('');
+    const brief = compacted(dir);
+    expect(brief).toContain("FAILED tests/test_invoice.py::test_invoice_total_rounds_half_even - AssertionError: assert Decimal('10.01')");
+    expect(brief).not.toMatch(/\.{20}|={20}/);
+    expect(brief).toMatch(/- timing \(on flaky-invoice\) — ruled out: still 3\/20/);
+    expect(brief).toMatch(/- test order \(on flaky-invoice\) — ruled out: 2\/20/);
+    expect(brief).toContain('"requirements.txt is frozen by the security review — no new dependencies."');
+    expect(brief).toMatch(/The user's last request \([^)]*\): "Now finish the rounding refactor in billing\/invoice\.py"/);
+    expect(estimateTokens(brief)).toBeLessThanOrEqual(1_000);
+    const status = run(dir, 'status');
+    expect(status).toContain('ruled out: still 3/20');
+    expect(status).toContain('requirements.txt is frozen');
+    // The agent's last words before the cut are in the log.
+    expect(run(dir, 'context', '--log')).toContain('ROUND_HALF_EVEN');
+    // The user lifts the constraint: it goes.
+    hook(dir, { hook_event_name: 'UserPromptSubmit', prompt: 'The security review is done: requirements.txt is no longer frozen.' });
+    expect(compacted(dir)).not.toContain('standing instructions');
+  });
+});
+
+describe('the token ledger', () => {
+  it('counts each briefing a hook hands over, per session and kind, in a local file; gctx stats shows it; the shared logs do not grow per call', async () => {
+    const dir = await project();
+    const first = compacted(dir);
+    const second = compacted(dir);
+    // Nothing changed between: the same bytes, which a host's prompt cache keeps.
+    expect(second).toBe(first);
+    const stats = run(dir, 'stats');
+    expect(stats).toMatch(new RegExp(`^${SESSION} \\| claude-code \\| ${2 * estimateTokens(first)} \\(2\\) \\| 0 \\| 0 \\| ${2 * estimateTokens(first)}$`, 'm'));
+    expect(JSON.parse(run(dir, 'stats', '--json')).sessions[SESSION].kinds.briefing).toEqual({ count: 2, tokens: 2 * estimateTokens(first) });
+    // A memory tool's answer over MCP is counted too, under the server's session.
+    const c = await connect(dir, [], { GCC_SESSION: 'mcp-session' });
+    const answer = textOf(await call(c.client, 'context', { level: 'status' }));
+    await c.close();
+    // Counted before the MCP front end frames it as project data: the answer's own tokens.
+    const counted = JSON.parse(run(dir, 'stats', '--json')).sessions['mcp-session'];
+    expect(counted).toMatchObject({ host: 'mcp', kinds: { 'tool-answer': { count: 1 } } });
+    expect(counted.kinds['tool-answer'].tokens).toBeGreaterThan(0);
+    expect(counted.kinds['tool-answer'].tokens).toBeLessThan(estimateTokens(answer));
   });
 });
 

@@ -87,6 +87,14 @@ describe('Pi extension on the real host: session lifecycle', () => {
     expect(lifecycle(local)).toEqual(['session.started:pi:startup', 'session.compacted:pi:', 'session.ended:pi:quit']);
     for (const e of local.filter((x) => x.type.startsWith('session.'))) expect(e.data).toMatchObject({ session });
     expect(await sessionEvents(dir)).toEqual(['session.started:startup', 'session.compacted:', 'session.ended:quit']);
+    // The user's words are memory: each prompt once, locally; before the cut, the agent's last words were kept.
+    const prompts = local.filter((e) => e.type === 'prompt.recorded').map((e) => (e.type === 'prompt.recorded' ? e.data : null));
+    expect(prompts.map((p) => p?.text.trim().slice(0, 10))).toEqual(['question 0', 'question 1', 'question 2']);
+    expect(prompts.every((p) => p?.host === 'pi' && p.session === session)).toBe(true);
+    const checkpoint = (await readEvents(dir)).find((e) => e.type === 'ota.logged');
+    // Pi keeps the newest turn in context: the checkpoint holds the newest of what it cut.
+    expect(checkpoint?.data).toMatchObject({ observation: 'Checkpoint before a compaction', thought: expect.stringMatching(/^answer 1/) });
+    expect(briefingAt >= 0 && visible[briefingAt]!.text).toMatch(/The user's last request \([^)]*\): "question 2/);
   });
 
   it('keeps a session on a corrupt .GCC/ working, and tells the first turn what is wrong and how to fix it', async () => {

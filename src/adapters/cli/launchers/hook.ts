@@ -3,14 +3,14 @@ import { gccError } from '../../../errors.js';
 import { operation } from '../../../operations/operation.js';
 import { makeProblem } from '../../../store/project-folder.js';
 
-const INSTALL_USAGE = 'gctx hook install --agent claude-code [--http] [--project|--user] [--port N]';
+const INSTALL_USAGE = 'gctx hook install [--agent claude-code|codex] [--http] [--project|--user] [--port N]';
 
 export default operation({
   name: 'hook',
-  summary: "read one hook event on stdin, print one decision (exits 0 whatever the input); install: write Claude Code's hook settings",
+  summary: "read one hook event on stdin, print one decision (exits 0 whatever the input); install: write Claude Code's (or Codex's) hook settings",
   args: {
     verb: { kind: 'enum', values: ['install'], help: 'install: write the host\'s hook settings instead of handling an event.' },
-    agent: { kind: 'string', help: 'claude-code, codex, or generic: the normalized envelope, also when left out. install: claude-code.' },
+    agent: { kind: 'string', help: 'claude-code, codex, or generic: the normalized envelope, also when left out. install: claude-code (when left out) or codex.' },
     http: { kind: 'boolean', help: 'install: send events to `gctx serve` over HTTP instead of a process per event.' },
     project: { kind: 'boolean', help: "install: the project's .claude/settings.json (the default)." },
     user: { kind: 'boolean', help: 'install: ~/.claude/settings.json.' },
@@ -43,11 +43,11 @@ export default operation({
 });
 
 async function install(a: { agent?: string | undefined; http?: boolean | undefined; project?: boolean | undefined; user?: boolean | undefined; port?: string | undefined }, dir: string) {
-  if (a.agent !== 'claude-code') {
-    // Only Claude Code's settings are written; Codex's hooks file and other hosts are set up by hand.
-    const said = a.agent === undefined ? 'hook install needs --agent claude-code' : a.agent === 'codex' || a.agent === 'generic' ? `hook install writes Claude Code's settings only, not --agent ${a.agent}'s` : `--agent ${JSON.stringify(a.agent)} is none of claude-code, codex, generic, and hook install takes claude-code`;
-    throw gccError('E_INVALID_ARGUMENT', said, `${INSTALL_USAGE}; Codex's .codex/hooks.json and other hosts are written by hand: docs/agents.md, "Codex" and "Any other host with hooks"`);
+  const agent = a.agent ?? 'claude-code';
+  if (agent !== 'claude-code' && agent !== 'codex') {
+    throw gccError('E_INVALID_ARGUMENT', `hook install writes the hooks of claude-code or codex, not --agent ${JSON.stringify(agent)}`, `${INSTALL_USAGE}; other hosts are set up by hand: docs/agents.md, "Any other host with hooks"`);
   }
+  if (a.http && agent !== 'claude-code') throw gccError('E_INVALID_ARGUMENT', '--http sends Claude Code\'s events to the daemon; Codex runs command hooks', 'gctx hook install --agent codex');
   if (a.project && a.user) throw gccError('E_INVALID_ARGUMENT', '--project and --user name two different files', INSTALL_USAGE);
   if (a.port !== undefined && !a.http) throw gccError('E_INVALID_ARGUMENT', '--port is the daemon\'s port: it goes with --http', INSTALL_USAGE);
   const { homedir } = await import('node:os');
@@ -71,16 +71,16 @@ async function install(a: { agent?: string | undefined; http?: boolean | undefin
     }
     tokenFile = serveFiles(dir).token;
   }
-  const file = settingsFile(a.user ? 'user' : 'project', dir, homedir());
+  const file = settingsFile(a.user ? 'user' : 'project', dir, homedir(), agent);
   // Checked now rather than found out from every hook failing: a `gctx` that does not resolve.
-  const hook = resolveHookCommand(dir);
+  const hook = resolveHookCommand(dir, process.env, undefined, undefined, agent);
   let r;
   try {
-    r = installClaudeHooks({ file, httpPort, command: hook.command, ...(a.user ? {} : { project: dir }) });
+    r = installClaudeHooks({ file, httpPort, command: hook.command, agent, ...(a.user ? {} : { project: dir }) });
   } catch (err) {
     if ((err as { code?: string }).code === 'E_PATH_ESCAPE') throw err;
     // A folder that takes no .claude/ (a system folder, one this user may not write) is the caller's to change.
-    throw makeProblem(dirname(dirname(file)), err, dirname(dirname(file)), '.claude/');
+    throw makeProblem(dirname(dirname(file)), err, dirname(dirname(file)), agent === 'codex' ? '.codex/' : '.claude/');
   }
   const byType = (t: string) => r.entries.filter((e) => e.type === t).map((e) => e.event);
   const lines = [
