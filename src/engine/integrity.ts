@@ -84,7 +84,7 @@ function trackedLocal(l: Layout, store: Store): Problem[] {
     {
       file: relative(l.root, l.local),
       message:
-        `git tracks ${files.size} file(s) here (${shown}): this folder is the clone's own (ledger, local log, caches, serve token) and is never committed, ` +
+        `git tracks ${files.size} ${files.size === 1 ? 'file' : 'files'} here (${shown}): this folder is the clone's own (ledger, local log, caches, serve token) and is never committed, ` +
         'so what a clone trusts as its own would be what someone committed. Untrack it: `git rm -r --cached .GCC/.local` and commit; ' +
         'then remove the files that came with the repository (`rm -r .GCC/.local` unless you committed them yourself: gctx makes the folder again)',
     },
@@ -184,7 +184,7 @@ function verifyLogs(l: Layout, now: number, hooks: VerifyHooks, store: Store): P
  */
 function reportContradictions(c: Contradictions, state: MemoryState, warn: (p: Problem) => void): void {
   for (const { event: e, where, what } of c.finish(state)) warn({ file: where, message: `event ${e.seq} (${e.type}, ${e.at}) ${what}` });
-  if (c.more) warn({ file: '.GCC/events', message: `${c.more} more event(s) contradict earlier ones` });
+  if (c.more) warn({ file: '.GCC/events', message: `${c.more} more ${c.more === 1 ? 'event contradicts' : 'events contradict'} earlier ones` });
 }
 
 /** Two blocks reused for every pair of files compared. */

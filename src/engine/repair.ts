@@ -218,7 +218,7 @@ export async function repairMemory(root: string, now: () => Date): Promise<Repai
       const blob = fromGit(store, path);
       if (blob) {
         const kept = restoreFromGit(store, name, rel, blob, now, report);
-        if (kept) records.push({ type: 'memory.repaired', data: { segment: name, kept, lost: 0, reason: `${d.message}; restored from git, and the ${kept} event(s) the file held that git's copy lacks were kept in a new segment` }, branch: MAIN });
+        if (kept) records.push({ type: 'memory.repaired', data: { segment: name, kept, lost: 0, reason: `${d.message}; restored from git, and the ${kept} ${kept === 1 ? 'event' : 'events'} the file held that git's copy lacks were kept in a new segment` }, branch: MAIN });
         continue;
       }
       let bytes: Buffer | null = null;

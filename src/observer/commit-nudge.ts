@@ -21,7 +21,7 @@ export function commitNudge(before: PendingWork, after: PendingWork, config: Con
   const files = after.files.slice(0, 6).map(flatText).join(', ') + (after.files.length > 6 ? `, +${after.files.length - 6} more` : '');
   const where = branch ? ` on memory branch "${branch}"` : '';
   return (
-    `[gcc] ${after.edits} edit(s) and ${after.turns} tool call(s) since the last memory commit${where}` +
+    `[gcc] ${after.edits} ${after.edits === 1 ? 'edit' : 'edits'} and ${after.turns} ${after.turns === 1 ? 'tool call' : 'tool calls'} since the last memory commit${where}` +
     (files ? ` (files: ${files})` : '') +
     '. If this is a coherent step, record it with the memory commit tool (gcc_commit, mcp__gcc__commit or `gctx commit`): one or two sentences on what changed and why.'
   );

@@ -7,7 +7,7 @@
  * before comparing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GccEvent } from '../../src/events/types.js';
+import { type GccEvent, isLocalType } from '../../src/events/types.js';
 import { gctx } from '../support/cli.js';
 import { readEvents } from '../support/events.js';
 import { cleanup, tempProject } from '../support/tmp.js';
@@ -28,7 +28,7 @@ const HISTORY: Step[] = [
   { op: 'log', args: { observation: 'PEG is slow on big files', thought: 'backtracking', action: 'measure it' }, words: ['log', '--observation', 'PEG is slow on big files', '--thought', 'backtracking', '--action', 'measure it'] },
   { op: 'commit', args: { contribution: 'PEG grammar drafted', title: 'PEG draft', check: ['1'] }, words: ['commit', 'PEG grammar drafted', '--title', 'PEG draft', '--check', '1'] },
   { op: 'abandon', args: { branch: 'try-peg', reason: 'too slow on big files' }, words: ['abandon', 'try-peg', '--reason', 'too slow on big files'] },
-  { op: 'context', args: {}, words: ['context'] },
+  { op: 'context', args: { level: 'status' }, words: ['status'] },
   { op: 'context', args: { level: 'branch', name: 'try-peg' }, words: ['context', '--branch', 'try-peg'] },
   { op: 'context', args: { level: 'full' }, words: ['context', '--full'] },
 ];
@@ -107,13 +107,13 @@ function logOf(dir: string, branch: string): string[] {
   const r = gctx(dir, ['context', '--log', '50', '--on', branch, '--json']);
   expect(r.code, r.stderr).toBe(0);
   const { data } = JSON.parse(r.stdout) as { data: { entries: { text: string }[] } };
-  return data.entries.map((e) => plain(e.text)).filter((t) => !/^<time> (Session (started|ended)|Context compacted) /.test(t));
+  return data.entries.map((e) => plain(e.text)).filter((t) => !/^<time> (Session (started|ended)|Context compacted|The user asked:) /.test(t));
 }
 
 /** The shared events (what travels through git), without ids, times and hashes. */
 function shared(events: readonly GccEvent[]): unknown[] {
   return events
-    .filter((e) => !['branch.switched', 'session.started', 'session.compacted', 'session.ended'].includes(e.type))
+    .filter((e) => !isLocalType(e.type))
     .map((e) => {
       const data = JSON.parse(plain(JSON.stringify(e.data))) as Record<string, unknown>;
       if (e.type === 'objective.added' || e.type === 'objective.checked') delete data.id;

@@ -71,7 +71,7 @@ describe('a log whose spacing an editor changed', () => {
       expect(r.stderr).toMatch(/had its spacing edited .*its 3 acknowledged events are intact/);
       expect(r.stderr).toMatch(/Fix: run `gctx doctor --repair`: it rewrites the file as gctx wrote it/);
       const repair = ok(dir, 'doctor', '--repair');
-      expect(repair).toMatch(/rewrote .* as gctx wrote it: 3 event\(s\), none lost/);
+      expect(repair).toMatch(/rewrote .* as gctx wrote it: 3 events, none lost/);
       // The open segment is what gctx wrote, then the record of the repair.
       const after = readFileSync(seg);
       expect(after.subarray(0, before.length).equals(before)).toBe(true);

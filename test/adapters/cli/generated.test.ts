@@ -72,7 +72,7 @@ describe('gctx --help', () => {
     const comit = gctx(dir, ['comit', 'x']);
     expect(comit.code).toBe(1);
     expect(comit.stderr).toContain('unknown command "comit" (did you mean commit?)');
-    expect(gctx(dir, ['help', 'stauts']).stderr).toContain('(did you mean status?)');
+    expect(gctx(dir, ['help', 'statuss']).stderr).toContain('(did you mean status?)');
     expect(gctx(dir, ['status', '--jsn']).stderr).toContain('unknown option --jsn (did you mean --json?)');
     expect(gctx(dir, ['commit', 'x', '--nxt', 'y']).stderr).toContain('unknown option --nxt (did you mean --next?)');
     // Nothing near: no guess.
