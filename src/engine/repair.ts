@@ -13,7 +13,7 @@ import { randomHex } from '../runtime/random.js';
 import { fileHasConflictMarkers } from '../store/conflicted.js';
 import { blobOf, runGit } from '../store/git-probe.js';
 import { intactDamage, ledgerDisagrees } from '../store/intact.js';
-import { resolveConflict } from '../store/migrate.js';
+import { resolveConflict } from '../store/resolve-conflict.js';
 import { layout, newSegmentName } from '../store/paths.js';
 import { LOCAL, Store } from '../store/store.js';
 

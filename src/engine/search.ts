@@ -20,7 +20,6 @@ import { FileLock } from '../store/lock.js';
 import { assertNoSymlink } from '../store/paths.js';
 import { LOCAL, type Store } from '../store/store.js';
 import { writeTextAtomic } from '../store/text-file.js';
-import { FrozenLog } from '../store/visit.js';
 
 const FED = 'fed.json';
 /**
@@ -193,9 +192,8 @@ export class MemorySearch {
   private feed(idx: SearchIndex): void {
     const path = join(this.dir, FED);
     const fed = readFed(path);
-    // The acknowledged segments, and the first layout's read-only log while visiting (never acknowledged).
+    // The acknowledged segments.
     const logs: Record<string, { size: number; crc: number }> = { ...this.store.ledger.logs };
-    for (const f of this.store.logs.values()) if (f instanceof FrozenLog) logs[f.name] = f.meta;
     const names = Object.keys(logs).filter((n) => n !== LOCAL);
     idx.retain(new Set(names));
     let changed = false;

@@ -27,7 +27,7 @@ export default operation({
   wholePass: () => 'verify',
   needs: 'none',
   run: async (a, ctx) => {
-    const { Memory, repairMemory, oldLogs } = await import('./doctor-engine.js');
+    const { Memory, repairMemory } = await import('./doctor-engine.js');
     const l = layout(ctx.dir);
     const checks: Check[] = [];
     const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
@@ -46,7 +46,6 @@ export default operation({
         }
       }
       checks.push({ check: 'lock', ok: true, detail: existsSync(l.lock) ? `held (${l.lock}); a dead holder's lock is taken over automatically` : 'free' });
-      checks.push({ check: 'layout', ok: oldLogs(l).length === 0, detail: oldLogs(l).length ? 'the first layout: the first write on a branch (or `gctx migrate`) moves it into .GCC/events/; at a detached HEAD it is read as it is' : 'writer-owned segments (.GCC/events/)' });
       try {
         const m = await Memory.open(ctx.dir, { lockTimeoutMs: 5_000, search: 'on-demand' });
         const before = m.warnings.length;

@@ -9,7 +9,6 @@ import { readLedger } from './ledger.js';
 import type { LogFile } from './logfile.js';
 import { LOCAL } from './segments.js';
 import type { OpenStore } from './open-store.js';
-import { FrozenLog } from './visit.js';
 
 export interface CatchUp {
   /** New events from every log, in id order. */
@@ -43,10 +42,8 @@ export function catchUpLogs(store: OpenStore, lastId: string, now?: number): Cat
     }
     const names = new Set(store.listSegments());
     for (const name of names) if (!store.logs.has(name) || name === store.ledger.open) growing.add(store.file(name));
-    // Git moved to or from a commit of the first layout: its events come or go.
-    if (store.lookForVisit(false)) reset = true;
     for (const f of [...store.logs.values()]) {
-      if (f.name !== LOCAL && !(f instanceof FrozenLog) && !names.has(f.name)) {
+      if (f.name !== LOCAL && !names.has(f.name)) {
         if (f.meta.size > 0) {
           // Gone: damage, unless git took it away or the ledger (as it now stands: a repair
           // rewrites it) no longer holds it as acknowledged.

@@ -28,7 +28,6 @@ export interface OpenStore {
   readonly local: LogFile;
   file(name: string): LogFile;
   listSegments(warnings?: string[]): string[];
-  lookForVisit(again: boolean): boolean;
   place(path: string, name: string): LogPlace;
   acknowledge(changed: readonly LogFile[] | 'all', replaced?: boolean, sealedChanged?: boolean, justAppended?: boolean): void;
 }

@@ -30,7 +30,6 @@ import type { OpenStore } from './open-store.js';
 import { assertNoSymlink, type Layout } from './paths.js';
 import { LOCAL, listSegments } from './segments.js';
 import { mergeById } from './stream.js';
-import { FrozenLog, type Visit, Visits } from './visit.js';
 
 export { LOCAL } from './segments.js';
 export type { CatchUp } from './catch-up.js';
@@ -66,13 +65,10 @@ export class Store implements OpenStore {
   gitBusy: string | null = null;
   /** Called as a pass over much of the history starts (OpenOptions.onLongPass). */
   longPass: (() => void) | undefined;
-  /** Whether the work tree holds a commit of the first layout that git tracks, and its read-only log (visit.ts). */
-  private readonly visits: Visits;
 
   constructor(readonly layout: Layout) {
     this.lock = new FileLock(layout.lock);
     this.repo = findRepo(layout.root);
-    this.visits = new Visits(layout, this.repo);
     this.ledgerSig = signatureOf(layout.ledger);
     const ledger = readLedger(layout.ledger);
     this.ledgerLost = ledger === null && ledgerDamaged(layout.ledger);
@@ -86,16 +82,6 @@ export class Store implements OpenStore {
     this.ledgerLost = false;
     this.ledger = emptyLedger();
     this.logs.clear();
-  }
-
-  /** Set while the work tree holds a commit of the first layout that git tracks: nothing git tracks is changed then. */
-  get visit(): Visit | null {
-    return this.visits.visit;
-  }
-
-  /** The first layout's events join the logs as a read-only log while visiting, and leave when git moves on. */
-  lookForVisit(again: boolean): boolean {
-    return this.visits.look(this.logs, () => this.local.meta.size === 0 && this.local.sizeOnDisk() === null, again);
   }
 
   /** Where a log stands for git-explain.ts: whether git may explain a change to it. */
@@ -156,7 +142,7 @@ export class Store implements OpenStore {
     let sealedToo = changed === 'all' || sealedChanged;
     if (changed === 'all') {
       const logs = Object.create(null) as Record<string, LedgerEntry>;
-      for (const f of this.logs.values()) if (!(f instanceof FrozenLog) && (f.meta.size > 0 || f.sizeOnDisk() !== null)) logs[f.name] = this.entryOf(f);
+      for (const f of this.logs.values()) if ((f.meta.size > 0 || f.sizeOnDisk() !== null)) logs[f.name] = this.entryOf(f);
       this.ledger.logs = logs;
     } else {
       for (const f of changed) {
