@@ -22,6 +22,7 @@ import { currentBranch, type MemoryState } from '../decider/state.js';
 import { type Config, DEFAULT_CONFIG, FORMAT_VERSION, type GccEvent, MAIN } from '../events/types.js';
 import { asGccError, GccError, gccError } from '../errors.js';
 import { layout, type Layout } from '../store/paths.js';
+import { journalHolds } from '../store/journal.js';
 import { asFolderError, makeFolders, makeProblem } from '../store/project-folder.js';
 import { type Checked, Store } from '../store/store.js';
 import { changedSince, recordTree, uncommittedSince } from './git-files.js';
@@ -84,7 +85,9 @@ export class Memory {
       // A project folder that is a file, a link loop, a path too long, one this user may not look into.
       if ((err as { code?: string }).code !== 'ENOENT') throw asGccError(asFolderError(l.root, err));
     }
-    if (!exists && !opts.create) throw gccError('E_NOT_INITIALIZED', `no memory in ${l.root}`, 'run `gctx init` in the project folder (or pass --dir)');
+    // `.GCC/` removed while this clone's journal holds its logs: made again, and restored from it.
+    const restore = !exists && journalHolds(l.root);
+    if (!exists && !opts.create && !restore) throw gccError('E_NOT_INITIALIZED', `no memory in ${l.root}`, 'run `gctx init` in the project folder (or pass --dir)');
     if (!exists) {
       try {
         makeFolders(l.gcc);
@@ -94,7 +97,7 @@ export class Memory {
     }
     try {
       const m = new Memory(l, new Store(l), opts);
-      await m.openLogs(exists);
+      await m.openLogs(exists || restore);
       if (opts.search !== 'on-demand') await m.loadSearch();
       return m;
     } catch (err) {

@@ -98,6 +98,9 @@ function conflicted(store: Store, name: string): boolean {
 
 /** Every log against the ledger; a segment git left conflicted is resolved by union first. */
 export async function checkLogs({ store, now, lock, warn }: Disk): Promise<Checked> {
+  if (store.journalDiffers()) {
+    for (const w of await store.withLock(() => store.reconcileJournal(now()), lock)) warn(w);
+  }
   for (let attempt = 0; ; attempt++) {
     try {
       return store.check(now().getTime());

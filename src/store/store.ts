@@ -11,7 +11,7 @@
  * path is a union of files, conflict-free by construction (docs/git.md).
  */
 import { lstatSync, mkdirSync, type Stats } from 'node:fs';
-import { relative } from 'node:path';
+import { join, relative } from 'node:path';
 import type { GccEvent, Placed } from '../events/types.js';
 import { type GccError, gccError } from '../errors.js';
 import { assertEntrySize } from '../log/codec.js';
@@ -25,9 +25,11 @@ import { emptyLedger, type Ledger, type LedgerEntry, ledgerDamaged, readLedger, 
 import { foreignTail } from './intact.js';
 import { FileLock, type LockOptions } from './lock.js';
 import { copyMeta, signatureOf, statSignature } from './log-meta.js';
+import { Journal, privateDir } from './journal.js';
 import { LogFile } from './logfile.js';
 import type { OpenStore } from './open-store.js';
 import { assertNoSymlink, type Layout } from './paths.js';
+import { differences, reconcileJournal, wantsTrim } from './journal-check.js';
 import { LOCAL, listSegments } from './segments.js';
 import { mergeById } from './stream.js';
 
@@ -65,10 +67,16 @@ export class Store implements OpenStore {
   gitBusy: string | null = null;
   /** Called as a pass over much of the history starts (OpenOptions.onLongPass). */
   longPass: (() => void) | undefined;
+  /** The copy of this clone's own logs in the git dir (journal.ts); null outside git. */
+  readonly journal: Journal | null;
+  /** Own segments a stash holds: read from their copy until it is popped or dropped (journal-check.ts). */
+  readonly fromJournal = new Set<string>();
 
   constructor(readonly layout: Layout) {
     this.lock = new FileLock(layout.lock);
     this.repo = findRepo(layout.root);
+    const own = privateDir(layout.root, this.repo);
+    this.journal = own ? new Journal(join(own, 'journal')) : null;
     this.ledgerSig = signatureOf(layout.ledger);
     const ledger = readLedger(layout.ledger);
     this.ledgerLost = ledger === null && ledgerDamaged(layout.ledger);
@@ -82,6 +90,22 @@ export class Store implements OpenStore {
     this.ledgerLost = false;
     this.ledger = emptyLedger();
     this.logs.clear();
+  }
+
+  /** Whether the work tree may differ from the journal, or the journal wants trimming: asked without the lock or git. */
+  journalDiffers(): boolean {
+    return this.journal !== null && (differences(this).length > 0 || wantsTrim(this));
+  }
+
+  /** The work tree brought in line with the journal (journal-check.ts), under the lock: what the user is told. */
+  reconcileJournal(now: Date): string[] {
+    if (!this.journal) return [];
+    const names = differences(this);
+    const before = new Set(this.fromJournal);
+    const r = reconcileJournal(this, names, wantsTrim(this), now);
+    for (const name of this.fromJournal) if (!before.has(name)) this.logs.delete(name);
+    if (r.ledgerChanged) this.acknowledge([], false, true);
+    return r.said;
   }
 
   /** Where a log stands for git-explain.ts: whether git may explain a change to it. */
@@ -98,7 +122,9 @@ export class Store implements OpenStore {
     let f = this.logs.get(name);
     if (!f) {
       const path = name === LOCAL ? this.layout.localLog : this.layout.segment(name);
-      f = new LogFile(name, path, relative(this.layout.root, path), this.layout.root);
+      const read = this.fromJournal.has(name) && this.journal ? this.journal.pathOf(name) : path;
+      f = new LogFile(name, read, relative(this.layout.root, path), this.layout.root);
+      f.journal = read === path ? this.journal : null;
       this.logs.set(name, f);
     }
     return f;
@@ -111,7 +137,8 @@ export class Store implements OpenStore {
   listSegments(warnings?: string[]): string[] {
     const { names, mtimes } = listSegments(this.layout, warnings);
     this.dirMtimes = mtimes;
-    return names;
+    if (this.fromJournal.size === 0) return names;
+    return [...new Set([...names, ...this.fromJournal])].sort();
   }
 
   /** Every log on disk held against the ledger, on open (check.ts). `collect`: gather every damage rather than throw the first. */
