@@ -9,6 +9,7 @@ import { ensureExclude } from '../store/git-exclude.js';
 import { takenByGit } from '../store/git-explain.js';
 import type { LockOptions } from '../store/lock.js';
 import { fileHasConflictMarkers } from '../store/conflicted.js';
+import { runGit } from '../store/git-probe.js';
 import { resolveConflict } from '../store/resolve-conflict.js';
 import { EVENTS_DIR, GCC_DIR, GITIGNORE } from '../store/paths.js';
 import { type Checked, LOCAL, type Store } from '../store/store.js';
@@ -44,10 +45,22 @@ export function ensureIgnore({ store, warn }: Disk): void {
     /* missing */
   }
   if (store.repo && takenByGit(store.layout.root, `${GCC_DIR}/.gitignore`)) return;
+  // A stash may hold it (`git stash -u`): one written here would make `git stash pop` fail.
+  // The same rules are in info/exclude meanwhile.
+  if (store.repo && stashed(store.layout.root)) return;
   try {
     writeFileSync(ignore, GITIGNORE, { flag: 'wx' }); // never through a link left at its name
   } catch (err) {
     warn(`could not write ${ignore}: ${asGccError(err).message}`);
+  }
+}
+
+function stashed(root: string): boolean {
+  try {
+    runGit(root, ['rev-parse', '-q', '--verify', 'refs/stash']);
+    return true;
+  } catch {
+    return false;
   }
 }
 
