@@ -199,3 +199,24 @@ describe('no work-tree command loses an acknowledged event', () => {
     expectAll(s, dir, [onFeature, uncommitted]);
   });
 });
+
+describe('doctor --repair never takes a copy holding less than was acknowledged as whole', () => {
+  it('a stash copy with fewer events than acknowledged: restored, the shortfall recorded as a loss', { timeout: T }, () => {
+    const s = sandbox();
+    const dir = repo(s);
+    note(s, dir);
+    note(s, dir);
+    s.git(dir, 'stash', '-u');
+    s.git(dir, 'stash', 'apply', '-q');
+    note(s, dir); // appended past what the stash holds
+    const ledger = JSON.parse(readFileSync(join(dir, '.GCC', '.local', 'ledger.json'), 'utf8')) as { open: string };
+    // No journal (as for another clone's segment): git's copies are all there is.
+    rmSync(join(s.git(dir, 'rev-parse', '--absolute-git-dir').trim(), 'gcc'), { recursive: true, force: true });
+    rmSync(join(dir, '.GCC', 'events', ledger.open));
+    expect(s.gctx(dir, 'status').status).toBe(2);
+    const r = s.gctx(dir, 'doctor', '--repair');
+    expect(r.stdout).toMatch(/1 event\(s\) lost, recorded/);
+    expect(s.gctx(dir, 'verify').status).toBe(0);
+    expect(memoryText(s, dir).text).toContain('memory.repaired');
+  });
+});
