@@ -3,10 +3,11 @@
  * this clone acknowledged is lost, no command exits 2, every hook is recorded, and verify
  * passes after. Real git, the built CLI, the real `gctx hook` process.
  */
-import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Sandbox } from './support.js';
 
@@ -218,5 +219,44 @@ describe('doctor --repair never takes a copy holding less than was acknowledged 
     expect(r.stdout).toMatch(/1 event\(s\) lost, recorded/);
     expect(s.gctx(dir, 'verify').status).toBe(0);
     expect(memoryText(s, dir).text).toContain('memory.repaired');
+  });
+});
+
+describe('property: any sequence of work-tree commands between appends keeps every acknowledged event', () => {
+  type Step = 'note' | 'hook' | 'commit' | 'stash' | 'pop' | 'checkout' | 'clean' | 'reset' | 'rmGcc' | 'tarSave' | 'tarExtract';
+  const steps: Step[] = ['note', 'hook', 'commit', 'stash', 'pop', 'checkout', 'clean', 'reset', 'rmGcc', 'tarSave', 'tarExtract'];
+
+  it('acknowledged ids stay visible; no exit 2; verify OK', { timeout: 900_000 }, () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...steps), { minLength: 4, maxLength: 9 }), (seq) => {
+        const s = sandbox();
+        const dir = repo(s);
+        const archive = join(s.root, 'copy.tar');
+        let saved = false;
+        const acknowledged: string[] = [note(s, dir)];
+        for (const step of seq) {
+          if (step === 'note') acknowledged.push(note(s, dir));
+          else if (step === 'hook') acknowledged.push(hook(s, dir));
+          else if (step === 'commit') {
+            s.git(dir, 'add', '-A');
+            s.tryGit(dir, 'commit', '-qm', 'memory');
+          }
+          else if (step === 'stash') s.tryGit(dir, 'stash', '-u');
+          else if (step === 'pop') s.tryGit(dir, 'stash', 'pop');
+          else if (step === 'checkout') s.git(dir, 'checkout', '.');
+          else if (step === 'clean') s.git(dir, 'clean', '-fdxq');
+          else if (step === 'reset') {
+            s.git(dir, 'add', '-A');
+            s.git(dir, 'reset', '-q', '--hard');
+          } else if (step === 'rmGcc') rmSync(join(dir, '.GCC'), { recursive: true, force: true });
+          else if (step === 'tarSave') saved ||= spawnSync('tar', ['-cf', archive, '.GCC'], { cwd: dir, stdio: 'ignore' }).status === 0;
+          else if (saved) execFileSync('tar', ['-xf', archive], { cwd: dir, stdio: 'ignore' });
+        }
+        acknowledged.push(hook(s, dir));
+        expectAll(s, dir, acknowledged);
+        rmSync(s.root, { recursive: true, force: true });
+      }),
+      { numRuns: Number(process.env.GCC_NET_RUNS ?? 5) },
+    );
   });
 });
