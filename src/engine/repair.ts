@@ -173,6 +173,20 @@ function rewriteWhole(store: Store, name: string, rel: string, entry: { size: nu
   return kept;
 }
 
+/** The journal's copies made what the repair left on disk, so the next open does not undo it. */
+function syncJournal(store: Store): void {
+  const j = store.journal;
+  if (!j) return;
+  for (const name of j.names()) {
+    if (store.fromJournal.has(name)) continue;
+    try {
+      j.replace(name, readFileSync(name === LOCAL ? store.layout.localLog : store.layout.segment(name)));
+    } catch {
+      j.drop(name);
+    }
+  }
+}
+
 /**
  * Make a damaged memory open again, recording every loss. Under the lock; the caller opens the
  * memory afterwards (views are rebuilt then).
@@ -277,7 +291,9 @@ export async function repairMemory(root: string, now: () => Date): Promise<Repai
       report.ledger = true;
       records.push({ type: 'memory.repaired', data: { segment: 'ledger', kept: 0, lost: 0, reason: 'the ledger of what this clone acknowledged was missing or damaged; the logs were acknowledged as they stood' }, branch: MAIN });
     }
-    // From now on the memory is what stands on disk: acknowledge it whole, then record the losses.
+    // From now on the memory is what stands on disk, the journal's copies too: acknowledge it
+    // whole, then record the losses.
+    syncJournal(store);
     const again: GccError[] = [];
     store.check(now().getTime(), again);
     if (again.length) throw again[0]!;

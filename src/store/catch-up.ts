@@ -31,6 +31,14 @@ export function catchUpLogs(store: OpenStore, lastId: string, now?: number): Cat
   let reset = false;
   const growing = new Set<LogFile>([store.local]);
   if (somethingMoved(store)) {
+    // Under the lock, what a work-tree command did to this clone's own logs is mended first
+    // (journal-check.ts), as an open would.
+    if (store.lock.isHeld) {
+      const before = store.fromJournal.size;
+      const said = store.reconcileJournal(new Date(now ?? Date.now()));
+      store.warnings.push(...said);
+      if (said.length || store.fromJournal.size !== before) reset = true;
+    }
     const disk = readLedger(store.layout.ledger);
     if (disk) {
       // Another process of this clone rotated: the segment open before may have grown up to
@@ -47,6 +55,15 @@ export function catchUpLogs(store: OpenStore, lastId: string, now?: number): Cat
         if (f.meta.size > 0) {
           // Gone: damage, unless git took it away or the ledger (as it now stands: a repair
           // rewrites it) no longer holds it as acknowledged.
+          // Without the lock, an own segment is read from its journal copy until an operation mends it.
+          if (!store.lock.isHeld && store.journaled(f.name)) {
+            store.fromJournal.add(f.name);
+            if (f.name === store.ledger.open) store.ledger.open = null;
+            store.logs.delete(f.name);
+            growing.add(store.file(f.name));
+            reset = true;
+            continue;
+          }
           if ((disk ?? store.ledger).logs[f.name]?.size) {
             const why = explainVanished(store.place(store.layout.segment(f.name), f.name));
             if (why) {

@@ -180,10 +180,8 @@ export function reconcileJournal(s: JournalOwner, names: readonly string[], trim
     if (!copy) continue;
     const work = readOrNull(path);
     if (work?.equals(copy)) continue;
-    if (work && work.length > copy.length && work.subarray(0, copy.length).equals(copy)) {
-      j.replace(name, work); // a writer without the journal appended: the copy catches up
-      continue;
-    }
+    // Grown past the copy: what was acknowledged is all there; what follows is the check's to judge.
+    if (work && work.length > copy.length && work.subarray(0, copy.length).equals(copy)) continue;
     const f = name === 'local' ? null : (facts?.get(rel) ?? null);
     if (f && !work) {
       if (f.touchedBy && !f.head && !f.index) {
@@ -209,7 +207,8 @@ export function reconcileJournal(s: JournalOwner, names: readonly string[], trim
       j.replace(name, work); // git put other bytes there that HEAD holds: git's truth
       continue;
     }
-    if (work) {
+    // A file that is only short of the copy (cut, or torn by a crash) holds nothing to keep.
+    if (work && !copy.subarray(0, work.length).equals(work)) {
       const kept = join(s.layout.quarantine, `${name.replaceAll('/', '__')}-${now.toISOString().replace(/[:.]/g, '-')}-${process.pid}.damaged`);
       assertNoSymlink(root, kept);
       mkdirSync(s.layout.quarantine, { recursive: true });
@@ -218,7 +217,7 @@ export function reconcileJournal(s: JournalOwner, names: readonly string[], trim
     assertNoSymlink(root, path);
     mkdirSync(dirname(path), { recursive: true });
     writeDurably(path, copy);
-    said.push(`restored ${rel} (${plural(eventsIn(copy))}) from this clone's journal in git's folder: it was ${work ? 'damaged (the damaged file is in .GCC/quarantine/)' : 'missing'}`);
+    said.push(`restored ${rel} (${plural(eventsIn(copy))}) from this clone's journal in git's folder: it was ${!work ? 'missing' : copy.subarray(0, work.length).equals(work) ? 'cut short' : 'damaged (the damaged file is in .GCC/quarantine/)'}`);
   }
   if (trim && facts) {
     for (const name of segments) {

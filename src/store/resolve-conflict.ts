@@ -45,7 +45,10 @@ export function resolveConflict(store: Store, name: string): number {
   for (const t of [sides.ours, sides.theirs]) for (const e of parse(t, f.rel, 0, false).events) if (!byId.has(e.id)) byId.set(e.id, e);
   const events = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
   const files = renumber(events);
-  writeFileSync(f.path, files.length ? serialize(files[0]!) : '');
+  const whole = files.length ? serialize(files[0]!) : '';
+  writeFileSync(f.path, whole);
+  // The union is this log from now on: its journal copy too, or the next open would put the old bytes back.
+  if (store.journaled(name)) store.journal?.replace(name, Buffer.from(whole, 'utf8'));
   const written = [f];
   for (const extra of files.slice(1)) {
     const more = store.file(newSegmentName(new Date(), randomHex(3)));

@@ -97,6 +97,10 @@ export class Store implements OpenStore {
     return this.journal !== null && (differences(this).length > 0 || wantsTrim(this));
   }
 
+  journaled(name: string): boolean {
+    return this.journal?.size(name) != null;
+  }
+
   /** The work tree brought in line with the journal (journal-check.ts), under the lock: what the user is told. */
   reconcileJournal(now: Date): string[] {
     if (!this.journal) return [];
@@ -217,6 +221,8 @@ export class Store implements OpenStore {
       /* none */
     }
     const sig = st && !st.isSymbolicLink() ? statSignature(st) : null;
+    // The ledger removed under this process (`git clean -fdx`): the next write writes all of it.
+    if (sig === null && this.ledgerSig !== null) this.ledgerBehind = true;
     if (sig !== this.ledgerSig || sig === null) {
       const views = sig === null ? undefined : readViews(this.layout.ledger);
       this.ledger.views = views ?? null;

@@ -238,6 +238,8 @@ describe('property: any sequence of work-tree commands between appends keeps eve
           if (step === 'note') acknowledged.push(note(s, dir));
           else if (step === 'hook') acknowledged.push(hook(s, dir));
           else if (step === 'commit') {
+            // Committed as a person does while hooks run (a committed removal stays removed, by design).
+            expect(s.gctx(dir, 'status').status).toBe(0);
             s.git(dir, 'add', '-A');
             s.tryGit(dir, 'commit', '-qm', 'memory');
           }
@@ -258,5 +260,31 @@ describe('property: any sequence of work-tree commands between appends keeps eve
       }),
       { numRuns: Number(process.env.GCC_NET_RUNS ?? 5) },
     );
+  });
+});
+
+describe('a process that stays open', () => {
+  it('reads and writes on across git stash -u, git clean -fdx and git stash pop', { timeout: T }, async () => {
+    const { Memory } = await import('../../../src/engine/memory.js');
+    const s = sandbox();
+    const dir = repo(s);
+    const texts = [note(s, dir)];
+    const m = await Memory.open(dir, { search: 'on-demand' });
+    try {
+      const has = (t: string) => {
+        m.refresh();
+        return m.events().some((e) => JSON.stringify(e).includes(t));
+      };
+      s.git(dir, 'stash', '-u');
+      expect(texts.every(has)).toBe(true); // a read, without the lock
+      await m.execute({ type: 'log', observation: 'written while stashed', thought: '', action: '' });
+      s.git(dir, 'clean', '-fdxq');
+      await m.execute({ type: 'log', observation: 'written after the clean', thought: '', action: '' });
+      s.git(dir, 'stash', 'pop');
+      for (const t of [...texts, 'written while stashed', 'written after the clean']) expect(has(t), t).toBe(true);
+    } finally {
+      m.close();
+    }
+    expect(s.gctx(dir, 'verify').status).toBe(0);
   });
 });
