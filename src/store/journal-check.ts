@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse } from '../log/codec.js';
+import { hasConflictMarkers } from '../log/conflict.js';
 import { gitPath, runGit } from './git-probe.js';
 import { type Journal, writeDurably } from './journal.js';
 import { signatureOf } from './log-meta.js';
@@ -182,6 +183,8 @@ export function reconcileJournal(s: JournalOwner, names: readonly string[], trim
     if (work?.equals(copy)) continue;
     // Grown past the copy: what was acknowledged is all there; what follows is the check's to judge.
     if (work && work.length > copy.length && work.subarray(0, copy.length).equals(copy)) continue;
+    // Conflict markers (two copies of one clone merged): resolved by union, which keeps both sides.
+    if (work && hasConflictMarkers(work.toString('utf8'))) continue;
     const f = name === 'local' ? null : (facts?.get(rel) ?? null);
     if (f && !work) {
       if (f.touchedBy && !f.head && !f.index) {
