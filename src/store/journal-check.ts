@@ -22,6 +22,8 @@ import { assertNoSymlink, type Layout } from './paths.js';
 import type { GitRepo } from './git-probe.js';
 import type { Ledger } from './ledger.js';
 
+const REFS = ['refs/heads', 'refs/remotes', 'refs/tags'];
+
 /** What the check needs of the store. */
 export interface JournalOwner {
   readonly layout: Layout;
@@ -71,7 +73,8 @@ export function differences(s: JournalOwner): string[] {
 
 /** Whether the journal holds enough sealed copies to look for ones git now holds for good. */
 export function wantsTrim(s: JournalOwner): boolean {
-  return s.journal !== null && s.journal.names().filter((n) => n !== 'local' && n !== s.ledger.open).length > TRIM_AFTER;
+  if (!s.journal) return false;
+  return s.journal.names().filter((n) => n !== 'local' && n !== s.ledger.open).length > TRIM_AFTER;
 }
 
 /** What git says of one path. */
@@ -94,7 +97,7 @@ function blobId(bytes: Buffer, long: boolean): string {
 /** Git's answers for every path at once: four git processes whatever their number. Null when git cannot tell. */
 function askGit(root: string, rels: readonly string[]): Map<string, Facts> | null {
   try {
-    const refs = runGit(root, ['for-each-ref', '--format=%(objectname) %(refname)', 'refs/heads', 'refs/remotes', 'refs/tags'])
+    const refs = runGit(root, ['for-each-ref', '--format=%(objectname) %(refname)', ...REFS])
       .split('\n')
       .filter(Boolean)
       .map((l) => l.split(' ') as [string, string]);
@@ -112,19 +115,26 @@ function askGit(root: string, rels: readonly string[]): Map<string, Facts> | nul
       /* no stash */
     }
     const remotes = refs.filter(([, r]) => r.startsWith('refs/remotes/') && !r.endsWith('/HEAD'));
-    const keepers = (remotes.length ? remotes : refs.filter(([, r]) => r.startsWith('refs/heads/'))).map(([sha]) => sha);
+    const branches = refs.filter(([, r]) => r.startsWith('refs/heads/'));
+    const keepers = (remotes.length ? remotes : branches).map(([sha]) => sha);
     const others = refs.filter(([sha]) => sha !== head).map(([sha]) => sha);
     const lines: [string, keyof Facts | 'kept', string][] = [];
     for (const rel of rels) {
       if (head) lines.push([rel, 'head', `HEAD:./${rel}`]);
       lines.push([rel, 'index', `:./${rel}`]);
       for (const sha of new Set(others)) lines.push([rel, 'otherRef', `${sha}:./${rel}`]);
-      for (const s of stashes) for (const part of [`${s}^3`, s, `${s}^2`]) lines.push([rel, 'stash', `${part}:./${rel}`]);
+      for (const s of stashes) {
+        for (const part of [`${s}^3`, s, `${s}^2`]) lines.push([rel, 'stash', `${part}:./${rel}`]);
+      }
       for (const sha of new Set(keepers)) lines.push([rel, 'kept', `${sha}:./${rel}`]);
     }
-    const out = new Map<string, Facts>(rels.map((r) => [r, { head: null, index: null, touchedBy: null, otherRef: false, stash: false, kept: new Set() }]));
+    const none = (): Facts => ({
+      head: null, index: null, touchedBy: null, otherRef: false, stash: false, kept: new Set<string>(),
+    });
+    const out = new Map<string, Facts>(rels.map((r) => [r, none()]));
     if (lines.length) {
-      const answers = runGit(root, ['cat-file', '--batch-check'], lines.map(([, , q]) => `${q}\n`).join('')).split('\n');
+      const input = lines.map(([, , q]) => `${q}\n`).join('');
+      const answers = runGit(root, ['cat-file', '--batch-check'], input).split('\n');
       lines.forEach(([rel, what], i) => {
         const m = /^([0-9a-f]+) blob \d+$/.exec(answers[i] ?? '');
         if (!m) return;
@@ -138,7 +148,8 @@ function askGit(root: string, rels: readonly string[]): Map<string, Facts> | nul
     }
     if (head) {
       // --full-history: a merge whose first parent never had the file still shows the side that removed it.
-      const log = runGit(root, ['log', '--full-history', '--relative', '--format=%x00%H', '--name-only', 'HEAD', '--', ...rels]);
+      const args = ['log', '--full-history', '--relative', '--format=%x00%H', '--name-only', 'HEAD', '--', ...rels];
+      const log = runGit(root, args);
       for (const block of log.split('\0').filter(Boolean)) {
         const [sha, ...names] = block.split('\n').filter(Boolean);
         for (const n of names) {
@@ -166,7 +177,12 @@ const plural = (n: number) => `${n} event${n === 1 ? '' : 's'}`;
  * Bring the work tree in line with the journal for `names` (from differences), and trim copies
  * git now holds for good. Under the lock. Returns what the user is told.
  */
-export function reconcileJournal(s: JournalOwner, names: readonly string[], trim: boolean, now: Date): { said: string[]; ledgerChanged: boolean } {
+export function reconcileJournal(
+  s: JournalOwner,
+  names: readonly string[],
+  trim: boolean,
+  now: Date,
+): { said: string[]; ledgerChanged: boolean } {
   const j = s.journal!;
   const said: string[] = [];
   let ledgerChanged = false;
@@ -192,7 +208,8 @@ export function reconcileJournal(s: JournalOwner, names: readonly string[], trim
         if (s.ledger.logs[name]) delete s.ledger.logs[name];
         if (s.ledger.open === name) s.ledger.open = null;
         ledgerChanged = true;
-        said.push(`${rel} was removed by commit ${f.touchedBy.slice(0, 7)}: ${plural(eventsIn(copy))} no longer in memory`);
+        const by = f.touchedBy.slice(0, 7);
+        said.push(`${rel} was removed by commit ${by}: ${plural(eventsIn(copy))} no longer in memory`);
         continue;
       }
       if (f.otherRef) continue; // committed on another line: memory follows the code
@@ -212,7 +229,8 @@ export function reconcileJournal(s: JournalOwner, names: readonly string[], trim
     }
     // A file that is only short of the copy (cut, or torn by a crash) holds nothing to keep.
     if (work && !copy.subarray(0, work.length).equals(work)) {
-      const kept = join(s.layout.quarantine, `${name.replaceAll('/', '__')}-${now.toISOString().replace(/[:.]/g, '-')}-${process.pid}.damaged`);
+      const stamp = now.toISOString().replace(/[:.]/g, '-');
+      const kept = join(s.layout.quarantine, `${name.replaceAll('/', '__')}-${stamp}-${process.pid}.damaged`);
       assertNoSymlink(root, kept);
       mkdirSync(s.layout.quarantine, { recursive: true });
       writeFileSync(kept, work, { flag: 'wx' });
@@ -220,7 +238,9 @@ export function reconcileJournal(s: JournalOwner, names: readonly string[], trim
     assertNoSymlink(root, path);
     mkdirSync(dirname(path), { recursive: true });
     writeDurably(path, copy);
-    said.push(`restored ${rel} (${plural(eventsIn(copy))}) from this clone's journal in git's folder: it was ${!work ? 'missing' : copy.subarray(0, work.length).equals(work) ? 'cut short' : 'damaged (the damaged file is in .GCC/quarantine/)'}`);
+    const cut = work !== null && copy.subarray(0, work.length).equals(work);
+    const was = !work ? 'missing' : cut ? 'cut short' : 'damaged (the damaged file is in .GCC/quarantine/)';
+    said.push(`restored ${rel} (${plural(eventsIn(copy))}) from this clone's journal in git's folder: it was ${was}`);
   }
   if (trim && facts) {
     for (const name of segments) {

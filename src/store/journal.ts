@@ -7,7 +7,10 @@
  * is no journal, and the log is the only home (docs/reliability.md).
  */
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync,
+  statSync, writeSync,
+} from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { findRepo, type GitRepo } from './git-probe.js';
 
@@ -49,7 +52,8 @@ export class Journal {
       if (entry === LOCAL_FILE) out.push('local');
       else if (MONTH_DIR.test(entry)) {
         try {
-          for (const f of readdirSync(join(this.dir, entry)).sort()) if (/^[^.].*\.md$/.test(f)) out.push(`${entry}/${f}`);
+          const files = readdirSync(join(this.dir, entry)).sort();
+          for (const f of files) if (/^[^.].*\.md$/.test(f)) out.push(`${entry}/${f}`);
         } catch {
           /* gone meanwhile */
         }

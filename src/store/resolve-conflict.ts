@@ -40,9 +40,15 @@ export function resolveConflict(store: Store, name: string): number {
   const f = store.file(name);
   const text = readFileSync(f.path, 'utf8');
   const sides = conflictSides(text);
-  if (!sides) throw gccError('E_CORRUPT', `${f.rel} holds conflict markers that do not nest as git writes them`, 'resolve the conflict by hand (keep both sides\' entries), then retry', { file: f.rel });
+  if (!sides) {
+    const fix = 'resolve the conflict by hand (keep both sides\' entries), then retry';
+    const what = `${f.rel} holds conflict markers that do not nest as git writes them`;
+    throw gccError('E_CORRUPT', what, fix, { file: f.rel });
+  }
   const byId = new Map<string, GccEvent>();
-  for (const t of [sides.ours, sides.theirs]) for (const e of parse(t, f.rel, 0, false).events) if (!byId.has(e.id)) byId.set(e.id, e);
+  for (const t of [sides.ours, sides.theirs]) {
+    for (const e of parse(t, f.rel, 0, false).events) if (!byId.has(e.id)) byId.set(e.id, e);
+  }
   const events = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
   const files = renumber(events);
   const whole = files.length ? serialize(files[0]!) : '';
