@@ -213,7 +213,8 @@ export function reconcileJournal(
         continue;
       }
       if (f.otherRef) continue; // committed on another line: memory follows the code
-      if (f.stash) {
+      // A stash's tree holds every tracked file: it took the segment only if HEAD does not hold it.
+      if (f.stash && !f.head) {
         s.fromJournal.add(name);
         // The stash has seen it: what is recorded meanwhile goes to a new segment.
         if (s.ledger.open === name) {

@@ -288,3 +288,23 @@ describe('a process that stays open', () => {
     expect(s.gctx(dir, 'verify').status).toBe(0);
   });
 });
+
+describe('the journal is trimmed once git holds a segment for good', () => {
+  it('copies of segments a remote-tracking ref reaches whole are dropped; the open one stays', { timeout: T }, () => {
+    const s = sandbox();
+    const origin = s.origin();
+    const a = s.clone(origin, 'a');
+    for (let i = 0; i < 10; i++) {
+      note(s, a);
+      s.git(a, 'add', '-A'); // git has seen the open segment: the next append starts another
+    }
+    const journal = join(s.git(a, 'rev-parse', '--absolute-git-dir').trim(), 'gcc');
+    const copies = () => execFileSync('find', [journal, '-name', '*.md', '-path', '*/journal/2*'], { encoding: 'utf8' }).split('\n').filter(Boolean);
+    expect(copies().length).toBeGreaterThan(8);
+    s.commitAll(a, 'memory');
+    s.git(a, 'push', '-q', 'origin', 'main');
+    const texts = [note(s, a)];
+    expectAll(s, a, texts);
+    expect(copies().length).toBeLessThanOrEqual(2);
+  });
+});
