@@ -97,7 +97,7 @@ export class Fold {
     this.recent.clear();
     if (this.fromSnapshot()) return;
     const [epoch, lastId] = (this.views.readCheckpoint() ?? '').split(' ');
-    if ((epoch !== this.store.ledger.epoch || lastId !== this.store.ledger.lastId || !epoch) && !this.store.visit) {
+    if ((epoch !== this.store.ledger.epoch || lastId !== this.store.ledger.lastId || !epoch)) {
       try {
         const redact = await redactor();
         await this.store.withLock(() => {
@@ -180,7 +180,7 @@ export class Fold {
     this.views.writeLog(this._state, branch, latest);
   }
 
-  /** main.md or main's log.md is missing (a checkout leaving a commit of the first layout took the views it tracked): the views are rebuilt whole. */
+  /** main.md or main's log.md is missing (deleted, or taken by a git command): the views are rebuilt whole. */
   viewsGone(): boolean {
     return !existsSync(this.layout.mainMd) || !existsSync(this.layout.logOf(MAIN));
   }
@@ -211,12 +211,7 @@ export class Fold {
    * takes secrets out of whatever of the person's text is adopted or set aside.
    */
   settleLocked(logsReplaced: boolean, redact: Redact, opening = true): void {
-    if (this.store.visit) {
-      this.rebuilt = null;
-      return;
-    }
-    // Views git took away (a checkout leaving a commit of the first layout, which tracked files
-    // at their paths) are behind whatever the checkpoint says.
+    // Views taken away (deleted, or by a git command) are behind whatever the checkpoint says.
     // An operation, which rebuilds a log view it finds missing as it appends, asks only after
     // main.md, whose signature serves the hand-edit check below too.
     const main = this.views.lookAt(this.layout.mainMd);
@@ -359,8 +354,6 @@ export class Fold {
     this.recent.add(this._state, out);
     this._state = evolveUnfrozen(this._state, out);
     this.saveSnapshot(false);
-    // Visiting: the views stay as the old commit has them; the next open elsewhere rebuilds them.
-    if (this.store.visit) return out;
     try {
       this.project(before, out);
       this.views.checkpoint(this.stamp());

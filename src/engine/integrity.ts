@@ -160,10 +160,8 @@ function verifyLogs(l: Layout, now: number, hooks: VerifyHooks, store: Store): P
       views.writeCommits(state, name, (add) => store.stream((e) => e.type === 'commit.recorded' && add(e), now, name));
     }
     for (const name of after.relog) views.writeLog(state, name, newest(store, { branch: name, limit: 2 * LOG_WINDOW }).reverse());
-    // Visiting a commit of the first layout, the views on disk are that commit's tracked
-    // files, not gctx's: the logs and their union are all there is to check.
     const blocks: Blocks = [Buffer.allocUnsafe(1 << 16), Buffer.allocUnsafe(1 << 16)];
-    for (const rel of store.visit ? [] : filesUnder(shadow.gcc)) {
+    for (const rel of filesUnder(shadow.gcc)) {
       if (rel.startsWith('.local/')) continue;
       const path = join(l.gcc, rel);
       const file = relative(l.root, path);

@@ -2,7 +2,7 @@
  * Memory: one project's `.GCC/`, opened. It ties the store (segments, local log, ledger,
  * lock), the model (decide/evolve) and the views together:
  *
- *   open:    migrate an old layout git does not track → check every log against the ledger
+ *   open:    check every log against the ledger
  *            → fold (snapshot + what was appended since, or a streamed replay) → under the
  *            lock, if anything changed: set torn tails aside, acknowledge, rebuild views,
  *            adopt hand edits
@@ -11,10 +11,6 @@
  *
  * The folded state and the views that follow it are `Fold`'s (fold.ts); this class holds the
  * lifecycle and the answers to callers.
- *
- * At a commit of the first layout that git tracks (a visit, store/visit.ts) the old logs are
- * folded read-only: no view is written, no hand edit adopted, nothing git tracks changed; a
- * write there records into this clone's untracked segment, or migrates first on a branch.
  *
  * Reads catch up without the lock. Every public method returns data or throws GccError.
  */
@@ -26,6 +22,7 @@ import { currentBranch, type MemoryState } from '../decider/state.js';
 import { type Config, DEFAULT_CONFIG, FORMAT_VERSION, type GccEvent, MAIN } from '../events/types.js';
 import { asGccError, GccError, gccError } from '../errors.js';
 import { layout, type Layout } from '../store/paths.js';
+import { journalHolds } from '../store/journal.js';
 import { asFolderError, makeFolders, makeProblem } from '../store/project-folder.js';
 import { type Checked, Store } from '../store/store.js';
 import { changedSince, citeBlobs, recordTree, uncommittedSince } from './git-files.js';
@@ -37,8 +34,7 @@ import { defaultSpell } from '../context/status.js';
 import { sourceAt } from './at-ref.js';
 import { keepAside, type Problem, verifyMemory } from './integrity.js';
 import type { MemorySearch } from './search.js';
-import { assertHoldsMemory, assertMayInitialize, checkLogs, type Disk, ensureIgnore, hasAnyLog, migrateOldLayout } from './open-logs.js';
-import { headState, mayMigrate, visitNote } from '../store/visit.js';
+import { assertHoldsMemory, assertMayInitialize, checkLogs, type Disk, ensureIgnore, hasAnyLog } from './open-logs.js';
 import { Fold } from './fold.js';
 import type { ExecResult, ExecuteOptions, OpenOptions } from './options.js';
 import { ViewWriter } from './views.js';
@@ -78,10 +74,6 @@ export class Memory {
   get config(): Config {
     return this.state.config;
   }
-  /** What is said of a visit to a commit of the first layout (store/visit.ts), or null when not visiting. */
-  get visitNote(): string | null {
-    return this.store.visit ? visitNote(this.store.visit) : null;
-  }
 
   static async open(dir: string, opts: OpenOptions = {}): Promise<Memory> {
     const l = layout(resolve(dir));
@@ -96,7 +88,9 @@ export class Memory {
       // A project folder that is a file, a link loop, a path too long, one this user may not look into.
       if ((err as { code?: string }).code !== 'ENOENT') throw asGccError(asFolderError(l.root, err));
     }
-    if (!exists && !opts.create) throw gccError('E_NOT_INITIALIZED', `no memory in ${l.root}`, 'run `gctx init` in the project folder (or pass --dir)');
+    // `.GCC/` removed while this clone's journal holds its logs: made again, and restored from it.
+    const restore = !exists && journalHolds(l.root);
+    if (!exists && !opts.create && !restore) throw gccError('E_NOT_INITIALIZED', `no memory in ${l.root}`, 'run `gctx init` in the project folder (or pass --dir)');
     if (!exists) {
       try {
         makeFolders(l.gcc);
@@ -106,7 +100,7 @@ export class Memory {
     }
     try {
       const m = new Memory(l, new Store(l), opts);
-      await m.openLogs(exists, false);
+      await m.openLogs(exists || restore);
       if (opts.search !== 'on-demand') await m.loadSearch();
       return m;
     } catch (err) {
@@ -118,12 +112,10 @@ export class Memory {
     return { store: this.store, now: this.now, lock: this.lockOpts(), warn: (w: string) => this.warnings.push(w) };
   }
 
-  /** The steps of open after the folder is there; `migrate`: move a visited first layout too (a write on a branch, `gctx migrate`). */
-  private async openLogs(existed: boolean, migrate: boolean): Promise<void> {
+  /** The steps of open after the folder is there. */
+  private async openLogs(existed: boolean): Promise<void> {
     const disk = this.disk;
-    await migrateOldLayout(disk, migrate);
     const checked = await checkLogs(disk);
-    if (this.visitNote) this.warnings.push(this.visitNote);
     if (!hasAnyLog(this.store)) {
       assertMayInitialize(this.store, existed, this.opts.create);
       await this.initialize();
@@ -133,22 +125,6 @@ export class Memory {
       await this.settle(checked);
     }
     ensureIgnore(disk);
-  }
-
-  /**
-   * Move a visited first layout into segments (`gctx migrate`, or the first write on a branch)
-   * and open the memory again from them. Returns what was said of the move, or null when
-   * there was nothing to move.
-   */
-  async migrate(): Promise<string | null> {
-    const said = this.warnings.find((w) => w.startsWith('moved '));
-    if (!this.store.visit) return said ?? null;
-    // What was said of the visit no longer holds.
-    const note = this.warnings.indexOf(this.visitNote ?? '');
-    if (note !== -1) this.warnings.splice(note, 1);
-    const before = this.warnings.length;
-    await this.openLogs(true, true);
-    return this.warnings.slice(before).find((w) => w.startsWith('moved ')) ?? null;
   }
 
   private lockOpts() {
@@ -170,8 +146,7 @@ export class Memory {
     this.warnings.push(...checked.warnings);
     const changed = this.store.fresh || checked.added.length > 0 || checked.replaced.length > 0 || checked.grew.length > 0 || checked.resigned.length > 0 || checked.torn.length > 0;
     const stale = this.views.readCheckpoint() !== this.fold.stamp() || this.fold.viewsGone();
-    // Visiting, the views on disk are the old commit's tracked files: neither rebuilt nor read as edits.
-    if (!changed && (this.store.visit || (!stale && !this.fold.editsPending()))) return;
+    if (!changed && !stale && !this.fold.editsPending()) return;
     // Settling may adopt hand edits or set files aside: their text is redacted.
     const { redactSecrets } = await redactors();
     try {
@@ -219,10 +194,6 @@ export class Memory {
       // Loaded by the first write: a process that only reads never decides or redacts.
       const { decide, redactCommand, redactFiles, redact } = await writeDeps();
       const clean = redactCommand(cmd);
-      // A write where the user works on a commit of the first layout moves it first; at a
-      // detached HEAD or mid-bisect it records into this clone's untracked segment instead.
-      // (Where HEAD stands is asked again: a process that stays open may have opened elsewhere.)
-      if (this.store.visit && this.store.repo && mayMigrate(headState(this.store.repo))) await this.migrate();
       // A merge records no files of its own, but what it brings in is the receiving branch's from
       // now on: its tree is kept as that branch's baseline, as a commit's is.
       const git = clean.type === 'commit' || clean.type === 'merge' ? this.gitFiles(session) : null;
@@ -348,7 +319,6 @@ export class Memory {
 
   /** Rebuild every view from the logs; differing main.md / metadata.yaml are kept aside first. */
   async replay(): Promise<{ written: string[]; kept: string[] }> {
-    if (this.store.visit) throw gccError('E_READ_ONLY', 'this commit holds the first layout of .GCC/, whose views git tracks: they are not rebuilt while visiting', 'check out a commit of the new layout, or `gctx migrate` on a branch');
     const { redactSecrets } = await redactors();
     return this.store.withLock(() => {
       this.fold.catchUp();

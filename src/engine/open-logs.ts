@@ -1,23 +1,18 @@
 /**
  * The steps of opening a memory that deal with the logs as files, before anything is folded:
- * an old layout moved into segments (unless git tracks it: a visit, store/visit.ts), every log
- * held against the ledger (a segment git left conflicted resolved by union first), and the
- * ignore rules written once all of it checked out.
+ * every log held against the ledger (a segment git left conflicted resolved by union first),
+ * and the ignore rules written once all of it checked out.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { asGccError, gccError } from '../errors.js';
 import { ensureExclude } from '../store/git-exclude.js';
 import { takenByGit } from '../store/git-explain.js';
-import { writeTextAtomic } from '../store/text-file.js';
 import type { LockOptions } from '../store/lock.js';
-import { isOldLog } from '../store/first-layout.js';
-import { headOf, indexSignature } from '../store/git-probe.js';
 import { fileHasConflictMarkers } from '../store/conflicted.js';
-import { migrate, needsMigration, resolveConflict } from '../store/migrate.js';
+import { runGit } from '../store/git-probe.js';
+import { resolveConflict } from '../store/resolve-conflict.js';
 import { EVENTS_DIR, GCC_DIR, GITIGNORE } from '../store/paths.js';
 import { type Checked, LOCAL, type Store } from '../store/store.js';
-import { visitOf } from '../store/visit.js';
 
 export { GITIGNORE };
 
@@ -29,56 +24,10 @@ export interface Disk {
 }
 
 /**
- * Whether the first layout may be here, without walking every branch's folder on each open:
- * its top log is always there (main's log holds the memory's start). Old branch logs without
- * it come only from git (a merge with a clone that never migrated), which changes HEAD or
- * the index: in git, the full look is taken again only when they moved since it last found
- * nothing. A clone not yet acknowledging anything looks everywhere.
- */
-function mayHoldFirstLayout(store: Store): boolean {
-  const l = store.layout;
-  if (isOldLog(join(l.gcc, 'log.md'))) return true;
-  if (!store.repo || store.fresh) return store.fresh && needsMigration(l);
-  const marker = join(l.cache, 'first-layout');
-  const key = `${headOf(store.repo)} ${indexSignature(store.repo)}`;
-  try {
-    if (readFileSync(marker, 'utf8') === key) return false;
-  } catch {
-    /* not looked yet */
-  }
-  if (needsMigration(l)) return true;
-  try {
-    mkdirSync(l.cache, { recursive: true });
-    writeTextAtomic(marker, key); // a rename: a link at its name is replaced, never written through
-  } catch {
-    /* a cache: the next open looks again */
-  }
-  return false;
-}
-
-/**
- * An old layout moved into segments, once, under the lock. One git tracks is only moved when
- * `visited` says so (a write on a branch, `gctx migrate`): opening it is a visit.
- */
-export async function migrateOldLayout({ store, now, lock, warn }: Disk, visited = false): Promise<void> {
-  if (!mayHoldFirstLayout(store)) return;
-  if (!visited && visitOf(store.layout, store.repo)) return;
-  await store.withLock(() => {
-    if (!needsMigration(store.layout)) return;
-    const r = migrate(store, now());
-    warn(
-      `moved ${r.events} events of the old layout into ${r.segments.length ? r.segments.map((s) => `.GCC/events/${s}`).join(', ') : 'the local log'} (docs/git.md: the layout that merges on every path)` +
-        (r.untracked ? '; the change is staged (the old log and view files out of the index, the new .GCC/.gitignore in): commit it (`git add .GCC && git commit`)' : ''),
-    );
-  }, lock);
-}
-
-/**
- * `.GCC/.gitignore` written when it is missing (one a person wrote is left alone; the
- * migration writes the new layout's over the first layout's), and the same rules in this
- * clone's git exclude file. Not while visiting a commit of the first layout, whose own
- * `.gitignore` git tracks, nor at a commit from before the memory (git holds the file
- * elsewhere): an untracked file there would stop git from checking out one that has it.
+ * `.GCC/.gitignore` written when it is missing (one a person wrote is left alone), and the
+ * same rules in this clone's git exclude file. Not at a commit from before the memory (git
+ * holds the file elsewhere): an untracked file there would stop git from checking out one
+ * that has it.
  */
 export function ensureIgnore({ store, warn }: Disk): void {
   if (store.repo) {
@@ -88,7 +37,6 @@ export function ensureIgnore({ store, warn }: Disk): void {
       warn(`could not add the memory's ignore rules to git's info/exclude: ${asGccError(err).message}`);
     }
   }
-  if (store.visit) return;
   const ignore = `${store.layout.gcc}/.gitignore`;
   try {
     readFileSync(ignore);
@@ -97,10 +45,22 @@ export function ensureIgnore({ store, warn }: Disk): void {
     /* missing */
   }
   if (store.repo && takenByGit(store.layout.root, `${GCC_DIR}/.gitignore`)) return;
+  // A stash may hold it (`git stash -u`): one written here would make `git stash pop` fail.
+  // The same rules are in info/exclude meanwhile.
+  if (store.repo && stashed(store.layout.root)) return;
   try {
     writeFileSync(ignore, GITIGNORE, { flag: 'wx' }); // never through a link left at its name
   } catch (err) {
     warn(`could not write ${ignore}: ${asGccError(err).message}`);
+  }
+}
+
+function stashed(root: string): boolean {
+  try {
+    runGit(root, ['rev-parse', '-q', '--verify', 'refs/stash']);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -151,6 +111,9 @@ function conflicted(store: Store, name: string): boolean {
 
 /** Every log against the ledger; a segment git left conflicted is resolved by union first. */
 export async function checkLogs({ store, now, lock, warn }: Disk): Promise<Checked> {
+  if (store.journalDiffers()) {
+    for (const w of await store.withLock(() => store.reconcileJournal(now()), lock)) warn(w);
+  }
   for (let attempt = 0; ; attempt++) {
     try {
       return store.check(now().getTime());

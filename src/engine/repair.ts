@@ -9,11 +9,12 @@ import { join, relative } from 'node:path';
 import { type GccEvent, MAIN, type Placed } from '../events/types.js';
 import { GccError, gccError } from '../errors.js';
 import { parseBytes, rebuildLog, salvage, serialize } from '../log/codec.js';
+import { crc32 } from '../log/crc32.js';
 import { randomHex } from '../runtime/random.js';
 import { fileHasConflictMarkers } from '../store/conflicted.js';
 import { blobOf, runGit } from '../store/git-probe.js';
 import { intactDamage, ledgerDisagrees } from '../store/intact.js';
-import { resolveConflict } from '../store/migrate.js';
+import { resolveConflict } from '../store/resolve-conflict.js';
 import { layout, newSegmentName } from '../store/paths.js';
 import { LOCAL, Store } from '../store/store.js';
 
@@ -29,6 +30,8 @@ export interface RepairReport {
   /** Logs the ledger was at odds with, acknowledged as they stand. */
   reacknowledged: string[];
   lost: { file: string; events: number }[];
+  /** What the journal put back (journal-check.ts), as said. */
+  journal: string[];
 }
 
 function hasMarkers(path: string): boolean {
@@ -39,8 +42,11 @@ function hasMarkers(path: string): boolean {
   }
 }
 
-/** The bytes git holds for a log: the index, HEAD, then the untracked part of each stash. */
-function fromGit(store: Store, path: string): Buffer | null {
+/**
+ * The bytes git holds for a log (the index, HEAD, then each stash): the first copy that extends
+ * what was acknowledged, else the longest clean one, marked short — never taken as whole.
+ */
+function fromGit(store: Store, path: string, entry: { size: number; crc: number } | undefined): { blob: Buffer; short: boolean } | null {
   if (!store.repo) return null;
   const root = store.layout.root;
   const revs = ['index', 'HEAD'];
@@ -49,17 +55,14 @@ function fromGit(store: Store, path: string): Buffer | null {
   } catch {
     /* no stash */
   }
+  let longest: Buffer | null = null;
   for (const rev of revs) {
     const blob = blobOf(root, rev, path);
-    if (!blob || blob.length === 0) continue;
-    try {
-      const p = parseBytes(blob);
-      if (p.validLength === blob.length && p.events.length) return blob;
-    } catch {
-      /* not a clean copy */
-    }
+    if (!blob || blob.length === 0 || !readsWhole(blob)) continue;
+    if (!entry || (blob.length >= entry.size && crc32(blob.subarray(0, entry.size)) === entry.crc)) return { blob, short: false };
+    if (!longest || blob.length > longest.length) longest = blob;
   }
-  return null;
+  return longest ? { blob: longest, short: true } : null;
 }
 
 /** Committed segments whose bytes in the work tree differ from git's index (paths relative to the project). */
@@ -89,15 +92,16 @@ function readsWhole(bytes: Buffer): boolean {
  * segments swapped, one log's bytes written over another's): the events git's copy lacks are
  * kept in a new segment, and the file aside, first. Returns how many were kept.
  */
-function restoreFromGit(store: Store, name: string, rel: string, blob: Buffer, now: () => Date, report: RepairReport): number {
+function restoreFromGit(store: Store, name: string, rel: string, blob: Buffer, now: () => Date, report: RepairReport, keepAside = false): number {
   const l = store.layout;
   const path = join(l.root, rel);
   const extra = name === LOCAL ? null : eventsGitLacks(path, blob, now().getTime());
-  if (extra && extra.events.length) {
+  // Kept aside when it holds events git's copy lacks, or when git's copy is short: never dropped.
+  if (extra && (extra.events.length || keepAside)) {
     const aside = join(l.aside, `${name.replaceAll('/', '__')}.${now().toISOString().replace(/[:.]/g, '-')}`);
     mkdirSync(l.aside, { recursive: true });
     copyFileSync(path, aside);
-    store.file(newSegmentName(now(), randomHex(3))).append(serialize(extra.events), extra.events);
+    if (extra.events.length) store.file(newSegmentName(now(), randomHex(3))).append(serialize(extra.events), extra.events);
     report.salvaged.push({ file: rel, kept: extra.events.length, lost: extra.lost, aside });
   }
   mkdirSync(join(path, '..'), { recursive: true });
@@ -169,6 +173,20 @@ function rewriteWhole(store: Store, name: string, rel: string, entry: { size: nu
   return kept;
 }
 
+/** The journal's copies made what the repair left on disk, so the next open does not undo it. */
+function syncJournal(store: Store): void {
+  const j = store.journal;
+  if (!j) return;
+  for (const name of j.names()) {
+    if (store.fromJournal.has(name)) continue;
+    try {
+      j.replace(name, readFileSync(name === LOCAL ? store.layout.localLog : store.layout.segment(name)));
+    } catch {
+      j.drop(name);
+    }
+  }
+}
+
 /**
  * Make a damaged memory open again, recording every loss. Under the lock; the caller opens the
  * memory afterwards (views are rebuilt then).
@@ -176,8 +194,10 @@ function rewriteWhole(store: Store, name: string, rel: string, entry: { size: nu
 export async function repairMemory(root: string, now: () => Date): Promise<RepairReport> {
   const l = layout(root);
   const store = new Store(l);
-  const report: RepairReport = { ledger: false, resolved: [], restored: [], salvaged: [], rewritten: [], reacknowledged: [], lost: [] };
+  const report: RepairReport = { ledger: false, resolved: [], restored: [], salvaged: [], rewritten: [], reacknowledged: [], lost: [], journal: [] };
   await store.withLock(() => {
+    // This clone's own logs first, from its journal: nothing of them needs git then.
+    report.journal.push(...store.reconcileJournal(now()));
     const damage: GccError[] = [];
     const faults = new Set(store.check(now().getTime(), damage).ledgerFaults);
     readTrusted(store, now().getTime(), damage, faults);
@@ -215,10 +235,14 @@ export async function repairMemory(root: string, now: () => Date): Promise<Repai
         records.push({ type: 'memory.repaired', data: { segment: name, kept: whole, lost: 0, reason: `${d.message}; rewritten as gctx wrote it, the file as it was kept aside` }, branch: MAIN });
         continue;
       }
-      const blob = fromGit(store, path);
-      if (blob) {
-        const kept = restoreFromGit(store, name, rel, blob, now, report);
-        if (kept) records.push({ type: 'memory.repaired', data: { segment: name, kept, lost: 0, reason: `${d.message}; restored from git, and the ${kept} ${kept === 1 ? 'event' : 'events'} the file held that git's copy lacks were kept in a new segment` }, branch: MAIN });
+      const got = fromGit(store, path, entry);
+      if (got) {
+        const inGit = parseBytes(got.blob).events.length;
+        const kept = restoreFromGit(store, name, rel, got.blob, now, report, got.short);
+        // A copy holding less than was acknowledged: the shortfall is a loss, on record.
+        const lost = got.short ? Math.max(1, (entry?.seq ?? 0) - inGit - kept) : 0;
+        if (lost) report.lost.push({ file: rel, events: lost });
+        if (kept || lost) records.push({ type: 'memory.repaired', data: { segment: name, kept, lost, reason: `${d.message}; restored from git${kept ? `, and the ${kept} ${kept === 1 ? 'event' : 'events'} the file held that git's copy lacks were kept in a new segment` : ''}${lost ? `; git's copy held less than was acknowledged: ${lost} ${lost === 1 ? 'event' : 'events'} lost` : ''}` }, branch: MAIN });
         continue;
       }
       let bytes: Buffer | null = null;
@@ -267,7 +291,9 @@ export async function repairMemory(root: string, now: () => Date): Promise<Repai
       report.ledger = true;
       records.push({ type: 'memory.repaired', data: { segment: 'ledger', kept: 0, lost: 0, reason: 'the ledger of what this clone acknowledged was missing or damaged; the logs were acknowledged as they stood' }, branch: MAIN });
     }
-    // From now on the memory is what stands on disk: acknowledge it whole, then record the losses.
+    // From now on the memory is what stands on disk, the journal's copies too: acknowledge it
+    // whole, then record the losses.
+    syncJournal(store);
     const again: GccError[] = [];
     store.check(now().getTime(), again);
     if (again.length) throw again[0]!;

@@ -20,7 +20,6 @@ import { normalizeLine } from '../decider/objectives.js';
 import type { GccEvent } from '../events/types.js';
 import { assertNoSymlink } from '../store/paths.js';
 import { LOCAL, type Store } from '../store/store.js';
-import { FrozenLog } from '../store/visit.js';
 
 export const DB = 'search.db';
 const SIDECARS = ['-wal', '-shm', '-journal'];
@@ -39,13 +38,12 @@ export interface SearchLogs {
   read(name: string, visit: (events: readonly GccEvent[]) => void): void;
 }
 
-/** The seam over today's store: acknowledged segments, and the first layout's log while visiting. */
+/** The seam over the store: the acknowledged segments. */
 export function storeLogs(store: Store): SearchLogs {
   return {
     list() {
       const out = new Map<string, { size: number; sum: number }>();
       for (const [name, e] of Object.entries(store.ledger.logs)) if (name !== LOCAL) out.set(name, { size: e.size, sum: e.crc });
-      for (const f of store.logs.values()) if (f instanceof FrozenLog) out.set(f.name, { size: f.meta.size, sum: f.meta.crc });
       return out;
     },
     read: (name, visit) => store.file(name).scan(visit),

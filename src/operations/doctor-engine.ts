@@ -4,4 +4,3 @@
  */
 export { Memory } from '../engine/memory.js';
 export { repairMemory } from '../engine/repair.js';
-export { oldLogs } from '../store/migrate.js';

@@ -31,7 +31,7 @@ export default operation({
   wholePass: () => 'verify',
   needs: 'none',
   run: async (a, ctx) => {
-    const { Memory, repairMemory, oldLogs } = await import('./doctor-engine.js');
+    const { Memory, repairMemory } = await import('./doctor-engine.js');
     const l = layout(ctx.dir);
     const checks: Check[] = [];
     const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
@@ -43,14 +43,13 @@ export default operation({
       if (a.repair) {
         try {
           const r = await repairMemory(ctx.dir, () => new Date());
-          const said = [...(r.ledger ? ['acknowledged the logs as they stand (the ledger of what this clone acknowledged was missing or damaged)'] : []), ...r.resolved.map((f) => `resolved the conflict markers in ${f} by union`), ...r.reacknowledged.map((f) => `acknowledged ${f} as it stands (the ledger's entry for it was edited or damaged)`), ...r.rewritten.map((w) => `rewrote ${w.file} as gctx wrote it: ${count(w.kept, 'event')}, none lost (the file as it was is kept at ${w.aside})`), ...r.restored.map((f) => `restored ${f} from git`), ...r.salvaged.map((s) => `salvaged ${count(s.kept, 'event')} of ${s.file} (${s.lost} lost; the damaged file is kept at ${s.aside})`), ...r.lost.map((x) => `${x.file}: ${count(x.events, 'event')} lost, recorded`)];
+          const said = [...r.journal, ...(r.ledger ? ['acknowledged the logs as they stand (the ledger of what this clone acknowledged was missing or damaged)'] : []), ...r.resolved.map((f) => `resolved the conflict markers in ${f} by union`), ...r.reacknowledged.map((f) => `acknowledged ${f} as it stands (the ledger's entry for it was edited or damaged)`), ...r.rewritten.map((w) => `rewrote ${w.file} as gctx wrote it: ${count(w.kept, 'event')}, none lost (the file as it was is kept at ${w.aside})`), ...r.restored.map((f) => `restored ${f} from git`), ...r.salvaged.map((s) => `salvaged ${count(s.kept, 'event')} of ${s.file} (${s.lost} lost; the damaged file is kept at ${s.aside})`), ...r.lost.map((x) => `${x.file}: ${count(x.events, 'event')} lost, recorded`)];
           checks.push({ check: 'repair', ok: true, detail: said.length ? said.join('; ') : 'nothing to repair' });
         } catch (err) {
           checks.push({ check: 'repair', ok: false, detail: asGccError(err).oneLine() });
         }
       }
       checks.push({ check: 'lock', ok: true, detail: existsSync(l.lock) ? `held (${l.lock}); a dead holder's lock is taken over automatically` : 'free' });
-      checks.push({ check: 'layout', ok: oldLogs(l).length === 0, detail: oldLogs(l).length ? 'the first layout: the first write on a branch (or `gctx migrate`) moves it into .GCC/events/; at a detached HEAD it is read as it is' : 'writer-owned segments (.GCC/events/)' });
       try {
         const m = await Memory.open(ctx.dir, { lockTimeoutMs: 5_000, search: 'on-demand' });
         const before = m.warnings.length;

@@ -15,7 +15,6 @@ import graph from './graph.js';
 import init from './init.js';
 import log from './log.js';
 import merge from './merge.js';
-import migrate from './migrate.js';
 import type { Front, Operation } from './operation.js';
 import replay from './replay.js';
 import roadmap from './roadmap.js';
@@ -45,7 +44,6 @@ export const CATALOGUE: readonly Operation[] = [
   replay,
   doctor,
   stats,
-  migrate,
   git,
 ];
 

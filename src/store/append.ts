@@ -32,7 +32,8 @@ export const SEGMENT_MAX = 1 << 20;
  */
 function writable(store: OpenStore, now: Date): { file: LogFile; rotated: boolean } {
   const open = store.ledger.open;
-  if (open) {
+  // One a stash holds is read from its journal copy, never written (journal-check.ts).
+  if (open && !store.fromJournal.has(open)) {
     const f = store.file(open);
     // As catch-up found it a moment ago under this lock, if it did (LogFile.append holds the
     // file against what is known of it again as it opens it).

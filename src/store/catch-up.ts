@@ -9,7 +9,6 @@ import { readLedger } from './ledger.js';
 import type { LogFile } from './logfile.js';
 import { LOCAL } from './segments.js';
 import type { OpenStore } from './open-store.js';
-import { FrozenLog } from './visit.js';
 
 export interface CatchUp {
   /** New events from every log, in id order. */
@@ -32,6 +31,14 @@ export function catchUpLogs(store: OpenStore, lastId: string, now?: number): Cat
   let reset = false;
   const growing = new Set<LogFile>([store.local]);
   if (somethingMoved(store)) {
+    // Under the lock, what a work-tree command did to this clone's own logs is mended first
+    // (journal-check.ts), as an open would.
+    if (store.lock.isHeld) {
+      const before = store.fromJournal.size;
+      const said = store.reconcileJournal(new Date(now ?? Date.now()));
+      store.warnings.push(...said);
+      if (said.length || store.fromJournal.size !== before) reset = true;
+    }
     const disk = readLedger(store.layout.ledger);
     if (disk) {
       // Another process of this clone rotated: the segment open before may have grown up to
@@ -43,13 +50,20 @@ export function catchUpLogs(store: OpenStore, lastId: string, now?: number): Cat
     }
     const names = new Set(store.listSegments());
     for (const name of names) if (!store.logs.has(name) || name === store.ledger.open) growing.add(store.file(name));
-    // Git moved to or from a commit of the first layout: its events come or go.
-    if (store.lookForVisit(false)) reset = true;
     for (const f of [...store.logs.values()]) {
-      if (f.name !== LOCAL && !(f instanceof FrozenLog) && !names.has(f.name)) {
+      if (f.name !== LOCAL && !names.has(f.name)) {
         if (f.meta.size > 0) {
           // Gone: damage, unless git took it away or the ledger (as it now stands: a repair
           // rewrites it) no longer holds it as acknowledged.
+          // Without the lock, an own segment is read from its journal copy until an operation mends it.
+          if (!store.lock.isHeld && store.journaled(f.name)) {
+            store.fromJournal.add(f.name);
+            if (f.name === store.ledger.open) store.ledger.open = null;
+            store.logs.delete(f.name);
+            growing.add(store.file(f.name));
+            reset = true;
+            continue;
+          }
           if ((disk ?? store.ledger).logs[f.name]?.size) {
             const why = explainVanished(store.place(store.layout.segment(f.name), f.name));
             if (why) {

@@ -47,7 +47,6 @@ export function checkLogs(store: OpenStore, now: number, collect?: GccError[]): 
   const damage: GccError[] = collect ?? [];
   const out: Checked = { added: [], replaced: [], grew: [], resigned: [], torn: [], ledgerFaults: [], warnings: [] };
   assertRealLayout(store.layout);
-  store.lookForVisit(true);
   if (store.ledgerLost) {
     const fault = ledgerFault(store.layout.ledger);
     const e = gccError(

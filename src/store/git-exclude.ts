@@ -1,9 +1,7 @@
 /**
  * `.GCC/.gitignore` only holds at commits that have it. At a commit from before the memory,
- * or of its first layout, the views and local state this clone generated are untracked files
- * git does not ignore — and git refuses to check out a commit that tracks a file at the path
- * of an untracked one (a first-layout commit tracks `main.md`, `branches/<b>/log.md`, …), so a
- * `git bisect` step between two old commits would stop on a view. The same rules, written to
+ * the views and local state this clone generated are untracked files git does not ignore —
+ * and git refuses to check out a commit that tracks a file at the path of an untracked one. The same rules, written to
  * this clone's `info/exclude` (read at every commit, never committed), make those files
  * ignored everywhere, and ignored files are git's to overwrite.
  */

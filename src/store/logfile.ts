@@ -12,6 +12,7 @@ import { parseBytes } from '../log/codec.js';
 import { crc32 } from '../log/crc32.js';
 import { EntryParser } from '../log/parser.js';
 import { type CursorSource, type EventCursor, LogCursor } from './cursor.js';
+import type { Journal } from './journal.js';
 import { emptyMeta, type LogMeta, note, statSignature } from './log-meta.js';
 import { assertNoSymlink, openNoFollow } from './paths.js';
 import { eachWindow, type LogWindow } from './window.js';
@@ -217,6 +218,9 @@ export class LogFile implements CursorSource {
   /** The file's signature as this process's last append left it (signatureOf, without asking again). */
   appendedSig: string | null = null;
 
+  /** Where this clone's own log is copied before each append (journal.ts); null for another writer's, or outside git. */
+  journal: Journal | null = null;
+
   /** Write a batch with one write call and fsync it before returning (the acknowledgement). */
   append(text: string, events: readonly GccEvent[], checked?: Set<string>): void {
     const buf = Buffer.from(text, 'utf8');
@@ -233,6 +237,8 @@ export class LogFile implements CursorSource {
       if (fstatSync(fd).size !== this.meta.size) {
         throw gccError('E_CONFLICT', `${this.rel} changed since it was last read`, 'read the memory again and retry the operation');
       }
+      // The copy first: what is acknowledged is durable where no work-tree command reaches.
+      this.journal?.append(this.name, this.path, this.meta.size, buf);
       let off = 0;
       try {
         while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
@@ -243,6 +249,7 @@ export class LogFile implements CursorSource {
         // Not acknowledged: take back whatever part reached the file, so an append reported as
         // failed never surfaces later (after a failed fsync the bytes still sit in the cache).
         try {
+          this.journal?.truncate(this.name, this.meta.size);
           ftruncateSync(fd, this.meta.size);
           fsyncSync(fd);
         } catch {
@@ -274,6 +281,7 @@ export class LogFile implements CursorSource {
     } finally {
       closeSync(fd);
     }
+    this.journal?.truncate(this.name, before.size);
     Object.assign(this.meta, { ...before, branches: { ...before.branches } });
   }
 
@@ -290,6 +298,7 @@ export class LogFile implements CursorSource {
     assertNoSymlink(this.root, target);
     mkdirSync(dir, { recursive: true });
     writeFileSync(target, tail);
+    this.journal?.truncate(this.name, this.meta.size);
     const fd = openSync(this.path, 'r+');
     try {
       ftruncateSync(fd, this.meta.size);

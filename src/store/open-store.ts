@@ -25,10 +25,14 @@ export interface OpenStore {
   /** The git index lock this process last started a segment for (append.ts). */
   gitBusy: string | null;
   longPass: (() => void) | undefined;
+  /** Own segments read from their journal copy (journal-check.ts). */
+  readonly fromJournal: Set<string>;
+  /** Whether the journal holds a copy of a log. */
+  journaled(name: string): boolean;
+  reconcileJournal(now: Date): string[];
   readonly local: LogFile;
   file(name: string): LogFile;
   listSegments(warnings?: string[]): string[];
-  lookForVisit(again: boolean): boolean;
   place(path: string, name: string): LogPlace;
   acknowledge(changed: readonly LogFile[] | 'all', replaced?: boolean, sealedChanged?: boolean, justAppended?: boolean): void;
 }

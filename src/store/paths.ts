@@ -15,6 +15,8 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { branchNameProblem } from '../events/rules.js';
 import { MAIN } from '../events/types.js';
 import { gccError } from '../errors.js';
+import { findRepo } from './git-probe.js';
+import { journalHolds } from './journal.js';
 
 export { branchNameProblem };
 
@@ -200,7 +202,14 @@ export function findMemoryRoot(start: string): string | null {
       /* not here */
     }
     const up = dirname(dir);
-    if (up === dir) return null;
+    if (up === dir) break;
     dir = up;
+  }
+  // `.GCC/` removed (`rm -rf .GCC`, `git clean -fdx`): a memory whose journal survives is still there.
+  const repo = findRepo(start);
+  if (!repo) return null;
+  for (dir = resolve(start); ; dir = dirname(dir)) {
+    if (journalHolds(dir, repo)) return dir;
+    if (dir === repo.top || dirname(dir) === dir) return null;
   }
 }

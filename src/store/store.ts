@@ -11,7 +11,7 @@
  * path is a union of files, conflict-free by construction (docs/git.md).
  */
 import { lstatSync, mkdirSync, type Stats } from 'node:fs';
-import { relative } from 'node:path';
+import { join, relative } from 'node:path';
 import type { GccEvent, Placed } from '../events/types.js';
 import { type GccError, gccError } from '../errors.js';
 import { assertEntrySize } from '../log/codec.js';
@@ -25,12 +25,13 @@ import { emptyLedger, type Ledger, type LedgerEntry, ledgerDamaged, readLedger, 
 import { foreignTail } from './intact.js';
 import { FileLock, type LockOptions } from './lock.js';
 import { copyMeta, signatureOf, statSignature } from './log-meta.js';
+import { Journal, privateDir } from './journal.js';
 import { LogFile } from './logfile.js';
 import type { OpenStore } from './open-store.js';
 import { assertNoSymlink, type Layout } from './paths.js';
+import { differences, reconcileJournal, wantsTrim } from './journal-check.js';
 import { LOCAL, listSegments } from './segments.js';
 import { mergeById } from './stream.js';
-import { FrozenLog, type Visit, Visits } from './visit.js';
 
 export { LOCAL } from './segments.js';
 export type { CatchUp } from './catch-up.js';
@@ -66,13 +67,16 @@ export class Store implements OpenStore {
   gitBusy: string | null = null;
   /** Called as a pass over much of the history starts (OpenOptions.onLongPass). */
   longPass: (() => void) | undefined;
-  /** Whether the work tree holds a commit of the first layout that git tracks, and its read-only log (visit.ts). */
-  private readonly visits: Visits;
+  /** The copy of this clone's own logs in the git dir (journal.ts); null outside git. */
+  readonly journal: Journal | null;
+  /** Own segments a stash holds: read from their copy until it is popped or dropped (journal-check.ts). */
+  readonly fromJournal = new Set<string>();
 
   constructor(readonly layout: Layout) {
     this.lock = new FileLock(layout.lock);
     this.repo = findRepo(layout.root);
-    this.visits = new Visits(layout, this.repo);
+    const own = privateDir(layout.root, this.repo);
+    this.journal = own ? new Journal(join(own, 'journal')) : null;
     this.ledgerSig = signatureOf(layout.ledger);
     const ledger = readLedger(layout.ledger);
     this.ledgerLost = ledger === null && ledgerDamaged(layout.ledger);
@@ -88,14 +92,24 @@ export class Store implements OpenStore {
     this.logs.clear();
   }
 
-  /** Set while the work tree holds a commit of the first layout that git tracks: nothing git tracks is changed then. */
-  get visit(): Visit | null {
-    return this.visits.visit;
+  /** Whether the work tree may differ from the journal, or the journal wants trimming: asked without the lock or git. */
+  journalDiffers(): boolean {
+    return this.journal !== null && (differences(this).length > 0 || wantsTrim(this));
   }
 
-  /** The first layout's events join the logs as a read-only log while visiting, and leave when git moves on. */
-  lookForVisit(again: boolean): boolean {
-    return this.visits.look(this.logs, () => this.local.meta.size === 0 && this.local.sizeOnDisk() === null, again);
+  journaled(name: string): boolean {
+    return this.journal?.size(name) != null;
+  }
+
+  /** The work tree brought in line with the journal (journal-check.ts), under the lock: what the user is told. */
+  reconcileJournal(now: Date): string[] {
+    if (!this.journal) return [];
+    const names = differences(this);
+    const before = new Set(this.fromJournal);
+    const r = reconcileJournal(this, names, wantsTrim(this), now);
+    for (const name of this.fromJournal) if (!before.has(name)) this.logs.delete(name);
+    if (r.ledgerChanged) this.acknowledge([], false, true);
+    return r.said;
   }
 
   /** Where a log stands for git-explain.ts: whether git may explain a change to it. */
@@ -112,7 +126,9 @@ export class Store implements OpenStore {
     let f = this.logs.get(name);
     if (!f) {
       const path = name === LOCAL ? this.layout.localLog : this.layout.segment(name);
-      f = new LogFile(name, path, relative(this.layout.root, path), this.layout.root);
+      const read = this.fromJournal.has(name) && this.journal ? this.journal.pathOf(name) : path;
+      f = new LogFile(name, read, relative(this.layout.root, path), this.layout.root);
+      f.journal = read === path ? this.journal : null;
       this.logs.set(name, f);
     }
     return f;
@@ -125,7 +141,8 @@ export class Store implements OpenStore {
   listSegments(warnings?: string[]): string[] {
     const { names, mtimes } = listSegments(this.layout, warnings);
     this.dirMtimes = mtimes;
-    return names;
+    if (this.fromJournal.size === 0) return names;
+    return [...new Set([...names, ...this.fromJournal])].sort();
   }
 
   /** Every log on disk held against the ledger, on open (check.ts). `collect`: gather every damage rather than throw the first. */
@@ -156,7 +173,7 @@ export class Store implements OpenStore {
     let sealedToo = changed === 'all' || sealedChanged;
     if (changed === 'all') {
       const logs = Object.create(null) as Record<string, LedgerEntry>;
-      for (const f of this.logs.values()) if (!(f instanceof FrozenLog) && (f.meta.size > 0 || f.sizeOnDisk() !== null)) logs[f.name] = this.entryOf(f);
+      for (const f of this.logs.values()) if ((f.meta.size > 0 || f.sizeOnDisk() !== null)) logs[f.name] = this.entryOf(f);
       this.ledger.logs = logs;
     } else {
       for (const f of changed) {
@@ -204,6 +221,8 @@ export class Store implements OpenStore {
       /* none */
     }
     const sig = st && !st.isSymbolicLink() ? statSignature(st) : null;
+    // The ledger removed under this process (`git clean -fdx`): the next write writes all of it.
+    if (sig === null && this.ledgerSig !== null) this.ledgerBehind = true;
     if (sig !== this.ledgerSig || sig === null) {
       const views = sig === null ? undefined : readViews(this.layout.ledger);
       this.ledger.views = views ?? null;

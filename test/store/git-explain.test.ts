@@ -3,6 +3,8 @@
  * stash that holds it, and works when followed. Real git, the real CLI.
  */
 import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { gctx } from '../support/cli.js';
 import { cleanup, tempProject } from '../support/tmp.js';
@@ -28,6 +30,11 @@ describe('a segment a stash took', () => {
     const dir = repo();
     git(dir, 'add', '-A');
     git(dir, 'stash', '-q');
+    // This clone's own segment: read from its journal meanwhile.
+    expect(gctx(dir, ['status']).code).toBe(0);
+    expect(gctx(dir, ['context', '--branch']).stdout).toMatch(/a milestone/);
+    // Another clone's (no journal copy): the command that brings it back.
+    rmSync(join(dir, '.git', 'gcc'), { recursive: true, force: true });
     const r = gctx(dir, ['status']);
     expect(r.code).toBe(2);
     const m = /`git stash pop` \(or only it: `git checkout (stash@\{0\}) -- (\S+)`\)/.exec(r.stderr);
@@ -40,6 +47,8 @@ describe('a segment a stash took', () => {
   it('`git stash -u` of an untracked segment: its untracked part', () => {
     const dir = repo();
     git(dir, 'stash', '-q', '-u');
+    expect(gctx(dir, ['status']).code).toBe(0);
+    rmSync(join(dir, '.git', 'gcc'), { recursive: true, force: true });
     const r = gctx(dir, ['status']);
     expect(r.code).toBe(2);
     const m = /`git checkout (stash@\{0\}\^3) -- (\S+)`/.exec(r.stderr);

@@ -10,7 +10,7 @@
  * Real git, the real CLI.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { appendFileSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { devNull } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -98,7 +98,8 @@ describe('git commands gctx runs: repository config chooses no program', () => {
     writeFileSync(join(dir, 'code.txt'), 'one\ntwo\n');
     expect(gctx(dir, ['commit', 'second'], undefined, env).code).toBe(0);
     expect(gctx(dir, ['verify'], undefined, env).code).toBe(0);
-    // A committed segment changed by hand: git is asked whether it explains the change.
+    // A committed segment changed by hand, with no journal copy (another clone's): git is asked whether it explains the change.
+    rmSync(join(dir, '.git', 'gcc'), { recursive: true, force: true });
     const seg = readdirSync(join(dir, '.GCC', 'events'), { recursive: true }).map(String).find((n) => n.endsWith('.md'))!;
     const path = join(dir, '.GCC', 'events', seg);
     writeFileSync(path, readFileSync(path, 'utf8').replace('first', 'FIRST'));

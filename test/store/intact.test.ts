@@ -7,7 +7,7 @@
  * real `gctx` in a child process on real files (and real git where it matters).
  */
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -202,6 +202,17 @@ describe('damage to a log git holds no copy of', () => {
     const { dir, seg } = project(true);
     ok(dir, 'branch', 'exp', '--purpose', 'try');
     const local = join(dir, '.GCC', '.local', 'local.md');
+    // This clone's journal restores both.
+    for (const file of [seg, local]) {
+      const text = readFileSync(file, 'utf8');
+      const at = text.indexOf('gcc:e {') + 20;
+      writeFileSync(file, `${text.slice(0, at)}${text[at] === 'X' ? 'Y' : 'X'}${text.slice(at + 1)}`);
+      const r = gctx(dir, ['status']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/restored .* from this clone's journal/);
+    }
+    // Without the journal, the repair is the way.
+    rmSync(join(dir, '.git', 'gcc'), { recursive: true, force: true });
     for (const file of [seg, local]) {
       const text = readFileSync(file, 'utf8');
       const at = text.indexOf('gcc:e {') + 20;

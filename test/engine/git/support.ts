@@ -125,19 +125,3 @@ export function conflictMarkers(dir: string): string[] {
   walk(join(dir, '.GCC'));
   return out;
 }
-
-const V1_BUNDLE = join(import.meta.dirname, '..', '..', 'fixtures', 'v1-layout', 'history.bundle');
-
-/** A sandbox to clone the first layout's history into (the fixture made by the first version). */
-export function v1Clones(root: string): { s: Sandbox; clone: (name: string, branch: string) => string } {
-  const s = new Sandbox(root);
-  return {
-    s,
-    clone: (name, branch) => {
-      s.git(s.root, 'clone', '-q', '-b', branch, V1_BUNDLE, name);
-      const dir = join(s.root, name);
-      s.identity(dir, name);
-      return dir;
-    },
-  };
-}
