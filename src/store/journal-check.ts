@@ -10,7 +10,7 @@
  *     dropped, never written back (that would make the pop fail);
  *   - anything else (a work-tree command, an editor, an archive, a reset): restored from the copy.
  */
-import { createHash } from 'node:crypto';
+import { crypto } from '../runtime/lazy-deps.js';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse } from '../log/codec.js';
@@ -91,7 +91,7 @@ interface Facts {
 
 /** The id git gives a blob of these bytes (sha1, or sha256 when the repository uses it). */
 function blobId(bytes: Buffer, long: boolean): string {
-  return createHash(long ? 'sha256' : 'sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+  return crypto().createHash(long ? 'sha256' : 'sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 }
 
 /** Git's answers for every path at once: four git processes whatever their number. Null when git cannot tell. */

@@ -6,13 +6,13 @@
  * itself: an acknowledged batch is durable in the place nothing else touches. Outside git there
  * is no journal, and the log is the only home (docs/reliability.md).
  */
-import { createHash } from 'node:crypto';
 import {
   closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync,
   statSync, writeSync,
 } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { findRepo, type GitRepo } from './git-probe.js';
+import { crc32 } from '../log/crc32.js';
 
 const MONTH_DIR = /^\d{4}-\d{2}$/;
 
@@ -22,7 +22,8 @@ const LOCAL_FILE = 'local.md';
 export function privateDir(root: string, repo: GitRepo | null): string | null {
   if (!repo) return null;
   const rel = relative(repo.top, root).split(sep).join('/');
-  return join(repo.gitDir, 'gcc', createHash('sha256').update(rel).digest('hex').slice(0, 16));
+  // A CRC-32 names it: a hook that appends loads no node:crypto, and memories per work tree are few.
+  return join(repo.gitDir, 'gcc', crc32(rel).toString(16).padStart(8, '0'));
 }
 
 /** Whether this clone's journal holds a copy of a log of the memory at `root` (its `.GCC/` may be gone). */

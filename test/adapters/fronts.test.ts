@@ -36,9 +36,14 @@ const HISTORY: Step[] = [
 /** A word as `/gcc` reads it back (POSIX single quotes). */
 const quote = (w: string) => (/^[\w.@/-]+$/.test(w) ? w : `'${w.replaceAll("'", `'\\''`)}'`);
 
-/** What differs by nature between two runs: hashes, times, the framing reads are handed over in. */
+/**
+ * What differs by nature between two runs: hashes, times, the framing reads are handed over in,
+ * the prompt only a Pi session records, and what `/gcc status` adds of the Pi session.
+ */
 function plain(text: string): string {
   return text
+    .replace(/^The user's last request .*\n/m, '')
+    .replace(/\n\nMemory session: [^]*$/, '')
     .replace(/^<gcc-memory source="[^"]*">\n[^\n]*\n/, '')
     .replace(/\n<\/gcc-memory>$/, '')
     .replace(/\b[0-9a-f]{7}\b/g, '<hash>')

@@ -168,7 +168,7 @@ describe("git tracking .GCC/.local/ (this clone's own) is reported", () => {
     git(dir, 'commit', '-qm', 'memory, with what is never committed');
     const v = gctx(dir, ['verify']);
     expect(v.code).toBe(2);
-    expect(v.stdout).toMatch(/^\.GCC\/\.local: git tracks 1 file\(s\) here \(\.GCC\/\.local\/ledger\.json\).*`git rm -r --cached \.GCC\/\.local`/m);
+    expect(v.stdout).toMatch(/^\.GCC\/\.local: git tracks 1 file here \(\.GCC\/\.local\/ledger\.json\).*`git rm -r --cached \.GCC\/\.local`/m);
     const d = gctx(dir, ['doctor']);
     expect(d.code).toBe(2);
     expect(d.stdout).toMatch(/FAIL integrity: .*\.GCC\/\.local git tracks 1 file.*git rm -r --cached \.GCC\/\.local/);

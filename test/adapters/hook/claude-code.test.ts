@@ -141,7 +141,7 @@ describe('gctx hook --agent claude-code', () => {
     expect(send('post-tool-use-edit', dir).stdout).toBe('');
     const out = JSON.parse(send('post-tool-use-write-create', dir).stdout) as ClaudeAnswer;
     expect(out.hookSpecificOutput.hookEventName).toBe('PostToolUse');
-    expect(out.hookSpecificOutput.additionalContext).toMatch(/2 edit\(s\).*since the last memory commit/);
+    expect(out.hookSpecificOutput.additionalContext).toMatch(/2 edits.*since the last memory commit/);
   });
 
   it('logs on the branch the MCP server chose for the same Claude session', async () => {

@@ -216,7 +216,7 @@ describe('doctor --repair never takes a copy holding less than was acknowledged 
     rmSync(join(dir, '.GCC', 'events', ledger.open));
     expect(s.gctx(dir, 'status').status).toBe(2);
     const r = s.gctx(dir, 'doctor', '--repair');
-    expect(r.stdout).toMatch(/1 event\(s\) lost, recorded/);
+    expect(r.stdout).toMatch(/1 event lost, recorded/);
     expect(s.gctx(dir, 'verify').status).toBe(0);
     expect(memoryText(s, dir).text).toContain('memory.repaired');
   });
