@@ -40,7 +40,12 @@ export async function run({ quick = false, long = false } = {}) {
     const t0 = process.hrtime.bigint();
     for (let i = 0; i < perRun; i++) {
       k++;
-      await m.execute({ type: 'log', observation: `observation ${k}: the test suite printed 3 failures in parser.test.ts`, thought: `thought ${k}: the tokenizer drops the last byte on a split`, action: `action ${k}: read src/log/codec.ts around the tail handling` });
+      await m.execute({
+        type: 'log',
+        observation: `observation ${k}: the test suite printed 3 failures in parser.test.ts`,
+        thought: `thought ${k}: the tokenizer drops the last byte on a split`,
+        action: `action ${k}: read src/log/codec.ts around the tail handling`,
+      });
     }
     const engineS = Number(process.hrtime.bigint() - t0) / 1e9;
     // The exact bytes this run appended, entry by entry, in whichever logs took them (the
@@ -74,10 +79,24 @@ export async function run({ quick = false, long = false } = {}) {
     title,
     columns: ['path', 'events/s median (p10–p90)', 'ms/event', 'share of floor'],
     rows: [
-      ['gctx execute(log) on a 1,000-event memory', spread(e, 0), fmt(1000 / e.median), `${fmt(q.median * 100, 0)}% (${fmt(q.p10 * 100, 0)}–${fmt(q.p90 * 100, 0)}%)`],
+      [
+        'gctx execute(log) on a 1,000-event memory',
+        spread(e, 0),
+        fmt(1000 / e.median),
+        `${fmt(q.median * 100, 0)}% (${fmt(q.p10 * 100, 0)}–${fmt(q.p90 * 100, 0)}%)`,
+      ],
       ['floor: open+write+fsync+close of the same bytes', spread(f, 0), fmt(1000 / f.median), '100%'],
     ],
     summary: `Appends run at ${fmt(q.median * 100, 0)}% of the bare fsync floor (${fmt(e.median, 0)} vs ${fmt(f.median, 0)} events/s, ${fmt(bytesPerEntry, 0)} bytes/entry, ${runs} runs × ${perRun})`,
-    json: { perRun, runs, bytesPerEntry, engine: e, floor: f, shareOfFloor: q, engineSamples: engine, floorSamples: floor },
+    json: {
+      perRun,
+      runs,
+      bytesPerEntry,
+      engine: e,
+      floor: f,
+      shareOfFloor: q,
+      engineSamples: engine,
+      floorSamples: floor,
+    },
   };
 }

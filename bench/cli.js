@@ -38,7 +38,9 @@ export async function run({ quick = false, long = false } = {}) {
   timeSpawn([GCTX, 'status', '--dir', fx.dir]); // warm the page cache
   for (let r = 0; r < runs; r++) {
     cases.forEach(([, args], i) => {
-      samples[i].push(timeSpawn(args ?? [GCTX, 'commit', `bench commit ${++n} from a fresh CLI process`, '--dir', fx.dir]));
+      samples[i].push(
+        timeSpawn(args ?? [GCTX, 'commit', `bench commit ${++n} from a fresh CLI process`, '--dir', fx.dir]),
+      );
     });
   }
   removeDir(fx.dir);

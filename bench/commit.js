@@ -19,7 +19,12 @@ export async function run({ quick = false, long = false } = {}) {
     mems.push({ size, fx, m, first: 0, samples: [] });
   }
   let n = 0;
-  const commit = (m) => m.execute({ type: 'commit', contribution: `Bench commit ${++n}: measured the latency of one COMMIT with fsync at this history size.`, files: [{ path: `src/bench/${n % 50}.ts`, added: 3, removed: 1 }] });
+  const commit = (m) =>
+    m.execute({
+      type: 'commit',
+      contribution: `Bench commit ${++n}: measured the latency of one COMMIT with fsync at this history size.`,
+      files: [{ path: `src/bench/${n % 50}.ts`, added: 3, removed: 1 }],
+    });
   for (const x of mems) x.first = await timeMs(() => commit(x.m));
   for (let i = 0; i < warmup; i++) for (const x of mems) await commit(x.m);
   const ratioPerRound = [];
@@ -32,7 +37,14 @@ export async function run({ quick = false, long = false } = {}) {
   const base = stats(mems[0].samples).median;
   const rows = mems.map((x) => {
     const st = stats(x.samples);
-    return [x.size.toLocaleString('en-US'), x.fx.events.toLocaleString('en-US'), spread(st), fmt(st.iqrPct, 0) + '%', fmt(x.first), fmt(st.median / base)];
+    return [
+      x.size.toLocaleString('en-US'),
+      x.fx.events.toLocaleString('en-US'),
+      spread(st),
+      fmt(st.iqrPct, 0) + '%',
+      fmt(x.first),
+      fmt(st.median / base),
+    ];
   });
   const big = mems[mems.length - 1];
   const ratio = stats(big.samples).median / base;
@@ -44,14 +56,28 @@ export async function run({ quick = false, long = false } = {}) {
   for (const x of mems) removeDir(x.fx.dir);
   return {
     title,
-    columns: ['history (events)', 'actual events', 'COMMIT ms median (p10–p90)', 'IQR/median', 'first after open ms', 'ratio to smallest'],
+    columns: [
+      'history (events)',
+      'actual events',
+      'COMMIT ms median (p10–p90)',
+      'IQR/median',
+      'first after open ms',
+      'ratio to smallest',
+    ],
     rows,
     summary,
     pass: ratio <= 1.3 && ratio10k <= 1.3,
     json: {
       rounds,
       warmup,
-      sizes: mems.map((x) => ({ size: x.size, events: x.fx.events, logBytes: x.fx.logBytes, firstAfterOpenMs: x.first, ...stats(x.samples), samples: x.samples })),
+      sizes: mems.map((x) => ({
+        size: x.size,
+        events: x.fx.events,
+        logBytes: x.fx.logBytes,
+        firstAfterOpenMs: x.first,
+        ...stats(x.samples),
+        samples: x.samples,
+      })),
       ratioOfMedians: ratio,
       ratio10kOfMedians: ratio10k,
       ratioPerRound: rr,

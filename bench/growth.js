@@ -12,10 +12,18 @@ import { fmt, prng, removeDir, tempDir } from './lib.js';
 
 export const title = 'Growth of the git object store per 1,000 tool calls';
 
-const WORDS = 'parser cache lock replay index branch merge token budget schema writer reader tail crc fsync retry commit context test build'.split(' ');
+const WORDS =
+  'parser cache lock replay index branch merge token budget schema writer reader tail crc fsync retry commit context test build'.split(
+    ' ',
+  );
 
 function git(cwd, ...args) {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
+  return execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' },
+  });
 }
 
 /**
@@ -87,6 +95,15 @@ export async function run({ quick = false, long = false } = {}) {
     rows,
     summary: `${calls.toLocaleString('en-US')} tool calls, ${gitCommits} git commits, ${files} committed memory files, ${changed ? 'some committed file modified (!)' : 'no committed memory file ever modified'}: ${fmt(perLoose / 1024, 1)} KiB loose / ${fmt(perPacked / 1024, 1)} KiB packed per 1,000 calls`,
     pass: changed === '',
-    json: { calls, every, gitCommits, files, perThousandRaw: perRaw, perThousandLoose: perLoose, perThousandPacked: perPacked, monthCalls: month },
+    json: {
+      calls,
+      every,
+      gitCommits,
+      files,
+      perThousandRaw: perRaw,
+      perThousandLoose: perLoose,
+      perThousandPacked: perPacked,
+      monthCalls: month,
+    },
   };
 }

@@ -31,7 +31,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fixtureCopy, fmt, removeDir, ROOT, spread, stats } from './lib.js';
 
-export const title = 'Hook invocation (gctx hook --agent claude-code, fresh process per event; HTTP to gctx serve beside it)';
+export const title =
+  'Hook invocation (gctx hook --agent claude-code, fresh process per event; HTTP to gctx serve beside it)';
 
 /** The package's bin, as hosts run it (a bootstrap that takes the fast path for hooks). */
 const GCTX = join(ROOT, JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).bin.gctx);
@@ -54,7 +55,9 @@ function timeSpawn(args, input, cwd, env) {
 
 /** `gctx serve` on `dir` (any free port), once it has written its state file. */
 async function serve(dir) {
-  const child = spawn(process.execPath, [GCTX, 'serve', '--dir', dir, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [GCTX, 'serve', '--dir', dir, '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   let out = '';
   child.stdout.on('data', (d) => (out += d));
@@ -62,7 +65,8 @@ async function serve(dir) {
   for (;;) {
     try {
       const state = JSON.parse(readFileSync(join(dir, '.GCC', '.local', 'serve.json'), 'utf8'));
-      if (state.pid === child.pid && out.includes('listening')) return { state, stop: () => (child.kill('SIGTERM'), exited) };
+      if (state.pid === child.pid && out.includes('listening'))
+        return { state, stop: () => (child.kill('SIGTERM'), exited) };
     } catch {
       // not written yet
     }
@@ -74,17 +78,25 @@ async function serve(dir) {
 /** One hook posted over a kept-alive connection, timed from the request to the end of the answer. */
 function timePost(agent, state, body) {
   return new Promise((resolve, reject) => {
-    const headers = { Host: `127.0.0.1:${state.port}`, Authorization: `Bearer ${state.token}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) };
+    const headers = {
+      Host: `127.0.0.1:${state.port}`,
+      Authorization: `Bearer ${state.token}`,
+      'Content-Type': 'application/json',
+      'Content-Length': Buffer.byteLength(body),
+    };
     const t0 = process.hrtime.bigint();
-    const req = request({ host: '127.0.0.1', port: state.port, method: 'POST', path: '/hooks/claude-code', agent, headers }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => {
-        const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-        if (res.statusCode !== 200) reject(new Error(`POST /hooks/claude-code: ${res.statusCode}`));
-        else resolve({ ms, stdout: Buffer.concat(chunks).toString('utf8') });
-      });
-    });
+    const req = request(
+      { host: '127.0.0.1', port: state.port, method: 'POST', path: '/hooks/claude-code', agent, headers },
+      (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+          if (res.statusCode !== 200) reject(new Error(`POST /hooks/claude-code: ${res.statusCode}`));
+          else resolve({ ms, stdout: Buffer.concat(chunks).toString('utf8') });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -114,7 +126,13 @@ export async function run({ quick = false, long = false } = {}) {
     ['PreToolUse Write .GCC/ → deny + log', hook, (d) => payload('pre-tool-use-write-gcc', d), small, 'deny'],
     // A PostToolUse answers nothing, or a commit suggestion when a threshold is crossed.
     ['PostToolUse Edit → log', hook, (d) => payload('post-tool-use-edit', d), small, 'none'],
-    [`PostToolUse Edit → log, ${big.events.toLocaleString('en-US')} events`, hook, (d) => payload('post-tool-use-edit', d), big.dir, 'none'],
+    [
+      `PostToolUse Edit → log, ${big.events.toLocaleString('en-US')} events`,
+      hook,
+      (d) => payload('post-tool-use-edit', d),
+      big.dir,
+      'none',
+    ],
     ['SessionStart → briefing', hook, (d) => payload('session-start', d), small, 'additionalContext'],
   ];
   try {
@@ -146,7 +164,8 @@ async function measure({ runs, served, agent, variants, hook, cases }) {
     return timePost(agent, s.daemon.state, input(s.dir));
   };
   // Warm the page cache, the compile caches (the shipped one lives in the OS temp folder) and the connection.
-  for (const variant of variants) for (const c of cases) if (c[1] === hook || variant[1] !== 'http') await once(c, variant);
+  for (const variant of variants)
+    for (const c of cases) if (c[1] === hook || variant[1] !== 'http') await once(c, variant);
   for (let r = 0; r < runs; r++) {
     for (const [i, c] of cases.entries()) {
       const expect = c[4];
@@ -154,7 +173,8 @@ async function measure({ runs, served, agent, variants, hook, cases }) {
         if (i === 0 && v > 0) continue; // one floor is enough
         const out = await once(c, variant);
         if (expect === '' && out.stdout !== '') throw new Error(`expected no decision, got ${out.stdout}`);
-        if (expect && expect !== 'none' && !out.stdout.includes(expect)) throw new Error(`expected ${expect}, got ${out.stdout}`);
+        if (expect && expect !== 'none' && !out.stdout.includes(expect))
+          throw new Error(`expected ${expect}, got ${out.stdout}`);
         samples[i][v].push(out.ms);
       }
     }
@@ -181,7 +201,13 @@ async function measure({ runs, served, agent, variants, hook, cases }) {
       `gctx hook: PreToolUse ${fmt(st[1][0].median, 0)} ms, PostToolUse ${fmt(post, 0)} ms, SessionStart ${fmt(st[5][0].median, 0)} ms per fresh process ` +
       `(node itself starts in ${fmt(floor, 0)} ms; PreToolUse through the unbundled main.js without the bootstrap ${fmt(st[1][2].median, 0)} ms); target < ${TARGET_MS} ms; open-gcc 60–75 ms, gcc-memory 450–800 ms per hook. ` +
       `Over HTTP to gctx serve: PreToolUse ${fmt(httpPre)} ms, PostToolUse ${fmt(httpPost)} ms, SessionStart ${fmt(st[5][http].median)} ms per round trip; target ≤ ${HTTP_TARGET_MS} ms`,
-    json: { runs, floor, variants: variants.map(([v]) => v), cases: cases.map(([name], i) => ({ name, variants: st[i] })), http: { pre: httpPre, post: httpPost, target: HTTP_TARGET_MS } },
+    json: {
+      runs,
+      floor,
+      variants: variants.map(([v]) => v),
+      cases: cases.map(([name], i) => ({ name, variants: st[i] })),
+      http: { pre: httpPre, post: httpPost, target: HTTP_TARGET_MS },
+    },
     pass: worst < TARGET_MS && httpPre <= HTTP_TARGET_MS && httpPost <= HTTP_TARGET_MS,
   };
 }
@@ -189,5 +215,7 @@ async function measure({ runs, served, agent, variants, hook, cases }) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { table } = await import('./lib.js');
   const r = await run({ quick: process.argv.includes('--quick'), long: process.argv.includes('--long') });
-  process.stdout.write(`## ${r.title}\n\n${table(r.columns, r.rows)}\n\n${r.summary}${r.pass ? '  [meets target]' : '  [MISSES target]'}\n`);
+  process.stdout.write(
+    `## ${r.title}\n\n${table(r.columns, r.rows)}\n\n${r.summary}${r.pass ? '  [meets target]' : '  [MISSES target]'}\n`,
+  );
 }

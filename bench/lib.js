@@ -81,12 +81,22 @@ export function table(columns, rows) {
   const cells = [columns, ...rows.map((r) => r.map((c) => String(c)))];
   const widths = columns.map((_, i) => Math.max(...cells.map((r) => r[i].length)));
   const line = (r) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
-  return [line(columns), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map((r) => line(r.map(String)))].join('\n');
+  return [
+    line(columns),
+    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+    ...rows.map((r) => line(r.map(String))),
+  ].join('\n');
 }
 
 export function machine() {
   const c = cpus();
-  return { node: process.version, platform: `${process.platform}-${process.arch}`, cpus: c.length, cpu: c[0]?.model ?? '?', memGiB: +(totalmem() / 2 ** 30).toFixed(1) };
+  return {
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    cpus: c.length,
+    cpu: c[0]?.model ?? '?',
+    memGiB: +(totalmem() / 2 ** 30).toFixed(1),
+  };
 }
 
 /**
@@ -116,7 +126,10 @@ export function removeDir(dir) {
   rmSync(dir, { recursive: true, force: true });
 }
 
-const WORDS = 'parser cache lock replay index branch merge token budget schema writer reader tail crc fsync retry commit context'.split(' ');
+const WORDS =
+  'parser cache lock replay index branch merge token budget schema writer reader tail crc fsync retry commit context'.split(
+    ' ',
+  );
 function words(rng, n) {
   let s = '';
   for (let i = 0; i < n; i++) s += (i ? ' ' : '') + WORDS[Math.floor(rng() * WORDS.length)];
@@ -150,7 +163,10 @@ export function prng(seed) {
  * segments git sees often does (each git commit seals the open one); by default segments
  * fill to SEGMENT_MAX.
  */
-export async function buildHistory(dir, { events: target, commitEvery = 10, seed = 1, commitsOnly = false, objectives = 6, segmentEvents = Infinity } = {}) {
+export async function buildHistory(
+  dir,
+  { events: target, commitEvery = 10, seed = 1, commitsOnly = false, objectives = 6, segmentEvents = Infinity } = {},
+) {
   const rng = prng(seed);
   const l = layout(dir);
   mkdirSync(l.gcc, { recursive: true });
@@ -191,7 +207,14 @@ export async function buildHistory(dir, { events: target, commitEvery = 10, seed
     const at = new Date((t += 7));
     const envs = news.map((ev, i) => {
       lastId = nextId(lastId, at.getTime());
-      const env = { id: lastId, seq: seq0 + i + 1, at: at.toISOString(), branch: ev.branch, type: ev.type, data: ev.data };
+      const env = {
+        id: lastId,
+        seq: seq0 + i + 1,
+        at: at.toISOString(),
+        branch: ev.branch,
+        type: ev.type,
+        data: ev.data,
+      };
       const more = news.length - 1 - i;
       if (more > 0) env.more = more;
       return env;
@@ -217,23 +240,33 @@ export async function buildHistory(dir, { events: target, commitEvery = 10, seed
     if (cmd.type === 'commit' || cmd.type === 'merge') commits++;
   };
   push([{ type: 'memory.initialized', data: { format: FORMAT_VERSION, config: { ...DEFAULT_CONFIG } }, branch: MAIN }]);
-  for (let i = 0; i < objectives; i++) run({ type: 'roadmap', action: 'add', target: `Objective ${i + 1}: ${words(rng, 6)}` });
+  for (let i = 0; i < objectives; i++)
+    run({ type: 'roadmap', action: 'add', target: `Objective ${i + 1}: ${words(rng, 6)}` });
   let sinceCommit = 0;
   let branchNo = 0;
   let onBranch = null;
   let branchCommits = 0;
   while (commitsOnly ? commits < target : count < target) {
     if (commitsOnly) {
-      run({ type: 'commit', contribution: `Commit ${commits + 1}: ${words(rng, 30)}`, files: [{ path: `src/m${Math.floor(rng() * 200)}.ts`, added: 3, removed: 1 }] });
+      run({
+        type: 'commit',
+        contribution: `Commit ${commits + 1}: ${words(rng, 30)}`,
+        files: [{ path: `src/m${Math.floor(rng() * 200)}.ts`, added: 3, removed: 1 }],
+      });
       continue;
     }
     if (sinceCommit >= commitEvery - 1) {
-      run({ type: 'commit', contribution: `${words(rng, 8)}.\n\n${words(rng, 40)}`, title: `Step ${commits + 1}: ${words(rng, 5)}` });
+      run({
+        type: 'commit',
+        contribution: `${words(rng, 8)}.\n\n${words(rng, 40)}`,
+        title: `Step ${commits + 1}: ${words(rng, 5)}`,
+      });
       sinceCommit = 0;
       if (onBranch) {
         branchCommits++;
         if (branchCommits >= 3) {
-          if (rng() < 0.75) run({ type: 'merge', branch: onBranch, synthesis: `Merged ${onBranch}: ${words(rng, 25)}` });
+          if (rng() < 0.75)
+            run({ type: 'merge', branch: onBranch, synthesis: `Merged ${onBranch}: ${words(rng, 25)}` });
           else run({ type: 'abandon', branch: onBranch, reason: words(rng, 12) });
           onBranch = null;
         }
@@ -252,7 +285,9 @@ export async function buildHistory(dir, { events: target, commitEvery = 10, seed
       run({
         type: 'record-tool',
         tool: edit ? 'edit' : 'bash',
-        input: edit ? JSON.stringify({ path, oldText: words(rng, 6), newText: words(rng, 8) }) : `npm test -- ${words(rng, 2)}`,
+        input: edit
+          ? JSON.stringify({ path, oldText: words(rng, 6), newText: words(rng, 8) })
+          : `npm test -- ${words(rng, 2)}`,
         result: words(rng, 30),
         isError: rng() < 0.05,
         files: edit ? [{ path, added: 1 + Math.floor(rng() * 9), removed: Math.floor(rng() * 5) }] : [],

@@ -33,7 +33,12 @@ const now = () => Number(process.hrtime.bigint()) / 1e6;
 
 async function start(dir, env = {}) {
   const t0 = now();
-  const transport = new StdioClientTransport({ command: process.execPath, args: [GCTX, 'mcp', '--dir', dir], env: { ...process.env, ...env }, stderr: 'ignore' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [GCTX, 'mcp', '--dir', dir],
+    env: { ...process.env, ...env },
+    stderr: 'ignore',
+  });
   const client = new Client({ name: 'gcc-bench', version: '1.0.0' });
   await client.connect(transport);
   const initialized = now() - t0;
@@ -42,7 +47,7 @@ async function start(dir, env = {}) {
   return { client, initialized, firstAnswer: now() - t0 };
 }
 
-async function roundTrips(client, n, fn) {
+async function roundTrips(_client, n, fn) {
   for (let i = 0; i < Math.min(20, n); i++) await fn(i, true); // warm up the JIT and the page cache
   const out = [];
   for (let i = 0; i < n; i++) {
@@ -69,7 +74,10 @@ export async function run({ quick = false, long = false } = {}) {
   const cached = { init: [], first: [] };
   (await start(small, { NODE_COMPILE_CACHE: cacheDir })).client.close(); // creates .GCC/ and fills the cache
   for (let i = 0; i < startRuns; i++) {
-    for (const [acc, env] of [[plain, { NODE_DISABLE_COMPILE_CACHE: '1' }], [cached, { NODE_COMPILE_CACHE: cacheDir }]]) {
+    for (const [acc, env] of [
+      [plain, { NODE_DISABLE_COMPILE_CACHE: '1' }],
+      [cached, { NODE_COMPILE_CACHE: cacheDir }],
+    ]) {
       const s = await start(small, env);
       acc.init.push(s.initialized);
       acc.first.push(s.firstAnswer);
@@ -92,19 +100,40 @@ export async function run({ quick = false, long = false } = {}) {
   add('startup → first answer, compile cache warm', cached.first);
 
   const results = {};
-  for (const [label, dir] of [['small memory', small], [`${big.events.toLocaleString('en-US')} events`, big.dir]]) {
+  for (const [label, dir] of [
+    ['small memory', small],
+    [`${big.events.toLocaleString('en-US')} events`, big.dir],
+  ]) {
     const { client } = await start(dir);
     await client.listTools(); // as a host does; the client then validates every structuredContent
     add(`ping (transport floor), ${label}`, await roundTrips(client, n, () => client.ping()));
-    const commit = add(`COMMIT, ${label}`, await roundTrips(client, n, (i, warm) => commitOk(client, `bench ${warm ? 'warm-up' : 'commit'} ${i} on ${label}`)));
-    commit.note = rows.at(-1)[2] = `open-gcc's best ${OPEN_GCC_COMMIT_MS} ms is ${fmt(OPEN_GCC_COMMIT_MS / commit.median, 1)}× this`;
-    const context = add(`CONTEXT status, ${label}`, await roundTrips(client, n, () => client.callTool({ name: 'context', arguments: { level: 'status' } })));
-    results[label] = { commit, context, ping: stats(json.cases.find((c) => c.name.startsWith(`ping (transport floor), ${label}`)).samples) };
+    const commit = add(
+      `COMMIT, ${label}`,
+      await roundTrips(client, n, (i, warm) =>
+        commitOk(client, `bench ${warm ? 'warm-up' : 'commit'} ${i} on ${label}`),
+      ),
+    );
+    commit.note = rows.at(-1)[2] =
+      `open-gcc's best ${OPEN_GCC_COMMIT_MS} ms is ${fmt(OPEN_GCC_COMMIT_MS / commit.median, 1)}× this`;
+    const context = add(
+      `CONTEXT status, ${label}`,
+      await roundTrips(client, n, () => client.callTool({ name: 'context', arguments: { level: 'status' } })),
+    );
+    results[label] = {
+      commit,
+      context,
+      ping: stats(json.cases.find((c) => c.name.startsWith(`ping (transport floor), ${label}`)).samples),
+    };
     await client.close();
     // The engine's own cost on the same memory, in-process: what the MCP layer adds is the difference.
     const { Memory } = await import('../dist/index.js');
     const memory = await Memory.open(dir);
-    add(`COMMIT in-process (library, no MCP), ${label}`, await roundTrips(memory, n, (i) => memory.execute({ type: 'commit', contribution: `library commit ${i} on ${label}` })));
+    add(
+      `COMMIT in-process (library, no MCP), ${label}`,
+      await roundTrips(memory, n, (i) =>
+        memory.execute({ type: 'commit', contribution: `library commit ${i} on ${label}` }),
+      ),
+    );
     memory.close();
   }
 
@@ -132,5 +161,7 @@ export async function run({ quick = false, long = false } = {}) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { table } = await import('./lib.js');
   const r = await run({ quick: process.argv.includes('--quick'), long: process.argv.includes('--long') });
-  process.stdout.write(`## ${r.title}\n\n${table(r.columns, r.rows)}\n\n${r.summary}${r.pass ? '  [meets target]' : '  [MISSES target]'}\n`);
+  process.stdout.write(
+    `## ${r.title}\n\n${table(r.columns, r.rows)}\n\n${r.summary}${r.pass ? '  [meets target]' : '  [MISSES target]'}\n`,
+  );
 }

@@ -27,7 +27,8 @@ const PREFIX = '\n<!-- gcc:e ';
 function logFiles(dir) {
   const l = layout(dir);
   const out = [];
-  for (const month of readdirSync(l.events).sort()) for (const n of readdirSync(join(l.events, month)).sort()) out.push(join(l.events, month, n));
+  for (const month of readdirSync(l.events).sort())
+    for (const n of readdirSync(join(l.events, month)).sort()) out.push(join(l.events, month, n));
   try {
     statSync(l.localLog);
     out.push(l.localLog);
@@ -48,13 +49,13 @@ function machineLines(text, out) {
 
 function floorA(files) {
   let n = 0;
-  for (const f of files) for (const json of machineLines(readFileSync(f, 'utf8'), [])) (JSON.parse(json), n++);
+  for (const f of files) for (const json of machineLines(readFileSync(f, 'utf8'), [])) JSON.parse(json), n++;
   return n;
 }
 
 function floorB(lines) {
   let n = 0;
-  for (const json of lines) (JSON.parse(json), n++);
+  for (const json of lines) JSON.parse(json), n++;
   return n;
 }
 
@@ -85,8 +86,10 @@ function stages(dir) {
 async function endToEnd(dir, fresh) {
   const gcc = join(dir, '.GCC');
   const local = join(gcc, '.local');
-  for (const n of fresh ? readdirSync(local).filter((n) => n !== 'local.md') : ['cache']) rmSync(join(local, n), { recursive: true, force: true });
-  for (const f of ['main.md', 'metadata.yaml', 'commit.md', 'log.md', 'branches']) rmSync(join(gcc, f), { recursive: true, force: true });
+  for (const n of fresh ? readdirSync(local).filter((n) => n !== 'local.md') : ['cache'])
+    rmSync(join(local, n), { recursive: true, force: true });
+  for (const f of ['main.md', 'metadata.yaml', 'commit.md', 'log.md', 'branches'])
+    rmSync(join(gcc, f), { recursive: true, force: true });
   const t0 = process.hrtime.bigint();
   const m = await Memory.open(dir);
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
@@ -120,7 +123,8 @@ export async function run({ quick = false, long = false } = {}) {
     gc();
     const clone = await endToEnd(fx.dir, true);
     events = e2e.events;
-    if (n !== im.events || n !== e2e.events || n !== clone.events) throw new Error(`event counts differ: floor ${n}, replay ${im.events}, open ${e2e.events}`);
+    if (n !== im.events || n !== e2e.events || n !== clone.events)
+      throw new Error(`event counts differ: floor ${n}, replay ${im.events}, open ${e2e.events}`);
     s.floorA.push(a);
     s.floorB.push(b);
     s.e2e.push(e2e.ms);
@@ -137,7 +141,11 @@ export async function run({ quick = false, long = false } = {}) {
   const ratio = st.e2e.median / A;
   return {
     title,
-    columns: [`${events.toLocaleString('en-US')} events, ${fmt(bytes / 2 ** 20, 1)} MiB of logs in ${files.length} files`, 'ms median (p10–p90)', '× floor A'],
+    columns: [
+      `${events.toLocaleString('en-US')} events, ${fmt(bytes / 2 ** 20, 1)} MiB of logs in ${files.length} files`,
+      'ms median (p10–p90)',
+      '× floor A',
+    ],
     rows: [
       row('replay end to end: open, check, fold, and write every view', st.e2e),
       row('  · the same in a fresh clone (no ledger: every log is new to it)', st.clone),

@@ -56,7 +56,14 @@ const DOMAINS = {
   flaky: {
     frozen: ['requirements.txt', 'poetry.lock', 'package-lock.json'],
     branch: ['flaky-invoice', 'hunt-flake', 'flake-totals'],
-    attempts: ['timing', 'test order', 'the database pool size', 'a retry decorator', 'the worker count', 'the clock source'],
+    attempts: [
+      'timing',
+      'test order',
+      'the database pool size',
+      'a retry decorator',
+      'the worker count',
+      'the clock source',
+    ],
     test: ['test_invoice_total_rounds_half_even', 'test_totals_match_ledger', 'test_refund_rounding'],
     file: ['billing/invoice.py', 'billing/totals.py', 'billing/rounding.py'],
     change: ['rounding', 'half-even rounding', 'Decimal totals'],
@@ -65,7 +72,14 @@ const DOMAINS = {
   migration: {
     frozen: ['requirements.txt', 'Pipfile.lock', 'go.sum'],
     branch: ['online-ddl', 'try-pg-repack', 'osc-pgbouncer'],
-    attempts: ['pg_repack behind PgBouncer', 'a longer lock_timeout', 'session pooling for the migration role', 'gh-ost', 'batching the backfill by 10k rows', 'a statement_timeout override'],
+    attempts: [
+      'pg_repack behind PgBouncer',
+      'a longer lock_timeout',
+      'session pooling for the migration role',
+      'gh-ost',
+      'batching the backfill by 10k rows',
+      'a statement_timeout override',
+    ],
     test: ['test_orders_backfill_is_idempotent', 'test_dual_write_matches', 'test_migration_rolls_back'],
     file: ['migrations/0042_orders_split.py', 'db/dual_write.py', 'db/backfill.py'],
     change: ['dual-write', 'backfill', 'expand-contract'],
@@ -77,12 +91,34 @@ const DOMAINS = {
 function failingRun(r, test, file) {
   const kind = pick(r, ['pytest', 'pytest', 'jest']);
   if (kind === 'jest') {
-    const out = [' RUN  v29', ...Array.from({ length: 25 }, (_, i) => ` ✓ case ${i + 1} (${i % 9} ms)`), ` FAIL  ${file}`, `  ● ${test}`, '    expect(received).toBe(expected)', '    Expected: "10.00"', '    Received: "10.01"', 'Tests:       1 failed, 87 passed, 88 total'];
+    const out = [
+      ' RUN  v29',
+      ...Array.from({ length: 25 }, (_, i) => ` ✓ case ${i + 1} (${i % 9} ms)`),
+      ` FAIL  ${file}`,
+      `  ● ${test}`,
+      '    expect(received).toBe(expected)',
+      '    Expected: "10.00"',
+      '    Received: "10.01"',
+      'Tests:       1 failed, 87 passed, 88 total',
+    ];
     return { text: out.join('\n'), verdict: test };
   }
-  const out = ['============================= test session starts ==============================', 'collected 214 items', ''];
-  for (let i = 0; i < 14; i++) out.push(`tests/test_part${i}.py ${'.'.repeat(30 + (i % 20))} [ ${String(i * 7).padStart(2)}%]`);
-  out.push('=================================== FAILURES ===================================', `________________________ ${test} ________________________`, "E       AssertionError: assert Decimal('10.01') == Decimal('10.00')", `tests/test_${file.split('/').pop()}:42: AssertionError`, '=========================== short test summary info ============================', `FAILED tests/test_${file.split('/').pop()}::${test} - AssertionError: assert Decimal('10.01') == Decimal('10.00')`, '======================== 1 failed, 213 passed in 4.12s =========================');
+  const out = [
+    '============================= test session starts ==============================',
+    'collected 214 items',
+    '',
+  ];
+  for (let i = 0; i < 14; i++)
+    out.push(`tests/test_part${i}.py ${'.'.repeat(30 + (i % 20))} [ ${String(i * 7).padStart(2)}%]`);
+  out.push(
+    '=================================== FAILURES ===================================',
+    `________________________ ${test} ________________________`,
+    "E       AssertionError: assert Decimal('10.01') == Decimal('10.00')",
+    `tests/test_${file.split('/').pop()}:42: AssertionError`,
+    '=========================== short test summary info ============================',
+    `FAILED tests/test_${file.split('/').pop()}::${test} - AssertionError: assert Decimal('10.01') == Decimal('10.00')`,
+    '======================== 1 failed, 213 passed in 4.12s =========================',
+  );
   return { text: out.join('\n'), verdict: `FAILED tests/test_${file.split('/').pop()}::${test}` };
 }
 
@@ -105,7 +141,15 @@ export function longShape(c, seed, kind, { cli, ev, fact, flight }) {
   const constraint = fill(pick(r, CONSTRAINTS), { f: frozen });
   const request = fill(pick(r, REQUESTS), { x: change, file });
   const run = failingRun(r, test, file);
-  const steps = [cli('init'), ev(c.start()), ev(c.prompt(`${kind === 'flaky' ? 'The invoice tests are flaky on CI; find out why.' : 'Split the orders table online, without downtime.'} ${constraint}`))];
+  const steps = [
+    cli('init'),
+    ev(c.start()),
+    ev(
+      c.prompt(
+        `${kind === 'flaky' ? 'The invoice tests are flaky on CI; find out why.' : 'Split the orders table online, without downtime.'} ${constraint}`,
+      ),
+    ),
+  ];
   // Reading around: the bulk of a long session.
   const pad = (n, tag) => {
     for (let i = 0; i < n; i++) {
@@ -113,11 +157,21 @@ export function longShape(c, seed, kind, { cli, ev, fact, flight }) {
       const roll = r();
       if (roll < 0.45) steps.push(ev(c.read(p, `def f_${i}():\n    return ${i}\n`)));
       else if (roll < 0.65) steps.push(ev(c.grep(`f_${i}\\(`, [p])));
-      else steps.push(ev(c.bash(`pytest -q tests/test_${tag}_${i % 5}.py`, `${'.'.repeat(20)} [100%]\n20 passed in 0.${i % 9}s\n`)));
+      else
+        steps.push(
+          ev(c.bash(`pytest -q tests/test_${tag}_${i % 5}.py`, `${'.'.repeat(20)} [100%]\n20 passed in 0.${i % 9}s\n`)),
+        );
     }
   };
   pad(14, 'survey');
-  steps.push(cli('branch', branch, '--purpose', kind === 'flaky' ? `find why ${test} fails 1 run in 7` : `try an online schema change tool on the orders table`));
+  steps.push(
+    cli(
+      'branch',
+      branch,
+      '--purpose',
+      kind === 'flaky' ? `find why ${test} fails 1 run in 7` : `try an online schema change tool on the orders table`,
+    ),
+  );
   pad(12, 'probe');
   steps.push(cli('commit', `${cap(deadEnds[0])}.`));
   pad(10, 'probe2');
@@ -142,8 +196,15 @@ export function longShape(c, seed, kind, { cli, ev, fact, flight }) {
     fact('failed', `dead end: ${attempts[1]}`, [loose(attempts[1]), `${n2}/20`]),
     fact('failing', `failing test: ${test}`, [run.verdict]),
     fact('files', `in flight: ${file}`, [flight(file)]),
-    fact('decision', kind === 'flaky' ? 'merged: the cause' : 'abandoned: why', [new RegExp(d.cause.split(':')[0].slice(0, 40), 'i')]),
+    fact('decision', kind === 'flaky' ? 'merged: the cause' : 'abandoned: why', [
+      new RegExp(d.cause.split(':')[0].slice(0, 40), 'i'),
+    ]),
     fact('branch', 'on main', [/(Memory branch:|On memory branch) main\b/]),
   ];
-  return { steps, facts, said, toolCalls: steps.filter((s) => s.hook && /ToolUse/.test(s.hook.hook_event_name)).length };
+  return {
+    steps,
+    facts,
+    said,
+    toolCalls: steps.filter((s) => s.hook && /ToolUse/.test(s.hook.hook_event_name)).length,
+  };
 }

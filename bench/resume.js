@@ -64,16 +64,27 @@ const clean = () => {
 
 /** The built `gctx` in a child process, as a user or an agent runs it. */
 function gctx(dir, args, { input, session } = {}) {
-  const r = spawnSync(process.execPath, [GCTX, ...args], { cwd: dir, input, encoding: 'utf8', env: { ...clean(), ...(session ? { GCC_SESSION: session } : {}) } });
+  const r = spawnSync(process.execPath, [GCTX, ...args], {
+    cwd: dir,
+    input,
+    encoding: 'utf8',
+    env: { ...clean(), ...(session ? { GCC_SESSION: session } : {}) },
+  });
   if (r.status !== 0) throw new Error(`gctx ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   return r.stdout;
 }
 
 /** One Claude Code hook event through `gctx hook --agent claude-code`; the context it hands back, if any. */
 function hook(dir, payload) {
-  const r = spawnSync(process.execPath, [GCTX, 'hook', '--agent', 'claude-code'], { cwd: dir, input: JSON.stringify(payload), encoding: 'utf8', env: clean() });
+  const r = spawnSync(process.execPath, [GCTX, 'hook', '--agent', 'claude-code'], {
+    cwd: dir,
+    input: JSON.stringify(payload),
+    encoding: 'utf8',
+    env: clean(),
+  });
   // A hook never fails the agent, so it never fails loudly either: its complaints are on stderr.
-  if (r.status !== 0 || r.stderr) throw new Error(`gctx hook (${payload.hook_event_name}) exited ${r.status}: ${r.stderr}`);
+  if (r.status !== 0 || r.stderr)
+    throw new Error(`gctx hook (${payload.hook_event_name}) exited ${r.status}: ${r.stderr}`);
   return r.stdout ? (JSON.parse(r.stdout).hookSpecificOutput?.additionalContext ?? '') : '';
 }
 
@@ -84,7 +95,14 @@ function hook(dir, payload) {
 function claude(dir, session, transcript = `/home/dev/.claude/projects/-bench/${session}.jsonl`) {
   let n = 0;
   const abs = (p) => join(dir, p);
-  const base = (event, extra) => ({ session_id: session, transcript_path: transcript, cwd: dir, permission_mode: 'default', hook_event_name: event, ...extra });
+  const base = (event, extra) => ({
+    session_id: session,
+    transcript_path: transcript,
+    cwd: dir,
+    permission_mode: 'default',
+    hook_event_name: event,
+    ...extra,
+  });
   const id = () => `toolu_bench${String(++n).padStart(6, '0')}`;
   const lines = (s) => s.replace(/\n$/, '').split('\n');
   return {
@@ -93,29 +111,86 @@ function claude(dir, session, transcript = `/home/dev/.claude/projects/-bench/${
     prompt: (text) => base('UserPromptSubmit', { prompt: text }),
     end: () => base('SessionEnd', { reason: 'prompt_input_exit' }),
     read: (path, content) =>
-      base('PostToolUse', { tool_name: 'Read', tool_input: { file_path: abs(path) }, tool_response: { type: 'text', file: { filePath: abs(path), content, numLines: lines(content).length, startLine: 1, totalLines: lines(content).length } }, tool_use_id: id() }),
-    grep: (pattern, files) => base('PostToolUse', { tool_name: 'Grep', tool_input: { pattern, path: dir, output_mode: 'files_with_matches' }, tool_response: { mode: 'files_with_matches', filenames: files, numFiles: files.length }, tool_use_id: id() }),
+      base('PostToolUse', {
+        tool_name: 'Read',
+        tool_input: { file_path: abs(path) },
+        tool_response: {
+          type: 'text',
+          file: {
+            filePath: abs(path),
+            content,
+            numLines: lines(content).length,
+            startLine: 1,
+            totalLines: lines(content).length,
+          },
+        },
+        tool_use_id: id(),
+      }),
+    grep: (pattern, files) =>
+      base('PostToolUse', {
+        tool_name: 'Grep',
+        tool_input: { pattern, path: dir, output_mode: 'files_with_matches' },
+        tool_response: { mode: 'files_with_matches', filenames: files, numFiles: files.length },
+        tool_use_id: id(),
+      }),
     write: (path, content) =>
-      base('PostToolUse', { tool_name: 'Write', tool_input: { file_path: abs(path), content }, tool_response: { type: 'create', filePath: abs(path), content, structuredPatch: [], originalFile: null }, tool_use_id: id() }),
+      base('PostToolUse', {
+        tool_name: 'Write',
+        tool_input: { file_path: abs(path), content },
+        tool_response: { type: 'create', filePath: abs(path), content, structuredPatch: [], originalFile: null },
+        tool_use_id: id(),
+      }),
     edit: (path, oldString, newString) => {
       const o = lines(oldString);
       const w = lines(newString);
       return base('PostToolUse', {
         tool_name: 'Edit',
         tool_input: { file_path: abs(path), old_string: oldString, new_string: newString, replace_all: false },
-        tool_response: { filePath: abs(path), oldString, newString, originalFile: oldString, structuredPatch: [{ oldStart: 1, oldLines: o.length, newStart: 1, newLines: w.length, lines: [...o.map((l) => `-${l}`), ...w.map((l) => `+${l}`)] }], userModified: false, replaceAll: false },
+        tool_response: {
+          filePath: abs(path),
+          oldString,
+          newString,
+          originalFile: oldString,
+          structuredPatch: [
+            {
+              oldStart: 1,
+              oldLines: o.length,
+              newStart: 1,
+              newLines: w.length,
+              lines: [...o.map((l) => `-${l}`), ...w.map((l) => `+${l}`)],
+            },
+          ],
+          userModified: false,
+          replaceAll: false,
+        },
         tool_use_id: id(),
       });
     },
-    bash: (command, stdout, stderr = '') => base('PostToolUse', { tool_name: 'Bash', tool_input: { command, description: '' }, tool_response: { stdout, stderr, interrupted: false, isImage: false }, tool_use_id: id() }),
-    fail: (command, error) => base('PostToolUseFailure', { tool_name: 'Bash', tool_input: { command }, tool_use_id: id(), error, is_interrupt: false }),
+    bash: (command, stdout, stderr = '') =>
+      base('PostToolUse', {
+        tool_name: 'Bash',
+        tool_input: { command, description: '' },
+        tool_response: { stdout, stderr, interrupted: false, isImage: false },
+        tool_use_id: id(),
+      }),
+    fail: (command, error) =>
+      base('PostToolUseFailure', {
+        tool_name: 'Bash',
+        tool_input: { command },
+        tool_use_id: id(),
+        error,
+        is_interrupt: false,
+      }),
   };
 }
 
 /** A long test run as vitest prints it: the verdict at the end, after pages of passing lines. */
 function testRun(file, n, verdict) {
   const out = [` RUN  v4.1.12 /home/dev/app`, ''];
-  for (let i = 0; i < n; i++) out.push(` ✓ ${file} > case ${i + 1}: ${['accepts a request under the limit', 'refills after the interval', 'rejects over the burst', 'keys by API key', 'reads limiter.rate from the config'][i % 5]} ${(i % 7) + 1}ms`);
+  for (let i = 0; i < n; i++)
+    out.push(
+      ` ✓ ${file} > case ${i + 1}: ${['accepts a request under the limit', 'refills after the interval', 'rejects over the burst', 'keys by API key', 'reads limiter.rate from the config'][i % 5]} ${(i % 7) + 1}ms`,
+    );
   out.push('', ` Test Files  1 passed (1)`, `      Tests  ${n} passed (${n})`, verdict);
   return out.join('\n');
 }
@@ -123,7 +198,10 @@ function testRun(file, n, verdict) {
 /** A failing run: the reason at the top, then a stack trace and the summary. */
 function failure(reason, frames = 30) {
   const out = ['Exit code 1', reason, ''];
-  for (let i = 0; i < frames; i++) out.push(`    at ${['processTicksAndRejections', 'Object.<anonymous>', 'runTest', 'callSuiteHook', 'withTimeout'][i % 5]} (node_modules/@vitest/runner/dist/index.js:${100 + i * 13}:${(i * 7) % 40})`);
+  for (let i = 0; i < frames; i++)
+    out.push(
+      `    at ${['processTicksAndRejections', 'Object.<anonymous>', 'runTest', 'callSuiteHook', 'withTimeout'][i % 5]} (node_modules/@vitest/runner/dist/index.js:${100 + i * 13}:${(i * 7) % 40})`,
+    );
   out.push('', ' Test Files  1 failed (1)', '      Tests  1 failed | 11 passed (12)');
   return out.join('\n');
 }
@@ -162,43 +240,196 @@ export function shapeA(dir) {
   const c = claude(dir, 'a1b2c3d4-0000-4000-8000-00000000000a');
   const steps = [
     cli('init'),
-    cli('roadmap', 'add', 'Per-client rate limiting in the API gateway: a token bucket per API key, 429 with Retry-After'),
+    cli(
+      'roadmap',
+      'add',
+      'Per-client rate limiting in the API gateway: a token bucket per API key, 429 with Retry-After',
+    ),
     cli('roadmap', 'add', 'Keep gateway p99 latency under 5 ms with the limiter on'),
     cli('roadmap', 'add', "Document the limiter's settings in docs/rate-limit.md"),
     ev(c.start()),
-    ev(c.read('src/gateway/server.ts', "import { createServer } from 'node:http';\nimport { middleware } from './middleware.js';\n\nexport const server = createServer(middleware);\n")),
+    ev(
+      c.read(
+        'src/gateway/server.ts',
+        "import { createServer } from 'node:http';\nimport { middleware } from './middleware.js';\n\nexport const server = createServer(middleware);\n",
+      ),
+    ),
     ev(c.grep('app.use\\(', ['src/gateway/middleware.ts', 'src/gateway/auth.ts'])),
-    ev(c.read('src/gateway/middleware.ts', "export function middleware(req, res) {\n  auth(req);\n  route(req, res);\n}\n")),
-    ev(c.write('src/limiter/bucket.ts', 'export class Bucket {\n  constructor(readonly rate: number, readonly burst: number) {}\n  tokens = 0;\n  take(): boolean {\n    if (this.tokens < 1) return false;\n    this.tokens -= 1;\n    return true;\n  }\n}\n')),
-    ev(c.edit('src/gateway/middleware.ts', '  auth(req);\n  route(req, res);', '  auth(req);\n  if (!limiter.take(req)) return tooMany(res);\n  route(req, res);')),
+    ev(
+      c.read(
+        'src/gateway/middleware.ts',
+        'export function middleware(req, res) {\n  auth(req);\n  route(req, res);\n}\n',
+      ),
+    ),
+    ev(
+      c.write(
+        'src/limiter/bucket.ts',
+        'export class Bucket {\n  constructor(readonly rate: number, readonly burst: number) {}\n  tokens = 0;\n  take(): boolean {\n    if (this.tokens < 1) return false;\n    this.tokens -= 1;\n    return true;\n  }\n}\n',
+      ),
+    ),
+    ev(
+      c.edit(
+        'src/gateway/middleware.ts',
+        '  auth(req);\n  route(req, res);',
+        '  auth(req);\n  if (!limiter.take(req)) return tooMany(res);\n  route(req, res);',
+      ),
+    ),
     ev(c.bash('npm test -- limiter', testRun('test/limiter.test.ts', 12, ' Duration  412ms'))),
-    cli('commit', 'Token bucket (src/limiter/bucket.ts) wired into the gateway middleware: 20 requests a second per client, bursts of 40.', '--next', 'Key the buckets by API key instead of client IP'),
-    ev(c.read('test/limiter.test.ts', "describe('limiter', () => {\n  it('separate keys get separate buckets', async () => {});\n});\n")),
-    ev(c.write('src/limiter/keys.ts', "export const keyOf = (req) => req.headers['x-api-key'] ?? req.socket.remoteAddress;\n")),
+    cli(
+      'commit',
+      'Token bucket (src/limiter/bucket.ts) wired into the gateway middleware: 20 requests a second per client, bursts of 40.',
+      '--next',
+      'Key the buckets by API key instead of client IP',
+    ),
+    ev(
+      c.read(
+        'test/limiter.test.ts',
+        "describe('limiter', () => {\n  it('separate keys get separate buckets', async () => {});\n});\n",
+      ),
+    ),
+    ev(
+      c.write(
+        'src/limiter/keys.ts',
+        "export const keyOf = (req) => req.headers['x-api-key'] ?? req.socket.remoteAddress;\n",
+      ),
+    ),
     ev(c.edit('src/limiter/bucket.ts', '  tokens = 0;', '  tokens = 0;\n  last = Date.now();')),
-    ev(c.fail('npm test -- limiter', failure('FAIL test/limiter.test.ts > separate keys get separate buckets\nAssertionError: expected 429 to be 200\nBuckets are still keyed by req.ip, and every test client connects from 127.0.0.1.'))),
-    ev(c.edit('src/gateway/middleware.ts', '  if (!limiter.take(req)) return tooMany(res);', '  if (!limiter.take(keyOf(req))) return tooMany(res);')),
+    ev(
+      c.fail(
+        'npm test -- limiter',
+        failure(
+          'FAIL test/limiter.test.ts > separate keys get separate buckets\nAssertionError: expected 429 to be 200\nBuckets are still keyed by req.ip, and every test client connects from 127.0.0.1.',
+        ),
+      ),
+    ),
+    ev(
+      c.edit(
+        'src/gateway/middleware.ts',
+        '  if (!limiter.take(req)) return tooMany(res);',
+        '  if (!limiter.take(keyOf(req))) return tooMany(res);',
+      ),
+    ),
     ev(c.bash('npm test -- limiter', testRun('test/limiter.test.ts', 14, ' Duration  398ms'))),
-    cli('commit', 'Buckets are keyed by API key (src/limiter/keys.ts), falling back to the client IP for anonymous calls: keyed by IP, every client behind one NAT shared a bucket.', '--next', 'Refill the buckets'),
-    ev(c.edit('src/limiter/bucket.ts', '  last = Date.now();', '  last = Date.now();\n  static timer = setInterval(() => Bucket.refillAll(), 100);')),
+    cli(
+      'commit',
+      'Buckets are keyed by API key (src/limiter/keys.ts), falling back to the client IP for anonymous calls: keyed by IP, every client behind one NAT shared a bucket.',
+      '--next',
+      'Refill the buckets',
+    ),
+    ev(
+      c.edit(
+        'src/limiter/bucket.ts',
+        '  last = Date.now();',
+        '  last = Date.now();\n  static timer = setInterval(() => Bucket.refillAll(), 100);',
+      ),
+    ),
     ev(c.bash('npm test -- limiter', testRun('test/limiter.test.ts', 15, ' Duration  405ms'))),
-    ev(c.fail('npm run bench:gateway -- --clients 50000', failure('p99 31.2 ms exceeds the 5 ms budget\nrefill timer: 48 ms per tick over 50,000 buckets (the event loop is blocked while it runs)', 12))),
-    ev(c.edit('src/limiter/bucket.ts', '  static timer = setInterval(() => Bucket.refillAll(), 100);', '  refill(now: number) {\n    this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.rate);\n    this.last = now;\n  }')),
-    ev(c.bash('npm run bench:gateway -- --clients 50000', 'clients 50000  requests 2,000,000\np50 1.2 ms  p99 3.9 ms (budget 5 ms)\n')),
-    cli('commit', "Tokens are refilled lazily, from the time since a bucket's last request. The setInterval refill was dropped: over 50,000 buckets each tick blocked the event loop for 48 ms and p99 reached 31 ms.", '--next', 'Share the buckets across gateway instances through Redis'),
-    ev(c.write('src/limiter/redis-store.ts', "export async function take(redis, key, rate, burst) {\n  const [allowed] = await redis.call('CL.THROTTLE', key, burst, rate, 1);\n  return allowed === 0;\n}\n")),
-    ev(c.fail('npm run test:integration -- limiter', failure("ReplyError: ERR unknown command 'CL.THROTTLE', with args beginning with: 'rl:key-1'\nThe staging Redis is ElastiCache 7.1; MODULE LIST: ERR unknown command 'MODULE'"))),
-    ev(c.bash('redis-cli -h staging-redis INFO server | head -5', '# Server\nredis_version:7.1.0\nredis_mode:standalone\nos:Amazon ElastiCache\narch_bits:64\n')),
-    ev(c.write('src/limiter/bucket.lua', "local tokens = tonumber(redis.call('HGET', KEYS[1], 't') or ARGV[2])\n-- refill from elapsed time, take one, store\nreturn 1\n")),
-    ev(c.edit('src/limiter/redis-store.ts', "  const [allowed] = await redis.call('CL.THROTTLE', key, burst, rate, 1);\n  return allowed === 0;", '  return (await redis.evalsha(SCRIPT, 1, key, rate, burst, Date.now())) === 1;')),
-    ev(c.bash('npm run test:integration -- limiter', testRun('test/integration/limiter.test.ts', 40, ' Duration  2.41s'))),
-    cli('commit', 'Buckets live in Redis, updated by one Lua script (src/limiter/bucket.lua) per request through EVALSHA. redis-cell and its CL.THROTTLE were dropped: ElastiCache, our managed Redis, cannot load modules.', '--next', 'Answer 429 with Retry-After and X-RateLimit-Remaining'),
-    ev(c.edit('src/gateway/middleware.ts', '  if (!limiter.take(keyOf(req))) return tooMany(res);', "  const left = await limiter.take(keyOf(req));\n  res.setHeader('X-RateLimit-Remaining', left);\n  if (left < 0) return tooMany(res, limiter.retryAfter(keyOf(req)));")),
-    ev(c.edit('test/limiter.test.ts', "  it('separate keys get separate buckets', async () => {});", "  it('separate keys get separate buckets', async () => {});\n  it('answers 429 with Retry-After', async () => {});")),
+    ev(
+      c.fail(
+        'npm run bench:gateway -- --clients 50000',
+        failure(
+          'p99 31.2 ms exceeds the 5 ms budget\nrefill timer: 48 ms per tick over 50,000 buckets (the event loop is blocked while it runs)',
+          12,
+        ),
+      ),
+    ),
+    ev(
+      c.edit(
+        'src/limiter/bucket.ts',
+        '  static timer = setInterval(() => Bucket.refillAll(), 100);',
+        '  refill(now: number) {\n    this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.rate);\n    this.last = now;\n  }',
+      ),
+    ),
+    ev(
+      c.bash(
+        'npm run bench:gateway -- --clients 50000',
+        'clients 50000  requests 2,000,000\np50 1.2 ms  p99 3.9 ms (budget 5 ms)\n',
+      ),
+    ),
+    cli(
+      'commit',
+      "Tokens are refilled lazily, from the time since a bucket's last request. The setInterval refill was dropped: over 50,000 buckets each tick blocked the event loop for 48 ms and p99 reached 31 ms.",
+      '--next',
+      'Share the buckets across gateway instances through Redis',
+    ),
+    ev(
+      c.write(
+        'src/limiter/redis-store.ts',
+        "export async function take(redis, key, rate, burst) {\n  const [allowed] = await redis.call('CL.THROTTLE', key, burst, rate, 1);\n  return allowed === 0;\n}\n",
+      ),
+    ),
+    ev(
+      c.fail(
+        'npm run test:integration -- limiter',
+        failure(
+          "ReplyError: ERR unknown command 'CL.THROTTLE', with args beginning with: 'rl:key-1'\nThe staging Redis is ElastiCache 7.1; MODULE LIST: ERR unknown command 'MODULE'",
+        ),
+      ),
+    ),
+    ev(
+      c.bash(
+        'redis-cli -h staging-redis INFO server | head -5',
+        '# Server\nredis_version:7.1.0\nredis_mode:standalone\nos:Amazon ElastiCache\narch_bits:64\n',
+      ),
+    ),
+    ev(
+      c.write(
+        'src/limiter/bucket.lua',
+        "local tokens = tonumber(redis.call('HGET', KEYS[1], 't') or ARGV[2])\n-- refill from elapsed time, take one, store\nreturn 1\n",
+      ),
+    ),
+    ev(
+      c.edit(
+        'src/limiter/redis-store.ts',
+        "  const [allowed] = await redis.call('CL.THROTTLE', key, burst, rate, 1);\n  return allowed === 0;",
+        '  return (await redis.evalsha(SCRIPT, 1, key, rate, burst, Date.now())) === 1;',
+      ),
+    ),
+    ev(
+      c.bash(
+        'npm run test:integration -- limiter',
+        testRun('test/integration/limiter.test.ts', 40, ' Duration  2.41s'),
+      ),
+    ),
+    cli(
+      'commit',
+      'Buckets live in Redis, updated by one Lua script (src/limiter/bucket.lua) per request through EVALSHA. redis-cell and its CL.THROTTLE were dropped: ElastiCache, our managed Redis, cannot load modules.',
+      '--next',
+      'Answer 429 with Retry-After and X-RateLimit-Remaining',
+    ),
+    ev(
+      c.edit(
+        'src/gateway/middleware.ts',
+        '  if (!limiter.take(keyOf(req))) return tooMany(res);',
+        "  const left = await limiter.take(keyOf(req));\n  res.setHeader('X-RateLimit-Remaining', left);\n  if (left < 0) return tooMany(res, limiter.retryAfter(keyOf(req)));",
+      ),
+    ),
+    ev(
+      c.edit(
+        'test/limiter.test.ts',
+        "  it('separate keys get separate buckets', async () => {});",
+        "  it('separate keys get separate buckets', async () => {});\n  it('answers 429 with Retry-After', async () => {});",
+      ),
+    ),
     ev(c.bash('npm test', testRun('test/limiter.test.ts', 48, ' Duration  1.02s'))),
-    cli('commit', 'Rejected requests get 429 with Retry-After (seconds until the next token), and every response carries X-RateLimit-Remaining.', '--next', 'Measure p99 with 10,000 clients against the 5 ms budget'),
-    ev(c.bash('npm run bench:gateway -- --clients 10000', 'clients 10000  requests 1,000,000\nlimiter on:  p50 1.1 ms  p99 4.1 ms\nlimiter off: p50 0.9 ms  p99 3.8 ms\n')),
-    ev(c.bash('npm run bench:gateway -- --clients 10000 --pipeline', 'clients 10000  requests 1,000,000  pipeline 16\nlimiter on:  p50 1.1 ms  p99 4.0 ms\n')),
+    cli(
+      'commit',
+      'Rejected requests get 429 with Retry-After (seconds until the next token), and every response carries X-RateLimit-Remaining.',
+      '--next',
+      'Measure p99 with 10,000 clients against the 5 ms budget',
+    ),
+    ev(
+      c.bash(
+        'npm run bench:gateway -- --clients 10000',
+        'clients 10000  requests 1,000,000\nlimiter on:  p50 1.1 ms  p99 4.1 ms\nlimiter off: p50 0.9 ms  p99 3.8 ms\n',
+      ),
+    ),
+    ev(
+      c.bash(
+        'npm run bench:gateway -- --clients 10000 --pipeline',
+        'clients 10000  requests 1,000,000  pipeline 16\nlimiter on:  p50 1.1 ms  p99 4.0 ms\n',
+      ),
+    ),
     cli(
       'commit',
       'Measured the limiter at 0.3 ms of p99 (4.1 ms on, 3.8 ms off, 10,000 clients): the latency objective is met. Pipelining the Redis calls gained only 0.1 ms, so it was left out to keep the store simple.',
@@ -207,27 +438,77 @@ export function shapeA(dir) {
       '--next',
       'Fail open when Redis is unreachable (log it and let requests through), then write docs/rate-limit.md with the settings limiter.rate, limiter.burst and limiter.redisUrl',
     ),
-    ev(c.read('src/limiter/redis-store.ts', 'export async function take(redis, key, rate, burst) {\n  return (await redis.evalsha(SCRIPT, 1, key, rate, burst, Date.now())) === 1;\n}\n')),
-    ev(c.edit('src/limiter/redis-store.ts', '  return (await redis.evalsha(SCRIPT, 1, key, rate, burst, Date.now())) === 1;', "  try {\n    return (await redis.evalsha(SCRIPT, 1, key, rate, burst, Date.now())) === 1;\n  } catch (err) {\n    log.warn('limiter: Redis unreachable, failing open', err);\n    return true;\n  }")),
-    ev(c.edit('src/config/schema.ts', '  limiter: { rate: number; burst: number; redisUrl: string };', '  limiter: { rate: number; burst: number; redisUrl: string; failOpen: boolean };')),
-    ev(c.fail('npm test -- limiter', failure('FAIL test/limiter.test.ts > fails open when Redis is down\nError: Test timed out in 5000ms.\nioredis keeps retrying the command (maxRetriesPerRequest: 20) before the catch ever runs.'))),
-    ev(c.write('docs/rate-limit.md', '# Rate limiting\n\n| setting | default | meaning |\n|---|---|---|\n| limiter.rate | 20 | tokens a second |\n')),
+    ev(
+      c.read(
+        'src/limiter/redis-store.ts',
+        'export async function take(redis, key, rate, burst) {\n  return (await redis.evalsha(SCRIPT, 1, key, rate, burst, Date.now())) === 1;\n}\n',
+      ),
+    ),
+    ev(
+      c.edit(
+        'src/limiter/redis-store.ts',
+        '  return (await redis.evalsha(SCRIPT, 1, key, rate, burst, Date.now())) === 1;',
+        "  try {\n    return (await redis.evalsha(SCRIPT, 1, key, rate, burst, Date.now())) === 1;\n  } catch (err) {\n    log.warn('limiter: Redis unreachable, failing open', err);\n    return true;\n  }",
+      ),
+    ),
+    ev(
+      c.edit(
+        'src/config/schema.ts',
+        '  limiter: { rate: number; burst: number; redisUrl: string };',
+        '  limiter: { rate: number; burst: number; redisUrl: string; failOpen: boolean };',
+      ),
+    ),
+    ev(
+      c.fail(
+        'npm test -- limiter',
+        failure(
+          'FAIL test/limiter.test.ts > fails open when Redis is down\nError: Test timed out in 5000ms.\nioredis keeps retrying the command (maxRetriesPerRequest: 20) before the catch ever runs.',
+        ),
+      ),
+    ),
+    ev(
+      c.write(
+        'docs/rate-limit.md',
+        '# Rate limiting\n\n| setting | default | meaning |\n|---|---|---|\n| limiter.rate | 20 | tokens a second |\n',
+      ),
+    ),
     ev(c.grep('maxRetriesPerRequest', ['src/limiter/redis.ts'])),
   ];
   const facts = [
     fact('goal', 'open objective: per-client rate limiting', [/Per-client rate limiting in the API gateway/]),
     fact('goal', "open objective: document the limiter's settings", ["Document the limiter's settings"]),
     fact('branch', 'on main', [/(Memory branch:|On memory branch) main\b/]),
-    fact('decision', 'last decision and why: no pipelining, it gained only 0.1 ms', ['Pipelining', '0.1 ms'], { branchView: true }),
-    fact('failed', 'failed: redis-cell CL.THROTTLE, ElastiCache cannot load modules', ['CL.THROTTLE', 'cannot load modules'], { earlier: true }),
-    fact('failed', 'failed: setInterval refill, it blocked the event loop', ['setInterval', 'blocked the event loop'], { earlier: true }),
-    fact('failed', 'failed: buckets keyed by IP, clients behind one NAT shared one', ['keyed by IP', 'NAT'], { earlier: true }),
-    fact('files', 'in flight: src/limiter/redis-store.ts', [flight('src/limiter/redis-store.ts')], { branchView: true }),
+    fact('decision', 'last decision and why: no pipelining, it gained only 0.1 ms', ['Pipelining', '0.1 ms'], {
+      branchView: true,
+    }),
+    fact(
+      'failed',
+      'failed: redis-cell CL.THROTTLE, ElastiCache cannot load modules',
+      ['CL.THROTTLE', 'cannot load modules'],
+      { earlier: true },
+    ),
+    fact('failed', 'failed: setInterval refill, it blocked the event loop', ['setInterval', 'blocked the event loop'], {
+      earlier: true,
+    }),
+    fact('failed', 'failed: buckets keyed by IP, clients behind one NAT shared one', ['keyed by IP', 'NAT'], {
+      earlier: true,
+    }),
+    fact('files', 'in flight: src/limiter/redis-store.ts', [flight('src/limiter/redis-store.ts')], {
+      branchView: true,
+    }),
     fact('files', 'in flight: src/config/schema.ts', [flight('src/config/schema.ts')], { branchView: true }),
     fact('files', 'in flight: docs/rate-limit.md', [flight('docs/rate-limit.md')], { branchView: true }),
-    fact('next', 'next: fail open, then the docs', ['Fail open when Redis is unreachable', 'limiter.redisUrl'], { branchView: true }),
+    fact('next', 'next: fail open, then the docs', ['Fail open when Redis is unreachable', 'limiter.redisUrl'], {
+      branchView: true,
+    }),
   ];
-  return { name: 'A', label: 'A: long, single branch (CLI + Claude Code hooks)', steps, facts, session: 'a1b2c3d4-0000-4000-8000-0000000000a2' };
+  return {
+    name: 'A',
+    label: 'A: long, single branch (CLI + Claude Code hooks)',
+    steps,
+    facts,
+    session: 'a1b2c3d4-0000-4000-8000-0000000000a2',
+  };
 }
 
 /** Shape B: several experiments — full-text search for a docs site. */
@@ -239,24 +520,108 @@ export function shapeB(dir) {
     cli('roadmap', 'add', 'Highlight the matched words in the search results'),
     ev(c.start()),
     ev(c.read('scripts/build-docs.js', "import { pages } from './pages.js';\nfor (const p of pages()) render(p);\n")),
-    cli('branch', 'try-lunr', '--purpose', 'Client-side search: a prebuilt lunr index shipped with the site', '--hypothesis', 'A prebuilt lunr index of 5,000 pages stays under 1 MB gzipped'),
-    ev(c.write('scripts/build-index.js', "import lunr from 'lunr';\nexport const build = (pages) => lunr(function () { pages.forEach((p) => this.add(p)); });\n")),
-    ev(c.bash('node scripts/build-index.js', 'indexed 5,000 pages\nwrote public/search-index.json (14.2 MB, 3.1 MB gzipped)\n')),
-    cli('commit', 'Prebuilt lunr index from the docs build (scripts/build-index.js): 14.2 MB, 3.1 MB gzipped for 5,000 pages.', '--next', 'Time the first query on a mid-range phone'),
-    ev(c.bash('npm run perf:search -- --device moto-g-power', 'first query: 2,310 ms (download 1,650 ms, parse 540 ms, search 120 ms)\nnext queries: 38 ms\n')),
-    cli('abandon', 'try-lunr', '--reason', 'The index is 3.1 MB gzipped and the first query takes 2.3 s on a mid-range phone, far over 50 ms: client-side search does not scale to 5,000 pages.'),
-    cli('branch', 'try-typesense', '--purpose', 'Hosted Typesense behind the docs site', '--hypothesis', 'Typesense answers in under 20 ms'),
+    cli(
+      'branch',
+      'try-lunr',
+      '--purpose',
+      'Client-side search: a prebuilt lunr index shipped with the site',
+      '--hypothesis',
+      'A prebuilt lunr index of 5,000 pages stays under 1 MB gzipped',
+    ),
+    ev(
+      c.write(
+        'scripts/build-index.js',
+        "import lunr from 'lunr';\nexport const build = (pages) => lunr(function () { pages.forEach((p) => this.add(p)); });\n",
+      ),
+    ),
+    ev(
+      c.bash(
+        'node scripts/build-index.js',
+        'indexed 5,000 pages\nwrote public/search-index.json (14.2 MB, 3.1 MB gzipped)\n',
+      ),
+    ),
+    cli(
+      'commit',
+      'Prebuilt lunr index from the docs build (scripts/build-index.js): 14.2 MB, 3.1 MB gzipped for 5,000 pages.',
+      '--next',
+      'Time the first query on a mid-range phone',
+    ),
+    ev(
+      c.bash(
+        'npm run perf:search -- --device moto-g-power',
+        'first query: 2,310 ms (download 1,650 ms, parse 540 ms, search 120 ms)\nnext queries: 38 ms\n',
+      ),
+    ),
+    cli(
+      'abandon',
+      'try-lunr',
+      '--reason',
+      'The index is 3.1 MB gzipped and the first query takes 2.3 s on a mid-range phone, far over 50 ms: client-side search does not scale to 5,000 pages.',
+    ),
+    cli(
+      'branch',
+      'try-typesense',
+      '--purpose',
+      'Hosted Typesense behind the docs site',
+      '--hypothesis',
+      'Typesense answers in under 20 ms',
+    ),
     ev(c.write('deploy/typesense.yaml', 'apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: typesense\n')),
-    cli('abandon', 'try-typesense', '--reason', 'Typesense needs a stateful service of its own, and the ops team will not run new stateful services this quarter.'),
-    cli('branch', 'try-fts5', '--purpose', 'Server-side SQLite FTS5 behind /api/search', '--hypothesis', 'FTS5 with bm25 ranking answers in under 10 ms over 5,000 pages'),
-    ev(c.write('src/search/index.ts', "import Database from 'better-sqlite3';\nexport const db = new Database('search.db');\ndb.exec('CREATE VIRTUAL TABLE pages USING fts5(title, body)');\n")),
-    ev(c.write('src/api/search.ts', "export const search = (q) => db.prepare('SELECT title, bm25(pages) AS rank FROM pages WHERE pages MATCH ? ORDER BY rank LIMIT 20').all(q);\n")),
+    cli(
+      'abandon',
+      'try-typesense',
+      '--reason',
+      'Typesense needs a stateful service of its own, and the ops team will not run new stateful services this quarter.',
+    ),
+    cli(
+      'branch',
+      'try-fts5',
+      '--purpose',
+      'Server-side SQLite FTS5 behind /api/search',
+      '--hypothesis',
+      'FTS5 with bm25 ranking answers in under 10 ms over 5,000 pages',
+    ),
+    ev(
+      c.write(
+        'src/search/index.ts',
+        "import Database from 'better-sqlite3';\nexport const db = new Database('search.db');\ndb.exec('CREATE VIRTUAL TABLE pages USING fts5(title, body)');\n",
+      ),
+    ),
+    ev(
+      c.write(
+        'src/api/search.ts',
+        "export const search = (q) => db.prepare('SELECT title, bm25(pages) AS rank FROM pages WHERE pages MATCH ? ORDER BY rank LIMIT 20').all(q);\n",
+      ),
+    ),
     ev(c.bash('npm test -- search', testRun('test/search/api.test.ts', 9, ' Duration  180ms'))),
-    cli('commit', 'FTS5 index built at deploy (src/search/index.ts), queried by /api/search (src/api/search.ts) with bm25 ranking.', '--next', 'Benchmark p95 over the 5,000-page corpus'),
-    ev(c.fail('npm test -- search', failure("FAIL test/search/api.test.ts > finds parts of identifiers\nAssertionError: expected [] to include 'parseConfig'\nThe unicode61 tokenizer indexes parseConfig as one token; a search for 'Config' cannot match it."))),
-    ev(c.edit('src/search/index.ts', "db.exec('CREATE VIRTUAL TABLE pages USING fts5(title, body)');", "db.exec(\"CREATE VIRTUAL TABLE pages USING fts5(title, body, tokenize = 'trigram')\");")),
+    cli(
+      'commit',
+      'FTS5 index built at deploy (src/search/index.ts), queried by /api/search (src/api/search.ts) with bm25 ranking.',
+      '--next',
+      'Benchmark p95 over the 5,000-page corpus',
+    ),
+    ev(
+      c.fail(
+        'npm test -- search',
+        failure(
+          "FAIL test/search/api.test.ts > finds parts of identifiers\nAssertionError: expected [] to include 'parseConfig'\nThe unicode61 tokenizer indexes parseConfig as one token; a search for 'Config' cannot match it.",
+        ),
+      ),
+    ),
+    ev(
+      c.edit(
+        'src/search/index.ts',
+        "db.exec('CREATE VIRTUAL TABLE pages USING fts5(title, body)');",
+        'db.exec("CREATE VIRTUAL TABLE pages USING fts5(title, body, tokenize = \'trigram\')");',
+      ),
+    ),
     ev(c.bash('npm run bench:search', 'corpus 5,000 pages, 1,000 queries\np50 2 ms  p95 6 ms  p99 11 ms\n')),
-    cli('commit', "Switched the FTS5 tokenizer to trigram: unicode61 never matched parts of code identifiers ('Config' missed parseConfig). p95 is 6 ms over the 5,000-page corpus.", '--next', 'Merge into main'),
+    cli(
+      'commit',
+      "Switched the FTS5 tokenizer to trigram: unicode61 never matched parts of code identifiers ('Config' missed parseConfig). p95 is 6 ms over the 5,000-page corpus.",
+      '--next',
+      'Merge into main',
+    ),
     cli(
       'merge',
       'try-fts5',
@@ -265,35 +630,95 @@ export function shapeB(dir) {
     ),
     cli('roadmap', 'check', '1'),
     cli('branch', 'index-in-ci', '--purpose', 'Build the FTS5 index in CI and ship it with the release'),
-    ev(c.edit('.github/workflows/release.yml', '      - run: npm run build', '      - run: npm run build\n      - run: node scripts/index-fts5.js\n      - uses: actions/upload-artifact@v4')),
+    ev(
+      c.edit(
+        '.github/workflows/release.yml',
+        '      - run: npm run build',
+        '      - run: npm run build\n      - run: node scripts/index-fts5.js\n      - uses: actions/upload-artifact@v4',
+      ),
+    ),
     ev(c.bash('act -j release', 'index-fts5: 5,000 pages in 41 s\nartifact search.db (22 MB) uploaded\n')),
-    cli('commit', 'The index is built in CI (41 s) and shipped as a release artifact: deploys no longer rebuild it.', '--next', 'Merge into main'),
-    cli('merge', 'index-in-ci', '--synthesis', 'The FTS5 index is built once in CI and shipped with the release; deploys take 40 s less and never serve a half-built index.'),
-    cli('branch', 'try-snippet', '--purpose', "Highlight the matched words with FTS5's snippet() in the results page", '--hypothesis', 'snippet() costs under 1 ms per result'),
-    ev(c.edit('src/api/search.ts', "'SELECT title, bm25(pages) AS rank", "'SELECT title, snippet(pages, 1, '<mark>', '</mark>', '…', 12) AS excerpt, bm25(pages) AS rank")),
-    ev(c.bash('npm run bench:search -- --snippets', 'corpus 5,000 pages, 1,000 queries, 20 results each\nsnippet(): 0.4 ms per result  p95 14 ms\n')),
+    cli(
+      'commit',
+      'The index is built in CI (41 s) and shipped as a release artifact: deploys no longer rebuild it.',
+      '--next',
+      'Merge into main',
+    ),
+    cli(
+      'merge',
+      'index-in-ci',
+      '--synthesis',
+      'The FTS5 index is built once in CI and shipped with the release; deploys take 40 s less and never serve a half-built index.',
+    ),
+    cli(
+      'branch',
+      'try-snippet',
+      '--purpose',
+      "Highlight the matched words with FTS5's snippet() in the results page",
+      '--hypothesis',
+      'snippet() costs under 1 ms per result',
+    ),
+    ev(
+      c.edit(
+        'src/api/search.ts',
+        "'SELECT title, bm25(pages) AS rank",
+        "'SELECT title, snippet(pages, 1, '<mark>', '</mark>', '…', 12) AS excerpt, bm25(pages) AS rank",
+      ),
+    ),
+    ev(
+      c.bash(
+        'npm run bench:search -- --snippets',
+        'corpus 5,000 pages, 1,000 queries, 20 results each\nsnippet(): 0.4 ms per result  p95 14 ms\n',
+      ),
+    ),
     cli(
       'commit',
       'Results carry FTS5 snippet() excerpts with the matches in <mark>: 0.4 ms per result, so highlighting is done in the query rather than in the browser.',
       '--next',
       'Escape the page text before snippet() wraps the matches in <mark>: raw HTML from the docs reaches the results page (XSS)',
     ),
-    ev(c.edit('src/search/render.ts', '  el.innerHTML = hit.excerpt;', '  el.innerHTML = sanitize(hit.excerpt, { allow: ["mark"] });')),
+    ev(
+      c.edit(
+        'src/search/render.ts',
+        '  el.innerHTML = hit.excerpt;',
+        '  el.innerHTML = sanitize(hit.excerpt, { allow: ["mark"] });',
+      ),
+    ),
     ev(c.write('test/search/render.test.ts', "it('escapes <script> in excerpts', () => {});\n")),
-    ev(c.fail('npm test -- render', failure("FAIL test/search/render.test.ts > escapes <script> in excerpts\nexpected '&lt;script&gt;' in the excerpt, got '<script>'\nsnippet() runs on the raw body, so the escaping has to happen when the index is built."))),
+    ev(
+      c.fail(
+        'npm test -- render',
+        failure(
+          "FAIL test/search/render.test.ts > escapes <script> in excerpts\nexpected '&lt;script&gt;' in the excerpt, got '<script>'\nsnippet() runs on the raw body, so the escaping has to happen when the index is built.",
+        ),
+      ),
+    ),
   ];
   const facts = [
     fact('goal', 'open objective: highlight matched words', ['Highlight the matched words']),
     fact('branch', 'on try-snippet', [/(Memory branch:|On memory branch) try-snippet\b/]),
-    fact('decision', 'last decision and why: snippet() in the query, 0.4 ms per result', ['snippet()', '0.4 ms per result'], { branchView: true }),
+    fact(
+      'decision',
+      'last decision and why: snippet() in the query, 0.4 ms per result',
+      ['snippet()', '0.4 ms per result'],
+      { branchView: true },
+    ),
     fact('decision', 'merged into main and why: FTS5 with trigram, p95 6 ms', ['trigram', 'p95 6 ms']),
     fact('failed', 'failed: lunr, 3.1 MB index and 2.3 s first query', ['lunr', '2.3 s']),
     fact('failed', 'failed: Typesense, ops will not run a stateful service', ['Typesense', 'stateful service']),
     fact('files', 'in flight: src/search/render.ts', [flight('src/search/render.ts')], { branchView: true }),
-    fact('files', 'in flight: test/search/render.test.ts', [flight('test/search/render.test.ts')], { branchView: true }),
+    fact('files', 'in flight: test/search/render.test.ts', [flight('test/search/render.test.ts')], {
+      branchView: true,
+    }),
     fact('next', 'next: escape the page text (XSS)', ['Escape the page text', 'XSS'], { branchView: true }),
   ];
-  return { name: 'B', label: 'B: experiments, merged and abandoned (CLI + Claude Code hooks)', steps, facts, session: 'b1b2c3d4-0000-4000-8000-0000000000b2' };
+  return {
+    name: 'B',
+    label: 'B: experiments, merged and abandoned (CLI + Claude Code hooks)',
+    steps,
+    facts,
+    session: 'b1b2c3d4-0000-4000-8000-0000000000b2',
+  };
 }
 
 /**
@@ -305,10 +730,21 @@ export function shapeLong(dir, seed, kind) {
   const transcript = join(dir || '.', 'transcript.jsonl');
   const c = claude(dir, session, transcript);
   const s = longShape(c, seed, kind, { cli, ev, fact, flight });
-  const said = JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: s.said }] } });
+  const said = JSON.stringify({
+    type: 'assistant',
+    message: { role: 'assistant', content: [{ type: 'text', text: s.said }] },
+  });
   const name = kind === 'flaky' ? 'D' : 'E';
   const label = `${name}: long (${s.toolCalls} tool calls), ${kind === 'flaky' ? 'a flaky test investigated and merged' : 'an online migration abandoned'}, prompts with a constraint, failing test, compaction (seed ${seed})`;
-  return { name, label, steps: [{ write: [transcript, `${said}\n`] }, ...s.steps], facts: s.facts, session, compacted: true, toolCalls: s.toolCalls };
+  return {
+    name,
+    label,
+    steps: [{ write: [transcript, `${said}\n`] }, ...s.steps],
+    facts: s.facts,
+    session,
+    compacted: true,
+    toolCalls: s.toolCalls,
+  };
 }
 
 /** Shape C: two Pi sessions with compactions (bench/resume-pi.ts drives them). */
@@ -325,7 +761,10 @@ export const shapeCFacts = {
   end: [
     fact('goal', 'open objective: config from ~/.apprc.toml', ['~/.apprc.toml instead of ~/.apprc.json']),
     fact('branch', 'on null-keys', [/(Memory branch:|On memory branch) null-keys\b/]),
-    fact('decision', 'last decision and why: nulls kept as marked comments, proxy = null disables the proxy', ['marked comment', 'disables the system proxy']),
+    fact('decision', 'last decision and why: nulls kept as marked comments, proxy = null disables the proxy', [
+      'marked comment',
+      'disables the system proxy',
+    ]),
     fact('failed', 'failed (session 1): @iarna/toml, TOML 0.5 rejects dotted keys', ['@iarna/toml', 'dotted keys']),
     fact('files', 'in flight: src/config/load.ts', [flight('src/config/load.ts')]),
     fact('files', 'in flight: test/config/load.test.ts', [flight('test/config/load.test.ts')]),
@@ -422,13 +861,29 @@ function commandOf(op, args) {
     case 'roadmap':
       return { type: 'roadmap', action: positional[0], target: positional.slice(1).join(' ') };
     case 'commit':
-      return { type: 'commit', contribution: positional.join(' '), ...(flag('next') ? { next: flag('next') } : {}), ...(flag('check') ? { check: [flag('check')] } : {}) };
+      return {
+        type: 'commit',
+        contribution: positional.join(' '),
+        ...(flag('next') ? { next: flag('next') } : {}),
+        ...(flag('check') ? { check: [flag('check')] } : {}),
+      };
     case 'branch':
-      return { type: 'branch', name: positional[0], purpose: flag('purpose'), ...(flag('hypothesis') ? { hypotheses: [flag('hypothesis')] } : {}) };
+      return {
+        type: 'branch',
+        name: positional[0],
+        purpose: flag('purpose'),
+        ...(flag('hypothesis') ? { hypotheses: [flag('hypothesis')] } : {}),
+      };
     case 'abandon':
       return { type: 'abandon', branch: positional[0], reason: flag('reason') };
     case 'merge':
-      return { type: 'merge', branch: positional[0], synthesis: flag('synthesis'), ...(flag('learned') ? { learned: flag('learned') } : {}), ...(flag('next') ? { next: flag('next') } : {}) };
+      return {
+        type: 'merge',
+        branch: positional[0],
+        synthesis: flag('synthesis'),
+        ...(flag('learned') ? { learned: flag('learned') } : {}),
+        ...(flag('next') ? { next: flag('next') } : {}),
+      };
     default:
       throw new Error(`resume bench: no library form for gctx ${op}`);
   }
@@ -457,7 +912,10 @@ function score(facts, view) {
     briefingTokens: estimateTokens(view.briefing),
     contextTokens: estimateTokens(view.context),
     identical: view.identical,
-    missing: { briefing: facts.filter((f) => !found(f, view.briefing)).map((f) => f.name), both: facts.filter((f) => !found(f, both)).map((f) => f.name) },
+    missing: {
+      briefing: facts.filter((f) => !found(f, view.briefing)).map((f) => f.name),
+      both: facts.filter((f) => !found(f, both)).map((f) => f.name),
+    },
   };
 }
 
@@ -466,7 +924,16 @@ function kTable(dir, shape) {
   const earlier = shape.facts.filter((f) => f.earlier);
   return KS.map((k) => {
     const text = gctx(dir, ['context', '--branch', '--k', String(k)]);
-    return { shape: shape.name, k, found: share(facts, text), of: facts.length, earlierFound: share(earlier, text), earlierOf: earlier.length, tokens: estimateTokens(text), missing: facts.filter((f) => !found(f, text)).map((f) => f.name) };
+    return {
+      shape: shape.name,
+      k,
+      found: share(facts, text),
+      of: facts.length,
+      earlierFound: share(earlier, text),
+      earlierOf: earlier.length,
+      tokens: estimateTokens(text),
+      missing: facts.filter((f) => !found(f, text)).map((f) => f.name),
+    };
   });
 }
 
@@ -477,7 +944,15 @@ async function logCost(memory, facts) {
   const longest = Math.max(...events.map((e) => e.data.result.length));
   const view = memory.context({ level: 'log' });
   const logMd = readFileSync(join(memory.gccDir, 'log.md'), 'utf8');
-  return { calls: events.length, resultChars, longest, logTokens: view.tokens, logMdTokens: estimateTokens(logMd), factsInLog: share(facts, view.text), factsInLogMd: share(facts, logMd) };
+  return {
+    calls: events.length,
+    resultChars,
+    longest,
+    logTokens: view.tokens,
+    logMdTokens: estimateTokens(logMd),
+    factsInLog: share(facts, view.text),
+    factsInLogMd: share(facts, logMd),
+  };
 }
 
 function segmentBytes(dir) {
@@ -489,7 +964,12 @@ function segmentBytes(dir) {
 
 /** Shape C on the real Pi host, in a child process (Pi needs Node ≥ 22.19 and tsx for the harness). */
 function runPi(dir) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'resume-pi.ts'), dir], { cwd: ROOT, encoding: 'utf8', env: clean(), maxBuffer: 64 << 20 });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'resume-pi.ts'), dir], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: clean(),
+    maxBuffer: 64 << 20,
+  });
   if (r.status !== 0) throw new Error(`bench/resume-pi.ts exited ${r.status}: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop());
 }
@@ -502,19 +982,48 @@ async function fullBriefing(commits) {
     const m = await Memory.open(dir);
     const long = (s, n) => `${s} ${'and then some more words about it '.repeat(n)}`.trim();
     for (let i = 0; i < 6; i++) {
-      await m.execute({ type: 'branch', name: `failed-${i}`, purpose: long(`Approach ${i}`, 8), hypotheses: [long('It works', 4)] });
+      await m.execute({
+        type: 'branch',
+        name: `failed-${i}`,
+        purpose: long(`Approach ${i}`, 8),
+        hypotheses: [long('It works', 4)],
+      });
       await m.execute({ type: 'abandon', branch: `failed-${i}`, reason: long(`Reason ${i}`, 12) });
     }
     for (let i = 0; i < 6; i++) {
       await m.execute({ type: 'branch', name: `open-${i}`, purpose: long(`Open approach ${i}`, 8) });
       await m.execute({ type: 'switch', name: MAIN });
     }
-    await m.execute({ type: 'commit', contribution: long('The last milestone', 30), next: long('The next step', 12), files: Array.from({ length: 20 }, (_, i) => ({ path: `src/a/very/long/path/to/module-${i}/index.ts`, added: 10, removed: 2 })) });
-    for (let i = 0; i < 12; i++) await m.execute({ type: 'record-tool', tool: 'Edit', input: `src/in/flight/with/a/long/path/file-${i}.ts`, result: '', isError: false, files: [{ path: `src/in/flight/with/a/long/path/file-${i}.ts`, added: 3, removed: 1 }] });
+    await m.execute({
+      type: 'commit',
+      contribution: long('The last milestone', 30),
+      next: long('The next step', 12),
+      files: Array.from({ length: 20 }, (_, i) => ({
+        path: `src/a/very/long/path/to/module-${i}/index.ts`,
+        added: 10,
+        removed: 2,
+      })),
+    });
+    for (let i = 0; i < 12; i++)
+      await m.execute({
+        type: 'record-tool',
+        tool: 'Edit',
+        input: `src/in/flight/with/a/long/path/file-${i}.ts`,
+        result: '',
+        isError: false,
+        files: [{ path: `src/in/flight/with/a/long/path/file-${i}.ts`, added: 3, removed: 1 }],
+      });
     const total = m.state.branches[MAIN].commits;
     m.close();
     const view = resumeView(dir, 'scale-session', 'startup');
-    return { history: commits, commits: total, chars: view.briefing.length, tokens: estimateTokens(view.briefing), identical: view.identical, frames: (view.briefing.match(/not instructions/g) ?? []).length };
+    return {
+      history: commits,
+      commits: total,
+      chars: view.briefing.length,
+      tokens: estimateTokens(view.briefing),
+      identical: view.identical,
+      frames: (view.briefing.match(/not instructions/g) ?? []).length,
+    };
   } finally {
     removeDir(dir);
   }
@@ -553,14 +1062,45 @@ export async function run({ quick = false } = {}) {
         const now = await replay({ result: RESULT_LIMIT, error: ERROR_LIMIT });
         const before = await replay(PREVIOUS_BOUND);
         // Same entries as the real processes wrote, up to times, hashes and the folder's name.
-        const strip = (t, d) => t.trim().replaceAll(d, '<project>').replace(/\d\d-\d\d \d\d:\d\d/g, 'MM-DD hh:mm').replace(/\b[0-9a-f]{7}\b/g, '<hash>');
-        const sameAsReal = strip(logAfterScript, dir) === strip(now.context({ level: 'log', n: 500 }, { budget: 100_000, spell: (q) => `gctx context --log ${q.n} --page ${q.page}` }).text, now.root);
+        const strip = (t, d) =>
+          t
+            .trim()
+            .replaceAll(d, '<project>')
+            .replace(/\d\d-\d\d \d\d:\d\d/g, 'MM-DD hh:mm')
+            .replace(/\b[0-9a-f]{7}\b/g, '<hash>');
+        const sameAsReal =
+          strip(logAfterScript, dir) ===
+          strip(
+            now.context(
+              { level: 'log', n: 500 },
+              { budget: 100_000, spell: (q) => `gctx context --log ${q.n} --page ${q.page}` },
+            ).text,
+            now.root,
+          );
         const facts = shape.facts;
         bound = {
           sameAsReal,
           rows: [
-            { bound: `${RESULT_LIMIT} / ${ERROR_LIMIT} (now)`, ...(await logCost(now, facts)), segmentBytes: segmentBytes(now.root), factsResume: score(facts, { briefing: now.briefing({ session: shape.session }), context: now.context({ level: 'status' }).text, identical: true }).inBoth },
-            { bound: `${PREVIOUS_BOUND.result} / ${PREVIOUS_BOUND.error} (before)`, ...(await logCost(before, facts)), segmentBytes: segmentBytes(before.root), factsResume: score(facts, { briefing: before.briefing({ session: shape.session }), context: before.context({ level: 'status' }).text, identical: true }).inBoth },
+            {
+              bound: `${RESULT_LIMIT} / ${ERROR_LIMIT} (now)`,
+              ...(await logCost(now, facts)),
+              segmentBytes: segmentBytes(now.root),
+              factsResume: score(facts, {
+                briefing: now.briefing({ session: shape.session }),
+                context: now.context({ level: 'status' }).text,
+                identical: true,
+              }).inBoth,
+            },
+            {
+              bound: `${PREVIOUS_BOUND.result} / ${PREVIOUS_BOUND.error} (before)`,
+              ...(await logCost(before, facts)),
+              segmentBytes: segmentBytes(before.root),
+              factsResume: score(facts, {
+                briefing: before.briefing({ session: shape.session }),
+                context: before.context({ level: 'status' }).text,
+                identical: true,
+              }).inBoth,
+            },
           ],
           facts: facts.length,
         };
@@ -579,7 +1119,13 @@ export async function run({ quick = false } = {}) {
         const view = resumeView(dir, shape.session, 'compact');
         const scored = { name: `${shape.name}${seed}`, label: shape.label, ...score(shape.facts, view), view };
         shapes.push(scored);
-        long.push({ ...scored, toolCalls: shape.toolCalls, hookEvents: turns.events, msPerHook: Math.round(turns.ms / turns.events), tokensPerTurn: +(turns.tokens / turns.events).toFixed(1) });
+        long.push({
+          ...scored,
+          toolCalls: shape.toolCalls,
+          hookEvents: turns.events,
+          msPerHook: Math.round(turns.ms / turns.events),
+          tokensPerTurn: +(turns.tokens / turns.events).toFixed(1),
+        });
       }
     }
 
@@ -588,11 +1134,30 @@ export async function run({ quick = false } = {}) {
     gctx(dirC, ['init']);
     const pi = runPi(dirC);
     const piStart = { briefing: pi.session2Start.briefing, context: pi.session2Start.context, identical: null };
-    const piLater = { briefing: pi.session2AfterCompaction.briefing, context: pi.session2AfterCompaction.context, identical: null };
+    const piLater = {
+      briefing: pi.session2AfterCompaction.briefing,
+      context: pi.session2AfterCompaction.context,
+      identical: null,
+    };
     const endView = resumeView(dirC, pi.session2, 'resume');
-    shapes.push({ name: 'C1', label: 'C1: Pi, start of session 2 (briefing Pi handed over; gcc_context)', ...score(shapeCFacts.start, piStart), view: piStart });
-    shapes.push({ name: 'C2', label: 'C2: Pi, session 2 after its compaction (briefing Pi re-sent; gcc_context)', ...score(shapeCFacts.end, piLater), view: piLater });
-    shapes.push({ name: 'C3', label: 'C3: resuming session 2 after its shutdown (hook SessionStart; gctx context)', ...score(shapeCFacts.end, endView), view: endView });
+    shapes.push({
+      name: 'C1',
+      label: 'C1: Pi, start of session 2 (briefing Pi handed over; gcc_context)',
+      ...score(shapeCFacts.start, piStart),
+      view: piStart,
+    });
+    shapes.push({
+      name: 'C2',
+      label: 'C2: Pi, session 2 after its compaction (briefing Pi re-sent; gcc_context)',
+      ...score(shapeCFacts.end, piLater),
+      view: piLater,
+    });
+    shapes.push({
+      name: 'C3',
+      label: 'C3: resuming session 2 after its shutdown (hook SessionStart; gctx context)',
+      ...score(shapeCFacts.end, endView),
+      view: endView,
+    });
 
     // Briefing size at history scale.
     const scale = [];
@@ -603,46 +1168,124 @@ export async function run({ quick = false } = {}) {
     const chosenK = KS.find(carries) ?? null;
 
     const yes = (v) => (v === null ? 'n/a (sent once)' : v ? 'yes' : 'NO');
-    const rows = shapes.map((s) => [s.label, pct(s.inBriefing, s.facts), pct(s.inBoth, s.facts), String(s.briefingTokens), String(s.contextTokens), String(s.briefingTokens + s.contextTokens), yes(s.identical)]);
+    const rows = shapes.map((s) => [
+      s.label,
+      pct(s.inBriefing, s.facts),
+      pct(s.inBoth, s.facts),
+      String(s.briefingTokens),
+      String(s.contextTokens),
+      String(s.briefingTokens + s.contextTokens),
+      yes(s.identical),
+    ]);
     const maxBriefing = Math.max(...shapes.map((s) => s.briefingTokens), ...scale.map((s) => s.tokens));
     const allFacts = shapes.every((s) => s.inBoth === s.facts);
-    const pass = allFacts && maxBriefing <= BRIEFING_TARGET && shapes.every((s) => s.identical !== false) && scale.every((s) => s.identical && s.frames === 1);
+    const pass =
+      allFacts &&
+      maxBriefing <= BRIEFING_TARGET &&
+      shapes.every((s) => s.identical !== false) &&
+      scale.every((s) => s.identical && s.frames === 1);
     const summary =
       `Resume: facts in briefing + default context ${shapes.map((s) => `${s.name} ${Math.round((s.inBoth / s.facts) * 100)}%`).join(', ')}; ` +
       `briefing ≤ ${maxBriefing} tokens (full briefing at ${scale.map((s) => `${s.history.toLocaleString('en-US')} commits: ${s.tokens}`).join(', ')}); ` +
       `smallest K carrying the branch facts: ${chosenK ?? 'none'} (DEFAULT_K ${DEFAULT_K}); target 100% of facts, briefing ≤ ${BRIEFING_TARGET} tokens`;
     const more = [
       {
-        title: 'Long sessions after a compaction (D: flaky test merged, E: migration abandoned; wording varied by seed): key facts in the briefing alone, and the hooks\' cost per turn',
-        columns: ['shape', 'tool calls', 'facts in briefing', 'briefing tokens', 'tokens injected per hook event (besides the briefing)', 'ms per hook process'],
-        rows: long.map((l) => [l.name, String(l.toolCalls), pct(l.inBriefing, l.facts), String(l.briefingTokens), String(l.tokensPerTurn), String(l.msPerHook)]),
+        title:
+          "Long sessions after a compaction (D: flaky test merged, E: migration abandoned; wording varied by seed): key facts in the briefing alone, and the hooks' cost per turn",
+        columns: [
+          'shape',
+          'tool calls',
+          'facts in briefing',
+          'briefing tokens',
+          'tokens injected per hook event (besides the briefing)',
+          'ms per hook process',
+        ],
+        rows: long.map((l) => [
+          l.name,
+          String(l.toolCalls),
+          pct(l.inBriefing, l.facts),
+          String(l.briefingTokens),
+          String(l.tokensPerTurn),
+          String(l.msPerHook),
+        ]),
       },
       {
         title: `Branch view: \`gctx context --branch --k K\` (facts a branch view can carry: last decision and why, next step, files in flight; DEFAULT_K is ${DEFAULT_K})`,
         columns: ['shape', 'K', 'branch facts found', 'tokens', 'failed approaches written in earlier commits (A)'],
-        rows: ks.map((r) => [r.shape, String(r.k), pct(r.found, r.of), String(r.tokens), r.earlierOf ? pct(r.earlierFound, r.earlierOf) : '–']),
+        rows: ks.map((r) => [
+          r.shape,
+          String(r.k),
+          pct(r.found, r.of),
+          String(r.tokens),
+          r.earlierOf ? pct(r.earlierFound, r.earlierOf) : '–',
+        ]),
       },
       {
         title: `Tool results in the log, shape A (${bound.rows[0].calls} logged calls; the library replay matches the hook processes' log: ${bound.sameAsReal ? 'yes' : 'NO'})`,
-        columns: ['result bound (chars, ok / failed)', 'result chars stored', 'longest', 'event bytes', `context --log (n ${DEFAULT_LOG}) tokens`, 'log.md tokens', `facts in briefing + context (of ${bound.facts})`, 'facts in log.md'],
-        rows: bound.rows.map((r) => [r.bound, r.resultChars.toLocaleString('en-US'), r.longest.toLocaleString('en-US'), r.segmentBytes.toLocaleString('en-US'), String(r.logTokens), r.logMdTokens.toLocaleString('en-US'), String(r.factsResume), String(r.factsInLogMd)]),
+        columns: [
+          'result bound (chars, ok / failed)',
+          'result chars stored',
+          'longest',
+          'event bytes',
+          `context --log (n ${DEFAULT_LOG}) tokens`,
+          'log.md tokens',
+          `facts in briefing + context (of ${bound.facts})`,
+          'facts in log.md',
+        ],
+        rows: bound.rows.map((r) => [
+          r.bound,
+          r.resultChars.toLocaleString('en-US'),
+          r.longest.toLocaleString('en-US'),
+          r.segmentBytes.toLocaleString('en-US'),
+          String(r.logTokens),
+          r.logMdTokens.toLocaleString('en-US'),
+          String(r.factsResume),
+          String(r.factsInLogMd),
+        ]),
       },
       {
-        title: 'Briefing size at history scale (every section full: 12 objectives, 6 failed approaches, 6 open branches, 20 files, 12 files in flight)',
-        columns: ['commits in history', 'briefing chars', 'tokens (chars/4)', 'identical when asked twice', 'framing lines'],
-        rows: scale.map((r) => [r.history.toLocaleString('en-US'), r.chars.toLocaleString('en-US'), String(r.tokens), r.identical ? 'yes' : 'NO', String(r.frames)]),
+        title:
+          'Briefing size at history scale (every section full: 12 objectives, 6 failed approaches, 6 open branches, 20 files, 12 files in flight)',
+        columns: [
+          'commits in history',
+          'briefing chars',
+          'tokens (chars/4)',
+          'identical when asked twice',
+          'framing lines',
+        ],
+        rows: scale.map((r) => [
+          r.history.toLocaleString('en-US'),
+          r.chars.toLocaleString('en-US'),
+          String(r.tokens),
+          r.identical ? 'yes' : 'NO',
+          String(r.frames),
+        ]),
       },
     ];
     return {
       title,
-      columns: ['shape', 'facts in briefing', 'in briefing + context', 'briefing tokens', 'context tokens', 'total tokens', 'briefing identical when asked twice'],
+      columns: [
+        'shape',
+        'facts in briefing',
+        'in briefing + context',
+        'briefing tokens',
+        'context tokens',
+        'total tokens',
+        'briefing identical when asked twice',
+      ],
       rows,
       summary,
       pass,
       more,
       json: {
         shapes: shapes.map(({ view, ...s }) => ({ ...s, briefing: view.briefing, context: view.context })),
-        facts: { A: shapeA('').facts.map((f) => f.name), B: shapeB('').facts.map((f) => f.name), C1: shapeCFacts.start.map((f) => f.name), C2: shapeCFacts.end.map((f) => f.name), C3: shapeCFacts.end.map((f) => f.name) },
+        facts: {
+          A: shapeA('').facts.map((f) => f.name),
+          B: shapeB('').facts.map((f) => f.name),
+          C1: shapeCFacts.start.map((f) => f.name),
+          C2: shapeCFacts.end.map((f) => f.name),
+          C3: shapeCFacts.end.map((f) => f.name),
+        },
         kTable: ks,
         chosenK,
         defaultK: DEFAULT_K,

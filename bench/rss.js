@@ -21,7 +21,13 @@ const BAR = 100;
 /** Max RSS in MiB and wall ms of one gctx process, through GNU time. */
 function measure(dir, args, input) {
   const t0 = performance.now();
-  const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, CLI, ...args], { cwd: dir, encoding: 'utf8', input, env: { ...process.env, GCC_SESSION: '' }, maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, CLI, ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+    input,
+    env: { ...process.env, GCC_SESSION: '' },
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(`gctx ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   const kib = Number(r.stderr.trim().split('\n').pop());
@@ -47,9 +53,18 @@ export async function run({ quick = false, long = false } = {}) {
     { name: 'a commit by label', args: ['context', '--commit', label] },
     { name: 'context --full', args: ['context', '--full'] },
     { name: 'search (index built)', args: ['search', 'parser cache'], before: warmSearch },
-    { name: 'search (index built from nothing)', args: ['search', 'parser cache'], before: () => rmSync(join(cache, 'search.db'), { force: true }), runs: 1 },
+    {
+      name: 'search (index built from nothing)',
+      args: ['search', 'parser cache'],
+      before: () => rmSync(join(cache, 'search.db'), { force: true }),
+      runs: 1,
+    },
     { name: 'verify (every byte)', args: ['verify'] },
-    { name: 'replay from scratch (no cache)', args: ['status'], before: () => rmSync(cache, { recursive: true, force: true }) },
+    {
+      name: 'replay from scratch (no cache)',
+      args: ['status'],
+      before: () => rmSync(cache, { recursive: true, force: true }),
+    },
     { name: 'first open of a fresh clone', args: ['status'], before: freshClone },
   ];
   let warmed = false;
@@ -68,7 +83,14 @@ export async function run({ quick = false, long = false } = {}) {
   // Settle the fixture first (views and snapshot as a previous command leaves them).
   measure(dir, ['status']);
   const rows = [];
-  const json = { events: fx.events, logBytes: fx.logBytes, segments: fx.segments, branches: fx.branches, bar: BAR, commands: [] };
+  const json = {
+    events: fx.events,
+    logBytes: fx.logBytes,
+    segments: fx.segments,
+    branches: fx.branches,
+    bar: BAR,
+    commands: [],
+  };
   try {
     for (const c of commands) {
       const rss = [];
@@ -88,7 +110,9 @@ export async function run({ quick = false, long = false } = {}) {
     for (const clone of clones) removeDir(clone);
   }
   const worst = json.commands.reduce((a, c) => (c.rssMiB.median > a.rssMiB.median ? c : a));
-  const over = json.commands.filter((c) => c.rssMiB.median > BAR * 1.1).map((c) => `${c.name} ${fmt(c.rssMiB.median, 0)}`);
+  const over = json.commands
+    .filter((c) => c.rssMiB.median > BAR * 1.1)
+    .map((c) => `${c.name} ${fmt(c.rssMiB.median, 0)}`);
   return {
     title,
     columns: ['command', 'wall ms median (p10–p90)', 'peak RSS MiB median (p10–p90)', `≤ ~${BAR} MB`],

@@ -36,8 +36,20 @@ async function child(name) {
   const r = await mod.run({ quick, long });
   if (!r) return; // the module printed and saved its own results
   const more = (r.more ?? []).map((t) => `\n### ${t.title}\n\n${table(t.columns, t.rows)}\n`).join('');
-  process.stdout.write(`\n## ${r.title}\n\n${table(r.columns, r.rows)}\n${more}\n${r.summary}${r.pass === undefined ? '' : r.pass ? '  [meets target]' : '  [MISSES target]'}\n`);
-  writeResult(name, { title: r.title, summary: r.summary, pass: r.pass ?? null, quick, long, columns: r.columns, rows: r.rows, more: r.more ?? [], ...r.json });
+  process.stdout.write(
+    `\n## ${r.title}\n\n${table(r.columns, r.rows)}\n${more}\n${r.summary}${r.pass === undefined ? '' : r.pass ? '  [meets target]' : '  [MISSES target]'}\n`,
+  );
+  writeResult(name, {
+    title: r.title,
+    summary: r.summary,
+    pass: r.pass ?? null,
+    quick,
+    long,
+    columns: r.columns,
+    rows: r.rows,
+    more: r.more ?? [],
+    ...r.json,
+  });
 }
 
 async function main() {
@@ -50,8 +62,11 @@ async function main() {
   const fixtures = process.env.GCC_BENCH_FIXTURES ?? tempDir('gcc-bench-fixtures-');
   const command = `node bench/run.js${argv.length ? ` ${argv.join(' ')}` : ''}`;
   const m = machine();
-  process.stdout.write(`GCC benchmarks — ${command}\nnode ${m.node}, ${m.cpus} × ${m.cpu}, ${m.memGiB} GiB${quick ? ', quick mode' : ''}${long ? ', long mode' : ''}\n`);
-  if (skipped.length) process.stdout.write(`(not present yet, skipped: ${skipped.map((n) => `bench/${n}.js`).join(', ')})\n`);
+  process.stdout.write(
+    `GCC benchmarks — ${command}\nnode ${m.node}, ${m.cpus} × ${m.cpu}, ${m.memGiB} GiB${quick ? ', quick mode' : ''}${long ? ', long mode' : ''}\n`,
+  );
+  if (skipped.length)
+    process.stdout.write(`(not present yet, skipped: ${skipped.map((n) => `bench/${n}.js`).join(', ')})\n`);
   const failed = [];
   const started = Date.now();
   for (const name of names) {
@@ -76,12 +91,28 @@ async function main() {
     `Command: \`npm run bench${argv.length ? ` -- ${argv.join(' ')}` : ''}\` (${command} after a build), ${new Date().toISOString().slice(0, 10)}`,
     `Machine: node ${m.node}, ${m.cpus} × ${m.cpu}, ${m.memGiB} GiB`,
     '',
-    ...results.flatMap((r) => [`### ${r.title}`, '', table(r.columns, r.rows), '', ...(r.more ?? []).flatMap((t) => [`#### ${t.title}`, '', table(t.columns, t.rows), '']), `${r.summary}${r.pass === null || r.pass === undefined ? '' : r.pass ? ' — meets target' : ' — **misses target**'}`, '']),
+    ...results.flatMap((r) => [
+      `### ${r.title}`,
+      '',
+      table(r.columns, r.rows),
+      '',
+      ...(r.more ?? []).flatMap((t) => [`#### ${t.title}`, '', table(t.columns, t.rows), '']),
+      `${r.summary}${r.pass === null || r.pass === undefined ? '' : r.pass ? ' — meets target' : ' — **misses target**'}`,
+      '',
+    ]),
   ].join('\n');
   writeFileSync(join(resultsDir(), 'latest.md'), md);
-  writeResult('summary', { command, quick, long, failed, results: results.map((r) => ({ name: r.name, summary: r.summary, pass: r.pass })) });
+  writeResult('summary', {
+    command,
+    quick,
+    long,
+    failed,
+    results: results.map((r) => ({ name: r.name, summary: r.summary, pass: r.pass })),
+  });
   if (quick) process.stdout.write(`\n(quick run: results written to ${resultsDir()}, not bench/results/)\n`);
-  process.stdout.write(`\nSummary (${((Date.now() - started) / 1000).toFixed(0)} s):\n${results.map((r) => `- ${r.summary}${r.pass === null || r.pass === undefined ? '' : r.pass ? ' — meets target' : ' — MISSES target'}`).join('\n')}\n`);
+  process.stdout.write(
+    `\nSummary (${((Date.now() - started) / 1000).toFixed(0)} s):\n${results.map((r) => `- ${r.summary}${r.pass === null || r.pass === undefined ? '' : r.pass ? ' — meets target' : ' — MISSES target'}`).join('\n')}\n`,
+  );
   if (failed.length) {
     process.stdout.write(`Benchmarks that crashed: ${failed.join(', ')}\n`);
     process.exitCode = 1;

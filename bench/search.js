@@ -18,7 +18,11 @@ const QUERIES = ['parser', 'cache lock', 'retry fsync budget', 'sche', 'commit 9
 /** Wall ms and peak RSS MiB of one process. */
 function timed(args, cwd) {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...args], { cwd, encoding: 'utf8', env: { ...process.env, GCC_SESSION: '' } });
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, GCC_SESSION: '' },
+  });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   return { ms, mib: Number(r.stderr.trim().split('\n').pop()) / 1024, out: r.stdout };
@@ -57,7 +61,12 @@ export async function run({ quick = false } = {}) {
   const ratio = w.median / f.median;
   const rows = [
     ['node -e 0 (floor)', spread(f, 0), '—', '—'],
-    [`first query (index built from ${commits.toLocaleString('en-US')} commits)`, fmt(build.ms, 0), fmt(build.ms / f.median, 2), fmt(build.mib, 0)],
+    [
+      `first query (index built from ${commits.toLocaleString('en-US')} commits)`,
+      fmt(build.ms, 0),
+      fmt(build.ms / f.median, 2),
+      fmt(build.mib, 0),
+    ],
     ['warm index, one query', spread(w, 0), fmt(ratio, 2), `${fmt(rss.median, 0)} (max ${fmt(rss.max, 0)})`],
     ['after one appended entry', spread(a, 0), fmt(a.median / f.median, 2), '—'],
     ['database removed, rebuilt', fmt(rebuild.ms, 0), fmt(rebuild.ms / f.median, 2), fmt(rebuild.mib, 0)],
@@ -68,6 +77,19 @@ export async function run({ quick = false } = {}) {
     rows,
     summary: `gctx search on ${commits.toLocaleString('en-US')} commits, warm: ${fmt(w.median, 0)} ms, ${fmt(ratio, 2)} × node -e 0 (bar ${BAR}); first build ${fmt(build.ms, 0)} ms; database ${fmt(dbBytes / 2 ** 20, 1)} MiB`,
     pass: ratio <= BAR,
-    json: { commits, runs, queries: QUERIES, dbBytes, floorMs: f, buildMs: build.ms, buildRssMiB: build.mib, warmMs: w, warmRssMiB: rss, appendedMs: a, rebuildMs: rebuild.ms, ratio },
+    json: {
+      commits,
+      runs,
+      queries: QUERIES,
+      dbBytes,
+      floorMs: f,
+      buildMs: build.ms,
+      buildRssMiB: build.mib,
+      warmMs: w,
+      warmRssMiB: rss,
+      appendedMs: a,
+      rebuildMs: rebuild.ms,
+      ratio,
+    },
   };
 }

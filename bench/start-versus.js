@@ -38,7 +38,8 @@ if (spawnSync('valgrind', ['--version']).status !== 0) {
   process.exit(1);
 }
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'claude-code');
-const payload = (name, dir) => readFileSync(join(FIXTURES, `${name}.json`), 'utf8').replaceAll('__CWD__', JSON.stringify(dir).slice(1, -1));
+const payload = (name, dir) =>
+  readFileSync(join(FIXTURES, `${name}.json`), 'utf8').replaceAll('__CWD__', JSON.stringify(dir).slice(1, -1));
 const env = { ...process.env, GCC_SESSION: '' };
 
 /** A fresh memory for `bin`, and a way to run it there. */
@@ -69,20 +70,33 @@ const PROCESSES = [
 // is another, fresh one.
 for (const s of sides) {
   const warm = memory(s.bin);
-  for (let i = 0; i < 2; i++) for (const [, args, fixture] of PROCESSES) warm.gctx(args, fixture ? payload(fixture, warm.dir) : '');
+  for (let i = 0; i < 2; i++)
+    for (const [, args, fixture] of PROCESSES) warm.gctx(args, fixture ? payload(fixture, warm.dir) : '');
   removeDir(warm.dir);
   Object.assign(s, memory(s.bin));
 }
 
 function instructions(s, args, fixture) {
   const input = fixture ? payload(fixture, s.dir) : '';
-  const valgrind = ['valgrind', '--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', process.execPath, s.bin, ...args];
+  const valgrind = [
+    'valgrind',
+    '--tool=cachegrind',
+    '--cache-sim=no',
+    '--cachegrind-out-file=/dev/null',
+    process.execPath,
+    s.bin,
+    ...args,
+  ];
   let r;
   if (viaPipe) {
     const file = join(s.dir, '..', `${s.dir.split('/').pop()}.stdin`);
     writeFileSync(file, input);
     stdinFiles.add(file);
-    r = spawnSync('sh', ['-c', 'f=$1; shift; cat "$f" | exec "$@"', 'sh', file, ...valgrind], { cwd: s.dir, env, encoding: 'utf8' });
+    r = spawnSync('sh', ['-c', 'f=$1; shift; cat "$f" | exec "$@"', 'sh', file, ...valgrind], {
+      cwd: s.dir,
+      env,
+      encoding: 'utf8',
+    });
   } else {
     r = spawnSync(valgrind[0], valgrind.slice(1), { cwd: s.dir, input, env, encoding: 'utf8' });
   }
@@ -104,6 +118,7 @@ for (const [name, args, fixture] of PROCESSES) {
 const line = (cells) => process.stdout.write(`| ${cells.join(' | ')} |\n`);
 line(['process', ...sides.map((s) => s.label), ...baselines.map((b) => `this / ${b}`)]);
 line(['---', ...sides.map(() => '---'), ...baselines.map(() => '---')]);
-for (const [name, mine, ...theirs] of rows) line([name, M(mine), ...theirs.map(M), ...theirs.map((t) => (mine / t).toFixed(2))]);
+for (const [name, mine, ...theirs] of rows)
+  line([name, M(mine), ...theirs.map(M), ...theirs.map((t) => (mine / t).toFixed(2))]);
 for (const s of sides) removeDir(s.dir);
 for (const f of stdinFiles) rmSync(f, { force: true });

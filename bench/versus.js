@@ -32,13 +32,17 @@ if (process.argv[2] === '--open-child') {
   const t0 = process.hrtime.bigint();
   (await Memory.open(process.argv[4])).close();
   const c = process.cpuUsage(c0);
-  process.stdout.write(JSON.stringify({ wall: Number(process.hrtime.bigint() - t0) / 1e6, cpu: (c.user + c.system) / 1000 }));
+  process.stdout.write(
+    JSON.stringify({ wall: Number(process.hrtime.bigint() - t0) / 1e6, cpu: (c.user + c.system) / 1000 }),
+  );
   process.exit(0);
 }
 
 const baseline = arg('baseline');
 if (!baseline) {
-  process.stderr.write('usage: node bench/versus.js --baseline <checkout of an earlier gctx, built> [--sizes 100,10000] [--rounds 60]\n');
+  process.stderr.write(
+    'usage: node bench/versus.js --baseline <checkout of an earlier gctx, built> [--sizes 100,10000] [--rounds 60]\n',
+  );
   process.exit(1);
 }
 const mode = arg('mode', 'commit');
@@ -66,23 +70,46 @@ function report(title, unit, before, after) {
   const row = (k) => {
     const b = stats(before.map((x) => x[k]));
     const a = stats(after.map((x) => x[k]));
-    return [`${k === 'wall' ? 'wall' : 'CPU (user + system)'} ${unit}`, spread(b), spread(a), fmt(a.median / b.median), spread(stats(after.map((x, i) => x[k] / before[i][k])))];
+    return [
+      `${k === 'wall' ? 'wall' : 'CPU (user + system)'} ${unit}`,
+      spread(b),
+      spread(a),
+      fmt(a.median / b.median),
+      spread(stats(after.map((x, i) => x[k] / before[i][k]))),
+    ];
   };
   const head = ['measure', `before ${baseline}`, 'after', 'after / before (medians)', 'per-round ratio (p10–p90)'];
-  process.stdout.write(`${title}, ${rounds} interleaved rounds\n\n| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|\n${['wall', 'cpu'].map(row).map((r) => `| ${r.join(' | ')} |`).join('\n')}\n`);
+  process.stdout.write(
+    `${title}, ${rounds} interleaved rounds\n\n| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|\n${[
+      'wall',
+      'cpu',
+    ]
+      .map(row)
+      .map((r) => `| ${r.join(' | ')} |`)
+      .join('\n')}\n`,
+  );
 }
 
 if (mode === 'append') {
   const per = Number(arg('per', '100'));
   const sides = [];
-  for (const [root, label] of [[resolve(baseline), 'before'], [here, 'after']]) {
+  for (const [root, label] of [
+    [resolve(baseline), 'before'],
+    [here, 'after'],
+  ]) {
     const { lib, Memory } = await load(root);
     const dir = tempDir(`gcc-versus-${label}-`);
     await lib.buildHistory(dir, { events: 300 });
     sides.push({ dir, m: await Memory.open(dir), samples: [] });
   }
   let k = 0;
-  const entry = (m) => m.execute({ type: 'log', observation: `observation ${++k}: the test suite printed 3 failures in parser.test.ts`, thought: `thought ${k}: the tokenizer drops the last byte on a split`, action: `action ${k}: read src/log/codec.ts around the tail handling` });
+  const entry = (m) =>
+    m.execute({
+      type: 'log',
+      observation: `observation ${++k}: the test suite printed 3 failures in parser.test.ts`,
+      thought: `thought ${k}: the tokenizer drops the last byte on a split`,
+      action: `action ${k}: read src/log/codec.ts around the tail handling`,
+    });
   for (const s of sides) for (let i = 0; i < 20; i++) await entry(s.m);
   for (let r = 0; r < rounds; r++) {
     for (const s of r % 2 ? [...sides].reverse() : sides) {
@@ -106,7 +133,10 @@ if (mode === 'replay') {
   const events = Number(arg('events', '100000'));
   const fixtures = arg('fixtures');
   const sides = [];
-  for (const [root, label] of [[resolve(baseline), 'before'], [here, 'after']]) {
+  for (const [root, label] of [
+    [resolve(baseline), 'before'],
+    [here, 'after'],
+  ]) {
     const { lib } = await load(root);
     process.env.GCC_BENCH_FIXTURES = fixtures ? join(resolve(fixtures), label) : tempDir(`gcc-versus-fx-${label}-`);
     const info = await lib.fixture(`h${events}`, { events });
@@ -120,19 +150,31 @@ if (mode === 'replay') {
     const first = readdirSync(gcc).includes('.cache');
     if (first) rmSync(join(gcc, '.cache'), { recursive: true, force: true });
     else rmSync(join(gcc, '.local', 'cache'), { recursive: true, force: true });
-    for (const f of first ? ['main.md', 'metadata.yaml', 'commit.md'] : ['main.md', 'metadata.yaml', 'commit.md', 'log.md', 'branches']) rmSync(join(gcc, f), { recursive: true, force: true });
+    for (const f of first
+      ? ['main.md', 'metadata.yaml', 'commit.md']
+      : ['main.md', 'metadata.yaml', 'commit.md', 'log.md', 'branches'])
+      rmSync(join(gcc, f), { recursive: true, force: true });
   };
   for (let r = 0; r < rounds; r++) {
     for (const s of r % 2 ? [...sides].reverse() : sides) {
       clear(s);
-      s.samples.push(JSON.parse(execFileSync(process.execPath, [import.meta.filename, '--open-child', s.root, s.dir], { encoding: 'utf8' })));
+      s.samples.push(
+        JSON.parse(
+          execFileSync(process.execPath, [import.meta.filename, '--open-child', s.root, s.dir], { encoding: 'utf8' }),
+        ),
+      );
     }
   }
   for (const s of sides) {
     removeDir(s.dir);
     if (s.fixtures) removeDir(s.fixtures);
   }
-  report(`Replay of ${events.toLocaleString('en-US')} events into every view at Memory.open`, 'ms', sides[0].samples, sides[1].samples);
+  report(
+    `Replay of ${events.toLocaleString('en-US')} events into every view at Memory.open`,
+    'ms',
+    sides[0].samples,
+    sides[1].samples,
+  );
   process.exit(0);
 }
 
@@ -151,7 +193,12 @@ async function side(root, label) {
 const before = await side(resolve(baseline), 'before');
 const after = await side(here, 'after');
 let n = 0;
-const commit = (m) => m.execute({ type: 'commit', contribution: `Bench commit ${++n}: measured the latency of one COMMIT with fsync at this history size.`, files: [{ path: `src/bench/${n % 50}.ts`, added: 3, removed: 1 }] });
+const commit = (m) =>
+  m.execute({
+    type: 'commit',
+    contribution: `Bench commit ${++n}: measured the latency of one COMMIT with fsync at this history size.`,
+    files: [{ path: `src/bench/${n % 50}.ts`, added: 3, removed: 1 }],
+  });
 const all = [...before, ...after];
 for (let i = 0; i < warmup; i++) for (const x of all) await commit(x.m);
 const perRound = sizes.map(() => []);
@@ -174,8 +221,22 @@ const rows = sizes.flatMap((size, i) =>
   ['wall', 'cpu'].map((k) => {
     const b = stats(before[i].samples.map((x) => x[k]));
     const a = stats(after[i].samples.map((x) => x[k]));
-    return [`${size.toLocaleString('en-US')}, ${k === 'wall' ? 'wall' : 'CPU (user + system)'}`, spread(b), spread(a), fmt(a.median / b.median), spread(stats(k === 'wall' ? perRound[i] : cpuPerRound[i]))];
+    return [
+      `${size.toLocaleString('en-US')}, ${k === 'wall' ? 'wall' : 'CPU (user + system)'}`,
+      spread(b),
+      spread(a),
+      fmt(a.median / b.median),
+      spread(stats(k === 'wall' ? perRound[i] : cpuPerRound[i])),
+    ];
   }),
 );
-const head = ['history (events)', `before ${baseline} ms`, 'after ms', 'after / before (medians)', 'per-round ratio (p10–p90)'];
-process.stdout.write(`COMMIT in-process, ${rounds} interleaved rounds\n\n| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|\n${rows.map((r) => `| ${r.join(' | ')} |`).join('\n')}\n`);
+const head = [
+  'history (events)',
+  `before ${baseline} ms`,
+  'after ms',
+  'after / before (medians)',
+  'per-round ratio (p10–p90)',
+];
+process.stdout.write(
+  `COMMIT in-process, ${rounds} interleaved rounds\n\n| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|\n${rows.map((r) => `| ${r.join(' | ')} |`).join('\n')}\n`,
+);

@@ -24,7 +24,11 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const src = 'src/adapters/serve/page';
 const outdir = `${root}dist/page`;
 
-const tsc = spawnSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-p', `${root}${src}/tsconfig.json`], { stdio: 'inherit' });
+const tsc = spawnSync(
+  process.execPath,
+  [`${root}node_modules/typescript/bin/tsc`, '-p', `${root}${src}/tsconfig.json`],
+  { stdio: 'inherit' },
+);
 if (tsc.status !== 0) throw new Error(`${src}: type errors (tsc -p ${src}/tsconfig.json)`);
 
 /** The `import()`s of Mermaid and its parser the page needs: two diagrams, their grammar, their layout. */
@@ -34,10 +38,14 @@ const onlyOurDiagrams = {
   name: 'only-our-diagrams',
   setup(b) {
     b.onResolve({ filter: /.*/ }, (args) => {
-      if (args.kind !== 'dynamic-import' || !/[/\\]node_modules[/\\](mermaid|@mermaid-js)[/\\]/.test(args.importer)) return undefined;
+      if (args.kind !== 'dynamic-import' || !/[/\\]node_modules[/\\](mermaid|@mermaid-js)[/\\]/.test(args.importer))
+        return undefined;
       const name = basename(args.path);
       const keep = KEEP.find((k) => name.startsWith(k));
-      if (keep) { kept.add(keep); return undefined; }
+      if (keep) {
+        kept.add(keep);
+        return undefined;
+      }
       return { path: 'unbundled', namespace: 'only-our-diagrams' };
     });
     b.onLoad({ filter: /.*/, namespace: 'only-our-diagrams' }, () => ({
@@ -69,7 +77,8 @@ const result = await build({
   logLevel: 'warning',
 });
 const missing = KEEP.filter((k) => !kept.has(k));
-if (missing.length > 0) throw new Error(`Mermaid no longer imports ${missing.join(', ')}: update KEEP in scripts/bundle-page.mjs`);
+if (missing.length > 0)
+  throw new Error(`Mermaid no longer imports ${missing.join(', ')}: update KEEP in scripts/bundle-page.mjs`);
 
 // index.html names the hashed files.
 const outputs = Object.entries(result.metafile.outputs);
@@ -81,7 +90,8 @@ const entryFile = (name) => {
 const html = readFileSync(`${root}${src}/index.html`, 'utf8')
   .replace('/assets/page.js', `/assets/${entryFile('page.ts')}`)
   .replace('/assets/page.css', `/assets/${entryFile('page.css')}`);
-if (html.includes('/assets/page.js') || html.includes('/assets/page.css')) throw new Error('index.html: asset names not rewritten');
+if (html.includes('/assets/page.js') || html.includes('/assets/page.css'))
+  throw new Error('index.html: asset names not rewritten');
 writeFileSync(`${outdir}/index.html`, html);
 
 // Sizes: what a first visit loads (the page, its static imports, then Mermaid and the two
@@ -111,4 +121,6 @@ const size = (files) => {
   return `${(raw / 1024).toFixed(0)} KB (${(gz / 1024).toFixed(0)} KB gzipped)`;
 };
 const css = outputs.filter(([f]) => f.endsWith('.css')).map(([f]) => f);
-console.log(`dist/page: page ${size([...first, ...css])}, with Mermaid ${size([...all, ...css])}; ${outputs.length + 1} files`);
+console.log(
+  `dist/page: page ${size([...first, ...css])}, with Mermaid ${size([...all, ...css])}; ${outputs.length + 1} files`,
+);

@@ -55,7 +55,16 @@ const DOORS = ['hook-main', 'mcp-main', 'main'];
 
 // The Stately inspector is an optional peer, installed by hand for live inspection: resolved
 // where the package is installed, at run time, never bundled.
-const common = { absWorkingDir: root, bundle: true, platform: 'node', target: 'node22', legalComments: 'none', logLevel: 'warning', metafile: true, external: ['@statelyai/inspect'] };
+const common = {
+  absWorkingDir: root,
+  bundle: true,
+  platform: 'node',
+  target: 'node22',
+  legalComments: 'none',
+  logLevel: 'warning',
+  metafile: true,
+  external: ['@statelyai/inspect'],
+};
 const esm = {
   outdir,
   format: 'esm',
@@ -71,7 +80,8 @@ const esm = {
 };
 
 /** Modules loaded on demand that reach part of the engine (src/engine/memory.ts); see the header. */
-const AFTER_ENGINE = /\/dist\/(engine\/search|engine\/redact-command|decider\/decide|diagrams\/gitgraph|engine\/git\/install|engine\/git\/merge-driver|diagrams\/cli|diagrams\/inspect)\.js$/;
+const AFTER_ENGINE =
+  /\/dist\/(engine\/search|engine\/redact-command|decider\/decide|diagrams\/gitgraph|engine\/git\/install|engine\/git\/merge-driver|diagrams\/cli|diagrams\/inspect)\.js$/;
 const engineFirst = {
   name: 'engine-first',
   setup(b) {
@@ -88,7 +98,8 @@ const engineFirst = {
  * bundle, so main's own modules are one chunk too rather than split along what each of
  * them uses (the engine's modules import it through memory.js).
  */
-const AFTER_MAIN = /\/dist\/(engine\/memory|operations\/schema|adapters\/hook\/install|adapters\/serve\/state-file|adapters\/serve\/control|adapters\/cli\/hook-main|observer\/redact|observer\/gcc-write-guard)\.js$/;
+const AFTER_MAIN =
+  /\/dist\/(engine\/memory|operations\/schema|adapters\/hook\/install|adapters\/serve\/state-file|adapters\/serve\/control|adapters\/cli\/hook-main|observer\/redact|observer\/gcc-write-guard)\.js$/;
 /**
  * Small modules that both the engine and other modules loaded on demand in the `main` door use
  * (git's probes: the engine and the serve token; the write guard's words: the fold and the
@@ -123,7 +134,10 @@ const mainFirst = {
 const doorsOutside = {
   name: 'doors-outside',
   setup(b) {
-    b.onResolve({ filter: new RegExp(`^\\./(${DOORS.join('|')})\\.js$`) }, (args) => ({ path: args.path, external: true }));
+    b.onResolve({ filter: new RegExp(`^\\./(${DOORS.join('|')})\\.js$`) }, (args) => ({
+      path: args.path,
+      external: true,
+    }));
   },
 };
 
@@ -138,7 +152,9 @@ const LAZY_AJV = {
 const lazyAjv = {
   name: 'lazy-ajv',
   setup(b) {
-    b.onResolve({ filter: /^ajv(-formats)?$/ }, (args) => (args.importer.includes('@modelcontextprotocol') ? { path: args.path, namespace: 'lazy-ajv' } : undefined));
+    b.onResolve({ filter: /^ajv(-formats)?$/ }, (args) =>
+      args.importer.includes('@modelcontextprotocol') ? { path: args.path, namespace: 'lazy-ajv' } : undefined,
+    );
     b.onLoad({ filter: /.*/, namespace: 'lazy-ajv' }, (args) => ({
       contents: `const load = () => process.getBuiltinModule('node:module').createRequire(import.meta.url)('./ajv.cjs');\n${LAZY_AJV[args.path]}\n`,
       loader: 'js',
@@ -153,7 +169,10 @@ const lazyAjv = {
  */
 function importedNames(source, specifier) {
   const names = new Set();
-  const re = new RegExp(`\\b(import|export)\\s*((?:(?!\\b(?:import|export)\\b)[^'";])*?)\\s*from\\s*(['"])${specifier.replace(/[/]/g, '\\/')}\\3`, 'g');
+  const re = new RegExp(
+    `\\b(import|export)\\s*((?:(?!\\b(?:import|export)\\b)[^'";])*?)\\s*from\\s*(['"])${specifier.replace(/[/]/g, '\\/')}\\3`,
+    'g',
+  );
   for (const [, keyword, clause] of source.matchAll(re)) {
     if (keyword === 'export' && clause === '*') return undefined;
     const m = /^(?:([\w$]+)\s*(?:,\s*|$))?(?:\*\s*as\s+([\w$]+)|\{([^}]*)\})?$/.exec(clause);
@@ -162,7 +181,9 @@ function importedNames(source, specifier) {
     if (namespace) {
       // Only `ns.name` uses are read; any other use of the namespace takes every plain export.
       const uses = source.match(new RegExp(`(?<![\\w$.])${namespace}(?![\\w$])`, 'g')).length - 1;
-      const members = [...source.matchAll(new RegExp(`(?<![\\w$.])${namespace}\\s*\\??\\.\\s*([\\w$]+)`, 'g'))].map((u) => u[1]);
+      const members = [...source.matchAll(new RegExp(`(?<![\\w$.])${namespace}\\s*\\??\\.\\s*([\\w$]+)`, 'g'))].map(
+        (u) => u[1],
+      );
       if (members.length !== uses) return undefined;
       for (const n of members) names.add(n);
     }
@@ -186,14 +207,27 @@ const builtins = {
       if (args.kind !== 'import-statement' || args.namespace !== 'file' || !isBuiltin(args.path)) return undefined;
       const names = importedNames(readFileSync(args.importer, 'utf8'), args.path);
       const id = args.path.startsWith('node:') ? args.path : `node:${args.path}`;
-      return { path: `${id}?importer=${relative(root, args.importer)}`, namespace: 'builtin', pluginData: { id, names } };
+      return {
+        path: `${id}?importer=${relative(root, args.importer)}`,
+        namespace: 'builtin',
+        pluginData: { id, names },
+      };
     });
     b.onLoad({ filter: /.*/, namespace: 'builtin' }, ({ pluginData: { id, names } }) => {
       const mod = process.getBuiltinModule(id);
       // All of it: every export but the getters, which the facade would have read.
-      const list = names ? [...names].filter((n) => n !== 'default') : Object.keys(mod).filter((k) => !Object.getOwnPropertyDescriptor(mod, k).get);
+      const list = names
+        ? [...names].filter((n) => n !== 'default')
+        : Object.keys(mod).filter((k) => !Object.getOwnPropertyDescriptor(mod, k).get);
       for (const n of list) if (!(n in mod)) throw new Error(`${id} has no export ${n}`);
-      return { contents: [`const m = process.getBuiltinModule(${JSON.stringify(id)});`, 'export default m;', ...list.map((n) => `export const ${n} = m.${n};`)].join('\n'), loader: 'js' };
+      return {
+        contents: [
+          `const m = process.getBuiltinModule(${JSON.stringify(id)});`,
+          'export default m;',
+          ...list.map((n) => `export const ${n} = m.${n};`),
+        ].join('\n'),
+        loader: 'js',
+      };
     });
   },
 };
@@ -224,12 +258,18 @@ async function emit(options) {
   const r = await build(options);
   for (const file of Object.keys(r.metafile.outputs)) {
     const text = readFileSync(`${root}${file}`, 'utf8');
-    if (written.has(file) && written.get(file) !== text) throw new Error(`${file} was emitted twice with different contents`);
+    if (written.has(file) && written.get(file) !== text)
+      throw new Error(`${file} was emitted twice with different contents`);
     written.set(file, text);
   }
 }
 
-await emit({ ...common, ...esm, entryPoints: { gctx: 'dist/adapters/cli/gctx.js' }, plugins: [doorsOutside, builtins] });
+await emit({
+  ...common,
+  ...esm,
+  entryPoints: { gctx: 'dist/adapters/cli/gctx.js' },
+  plugins: [doorsOutside, builtins],
+});
 for (const door of DOORS) {
   const plugins = [lazyAjv, builtins, providerData, ...(door === 'main' ? [mainFirst, mainHolds] : []), engineFirst];
   await emit({ ...common, ...esm, entryPoints: { [door]: `dist/adapters/cli/${door}.js` }, splitting: true, plugins });
@@ -241,7 +281,12 @@ for (const [name, contents, resolveDir] of [
   ['shell-quote', "module.exports = require('shell-quote/parse.js');", root],
   ['ajv', "module.exports = { Ajv: require('ajv'), addFormats: require('ajv-formats') };", sdkDir],
 ]) {
-  await emit({ ...common, stdin: { contents, resolveDir, loader: 'js' }, outfile: `${outdir}/${name}.cjs`, format: 'cjs' });
+  await emit({
+    ...common,
+    stdin: { contents, resolveDir, loader: 'js' },
+    outfile: `${outdir}/${name}.cjs`,
+    format: 'cjs',
+  });
 }
 
 // Node looks up the package scope of every module it loads; one next to them ends each walk
@@ -251,15 +296,18 @@ writeFileSync(`${outdir}/package.json`, '{ "type": "module" }\n');
 // A bundled CommonJS module requiring something left outside (a builtin) compiles to a
 // `__require` that throws in an ES module at run time; refuse to ship that.
 for (const [file, text] of written) {
-  if (file.endsWith('.js') && /\b__require\(\s*["'`]/.test(text)) throw new Error(`${file}: a bundled CommonJS module requires a module left outside the bundle`);
+  if (file.endsWith('.js') && /\b__require\(\s*["'`]/.test(text))
+    throw new Error(`${file}: a bundled CommonJS module requires a module left outside the bundle`);
 }
 
 // The preset's patterns are data in the executable: one that loads the preset is refused.
 for (const [file, text] of written) {
-  if (/["']@secretlint\//.test(text)) throw new Error(`${file}: loads secretlint's preset instead of its patterns as data`);
+  if (/["']@secretlint\//.test(text))
+    throw new Error(`${file}: loads secretlint's preset instead of its patterns as data`);
 }
 
 // A builtin imported statically builds its ES module facade (see the header): refuse that too.
 for (const [file, text] of written) {
-  if (file.endsWith('.js') && /\bfrom\s*"node:/.test(text)) throw new Error(`${file}: imports a Node builtin statically`);
+  if (file.endsWith('.js') && /\bfrom\s*"node:/.test(text))
+    throw new Error(`${file}: imports a Node builtin statically`);
 }

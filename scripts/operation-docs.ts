@@ -48,7 +48,9 @@ function cliSpelling(op: Operation, field: string): string {
       }
     }
   }
-  const setters = op.cli.filter((a) => a.sets && field in a.sets && a.field !== field).map((a) => code(`--${a.flag ?? kebab(a.field)}`));
+  const setters = op.cli
+    .filter((a) => a.sets && field in a.sets && a.field !== field)
+    .map((a) => code(`--${a.flag ?? kebab(a.field)}`));
   if (setters.length) out.push(`set by ${setters.join(', ')}`);
   if (!out.length && field in GLOBAL_FLAGS) out.push(`${code(`--${field}`)} (global)`);
   return out.join('; ') || '—';
@@ -57,14 +59,20 @@ function cliSpelling(op: Operation, field: string): string {
 function argumentTable(op: Operation): string[] {
   const fields = Object.entries(op.args);
   if (!fields.length) return ['No arguments.', ''];
-  const rows = fields.map(([name, f]) => `| ${code(name)} | ${f.required ? 'yes' : 'no'} | ${cell(typeOf(f))} | ${cell(cliSpelling(op, name))} | ${cell(f.help ?? '')} |`);
+  const rows = fields.map(
+    ([name, f]) =>
+      `| ${code(name)} | ${f.required ? 'yes' : 'no'} | ${cell(typeOf(f))} | ${cell(cliSpelling(op, name))} | ${cell(f.help ?? '')} |`,
+  );
   return ['| argument | required | value | command line | meaning |', '|---|---|---|---|---|', ...rows, ''];
 }
 
 const yes = (b: boolean) => (b ? 'yes' : '—');
 
 export function operationDocsMarkdown(): string {
-  const all: { op: Operation; launcher: boolean }[] = [...CATALOGUE.map((op) => ({ op, launcher: false })), ...LAUNCHERS.map((op) => ({ op, launcher: true }))];
+  const all: { op: Operation; launcher: boolean }[] = [
+    ...CATALOGUE.map((op) => ({ op, launcher: false })),
+    ...LAUNCHERS.map((op) => ({ op, launcher: true })),
+  ];
   const parts = [
     '# Operations',
     '',
@@ -75,17 +83,21 @@ export function operationDocsMarkdown(): string {
     'Every operation is declared once in `src/operations/`; each front end is generated from it:',
     `\`gctx <name>\` ([cli.md](cli.md)), the MCP tool \`<name>\` ([agents.md](agents.md)), the Pi tool`,
     `\`${TOOL_PREFIX}<name>\` and \`/gcc <name>\`, which takes the command line's words ([pi.md](pi.md)).`,
-    'Arguments below are the tools\' names; the command line column says how `gctx` and `/gcc`',
+    "Arguments below are the tools' names; the command line column says how `gctx` and `/gcc`",
     'spell them. `mcp`, `hook` and `serve` start another front end.',
     '',
     '| operation | `gctx` | MCP tool | Pi tool | `/gcc` | reads only |',
     '|---|---|---|---|---|---|',
-    ...all.map(({ op }) => `| [${op.name}](#${op.name}) | ${yes(op.fronts.includes('cli'))} | ${yes(op.fronts.includes('mcp'))} | ${yes(op.fronts.includes('pi'))} | ${yes(op.fronts.includes('slash'))} | ${yes(op.readOnly)} |`),
+    ...all.map(
+      ({ op }) =>
+        `| [${op.name}](#${op.name}) | ${yes(op.fronts.includes('cli'))} | ${yes(op.fronts.includes('mcp'))} | ${yes(op.fronts.includes('pi'))} | ${yes(op.fronts.includes('slash'))} | ${yes(op.readOnly)} |`,
+    ),
     '',
   ];
   for (const { op } of all) {
     parts.push(`## ${op.name}`, '', `${op.summary[0]!.toUpperCase()}${op.summary.slice(1)}.`, '');
-    if (op.describe && (op.fronts.includes('mcp') || op.fronts.includes('pi'))) parts.push(`Tool description: “${op.describe}”`, '');
+    if (op.describe && (op.fronts.includes('mcp') || op.fronts.includes('pi')))
+      parts.push(`Tool description: “${op.describe}”`, '');
     parts.push(`${code(usageOf(op))} — e.g. ${code(`gctx ${op.example}`)}`, '', ...argumentTable(op));
   }
   return `${parts.join('\n').trimEnd()}\n`;

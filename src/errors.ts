@@ -110,7 +110,12 @@ function callsIn(fix: string, call: (words: string) => string): string {
   return fix.replace(/`gctx ([^`]+)`/g, (_, words: string) => `\`${call(words)}\``);
 }
 
-export function gccError(code: ErrorCode, message: string, fix?: string, where?: { file?: string; line?: number }): GccError {
+export function gccError(
+  code: ErrorCode,
+  message: string,
+  fix?: string,
+  where?: { file?: string; line?: number },
+): GccError {
   const data: ErrorData = { code, message };
   if (fix !== undefined) data.fix = fix;
   if (where?.file !== undefined) data.file = where.file;
@@ -128,7 +133,8 @@ export const fieldSays = {
   empty: (field: string) => `${field} cannot be empty`,
   /** `kind`: text, a number, a whole number, true or false, a list, … */
   notA: (field: string, kind: string) => `${field} must be ${kind}`,
-  oneOf: (field: string, values: readonly unknown[], got?: unknown) => `${field} must be one of ${values.map(String).join(', ')}${typeof got === 'string' ? `, not ${JSON.stringify(got)}` : ''}`,
+  oneOf: (field: string, values: readonly unknown[], got?: unknown) =>
+    `${field} must be one of ${values.map(String).join(', ')}${typeof got === 'string' ? `, not ${JSON.stringify(got)}` : ''}`,
   atLeast: (field: string, min: number | bigint) => `${field} must be ${min} or more`,
   longer: (field: string, max: number | bigint) => `${field} is longer than ${max} characters`,
 };
@@ -139,10 +145,18 @@ export function asGccError(err: unknown): GccError {
   const e = err as NodeJS.ErrnoException;
   if (e && typeof e === 'object' && typeof e.code === 'string') {
     if (e.code === 'EROFS' || e.code === 'EACCES' || e.code === 'EPERM') {
-      return gccError('E_READ_ONLY', `cannot write memory: ${e.message}`, 'make .GCC/ writable, or run from a writable checkout');
+      return gccError(
+        'E_READ_ONLY',
+        `cannot write memory: ${e.message}`,
+        'make .GCC/ writable, or run from a writable checkout',
+      );
     }
     if (e.code === 'ENOSPC' || e.code === 'EIO' || e.code === 'EDQUOT') {
-      return gccError('E_IO', `write failed: ${e.message}`, 'free disk space, then retry; nothing unacknowledged was recorded');
+      return gccError(
+        'E_IO',
+        `write failed: ${e.message}`,
+        'free disk space, then retry; nothing unacknowledged was recorded',
+      );
     }
   }
   const message = err instanceof Error ? err.message : String(err);

@@ -15,7 +15,17 @@ export { briefing } from './context/briefing.js';
 export { estimateTokens } from './context/budget.js';
 export { GccError, type ErrorCode, type ErrorData } from './errors.js';
 
-export { DEFAULT_CONFIG, EVENT_TYPES, MAIN, type Config, type EventPayloads, type EventType, type FileChange, type GccEvent, type NewEvent } from './events/types.js';
+export {
+  DEFAULT_CONFIG,
+  EVENT_TYPES,
+  MAIN,
+  type Config,
+  type EventPayloads,
+  type EventType,
+  type FileChange,
+  type GccEvent,
+  type NewEvent,
+} from './events/types.js';
 export { branchNameProblem } from './events/rules.js';
 export { parse as parseLog, serialize as serializeLog } from './log/codec.js';
 export type { Problem } from './engine/integrity.js';

@@ -42,7 +42,14 @@ async function main(): Promise<void> {
     for (const line of CALLS) {
       if (line.startsWith('# ')) {
         const path = line.endsWith('tokenizer.ts') ? 'src/tokenizer.ts' : 'src/cache.ts';
-        await m.execute({ type: 'record-tool', tool: 'Edit', input: path, result: 'ok', isError: false, files: [{ path, added: 64, removed: 0 }] });
+        await m.execute({
+          type: 'record-tool',
+          tool: 'Edit',
+          input: path,
+          result: 'ok',
+          isError: false,
+          files: [{ path, added: 64, removed: 0 }],
+        });
         writeOut(`\n(${line.slice(2)})\n`);
         continue;
       }

@@ -11,7 +11,9 @@ describe('the tour', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).not.toContain('\u001b');
     expect(r.stdout).toMatch(/^\$ gctx status\nOn memory branch main/m);
-    expect(r.stdout).toMatch(/^\$ gctx context --log 3\n[^$]*… \d+ older entries: gctx context --log 3 --on main --page 2$/m);
+    expect(r.stdout).toMatch(
+      /^\$ gctx context --log 3\n[^$]*… \d+ older entries: gctx context --log 3 --on main --page 2$/m,
+    );
     expect(r.stdout).not.toMatch(/context \{"level"/);
     expect(r.stdout).toMatch(/^Objective 1 done: Parse config files$/m);
   });

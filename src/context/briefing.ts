@@ -13,16 +13,37 @@ import { type FileChange, MAIN } from '../events/types.js';
 import { filesFitted } from '../log/prose.js';
 import { clip, fitText } from './budget.js';
 import { type StaleCheck, staleNote } from './stale.js';
-import { constraintLines, disputedLines, dropText, lastPromptLine, failedLines, failureLines, milestoneText, newestDrop, notesLine, pendingLine, ruledOutLines, uncommittedLine } from './lines.js';
+import {
+  constraintLines,
+  disputedLines,
+  dropText,
+  lastPromptLine,
+  failedLines,
+  failureLines,
+  milestoneText,
+  newestDrop,
+  notesLine,
+  pendingLine,
+  ruledOutLines,
+  uncommittedLine,
+} from './lines.js';
 
 export const BRIEFING_BUDGET = 900;
 const FAILED_SHOWN = 4;
 
 /** `uncommitted`: what git sees changed in the work tree since the last commit, shown when no hook logged the work. */
-export function briefing(state: MemoryState, session?: string, budget = BRIEFING_BUDGET, uncommitted?: readonly FileChange[] | null, stale?: StaleCheck): string {
+export function briefing(
+  state: MemoryState,
+  session?: string,
+  budget = BRIEFING_BUDGET,
+  uncommitted?: readonly FileChange[] | null,
+  stale?: StaleCheck,
+): string {
   const here = currentBranch(state, session);
   const b = state.branches[here]!;
-  const lines: string[] = [`Memory branch: ${here}${here === MAIN ? '' : ` (from ${b.parent ?? MAIN})`} — ${clip(b.purpose || 'no purpose recorded', 200)}`];
+  const lines: string[] = [
+    `Memory branch: ${here}${here === MAIN ? '' : ` (from ${b.parent ?? MAIN})`} — ${clip(b.purpose || 'no purpose recorded', 200)}`,
+  ];
   const moved = drift(state, session);
   if (moved) lines.push(driftText(state, moved, false));
   const open = state.objectives.map((o, i) => ({ ...o, n: i + 1 })).filter((o) => !o.done);
@@ -41,12 +62,17 @@ export function briefing(state: MemoryState, session?: string, budget = BRIEFING
   const whole = (label: string) => `context commit ${label}`;
   if (drop) {
     const label = displayLabel(b, drop.label, drop.id);
-    lines.push(`Last milestone on ${here}: ${label} ${drop.at.slice(0, 10)} — ${dropText(state, drop, FAILED_SHOWN, 300, whole(label))}`);
+    lines.push(
+      `Last milestone on ${here}: ${label} ${drop.at.slice(0, 10)} — ${dropText(state, drop, FAILED_SHOWN, 300, whole(label))}`,
+    );
   }
   if (last) {
     const label = displayLabel(b, last.label, last.id);
-    lines.push(`${drop ? 'Last progress before it' : `Last milestone on ${here}`}: ${label} ${last.at.slice(0, 10)} — ${milestoneText(last, 420, whole(label))}`);
-    if (last.files.length) lines.push(`  Files: ${filesFitted(last.files, 200, last.fileCount ?? last.files.length, `(${whole(label)})`)}`);
+    lines.push(
+      `${drop ? 'Last progress before it' : `Last milestone on ${here}`}: ${label} ${last.at.slice(0, 10)} — ${milestoneText(last, 420, whole(label))}`,
+    );
+    if (last.files.length)
+      lines.push(`  Files: ${filesFitted(last.files, 200, last.fileCount ?? last.files.length, `(${whole(label)})`)}`);
     const note = staleNote(stale, last.files);
     if (note) lines.push(`  ${note}`);
   } else if (!drop) {
@@ -64,15 +90,26 @@ export function briefing(state: MemoryState, session?: string, budget = BRIEFING
   const disputed = disputedLines(state, 2);
   if (disputed.length) lines.push('Merged on one clone, abandoned on another:', ...disputed);
   // Abandoned branches, then what commits and merges ruled out on the way: both are not to be tried again.
-  const failed = [...failedLines(state, FAILED_SHOWN), ...ruledOutLines(state, FAILED_SHOWN, (branch) => `context branch ${branch}`)];
+  const failed = [
+    ...failedLines(state, FAILED_SHOWN),
+    ...ruledOutLines(state, FAILED_SHOWN, (branch) => `context branch ${branch}`),
+  ];
   if (failed.length) lines.push('Failed approaches — do not retry without a new reason:', ...failed);
   const others = Object.values(state.branches)
     .filter((x) => x.life === 'active' && x.name !== here && x.name !== MAIN)
     .sort((x, y) => (x.created < y.created ? 1 : x.created > y.created ? -1 : 0));
-  if (others.length) lines.push(`Other open branches: ${others.slice(0, 4).map((o) => `${o.name} (${clip(o.purpose, 60)})`).join('; ')}${others.length > 4 ? `; +${others.length - 4} more (context status)` : ''}`);
+  if (others.length)
+    lines.push(
+      `Other open branches: ${others
+        .slice(0, 4)
+        .map((o) => `${o.name} (${clip(o.purpose, 60)})`)
+        .join('; ')}${others.length > 4 ? `; +${others.length - 4} more (context status)` : ''}`,
+    );
   const notes = notesLine(state, 'context full');
   if (notes) lines.push(notes);
-  lines.push(`Memory tools: commit after each milestone (what and why, and the next step); branch to try an alternative; merge with a synthesis, or abandon with a reason. ${followUps(state, b)}`);
+  lines.push(
+    `Memory tools: commit after each milestone (what and why, and the next step); branch to try an alternative; merge with a synthesis, or abandon with a reason. ${followUps(state, b)}`,
+  );
   return fitText(lines.join('\n'), budget, 'ask context for more').text;
 }
 
@@ -84,9 +121,11 @@ export function briefing(state: MemoryState, session?: string, budget = BRIEFING
 function followUps(state: MemoryState, b: MemoryState['branches'][string]): string {
   const calls: string[] = [];
   const failures = b.pending.failures;
-  if (failures.length > 1 || failures.some((f) => f.result.length > 360) || b.pending.turns > 0) calls.push('`context log` (every step since the last commit, failures whole)');
+  if (failures.length > 1 || failures.some((f) => f.result.length > 360) || b.pending.turns > 0)
+    calls.push('`context log` (every step since the last commit, failures whole)');
   const dead = state.failedApproaches.at(-1)?.branch;
-  if (dead && dead !== b.name && state.branches[dead]) calls.push(`\`context branch ${dead}\` (how its dead ends were ruled out)`);
+  if (dead && dead !== b.name && state.branches[dead])
+    calls.push(`\`context branch ${dead}\` (how its dead ends were ruled out)`);
   if (!calls.length) return 'For more: `context` (what this leaves out).';
   return `For more: ${calls.slice(0, 2).join('; ')}.`;
 }

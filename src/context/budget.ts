@@ -19,7 +19,6 @@ export function estimateTokens(text: string): number {
   return Math.ceil(text.length / CHARS_PER_TOKEN);
 }
 
-
 export interface Fitted {
   text: string;
   /** How many items made it in (the newest ones). */
@@ -34,7 +33,12 @@ export interface Fitted {
  * first item is always kept, clipped if it alone is over budget. `tail` must be pure: it is
  * asked about every count tried.
  */
-export function fitItems(head: string, items: readonly string[], budget: number, tail: (shown: number) => string): Fitted {
+export function fitItems(
+  head: string,
+  items: readonly string[],
+  budget: number,
+  tail: (shown: number) => string,
+): Fitted {
   const limit = Math.max(1, budget) * CHARS_PER_TOKEN;
   // A head too long to leave room for one clipped item and the way on is cut itself, at a line
   // where one is near: the items are what was asked for.

@@ -3,7 +3,18 @@
  * internal ids, no event-type names, each input once, results clipped to what is worth their
  * tokens (docs/benchmarks.md, the resume benchmark).
  */
-import { type BranchInfo, type CommitRef, CONTRIBUTION_KEPT, type Failed, GIST_KEPT, type LastCommit, LEARNED_KEPT, REASON_KEPT, type MemoryState, type PendingFailure } from '../decider/state.js';
+import {
+  type BranchInfo,
+  type CommitRef,
+  CONTRIBUTION_KEPT,
+  type Failed,
+  GIST_KEPT,
+  type LastCommit,
+  LEARNED_KEPT,
+  REASON_KEPT,
+  type MemoryState,
+  type PendingFailure,
+} from '../decider/state.js';
 import { guardRefusal } from '../events/guard.js';
 import type { FileChange, GccEvent } from '../events/types.js';
 import { filesFitted, summaryLine } from '../log/prose.js';
@@ -18,7 +29,8 @@ export function entryLine(e: GccEvent): string {
       const call = clip(e.data.input ? `${e.data.tool} ${e.data.input}` : e.data.tool, 200);
       // gctx's own guard refused it: said in a few words, not its reason's ninety tokens.
       const refused = e.data.isError ? guardRefusal(e.data.result) : null;
-      if (refused) return `${time(e.at)} ${call} → blocked by gctx: ${refused === 'git' ? 'it would overwrite memory not yet committed to git' : '.GCC/ is written through the memory tools'}`;
+      if (refused)
+        return `${time(e.at)} ${call} → blocked by gctx: ${refused === 'git' ? 'it would overwrite memory not yet committed to git' : '.GCC/ is written through the memory tools'}`;
       const result = e.data.result.trim() ? clip(e.data.result, e.data.isError ? 300 : 160) : '';
       const files = e.data.files.length ? ` [${filesFitted(e.data.files, 160)}]` : '';
       return `${time(e.at)} ${call}${e.data.isError ? ` → failed: ${result || '(no output)'}` : result ? ` → ${result}` : ''}${files}`;
@@ -26,8 +38,18 @@ export function entryLine(e: GccEvent): string {
     case 'ota.logged': {
       // Each part named, in a word: which is the observation and which the action matters more
       // than the tokens the names cost. A part left empty is left out.
-      const parts: [string, string][] = [['Observation', e.data.observation], ['Thought', e.data.thought], ['Action', e.data.action]];
-      return `${time(e.at)} ${clip(parts.filter(([, x]) => x.trim()).map(([name, x]) => `${name}: ${x}`).join(' | '), 430)}`;
+      const parts: [string, string][] = [
+        ['Observation', e.data.observation],
+        ['Thought', e.data.thought],
+        ['Action', e.data.action],
+      ];
+      return `${time(e.at)} ${clip(
+        parts
+          .filter(([, x]) => x.trim())
+          .map(([name, x]) => `${name}: ${x}`)
+          .join(' | '),
+        430,
+      )}`;
     }
     case 'prompt.recorded':
       return `${time(e.at)} The user asked: ${clip(e.data.text, 160)}`;
@@ -43,9 +65,19 @@ const plainFailed = (state: MemoryState): Failed[] => [...state.failed].reverse(
  * Approaches tried and dropped, newest first, with why. A branch both merged and abandoned
  * (two clones disagreed) is not a plain failure: disputedLines says it.
  */
-export function failedLines(state: MemoryState, max: number, where = 'in the full roadmap (context full)', whole = (branch: string) => `context branch ${branch}`): string[] {
+export function failedLines(
+  state: MemoryState,
+  max: number,
+  where = 'in the full roadmap (context full)',
+  whole = (branch: string) => `context branch ${branch}`,
+): string[] {
   const plain = plainFailed(state);
-  const lines = plain.slice(0, max).map((f) => `  - ${f.branch} (${f.at.slice(0, 10)}): ${clip(f.purpose, 120)} — dropped: ${clipTo(f.reason, 240, whole(f.branch), REASON_KEPT)}`);
+  const lines = plain
+    .slice(0, max)
+    .map(
+      (f) =>
+        `  - ${f.branch} (${f.at.slice(0, 10)}): ${clip(f.purpose, 120)} — dropped: ${clipTo(f.reason, 240, whole(f.branch), REASON_KEPT)}`,
+    );
   const more = state.failedCount - lines.length - (state.failed.length - plain.length);
   if (lines.length && more > 0) lines.push(`  … ${more} earlier, newest first, ${where}`);
   return lines;
@@ -58,13 +90,18 @@ export function failedLines(state: MemoryState, max: number, where = 'in the ful
 export function constraintLines(state: MemoryState, max: number): string[] {
   if (!state.constraints.length) return [];
   const shown = [...state.constraints].reverse().slice(0, max);
-  return ["The user's standing instructions (their words, newest first; they hold until the user or a commit lifts them):", ...shown.map((c) => `  - "${clip(c.text, 240)}" (${time(c.at)})`)];
+  return [
+    "The user's standing instructions (their words, newest first; they hold until the user or a commit lifts them):",
+    ...shown.map((c) => `  - "${clip(c.text, 240)}" (${time(c.at)})`),
+  ];
 }
 
 /** The user's newest prompt, clipped to `max`: what they last asked for. */
 export function lastPromptLine(state: MemoryState, max: number): string | null {
   const p = state.lastPrompt;
-  return p ? `The user's last request (${time(p.at)}${p.branch ? `, on ${p.branch}` : ''}): "${clip(p.text, max)}"` : null;
+  return p
+    ? `The user's last request (${time(p.at)}${p.branch ? `, on ${p.branch}` : ''}): "${clip(p.text, max)}"`
+    : null;
 }
 
 /**
@@ -75,7 +112,8 @@ export function ruledOutLines(state: MemoryState, max: number, where: (branch: s
   const all = [...state.failedApproaches].reverse();
   const lines = all.slice(0, max).map((f) => `  - ${clip(f.what, 120)} (on ${f.branch}) — ${clip(f.why, 160)}`);
   const more = state.failedApproachCount - lines.length;
-  if (lines.length && more > 0) lines.push(`  … ${more} more ruled out in earlier commits (${where(all[Math.min(max, all.length) - 1]!.branch)})`);
+  if (lines.length && more > 0)
+    lines.push(`  … ${more} more ruled out in earlier commits (${where(all[Math.min(max, all.length) - 1]!.branch)})`);
   return lines;
 }
 
@@ -85,8 +123,14 @@ export function ruledOutLines(state: MemoryState, max: number, where: (branch: s
  * `pointer` when cut.
  */
 export function dropText(state: MemoryState, drop: CommitRef, max: number, room: number, pointer: string): string {
-  if (plainFailed(state).slice(0, max).some((f) => f.branch === drop.abandon)) return `abandoned ${drop.abandon} (why: under Failed approaches)`;
-  if (state.failed.some((f) => f.branch === drop.abandon && f.merged)) return `abandoned ${drop.abandon}, which another clone merged (below)`;
+  if (
+    plainFailed(state)
+      .slice(0, max)
+      .some((f) => f.branch === drop.abandon)
+  )
+    return `abandoned ${drop.abandon} (why: under Failed approaches)`;
+  if (state.failed.some((f) => f.branch === drop.abandon && f.merged))
+    return `abandoned ${drop.abandon}, which another clone merged (below)`;
   return clipTo(drop.gist ?? drop.title, room, pointer, GIST_KEPT);
 }
 
@@ -97,7 +141,11 @@ export function disputedLine(f: Failed): string {
 }
 
 /** Branches both merged and abandoned, newest first: at most `max`; `whole`, where a clipped one is whole. */
-export function disputedLines(state: MemoryState, max: number, whole = (branch: string) => `context branch ${branch}`): string[] {
+export function disputedLines(
+  state: MemoryState,
+  max: number,
+  whole = (branch: string) => `context branch ${branch}`,
+): string[] {
   return [...state.failed]
     .reverse()
     .filter((f) => f.merged)
@@ -123,7 +171,11 @@ export function pendingLine(b: BranchInfo, max: number, where: string, room = In
 }
 
 /** The work tree's changes git sees since the branch's last commit, when no hook logged the work. */
-export function uncommittedLine(files: readonly FileChange[] | null | undefined, max: number, room = Infinity): string | null {
+export function uncommittedLine(
+  files: readonly FileChange[] | null | undefined,
+  max: number,
+  room = Infinity,
+): string | null {
   if (!files?.length) return null;
   const lead = 'Changed in the work tree since the last memory commit (git): ';
   return `${lead}${filesFitted(files.slice(0, max), room - lead.length - 1, files.length, '(git status)')}.`;
@@ -137,10 +189,14 @@ export function uncommittedLine(files: readonly FileChange[] | null | undefined,
 export function failureLines(b: BranchInfo, max: number, where: string): string[] {
   const all = [...b.pending.failures].reverse();
   if (!all.length) return [];
-  const item = (f: PendingFailure, i: number) => `${clip(f.input ? `${f.tool} ${f.input}` : f.tool, i ? 120 : 160)} → ${clip(f.result.trim() || '(no output)', i ? 200 : 360)}`;
+  const item = (f: PendingFailure, i: number) =>
+    `${clip(f.input ? `${f.tool} ${f.input}` : f.tool, i ? 120 : 160)} → ${clip(f.result.trim() || '(no output)', i ? 200 : 360)}`;
   const more = all.length - Math.min(all.length, max) + b.pending.failuresDropped;
   if (all.length === 1 && !more) return [`Failing since the last commit (${time(all[0]!.at)}): ${item(all[0]!, 0)}`];
-  const lines = ['Failing since the last commit, newest first:', ...all.slice(0, max).map((f, i) => `  - ${time(f.at)} ${item(f, i)}`)];
+  const lines = [
+    'Failing since the last commit, newest first:',
+    ...all.slice(0, max).map((f, i) => `  - ${time(f.at)} ${item(f, i)}`),
+  ];
   if (more > 0) lines.push(`  … ${more} more failing call${more === 1 ? '' : 's'} ${where}`);
   return lines;
 }
@@ -176,11 +232,18 @@ export function milestoneText(last: LastCommit, max: number, pointer: string): s
   const synthesis = clip(last.contribution, Math.max(60, max - (learned ? learned.length + 11 : 0)));
   const whole = `merged ${clip(m.from, 60)}: ${synthesis}${learned ? `${/[.!?…]$/.test(synthesis) ? ' Learned' : '; learned'}: ${learned}` : ''}`;
   // The state keeps the head of each: cut there, or here, the commit has the whole.
-  const cut = isCut(last.contribution, synthesis) || isCut(m.learned, learned) || last.contribution.length >= CONTRIBUTION_KEPT || m.learned.length >= LEARNED_KEPT;
+  const cut =
+    isCut(last.contribution, synthesis) ||
+    isCut(m.learned, learned) ||
+    last.contribution.length >= CONTRIBUTION_KEPT ||
+    m.learned.length >= LEARNED_KEPT;
   return cut ? `${whole} (whole: ${pointer})` : whole;
 }
 
-/** Notes people wrote under main.md's Notes: pointed to (`where`), with their first line, not read out (they can be long). */
+/**
+ * Notes people wrote under main.md's Notes: pointed to (`where`), with their first line, not read out (they can be
+ * long).
+ */
 export function notesLine(state: MemoryState, where: string): string | null {
   const notes = state.notes.split('\n').filter((l) => l.trim());
   if (!notes.length) return null;

@@ -9,7 +9,16 @@
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 
-export type SearchKind = 'commit' | 'purpose' | 'hypothesis' | 'synthesis' | 'abandon' | 'objective' | 'log' | 'tool' | 'notes';
+export type SearchKind =
+  | 'commit'
+  | 'purpose'
+  | 'hypothesis'
+  | 'synthesis'
+  | 'abandon'
+  | 'objective'
+  | 'log'
+  | 'tool'
+  | 'notes';
 
 /** Bump when what the tables hold changes: a database of another format is rebuilt. */
 export const SEARCH_FORMAT = 1;
@@ -94,7 +103,8 @@ export function loadSqlite(): Sqlite | null {
   process.emitWarning = function (this: unknown, warning: string | Error, ...rest: unknown[]) {
     const type = typeof rest[0] === 'string' ? rest[0] : (rest[0] as { type?: unknown } | undefined)?.type;
     const name = warning instanceof Error ? warning.name : type;
-    if (name === 'ExperimentalWarning' && /SQLite/i.test(String(warning instanceof Error ? warning.message : warning))) return;
+    if (name === 'ExperimentalWarning' && /SQLite/i.test(String(warning instanceof Error ? warning.message : warning)))
+      return;
     return (emit as (...a: unknown[]) => void).call(process, warning, ...rest);
   } as typeof process.emitWarning;
   try {
@@ -121,7 +131,12 @@ export function showSnippet(raw: string): string {
 
 /** The FTS5 queries of some words: all of them, and any of them; null when the text holds no word. */
 function ftsQuery(text: string): { all: string; any: string; words: number } | null {
-  const words = text.replace(CONTROL, ' ').split(/\s+/).filter((w) => WORDY.test(w)).slice(0, MAX_WORDS).map((w) => w.slice(0, MAX_WORD));
+  const words = text
+    .replace(CONTROL, ' ')
+    .split(/\s+/)
+    .filter((w) => WORDY.test(w))
+    .slice(0, MAX_WORDS)
+    .map((w) => w.slice(0, MAX_WORD));
   if (!words.length) return null;
   const quoted = words.map((w, i) => {
     const q = `"${w.replace(/"/g, '""')}"`;
@@ -148,7 +163,9 @@ export class SearchIndex {
   static open(sqlite: Sqlite, path: string): SearchIndex | null {
     const idx = new SearchIndex(new sqlite.DatabaseSync(path));
     try {
-      idx.db.exec(`PRAGMA busy_timeout = 30000; PRAGMA cache_size = -${CACHE_KIB}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL`);
+      idx.db.exec(
+        `PRAGMA busy_timeout = 30000; PRAGMA cache_size = -${CACHE_KIB}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL`,
+      );
       const version = () => (idx.db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
       // Created under the write lock, by whichever process gets it first.
       if (version() === 0) idx.write(() => version() === 0 && idx.db.exec(SCHEMA));
@@ -176,7 +193,9 @@ export class SearchIndex {
   }
 
   logs(): Map<string, LogRow> {
-    const rows = this.stmt('SELECT name, size, sum, events, last FROM logs').all() as unknown as (LogRow & { name: string })[];
+    const rows = this.stmt('SELECT name, size, sum, events, last FROM logs').all() as unknown as (LogRow & {
+      name: string;
+    })[];
     return new Map(rows.map(({ name, ...row }) => [name, row]));
   }
 
@@ -209,26 +228,49 @@ export class SearchIndex {
   }
 
   setLog(name: string, row: LogRow): void {
-    this.stmt('INSERT OR REPLACE INTO logs(name, size, sum, events, last) VALUES (?, ?, ?, ?, ?)').run(name, row.size, row.sum, row.events, row.last);
+    this.stmt('INSERT OR REPLACE INTO logs(name, size, sum, events, last) VALUES (?, ?, ?, ?, ?)').run(
+      name,
+      row.size,
+      row.sum,
+      row.events,
+      row.last,
+    );
   }
 
   add(log: string, d: SearchDoc): void {
-    const { lastInsertRowid: n } = this.stmt('INSERT INTO docs(log, id, at, branch, kind, hash) VALUES (?, ?, ?, ?, ?, ?)').run(log, d.id, d.at, d.branch, d.kind, d.hash ?? null);
+    const { lastInsertRowid: n } = this.stmt(
+      'INSERT INTO docs(log, id, at, branch, kind, hash) VALUES (?, ?, ?, ?, ?, ?)',
+    ).run(log, d.id, d.at, d.branch, d.kind, d.hash ?? null);
     const body = clean(d.text, TEXT_LIMIT);
     const words = (body.match(CAMEL_TOKEN) ?? []).map((t) => t.split(CAMEL_CUT).join(' ')).join(' ');
-    this.stmt('INSERT INTO fts(rowid, title, ref, body, words) VALUES (?, ?, ?, ?, ?)').run(n, clean(d.title ?? '', TITLE_LIMIT), clean(d.ref ?? '', REF_LIMIT), body, words);
+    this.stmt('INSERT INTO fts(rowid, title, ref, body, words) VALUES (?, ?, ?, ?, ?)').run(
+      n,
+      clean(d.title ?? '', TITLE_LIMIT),
+      clean(d.ref ?? '', REF_LIMIT),
+      body,
+      words,
+    );
   }
 
   /** Ranked: every word first; when no document has them all, those with some. */
   search(text: string, limit: number, page: number): SearchResult {
     const q = ftsQuery(text);
     if (!q) return { hits: [], total: 0, pages: 0, match: 'all' };
-    const count = (m: string) => (this.stmt('SELECT count(*) AS c FROM fts WHERE fts MATCH ?').get(m) as { c: number }).c;
+    const count = (m: string) =>
+      (this.stmt('SELECT count(*) AS c FROM fts WHERE fts MATCH ?').get(m) as { c: number }).c;
     let match: 'all' | 'any' = 'all';
     let fts = q.all;
     let total = count(fts);
     if (total === 0 && q.words > 1 && (total = count(q.any)) > 0) [match, fts] = ['any', q.any];
-    const floor = total <= MAX_RANKED ? 0 : (this.stmt('SELECT rowid AS n FROM fts WHERE fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?').get(fts, MAX_RANKED - 1) as { n: number }).n;
+    const floor =
+      total <= MAX_RANKED
+        ? 0
+        : (
+            this.stmt('SELECT rowid AS n FROM fts WHERE fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?').get(
+              fts,
+              MAX_RANKED - 1,
+            ) as { n: number }
+          ).n;
     // Ranked first, then only the page's rows read and cut into snippets (CROSS JOIN keeps that order).
     const rows = this.stmt(
       `WITH top AS (SELECT fts.rowid AS n, bm25(fts, 2.0, 1.0, 1.0, 1.0) AS score, d.at, d.id FROM fts JOIN docs d ON d.n = fts.rowid

@@ -10,10 +10,21 @@ const SNIPPET_CHARS = 200;
 const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** `stream` hands documents newest first to its visitor until it answers false. */
-export function scanSearch(text: string, limit: number, page: number, stream: (visit: (d: SearchDoc) => boolean) => void): SearchResult {
+export function scanSearch(
+  text: string,
+  limit: number,
+  page: number,
+  stream: (visit: (d: SearchDoc) => boolean) => void,
+): SearchResult {
   const words = clean(text, 4_000).split(/\s+/).filter(Boolean).slice(0, 24);
   const tests = words.map((w) => new RegExp(escape(w), 'iu'));
-  const marks = new RegExp(words.map(escape).sort((a, b) => b.length - a.length).join('|'), 'giu');
+  const marks = new RegExp(
+    words
+      .map(escape)
+      .sort((a, b) => b.length - a.length)
+      .join('|'),
+    'giu',
+  );
   const hits: SearchResult['hits'] = [];
   let total = 0;
   if (words.length) {
@@ -25,7 +36,11 @@ export function scanSearch(text: string, limit: number, page: number, stream: (v
         const at = Math.max(0, body.search(tests[0]!) - SNIPPET_CHARS / 3);
         const cut = body.slice(at, at + SNIPPET_CHARS).replace(marks, (m) => RAW_OPEN + m + RAW_CLOSE);
         const { text: _, ...doc } = d;
-        hits.push({ doc, score: 0, snippet: showSnippet((at > 0 ? '…' : '') + cut + (at + SNIPPET_CHARS < body.length ? '…' : '')) });
+        hits.push({
+          doc,
+          score: 0,
+          snippet: showSnippet((at > 0 ? '…' : '') + cut + (at + SNIPPET_CHARS < body.length ? '…' : '')),
+        });
       }
       return true;
     });

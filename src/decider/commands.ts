@@ -12,7 +12,15 @@ export type Command =
   | { type: 'abandon'; branch: string; reason: string }
   | { type: 'roadmap'; action: RoadmapAction; target: string }
   | { type: 'log'; observation: string; thought: string; action: string }
-  | { type: 'record-tool'; tool: string; input: string; result: string; isError: boolean; files: FileChange[]; host?: string }
+  | {
+      type: 'record-tool';
+      tool: string;
+      input: string;
+      result: string;
+      isError: boolean;
+      files: FileChange[];
+      host?: string;
+    }
   | { type: 'config'; key: string; value: string | number | boolean }
   /** What the user asked the agent, as the host passed it (the observer has redacted and bounded it). */
   | { type: 'record-prompt'; text: string; host: string }
@@ -20,4 +28,16 @@ export type Command =
   | { type: 'session'; signals: SessionSignal[]; host: string };
 
 export type CommandType = Command['type'];
-export const COMMAND_TYPES: readonly CommandType[] = ['commit', 'branch', 'switch', 'merge', 'abandon', 'roadmap', 'log', 'record-tool', 'record-prompt', 'config', 'session'];
+export const COMMAND_TYPES: readonly CommandType[] = [
+  'commit',
+  'branch',
+  'switch',
+  'merge',
+  'abandon',
+  'roadmap',
+  'log',
+  'record-tool',
+  'record-prompt',
+  'config',
+  'session',
+];

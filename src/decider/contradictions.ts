@@ -31,8 +31,10 @@ function refusal(s: MemoryState, name: string, event: BranchMachineEvent): Rejec
 /** What each refusal means for the event refused, and what the fold does with it. */
 function said(s: MemoryState, e: BranchMachineEvent & GccEvent, code: RejectCode): string {
   const life = (name: string) => s.branches[name]?.life ?? 'unborn';
-  if (e.type === 'branch.created') return `creates branch ${q(e.data.name)}, which exists (${life(e.data.name)}): ignored, the first creation stands`;
-  if (e.type === 'commit.recorded') return `commits on branch ${q(e.branch)}, ${life(e.branch)} already: counted on it, the branch stays ${life(e.branch)}`;
+  if (e.type === 'branch.created')
+    return `creates branch ${q(e.data.name)}, which exists (${life(e.data.name)}): ignored, the first creation stands`;
+  if (e.type === 'commit.recorded')
+    return `commits on branch ${q(e.branch)}, ${life(e.branch)} already: counted on it, the branch stays ${life(e.branch)}`;
   const name = e.data.branch;
   const verb = e.type === 'branch.merged' ? 'merges' : 'abandons';
   switch (code) {
@@ -52,7 +54,9 @@ function said(s: MemoryState, e: BranchMachineEvent & GccEvent, code: RejectCode
 export function contradictionOf(s: MemoryState, e: GccEvent): string | null {
   switch (e.type) {
     case 'memory.initialized':
-      return s.created ? `the memory was initialized already (${s.created}): its settings replace the settings folded so far` : null;
+      return s.created
+        ? `the memory was initialized already (${s.created}): its settings replace the settings folded so far`
+        : null;
     case 'branch.created':
     case 'branch.merged':
     case 'branch.abandoned':
@@ -63,7 +67,13 @@ export function contradictionOf(s: MemoryState, e: GccEvent): string | null {
       if (code === 'E_BRANCH_NOT_FOUND' && e.type === 'commit.recorded') return null;
       if (code) return said(s, e, code);
       // The merge's synthesis commit lands on its target: a commit there must be legal too.
-      if (e.type === 'branch.merged' && refusal(s, e.data.into, { type: 'commit.recorded', data: { id: '', label: '', title: '', contribution: '', purpose: '', previous: '', files: [] } })) {
+      if (
+        e.type === 'branch.merged' &&
+        refusal(s, e.data.into, {
+          type: 'commit.recorded',
+          data: { id: '', label: '', title: '', contribution: '', purpose: '', previous: '', files: [] },
+        })
+      ) {
         return `merges ${q(name)} into ${q(e.data.into)}, which is not an open branch: applied as written`;
       }
       return null;
@@ -94,13 +104,23 @@ export class Contradictions {
   see(s: MemoryState, e: GccEvent, where: string): void {
     const what = contradictionOf(s, e);
     if (what) this.add({ event: e, where, what });
-    else if (e.type === 'commit.recorded' && (s.branches[e.branch]?.life ?? 'unborn') === 'unborn' && !this.unborn.has(e.branch)) this.unborn.set(e.branch, { event: e, where });
+    else if (
+      e.type === 'commit.recorded' &&
+      (s.branches[e.branch]?.life ?? 'unborn') === 'unborn' &&
+      !this.unborn.has(e.branch)
+    )
+      this.unborn.set(e.branch, { event: e, where });
   }
 
   /** The contradictions, with the commits on branches that no event ever created, in log order. */
   finish(s: MemoryState): Contradiction[] {
     for (const [name, { event: e, where }] of this.unborn) {
-      if (s.branches[name]?.life === 'unborn') this.add({ event: e, where, what: `commits on branch ${q(name)}, which no event creates: kept under that name` });
+      if (s.branches[name]?.life === 'unborn')
+        this.add({
+          event: e,
+          where,
+          what: `commits on branch ${q(name)}, which no event creates: kept under that name`,
+        });
     }
     this.unborn.clear();
     return this.found.sort((a, b) => (a.event.id < b.event.id ? -1 : a.event.id > b.event.id ? 1 : 0));

@@ -12,7 +12,19 @@
  * session stands, session lifecycles) go to the local log and never do.
  */
 import { type Config, DEFAULT_CONFIG, type FileChange, MAIN, type NewEvent, type Placed } from '../events/types.js';
-import { branchKey, branchNameLike, CONFIG_MAX, configValueProblem, MAX_ITEMS, MAX_LINE, MAX_OBJECTIVES, MAX_PATH, MAX_TEXT, newBranchNameProblem, SHORT_LINE } from '../events/rules.js';
+import {
+  branchKey,
+  branchNameLike,
+  CONFIG_MAX,
+  configValueProblem,
+  MAX_ITEMS,
+  MAX_LINE,
+  MAX_OBJECTIVES,
+  MAX_PATH,
+  MAX_TEXT,
+  newBranchNameProblem,
+  SHORT_LINE,
+} from '../events/rules.js';
 import { fieldSays, GccError, gccError } from '../errors.js';
 import type { BranchRejected } from '../machines/branch-machine.js';
 import type { SessionSignal } from '../machines/session.js';
@@ -21,7 +33,17 @@ import type { Command } from './commands.js';
 import { findObjective, normalizeLine, sameObjective } from './objectives.js';
 import { flatText } from '../log/safe-text.js';
 import { crypto } from '../runtime/lazy-deps.js';
-import { type BranchInfo, currentBranch, drift, driftText, isOpen, landing, lastLabel, type MemoryState, PROMPT_KEPT } from './state.js';
+import {
+  type BranchInfo,
+  currentBranch,
+  drift,
+  driftText,
+  isOpen,
+  landing,
+  lastLabel,
+  type MemoryState,
+  PROMPT_KEPT,
+} from './state.js';
 
 export { currentBranch };
 
@@ -33,7 +55,6 @@ export interface DecideContext {
   gitFiles?: readonly FileChange[];
 }
 
-
 export type Decision =
   | { ok: true; shared: Placed[]; local: Placed[]; message: string }
   | { ok: false; error: GccError };
@@ -43,9 +64,12 @@ const ok = (shared: Placed[], local: Placed[], message: string): Decision => ({ 
 const on = (branch: string, e: NewEvent): Placed => ({ ...e, branch }) as Placed;
 
 export function text(field: string, value: unknown, required = true, max = MAX_TEXT): string | GccError {
-  if (typeof value !== 'string') return gccError('E_INVALID_ARGUMENT', fieldSays.notA(field, 'text'), `pass the ${field} as a string`);
-  if (required && value.trim() === '') return gccError('E_INVALID_ARGUMENT', fieldSays.empty(field), `give the ${field}: words, not only spaces`);
-  if (value.length > max) return gccError('E_INVALID_ARGUMENT', fieldSays.longer(field, max), 'summarize it; keep large output in files');
+  if (typeof value !== 'string')
+    return gccError('E_INVALID_ARGUMENT', fieldSays.notA(field, 'text'), `pass the ${field} as a string`);
+  if (required && value.trim() === '')
+    return gccError('E_INVALID_ARGUMENT', fieldSays.empty(field), `give the ${field}: words, not only spaces`);
+  if (value.length > max)
+    return gccError('E_INVALID_ARGUMENT', fieldSays.longer(field, max), 'summarize it; keep large output in files');
   return value;
 }
 
@@ -56,7 +80,8 @@ export function text(field: string, value: unknown, required = true, max = MAX_T
 export function wellFormed<T>(value: T): T {
   if (typeof value === 'string') return value.toWellFormed() as T;
   if (Array.isArray(value)) return value.map(wellFormed) as T;
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, wellFormed(v)])) as T;
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, wellFormed(v)])) as T;
   return value;
 }
 
@@ -94,7 +119,8 @@ export function mergeFiles(...lists: readonly (readonly FileChange[])[]): FileCh
   for (const list of lists) {
     for (const f of list) {
       const prev = map.get(f.path);
-      if (!prev || (prev.added === 0 && prev.removed === 0)) map.set(f.path, { path: f.path, added: f.added, removed: f.removed });
+      if (!prev || (prev.added === 0 && prev.removed === 0))
+        map.set(f.path, { path: f.path, added: f.added, removed: f.removed });
     }
   }
   return [...map.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
@@ -102,16 +128,35 @@ export function mergeFiles(...lists: readonly (readonly FileChange[])[]): FileCh
 
 function checkFiles(files: unknown): FileChange[] | GccError {
   if (files === undefined) return [];
-  if (!Array.isArray(files) || files.length > MAX_ITEMS) return gccError('E_INVALID_ARGUMENT', 'files must be a list of paths', 'gctx commit "…" --files src/a.ts --files src/b.ts');
+  if (!Array.isArray(files) || files.length > MAX_ITEMS)
+    return gccError(
+      'E_INVALID_ARGUMENT',
+      'files must be a list of paths',
+      'gctx commit "…" --files src/a.ts --files src/b.ts',
+    );
   const out: FileChange[] = [];
   for (const f of files as unknown[]) {
     const rec = typeof f === 'string' ? { path: f, added: 0, removed: 0 } : (f as FileChange);
     // A path is one line: no control character (C0, DEL, C1) and no line separator.
-    if (!rec || typeof rec.path !== 'string' || !rec.path.trim() || rec.path.length > MAX_PATH || /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(rec.path)) {
-      return gccError('E_INVALID_ARGUMENT', `not a file path: ${JSON.stringify(rec?.path ?? f).slice(0, 80)}`, 'name files relative to the project, e.g. src/parser.ts');
+    if (
+      !rec ||
+      typeof rec.path !== 'string' ||
+      !rec.path.trim() ||
+      rec.path.length > MAX_PATH ||
+      /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(rec.path)
+    ) {
+      return gccError(
+        'E_INVALID_ARGUMENT',
+        `not a file path: ${JSON.stringify(rec?.path ?? f).slice(0, 80)}`,
+        'name files relative to the project, e.g. src/parser.ts',
+      );
     }
     const n = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : 0);
-    out.push({ path: rec.path.trim().replaceAll('\\', '/').replace(/^\.\//, ''), added: n(rec.added), removed: n(rec.removed) });
+    out.push({
+      path: rec.path.trim().replaceAll('\\', '/').replace(/^\.\//, ''),
+      added: n(rec.added),
+      removed: n(rec.removed),
+    });
   }
   return out;
 }
@@ -123,10 +168,24 @@ function checkFiles(files: unknown): FileChange[] | GccError {
  */
 function branchExists(state: MemoryState, wanted: string, taken: string): GccError {
   const b = state.branches[taken];
-  if (!b || b.life === 'active') return gccError('E_BRANCH_EXISTS', `branch ${taken} already exists`, `switch to it with \`gctx switch ${taken}\`, or pick another name`);
-  const how = b.life === 'merged' ? `was merged into ${b.mergedInto ?? MAIN}` : b.life === 'abandoned' ? 'was abandoned' : 'is known from events of another clone';
+  if (!b || b.life === 'active')
+    return gccError(
+      'E_BRANCH_EXISTS',
+      `branch ${taken} already exists`,
+      `switch to it with \`gctx switch ${taken}\`, or pick another name`,
+    );
+  const how =
+    b.life === 'merged'
+      ? `was merged into ${b.mergedInto ?? MAIN}`
+      : b.life === 'abandoned'
+        ? 'was abandoned'
+        : 'is known from events of another clone';
   const read = b.life === 'unborn' ? '' : `; read what it did with \`gctx context --branch ${taken}\``;
-  return gccError('E_BRANCH_EXISTS', `branch ${taken} already exists and ${how}: a closed branch takes no more work`, `pick another name, e.g. \`gctx branch ${freeName(state, wanted)} --purpose "…"\`${read}`);
+  return gccError(
+    'E_BRANCH_EXISTS',
+    `branch ${taken} already exists and ${how}: a closed branch takes no more work`,
+    `pick another name, e.g. \`gctx branch ${freeName(state, wanted)} --purpose "…"\`${read}`,
+  );
 }
 
 /** `name-2`, `name-3`… (counting on from a number the name ends with): the first no branch holds. */
@@ -145,21 +204,43 @@ function freeName(state: MemoryState, name: string): string {
 /** A name a new branch cannot take, with one it can: the nearest valid name, free. */
 function badBranchName(state: MemoryState, name: string, problem: string): GccError {
   const like = branchNameLike(name) ?? 'try-sqlite';
-  const valid = Object.keys(state.branches).some((n) => branchKey(n) === branchKey(like)) ? freeName(state, like) : like;
-  return gccError('E_BRANCH_NAME', `invalid branch name ${JSON.stringify(name)}: ${problem}`, `pick a valid name, e.g. \`gctx branch ${valid} --purpose "…"\``);
+  const valid = Object.keys(state.branches).some((n) => branchKey(n) === branchKey(like))
+    ? freeName(state, like)
+    : like;
+  return gccError(
+    'E_BRANCH_NAME',
+    `invalid branch name ${JSON.stringify(name)}: ${problem}`,
+    `pick a valid name, e.g. \`gctx branch ${valid} --purpose "…"\``,
+  );
 }
 
 function rejection(r: BranchRejected, state: MemoryState): GccError {
   const b = r.branch;
   switch (r.code) {
     case 'E_BRANCH_CLOSED':
-      return gccError('E_BRANCH_CLOSED', `branch "${b}" is closed: it takes no more commits, merges or switches`, `read it with \`gctx context --branch ${b}\`; work on an open branch (\`gctx switch ${MAIN}\`) or start one (\`gctx branch <name> --purpose "…"\`)`);
+      return gccError(
+        'E_BRANCH_CLOSED',
+        `branch "${b}" is closed: it takes no more commits, merges or switches`,
+        `read it with \`gctx context --branch ${b}\`; work on an open branch (\`gctx switch ${MAIN}\`) or start one (\`gctx branch <name> --purpose "…"\`)`,
+      );
     case 'E_MERGE_SELF':
-      return gccError('E_MERGE_SELF', `cannot merge "${b}" into itself`, `name another target: \`gctx merge ${b} --into ${MAIN} --synthesis "…"\``);
+      return gccError(
+        'E_MERGE_SELF',
+        `cannot merge "${b}" into itself`,
+        `name another target: \`gctx merge ${b} --into ${MAIN} --synthesis "…"\``,
+      );
     case 'E_MERGE_MAIN':
-      return gccError('E_MERGE_MAIN', `${MAIN} is the trunk and cannot be merged into another branch`, 'merge a branch into main instead: `gctx merge <branch> --synthesis "…"`');
+      return gccError(
+        'E_MERGE_MAIN',
+        `${MAIN} is the trunk and cannot be merged into another branch`,
+        'merge a branch into main instead: `gctx merge <branch> --synthesis "…"`',
+      );
     case 'E_ABANDON_MAIN':
-      return gccError('E_ABANDON_MAIN', `${MAIN} cannot be abandoned`, 'abandon a branch instead: `gctx abandon <branch> --reason "…"`');
+      return gccError(
+        'E_ABANDON_MAIN',
+        `${MAIN} cannot be abandoned`,
+        'abandon a branch instead: `gctx abandon <branch> --reason "…"`',
+      );
     case 'E_BRANCH_EXISTS':
       return branchExists(state, b, b);
     case 'E_BRANCH_NOT_FOUND':
@@ -170,11 +251,16 @@ function rejection(r: BranchRejected, state: MemoryState): GccError {
 /** The branch machine's verdict on an event: the accepted events, or the error. */
 function through(state: MemoryState, name: string, e: Parameters<typeof branchStep>[2]): NewEvent[] | GccError {
   const b = state.branches[name];
-  const step = branchStep(b?.life ?? 'unborn', { name, parent: name === MAIN ? null : (b?.parent ?? (e.type === 'branch.created' ? e.data.parent : MAIN)) }, e);
+  const step = branchStep(
+    b?.life ?? 'unborn',
+    { name, parent: name === MAIN ? null : (b?.parent ?? (e.type === 'branch.created' ? e.data.parent : MAIN)) },
+    e,
+  );
   return step.rejected ? rejection(step.rejected, state) : step.accepted;
 }
 
-const notFound = (name: string) => gccError('E_BRANCH_NOT_FOUND', `no branch named ${JSON.stringify(name)}`, 'see the branches with `gctx status`');
+const notFound = (name: string) =>
+  gccError('E_BRANCH_NOT_FOUND', `no branch named ${JSON.stringify(name)}`, 'see the branches with `gctx status`');
 
 function switchTo(to: string, session: string | undefined): Placed {
   return on(to, { type: 'branch.switched', data: session === undefined ? { to } : { to, session } });
@@ -194,7 +280,11 @@ export function decide(state: MemoryState, input: Command, ctx: DecideContext): 
   if (!d.ok || !moved) return d;
   // A session that never chose a branch follows the clone's default: the default is pinned.
   const own = ctx.session === undefined || state.sessions[ctx.session]?.own === true;
-  return ok(d.shared, [switchTo(moved.to, own ? ctx.session : undefined), ...d.local], `${d.message}\n${driftText(state, moved, true)}`);
+  return ok(
+    d.shared,
+    [switchTo(moved.to, own ? ctx.session : undefined), ...d.local],
+    `${d.message}\n${driftText(state, moved, true)}`,
+  );
 }
 
 function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): Decision {
@@ -204,7 +294,8 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
     case 'commit': {
       const contribution = text('contribution', cmd.contribution);
       if (contribution instanceof GccError) return fail(contribution);
-      const title = cmd.title !== undefined && cmd.title.trim() ? text('title', cmd.title, true, MAX_LINE) : titleOf(contribution);
+      const title =
+        cmd.title !== undefined && cmd.title.trim() ? text('title', cmd.title, true, MAX_LINE) : titleOf(contribution);
       if (title instanceof GccError) return fail(title);
       const next = cmd.next !== undefined && cmd.next.trim() ? text('next', cmd.next) : undefined;
       if (next instanceof GccError) return fail(next);
@@ -221,10 +312,23 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
       const id = shortHash(here, label, title, contribution, ctx.nonce);
       const pending = Object.values(b.pending.files).map((f) => ({ path: f.path, added: f.added, removed: f.removed }));
       const files = mergeFiles(ctx.gitFiles ?? [], explicit, pending);
-      const data = { id, label, title: normalizeLine(title), contribution, purpose: purposeOf(state, b), previous: previousOf(b), files, ...(next ? { next } : {}) };
+      const data = {
+        id,
+        label,
+        title: normalizeLine(title),
+        contribution,
+        purpose: purposeOf(state, b),
+        previous: previousOf(b),
+        files,
+        ...(next ? { next } : {}),
+      };
       const accepted = through(state, here, { type: 'commit.recorded', data });
       if (accepted instanceof GccError) return fail(accepted);
-      return ok([...accepted.map((e) => on(here, e)), ...checks], [], `Committed ${label} (${id}) on ${here}: ${data.title}`);
+      return ok(
+        [...accepted.map((e) => on(here, e)), ...checks],
+        [],
+        `Committed ${label} (${id}) on ${here}: ${data.title}`,
+      );
     }
     case 'branch': {
       const problem = newBranchNameProblem(cmd.name) ?? (cmd.name === MAIN ? 'main is the trunk' : null);
@@ -235,14 +339,27 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
       const purpose = text('purpose', cmd.purpose);
       if (purpose instanceof GccError) return fail(purpose);
       const hypotheses = (cmd.hypotheses ?? []).map((h) => normalizeLine(String(h))).filter((h) => h !== '');
-      const accepted = through(state, cmd.name, { type: 'branch.created', data: { name: cmd.name, parent: here, purpose, hypotheses } });
+      const accepted = through(state, cmd.name, {
+        type: 'branch.created',
+        data: { name: cmd.name, parent: here, purpose, hypotheses },
+      });
       if (accepted instanceof GccError) return fail(accepted);
-      return ok(accepted.map((e) => on(cmd.name, e)), [switchTo(cmd.name, ctx.session)], `Created branch ${cmd.name} from ${here} and switched to it`);
+      return ok(
+        accepted.map((e) => on(cmd.name, e)),
+        [switchTo(cmd.name, ctx.session)],
+        `Created branch ${cmd.name} from ${here} and switched to it`,
+      );
     }
     case 'switch': {
       const b = state.branches[cmd.name];
       if (!b || b.life === 'unborn') return fail(notFound(cmd.name));
-      if (!isOpen(b)) return fail(rejection({ type: 'gcc.rejected', code: 'E_BRANCH_CLOSED', branch: cmd.name, refused: 'commit.recorded' }, state));
+      if (!isOpen(b))
+        return fail(
+          rejection(
+            { type: 'gcc.rejected', code: 'E_BRANCH_CLOSED', branch: cmd.name, refused: 'commit.recorded' },
+            state,
+          ),
+        );
       // Where the pointer names another branch (see decide), switching to where one is pins it.
       if (cmd.name === here && !drift(state, ctx.session)) return ok([], [], `Already on ${cmd.name}`);
       return ok([], [switchTo(cmd.name, ctx.session)], `Switched to ${cmd.name}`);
@@ -258,7 +375,11 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
       const into = cmd.into ?? (src.parent !== null && isOpen(state.branches[src.parent]) ? src.parent : MAIN);
       const target = state.branches[into];
       if (!target) return fail(notFound(into));
-      const tried = [`Purpose: ${src.purpose}`, ...src.hypotheses.map((h) => `Hypothesis: ${h}`), `${src.commits} commit(s)${src.recent.length ? `: ${src.recent.map((c) => `${c.label} ${c.title}`).join('; ')}` : ''}`].join('\n');
+      const tried = [
+        `Purpose: ${src.purpose}`,
+        ...src.hypotheses.map((h) => `Hypothesis: ${h}`),
+        `${src.commits} commit(s)${src.recent.length ? `: ${src.recent.map((c) => `${c.label} ${c.title}`).join('; ')}` : ''}`,
+      ].join('\n');
       const files = mergeFiles(
         Object.entries(state.files)
           .filter(([, f]) => f.branch === cmd.branch)
@@ -268,15 +389,40 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
       const label = labelOf(lastLabel(target) + 1);
       const title = normalizeLine(`Merge ${cmd.branch}: ${titleOf(synthesis)}`).slice(0, 120);
       const id = shortHash(into, label, title, synthesis, ctx.nonce);
-      const merge = { from: cmd.branch, tried, learned: cmd.learned?.trim() ? cmd.learned : synthesis, integrated: synthesis };
-      const closed = through(state, cmd.branch, { type: 'branch.merged', data: { branch: cmd.branch, into, commit: id } });
+      const merge = {
+        from: cmd.branch,
+        tried,
+        learned: cmd.learned?.trim() ? cmd.learned : synthesis,
+        integrated: synthesis,
+      };
+      const closed = through(state, cmd.branch, {
+        type: 'branch.merged',
+        data: { branch: cmd.branch, into, commit: id },
+      });
       if (closed instanceof GccError) return fail(closed);
-      const commit = through(state, into, { type: 'commit.recorded', data: { id, label, title, contribution: synthesis, purpose: purposeOf(state, target), previous: previousOf(target), files, merge, ...(next ? { next } : {}) } });
+      const commit = through(state, into, {
+        type: 'commit.recorded',
+        data: {
+          id,
+          label,
+          title,
+          contribution: synthesis,
+          purpose: purposeOf(state, target),
+          previous: previousOf(target),
+          files,
+          merge,
+          ...(next ? { next } : {}),
+        },
+      });
       if (commit instanceof GccError) return fail(commit);
       // The synthesis commit leads the batch: readers of the log see the merge after its commit.
       // Whoever merges the branch it is on moves with it, by its own command.
       const local = here !== into ? [switchTo(into, ctx.session)] : [];
-      return ok([...commit.map((e) => on(into, e)), ...closed.map((e) => on(cmd.branch, e))], local, `Merged ${cmd.branch} into ${into} as ${label} (${id}); now on ${into}`);
+      return ok(
+        [...commit.map((e) => on(into, e)), ...closed.map((e) => on(cmd.branch, e))],
+        local,
+        `Merged ${cmd.branch} into ${into} as ${label} (${id}); now on ${into}`,
+      );
     }
     case 'abandon': {
       const reason = text('reason', cmd.reason);
@@ -287,16 +433,34 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
       if (closed instanceof GccError) return fail(closed);
       const to = landing(state, src.parent ?? MAIN);
       const target = state.branches[to]!;
-      const tried = [`Purpose: ${src.purpose}`, ...src.hypotheses.map((h) => `Hypothesis: ${h}`), `${src.commits} commit(s)${src.recent.length ? `: ${src.recent.map((c) => `${c.label} ${c.title}`).join('; ')}` : ''}`].join('\n');
+      const tried = [
+        `Purpose: ${src.purpose}`,
+        ...src.hypotheses.map((h) => `Hypothesis: ${h}`),
+        `${src.commits} commit(s)${src.recent.length ? `: ${src.recent.map((c) => `${c.label} ${c.title}`).join('; ')}` : ''}`,
+      ].join('\n');
       const label = labelOf(lastLabel(target) + 1);
       const title = normalizeLine(`Abandon ${cmd.branch}: ${titleOf(reason)}`).slice(0, 120);
       const id = shortHash(to, label, title, reason, ctx.nonce);
-      const record = { id, label, title, contribution: `Tried on ${cmd.branch} and dropped: ${reason}`, purpose: purposeOf(state, target), previous: previousOf(target), files: [], abandon: { from: cmd.branch, tried, reason } };
+      const record = {
+        id,
+        label,
+        title,
+        contribution: `Tried on ${cmd.branch} and dropped: ${reason}`,
+        purpose: purposeOf(state, target),
+        previous: previousOf(target),
+        files: [],
+        abandon: { from: cmd.branch, tried, reason },
+      };
       const commit = through(state, to, { type: 'commit.recorded', data: record });
       if (commit instanceof GccError) return fail(commit);
-      // The session that abandons the branch it is on moves by this command, as a merge's does: no drift to tell it of later.
+      // The session that abandons the branch it is on moves by this command, as a merge's does: no drift to tell it of
+      // later.
       const local = here === cmd.branch ? [switchTo(to, ctx.session)] : [];
-      return ok([...commit.map((e) => on(to, e)), ...closed.map((e) => on(cmd.branch, e))], local, `Abandoned ${cmd.branch}, recorded on ${to} as ${label} (${id}); sessions on it are now on ${to}`);
+      return ok(
+        [...commit.map((e) => on(to, e)), ...closed.map((e) => on(cmd.branch, e))],
+        local,
+        `Abandoned ${cmd.branch}, recorded on ${to} as ${label} (${id}); sessions on it are now on ${to}`,
+      );
     }
     case 'roadmap': {
       if (cmd.action === 'add') {
@@ -306,16 +470,45 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
         // Only control characters (or terminal codes, taken out by redaction) is no objective.
         if (line === '') return fail(text('target', '', true) as GccError);
         const same = sameObjective(state.objectives, line);
-        if (same !== -1) return fail(gccError('E_OBJECTIVE_EXISTS', `the roadmap already has it open, as objective ${same + 1}: ${flatText(state.objectives[same]!.text)}`, `it is open; check it off when done: \`gctx roadmap check ${same + 1}\``));
-        if (state.objectives.length >= MAX_OBJECTIVES) return fail(gccError('E_INVALID_ARGUMENT', `the roadmap holds at most ${MAX_OBJECTIVES} objectives`, 'remove or check off some first: `gctx roadmap remove <number>`'));
-        return ok([on(MAIN, { type: 'objective.added', data: { id: `o-${ctx.nonce.slice(0, 8)}`, text: line } })], [], `Added objective ${state.objectives.length + 1}: ${line}`);
+        if (same !== -1)
+          return fail(
+            gccError(
+              'E_OBJECTIVE_EXISTS',
+              `the roadmap already has it open, as objective ${same + 1}: ${flatText(state.objectives[same]!.text)}`,
+              `it is open; check it off when done: \`gctx roadmap check ${same + 1}\``,
+            ),
+          );
+        if (state.objectives.length >= MAX_OBJECTIVES)
+          return fail(
+            gccError(
+              'E_INVALID_ARGUMENT',
+              `the roadmap holds at most ${MAX_OBJECTIVES} objectives`,
+              'remove or check off some first: `gctx roadmap remove <number>`',
+            ),
+          );
+        return ok(
+          [on(MAIN, { type: 'objective.added', data: { id: `o-${ctx.nonce.slice(0, 8)}`, text: line } })],
+          [],
+          `Added objective ${state.objectives.length + 1}: ${line}`,
+        );
       }
       if (cmd.action !== 'check' && cmd.action !== 'uncheck' && cmd.action !== 'remove') {
-        return fail(gccError('E_INVALID_ARGUMENT', `unknown roadmap action ${JSON.stringify(cmd.action)}`, 'use add, check, uncheck or remove'));
+        return fail(
+          gccError(
+            'E_INVALID_ARGUMENT',
+            `unknown roadmap action ${JSON.stringify(cmd.action)}`,
+            'use add, check, uncheck or remove',
+          ),
+        );
       }
       const o = findObjective(state.objectives, cmd.target);
       if (o instanceof GccError) return fail(o);
-      const type = cmd.action === 'check' ? 'objective.checked' : cmd.action === 'uncheck' ? 'objective.unchecked' : 'objective.removed';
+      const type =
+        cmd.action === 'check'
+          ? 'objective.checked'
+          : cmd.action === 'uncheck'
+            ? 'objective.unchecked'
+            : 'objective.removed';
       const verb = cmd.action === 'check' ? 'done' : cmd.action === 'uncheck' ? 'reopened' : 'removed';
       // The text may be an old or pulled event's: the message shows it on one line.
       return ok([on(MAIN, { type, data: { id: o.id, text: o.text } })], [], `Objective ${verb}: ${flatText(o.text)}`);
@@ -326,22 +519,55 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
         if (t instanceof GccError) return fail(t);
       }
       if (!cmd.observation.trim() && !cmd.thought.trim() && !cmd.action.trim()) {
-        return fail(gccError('E_INVALID_ARGUMENT', 'an OTA entry needs an observation, a thought or an action', 'gctx log --observation "…" --thought "…" --action "…"'));
+        return fail(
+          gccError(
+            'E_INVALID_ARGUMENT',
+            'an OTA entry needs an observation, a thought or an action',
+            'gctx log --observation "…" --thought "…" --action "…"',
+          ),
+        );
       }
-      return ok([on(here, { type: 'ota.logged', data: { observation: cmd.observation, thought: cmd.thought, action: cmd.action } })], [], `Logged on ${here}`);
+      return ok(
+        [
+          on(here, {
+            type: 'ota.logged',
+            data: { observation: cmd.observation, thought: cmd.thought, action: cmd.action },
+          }),
+        ],
+        [],
+        `Logged on ${here}`,
+      );
     }
     case 'record-tool': {
-      for (const [f, v] of [['tool', cmd.tool], ['input', cmd.input], ['result', cmd.result]] as const) {
+      for (const [f, v] of [
+        ['tool', cmd.tool],
+        ['input', cmd.input],
+        ['result', cmd.result],
+      ] as const) {
         const t = text(f, v, f === 'tool');
         if (t instanceof GccError) return fail(t);
       }
       // A tool's name and its host are shown on one line: flattened here, as a title is.
       const tool = normalizeLine(cmd.tool);
-      if (!tool) return fail(gccError('E_INVALID_ARGUMENT', 'tool has no name once control characters and line breaks are removed', 'name the tool as the host does, e.g. Bash or Edit'));
+      if (!tool)
+        return fail(
+          gccError(
+            'E_INVALID_ARGUMENT',
+            'tool has no name once control characters and line breaks are removed',
+            'name the tool as the host does, e.g. Bash or Edit',
+          ),
+        );
       const files = checkFiles(cmd.files);
       if (files instanceof GccError) return fail(files);
       const host = cmd.host ? oneLineField(cmd.host) : '';
-      const data = { tool, input: cmd.input, result: cmd.result, isError: cmd.isError === true, files, ...(host ? { host } : {}) };
+      const data = {
+        tool,
+        input: cmd.input,
+        result: cmd.result,
+        isError: cmd.isError === true,
+        files,
+        ...(host ? { host } : {}),
+      };
       return ok([on(here, { type: 'tool.recorded', data })], [], `Recorded ${tool} on ${here}`);
     }
     case 'record-prompt': {
@@ -349,8 +575,18 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
       if (t instanceof GccError) return fail(t);
       if (!cmd.text.trim()) return ok([], [], 'Nothing to record: the prompt is empty');
       // A checkpoint before a compaction hands the last prompt again: once is enough.
-      if (state.lastPrompt?.text.trim() === cmd.text.slice(0, PROMPT_KEPT).trim()) return ok([], [], 'Already recorded: the newest prompt');
-      return ok([], [on(here, { type: 'prompt.recorded', data: { session: oneLineField(ctx.session ?? 'default'), host: oneLineField(cmd.host), text: cmd.text } })], `Recorded the prompt on ${here}`);
+      if (state.lastPrompt?.text.trim() === cmd.text.slice(0, PROMPT_KEPT).trim())
+        return ok([], [], 'Already recorded: the newest prompt');
+      return ok(
+        [],
+        [
+          on(here, {
+            type: 'prompt.recorded',
+            data: { session: oneLineField(ctx.session ?? 'default'), host: oneLineField(cmd.host), text: cmd.text },
+          }),
+        ],
+        `Recorded the prompt on ${here}`,
+      );
     }
     case 'config': {
       const c = coerceConfig(cmd.key, cmd.value);
@@ -361,12 +597,31 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
       const id = ctx.session ?? 'default';
       const s = state.sessions[id];
       // A host and a reason are shown on one line ("Session started (startup) in claude-code"), whatever the host sent.
-      const signals = cmd.signals.map((g): SessionSignal => ('reason' in g && typeof g.reason === 'string' ? { ...g, reason: oneLineField(g.reason, SHORT_LINE / 2) } : g));
-      const step = sessionStep(s ?? { life: 'idle', started: false, reason: '' }, { host: oneLineField(cmd.host), session: id }, signals);
-      return ok([], step.emitted.map((e) => on(here, e)), step.emitted.length ? `Session ${id}: ${step.emitted.map((e) => e.type.slice(8)).join(', ')}` : `Session ${id}: nothing to record`);
+      const signals = cmd.signals.map(
+        (g): SessionSignal =>
+          'reason' in g && typeof g.reason === 'string' ? { ...g, reason: oneLineField(g.reason, SHORT_LINE / 2) } : g,
+      );
+      const step = sessionStep(
+        s ?? { life: 'idle', started: false, reason: '' },
+        { host: oneLineField(cmd.host), session: id },
+        signals,
+      );
+      return ok(
+        [],
+        step.emitted.map((e) => on(here, e)),
+        step.emitted.length
+          ? `Session ${id}: ${step.emitted.map((e) => e.type.slice(8)).join(', ')}`
+          : `Session ${id}: nothing to record`,
+      );
     }
     default:
-      return fail(gccError('E_INVALID_ARGUMENT', `unknown command ${JSON.stringify((cmd as { type?: unknown }).type)}`, 'use commit, branch, switch, merge, abandon, roadmap, log, record-tool, record-prompt, config or session'));
+      return fail(
+        gccError(
+          'E_INVALID_ARGUMENT',
+          `unknown command ${JSON.stringify((cmd as { type?: unknown }).type)}`,
+          'use commit, branch, switch, merge, abandon, roadmap, log, record-tool, record-prompt, config or session',
+        ),
+      );
   }
 }
 
@@ -378,9 +633,16 @@ function oneLineField(value: string, max = SHORT_LINE): string {
   return normalizeLine(String(value)).slice(0, max).toWellFormed();
 }
 
-function coerceConfig(key: string, value: string | number | boolean): { key: keyof Config; value: Config[keyof Config] } | GccError {
+function coerceConfig(
+  key: string,
+  value: string | number | boolean,
+): { key: keyof Config; value: Config[keyof Config] } | GccError {
   if (typeof key !== 'string' || !Object.hasOwn(DEFAULT_CONFIG, key)) {
-    return gccError('E_CONFIG_KEY', `unknown config key ${JSON.stringify(key)}`, `use one of: ${Object.keys(DEFAULT_CONFIG).join(', ')}`);
+    return gccError(
+      'E_CONFIG_KEY',
+      `unknown config key ${JSON.stringify(key)}`,
+      `use one of: ${Object.keys(DEFAULT_CONFIG).join(', ')}`,
+    );
   }
   const k = key as keyof Config;
   if (typeof DEFAULT_CONFIG[k] === 'boolean') {
@@ -390,6 +652,11 @@ function coerceConfig(key: string, value: string | number | boolean): { key: key
     return gccError('E_INVALID_ARGUMENT', `${key} takes true or false`, `gctx config set ${key} true`);
   }
   const n = Number(value);
-  if (configValueProblem(k, n)) return gccError('E_INVALID_ARGUMENT', `${key} takes a whole number from 1 to ${CONFIG_MAX}`, `gctx config set ${key} 10`);
+  if (configValueProblem(k, n))
+    return gccError(
+      'E_INVALID_ARGUMENT',
+      `${key} takes a whole number from 1 to ${CONFIG_MAX}`,
+      `gctx config set ${key} 10`,
+    );
   return { key: k, value: n };
 }

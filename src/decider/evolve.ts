@@ -19,7 +19,25 @@ import { branchStep, sessionStep } from '../machines/steps.js';
 import { signalsOf } from '../machines/session.js';
 import { ruledOut, sameApproach } from './ruled-out.js';
 import { instructionsIn, lifts, sameSubject } from './constraints.js';
-import { type BranchInfo, CONTRIBUTION_KEPT, dict, emptyPending, CONSTRAINTS_KEPT, FAILED_WINDOW, GIST_KEPT, initialState, LEARNED_KEPT, type MemoryState, MILESTONE_WINDOW, newBranch, PENDING_FAILURES, PENDING_FILES, PROMPT_KEPT, REASON_KEPT, RECENT_COMMITS, SESSION_WINDOW } from './state.js';
+import {
+  type BranchInfo,
+  CONTRIBUTION_KEPT,
+  emptyPending,
+  CONSTRAINTS_KEPT,
+  FAILED_WINDOW,
+  GIST_KEPT,
+  initialState,
+  LEARNED_KEPT,
+  type MemoryState,
+  MILESTONE_WINDOW,
+  newBranch,
+  PENDING_FAILURES,
+  PENDING_FILES,
+  PROMPT_KEPT,
+  REASON_KEPT,
+  RECENT_COMMITS,
+  SESSION_WINDOW,
+} from './state.js';
 
 /**
  * The branch an event is about. One whose creation has not been folded yet (a union can deliver
@@ -72,10 +90,16 @@ function useLabel(b: Draft<BranchInfo>, label: string): void {
   }
 }
 
-function lifecycle(d: Draft<MemoryState>, e: Extract<GccEvent, { type: 'branch.created' | 'branch.merged' | 'branch.abandoned' }>): boolean {
+function lifecycle(
+  d: Draft<MemoryState>,
+  e: Extract<GccEvent, { type: 'branch.created' | 'branch.merged' | 'branch.abandoned' }>,
+): boolean {
   const name = e.type === 'branch.created' ? e.data.name : e.data.branch;
   const b = d.branches[name];
-  const context = { name, parent: name === MAIN ? null : (b?.parent ?? (e.type === 'branch.created' ? e.data.parent : MAIN)) };
+  const context = {
+    name,
+    parent: name === MAIN ? null : (b?.parent ?? (e.type === 'branch.created' ? e.data.parent : MAIN)),
+  };
   const step = branchStep(b?.life ?? 'unborn', context, e, 'fold');
   if (step.rejected) return false;
   if (b) b.life = step.life;
@@ -102,7 +126,8 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
     case 'objective.added':
       // Past the cap (a log written by hand or by an older gctx) an add is ignored: the fold
       // stays total and its cost bounded.
-      if (d.objectives.length < MAX_OBJECTIVES && !d.objectives.some((o) => o.id === e.data.id)) d.objectives.push({ id: e.data.id, text: e.data.text, done: false });
+      if (d.objectives.length < MAX_OBJECTIVES && !d.objectives.some((o) => o.id === e.data.id))
+        d.objectives.push({ id: e.data.id, text: e.data.text, done: false });
       return;
     case 'objective.checked':
     case 'objective.unchecked': {
@@ -126,7 +151,8 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
       return;
     }
     case 'config.set':
-      if (Object.hasOwn(DEFAULT_CONFIG, e.data.key) && typeof e.data.value === typeof DEFAULT_CONFIG[e.data.key]) (d.config as Record<keyof Config, unknown>)[e.data.key] = e.data.value;
+      if (Object.hasOwn(DEFAULT_CONFIG, e.data.key) && typeof e.data.value === typeof DEFAULT_CONFIG[e.data.key])
+        (d.config as Record<keyof Config, unknown>)[e.data.key] = e.data.value;
       return;
     case 'branch.created': {
       const existing = d.branches[e.data.name];
@@ -151,9 +177,25 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
       const owner = branchOf(d, e.branch, e.at);
       owner.commits += 1;
       useLabel(owner, e.data.label);
-      pushWindow(owner.recent, { id: e.data.id, label: e.data.label, title: e.data.title, at: e.at, gist: e.data.contribution.slice(0, GIST_KEPT), ...(e.data.abandon ? { abandon: e.data.abandon.from } : {}) }, RECENT_COMMITS);
+      pushWindow(
+        owner.recent,
+        {
+          id: e.data.id,
+          label: e.data.label,
+          title: e.data.title,
+          at: e.at,
+          gist: e.data.contribution.slice(0, GIST_KEPT),
+          ...(e.data.abandon ? { abandon: e.data.abandon.from } : {}),
+        },
+        RECENT_COMMITS,
+      );
       // Made where the branch's close was not seen yet: its merge (or abandon) did not include it.
-      if (owner.closed !== null) pushWindow((owner.late ??= []), { id: e.data.id, label: e.data.label, title: e.data.title, at: e.at }, RECENT_COMMITS);
+      if (owner.closed !== null)
+        pushWindow(
+          (owner.late ??= []),
+          { id: e.data.id, label: e.data.label, title: e.data.title, at: e.at },
+          RECENT_COMMITS,
+        );
       // The abandon record is a failed approach, listed as such: the last milestone stays the last progress.
       if (!e.data.abandon) {
         // The next step is the one this commit records, and only that: a commit that names
@@ -171,13 +213,29 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
           fileCount: e.data.files.length,
           // What was learned on the merged branch, when it says more than the synthesis (it
           // defaults to the synthesis).
-          ...(e.data.merge ? { merged: { from: e.data.merge.from, learned: e.data.merge.learned.trim() === e.data.contribution.trim() ? '' : e.data.merge.learned.slice(0, LEARNED_KEPT) } } : {}),
+          ...(e.data.merge
+            ? {
+                merged: {
+                  from: e.data.merge.from,
+                  learned:
+                    e.data.merge.learned.trim() === e.data.contribution.trim()
+                      ? ''
+                      : e.data.merge.learned.slice(0, LEARNED_KEPT),
+                },
+              }
+            : {}),
         };
       }
       owner.pending = emptyPending();
       // A commit that says an instruction of the user's was lifted lets it go.
       liftConstraints(d, e.data.contribution);
-      if (!e.data.abandon) noteRuledOut(d, e.data.merge ? [e.data.contribution, e.data.merge.learned] : [e.data.contribution], e.data.merge?.from ?? e.branch, e.at);
+      if (!e.data.abandon)
+        noteRuledOut(
+          d,
+          e.data.merge ? [e.data.contribution, e.data.merge.learned] : [e.data.contribution],
+          e.data.merge?.from ?? e.branch,
+          e.at,
+        );
       for (const f of e.data.files) d.files[f.path] = { commit: e.data.id, branch: e.branch };
       if (e.data.abandon) {
         const src = d.branches[e.data.abandon.from];
@@ -212,7 +270,18 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
         // merged and abandoned — whichever came first, readers see the one line.
         if (b.life === 'merged') {
           d.failedCount += 1;
-          pushWindow(d.failed, { branch: b.name, parent: b.parent ?? MAIN, purpose: b.purpose.slice(0, 300), reason: e.data.reason.slice(0, REASON_KEPT), at: e.at, merged: { into: b.mergedInto ?? MAIN, title: mergeTitle(d, b.name) } }, FAILED_WINDOW);
+          pushWindow(
+            d.failed,
+            {
+              branch: b.name,
+              parent: b.parent ?? MAIN,
+              purpose: b.purpose.slice(0, 300),
+              reason: e.data.reason.slice(0, REASON_KEPT),
+              at: e.at,
+              merged: { into: b.mergedInto ?? MAIN, title: mergeTitle(d, b.name) },
+            },
+            FAILED_WINDOW,
+          );
         }
         return;
       }
@@ -220,7 +289,17 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
       b.closed = e.at;
       shelve(b);
       d.failedCount += 1;
-      pushWindow(d.failed, { branch: b.name, parent: b.parent ?? MAIN, purpose: b.purpose.slice(0, 300), reason: e.data.reason.slice(0, REASON_KEPT), at: e.at }, FAILED_WINDOW);
+      pushWindow(
+        d.failed,
+        {
+          branch: b.name,
+          parent: b.parent ?? MAIN,
+          purpose: b.purpose.slice(0, 300),
+          reason: e.data.reason.slice(0, REASON_KEPT),
+          at: e.at,
+        },
+        FAILED_WINDOW,
+      );
       return;
     }
     case 'ota.logged':
@@ -232,7 +311,12 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
       if (e.data.files.length) owner.pending.edits += 1;
       for (const f of e.data.files) {
         const prev = owner.pending.files[f.path];
-        owner.pending.files[f.path] = { path: f.path, added: (prev?.added ?? 0) + f.added, removed: (prev?.removed ?? 0) + f.removed, at: e.at };
+        owner.pending.files[f.path] = {
+          path: f.path,
+          added: (prev?.added ?? 0) + f.added,
+          removed: (prev?.removed ?? 0) + f.removed,
+          at: e.at,
+        };
         if (!prev) dropOldestBeyond(owner.pending.files, PENDING_FILES);
       }
       // What failed since the last commit, and why, until the same call succeeds: a resuming
@@ -322,7 +406,8 @@ function shelve(b: Draft<BranchInfo>): void {
 function liftConstraints(d: Draft<MemoryState>, text: string): void {
   if (!d.constraints.length) return;
   const head = text.slice(0, RULED_OUT_SCAN);
-  for (let i = d.constraints.length - 1; i >= 0; i--) if (lifts(head, d.constraints[i]!.text)) d.constraints.splice(i, 1);
+  for (let i = d.constraints.length - 1; i >= 0; i--)
+    if (lifts(head, d.constraints[i]!.text)) d.constraints.splice(i, 1);
 }
 
 /** Characters of a commit's text read for ruled-out approaches: the decisions are in its head. */
@@ -349,7 +434,14 @@ function mergeTitle(d: Draft<MemoryState>, branch: string): string {
   return m ? m.title : '';
 }
 
-function addMilestone(d: Draft<MemoryState>, title: string, branch: string, commits: string, status: 'committed' | 'merged' | 'abandoned', at: string): void {
+function addMilestone(
+  d: Draft<MemoryState>,
+  title: string,
+  branch: string,
+  commits: string,
+  status: 'committed' | 'merged' | 'abandoned',
+  at: string,
+): void {
   d.milestoneCount += 1;
   pushWindow(d.milestones, { n: d.milestoneCount, title, branch, commits, status, at }, MILESTONE_WINDOW);
 }
@@ -416,7 +508,10 @@ export function replay(events: readonly GccEvent[]): MemoryState {
  * shown the state as it stands before each event is folded (verify's contradictions); it must
  * not change it.
  */
-export function replayer(before?: (s: MemoryState, e: GccEvent) => void): { add(e: GccEvent): void; state(): MemoryState } {
+export function replayer(before?: (s: MemoryState, e: GccEvent) => void): {
+  add(e: GccEvent): void;
+  state(): MemoryState;
+} {
   const d = initialState() as Draft<MemoryState>;
   return {
     add: before

@@ -29,10 +29,14 @@ export function findObjective(objectives: readonly Objective[], target: string):
   const lower = t.toLowerCase();
   const partial = objectives.filter((o) => o.text.toLowerCase().includes(lower));
   if (partial.length === 1 && lower !== '') return partial[0]!;
-  const hint = objectives.length ? `objectives are numbered 1 to ${objectives.length} in main.md` : 'there are no objectives yet: `gctx roadmap add "<text>"`';
+  const hint = objectives.length
+    ? `objectives are numbered 1 to ${objectives.length} in main.md`
+    : 'there are no objectives yet: `gctx roadmap add "<text>"`';
   return gccError(
     'E_OBJECTIVE_NOT_FOUND',
-    partial.length > 1 ? `${JSON.stringify(t)} matches ${partial.length} objectives` : `no objective matches ${JSON.stringify(t)}`,
+    partial.length > 1
+      ? `${JSON.stringify(t)} matches ${partial.length} objectives`
+      : `no objective matches ${JSON.stringify(t)}`,
     hint,
   );
 }

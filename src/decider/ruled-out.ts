@@ -22,18 +22,23 @@ const PER_TEXT = 6;
 const VERDICT =
   /^(?<what>.+?)[\s,:;—–-]*(?:\bbut\s+)?(?:\b(?:it|this|that)\s+)?\b(?<verb>did(?: not|n't) (?:help|work|fix (?:it|the \w+)|change anything)|does(?: not|n't) (?:help|work)|made no difference|makes no difference|(?:had|has|showed) no effect|(?:was|is)(?: not|n't) the (?:cause|culprit|problem|issue|reason)|(?:was|is|turned out to be|proved) a dead end|(?:was|is|were|got|has been) ruled out|still (?:fail(?:s|ed|ing)?|flak(?:y|es))|failed to help)\b(?<rest>.*)$/i;
 /** "ruled out timing (still 3/20)", "ruled out X: reason", "ruled out X because reason". */
-const RULED_OUT = /^(?:we\s+|also\s+|then\s+|and\s+)*ruled out\s+(?<what>.+?)(?:\s*\((?<paren>[^)]*)\)\s*$|\s*(?::|—|–| - )\s*(?<colon>.+)$|\s+(?:because|since|as)\s+(?<because>.+)$|$)/i;
+const RULED_OUT =
+  /^(?:we\s+|also\s+|then\s+|and\s+)*ruled out\s+(?<what>.+?)(?:\s*\((?<paren>[^)]*)\)\s*$|\s*(?::|—|–| - )\s*(?<colon>.+)$|\s+(?:because|since|as)\s+(?<because>.+)$|$)/i;
 /** "dead end: X", "not the cause: X". */
 const LEADING = /^(?<verb>dead end|not the cause|no effect|did not help|didn't help)\s*(?::|—|–| - )\s*(?<what>.+)$/i;
 /** "reverted X because Y": a revert counts only with its reason. */
-const REVERTED = /^(?:we\s+|then\s+|and\s+)*(?:reverted\s+(?<what>.+?)|(?<what2>.+?)\s+(?:was|were|got) reverted)\s*(?:\bbecause\b|\bsince\b|:|—|–| - |\(|,\s*as\b)\s*(?<why>.+?)\)?$/i;
+const REVERTED =
+  /^(?:we\s+|then\s+|and\s+)*(?:reverted\s+(?<what>.+?)|(?<what2>.+?)\s+(?:was|were|got) reverted)\s*(?:\bbecause\b|\bsince\b|:|—|–| - |\(|,\s*as\b)\s*(?<why>.+?)\)?$/i;
 /** A subject that names no approach: the sentence before said it. */
-const NO_SUBJECT = /^(?:it|this|that|these|those|which|they|there|nothing|none|the (?:test|tests|build|suite|ci|job|run|bug|issue|problem|flake))$/i;
+const NO_SUBJECT =
+  /^(?:it|this|that|these|those|which|they|there|nothing|none|the (?:test|tests|build|suite|ci|job|run|bug|issue|problem|flake))$/i;
 /** Only a state report, not an attempt, unless an attempt leads the clause. */
 const STATE_VERB = /^still\b|^(?:had|has|showed) no effect$/i;
-const ATTEMPT = /^(?:we\s+)?(?:tried|trying|with|after|adding|added|bumping|bumped|raising|raised|increasing|increased|switching|switched|using|disabling|disabled|pinning|pinned|moving|moved|changing|changed|setting|replacing|retrying|running)\b/i;
+const ATTEMPT =
+  /^(?:we\s+)?(?:tried|trying|with|after|adding|added|bumping|bumped|raising|raised|increasing|increased|switching|switched|using|disabling|disabled|pinning|pinned|moving|moved|changing|changed|setting|replacing|retrying|running)\b/i;
 /** "no effect on behaviour" is what a refactor wants, not a failure. */
-const HARMLESS = /^\s*on\s+(?:the\s+)?(?:behaviou?r|output|results?|semantics|users|(?:public\s+)?api|callers|performance)\b/i;
+const HARMLESS =
+  /^\s*on\s+(?:the\s+)?(?:behaviou?r|output|results?|semantics|users|(?:public\s+)?api|callers|performance)\b/i;
 
 /** Approaches a text says were tried and dropped, each with its reason; none for ordinary sentences. */
 export function ruledOut(text: string): RuledOut[] {
@@ -51,16 +56,30 @@ export function sameApproach(a: string, b: string): boolean {
   return key(a) === key(b);
 }
 
-const key = (s: string): string => s.toLowerCase().replace(/^(?:tried|trying)\s+/, '').replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+const key = (s: string): string =>
+  s
+    .toLowerCase()
+    .replace(/^(?:tried|trying)\s+/, '')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 
-/** A clause that only gives the verdict ("still fails 2/20", "it did not help"): it belongs to the attempt before it. */
-const VERDICT_ONLY = /^(?:but\s+)?(?:it\s+|this\s+)?(?:still\b|did(?: not|n't)\b|does(?: not|n't)\b|made no\b|(?:had|has) no effect\b)/i;
+/**
+ * A clause that only gives the verdict ("still fails 2/20", "it did not help"): it belongs to the attempt before it.
+ */
+const VERDICT_ONLY =
+  /^(?:but\s+)?(?:it\s+|this\s+)?(?:still\b|did(?: not|n't)\b|does(?: not|n't)\b|made no\b|(?:had|has) no effect\b)/i;
 
 function clauses(text: string): string[] {
   const parts = text
     .split(/(?<=[.!?])\s+(?=[A-Z(])|\n+|;\s*/)
     .flatMap((s) => s.split(/,\s*(?=(?:and\s+|also\s+|then\s+)?(?:ruled out|tried|reverted|dead end)\b)/i))
-    .map((s) => s.trim().replace(/^[-*•]\s+/, '').replace(/[.!]+$/, '').trim());
+    .map((s) =>
+      s
+        .trim()
+        .replace(/^[-*•]\s+/, '')
+        .replace(/[.!]+$/, '')
+        .trim(),
+    );
   const out: string[] = [];
   for (const p of parts) {
     const prev = out.at(-1);

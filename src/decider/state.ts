@@ -87,7 +87,10 @@ export interface BranchInfo {
   /** The last few commits, newest last. */
   recent: CommitRef[];
   last: LastCommit | null;
-  /** Commits folded after the branch was merged or abandoned (made where that was not seen yet): what its close did not include. */
+  /**
+   * Commits folded after the branch was merged or abandoned (made where that was not seen yet): what its close did not
+   * include.
+   */
   late?: CommitRef[];
   /** Session starts, compactions and ends logged on this branch: log reads leave them out. */
   sessionLogged: number;
@@ -95,7 +98,13 @@ export interface BranchInfo {
    * Work logged on this branch since its last commit: the calls still failing, newest last (one
    * per call: a call that fails again moves to the end), and how many older ones fell out of the window.
    */
-  pending: { edits: number; turns: number; files: Dict<PendingFile>; failures: PendingFailure[]; failuresDropped: number };
+  pending: {
+    edits: number;
+    turns: number;
+    files: Dict<PendingFile>;
+    failures: PendingFailure[];
+    failuresDropped: number;
+  };
 }
 
 export interface Objective {
@@ -169,7 +178,10 @@ export interface MemoryState {
   milestoneCount: number;
   failed: Failed[];
   failedCount: number;
-  /** The user's standing instructions from their prompts, oldest first, until superseded (decider/constraints.ts). Local. */
+  /**
+   * The user's standing instructions from their prompts, oldest first, until superseded (decider/constraints.ts).
+   * Local.
+   */
   constraints: Constraint[];
   /** The user's newest prompt, its head (local). */
   lastPrompt: { text: string; at: string; branch: string } | null;
@@ -202,7 +214,13 @@ export function emptyPending(): BranchInfo['pending'] {
   return { edits: 0, turns: 0, files: dict(), failures: [], failuresDropped: 0 };
 }
 
-export function newBranch(name: string, parent: string | null, created: string, purpose: string, hypotheses: string[]): BranchInfo {
+export function newBranch(
+  name: string,
+  parent: string | null,
+  created: string,
+  purpose: string,
+  hypotheses: string[],
+): BranchInfo {
   return {
     name,
     parent,
@@ -292,7 +310,8 @@ export interface Drift {
  * elsewhere closed it. Null when it names where the session is.
  */
 export function drift(state: MemoryState, session?: string): Drift | null {
-  const from = (session === undefined ? state.defaultBranch : (state.sessions[session]?.branch ?? state.lastMoved)) ?? MAIN;
+  const from =
+    (session === undefined ? state.defaultBranch : (state.sessions[session]?.branch ?? state.lastMoved)) ?? MAIN;
   const to = landing(state, from);
   if (to === from) return null;
   const b = state.branches[from];
@@ -300,12 +319,17 @@ export function drift(state: MemoryState, session?: string): Drift | null {
   return { from, to, why, late: why === 'absent' ? [] : (b?.late ?? []) };
 }
 
-/** What a reader is told of a drift: where the session stood, why it is elsewhere, what was left behind. `pinned`: told by the command that pinned it. */
+/**
+ * What a reader is told of a drift: where the session stood, why it is elsewhere, what was left behind. `pinned`: told
+ * by the command that pinned it.
+ */
 export function driftText(state: MemoryState, d: Drift, pinned: boolean): string {
   const b = state.branches[d.from];
   const lead = `${d.from}, where gctx last put this clone,`;
   if (d.why === 'absent') {
-    const then = pinned ? `now on ${d.to}, and it stays there (\`gctx switch ${d.from}\` once ${d.from} is back)` : `the next commit goes to ${d.to} and keeps this clone there`;
+    const then = pinned
+      ? `now on ${d.to}, and it stays there (\`gctx switch ${d.from}\` once ${d.from} is back)`
+      : `the next commit goes to ${d.to} and keeps this clone there`;
     return `${lead} is not in this checkout (its events are on another git branch): ${then}.`;
   }
   const closed = d.why === 'merged' ? `${lead} was merged into ${b?.mergedInto ?? d.to}` : `${lead} was abandoned`;

@@ -4,8 +4,14 @@
  */
 import { gccError } from '../errors.js';
 import {
-  MACHINE_NAMES, MACHINES, activeIds, graphToMermaid, machineGraph, parseStateValue,
-  type MachineGraph, type MachineName,
+  MACHINE_NAMES,
+  MACHINES,
+  activeIds,
+  graphToMermaid,
+  machineGraph,
+  parseStateValue,
+  type MachineGraph,
+  type MachineName,
 } from './mermaid.js';
 
 const isMachine = (s: string): s is MachineName => (MACHINE_NAMES as string[]).includes(s);
@@ -13,13 +19,25 @@ const isMachine = (s: string): s is MachineName => (MACHINE_NAMES as string[]).i
 export function runViz(args: { machine?: string; format?: 'mermaid' | 'json'; active?: string }): string {
   const format = args.format ?? 'mermaid';
   if (format !== 'mermaid' && format !== 'json') {
-    throw gccError('E_INVALID_ARGUMENT', `unknown format "${String(format)}"`, 'use `--format mermaid` or `--format json`');
+    throw gccError(
+      'E_INVALID_ARGUMENT',
+      `unknown format "${String(format)}"`,
+      'use `--format mermaid` or `--format json`',
+    );
   }
   if (args.machine !== undefined && !isMachine(args.machine)) {
-    throw gccError('E_INVALID_ARGUMENT', `no machine named "${args.machine}"`, `pick one of: ${MACHINE_NAMES.join(', ')}`);
+    throw gccError(
+      'E_INVALID_ARGUMENT',
+      `no machine named "${args.machine}"`,
+      `pick one of: ${MACHINE_NAMES.join(', ')}`,
+    );
   }
   if (args.active !== undefined && args.machine === undefined) {
-    throw gccError('E_INVALID_ARGUMENT', '--active needs a machine', `e.g. \`gctx viz branch --active active.current.idle\``);
+    throw gccError(
+      'E_INVALID_ARGUMENT',
+      '--active needs a machine',
+      `e.g. \`gctx viz branch --active active.current.idle\``,
+    );
   }
   const names = args.machine === undefined ? MACHINE_NAMES : [args.machine];
   const graphs: Array<[MachineName, MachineGraph]> = names.map((name) => {
@@ -28,12 +46,20 @@ export function runViz(args: { machine?: string; format?: 'mermaid' | 'json'; ac
     try {
       value = parseStateValue(args.active);
     } catch {
-      throw gccError('E_INVALID_ARGUMENT', `cannot read state "${args.active}"`, 'give a dotted path like `active.current.idle` or a JSON state value');
+      throw gccError(
+        'E_INVALID_ARGUMENT',
+        `cannot read state "${args.active}"`,
+        'give a dotted path like `active.current.idle` or a JSON state value',
+      );
     }
     const ids = activeIds(MACHINES[name](), value);
     const leafOk = ids.length > 0 && ids.some((id) => MACHINES[name]().getStateNodeById(id).type !== 'compound');
     if (!leafOk) {
-      throw gccError('E_INVALID_ARGUMENT', `"${args.active}" is not a state of the ${name} machine`, `see its states with \`gctx viz ${name} --format json\``);
+      throw gccError(
+        'E_INVALID_ARGUMENT',
+        `"${args.active}" is not a state of the ${name} machine`,
+        `see its states with \`gctx viz ${name} --format json\``,
+      );
     }
     return [name, machineGraph(MACHINES[name](), { active: value })];
   });
@@ -41,5 +67,7 @@ export function runViz(args: { machine?: string; format?: 'mermaid' | 'json'; ac
     const out = graphs.length === 1 ? graphs[0]![1] : Object.fromEntries(graphs);
     return `${JSON.stringify(out, null, 2)}\n`;
   }
-  return graphs.map(([name, g]) => (graphs.length === 1 ? graphToMermaid(g) : `%% ${name}\n${graphToMermaid(g)}`)).join('\n');
+  return graphs
+    .map(([name, g]) => (graphs.length === 1 ? graphToMermaid(g) : `%% ${name}\n${graphToMermaid(g)}`))
+    .join('\n');
 }

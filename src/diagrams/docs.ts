@@ -12,7 +12,7 @@ const ABOUT: Record<MachineName, { title: string; text: string }> = {
       'sends a candidate event (a branch created, a commit, a merge, an abandon) through',
       '`transition()` to learn whether the move is legal; what the machine emits is what is appended,',
       'and an illegal move is a self-transition that emits `gcc.rejected` with the code on the edge.',
-      'The fold keeps each branch\'s state value and moves it with the same `transition()` for every',
+      "The fold keeps each branch's state value and moves it with the same `transition()` for every",
       'logged event, so a replay lands where the decisions left it (`src/machines/steps.ts`). Being',
       'current is not a branch state: it is where a session points (local state, docs/git.md).',
     ].join('\n'),
@@ -24,7 +24,7 @@ const ABOUT: Record<MachineName, { title: string; text: string }> = {
       'the daemon: START, the memory OPENED (or FAILED, or an opening that outlasts `openCap`: then',
       '`degraded`, which never blocks the host), COMPACT/COMPACTED, SHUTDOWN. Reaching `ready` emits',
       '`session.started`, finishing a compaction `session.compacted`, shutting down or starting again',
-      '`session.ended`; those are appended to the local log as emitted. The fold keeps each session\'s',
+      "`session.ended`; those are appended to the local log as emitted. The fold keeps each session's",
       'state, so a host that runs a process per event (a hook) restores it, sends a signal, and',
       'appends what the machine emits.',
     ].join('\n'),
@@ -32,7 +32,7 @@ const ABOUT: Record<MachineName, { title: string; text: string }> = {
   readiness: {
     title: 'Readiness barrier',
     text: [
-      'Armed when the extension instance is built. A turn waits, under one cap, for this instance\'s',
+      "Armed when the extension instance is built. A turn waits, under one cap, for this instance's",
       'session hook and then for the memory tools. If the cap expires first, the first turn to ask is',
       'told memory may not be callable yet and pointed at /reload (`timedOut.unreported → reported`);',
       'no other turn repeats it. Late arrivals still reach `ready`. Host wrapper:',
@@ -55,7 +55,16 @@ export function machineDocsMarkdown(): string {
   ];
   for (const name of MACHINE_NAMES) {
     const about = ABOUT[name];
-    parts.push(`## ${about.title} (\`${name}\`)`, '', about.text, '', '```mermaid', machineMermaid(name).trimEnd(), '```', '');
+    parts.push(
+      `## ${about.title} (\`${name}\`)`,
+      '',
+      about.text,
+      '',
+      '```mermaid',
+      machineMermaid(name).trimEnd(),
+      '```',
+      '',
+    );
   }
   parts.push(
     '## Watching them run',
@@ -63,7 +72,7 @@ export function machineDocsMarkdown(): string {
     'Inspection is off unless asked for, and never on in tests unless a test turns it on.',
     '',
     '- `GCC_INSPECT=ws://127.0.0.1:8080` streams all three machines to a Stately inspector relay',
-    '  started with `@statelyai/inspect/server`\'s `createInspectorServer({ port: 8080 })`: the',
+    "  started with `@statelyai/inspect/server`'s `createInspectorServer({ port: 8080 })`: the",
     '  readiness barrier as the actor Pi runs, and every step of the branch and session machines',
     '  (`branch:<name>`, `session:<id>`) as the engine takes it, from the CLI, `gctx hook`,',
     '  `gctx mcp`, the daemon or Pi. A command or a hook waits for what it inspected to reach the',
@@ -72,7 +81,7 @@ export function machineDocsMarkdown(): string {
     '  inspection says so once and stays off. Its page embeds stately.ai, so viewing it needs the',
     '  internet. Reconnect timers never keep the process alive.',
     '- `GCC_INSPECT_FILE=inspect.jsonl` records the same offline, one JSON event a line (no package',
-    '  needed). `gctx serve`\'s page shows the machines and the live sessions offline too.',
+    "  needed). `gctx serve`'s page shows the machines and the live sessions offline too.",
     '',
   );
   return parts.join('\n');

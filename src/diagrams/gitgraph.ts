@@ -55,9 +55,25 @@ export interface KnownHistory {
 
 /** The branches (main first, then in order of creation) and the number of commits of a folded state. */
 export function knownHistory(state: MemoryState): KnownHistory {
-  const all = Object.values(state.branches).sort((a, b) => (a.name === MAIN ? -1 : b.name === MAIN ? 1 : a.created < b.created ? -1 : a.created > b.created ? 1 : a.name < b.name ? -1 : 1));
+  const all = Object.values(state.branches).sort((a, b) =>
+    a.name === MAIN
+      ? -1
+      : b.name === MAIN
+        ? 1
+        : a.created < b.created
+          ? -1
+          : a.created > b.created
+            ? 1
+            : a.name < b.name
+              ? -1
+              : 1,
+  );
   return {
-    branches: all.map((b) => ({ name: b.name, parent: b.parent, status: b.life === 'merged' || b.life === 'abandoned' ? b.life : 'active' })),
+    branches: all.map((b) => ({
+      name: b.name,
+      parent: b.parent,
+      status: b.life === 'merged' || b.life === 'abandoned' ? b.life : 'active',
+    })),
     commits: all.reduce((n, b) => n + b.commits, 0),
   };
 }
@@ -97,7 +113,10 @@ class Drawing {
     private readonly print?: (chunk: string) => void,
   ) {
     const root = earlier > 0 ? `${earlier} earlier commit${earlier === 1 ? '' : 's'}` : 'init';
-    if (earlier > 0) this.push(`  %% the last ${drawn === 1 ? 'commit' : `${drawn} commits`} of ${drawn + earlier} ${drawn === 1 ? 'is' : 'are'} drawn`);
+    if (earlier > 0)
+      this.push(
+        `  %% the last ${drawn === 1 ? 'commit' : `${drawn} commits`} of ${drawn + earlier} ${drawn === 1 ? 'is' : 'are'} drawn`,
+      );
     this.push(`  commit id: "${root}"`);
     this.heads = new Map([[MAIN, root]]);
     this.ids = new Set([root]);
@@ -204,7 +223,8 @@ class Drawing {
     this.ensure(from);
     this.ensure(into);
     // Mermaid refuses to merge two branches whose heads are one commit.
-    if (this.heads.get(from) === this.heads.get(into)) this.commit(from, `${this.nameOf(from)}: no commits`, ' type: HIGHLIGHT');
+    if (this.heads.get(from) === this.heads.get(into))
+      this.commit(from, `${this.nameOf(from)}: no commits`, ' type: HIGHLIGHT');
     this.checkout(into);
     const id = this.uniqueId(text);
     this.push(`  merge "${this.nameOf(from)}" id: "${id}"`);
@@ -233,7 +253,8 @@ class PrintedModel {
   constructor(private readonly print: (chunk: string) => void) {}
 
   step(s: Step): void {
-    if (s.kind === 'commit') this.print(`${this.commits++ === 0 ? '{\n  "commits": [\n' : ',\n'}${element(commitOf(s))}`);
+    if (s.kind === 'commit')
+      this.print(`${this.commits++ === 0 ? '{\n  "commits": [\n' : ',\n'}${element(commitOf(s))}`);
     else if (s.kind === 'merged') this.merges.push({ branch: s.branch, into: s.into, commit: s.commit });
   }
 
@@ -245,7 +266,9 @@ class PrintedModel {
 
 export class GitGraph {
   /** Every branch known, in order of creation: its parent and status. */
-  private readonly branches = new Map<string, { parent: string | null; status: Status }>([[MAIN, { parent: null, status: 'active' }]]);
+  private readonly branches = new Map<string, { parent: string | null; status: Status }>([
+    [MAIN, { parent: null, status: 'active' }],
+  ]);
   /** Branches whose creation was a step. */
   private readonly created = new Set<string>();
   /** Every commit of the history, when known beforehand (GitGraph.recent). */
@@ -305,11 +328,14 @@ export class GitGraph {
       case 'branch.created':
         if (e.data.name === MAIN || this.created.has(e.data.name)) return null;
         this.created.add(e.data.name);
-        if (!this.branches.has(e.data.name)) this.branches.set(e.data.name, { parent: e.data.parent, status: 'active' });
+        if (!this.branches.has(e.data.name))
+          this.branches.set(e.data.name, { parent: e.data.parent, status: 'active' });
         return { kind: 'created', branch: e.data.name };
       case 'commit.recorded': {
         const d = e.data;
-        return d.merge ? { kind: 'commit', branch: e.branch, id: d.id, label: d.label, title: d.title, mergeFrom: d.merge.from } : { kind: 'commit', branch: e.branch, id: d.id, label: d.label, title: d.title };
+        return d.merge
+          ? { kind: 'commit', branch: e.branch, id: d.id, label: d.label, title: d.title, mergeFrom: d.merge.from }
+          : { kind: 'commit', branch: e.branch, id: d.id, label: d.label, title: d.title };
       }
       case 'branch.merged': {
         const b = this.branches.get(e.data.branch);
@@ -376,7 +402,10 @@ export class GitGraph {
 
 /** Events in time order; events with the same time keep the order they were given in. */
 function ordered(events: readonly GccEvent[]): GccEvent[] {
-  return events.map((e, i) => ({ e, i })).sort((a, b) => (a.e.at < b.e.at ? -1 : a.e.at > b.e.at ? 1 : a.i - b.i)).map((x) => x.e);
+  return events
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => (a.e.at < b.e.at ? -1 : a.e.at > b.e.at ? 1 : a.i - b.i))
+    .map((x) => x.e);
 }
 
 /** A graph of events given all at once (tests, the fake daemon): put in time order first. */

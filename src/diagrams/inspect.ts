@@ -53,7 +53,11 @@ export function inspectionRecord(ev: InspectionEvent): Record<string, unknown> {
     case '@xstate.action':
       return { ...base, action: ev.action };
     case '@xstate.microstep':
-      return { ...base, event: ev.event, transitions: ev._transitions.map((t) => ({ source: t.source.id, target: t.target?.map((n) => n.id) ?? [] })) };
+      return {
+        ...base,
+        event: ev.event,
+        transitions: ev._transitions.map((t) => ({ source: t.source.id, target: t.target?.map((n) => n.id) ?? [] })),
+      };
     default:
       return base;
   }
@@ -83,19 +87,42 @@ export function jsonlRecorder(path: string): InspectorHandle {
   };
   return {
     inspect: (ev) => write(inspectionRecord(ev)),
-    step: (r) => write({ type: '@gcc.step', actor: `${r.machine}:${r.id}`, machine: r.machine, event: r.event, from: r.from, to: r.to, origin: r.origin, at: Date.now() }),
-    stop: () => { on = false; },
+    step: (r) =>
+      write({
+        type: '@gcc.step',
+        actor: `${r.machine}:${r.id}`,
+        machine: r.machine,
+        event: r.event,
+        from: r.from,
+        to: r.to,
+        origin: r.origin,
+        at: Date.now(),
+      }),
+    stop: () => {
+      on = false;
+    },
   };
 }
 
 interface StatelyInspector {
   inspect: { next?: (ev: InspectionEvent) => void };
-  actor(actor: string, snapshot?: { status: string; value: unknown; context: unknown }, info?: { definition?: string }): void;
+  actor(
+    actor: string,
+    snapshot?: { status: string; value: unknown; context: unknown },
+    info?: { definition?: string },
+  ): void;
   event(actor: string, event: { type: string }, info?: { source?: string }): void;
-  snapshot(actor: string, snapshot: { status: string; value: unknown; context: unknown }, info?: { event?: { type: string } }): void;
+  snapshot(
+    actor: string,
+    snapshot: { status: string; value: unknown; context: unknown },
+    info?: { event?: { type: string } },
+  ): void;
 }
 
-const MACHINES: Record<StepRecord['machine'], () => AnyStateMachine> = { branch: branchMachine, session: sessionMachine };
+const MACHINES: Record<StepRecord['machine'], () => AnyStateMachine> = {
+  branch: branchMachine,
+  session: sessionMachine,
+};
 
 /** How long a stopping process waits for its inspection events to reach the relay. */
 export const FLUSH_MS = 1_000;
@@ -117,7 +144,11 @@ export function websocketInspector(url: string): InspectorHandle {
     const actor = `${r.machine}:${r.id}`;
     if (!known.has(actor)) {
       known.add(actor);
-      inspector!.actor(actor, { status: 'active', value: r.from, context: {} }, { definition: JSON.stringify(MACHINES[r.machine]().definition) });
+      inspector!.actor(
+        actor,
+        { status: 'active', value: r.from, context: {} },
+        { definition: JSON.stringify(MACHINES[r.machine]().definition) },
+      );
     }
     inspector!.event(actor, { type: r.event });
     inspector!.snapshot(actor, { status: 'active', value: r.to, context: {} }, { event: { type: r.event } });
@@ -169,7 +200,9 @@ export function websocketInspector(url: string): InspectorHandle {
       failed = true;
       stopped = true;
       drained?.();
-      process.stderr.write('gctx: GCC_INSPECT is set but @statelyai/inspect is not installed: `npm install @statelyai/inspect` turns live inspection on (docs/machines.md)\n');
+      process.stderr.write(
+        'gctx: GCC_INSPECT is set but @statelyai/inspect is not installed: `npm install @statelyai/inspect` turns live inspection on (docs/machines.md)\n',
+      );
     });
 
   /** Ends the connection: what was sent before close() goes out before the close frame. */
@@ -229,9 +262,13 @@ export function inspectorFromEnv(env: Readonly<Record<string, string | undefined
   if (url) parts.push(websocketInspector(url));
   if (file) parts.push(jsonlRecorder(file));
   if (parts.length === 0) return { stop: () => undefined };
-  const unobserve = observeSteps((r) => { for (const p of parts) p.step?.(r); });
+  const unobserve = observeSteps((r) => {
+    for (const p of parts) p.step?.(r);
+  });
   return {
-    inspect: (ev) => { for (const p of parts) p.inspect?.(ev); },
+    inspect: (ev) => {
+      for (const p of parts) p.inspect?.(ev);
+    },
     stop: async () => {
       unobserve();
       await Promise.all(parts.map((p) => p.stop()));

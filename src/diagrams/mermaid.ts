@@ -63,14 +63,24 @@ function eventLabel(eventType: string): string {
 export function activeIds(machine: AnyStateMachine, value: StateValue): string[] {
   const out: string[] = [];
   const walk = (prefix: string, v: StateValue): void => {
-    if (typeof v === 'string') { out.push(`${prefix}.${v}`); return; }
+    if (typeof v === 'string') {
+      out.push(`${prefix}.${v}`);
+      return;
+    }
     for (const [k, sub] of Object.entries(v)) {
       out.push(`${prefix}.${k}`);
       if (sub !== undefined) walk(`${prefix}.${k}`, sub);
     }
   };
   walk(machine.id, value);
-  return out.filter((id) => { try { machine.getStateNodeById(id); return true; } catch { return false; } });
+  return out.filter((id) => {
+    try {
+      machine.getStateNodeById(id);
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }
 
 export function machineGraph(machine: AnyStateMachine, opts: { active?: StateValue } = {}): MachineGraph {
@@ -78,8 +88,14 @@ export function machineGraph(machine: AnyStateMachine, opts: { active?: StateVal
   const edges: GraphEdge[] = [];
   const visit = (node: AnyStateNode): void => {
     for (const child of Object.values(node.states) as AnyStateNode[]) {
-      const init = child.type === 'compound' ? child.initial.target[0]?.id ?? null : null;
-      nodes.push({ id: child.id, key: child.key, parent: node === machine.root ? null : node.id, type: child.type, initial: init });
+      const init = child.type === 'compound' ? (child.initial.target[0]?.id ?? null) : null;
+      nodes.push({
+        id: child.id,
+        key: child.key,
+        parent: node === machine.root ? null : node.id,
+        type: child.type,
+        initial: init,
+      });
       visit(child);
     }
     if (node === machine.root) return;
@@ -89,16 +105,25 @@ export function machineGraph(machine: AnyStateMachine, opts: { active?: StateVal
         const targets = t.target?.map((s) => s.id) ?? [node.id];
         for (const target of targets) {
           edges.push({
-            source: node.id, target, event: eventLabel(eventType),
+            source: node.id,
+            target,
+            event: eventLabel(eventType),
             guard: typeof json.guard === 'string' ? json.guard : json.guard ? actionLabel(json.guard) : null,
-            actions: json.actions.map(actionLabel), internal: t.target === undefined,
+            actions: json.actions.map(actionLabel),
+            internal: t.target === undefined,
           });
         }
       }
     }
   };
   visit(machine.root);
-  return { machine: machine.id, initial: machine.root.initial.target[0]?.id ?? null, nodes, edges, active: opts.active === undefined ? [] : activeIds(machine, opts.active) };
+  return {
+    machine: machine.id,
+    initial: machine.root.initial.target[0]?.id ?? null,
+    nodes,
+    edges,
+    active: opts.active === undefined ? [] : activeIds(machine, opts.active),
+  };
 }
 
 const alias = (id: string): string => id.replace(/[^A-Za-z0-9_]/g, '_');
@@ -134,7 +159,10 @@ export function graphToMermaid(g: MachineGraph): string {
     lines.push(`  ${alias(source)} --> ${alias(target)} : ${clean(m.events.join(', ') + m.rest)}`);
   }
   if (g.active.length > 0) {
-    lines.push('  classDef active fill:#f96,stroke:#333,stroke-width:2px', '  classDef activeParent stroke:#f60,stroke-width:3px');
+    lines.push(
+      '  classDef active fill:#f96,stroke:#333,stroke-width:2px',
+      '  classDef activeParent stroke:#f60,stroke-width:3px',
+    );
     const leaves = g.active.filter((id) => !g.active.some((o) => o.startsWith(`${id}.`)));
     for (const id of g.active) lines.push(`  class ${alias(id)} ${leaves.includes(id) ? 'active' : 'activeParent'}`);
   }

@@ -18,7 +18,9 @@ export interface SetAside {
   redacted: boolean;
 }
 
-/** Write `path`'s text, redacted, to `aside/<name>`; with `move`, remove `path` after. Null when `path` cannot be read. */
+/**
+ * Write `path`'s text, redacted, to `aside/<name>`; with `move`, remove `path` after. Null when `path` cannot be read.
+ */
 export function setAside(l: Layout, path: string, name: string, redact: Redact, move = false): SetAside | null {
   assertNoSymlink(l.root, path);
   const text = readText(path);

@@ -49,7 +49,10 @@ function segmentsAt(root: string, ref: string): Map<string, string> {
   try {
     out = git(root, ['ls-tree', '-r', '-z', '--end-of-options', ref, '--', '.GCC/events']).toString('utf8');
   } catch (err) {
-    const why = String((err as { stderr?: unknown }).stderr ?? '').trim().split('\n')[0] || 'git could not read it';
+    const why =
+      String((err as { stderr?: unknown }).stderr ?? '')
+        .trim()
+        .split('\n')[0] || 'git could not read it';
     const fix = 'name a branch, tag or commit this repository has (`git log --oneline`): `gctx context --at HEAD~3`';
     throw gccError('E_INVALID_ARGUMENT', `no git ref ${JSON.stringify(ref)} here (${why})`, fix);
   }

@@ -46,7 +46,10 @@ const SNAPSHOT_FREE_BYTES = 128 * 1024;
 
 export class Fold {
   private _state: MemoryState = replayer().state();
-  /** The state the views were rebuilt whole for since the last settle (main.md, metadata.yaml and every summary.md included), or null. */
+  /**
+   * The state the views were rebuilt whole for since the last settle (main.md, metadata.yaml and every summary.md
+   * included), or null.
+   */
   private rebuilt: MemoryState | null = null;
   private snapshotAt = -1;
   /** The snapshot's size, and the logs' total size it was taken at (saveSnapshot). */
@@ -75,7 +78,10 @@ export class Fold {
     return this.store.warnings;
   }
 
-  /** What the views reflect: the ledger's epoch, the newest event id, the event count, and the gctx and views format that rendered them. */
+  /**
+   * What the views reflect: the ledger's epoch, the newest event id, the event count, and the gctx and views format
+   * that rendered them.
+   */
   stamp(state = this._state): string {
     return `${this.store.ledger.epoch} ${state.lastId} ${state.events} ${VERSION}/${VIEWS_FORMAT}`;
   }
@@ -97,7 +103,7 @@ export class Fold {
     this.recent.clear();
     if (this.fromSnapshot()) return;
     const [epoch, lastId] = (this.views.readCheckpoint() ?? '').split(' ');
-    if ((epoch !== this.store.ledger.epoch || lastId !== this.store.ledger.lastId || !epoch)) {
+    if (epoch !== this.store.ledger.epoch || lastId !== this.store.ledger.lastId || !epoch) {
       try {
         const redact = await redactor();
         await this.store.withLock(() => {
@@ -160,7 +166,15 @@ export class Fold {
       // state) is kept aside first, never lost.
       if (redact) {
         const cp = this.views.readCheckpoint();
-        this.warnings.push(...setAsideUnexplained(this.layout, this.views, this._state, redact, cp === null ? 'no record says which state it was written for' : undefined));
+        this.warnings.push(
+          ...setAsideUnexplained(
+            this.layout,
+            this.views,
+            this._state,
+            redact,
+            cp === null ? 'no record says which state it was written for' : undefined,
+          ),
+        );
       }
       const after = build.finish(this.views, this._state);
       for (const name of after.relabel) this.rewriteCommits(name);
@@ -171,12 +185,15 @@ export class Fold {
 
   /** A branch's commit.md from the logs (labels as readers see them), streamed. */
   private rewriteCommits(branch: string): void {
-    this.views.writeCommits(this._state, branch, (add) => this.store.stream((e) => e.type === 'commit.recorded' && add(e), this.now().getTime(), branch));
+    this.views.writeCommits(this._state, branch, (add) =>
+      this.store.stream((e) => e.type === 'commit.recorded' && add(e), this.now().getTime(), branch),
+    );
   }
 
   private rewriteLog(branch: string): void {
     const shown = shownOf(this._state.branches[branch]?.logged ?? 0);
-    const latest = this.recent.latest(this._state, branch, shown) ?? newest(this.store, { branch, limit: 2 * LOG_WINDOW }).reverse();
+    const latest =
+      this.recent.latest(this._state, branch, shown) ?? newest(this.store, { branch, limit: 2 * LOG_WINDOW }).reverse();
     this.views.writeLog(this._state, branch, latest);
   }
 
@@ -187,7 +204,10 @@ export class Fold {
 
   /** A person edited main.md or metadata.yaml, or gctx never saw main.md as it is. */
   editsPending(): boolean {
-    return reconcileEdits(this.layout, this.views, this._state, () => this.nonce(), null).dirty || !this.views.hasSeen(this.layout.mainMd);
+    return (
+      reconcileEdits(this.layout, this.views, this._state, () => this.nonce(), null).dirty ||
+      !this.views.hasSeen(this.layout.mainMd)
+    );
   }
 
   /** Catch up with other writers (replaying from scratch when logs were replaced); also without the lock, for reads. */
@@ -223,9 +243,20 @@ export class Fold {
       // Views of another gctx (an upgrade), or of no known state (no checkpoint), are rewritten
       // whole, like views behind replaced logs: a hand edit among them is kept aside first,
       // never overwritten.
-      const otherFormat = cp !== null && cp.split(' ').slice(0, 3).join(' ') === this.stamp().split(' ').slice(0, 3).join(' ');
-      if (logsReplaced || otherFormat) this.warnings.push(...setAsideUnexplained(this.layout, this.views, this._state, redact));
-      else if (cp === null) this.warnings.push(...setAsideUnexplained(this.layout, this.views, this._state, redact, 'no record says which state it was written for'));
+      const otherFormat =
+        cp !== null && cp.split(' ').slice(0, 3).join(' ') === this.stamp().split(' ').slice(0, 3).join(' ');
+      if (logsReplaced || otherFormat)
+        this.warnings.push(...setAsideUnexplained(this.layout, this.views, this._state, redact));
+      else if (cp === null)
+        this.warnings.push(
+          ...setAsideUnexplained(
+            this.layout,
+            this.views,
+            this._state,
+            redact,
+            'no record says which state it was written for',
+          ),
+        );
       // Views behind the state are rebuilt whole, never brought forward by appends: a writer that
       // died between its views and its checkpoint (or could not write the checkpoint) may have
       // left them ahead of what the checkpoint says, and appending would write entries twice.
@@ -237,7 +268,11 @@ export class Fold {
     if (logsReplaced) return;
     const adoption = reconcileEdits(this.layout, this.views, this._state, () => this.nonce(), redact, looked);
     this.warnings.push(...adoption.warnings);
-    if (adoption.events.length) this.appendAndProject(adoption.events.map((e) => ({ ...e, branch: MAIN }) as Placed), []);
+    if (adoption.events.length)
+      this.appendAndProject(
+        adoption.events.map((e) => ({ ...e, branch: MAIN }) as Placed),
+        [],
+      );
     else if (adoption.dirty) {
       this.views.writeSmall(this._state);
       this.views.checkpoint(this.stamp());
@@ -271,7 +306,15 @@ export class Fold {
       warn: (p) => warn(`${p.file}: ${p.message}`),
     });
     const replayed = folded as MemoryState | null;
-    if (digest && replayed && replayed.lastId === lastId && replayed.events === events && !problems.length && snapshotDiffers(this.layout, this.store, this.now().getTime(), digest, replayed, warn)) this.snapshotAt = -1;
+    if (
+      digest &&
+      replayed &&
+      replayed.lastId === lastId &&
+      replayed.events === events &&
+      !problems.length &&
+      snapshotDiffers(this.layout, this.store, this.now().getTime(), digest, replayed, warn)
+    )
+      this.snapshotAt = -1;
     if (released) {
       const state = folded as MemoryState | null;
       if (state && state.lastId === lastId && state.events === events) {
@@ -285,7 +328,8 @@ export class Fold {
           else this.replayAll(false);
         } catch (err) {
           const e = asGccError(err);
-          if (!problems.some((p) => p.message === e.message)) problems.push({ file: e.file ?? '.GCC/events', message: e.message });
+          if (!problems.some((p) => p.message === e.message))
+            problems.push({ file: e.file ?? '.GCC/events', message: e.message });
         }
       }
     }
@@ -332,7 +376,8 @@ export class Fold {
   private project(before: MemoryState, events: readonly GccEvent[]): void {
     const plan = incrementalPlan(this.layout, before, this._state, events);
     // A log view found missing (removed by hand) is rebuilt from the logs, not started again.
-    for (const w of this.views.apply(plan.writes, this.store.checked)) (w.view === 'log' ? plan.logRebuild : plan.commitRebuild).add(w.branch);
+    for (const w of this.views.apply(plan.writes, this.store.checked))
+      (w.view === 'log' ? plan.logRebuild : plan.commitRebuild).add(w.branch);
     for (const b of plan.commitRebuild) this.rewriteCommits(b);
     for (const b of plan.logRebuild) this.rewriteLog(b);
     if (plan.writes.has(this.layout.mainMd)) this.views.markSeen(this.layout.mainMd);
@@ -361,7 +406,9 @@ export class Fold {
       // The events are durable, so the operation stands: failing it now would make a caller
       // retry and record it twice. Views are caches; the checkpoint still names the earlier
       // state, so the next operation or open rebuilds them.
-      this.warnings.push(`the events were recorded, but the views could not be written (${asGccError(err).message}); they are rebuilt on the next operation`);
+      this.warnings.push(
+        `the events were recorded, but the views could not be written (${asGccError(err).message}); they are rebuilt on the next operation`,
+      );
     }
     return out;
   }
@@ -377,13 +424,24 @@ export class Fold {
     const behind = this._state.events - this.snapshotAt;
     const enough = !closing ? SNAPSHOT_EVERY : this.snapshotAt < 0 ? 1 : SNAPSHOT_ON_CLOSE;
     if (!this.store.ledger.epoch || behind <= 0) return;
-    if (behind < enough && !(closing && this.snapshotBytes <= this.logBytes() - this.snapshotLogBytes + SNAPSHOT_FREE_BYTES)) return;
+    if (
+      behind < enough &&
+      !(closing && this.snapshotBytes <= this.logBytes() - this.snapshotLogBytes + SNAPSHOT_FREE_BYTES)
+    )
+      return;
     try {
       const logs: Record<string, SnapshotLog> = {};
-      for (const f of this.store.logs.values()) if (f.meta.size > 0) logs[f.name] = { size: f.meta.size, seq: f.meta.seq, lastId: f.meta.lastId };
+      for (const f of this.store.logs.values())
+        if (f.meta.size > 0) logs[f.name] = { size: f.meta.size, seq: f.meta.seq, lastId: f.meta.lastId };
       const ledger = ledgerIdentity(this.layout);
       if (ledger === null) return;
-      this.snapshotBytes = writeSnapshot(this.layout, { format: SNAPSHOT_FORMAT, epoch: this.store.ledger.epoch, ledger, logs, state: this._state });
+      this.snapshotBytes = writeSnapshot(this.layout, {
+        format: SNAPSHOT_FORMAT,
+        epoch: this.store.ledger.epoch,
+        ledger,
+        logs,
+        state: this._state,
+      });
       this.snapshotLogBytes = this.logBytes();
       this.snapshotAt = this._state.events;
     } catch {

@@ -38,7 +38,15 @@ type Run = (args: readonly string[], input?: string) => string;
 
 function runner(cwd: string, timeout: number, env?: NodeJS.ProcessEnv): Run {
   return (args, input) =>
-    childProcess().execFileSync(gitProgram(cwd), safeGit(args), { cwd, env: gitEnv(env), encoding: 'utf8', input, stdio: ['pipe', 'pipe', 'ignore'], timeout, maxBuffer: 64 * 1024 * 1024 });
+    childProcess().execFileSync(gitProgram(cwd), safeGit(args), {
+      cwd,
+      env: gitEnv(env),
+      encoding: 'utf8',
+      input,
+      stdio: ['pipe', 'pipe', 'ignore'],
+      timeout,
+      maxBuffer: 64 * 1024 * 1024,
+    });
 }
 
 /** The ref of this git worktree that keeps a memory branch's baseline. */
@@ -84,16 +92,27 @@ function readCommits(root: string, revs: readonly string[], timeout: number): (R
 }
 
 /** HEAD, and the baseline `branch` (or `parent`, or HEAD) counts from; null when git cannot tell. */
-function baselineOf(repo: GitRepo, root: string, branch: string, parent: string | null, timeout: number): { head: Raw | null; base: Baseline } | null {
+function baselineOf(
+  repo: GitRepo,
+  root: string,
+  branch: string,
+  parent: string | null,
+  timeout: number,
+): { head: Raw | null; base: Baseline } | null {
   let got: (Raw | null)[];
   try {
-    got = readCommits(root, ['HEAD', treeRef(repo, root, branch), ...(parent ? [treeRef(repo, root, parent)] : [])], timeout);
+    got = readCommits(
+      root,
+      ['HEAD', treeRef(repo, root, branch), ...(parent ? [treeRef(repo, root, parent)] : [])],
+      timeout,
+    );
   } catch {
     return null;
   }
   const head = got[0] ?? null;
   const kept = got[1] ?? got[2] ?? null;
-  if (kept) return { head, base: { tree: kept.tree, head: kept.parents[0] ?? null, email: kept.email, time: kept.time } };
+  if (kept)
+    return { head, base: { tree: kept.tree, head: kept.parents[0] ?? null, email: kept.email, time: kept.time } };
   if (!head) return null;
   return { head, base: { tree: head.tree, head: head.id, email: '', time: 0 } };
 }
@@ -124,7 +143,14 @@ function rawNumstat(out: string): Row[] {
       continue;
     }
     const m = NUMSTAT.exec(toks[i]!);
-    if (m) rows.push({ path: m[3]!, added: m[1] === '-' ? 0 : Number(m[1]), removed: m[2] === '-' ? 0 : Number(m[2]), was: was.get(m[3]!)?.[0] ?? '', now: was.get(m[3]!)?.[1] ?? '' });
+    if (m)
+      rows.push({
+        path: m[3]!,
+        added: m[1] === '-' ? 0 : Number(m[1]),
+        removed: m[2] === '-' ? 0 : Number(m[2]),
+        was: was.get(m[3]!)?.[0] ?? '',
+        now: was.get(m[3]!)?.[1] ?? '',
+      });
   }
   return rows;
 }
@@ -136,7 +162,15 @@ function rawNumstat(out: string): Row[] {
  * by its author after it was taken, left other than the baseline had them (a git commit of
  * work the memory commit already saw brings nothing new). `log`: the pathspec, as the rows'.
  */
-function ownPaths(run: Run, rows: readonly Row[], head: Raw | null, base: Baseline, busy: boolean, uncommitted: () => string[], log: readonly string[]): Set<string> {
+function ownPaths(
+  run: Run,
+  rows: readonly Row[],
+  head: Raw | null,
+  base: Baseline,
+  busy: boolean,
+  uncommitted: () => string[],
+  log: readonly string[],
+): Set<string> {
   if (!busy && (head?.id ?? null) === base.head) return new Set(rows.map((r) => r.path));
   const own = new Set<string>(busy ? [] : uncommitted());
   if (rows.every((r) => own.has(r.path))) return own;
@@ -145,7 +179,16 @@ function ownPaths(run: Run, rows: readonly Row[], head: Raw | null, base: Baseli
     const range = base.head ? [`${base.head}..${head.id}`] : [head.id];
     let mine = false;
     let time = '';
-    const toks = run(['log', '--no-merges', '-z', '--no-abbrev', '--raw', '--format=%x01%ae%x00%at', ...range, ...log]).split('\0');
+    const toks = run([
+      'log',
+      '--no-merges',
+      '-z',
+      '--no-abbrev',
+      '--raw',
+      '--format=%x01%ae%x00%at',
+      ...range,
+      ...log,
+    ]).split('\0');
     for (let i = 0; i < toks.length; i++) {
       const tok = toks[i]!.replace(/^\n/, '');
       if (tok.startsWith('\x01')) {
@@ -193,14 +236,26 @@ export function workTree(repo: GitRepo, root: string): string | null {
 
 /** The baseline commit for `tree`: HEAD as its parent, this clone's git identity as its author. */
 function baselineCommit(root: string, tree: string, head: Raw | null): string | null {
-  const args = ['commit-tree', '--no-gpg-sign', tree, ...(head ? ['-p', head.id] : []), '-m', 'gctx: work tree at a memory commit'];
+  const args = [
+    'commit-tree',
+    '--no-gpg-sign',
+    tree,
+    ...(head ? ['-p', head.id] : []),
+    '-m',
+    'gctx: work tree at a memory commit',
+  ];
   try {
     return runner(root, TIMEOUT_MS)(args).trim() || null;
   } catch {
     /* no git identity here: a baseline all the same, whose author owns no commit */
   }
   try {
-    const anon = { GIT_AUTHOR_NAME: 'gctx', GIT_AUTHOR_EMAIL: 'gctx@invalid', GIT_COMMITTER_NAME: 'gctx', GIT_COMMITTER_EMAIL: 'gctx@invalid' };
+    const anon = {
+      GIT_AUTHOR_NAME: 'gctx',
+      GIT_AUTHOR_EMAIL: 'gctx@invalid',
+      GIT_COMMITTER_NAME: 'gctx',
+      GIT_COMMITTER_EMAIL: 'gctx@invalid',
+    };
     return runner(root, TIMEOUT_MS, anon)(args).trim() || null;
   } catch {
     return null;
@@ -223,14 +278,35 @@ export function changedSince(repo: GitRepo, root: string, branch: string, parent
   const prefix = relative(repo.top, root).split(sep).join('/');
   const spec = ['--', '.']; // relative to the project, where git runs; paths come back from the top
   try {
-    const rows = rawNumstat(run(['diff-tree', '-r', '-z', '--no-abbrev', '--raw', '--numstat', '--no-renames', from.base.tree, tree, ...spec]));
-    const uncommitted = () => (from.head ? run(['diff-tree', '-r', '-z', '--name-only', '--no-renames', from.head.tree, tree, ...spec]).split('\0') : []);
+    const rows = rawNumstat(
+      run([
+        'diff-tree',
+        '-r',
+        '-z',
+        '--no-abbrev',
+        '--raw',
+        '--numstat',
+        '--no-renames',
+        from.base.tree,
+        tree,
+        ...spec,
+      ]),
+    );
+    const uncommitted = () =>
+      from.head
+        ? run(['diff-tree', '-r', '-z', '--name-only', '--no-renames', from.head.tree, tree, ...spec]).split('\0')
+        : [];
     const own = ownPaths(run, rows, from.head, from.base, busy, uncommitted, spec);
     for (const r of rows) {
       if (!own.has(r.path)) continue;
       const path = prefix && r.path.startsWith(`${prefix}/`) ? r.path.slice(prefix.length + 1) : r.path;
       if (path === '.GCC' || path.startsWith('.GCC/')) continue;
-      files.push({ path: shown(path), added: r.added, removed: r.removed, ...(BLOB.test(r.now) ? { blob: r.now } : {}) });
+      files.push({
+        path: shown(path),
+        added: r.added,
+        removed: r.removed,
+        ...(BLOB.test(r.now) ? { blob: r.now } : {}),
+      });
     }
   } catch {
     /* git failed: none from git this time */
@@ -250,7 +326,10 @@ export function citeBlobs(root: string, git: GitFiles, events: readonly Placed[]
   const ask = cited.filter((p) => !known.has(p) && p !== '.GCC' && !p.startsWith('.GCC/'));
   if (ask.length) {
     try {
-      const out = runner(root, TIMEOUT_MS)(['ls-tree', '-z', '--no-abbrev', git.work, '--', ...ask.map((p) => `:(literal)${p}`)]);
+      const out = runner(
+        root,
+        TIMEOUT_MS,
+      )(['ls-tree', '-z', '--no-abbrev', git.work, '--', ...ask.map((p) => `:(literal)${p}`)]);
       for (const line of out.split('\0')) {
         const m = /^\d{6} blob ([0-9a-f]+)\t(.+)$/s.exec(line);
         if (m && BLOB.test(m[1]!)) known.set(m[2]!, m[1]!);
@@ -260,7 +339,17 @@ export function citeBlobs(root: string, git: GitFiles, events: readonly Placed[]
     }
   }
   if (!known.size) return [...events];
-  return events.map((e) => (e.type === 'commit.recorded' ? { ...e, data: { ...e.data, files: e.data.files.map((f) => (known.has(f.path) ? { ...f, blob: known.get(f.path)! } : f)) } } : e));
+  return events.map((e) =>
+    e.type === 'commit.recorded'
+      ? {
+          ...e,
+          data: {
+            ...e.data,
+            files: e.data.files.map((f) => (known.has(f.path) ? { ...f, blob: known.get(f.path)! } : f)),
+          },
+        }
+      : e,
+  );
 }
 
 /**
@@ -269,7 +358,12 @@ export function citeBlobs(root: string, git: GitFiles, events: readonly Placed[]
  * anything to git: untracked files join a scratch index by their content's id only. For status
  * and the briefing, when no hook logged the work. Null outside git or when git fails or is slow.
  */
-export function uncommittedSince(repo: GitRepo, root: string, branch: string, parent: string | null): FileChange[] | null {
+export function uncommittedSince(
+  repo: GitRepo,
+  root: string,
+  branch: string,
+  parent: string | null,
+): FileChange[] | null {
   const from = baselineOf(repo, root, branch, parent, READ_TIMEOUT_MS);
   if (!from) return null;
   const dir = mkdtempSync(join(tmpdir(), 'gcc-index-'));
@@ -284,11 +378,18 @@ export function uncommittedSince(repo: GitRepo, root: string, branch: string, pa
     }
     const untracked = run(['ls-files', '-z', '-o', '--exclude-standard', ...spec]);
     if (untracked) run(['update-index', '--add', '--info-only', '-z', '--stdin'], untracked);
-    const rows = rawNumstat(run(['diff', '-z', '--no-abbrev', '--raw', '--numstat', '--no-renames', '--relative', from.base.tree, ...spec]));
+    const rows = rawNumstat(
+      run(['diff', '-z', '--no-abbrev', '--raw', '--numstat', '--no-renames', '--relative', from.base.tree, ...spec]),
+    );
     if (!rows.length) return [];
-    const uncommitted = () => (from.head ? run(['diff', '--name-only', '-z', '--no-renames', '--relative', from.head.tree, ...spec]).split('\0') : []);
+    const uncommitted = () =>
+      from.head
+        ? run(['diff', '--name-only', '-z', '--no-renames', '--relative', from.head.tree, ...spec]).split('\0')
+        : [];
     const own = ownPaths(run, rows, from.head, from.base, midOperation(repo), uncommitted, ['--relative', ...spec]);
-    return rows.filter((r) => own.has(r.path)).map((r) => ({ path: shown(r.path), added: r.added, removed: r.removed }));
+    return rows
+      .filter((r) => own.has(r.path))
+      .map((r) => ({ path: shown(r.path), added: r.added, removed: r.removed }));
   } catch {
     return null;
   } finally {

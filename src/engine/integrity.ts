@@ -28,7 +28,8 @@ export interface Problem {
 }
 
 function problemOf(err: unknown, file: string): Problem {
-  if (err instanceof GccError) return { file: err.file ?? file, ...(err.line ? { line: err.line } : {}), message: err.message };
+  if (err instanceof GccError)
+    return { file: err.file ?? file, ...(err.line ? { line: err.line } : {}), message: err.message };
   return { file, message: String(err) };
 }
 
@@ -106,9 +107,23 @@ function verifyLogs(l: Layout, now: number, hooks: VerifyHooks, store: Store): P
       if (entry && (f.meta.size < entry.size || r.prefixCrc !== entry.crc)) {
         // Said of the ledger when the log reads whole and it is the ledger that is at odds.
         const known = (r.tail ? null : ledgerDisagrees(held, entry)) ?? intactDamage(held, entry, now);
-        problems.push(known ? problemOf(known, f.rel) : { file: f.rel, message: `its ${entry.size} acknowledged bytes (${entry.seq} events) are not what they were` });
+        problems.push(
+          known
+            ? problemOf(known, f.rel)
+            : {
+                file: f.rel,
+                message: `its ${entry.size} acknowledged bytes (${entry.seq} events) are not what they were`,
+              },
+        );
       }
-      if (r.tail) problems.push({ file: f.rel, message: f.name === store.ledger.open || f.name === LOCAL ? 'torn entry at the end (a crash mid-write); any gctx command sets it aside' : 'ends in an incomplete entry (ignored)' });
+      if (r.tail)
+        problems.push({
+          file: f.rel,
+          message:
+            f.name === store.ledger.open || f.name === LOCAL
+              ? 'torn entry at the end (a crash mid-write); any gctx command sets it aside'
+              : 'ends in an incomplete entry (ignored)',
+        });
     } catch (err) {
       problems.push(problemOf((entry && intactDamage(held, entry, now)) || err, f.rel));
     }
@@ -159,7 +174,8 @@ function verifyLogs(l: Layout, now: number, hooks: VerifyHooks, store: Store): P
       // A label two writers both used: commit.md shows it qualified, as the engine writes it.
       views.writeCommits(state, name, (add) => store.stream((e) => e.type === 'commit.recorded' && add(e), now, name));
     }
-    for (const name of after.relog) views.writeLog(state, name, newest(store, { branch: name, limit: 2 * LOG_WINDOW }).reverse());
+    for (const name of after.relog)
+      views.writeLog(state, name, newest(store, { branch: name, limit: 2 * LOG_WINDOW }).reverse());
     const blocks: Blocks = [Buffer.allocUnsafe(1 << 16), Buffer.allocUnsafe(1 << 16)];
     for (const rel of filesUnder(shadow.gcc)) {
       if (rel.startsWith('.local/')) continue;
@@ -167,7 +183,12 @@ function verifyLogs(l: Layout, now: number, hooks: VerifyHooks, store: Store): P
       const file = relative(l.root, path);
       const line = firstDifference(join(shadow.gcc, rel), path, blocks);
       if (line === 0) problems.push({ file, message: 'view is missing; run `gctx replay`' });
-      else if (line > 0) problems.push({ file, line, message: 'differs from a rebuild from .GCC/events/; run `gctx replay` (a differing file is kept aside first)' });
+      else if (line > 0)
+        problems.push({
+          file,
+          line,
+          message: 'differs from a rebuild from .GCC/events/; run `gctx replay` (a differing file is kept aside first)',
+        });
     }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
@@ -181,8 +202,13 @@ function verifyLogs(l: Layout, now: number, hooks: VerifyHooks, store: Store): P
  * clones that did opposite things before they met.
  */
 function reportContradictions(c: Contradictions, state: MemoryState, warn: (p: Problem) => void): void {
-  for (const { event: e, where, what } of c.finish(state)) warn({ file: where, message: `event ${e.seq} (${e.type}, ${e.at}) ${what}` });
-  if (c.more) warn({ file: '.GCC/events', message: `${c.more} more ${c.more === 1 ? 'event contradicts' : 'events contradict'} earlier ones` });
+  for (const { event: e, where, what } of c.finish(state))
+    warn({ file: where, message: `event ${e.seq} (${e.type}, ${e.at}) ${what}` });
+  if (c.more)
+    warn({
+      file: '.GCC/events',
+      message: `${c.more} more ${c.more === 1 ? 'event contradicts' : 'events contradict'} earlier ones`,
+    });
 }
 
 /** Two blocks reused for every pair of files compared. */
@@ -223,8 +249,13 @@ function firstDifference(want: string, have: string, [x, y]: Blocks): number {
 
 /** Move a file aside, redacted (for replay's differing main.md and metadata.yaml: aside/ is committed). */
 export function keepAside(l: Layout, path: string, stamp: Date, redact: Redact): string {
-  const kept = setAside(l, path, `${relative(l.gcc, path).replaceAll('/', '__')}.${stamp.toISOString().replace(/[:.]/g, '-')}`, redact, true);
+  const kept = setAside(
+    l,
+    path,
+    `${relative(l.gcc, path).replaceAll('/', '__')}.${stamp.toISOString().replace(/[:.]/g, '-')}`,
+    redact,
+    true,
+  );
   if (!kept) return `${relative(l.root, path)} (gone before it could be kept)`;
   return kept.redacted ? `${kept.target}${REDACTED_NOTE}` : kept.target;
 }
-

@@ -45,7 +45,10 @@ export type { ExecResult, ExecuteOptions, OpenOptions } from './options.js';
 export class Memory {
   private readonly fold: Fold;
   private finder: MemorySearch | null = null;
-  /** What the caller should be told (the store's own among them): stale locks taken over, torn tails set aside, writes that failed after the events were durable. */
+  /**
+   * What the caller should be told (the store's own among them): stale locks taken over, torn tails set aside, writes
+   * that failed after the events were durable.
+   */
   readonly warnings: string[];
   readonly views: ViewWriter;
   private readonly now: () => Date;
@@ -80,8 +83,18 @@ export class Memory {
     let exists = false;
     try {
       const st = lstatSync(l.gcc);
-      if (st.isSymbolicLink()) throw gccError('E_PATH_ESCAPE', '.GCC is a symbolic link', 'replace it with a real folder; memory never follows links out of the project');
-      if (!st.isDirectory()) throw gccError('E_NOT_INITIALIZED', `no memory in ${l.root}: its .GCC is a file, not a folder`, 'move the file .GCC away, then run `gctx init`');
+      if (st.isSymbolicLink())
+        throw gccError(
+          'E_PATH_ESCAPE',
+          '.GCC is a symbolic link',
+          'replace it with a real folder; memory never follows links out of the project',
+        );
+      if (!st.isDirectory())
+        throw gccError(
+          'E_NOT_INITIALIZED',
+          `no memory in ${l.root}: its .GCC is a file, not a folder`,
+          'move the file .GCC away, then run `gctx init`',
+        );
       exists = true;
     } catch (err) {
       if (err instanceof GccError) throw err;
@@ -90,7 +103,12 @@ export class Memory {
     }
     // `.GCC/` removed while this clone's journal holds its logs: made again, and restored from it.
     const restore = !exists && journalHolds(l.root);
-    if (!exists && !opts.create && !restore) throw gccError('E_NOT_INITIALIZED', `no memory in ${l.root}`, 'run `gctx init` in the project folder (or pass --dir)');
+    if (!exists && !opts.create && !restore)
+      throw gccError(
+        'E_NOT_INITIALIZED',
+        `no memory in ${l.root}`,
+        'run `gctx init` in the project folder (or pass --dir)',
+      );
     if (!exists) {
       try {
         makeFolders(l.gcc);
@@ -128,13 +146,19 @@ export class Memory {
   }
 
   private lockOpts() {
-    return { timeoutMs: this.opts.lockTimeoutMs ?? 30_000, onStale: (h: { pid: number }) => this.warnings.push(`took over a stale lock left by dead process ${h.pid}`) };
+    return {
+      timeoutMs: this.opts.lockTimeoutMs ?? 30_000,
+      onStale: (h: { pid: number }) => this.warnings.push(`took over a stale lock left by dead process ${h.pid}`),
+    };
   }
 
   private async initialize(): Promise<void> {
     await this.store.withLock(() => {
       if (this.fold.adoptInitialized()) return;
-      this.fold.appendAndProject([{ type: 'memory.initialized', data: { format: FORMAT_VERSION, config: { ...DEFAULT_CONFIG } }, branch: MAIN }], []);
+      this.fold.appendAndProject(
+        [{ type: 'memory.initialized', data: { format: FORMAT_VERSION, config: { ...DEFAULT_CONFIG } }, branch: MAIN }],
+        [],
+      );
       // A new memory's views are all written, whatever a render of nothing would say.
       this.views.writeSmall(this.state);
       this.views.checkpoint(this.fold.stamp());
@@ -144,7 +168,13 @@ export class Memory {
   /** On open: when anything changed, under the lock: torn tails aside, acknowledge, views, hand edits. */
   private async settle(checked: Checked): Promise<void> {
     this.warnings.push(...checked.warnings);
-    const changed = this.store.fresh || checked.added.length > 0 || checked.replaced.length > 0 || checked.grew.length > 0 || checked.resigned.length > 0 || checked.torn.length > 0;
+    const changed =
+      this.store.fresh ||
+      checked.added.length > 0 ||
+      checked.replaced.length > 0 ||
+      checked.grew.length > 0 ||
+      checked.resigned.length > 0 ||
+      checked.torn.length > 0;
     const stale = this.views.readCheckpoint() !== this.fold.stamp() || this.fold.viewsGone();
     if (!changed && !stale && !this.fold.editsPending()) return;
     // Settling may adopt hand edits or set files aside: their text is redacted.
@@ -153,7 +183,8 @@ export class Memory {
       await this.store.withLock(() => {
         for (const f of checked.torn) {
           const moved = f.quarantine(this.layout.quarantine, this.now());
-          if (moved) this.warnings.push(`a torn entry at the end of ${f.rel} (a crash mid-write) was moved to ${moved}`);
+          if (moved)
+            this.warnings.push(`a torn entry at the end of ${f.rel} (a crash mid-write) was moved to ${moved}`);
         }
         this.fold.catchUp();
         if (changed) this.store.acknowledge('all', checked.replaced.length > 0);
@@ -179,7 +210,9 @@ export class Memory {
 
   pendingWork(session?: string): { edits: number; turns: number; files: string[] } {
     const b = this.state.branches[currentBranch(this.state, session ?? this.opts.session)]!;
-    const files = Object.values(b.pending.files).sort((x, y) => (x.at < y.at ? 1 : x.at > y.at ? -1 : x.path < y.path ? -1 : 1));
+    const files = Object.values(b.pending.files).sort((x, y) =>
+      x.at < y.at ? 1 : x.at > y.at ? -1 : x.path < y.path ? -1 : 1,
+    );
     return { edits: b.pending.edits, turns: b.pending.turns, files: files.map((f) => f.path) };
   }
 
@@ -202,11 +235,22 @@ export class Memory {
         this.fold.settleLocked(false, redact, false);
         const here = currentBranch(this.state, session);
         if (opts.expectedSeq !== undefined && this.seqOf(here) !== opts.expectedSeq) {
-          throw gccError('E_CONFLICT', `branch ${here} holds ${this.seqOf(here)} events, expected ${opts.expectedSeq}`, 'read the memory again and retry the operation');
+          throw gccError(
+            'E_CONFLICT',
+            `branch ${here} holds ${this.seqOf(here)} events, expected ${opts.expectedSeq}`,
+            'read the memory again and retry the operation',
+          );
         }
-        const d: Decision = decide(this.state, clean, { session, nonce: this.fold.nonce(), ...(git && clean.type === 'commit' ? { gitFiles: redactFiles(git.files) } : {}) });
+        const d: Decision = decide(this.state, clean, {
+          session,
+          nonce: this.fold.nonce(),
+          ...(git && clean.type === 'commit' ? { gitFiles: redactFiles(git.files) } : {}),
+        });
         if (!d.ok) throw d.error;
-        const events = this.fold.appendAndProject(git && clean.type === 'commit' ? citeBlobs(this.root, git, d.shared) : d.shared, d.local);
+        const events = this.fold.appendAndProject(
+          git && clean.type === 'commit' ? citeBlobs(this.root, git, d.shared) : d.shared,
+          d.local,
+        );
         if (git?.tree && this.store.repo) {
           const merged = events.find((e) => e.type === 'branch.merged');
           recordTree(this.store.repo, this.root, merged?.type === 'branch.merged' ? merged.data.into : here, git.tree);
@@ -238,7 +282,12 @@ export class Memory {
       newest: (q) => newest(this.store, q),
       scan: (q, visit) => scanNewest(this.store, q, visit),
       search: (text, o) => {
-        if (!this.finder) throw gccError('E_INTERNAL', 'ranked search was not loaded in this process', 'call `await memory.loadSearch()` before a search query (the memory was opened with search: \'on-demand\')');
+        if (!this.finder)
+          throw gccError(
+            'E_INTERNAL',
+            'ranked search was not loaded in this process',
+            "call `await memory.loadSearch()` before a search query (the memory was opened with search: 'on-demand')",
+          );
         return this.finder.search(text, o);
       },
       uncommitted: (branch) => this.uncommitted(branch),
@@ -268,21 +317,42 @@ export class Memory {
    * CONTEXT at any level, inside a token budget. Catches up with other writers first; `at`: as
    * the memory committed in a git ref's history knew it (engine/at-ref.ts).
    */
-  context(q: ContextQuery, opts: { session?: string | undefined; budget?: number | undefined; spell?: (q: ContextQuery) => string; at?: string | undefined } = {}): ContextAnswer {
+  context(
+    q: ContextQuery,
+    opts: {
+      session?: string | undefined;
+      budget?: number | undefined;
+      spell?: (q: ContextQuery) => string;
+      at?: string | undefined;
+    } = {},
+  ): ContextAnswer {
     if (opts.at !== undefined) {
       const at = opts.at;
       const spell = (x: ContextQuery) => `${(opts.spell ?? defaultSpell)(x)} --at ${at}`;
-      return contextQuery({ ...sourceAt(this.root, at), stale: staleChecker(this.root, this.store.layout.cache) }, q, { budget: opts.budget, spell });
+      return contextQuery({ ...sourceAt(this.root, at), stale: staleChecker(this.root, this.store.layout.cache) }, q, {
+        budget: opts.budget,
+        spell,
+      });
     }
     this.refresh();
-    return contextQuery(this.source(), q, { session: opts.session ?? this.opts.session, budget: opts.budget, ...(opts.spell ? { spell: opts.spell } : {}) });
+    return contextQuery(this.source(), q, {
+      session: opts.session ?? this.opts.session,
+      budget: opts.budget,
+      ...(opts.spell ? { spell: opts.spell } : {}),
+    });
   }
 
   /** The session briefing: under 1,000 tokens whatever the history. */
   briefing(opts: { session?: string; budget?: number } = {}): string {
     this.refresh();
     const session = opts.session ?? this.opts.session;
-    return briefing(this.state, session, opts.budget, this.uncommitted(currentBranch(this.state, session)), staleChecker(this.root, this.store.layout.cache));
+    return briefing(
+      this.state,
+      session,
+      opts.budget,
+      this.uncommitted(currentBranch(this.state, session)),
+      staleChecker(this.root, this.store.layout.cache),
+    );
   }
 
   /**
@@ -309,7 +379,10 @@ export class Memory {
     const first = this.verify();
     if (!first.length) return first;
     try {
-      return await this.store.withLock(() => this.fold.verifyWith((hooks) => verifyMemory(this.layout, this.now().getTime(), hooks)), this.lockOpts());
+      return await this.store.withLock(
+        () => this.fold.verifyWith((hooks) => verifyMemory(this.layout, this.now().getTime(), hooks)),
+        this.lockOpts(),
+      );
     } catch (err) {
       const e = asGccError(err);
       if (e.code === 'E_READ_ONLY') return first;
@@ -324,7 +397,8 @@ export class Memory {
       this.fold.catchUp();
       const kept: string[] = [];
       for (const path of [this.layout.mainMd, this.layout.metadata]) {
-        if (existsSync(path) && !this.views.isSeen(path)) kept.push(keepAside(this.layout, path, this.now(), redactSecrets));
+        if (existsSync(path) && !this.views.isSeen(path))
+          kept.push(keepAside(this.layout, path, this.now(), redactSecrets));
       }
       this.fold.rebuildViews();
       return { written: ['.GCC views'], kept };

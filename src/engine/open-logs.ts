@@ -73,7 +73,11 @@ function stashed(root: string): boolean {
 export function assertMayInitialize(store: Store, existed: boolean, create: boolean | 'if-new' | undefined): void {
   const root = store.layout.root;
   if (create !== true && (existed || create) && store.repo && takenByGit(root, `${GCC_DIR}/${EVENTS_DIR}`)) {
-    throw gccError('E_NOT_INITIALIZED', `no memory in ${root} at this commit (other commits hold .GCC/events/)`, 'check out a commit that holds the memory; `gctx init` starts a new one here');
+    throw gccError(
+      'E_NOT_INITIALIZED',
+      `no memory in ${root} at this commit (other commits hold .GCC/events/)`,
+      'check out a commit that holds the memory; `gctx init` starts a new one here',
+    );
   }
   if (!create && !existed) throw gccError('E_NOT_INITIALIZED', `no memory in ${root}`, 'run `gctx init`');
 }
@@ -88,7 +92,9 @@ export function assertMayInitialize(store: Store, existed: boolean, create: bool
 export function assertHoldsMemory(store: Store, initialized: boolean, create: boolean | 'if-new' | undefined): void {
   if (initialized || create === true || !store.repo) return;
   if (!takenByGit(store.layout.root, `${GCC_DIR}/${EVENTS_DIR}`)) return;
-  const left = [...store.logs.values()].filter((f) => f.name !== LOCAL && (f.meta.size > 0 || f.unread)).map((f) => f.rel);
+  const left = [...store.logs.values()]
+    .filter((f) => f.name !== LOCAL && (f.meta.size > 0 || f.unread))
+    .map((f) => f.rel);
   throw gccError(
     'E_NOT_INITIALIZED',
     `no memory in ${store.layout.root} at this commit (other commits hold .GCC/events/); ${left.join(', ')} only holds events not committed yet, kept for when you return`,

@@ -21,7 +21,15 @@ export interface NewestQuery {
   filter?: (e: GccEvent) => boolean;
 }
 
-function candidates(store: Store, q: { branch?: string | undefined; before?: string | undefined; from?: string | undefined; label?: number | undefined }): LogFile[] {
+function candidates(
+  store: Store,
+  q: {
+    branch?: string | undefined;
+    before?: string | undefined;
+    from?: string | undefined;
+    label?: number | undefined;
+  },
+): LogFile[] {
   const files: LogFile[] = [];
   for (const f of store.logs.values()) {
     if (f.meta.size === 0) continue;
@@ -72,7 +80,11 @@ export function newest(store: Store, q: NewestQuery): GccEvent[] {
  * Every event (of a branch), newest log first, until `visit` returns false. `label`: only the
  * logs that may hold that commit label number of `branch` (a lookup by label).
  */
-export function scanNewest(store: Store, q: { branch?: string; label?: number }, visit: (e: GccEvent) => boolean): void {
+export function scanNewest(
+  store: Store,
+  q: { branch?: string; label?: number },
+  visit: (e: GccEvent) => boolean,
+): void {
   const seen = new Set<string>();
   for (const f of candidates(store, q)) {
     const events = f.readAll();
@@ -87,7 +99,11 @@ export function scanNewest(store: Store, q: { branch?: string; label?: number },
 }
 
 /** What the history graph draws: branch lifecycle and commit events. */
-export const isHistory = (e: GccEvent): boolean => e.type === 'branch.created' || e.type === 'commit.recorded' || e.type === 'branch.merged' || e.type === 'branch.abandoned';
+export const isHistory = (e: GccEvent): boolean =>
+  e.type === 'branch.created' ||
+  e.type === 'commit.recorded' ||
+  e.type === 'branch.merged' ||
+  e.type === 'branch.abandoned';
 
 /**
  * The history events from the `commits`-th newest commit on, in id order (every one when
@@ -97,5 +113,9 @@ export function recentHistory(store: Store, commits: number): GccEvent[] {
   // One commit more than asked: only when there is an older one does the window start at a commit.
   const last = newest(store, { limit: commits + 1, filter: (e) => e.type === 'commit.recorded' });
   const from = last.length > commits ? last[commits - 1]!.id : undefined;
-  return newest(store, { limit: Number.MAX_SAFE_INTEGER, filter: isHistory, ...(from === undefined ? {} : { from }) }).reverse();
+  return newest(store, {
+    limit: Number.MAX_SAFE_INTEGER,
+    filter: isHistory,
+    ...(from === undefined ? {} : { from }),
+  }).reverse();
 }

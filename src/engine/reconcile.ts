@@ -24,7 +24,12 @@ export interface Reconciled {
 
 /** The file kept aside, redacted (aside/ is committed); the warning says where and why. */
 function keepAside(l: Layout, path: string, why: string[], redact: Redact): string {
-  const kept = setAside(l, path, `${basename(path)}.${new Date().toISOString().replace(/[:.]/g, '-')}.${process.pid}`, redact);
+  const kept = setAside(
+    l,
+    path,
+    `${basename(path)}.${new Date().toISOString().replace(/[:.]/g, '-')}.${process.pid}`,
+    redact,
+  );
   // Quoted lines of the edit are in the reason too: it is shown to the agent.
   const reason = `${basename(path)}: ${redact(why.join('; '))}.`;
   if (!kept) return `${reason} It could not be read to be kept, and the file was regenerated`;
@@ -37,7 +42,14 @@ function keepAside(l: Layout, path: string, why: string[], redact: Redact): stri
  * aside. `looked`: signatures of either file taken a moment ago under the same lock, with
  * nothing written since (ViewWriter.lookAt), not taken again.
  */
-export function reconcileEdits(l: Layout, w: ViewWriter, state: MemoryState, nonce: () => string, redact: Redact | null, looked?: ReadonlyMap<string, string | null>): Reconciled {
+export function reconcileEdits(
+  l: Layout,
+  w: ViewWriter,
+  state: MemoryState,
+  nonce: () => string,
+  redact: Redact | null,
+  looked?: ReadonlyMap<string, string | null>,
+): Reconciled {
   const events: NewEvent[] = [];
   const warnings: string[] = [];
   let dirty = false;
@@ -80,9 +92,18 @@ export function reconcileEdits(l: Layout, w: ViewWriter, state: MemoryState, non
  * since only then may they hold an edit. Nothing is adopted: the other side's newer events
  * must not read as the person's deletions.
  */
-export function setAsideUnexplained(l: Layout, w: ViewWriter, state: MemoryState, redact: Redact, why = 'the logs changed meanwhile (a pull or a checkout)'): string[] {
+export function setAsideUnexplained(
+  l: Layout,
+  w: ViewWriter,
+  state: MemoryState,
+  redact: Redact,
+  why = 'the logs changed meanwhile (a pull or a checkout)',
+): string[] {
   const warnings: string[] = [];
-  for (const [path, render] of [[l.mainMd, renderMain], [l.metadata, renderMetadata]] as const) {
+  for (const [path, render] of [
+    [l.mainMd, renderMain],
+    [l.metadata, renderMetadata],
+  ] as const) {
     assertNoSymlink(l.root, path);
     const disk = readText(path);
     if (disk === null || disk === '' || w.isSeen(path) || disk === render(state)) continue;

@@ -19,7 +19,14 @@ const rt = (t: string | undefined): string | undefined => (typeof t === 'string'
  * like the rest. A list entry of another shape is left for the decider to refuse.
  */
 export function redactFiles<T extends FileChange | string>(files: readonly T[]): T[] {
-  return files.map((f) => (typeof f === 'string' ? redactSecrets(f) : f && typeof f === 'object' && typeof f.path === 'string' ? { ...f, path: redactSecrets(f.path) } : f) as T);
+  return files.map(
+    (f) =>
+      (typeof f === 'string'
+        ? redactSecrets(f)
+        : f && typeof f === 'object' && typeof f.path === 'string'
+          ? { ...f, path: redactSecrets(f.path) }
+          : f) as T,
+  );
 }
 
 /** `files` as a command may carry them (the decider checks the shape): redacted when a list. */
@@ -28,7 +35,13 @@ const rf = <T>(files: T): T => (Array.isArray(files) ? (redactFiles(files) as T)
 export function redactCommand(cmd: Command): Command {
   switch (cmd.type) {
     case 'commit':
-      return { ...cmd, contribution: r(cmd.contribution)!, ...(cmd.title !== undefined ? { title: r(cmd.title)! } : {}), ...(cmd.next !== undefined ? { next: r(cmd.next)! } : {}), ...(cmd.files !== undefined ? { files: rf(cmd.files) } : {}) };
+      return {
+        ...cmd,
+        contribution: r(cmd.contribution)!,
+        ...(cmd.title !== undefined ? { title: r(cmd.title)! } : {}),
+        ...(cmd.next !== undefined ? { next: r(cmd.next)! } : {}),
+        ...(cmd.files !== undefined ? { files: rf(cmd.files) } : {}),
+      };
     case 'branch':
       // A new branch's name too (`fix/ghp_…`): redacted, the decider refuses it, and nothing is written.
       return {
@@ -38,7 +51,11 @@ export function redactCommand(cmd: Command): Command {
         ...(cmd.hypotheses ? { hypotheses: cmd.hypotheses.map((h) => r(h)!) } : {}),
       };
     case 'merge':
-      return { ...cmd, synthesis: r(cmd.synthesis)!, ...(cmd.learned !== undefined ? { learned: r(cmd.learned)! } : {}) };
+      return {
+        ...cmd,
+        synthesis: r(cmd.synthesis)!,
+        ...(cmd.learned !== undefined ? { learned: r(cmd.learned)! } : {}),
+      };
     case 'abandon':
       return { ...cmd, reason: r(cmd.reason)! };
     case 'roadmap':

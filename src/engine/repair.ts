@@ -46,7 +46,11 @@ function hasMarkers(path: string): boolean {
  * The bytes git holds for a log (the index, HEAD, then each stash): the first copy that extends
  * what was acknowledged, else the longest clean one, marked short — never taken as whole.
  */
-function fromGit(store: Store, path: string, entry: { size: number; crc: number } | undefined): { blob: Buffer; short: boolean } | null {
+function fromGit(
+  store: Store,
+  path: string,
+  entry: { size: number; crc: number } | undefined,
+): { blob: Buffer; short: boolean } | null {
   if (!store.repo) return null;
   const root = store.layout.root;
   const revs = ['index', 'HEAD'];
@@ -59,7 +63,8 @@ function fromGit(store: Store, path: string, entry: { size: number; crc: number 
   for (const rev of revs) {
     const blob = blobOf(root, rev, path);
     if (!blob || blob.length === 0 || !readsWhole(blob)) continue;
-    if (!entry || (blob.length >= entry.size && crc32(blob.subarray(0, entry.size)) === entry.crc)) return { blob, short: false };
+    if (!entry || (blob.length >= entry.size && crc32(blob.subarray(0, entry.size)) === entry.crc))
+      return { blob, short: false };
     if (!longest || blob.length > longest.length) longest = blob;
   }
   return longest ? { blob: longest, short: true } : null;
@@ -70,7 +75,15 @@ function changedInGit(store: Store): string[] {
   if (!store.repo) return [];
   try {
     const root = store.layout.root;
-    const out = runGit(root, ['diff', '--no-ext-diff', '--name-only', '-z', '--relative', '--', relative(root, store.layout.events)]);
+    const out = runGit(root, [
+      'diff',
+      '--no-ext-diff',
+      '--name-only',
+      '-z',
+      '--relative',
+      '--',
+      relative(root, store.layout.events),
+    ]);
     return out.split('\0').filter((f) => f.endsWith('.md'));
   } catch {
     return [];
@@ -92,7 +105,15 @@ function readsWhole(bytes: Buffer): boolean {
  * segments swapped, one log's bytes written over another's): the events git's copy lacks are
  * kept in a new segment, and the file aside, first. Returns how many were kept.
  */
-function restoreFromGit(store: Store, name: string, rel: string, blob: Buffer, now: () => Date, report: RepairReport, keepAside = false): number {
+function restoreFromGit(
+  store: Store,
+  name: string,
+  rel: string,
+  blob: Buffer,
+  now: () => Date,
+  report: RepairReport,
+  keepAside = false,
+): number {
   const l = store.layout;
   const path = join(l.root, rel);
   const extra = name === LOCAL ? null : eventsGitLacks(path, blob, now().getTime());
@@ -101,7 +122,8 @@ function restoreFromGit(store: Store, name: string, rel: string, blob: Buffer, n
     const aside = join(l.aside, `${name.replaceAll('/', '__')}.${now().toISOString().replace(/[:.]/g, '-')}`);
     mkdirSync(l.aside, { recursive: true });
     copyFileSync(path, aside);
-    if (extra.events.length) store.file(newSegmentName(now(), randomHex(3))).append(serialize(extra.events), extra.events);
+    if (extra.events.length)
+      store.file(newSegmentName(now(), randomHex(3))).append(serialize(extra.events), extra.events);
     report.salvaged.push({ file: rel, kept: extra.events.length, lost: extra.lost, aside });
   }
   mkdirSync(join(path, '..'), { recursive: true });
@@ -121,7 +143,9 @@ function eventsGitLacks(path: string, blob: Buffer, now: number): { events: GccE
   if (bytes.equals(blob)) return null;
   const inGit = new Set(parseBytes(blob).events.map((e) => e.id));
   const s = salvage(bytes, now);
-  const events = s.events.filter((e) => !inGit.has(e.id)).map(({ more: _m, ...e }, i) => ({ ...e, seq: i + 1 }) as GccEvent);
+  const events = s.events
+    .filter((e) => !inGit.has(e.id))
+    .map(({ more: _m, ...e }, i) => ({ ...e, seq: i + 1 }) as GccEvent);
   return { events, lost: s.lost };
 }
 
@@ -141,9 +165,22 @@ function readTrusted(store: Store, now: number, damage: GccError[], faults: Set<
       if (f.meta.size >= entry.size && r.prefixCrc === entry.crc) continue;
       const fault = r.tail ? null : ledgerDisagrees(held, entry);
       if (fault) faults.add(f.name);
-      damage.push(fault ?? intactDamage(held, entry, now) ?? gccError('E_CORRUPT', `${f.rel}: its acknowledged bytes are not what they were`, 'run `gctx doctor --repair`', { file: f.rel }));
+      damage.push(
+        fault ??
+          intactDamage(held, entry, now) ??
+          gccError(
+            'E_CORRUPT',
+            `${f.rel}: its acknowledged bytes are not what they were`,
+            'run `gctx doctor --repair`',
+            { file: f.rel },
+          ),
+      );
     } catch (err) {
-      damage.push(err instanceof GccError ? err : gccError('E_CORRUPT', String(err), 'run `gctx doctor --repair`', { file: f.rel }));
+      damage.push(
+        err instanceof GccError
+          ? err
+          : gccError('E_CORRUPT', String(err), 'run `gctx doctor --repair`', { file: f.rel }),
+      );
     }
   }
 }
@@ -153,7 +190,14 @@ function readTrusted(store: Store, now: number, damage: GccError[], faults: Set<
  * (rebuildLog): the file as it stood is kept aside. Returns how many events the file holds now, 0
  * when it was not rewritten.
  */
-function rewriteWhole(store: Store, name: string, rel: string, entry: { size: number; crc: number }, now: () => Date, report: RepairReport): number {
+function rewriteWhole(
+  store: Store,
+  name: string,
+  rel: string,
+  entry: { size: number; crc: number },
+  now: () => Date,
+  report: RepairReport,
+): number {
   const path = join(store.layout.root, rel);
   let bytes: Buffer;
   try {
@@ -194,7 +238,16 @@ function syncJournal(store: Store): void {
 export async function repairMemory(root: string, now: () => Date): Promise<RepairReport> {
   const l = layout(root);
   const store = new Store(l);
-  const report: RepairReport = { ledger: false, resolved: [], restored: [], salvaged: [], rewritten: [], reacknowledged: [], lost: [], journal: [] };
+  const report: RepairReport = {
+    ledger: false,
+    resolved: [],
+    restored: [],
+    salvaged: [],
+    rewritten: [],
+    reacknowledged: [],
+    lost: [],
+    journal: [],
+  };
   await store.withLock(() => {
     // This clone's own logs first, from its journal: nothing of them needs git then.
     report.journal.push(...store.reconcileJournal(now()));
@@ -208,7 +261,16 @@ export async function repairMemory(root: string, now: () => Date): Promise<Repai
       delete store.ledger.logs[name];
       store.logs.delete(name);
       report.reacknowledged.push(f.rel);
-      records.push({ type: 'memory.repaired', data: { segment: 'ledger', kept: 0, lost: 0, reason: `the ledger's entry for ${f.rel} was edited or damaged; the log, which reads whole, was acknowledged as it stands` }, branch: MAIN });
+      records.push({
+        type: 'memory.repaired',
+        data: {
+          segment: 'ledger',
+          kept: 0,
+          lost: 0,
+          reason: `the ledger's entry for ${f.rel} was edited or damaged; the log, which reads whole, was acknowledged as it stands`,
+        },
+        branch: MAIN,
+      });
     }
     for (const d of damage) {
       const rel = d.file;
@@ -232,7 +294,16 @@ export async function repairMemory(root: string, now: () => Date): Promise<Repai
       // was added): the file is rewritten as gctx wrote it, nothing lost.
       const whole = entry ? rewriteWhole(store, name, rel, entry, now, report) : 0;
       if (whole) {
-        records.push({ type: 'memory.repaired', data: { segment: name, kept: whole, lost: 0, reason: `${d.message}; rewritten as gctx wrote it, the file as it was kept aside` }, branch: MAIN });
+        records.push({
+          type: 'memory.repaired',
+          data: {
+            segment: name,
+            kept: whole,
+            lost: 0,
+            reason: `${d.message}; rewritten as gctx wrote it, the file as it was kept aside`,
+          },
+          branch: MAIN,
+        });
         continue;
       }
       const got = fromGit(store, path, entry);
@@ -242,7 +313,17 @@ export async function repairMemory(root: string, now: () => Date): Promise<Repai
         // A copy holding less than was acknowledged: the shortfall is a loss, on record.
         const lost = got.short ? Math.max(1, (entry?.seq ?? 0) - inGit - kept) : 0;
         if (lost) report.lost.push({ file: rel, events: lost });
-        if (kept || lost) records.push({ type: 'memory.repaired', data: { segment: name, kept, lost, reason: `${d.message}; restored from git${kept ? `, and the ${kept} ${kept === 1 ? 'event' : 'events'} the file held that git's copy lacks were kept in a new segment` : ''}${lost ? `; git's copy held less than was acknowledged: ${lost} ${lost === 1 ? 'event' : 'events'} lost` : ''}` }, branch: MAIN });
+        if (kept || lost)
+          records.push({
+            type: 'memory.repaired',
+            data: {
+              segment: name,
+              kept,
+              lost,
+              reason: `${d.message}; restored from git${kept ? `, and the ${kept} ${kept === 1 ? 'event' : 'events'} the file held that git's copy lacks were kept in a new segment` : ''}${lost ? `; git's copy held less than was acknowledged: ${lost} ${lost === 1 ? 'event' : 'events'} lost` : ''}`,
+            },
+            branch: MAIN,
+          });
         continue;
       }
       let bytes: Buffer | null = null;
@@ -253,7 +334,11 @@ export async function repairMemory(root: string, now: () => Date): Promise<Repai
       }
       if (!bytes) {
         report.lost.push({ file: rel, events: entry?.seq ?? 0 });
-        records.push({ type: 'memory.repaired', data: { segment: name, kept: 0, lost: entry?.seq ?? 0, reason: 'the file vanished and git holds no copy' }, branch: MAIN });
+        records.push({
+          type: 'memory.repaired',
+          data: { segment: name, kept: 0, lost: entry?.seq ?? 0, reason: 'the file vanished and git holds no copy' },
+          branch: MAIN,
+        });
         continue;
       }
       const s = salvage(bytes, now().getTime());
@@ -271,7 +356,11 @@ export async function repairMemory(root: string, now: () => Date): Promise<Repai
       }
       const lost = Math.max(s.lost, (entry?.seq ?? 0) - s.events.length);
       report.salvaged.push({ file: rel, kept: s.events.length, lost, aside });
-      records.push({ type: 'memory.repaired', data: { segment: name, kept: s.events.length, lost, reason: d.message }, branch: MAIN });
+      records.push({
+        type: 'memory.repaired',
+        data: { segment: name, kept: s.events.length, lost, reason: d.message },
+        branch: MAIN,
+      });
     }
     if (store.ledgerLost) {
       // Nothing says what this clone acknowledged, but git says what was committed: a committed
@@ -289,7 +378,17 @@ export async function repairMemory(root: string, now: () => Date): Promise<Repai
       // is acknowledged, and the loss of the ledger is on record.
       store.forgetLedger();
       report.ledger = true;
-      records.push({ type: 'memory.repaired', data: { segment: 'ledger', kept: 0, lost: 0, reason: 'the ledger of what this clone acknowledged was missing or damaged; the logs were acknowledged as they stood' }, branch: MAIN });
+      records.push({
+        type: 'memory.repaired',
+        data: {
+          segment: 'ledger',
+          kept: 0,
+          lost: 0,
+          reason:
+            'the ledger of what this clone acknowledged was missing or damaged; the logs were acknowledged as they stood',
+        },
+        branch: MAIN,
+      });
     }
     // From now on the memory is what stands on disk, the journal's copies too: acknowledge it
     // whole, then record the losses.

@@ -13,12 +13,41 @@ export const SNAPSHOT_FORMAT = 11;
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function reviveState(raw: unknown): MemoryState | null {
-  if (!isRecord(raw) || !isRecord(raw.branches) || !isRecord(raw.files) || !isRecord(raw.sessions) || !Array.isArray(raw.objectives) || !Array.isArray(raw.failedApproaches) || !Array.isArray(raw.constraints)) return null;
-  if (typeof raw.lastId !== 'string' || typeof raw.events !== 'number' || typeof raw.defaultBranch !== 'string' || typeof raw.lastMoved !== 'string') return null;
+  if (
+    !isRecord(raw) ||
+    !isRecord(raw.branches) ||
+    !isRecord(raw.files) ||
+    !isRecord(raw.sessions) ||
+    !Array.isArray(raw.objectives) ||
+    !Array.isArray(raw.failedApproaches) ||
+    !Array.isArray(raw.constraints)
+  )
+    return null;
+  if (
+    typeof raw.lastId !== 'string' ||
+    typeof raw.events !== 'number' ||
+    typeof raw.defaultBranch !== 'string' ||
+    typeof raw.lastMoved !== 'string'
+  )
+    return null;
   const branches = dict<BranchInfo>();
   for (const [name, b] of Object.entries(raw.branches)) {
-    if (branchNameProblem(name) || !isRecord(b) || !isRecord(b.pending) || !isRecord(b.pending.files) || !Array.isArray(b.pending.failures) || !Array.isArray(b.labels)) return null;
-    branches[name] = { ...(b as unknown as BranchInfo), pending: { ...(b.pending as unknown as BranchInfo['pending']), files: dict(Object.entries(b.pending.files) as never) } };
+    if (
+      branchNameProblem(name) ||
+      !isRecord(b) ||
+      !isRecord(b.pending) ||
+      !isRecord(b.pending.files) ||
+      !Array.isArray(b.pending.failures) ||
+      !Array.isArray(b.labels)
+    )
+      return null;
+    branches[name] = {
+      ...(b as unknown as BranchInfo),
+      pending: {
+        ...(b.pending as unknown as BranchInfo['pending']),
+        files: dict(Object.entries(b.pending.files) as never),
+      },
+    };
   }
   return {
     ...(raw as unknown as MemoryState),

@@ -14,7 +14,15 @@
  */
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { type LogRow, loadSqlite, type SearchDoc, SearchIndex, type SearchKind, type SearchResult, type Sqlite } from '../context/search-index.js';
+import {
+  type LogRow,
+  loadSqlite,
+  type SearchDoc,
+  SearchIndex,
+  type SearchKind,
+  type SearchResult,
+  type Sqlite,
+} from '../context/search-index.js';
 import { scanSearch } from '../context/search-scan.js';
 import { normalizeLine } from '../decider/objectives.js';
 import type { GccEvent } from '../events/types.js';
@@ -43,7 +51,8 @@ export function storeLogs(store: Store): SearchLogs {
   return {
     list() {
       const out = new Map<string, { size: number; sum: number }>();
-      for (const [name, e] of Object.entries(store.ledger.logs)) if (name !== LOCAL) out.set(name, { size: e.size, sum: e.crc });
+      for (const [name, e] of Object.entries(store.ledger.logs))
+        if (name !== LOCAL) out.set(name, { size: e.size, sum: e.crc });
       return out;
     },
     read: (name, visit) => store.file(name).scan(visit),
@@ -80,21 +89,45 @@ export function docsOf(e: GccEvent): SearchDoc[] {
       if (d.abandon) return [];
       const kind: SearchKind = d.merge ? 'synthesis' : 'commit';
       // What was learned defaults to what is integrated: said once.
-      const learned = d.merge && d.merge.learned.trim() && d.merge.learned !== d.contribution ? `Learned: ${d.merge.learned}` : '';
+      const learned =
+        d.merge && d.merge.learned.trim() && d.merge.learned !== d.contribution ? `Learned: ${d.merge.learned}` : '';
       const files = d.files.map((f) => f.path).join(' ');
-      const text = [beyondTitle(d.contribution, d.title), learned, d.next ? `Next: ${d.next}` : '', files].filter(Boolean).join('\n');
+      const text = [beyondTitle(d.contribution, d.title), learned, d.next ? `Next: ${d.next}` : '', files]
+        .filter(Boolean)
+        .join('\n');
       return [{ ...base, id: e.id, kind, ref: d.label, title: d.title, hash: d.id, text }];
     }
     case 'branch.created':
       return [
         { ...base, id: e.id, kind: 'purpose', ref: e.data.name, title: e.data.name, text: e.data.purpose },
-        ...e.data.hypotheses.map((h, i) => ({ ...base, id: `${e.id}.h${i}`, kind: 'hypothesis' as const, ref: e.data.name, text: h })),
+        ...e.data.hypotheses.map((h, i) => ({
+          ...base,
+          id: `${e.id}.h${i}`,
+          kind: 'hypothesis' as const,
+          ref: e.data.name,
+          text: h,
+        })),
       ];
     case 'ota.logged':
-      return [{ ...base, id: e.id, kind: 'log', text: [e.data.observation, e.data.thought, e.data.action].filter(Boolean).join('\n') }];
+      return [
+        {
+          ...base,
+          id: e.id,
+          kind: 'log',
+          text: [e.data.observation, e.data.thought, e.data.action].filter(Boolean).join('\n'),
+        },
+      ];
     case 'tool.recorded': {
       const files = e.data.files.map((f) => f.path).join(' ');
-      return [{ ...base, id: e.id, kind: 'tool', ref: e.data.tool, text: [e.data.input, e.data.result, files].filter(Boolean).join('\n') }];
+      return [
+        {
+          ...base,
+          id: e.id,
+          kind: 'tool',
+          ref: e.data.tool,
+          text: [e.data.input, e.data.result, files].filter(Boolean).join('\n'),
+        },
+      ];
     }
     case 'objective.added':
     case 'objective.edited':
@@ -102,7 +135,10 @@ export function docsOf(e: GccEvent): SearchDoc[] {
     case 'branch.abandoned':
       return [{ ...base, id: e.id, kind: 'abandon', ref: e.data.branch, text: e.data.reason }];
     case 'notes.patched': {
-      const added = e.data.patch.split('\n').filter((l) => l.startsWith('+') && !l.startsWith('+++')).map((l) => l.slice(1));
+      const added = e.data.patch
+        .split('\n')
+        .filter((l) => l.startsWith('+') && !l.startsWith('+++'))
+        .map((l) => l.slice(1));
       return added.some((l) => l.trim()) ? [{ ...base, id: e.id, kind: 'notes', text: added.join('\n') }] : [];
     }
     default:
@@ -184,11 +220,16 @@ export class MemorySearch {
     for (const s of ['', ...SIDECARS]) rmSync(this.path + s, { force: true });
   }
 
-  /** The logs the index has not been fed as they stand, in name order (segments are named by time: the last indexed are the newest). */
+  /**
+   * The logs the index has not been fed as they stand, in name order (segments are named by time: the last indexed are
+   * the newest).
+   */
   private stale(idx: SearchIndex): { stale: Stale; bytes: number } {
     const want = this.logs.list();
     const had = idx.logs();
-    const stale: Stale = [...want].filter(([name, w]) => had.get(name)?.size !== w.size || had.get(name)?.sum !== w.sum).sort(([a], [b]) => (a < b ? -1 : 1));
+    const stale: Stale = [...want]
+      .filter(([name, w]) => had.get(name)?.size !== w.size || had.get(name)?.sum !== w.sum)
+      .sort(([a], [b]) => (a < b ? -1 : 1));
     for (const name of had.keys()) if (!want.has(name)) stale.push([name, null]);
     return { stale, bytes: stale.reduce((n, [, w]) => n + (w?.size ?? 0), 0) };
   }

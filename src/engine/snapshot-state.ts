@@ -33,12 +33,24 @@ export interface SnapshotState {
  * as far, or bytes that fail its checksum (edited in place, or damaged: `warn` is told).
  */
 export function snapshotState(l: Layout, store: Store, now: number, warn: (w: string) => void): SnapshotState | null {
-  const snap = readSnapshot(l, SNAPSHOT_FORMAT, reviveState, () => store.longPass?.(), () => warn(DAMAGED));
-  if (!snap || snap.epoch !== store.ledger.epoch || !store.ledger.epoch || snap.ledger !== ledgerIdentity(l)) return null;
+  const snap = readSnapshot(
+    l,
+    SNAPSHOT_FORMAT,
+    reviveState,
+    () => store.longPass?.(),
+    () => warn(DAMAGED),
+  );
+  if (!snap || snap.epoch !== store.ledger.epoch || !store.ledger.epoch || snap.ledger !== ledgerIdentity(l))
+    return null;
   store.readUnread(now);
   const delta = deltaSince(store, snap.logs, now);
   if (!delta || (delta.length > 0 && delta[0]!.id <= snap.state.lastId)) return null;
-  return { state: evolveUnfrozen(snap.state, delta), at: snap.state.events, bytes: snap.bytes, logBytes: Object.values(snap.logs).reduce((n, x) => n + x.size, 0) };
+  return {
+    state: evolveUnfrozen(snap.state, delta),
+    at: snap.state.events,
+    bytes: snap.bytes,
+    logBytes: Object.values(snap.logs).reduce((n, x) => n + x.size, 0),
+  };
 }
 
 /**
@@ -67,12 +79,21 @@ function deltaSince(store: Store, logs: Record<string, SnapshotLog>, now: number
  * removed and said, with where the two first differ; the caller writes it again from the logs.
  * Returns whether it differed.
  */
-export function snapshotDiffers(l: Layout, store: Store, now: number, digest: string, replayed: MemoryState, warn: (w: string) => void): boolean {
+export function snapshotDiffers(
+  l: Layout,
+  store: Store,
+  now: number,
+  digest: string,
+  replayed: MemoryState,
+  warn: (w: string) => void,
+): boolean {
   if (digestOf(replayed) === digest) return false;
   // Where they differ, read again: rare, so verify does not otherwise hold two states.
   const got = snapshotState(l, store, now, warn);
   const at = got && got.state.lastId === replayed.lastId ? firstDifference(got.state, replayed) : null;
   removeSnapshot(l);
-  warn(`${SNAPSHOT_FILE}: holds a state the logs do not fold to${at ? ` (at ${at})` : ''}: not used; written again from the logs`);
+  warn(
+    `${SNAPSHOT_FILE}: holds a state the logs do not fold to${at ? ` (at ${at})` : ''}: not used; written again from the logs`,
+  );
   return true;
 }

@@ -23,7 +23,6 @@ import { signatureOf } from '../store/log-meta.js';
 import { assertNoSymlink, type Layout, openNoFollow } from '../store/paths.js';
 import { freshText, replaceText, sameText, writePieces } from '../store/text-file.js';
 
-
 /** What the checkpoint file holds. */
 interface Checkpoint {
   stamp: string | null;
@@ -31,7 +30,10 @@ interface Checkpoint {
   seen: Record<string, string>;
 }
 
-/** Where the checkpoint is kept: the ledger (Store.views, Store.saveViews), written with the operation's acknowledgement. */
+/**
+ * Where the checkpoint is kept: the ledger (Store.views, Store.saveViews), written with the operation's
+ * acknowledgement.
+ */
 export interface CheckpointStore {
   views(): Record<string, unknown> | null;
   saveViews(views: Record<string, unknown>): void;
@@ -189,10 +191,15 @@ export class ViewWriter {
     const path = this.l.commitOf(branch);
     assertNoSymlink(this.l.root, path);
     this.ensureDir(dirname(path));
-    writePieces(path, (put) => {
-      put(commitHeader(branch));
-      feed((e) => put(renderCommit(e, displayLabel(b, e.data.label, e.data.id))));
-    }, undefined, true);
+    writePieces(
+      path,
+      (put) => {
+        put(commitHeader(branch));
+        feed((e) => put(renderCommit(e, displayLabel(b, e.data.label, e.data.id))));
+      },
+      undefined,
+      true,
+    );
   }
 
   /** A branch's log.md from its latest events (id order). */
@@ -224,7 +231,8 @@ export class ViewWriter {
 
 function parseCheckpoint(c: Record<string, unknown> | null): Checkpoint {
   const seen = Object.create(null) as Record<string, string>;
-  if (c && c.seen && typeof c.seen === 'object') for (const [k, v] of Object.entries(c.seen)) if (typeof v === 'string') seen[k] = v;
+  if (c && c.seen && typeof c.seen === 'object')
+    for (const [k, v] of Object.entries(c.seen)) if (typeof v === 'string') seen[k] = v;
   return { stamp: c && typeof c.stamp === 'string' ? c.stamp : null, seen };
 }
 
@@ -239,7 +247,9 @@ function parseCheckpoint(c: Record<string, unknown> | null): Checkpoint {
  */
 export class FullRebuild {
   private readonly dir: string;
-  /** Per branch with commits: its temporary commit.md, open (fd ≥ 0) while the branch is, and the text not yet written. */
+  /**
+   * Per branch with commits: its temporary commit.md, open (fd ≥ 0) while the branch is, and the text not yet written.
+   */
   private readonly commitFiles = new Map<string, { path: string; fd: number; pending: string }>();
   private readonly rings = new Map<string, GccEvent[]>();
   private readonly counts = new Map<string, number>();
@@ -335,7 +345,11 @@ export class FullRebuild {
       }
       const closed = this.written.get(b.name);
       if (closed && !this.late.has(b.name)) renameSync(closed, this.l.logOf(b.name));
-      else if (!closed) views.put(this.l.logOf(b.name), logHeader(b.name) + (this.rings.get(b.name) ?? []).slice(-shownOf(b.logged)).map(logEntry).join(''));
+      else if (!closed)
+        views.put(
+          this.l.logOf(b.name),
+          logHeader(b.name) + (this.rings.get(b.name) ?? []).slice(-shownOf(b.logged)).map(logEntry).join(''),
+        );
     }
   }
 }

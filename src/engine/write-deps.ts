@@ -4,11 +4,26 @@
  */
 import type { Redact } from './aside.js';
 
-/** The decider and the command redactor, loaded by the first write and kept (an import() of a loaded module still resolves it again). */
-let writing: Promise<{ decide: typeof import('../decider/decide.js').decide; redactCommand: typeof import('./redact-command.js').redactCommand; redactFiles: typeof import('./redact-command.js').redactFiles; redact: Redact }> | undefined;
+/**
+ * The decider and the command redactor, loaded by the first write and kept (an import() of a loaded module still
+ * resolves it again).
+ */
+let writing:
+  | Promise<{
+      decide: typeof import('../decider/decide.js').decide;
+      redactCommand: typeof import('./redact-command.js').redactCommand;
+      redactFiles: typeof import('./redact-command.js').redactFiles;
+      redact: Redact;
+    }>
+  | undefined;
 export function writeDeps() {
   writing ??= Promise.all([import('../decider/decide.js'), redactors()]).then(
-    ([d, r]) => ({ decide: d.decide, redactCommand: r.redactCommand, redactFiles: r.redactFiles, redact: r.redactSecrets }),
+    ([d, r]) => ({
+      decide: d.decide,
+      redactCommand: r.redactCommand,
+      redactFiles: r.redactFiles,
+      redact: r.redactSecrets,
+    }),
     (err: unknown) => {
       writing = undefined;
       throw err;

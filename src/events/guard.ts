@@ -23,7 +23,10 @@ export const BLOCKED = 'blocked: ';
 
 const firstSentence = (reason: string) => reason.slice(0, reason.indexOf(';'));
 const REFUSALS = [
-  ...[GCC_WRITE_REASON, GIT_UNCOMMITTED_REASON].map((r) => ({ head: BLOCKED + firstSentence(r), git: r === GIT_UNCOMMITTED_REASON })),
+  ...[GCC_WRITE_REASON, GIT_UNCOMMITTED_REASON].map((r) => ({
+    head: BLOCKED + firstSentence(r),
+    git: r === GIT_UNCOMMITTED_REASON,
+  })),
   { head: BLOCKED + EARLIER_WRITE_HEAD, git: false },
 ];
 

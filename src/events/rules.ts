@@ -42,7 +42,8 @@ export function configValueProblem(key: string, value: unknown): string | null {
   if (!Object.hasOwn(DEFAULT_CONFIG, key)) return null;
   const want = typeof DEFAULT_CONFIG[key as keyof Config];
   if (typeof value !== want) return `${key} takes a ${want}`;
-  if (want === 'number' && (!Number.isInteger(value) || (value as number) < 1 || (value as number) > CONFIG_MAX)) return `${key} takes a whole number from 1 to ${CONFIG_MAX}`;
+  if (want === 'number' && (!Number.isInteger(value) || (value as number) < 1 || (value as number) > CONFIG_MAX))
+    return `${key} takes a whole number from 1 to ${CONFIG_MAX}`;
   return null;
 }
 
@@ -67,8 +68,10 @@ export function branchNameProblem(name: unknown): string | null {
     if (seg === '.' || seg === '..') return 'a branch name cannot contain `.` or `..` segments';
     if (seg.endsWith('.') || seg.endsWith(' ')) return 'a branch name segment cannot end with a dot or a space';
     if (RESERVED.test(seg)) return `\`${seg}\` is a reserved file name on Windows`;
-    if (/\.(md|yaml|lock|json)$/i.test(seg)) return 'a branch name segment cannot end in .md, .yaml, .json or .lock (those are memory files)';
-    if (!SEGMENT.test(seg)) return 'each segment must start with a letter or digit and use only letters, digits, `.`, `_` and `-`';
+    if (/\.(md|yaml|lock|json)$/i.test(seg))
+      return 'a branch name segment cannot end in .md, .yaml, .json or .lock (those are memory files)';
+    if (!SEGMENT.test(seg))
+      return 'each segment must start with a letter or digit and use only letters, digits, `.`, `_` and `-`';
   }
   return null;
 }
@@ -87,7 +90,9 @@ export function newBranchNameProblem(name: unknown): string | null {
   return null;
 }
 
-/** A name like `name` that newBranchNameProblem accepts, for a fix to suggest (`a..b` → `a-b`); null when none is near. */
+/**
+ * A name like `name` that newBranchNameProblem accepts, for a fix to suggest (`a..b` → `a-b`); null when none is near.
+ */
 export function branchNameLike(name: string): string | null {
   const segs = name
     .split(/[/\\]+/)
@@ -100,7 +105,10 @@ export function branchNameLike(name: string): string | null {
     )
     .filter(Boolean)
     .map((seg) => (RESERVED.test(seg) ? `${seg.replaceAll('.', '-')}-x` : seg));
-  const like = segs.join('/').slice(0, 100).replace(/[^A-Za-z0-9]+$/, '');
+  const like = segs
+    .join('/')
+    .slice(0, 100)
+    .replace(/[^A-Za-z0-9]+$/, '');
   return like && !newBranchNameProblem(like) ? like : null;
 }
 

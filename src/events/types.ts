@@ -126,7 +126,13 @@ export const EVENT_TYPES = [
 ] as const satisfies readonly EventType[];
 
 /** Types that live in this clone's local log and never travel through git. */
-export const LOCAL_TYPES: ReadonlySet<EventType> = new Set<EventType>(['branch.switched', 'session.started', 'session.compacted', 'session.ended', 'prompt.recorded']);
+export const LOCAL_TYPES: ReadonlySet<EventType> = new Set<EventType>([
+  'branch.switched',
+  'session.started',
+  'session.compacted',
+  'session.ended',
+  'prompt.recorded',
+]);
 
 export const isLocalType = (type: EventType): boolean => LOCAL_TYPES.has(type);
 

@@ -25,7 +25,9 @@ function escapeJson(json: string): string {
 
 /** CRC-32 of the entry's bytes as they stand in the file, from its first byte to the end of the JSON. */
 function crcHex(prose: string, json: string): string {
-  return crc32(Buffer.from(`${prose}\n${MACHINE_PREFIX}${json}`, 'utf8')).toString(16).padStart(8, '0');
+  return crc32(Buffer.from(`${prose}\n${MACHINE_PREFIX}${json}`, 'utf8'))
+    .toString(16)
+    .padStart(8, '0');
 }
 
 /** The envelope in its canonical key order, so bytes are deterministic. */
@@ -52,7 +54,11 @@ export function assertEntrySize(events: readonly Pick<GccEvent, 'branch' | 'type
     const probe = { id: '0'.repeat(22), seq: 1, at: new Date(0).toISOString(), ...ev } as GccEvent;
     const bytes = Buffer.byteLength(serializeEvent(probe), 'utf8');
     if (bytes > MAX_ENTRY_BYTES) {
-      throw gccError('E_INVALID_ARGUMENT', `this ${ev.type} would take ${(bytes / 1024 / 1024).toFixed(1)} MiB of the log; an entry is at most ${MAX_ENTRY_BYTES / 1024 / 1024} MiB`, 'summarize the text (the log keeps what matters, not whole outputs), or record fewer files');
+      throw gccError(
+        'E_INVALID_ARGUMENT',
+        `this ${ev.type} would take ${(bytes / 1024 / 1024).toFixed(1)} MiB of the log; an entry is at most ${MAX_ENTRY_BYTES / 1024 / 1024} MiB`,
+        'summarize the text (the log keeps what matters, not whole outputs), or record fewer files',
+      );
     }
   }
 }
@@ -100,14 +106,26 @@ export interface ParseOptions {
  */
 export function parseBytes(buf: Buffer, o: ParseOptions = {}): ParsedLog {
   const base = o.base ?? 0;
-  const p = new EntryParser(o.file ?? 'log.md', o.startSeq ?? 0, base, o.lineAt ?? ((offset) => lineOf(buf, offset - base)), o.now, o.lastId ?? '', o.ordered ?? true);
+  const p = new EntryParser(
+    o.file ?? 'log.md',
+    o.startSeq ?? 0,
+    base,
+    o.lineAt ?? ((offset) => lineOf(buf, offset - base)),
+    o.now,
+    o.lastId ?? '',
+    o.ordered ?? true,
+  );
   p.feed(buf, base, true);
   const validEnd = p.finish();
   return { events: p.events, validLength: validEnd - base, tail: buf.toString('utf8', validEnd - base) };
 }
 
 /** Lines without their trailing blanks: what an editor's trim (or a CRLF checkout) leaves of them. */
-const trimLines = (text: string): string => text.split('\n').map((l) => l.trimEnd()).join('\n');
+const trimLines = (text: string): string =>
+  text
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .join('\n');
 
 /** Text between entries that is only blank lines and a separator, whole or trimmed. */
 const BETWEEN = /^\s*(?:-{1,3}\s*)?$/;

@@ -56,20 +56,35 @@ function decode(buf: Buffer, start: number, end: number): string {
 }
 
 /** How to get past a damaged entry: git first, else salvage with the loss on record. */
-const REPAIR = 'restore the file from git (`git checkout -- <file>`), or run `gctx doctor --repair`: what still reads is kept and the loss recorded';
+const REPAIR =
+  'restore the file from git (`git checkout -- <file>`), or run `gctx doctor --repair`: what still reads is kept and the loss recorded';
 /** Text that is not an entry: git's copy, or the text moved out. */
 const STRAY = 'restore the file from git, or move the stray text out of it: only gctx writes memory logs';
-/** A segment git checked out with CRLF: repair restores git's bytes; gctx's info/attributes keeps git from converting it again. */
-const CRLF_FIX = 'run `gctx doctor --repair`: it restores the file as git holds it, and gctx has told git (in .git/info/attributes) not to convert the memory\'s segments again';
+/**
+ * A segment git checked out with CRLF: repair restores git's bytes; gctx's info/attributes keeps git from converting it
+ * again.
+ */
+const CRLF_FIX =
+  "run `gctx doctor --repair`: it restores the file as git holds it, and gctx has told git (in .git/info/attributes) not to convert the memory's segments again";
 const CR = 0x0d;
 /** An event this gctx cannot read may come from a newer one: repairing would drop it. */
-const UPGRADE = 'if a newer gctx wrote it, upgrade (`npm install -g git-context-controller@latest`) and do not repair: `gctx doctor --repair` drops what this version cannot read. Otherwise restore the file from git (`git checkout -- <file>`)';
+const UPGRADE =
+  'if a newer gctx wrote it, upgrade (`npm install -g git-context-controller@latest`) and do not repair: `gctx doctor --repair` drops what this version cannot read. Otherwise restore the file from git (`git checkout -- <file>`)';
 
 /** The fixes above for a log git holds no copy of (the open segment before its first commit, the local log). */
 const WITHOUT_GIT: [string, string][] = [
   [REPAIR, 'run `gctx doctor --repair`: what still reads is kept and the loss recorded'],
-  [STRAY, 'move the stray text out of it (only gctx writes memory logs), or run `gctx doctor --repair`: it keeps the file aside and every event that reads'],
-  [UPGRADE, UPGRADE.replace(/ Otherwise .*$/, ' Otherwise run `gctx doctor --repair`: what still reads is kept and the loss recorded')],
+  [
+    STRAY,
+    'move the stray text out of it (only gctx writes memory logs), or run `gctx doctor --repair`: it keeps the file aside and every event that reads',
+  ],
+  [
+    UPGRADE,
+    UPGRADE.replace(
+      / Otherwise .*$/,
+      ' Otherwise run `gctx doctor --repair`: what still reads is kept and the loss recorded',
+    ),
+  ],
 ];
 
 /** A parser's fix for `file` without the way through git, for a file git holds no copy of; other fixes unchanged. */
@@ -108,7 +123,10 @@ export class EntryParser {
   }
 
   private corrupt(message: string, fix: string, offset: number): GccError {
-    return gccError('E_CORRUPT', message, fix.replace('<file>', this.file), { file: this.file, line: this.lineAt(offset) });
+    return gccError('E_CORRUPT', message, fix.replace('<file>', this.file), {
+      file: this.file,
+      line: this.lineAt(offset),
+    });
   }
 
   /**
@@ -126,12 +144,20 @@ export class EntryParser {
         if (m === -1 || lineEnd === -1 || lineEnd + TERMINATOR.length > view.length) {
           // An entry longer than any gctx writes is refused, torn or not, rather than read to its end.
           if (view.length - pos > MAX_ENTRY_READ) {
-            throw this.corrupt(`log entry runs past ${MAX_ENTRY_READ / 1024 / 1024} MiB without its end (gctx writes at most ${MAX_ENTRY_BYTES / 1024 / 1024} MiB an entry)`, REPAIR, base + pos);
+            throw this.corrupt(
+              `log entry runs past ${MAX_ENTRY_READ / 1024 / 1024} MiB without its end (gctx writes at most ${MAX_ENTRY_BYTES / 1024 / 1024} MiB an entry)`,
+              REPAIR,
+              base + pos,
+            );
           }
           if (!eof) {
             // The entry continues past the view; text that cannot start one is refused now.
             if (!couldStartEntry(view, pos)) {
-              throw this.corrupt('the log holds text that is not an entry (written by something other than gctx)', STRAY, base + pos);
+              throw this.corrupt(
+                'the log holds text that is not an entry (written by something other than gctx)',
+                STRAY,
+                base + pos,
+              );
             }
             break;
           }
@@ -139,11 +165,20 @@ export class EntryParser {
           // (or zeros, where a filesystem extended the file before its data). Anything else
           // was written by something other than gctx: corruption, not a tear to set aside.
           if (!couldStartEntry(view, pos)) {
-            throw this.corrupt('the end of the log is not an entry (text written by something other than gctx)', STRAY, base + pos);
+            throw this.corrupt(
+              'the end of the log is not an entry (text written by something other than gctx)',
+              STRAY,
+              base + pos,
+            );
           }
           break; // torn tail
         }
-        if (view[lineEnd - 1] === CR) throw this.corrupt("the file's line endings were changed to CRLF (git does that on checkout with `core.autocrlf`)", CRLF_FIX, base + lineEnd + 1);
+        if (view[lineEnd - 1] === CR)
+          throw this.corrupt(
+            "the file's line endings were changed to CRLF (git does that on checkout with `core.autocrlf`)",
+            CRLF_FIX,
+            base + lineEnd + 1,
+          );
         throw this.corrupt('log entry is not followed by its `---` separator', REPAIR, base + lineEnd + 1);
       }
       // <!-- gcc:e JSON CRC8 -->: fixed-width CRC and suffix, so positions are arithmetic.
@@ -162,13 +197,25 @@ export class EntryParser {
         event = validateEvent(JSON.parse(decode(view, jsonStart, jsonEnd)), this.now);
       } catch (err) {
         const why = (err as Error).message;
-        throw this.corrupt(`log entry does not hold a valid event: ${why}`, why.includes(NEWER_GCTX) ? UPGRADE : REPAIR, base + m + 1);
+        throw this.corrupt(
+          `log entry does not hold a valid event: ${why}`,
+          why.includes(NEWER_GCTX) ? UPGRADE : REPAIR,
+          base + m + 1,
+        );
       }
       if (event.seq !== ++this.expectedSeq) {
-        throw this.corrupt(`log entry has sequence ${event.seq}, expected ${this.expectedSeq} (duplicated or reordered entry)`, REPAIR, base + m + 1);
+        throw this.corrupt(
+          `log entry has sequence ${event.seq}, expected ${this.expectedSeq} (duplicated or reordered entry)`,
+          REPAIR,
+          base + m + 1,
+        );
       }
       if (this.ordered && event.id <= this.lastId) {
-        throw this.corrupt(`log entry ${event.id} is not newer than the entry before it (ids grow within a log)`, REPAIR, base + m + 1);
+        throw this.corrupt(
+          `log entry ${event.id} is not newer than the entry before it (ids grow within a log)`,
+          REPAIR,
+          base + m + 1,
+        );
       }
       this.lastId = event.id;
       if (this.events.length === this.batchStartIndex) this.batchStartPos = base + entryStart;

@@ -32,7 +32,9 @@ const KIND: Record<GccEvent['type'], string> = {
   'prompt.recorded': 'USER',
 };
 
-/** One line of free text: line breaks folded and controls shown, so a title cannot open a new line or drive a terminal. */
+/**
+ * One line of free text: line breaks folded and controls shown, so a title cannot open a new line or drive a terminal.
+ */
 export function oneLine(text: string, max = 200): string {
   const flat = flatText(text);
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
@@ -54,7 +56,9 @@ export function header(e: GccEvent): string {
 
 /** Paths, each on the line it is listed on: a path is one line by nature. */
 export function filesText(files: readonly { path: string; added: number; removed: number }[]): string {
-  return files.map((f) => (f.added || f.removed ? `${flatText(f.path)} (+${f.added} -${f.removed})` : flatText(f.path))).join(', ');
+  return files
+    .map((f) => (f.added || f.removed ? `${flatText(f.path)} (+${f.added} -${f.removed})` : flatText(f.path)))
+    .join(', ');
 }
 
 /** The room a view gives a list of files, then how many it left out. */
@@ -136,7 +140,11 @@ export function summaryLine(e: GccEvent): string {
 function body(e: GccEvent): string[] {
   switch (e.type) {
     case 'branch.created':
-      return [field('Action', `Branch ${e.data.name} started from ${e.data.parent}`), field('Purpose', e.data.purpose), ...e.data.hypotheses.map((h) => field('Hypothesis', h))];
+      return [
+        field('Action', `Branch ${e.data.name} started from ${e.data.parent}`),
+        field('Purpose', e.data.purpose),
+        ...e.data.hypotheses.map((h) => field('Hypothesis', h)),
+      ];
     case 'branch.abandoned':
       return [field('Action', `Branch ${e.data.branch} abandoned`), field('Reason', e.data.reason)];
     case 'notes.patched':
@@ -151,7 +159,8 @@ function body(e: GccEvent): string[] {
     case 'tool.recorded': {
       const tool = flatText(e.data.tool);
       const out = [field('Action', e.data.input ? `${tool}: ${e.data.input}` : tool)];
-      if (e.data.result.trim() || e.data.isError) out.push(field(e.data.isError ? 'Error' : 'Observation', e.data.result || '(no output)'));
+      if (e.data.result.trim() || e.data.isError)
+        out.push(field(e.data.isError ? 'Error' : 'Observation', e.data.result || '(no output)'));
       if (e.data.files.length) out.push(field('Files', filesFitted(e.data.files, FILES_ROOM)));
       return out;
     }

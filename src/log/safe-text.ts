@@ -25,7 +25,9 @@ const BREAK_ALL = /\r\n?|[\u0085\u2028\u2029]/g;
 const BREAKS_RUN = /[\n\r\u0085\u2028\u2029]+/g;
 const ANY_BREAK = /[\n\r\u0085\u2028\u2029]/;
 
-/** Text that keeps its lines: every line break a newline, every other control character (bidi ones too) shown as U+FFFD. */
+/**
+ * Text that keeps its lines: every line break a newline, every other control character (bidi ones too) shown as U+FFFD.
+ */
 export function safeText(text: string): string {
   let out = text;
   if (BREAK.test(out)) out = out.replace(BREAK_ALL, '\n');

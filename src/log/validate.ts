@@ -6,15 +6,33 @@
  * from the future.
  */
 import { EVENT_TYPES, type EventType, FORMAT_VERSION, type GccEvent, idTime } from '../events/types.js';
-import { branchNameProblem, COMMIT_HASH, configValueProblem, COMMIT_LABEL, EVENT_ID, MAX_ITEMS, MAX_LINE, MAX_PATH, MAX_TEXT, OBJECTIVE_ID, SHORT_LINE } from '../events/rules.js';
+import {
+  branchNameProblem,
+  COMMIT_HASH,
+  configValueProblem,
+  COMMIT_LABEL,
+  EVENT_ID,
+  MAX_ITEMS,
+  MAX_LINE,
+  MAX_PATH,
+  MAX_TEXT,
+  OBJECTIVE_ID,
+  SHORT_LINE,
+} from '../events/rules.js';
 
 /** How far ahead of this clock an event's id may be: clocks of a team's machines disagree a little. */
 export const FUTURE_SKEW_MS = 24 * 60 * 60 * 1000;
 
 type Check = (v: unknown) => string | null;
 
-const text = (max: number): Check => (v) => (typeof v !== 'string' ? 'is not text' : v.length > max ? `is longer than ${max} characters` : null);
-const pattern = (re: RegExp, what: string): Check => (v) => (typeof v === 'string' && re.test(v) ? null : `is not ${what}`);
+const text =
+  (max: number): Check =>
+  (v) =>
+    typeof v !== 'string' ? 'is not text' : v.length > max ? `is longer than ${max} characters` : null;
+const pattern =
+  (re: RegExp, what: string): Check =>
+  (v) =>
+    typeof v === 'string' && re.test(v) ? null : `is not ${what}`;
 /** Names already found valid: a history names few branches many times. */
 const validNames = new Set<string>();
 function nameProblem(v: unknown): string | null {
@@ -28,32 +46,51 @@ const branch: Check = (v) => {
   return p ? `is not a valid branch name (${p})` : null;
 };
 const bool: Check = (v) => (typeof v === 'boolean' ? null : 'is not true or false');
-const count: Check = (v) => (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= Number.MAX_SAFE_INTEGER ? null : 'is not a whole number');
+const count: Check = (v) =>
+  typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= Number.MAX_SAFE_INTEGER
+    ? null
+    : 'is not a whole number';
 /**
  * Words in a problem that a newer gctx may have caused (a later format, an event type added
  * since): the way out is an upgrade, not a repair that would drop what this one cannot read.
  */
 export const NEWER_GCTX = 'written by a newer gctx?';
-const format: Check = (v) => count(v) ?? ((v as number) > FORMAT_VERSION ? `is ${v as number}, above the ${FORMAT_VERSION} this gctx reads (${NEWER_GCTX})` : null);
-const texts = (max: number): Check => (v) => {
-  if (!Array.isArray(v)) return 'is not a list';
-  if (v.length > MAX_ITEMS) return `has more than ${MAX_ITEMS} items`;
-  for (const s of v) if (text(max)(s)) return 'holds an item that is not text of at most ' + max + ' characters';
-  return null;
-};
+const format: Check = (v) =>
+  count(v) ??
+  ((v as number) > FORMAT_VERSION
+    ? `is ${v as number}, above the ${FORMAT_VERSION} this gctx reads (${NEWER_GCTX})`
+    : null);
+const texts =
+  (max: number): Check =>
+  (v) => {
+    if (!Array.isArray(v)) return 'is not a list';
+    if (v.length > MAX_ITEMS) return `has more than ${MAX_ITEMS} items`;
+    for (const s of v) if (text(max)(s)) return 'holds an item that is not text of at most ' + max + ' characters';
+    return null;
+  };
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const BLOB = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const files: Check = (v) => {
   if (!Array.isArray(v)) return 'is not a list';
   if (v.length > MAX_ITEMS) return `has more than ${MAX_ITEMS} items`;
   for (const f of v) {
-    if (!isRecord(f) || text(MAX_PATH)(f.path) || f.path === '' || count(f.added) || count(f.removed)) return 'holds an entry that is not {path, added, removed}';
-    if (f.blob !== undefined && (typeof f.blob !== 'string' || !BLOB.test(f.blob))) return 'holds a blob that is not 40 or 64 hex digits';
+    if (!isRecord(f) || text(MAX_PATH)(f.path) || f.path === '' || count(f.added) || count(f.removed))
+      return 'holds an entry that is not {path, added, removed}';
+    if (f.blob !== undefined && (typeof f.blob !== 'string' || !BLOB.test(f.blob)))
+      return 'holds a blob that is not 40 or 64 hex digits';
   }
   return null;
 };
-const object = (shape: Shape): Check => (v) => (isRecord(v) ? problemOf(shape, v) : 'is not an object');
-const scalar: Check = (v) => (typeof v === 'string' ? text(MAX_LINE)(v) : typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)) ? null : 'is not a value');
+const object =
+  (shape: Shape): Check =>
+  (v) =>
+    isRecord(v) ? problemOf(shape, v) : 'is not an object';
+const scalar: Check = (v) =>
+  typeof v === 'string'
+    ? text(MAX_LINE)(v)
+    : typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v))
+      ? null
+      : 'is not a value';
 const configObject: Check = (v) => {
   if (!isRecord(v)) return 'is not an object';
   for (const [k, x] of Object.entries(v)) {
@@ -94,7 +131,14 @@ const SHAPES: Record<EventType, Shape> = {
   'branch.merged': { branch, into: branch, commit: pattern(COMMIT_HASH, 'a commit hash') },
   'branch.abandoned': { branch, reason: text(MAX_TEXT) },
   'ota.logged': { observation: text(MAX_TEXT), thought: text(MAX_TEXT), action: text(MAX_TEXT) },
-  'tool.recorded': { tool: text(MAX_LINE), input: text(MAX_TEXT), result: text(MAX_TEXT), isError: bool, files, 'host?': text(SHORT_LINE) },
+  'tool.recorded': {
+    tool: text(MAX_LINE),
+    input: text(MAX_TEXT),
+    result: text(MAX_TEXT),
+    isError: bool,
+    files,
+    'host?': text(SHORT_LINE),
+  },
   'memory.repaired': { segment: text(MAX_PATH), kept: count, lost: count, reason: text(MAX_TEXT) },
   'branch.switched': { to: branch, 'session?': text(SHORT_LINE) },
   'session.started': { session: text(SHORT_LINE), host: text(SHORT_LINE), reason: text(SHORT_LINE) },
@@ -104,7 +148,10 @@ const SHAPES: Record<EventType, Shape> = {
 };
 
 const COMPILED = new Map<string, [string, Check, boolean][]>(
-  Object.entries(SHAPES).map(([type, shape]) => [type, Object.entries(shape).map(([k, check]) => [k.replace('?', ''), check, k.endsWith('?')])]),
+  Object.entries(SHAPES).map(([type, shape]) => [
+    type,
+    Object.entries(shape).map(([k, check]) => [k.replace('?', ''), check, k.endsWith('?')]),
+  ]),
 );
 
 function problemOf(shape: Shape, data: Record<string, unknown>): string | null {
@@ -112,7 +159,11 @@ function problemOf(shape: Shape, data: Record<string, unknown>): string | null {
   return rowsProblem(rows, data, '');
 }
 
-function rowsProblem(rows: readonly (readonly [string, Check, boolean])[], data: Record<string, unknown>, where: string): string | null {
+function rowsProblem(
+  rows: readonly (readonly [string, Check, boolean])[],
+  data: Record<string, unknown>,
+  where: string,
+): string | null {
   for (const [key, check, optional] of rows) {
     const v = Object.hasOwn(data, key) ? data[key] : undefined;
     if (v === undefined && optional) continue;
@@ -133,13 +184,16 @@ export function eventProblem(raw: unknown, now: number = Date.now()): string | n
   if (!isRecord(raw)) return 'not an object';
   const e = raw;
   if (typeof e.id !== 'string' || !EVENT_ID.test(e.id)) return 'missing or malformed id';
-  if (idTime(e.id) > now + FUTURE_SKEW_MS) return `id ${e.id} is dated in the future (${new Date(idTime(e.id)).toISOString()})`;
+  if (idTime(e.id) > now + FUTURE_SKEW_MS)
+    return `id ${e.id} is dated in the future (${new Date(idTime(e.id)).toISOString()})`;
   if (typeof e.seq !== 'number' || !Number.isInteger(e.seq) || e.seq < 1) return 'missing or bad seq';
   if (typeof e.at !== 'string' || !ISO.test(e.at)) return 'missing or bad time';
   const b = nameProblem(e.branch);
   if (b) return `bad branch (${b})`;
-  if (typeof e.type !== 'string' || !TYPES.has(e.type)) return `unknown event type ${JSON.stringify(String(e.type)).slice(0, 80)} (${NEWER_GCTX})`;
-  if (e.more !== undefined && (typeof e.more !== 'number' || !Number.isInteger(e.more) || e.more < 1)) return 'bad batch marker';
+  if (typeof e.type !== 'string' || !TYPES.has(e.type))
+    return `unknown event type ${JSON.stringify(String(e.type)).slice(0, 80)} (${NEWER_GCTX})`;
+  if (e.more !== undefined && (typeof e.more !== 'number' || !Number.isInteger(e.more) || e.more < 1))
+    return 'bad batch marker';
   if (!isRecord(e.data)) return 'missing data';
   const p = rowsProblem(COMPILED.get(e.type)!, e.data, `${e.type}: `);
   if (p || e.type !== 'config.set') return p;

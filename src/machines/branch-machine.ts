@@ -16,12 +16,22 @@ import type { ErrorCode } from '../errors.js';
 import { xstateLib } from '../runtime/lazy-deps.js';
 import type { EventPayloads, NewEvent } from '../events/types.js';
 
-type Domain<K extends 'branch.created' | 'commit.recorded' | 'branch.merged' | 'branch.abandoned'> = { type: K; data: EventPayloads[K] };
+type Domain<K extends 'branch.created' | 'commit.recorded' | 'branch.merged' | 'branch.abandoned'> = {
+  type: K;
+  data: EventPayloads[K];
+};
 
 /** The events a branch's machine takes: the domain events that move or touch a branch. */
-export type BranchMachineEvent = Domain<'branch.created'> | Domain<'commit.recorded'> | Domain<'branch.merged'> | Domain<'branch.abandoned'>;
+export type BranchMachineEvent =
+  | Domain<'branch.created'>
+  | Domain<'commit.recorded'>
+  | Domain<'branch.merged'>
+  | Domain<'branch.abandoned'>;
 
-export type RejectCode = Extract<ErrorCode, 'E_BRANCH_EXISTS' | 'E_BRANCH_NOT_FOUND' | 'E_BRANCH_CLOSED' | 'E_MERGE_SELF' | 'E_MERGE_MAIN' | 'E_ABANDON_MAIN'>;
+export type RejectCode = Extract<
+  ErrorCode,
+  'E_BRANCH_EXISTS' | 'E_BRANCH_NOT_FOUND' | 'E_BRANCH_CLOSED' | 'E_MERGE_SELF' | 'E_MERGE_MAIN' | 'E_ABANDON_MAIN'
+>;
 
 export interface BranchRejected {
   type: 'gcc.rejected';
@@ -42,7 +52,8 @@ export interface BranchContext {
 const reject = (code: RejectCode) => ({ type: 'reject' as const, params: { code } });
 
 const isMain = (context: BranchContext): boolean => context.parent === null;
-const intoSelf = (context: BranchContext, event: BranchMachineEvent): boolean => event.type === 'branch.merged' && event.data.into === context.name;
+const intoSelf = (context: BranchContext, event: BranchMachineEvent): boolean =>
+  event.type === 'branch.merged' && event.data.into === context.name;
 
 /**
  * All that the machine's guards read of a move, as a key: with the state and the event's type
@@ -67,7 +78,12 @@ function defineBranchMachine() {
       intoSelf: ({ context, event }) => intoSelf(context, event),
     },
     actions: {
-      reject: emit(({ context, event }, params: { code: RejectCode }) => ({ type: 'gcc.rejected' as const, code: params.code, branch: context.name, refused: event.type })),
+      reject: emit(({ context, event }, params: { code: RejectCode }) => ({
+        type: 'gcc.rejected' as const,
+        code: params.code,
+        branch: context.name,
+        refused: event.type,
+      })),
       /** The move is legal: the event is what gets appended. */
       accept: emit(({ event }) => ({ type: event.type, data: event.data }) as NewEvent),
     },
@@ -94,7 +110,10 @@ function defineBranchMachine() {
             { guard: 'intoSelf', actions: reject('E_MERGE_SELF') },
             { target: 'merged', actions: 'accept' },
           ],
-          'branch.abandoned': [{ guard: 'isMain', actions: reject('E_ABANDON_MAIN') }, { target: 'abandoned', actions: 'accept' }],
+          'branch.abandoned': [
+            { guard: 'isMain', actions: reject('E_ABANDON_MAIN') },
+            { target: 'abandoned', actions: 'accept' },
+          ],
         },
       },
       merged: {

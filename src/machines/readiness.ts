@@ -46,8 +46,15 @@ function defineReadinessMachine() {
       markHook: assign({ hookRan: true }),
       markTools: assign({ toolsReady: true }),
       reportReady: emit({ type: 'ready' as const }),
-      reportTimedOut: emit(({ context }) => ({ type: 'timedOut' as const, capMs: context.capMs, missing: missingOf(context) })),
-      notice: emit(({ context }) => ({ type: 'notice' as const, text: readinessNotice(missingOf(context), context.capMs) })),
+      reportTimedOut: emit(({ context }) => ({
+        type: 'timedOut' as const,
+        capMs: context.capMs,
+        missing: missingOf(context),
+      })),
+      notice: emit(({ context }) => ({
+        type: 'notice' as const,
+        text: readinessNotice(missingOf(context), context.capMs),
+      })),
     },
   }).createMachine({
     id: 'readiness',
@@ -79,14 +86,8 @@ function defineReadinessMachine() {
           reported: {},
         },
         on: {
-          SESSION_HOOK_RAN: [
-            { guard: 'toolsAlready', target: 'ready', actions: 'markHook' },
-            { actions: 'markHook' },
-          ],
-          TOOLS_READY: [
-            { guard: 'hookAlready', target: 'ready', actions: 'markTools' },
-            { actions: 'markTools' },
-          ],
+          SESSION_HOOK_RAN: [{ guard: 'toolsAlready', target: 'ready', actions: 'markHook' }, { actions: 'markHook' }],
+          TOOLS_READY: [{ guard: 'hookAlready', target: 'ready', actions: 'markTools' }, { actions: 'markTools' }],
         },
       },
       ready: { type: 'final', entry: 'reportReady' },
@@ -148,7 +149,9 @@ export function createReadinessBarrier(opts: {
     ...(opts.inspect ? { inspect: opts.inspect } : {}),
   });
   let notice: string | undefined;
-  actor.on('notice', (e) => { notice = e.text; });
+  actor.on('notice', (e) => {
+    notice = e.text;
+  });
   const parked: Array<(r: TurnReadiness) => void> = [];
 
   const state = (): 'waiting' | 'timedOut' | 'ready' => {

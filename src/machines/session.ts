@@ -55,20 +55,44 @@ function defineSessionMachine() {
         xstate.assertEvent(event, 'START');
         return { reason: event.reason, started: false, degraded: null };
       }),
-      emitStarted: emit(({ context }) => ({ type: 'session.started' as const, data: { session: context.session, host: context.host, reason: context.reason } })),
+      emitStarted: emit(({ context }) => ({
+        type: 'session.started' as const,
+        data: { session: context.session, host: context.host, reason: context.reason },
+      })),
       markStarted: assign({ started: true }),
-      emitCompacted: emit(({ context }) => ({ type: 'session.compacted' as const, data: { session: context.session, host: context.host } })),
+      emitCompacted: emit(({ context }) => ({
+        type: 'session.compacted' as const,
+        data: { session: context.session, host: context.host },
+      })),
       emitEnded: emit(({ context, event }) => ({
         type: 'session.ended' as const,
-        data: { session: context.session, host: context.host, reason: event.type === 'SHUTDOWN' ? (event.reason ?? 'shutdown') : event.type === 'START' ? `restarted: ${event.reason}` : 'ended' },
+        data: {
+          session: context.session,
+          host: context.host,
+          reason:
+            event.type === 'SHUTDOWN'
+              ? (event.reason ?? 'shutdown')
+              : event.type === 'START'
+                ? `restarted: ${event.reason}`
+                : 'ended',
+        },
       })),
       markEnded: assign({ started: false }),
-      recordFailure: assign(({ context, event }) => ({ degraded: event.type === 'FAILED' ? event.reason : `opening took longer than ${context.openCapMs} ms` })),
+      recordFailure: assign(({ context, event }) => ({
+        degraded: event.type === 'FAILED' ? event.reason : `opening took longer than ${context.openCapMs} ms`,
+      })),
       emitDegraded: emit(({ context }) => ({ type: 'gcc.degraded' as const, reason: context.degraded ?? 'unknown' })),
     },
   }).createMachine({
     id: 'session',
-    context: ({ input }) => ({ host: input.host, session: input.session, reason: '', started: false, openCapMs: input.openCapMs ?? 10_000, degraded: null }),
+    context: ({ input }) => ({
+      host: input.host,
+      session: input.session,
+      reason: '',
+      started: false,
+      openCapMs: input.openCapMs ?? 10_000,
+      degraded: null,
+    }),
     initial: 'idle',
     states: {
       idle: { on: { START: { target: 'opening', actions: 'begin' }, SHUTDOWN: 'ended' } },

@@ -3,9 +3,23 @@
  * keeps, `transition()` with one event, the next value and what was emitted. No actors, no
  * clocks — the decider and replay both step through here, so they cannot disagree.
  */
-import { type BranchContext, type BranchEmitted, type BranchLifecycle, branchMachine, type BranchMachineEvent, type BranchRejected, guardKey } from './branch-machine.js';
+import {
+  type BranchContext,
+  type BranchEmitted,
+  type BranchLifecycle,
+  branchMachine,
+  type BranchMachineEvent,
+  type BranchRejected,
+  guardKey,
+} from './branch-machine.js';
 import { emittedBy } from './effects.js';
-import { type SessionDomainEvent, type SessionEmitted, type SessionLifecycle, sessionMachine, type SessionSignal } from './session.js';
+import {
+  type SessionDomainEvent,
+  type SessionEmitted,
+  type SessionLifecycle,
+  sessionMachine,
+  type SessionSignal,
+} from './session.js';
 import type { NewEvent } from '../events/types.js';
 import { xstateLib } from '../runtime/lazy-deps.js';
 
@@ -45,11 +59,17 @@ export interface BranchStep {
  */
 const outcomes = new Map<string, { to: BranchLifecycle; code: BranchRejected['code'] | null }>();
 
-function machineStep(life: BranchLifecycle, context: BranchContext, event: BranchMachineEvent): { to: BranchLifecycle; accepted: NewEvent[]; rejected: BranchRejected | null } {
+function machineStep(
+  life: BranchLifecycle,
+  context: BranchContext,
+  event: BranchMachineEvent,
+): { to: BranchLifecycle; accepted: NewEvent[]; rejected: BranchRejected | null } {
   const key = `${life}\u0000${event.type}\u0000${guardKey(context, event)}`;
   const known = outcomes.get(key);
   if (known) {
-    const rejected = known.code ? { type: 'gcc.rejected' as const, code: known.code, branch: context.name, refused: event.type } : null;
+    const rejected = known.code
+      ? { type: 'gcc.rejected' as const, code: known.code, branch: context.name, refused: event.type }
+      : null;
     return { to: known.to, accepted: rejected ? [] : [{ type: event.type, data: event.data } as NewEvent], rejected };
   }
   const machine = branchMachine();
@@ -62,9 +82,21 @@ function machineStep(life: BranchLifecycle, context: BranchContext, event: Branc
   return { to, accepted: out.filter((e): e is NewEvent => e.type !== 'gcc.rejected'), rejected };
 }
 
-export function branchStep(life: BranchLifecycle, context: BranchContext, event: BranchMachineEvent, origin: StepRecord['origin'] = 'decide'): BranchStep {
+export function branchStep(
+  life: BranchLifecycle,
+  context: BranchContext,
+  event: BranchMachineEvent,
+  origin: StepRecord['origin'] = 'decide',
+): BranchStep {
   const { to, accepted, rejected } = machineStep(life, context, event);
-  observer?.({ machine: 'branch', id: context.name, event: rejected ? `${event.type} (refused: ${rejected.code})` : event.type, from: life, to, origin });
+  observer?.({
+    machine: 'branch',
+    id: context.name,
+    event: rejected ? `${event.type} (refused: ${rejected.code})` : event.type,
+    from: life,
+    to,
+    origin,
+  });
   return { life: to, accepted, rejected };
 }
 
@@ -80,23 +112,48 @@ export interface SessionStep extends SessionMemo {
   degraded: string | null;
 }
 
-export function sessionStep(memo: SessionMemo, who: { host: string; session: string }, signals: readonly SessionSignal[], origin: StepRecord['origin'] = 'decide'): SessionStep {
+export function sessionStep(
+  memo: SessionMemo,
+  who: { host: string; session: string },
+  signals: readonly SessionSignal[],
+  origin: StepRecord['origin'] = 'decide',
+): SessionStep {
   const machine = sessionMachine();
   const { transition } = xstateLib();
   let snapshot = machine.resolveState({
     value: memo.life,
-    context: { host: who.host, session: who.session, reason: memo.reason, started: memo.started, openCapMs: 10_000, degraded: null },
+    context: {
+      host: who.host,
+      session: who.session,
+      reason: memo.reason,
+      started: memo.started,
+      openCapMs: 10_000,
+      degraded: null,
+    },
   });
   const emitted: SessionDomainEvent[] = [];
   let degraded: string | null = null;
   for (const s of signals) {
     const [next, actions] = transition(machine, snapshot, s);
-    observer?.({ machine: 'session', id: who.session, event: s.type, from: String(snapshot.value), to: String(next.value), origin });
+    observer?.({
+      machine: 'session',
+      id: who.session,
+      event: s.type,
+      from: String(snapshot.value),
+      to: String(next.value),
+      origin,
+    });
     snapshot = next;
     for (const e of emittedBy<SessionEmitted>(actions)) {
       if (e.type === 'gcc.degraded') degraded = e.reason;
       else emitted.push(e);
     }
   }
-  return { life: snapshot.value as SessionLifecycle, started: snapshot.context.started, reason: snapshot.context.reason, emitted, degraded };
+  return {
+    life: snapshot.value as SessionLifecycle,
+    started: snapshot.context.started,
+    reason: snapshot.context.reason,
+    emitted,
+    degraded,
+  };
 }

@@ -18,7 +18,9 @@ export function commitNudge(before: PendingWork, after: PendingWork, config: Con
   const byEdits = crossed(config.commit_after_edits, before.edits, after.edits);
   const byTurns = crossed(config.commit_after_turns, before.turns, after.turns);
   if (!byEdits && !byTurns) return null;
-  const files = after.files.slice(0, 6).map(flatText).join(', ') + (after.files.length > 6 ? `, +${after.files.length - 6} more` : '');
+  const files =
+    after.files.slice(0, 6).map(flatText).join(', ') +
+    (after.files.length > 6 ? `, +${after.files.length - 6} more` : '');
   const where = branch ? ` on memory branch "${branch}"` : '';
   return (
     `[gcc] ${after.edits} ${after.edits === 1 ? 'edit' : 'edits'} and ${after.turns} ${after.turns === 1 ? 'tool call' : 'tool calls'} since the last memory commit${where}` +

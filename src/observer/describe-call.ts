@@ -9,21 +9,32 @@ import type { CanonicalInput, CanonicalTool } from './envelope.js';
  */
 const lines = (n: number): string => `${n} line${n === 1 ? '' : 's'}`;
 
-export function describeInput(tool: CanonicalTool | undefined, input: CanonicalInput | undefined, cwd = '', root = ''): string {
+export function describeInput(
+  tool: CanonicalTool | undefined,
+  input: CanonicalInput | undefined,
+  cwd = '',
+  root = '',
+): string {
   if (!input) return '';
   const path = (p: unknown): string => (typeof p === 'string' ? projectPath(p, cwd, root) : '');
-  const local = (text: string): string => (root && text.includes(root) ? text.split(`${root}${sep}`).join('').split(root).join('.') : text);
+  const local = (text: string): string =>
+    root && text.includes(root) ? text.split(`${root}${sep}`).join('').split(root).join('.') : text;
   switch (tool) {
     case 'Bash':
       return typeof input.command === 'string' ? local(input.command) : '';
     case 'Write':
-      return typeof input.content === 'string' ? `${path(input.file_path)} (${lines(lineCount(input.content))})` : path(input.file_path);
+      return typeof input.content === 'string'
+        ? `${path(input.file_path)} (${lines(lineCount(input.content))})`
+        : path(input.file_path);
     case 'Edit': {
       const n = Array.isArray(input.edits) ? input.edits.length : 0;
       return `${path(input.file_path)}${n > 1 ? ` (${n} edits)` : ''}`;
     }
     case 'Read': {
-      const range = typeof input.offset === 'number' ? ` from line ${input.offset}${typeof input.limit === 'number' ? `, ${lines(input.limit)}` : ''}` : '';
+      const range =
+        typeof input.offset === 'number'
+          ? ` from line ${input.offset}${typeof input.limit === 'number' ? `, ${lines(input.limit)}` : ''}`
+          : '';
       return `${path(input.file_path)}${range}`;
     }
     case 'Grep':
@@ -56,11 +67,14 @@ export function projectPath(path: string, cwd: string, root: string): string {
 }
 
 /** What marks a line as the verdict of a failing call: a failed test's id, an error's head, an exit code. */
-const VERDICT = /^(FAILED|ERROR)\b|^(FAIL|✗|✕|×|●)\s|\bFAIL:|\berror( TS\d+|\[[A-Z]?\d+\])?:|^\w*(Error|Exception)\b|\bpanicked at\b|\b(exit(ed)? (code|status)|exited with)\b|^npm ERR!|\b\d+ (failed|errors?)\b/i;
+const VERDICT =
+  /^(FAILED|ERROR)\b|^(FAIL|✗|✕|×|●)\s|\bFAIL:|\berror( TS\d+|\[[A-Z]?\d+\])?:|^\w*(Error|Exception)\b|\bpanicked at\b|\b(exit(ed)? (code|status)|exited with)\b|^npm ERR!|\b\d+ (failed|errors?)\b/i;
 /** Lines that say where and why: assertions, pytest's `E` lines, a traceback's frames, a diff's two sides. */
-const DETAIL = /^E\s|\bassert(ion)?\b|^\s*(Expected|Received|expected|actual|got)\b|^\s*at\s|Traceback|^\s*File "|\.\w+:\d+(:\d+)?\b/;
+const DETAIL =
+  /^E\s|\bassert(ion)?\b|^\s*(Expected|Received|expected|actual|got)\b|^\s*at\s|Traceback|^\s*File "|\.\w+:\d+(:\d+)?\b/;
 /** Progress and rulers: dots and percentages of a test run, lines of `=`/`-`/`_` with or without a heading. */
-const NOISE = /^[\s.sxXFE]*(\[\s*\d+%\])?\s*$|^\s*[=\-_*~#]{4,}.*[=\-_*~#]{4,}\s*$|^\s*[=\-_*~#]{4,}\s*$|^\s*\d+%\s*[|█▏▎▍▌▋▊▉ ]*$/;
+const NOISE =
+  /^[\s.sxXFE]*(\[\s*\d+%\])?\s*$|^\s*[=\-_*~#]{4,}.*[=\-_*~#]{4,}\s*$|^\s*[=\-_*~#]{4,}\s*$|^\s*\d+%\s*[|█▏▎▍▌▋▊▉ ]*$/;
 
 /**
  * A failing call's output as what matters of it, within `limit` characters: the verdict lines (a
@@ -70,13 +84,17 @@ const NOISE = /^[\s.sxXFE]*(\[\s*\d+%\])?\s*$|^\s*[=\-_*~#]{4,}.*[=\-_*~#]{4,}\s
  */
 export function describeFailure(text: string, limit: number): string {
   // A ruler around a run's tally (`=== 1 failed, 119 passed ===`) keeps the tally.
-  const lines = text.split(/\r?\n/).map((l) => l.trimEnd().replace(/^\s*[=\-_]{3,}\s*(.*\b\d+ (?:failed|passed|errors?)\b.*?)\s*[=\-_]{3,}$/, '$1'));
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trimEnd().replace(/^\s*[=\-_]{3,}\s*(.*\b\d+ (?:failed|passed|errors?)\b.*?)\s*[=\-_]{3,}$/, '$1'));
   const kept = lines.filter((l) => l.trim() && !NOISE.test(l));
   const verdict = unique(kept.filter((l) => VERDICT.test(l.trim())));
   const detail = unique(kept.filter((l) => !VERDICT.test(l.trim()) && DETAIL.test(l)));
   if (!verdict.length && !detail.length) {
     const plain = kept.join('\n');
-    return plain.length <= limit ? plain : `${plain.slice(0, Math.max(0, limit - 40)).trimEnd()}\n[… ${plain.length - limit + 40} characters omitted]`;
+    return plain.length <= limit
+      ? plain
+      : `${plain.slice(0, Math.max(0, limit - 40)).trimEnd()}\n[… ${plain.length - limit + 40} characters omitted]`;
   }
   // The last lines are where most tools put their verdict (a traceback's error, a summary).
   const tail = kept.slice(-3).filter((l) => !verdict.includes(l) && !detail.includes(l));

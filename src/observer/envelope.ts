@@ -19,7 +19,10 @@ export type CanonicalTool =
   | 'Memory'
   | 'Other';
 
-/** Canonical input keys: `file_path`, `content`, `edits` ({old_string,new_string}[]), `removes`, `command`, `pattern`, `path`. */
+/**
+ * Canonical input keys: `file_path`, `content`, `edits` ({old_string,new_string}[]), `removes`, `command`, `pattern`,
+ * `path`.
+ */
 export interface CanonicalInput {
   file_path?: string;
   content?: string;

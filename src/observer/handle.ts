@@ -50,7 +50,14 @@ export async function handleHook(memory: HookMemory, env: HookEnvelope, opts: Ho
       return repeatGuard(memory, env);
     }
     const decision = guarded(await bounded(decide(memory, env, opts), opts));
-    if (decision.kind === 'context' || decision.kind === 'guidance') countInjection(memory.gccDir, env.session, env.host, decision.kind === 'context' ? 'briefing' : 'guidance', decision.text);
+    if (decision.kind === 'context' || decision.kind === 'guidance')
+      countInjection(
+        memory.gccDir,
+        env.session,
+        env.host,
+        decision.kind === 'context' ? 'briefing' : 'guidance',
+        decision.text,
+      );
     return decision;
   } catch (err) {
     opts.onError?.(err);
@@ -68,7 +75,13 @@ async function blockReason(memory: HookMemory, env: HookEnvelope): Promise<strin
   if (!env.tool || env.tool === 'Memory' || !env.input) return null;
   const { gccWriteReason } = await (guarding ??= import('./gcc-write-guard.js'));
   const cwd = env.cwd ?? memory.root;
-  return gccWriteReason({ tool: env.tool, input: env.input, cwd, gccDir: memory.gccDir, ...(env.hostTool ? { hostTool: env.hostTool } : {}) });
+  return gccWriteReason({
+    tool: env.tool,
+    input: env.input,
+    cwd,
+    gccDir: memory.gccDir,
+    ...(env.hostTool ? { hostTool: env.hostTool } : {}),
+  });
 }
 
 /** Calls that only look: reading about an approach that failed is not trying it again. */
@@ -87,7 +100,10 @@ async function decide(memory: HookMemory, env: HookEnvelope, opts: HookOptions):
   switch (env.event) {
     case 'session-start': {
       // Claude Code starts a session again after a compaction (source "compact"): that finishes it.
-      const signals: SessionSignal[] = env.reason === 'compact' ? [{ type: 'COMPACT' }, { type: 'COMPACTED' }] : [{ type: 'START', reason: env.reason ?? 'startup' }, { type: 'OPENED' }];
+      const signals: SessionSignal[] =
+        env.reason === 'compact'
+          ? [{ type: 'COMPACT' }, { type: 'COMPACTED' }]
+          : [{ type: 'START', reason: env.reason ?? 'startup' }, { type: 'OPENED' }];
       await memory.execute({ type: 'session', signals, host: env.host }, { session });
       return briefing(memory, session, opts);
     }
@@ -98,11 +114,17 @@ async function decide(memory: HookMemory, env: HookEnvelope, opts: HookOptions):
       return briefing(memory, session, opts);
     }
     case 'compacted': {
-      await memory.execute({ type: 'session', signals: [{ type: 'COMPACT' }, { type: 'COMPACTED' }], host: env.host }, { session });
+      await memory.execute(
+        { type: 'session', signals: [{ type: 'COMPACT' }, { type: 'COMPACTED' }], host: env.host },
+        { session },
+      );
       return briefing(memory, session, opts);
     }
     case 'stop': {
-      await memory.execute({ type: 'session', signals: [{ type: 'SHUTDOWN', reason: env.reason ?? 'quit' }], host: env.host }, { session });
+      await memory.execute(
+        { type: 'session', signals: [{ type: 'SHUTDOWN', reason: env.reason ?? 'quit' }], host: env.host },
+        { session },
+      );
       return NONE;
     }
     case 'prompt': {
@@ -151,20 +173,35 @@ async function cleaner(): Promise<Cleaner> {
   const { redactSecrets, redactToolText } = await import('./redact.js');
   return Object.assign((text: string, limit: number) => boundText(redactToolText(boundText(text, SCAN_LIMIT)), limit), {
     path: redactSecrets,
-    failure: (text: string, limit: number) => boundText(describeFailure(redactToolText(boundText(text, SCAN_LIMIT)), limit), limit),
+    failure: (text: string, limit: number) =>
+      boundText(describeFailure(redactToolText(boundText(text, SCAN_LIMIT)), limit), limit),
   });
 }
 
-async function recordCall(memory: HookMemory, env: HookEnvelope, clean: Cleaner, result: string, isError: boolean): Promise<string> {
+async function recordCall(
+  memory: HookMemory,
+  env: HookEnvelope,
+  clean: Cleaner,
+  result: string,
+  isError: boolean,
+): Promise<string> {
   const cwd = env.cwd ?? memory.root;
-  const files = isError ? [] : fileChangesFor(env.tool, env.input, env.fileStates, cwd, memory.root).map((f) => ({ ...f, path: clean.path(f.path) }));
+  const files = isError
+    ? []
+    : fileChangesFor(env.tool, env.input, env.fileStates, cwd, memory.root).map((f) => ({
+        ...f,
+        path: clean.path(f.path),
+      }));
   const res = await memory.execute(
     {
       type: 'record-tool',
       tool: env.hostTool ?? env.tool ?? 'unknown',
       input: clean(describeInput(env.tool, env.input, cwd, memory.root), INPUT_LIMIT),
       // A refusal of gctx's own guard is kept as written: readers recognise it by its head.
-      result: isError && !result.startsWith(BLOCKED) ? clean.failure(result, ERROR_LIMIT) : clean(result, isError ? ERROR_LIMIT : RESULT_LIMIT),
+      result:
+        isError && !result.startsWith(BLOCKED)
+          ? clean.failure(result, ERROR_LIMIT)
+          : clean(result, isError ? ERROR_LIMIT : RESULT_LIMIT),
       isError,
       files,
       host: env.host,
@@ -186,12 +223,23 @@ export async function recordCheckpoint(memory: HookMemory, env: HookEnvelope): P
   const cp = env.checkpoint;
   if (!cp) return;
   const clean = await cleaner();
-  if (cp.prompt?.trim()) await memory.execute({ type: 'record-prompt', text: clean(cp.prompt, PROMPT_LIMIT), host: env.host }, { session: env.session });
+  if (cp.prompt?.trim())
+    await memory.execute(
+      { type: 'record-prompt', text: clean(cp.prompt, PROMPT_LIMIT), host: env.host },
+      { session: env.session },
+    );
   const work = pending(memory, env.session);
-  const files = work?.files.length ? `; files in flight: ${work.files.slice(0, 8).join(', ')}${work.files.length > 8 ? `, +${work.files.length - 8} more` : ''}` : '';
+  const files = work?.files.length
+    ? `; files in flight: ${work.files.slice(0, 8).join(', ')}${work.files.length > 8 ? `, +${work.files.length - 8} more` : ''}`
+    : '';
   if (!cp.said?.trim() && !files) return;
   await memory.execute(
-    { type: 'log', observation: `Checkpoint before a compaction${work?.turns ? ` (${work.turns} step${work.turns === 1 ? '' : 's'} since the last commit${files})` : ''}`, thought: cp.said?.trim() ? clean(cp.said, SAID_LIMIT) : '', action: '' },
+    {
+      type: 'log',
+      observation: `Checkpoint before a compaction${work?.turns ? ` (${work.turns} step${work.turns === 1 ? '' : 's'} since the last commit${files})` : ''}`,
+      thought: cp.said?.trim() ? clean(cp.said, SAID_LIMIT) : '',
+      action: '',
+    },
     { session: env.session },
   );
 }

@@ -1,6 +1,13 @@
 /** The shared hook logic: the Pi adapter calls it in-process, `gctx hook` over stdin/stdout. */
 export { handleHook, DEFAULT_HOOK_TIMEOUT_MS, type HookOptions } from './handle.js';
-export type { CanonicalInput, CanonicalTool, FileState, HookDecision, HookEnvelope, HookEventKind } from './envelope.js';
+export type {
+  CanonicalInput,
+  CanonicalTool,
+  FileState,
+  HookDecision,
+  HookEnvelope,
+  HookEventKind,
+} from './envelope.js';
 export type { HookCommand, HookMemory } from './memory-port.js';
 export { redactSecrets, REDACTED, REDACTION_RULES } from './redact.js';
 export { gccWriteReason, GCC_WRITE_REASON, type GuardInput } from './gcc-write-guard.js';

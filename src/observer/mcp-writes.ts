@@ -42,7 +42,18 @@ export const MCP_WRITE_TOOLS: readonly McpWriteTool[] = [
   },
   {
     source: 'oraios/serena: file and symbol editing tools',
-    tools: ['create_text_file', 'replace_content', 'replace_regex', 'delete_lines', 'replace_lines', 'insert_at_line', 'replace_symbol_body', 'insert_after_symbol', 'insert_before_symbol', 'rename_symbol'],
+    tools: [
+      'create_text_file',
+      'replace_content',
+      'replace_regex',
+      'delete_lines',
+      'replace_lines',
+      'insert_at_line',
+      'replace_symbol_body',
+      'insert_after_symbol',
+      'insert_before_symbol',
+      'rename_symbol',
+    ],
     paths: ['relative_path'],
   },
   {
@@ -78,7 +89,11 @@ export interface McpEffects {
 }
 
 /** What a host's MCP tool call writes, when it is a known writer; null otherwise. */
-export function mcpEffects(hostTool: string, input: Record<string, unknown>, memoryServers: readonly string[] = MEMORY_MCP_SERVERS): McpEffects | null {
+export function mcpEffects(
+  hostTool: string,
+  input: Record<string, unknown>,
+  memoryServers: readonly string[] = MEMORY_MCP_SERVERS,
+): McpEffects | null {
   const m = /^mcp__(.+?)__(.+)$/.exec(hostTool);
   if (!m || memoryServers.includes(m[1] as string)) return null;
   const tool = snake(m[2] as string);
@@ -93,7 +108,8 @@ export function mcpEffects(hostTool: string, input: Record<string, unknown>, mem
     for (const k of r.paths ?? []) out.paths.push(...strings(k));
     for (const k of r.firstLinePaths ?? []) for (const s of strings(k)) out.paths.push((s.split('\n')[0] ?? '').trim());
     const cwd = r.cwd ? strings(r.cwd)[0] : undefined;
-    for (const k of r.shell ?? []) for (const command of strings(k)) out.shell.push(cwd ? { command, cwd } : { command });
+    for (const k of r.shell ?? [])
+      for (const command of strings(k)) out.shell.push(cwd ? { command, cwd } : { command });
     if (r.patch) for (const v of Object.values(input)) if (typeof v === 'string') out.patches.push(v);
   }
   return out;

@@ -11,10 +11,7 @@ export interface HookMemory {
   readonly config: Config;
   readonly root: string;
   readonly gccDir: string;
-  execute(
-    cmd: HookCommand,
-    opts?: { session?: string },
-  ): Promise<{ branch: string; message: string }>;
+  execute(cmd: HookCommand, opts?: { session?: string }): Promise<{ branch: string; message: string }>;
   briefing(opts?: { session?: string; budget?: number }): string;
   pendingWork(session?: string): { edits: number; turns: number; files: string[] };
   /** The failed approaches for the repeat guard, without a read of the logs (null: none to hand). */

@@ -20,31 +20,55 @@
  */
 
 import { matchPlace } from './redact-context.js';
-import { isLiteral, isProseAfterQuote, isStandIn, QUOTED_VALUE, REDACTED, type RedactionRule, requote, rule, startAfterNone, unquote, words } from './redact-rule.js';
+import {
+  isLiteral,
+  isProseAfterQuote,
+  isStandIn,
+  QUOTED_VALUE,
+  REDACTED,
+  type RedactionRule,
+  requote,
+  rule,
+  startAfterNone,
+  unquote,
+  words,
+} from './redact-rule.js';
 
 /** Qualifiers that make a following `key` a secret (`api_key`, `clientKey`, `SIGNING_KEY`). */
 const KEY_QUALIFIERS = new Set(
-  'api access secret private account master encryption signing client app auth license subscription consumer shared service admin sas deploy ssh jwt hmac webhook bot integration'.split(' '),
+  'api access secret private account master encryption signing client app auth license subscription consumer shared service admin sas deploy ssh jwt hmac webhook bot integration'.split(
+    ' ',
+  ),
 );
 /** Env names ending in _KEY that are not secrets. */
-const NON_SECRET_KEY_QUALIFIERS = new Set('primary foreign sort partition cache public pub gpg pgp hash lookup index map group object s3 idempotency routing storage session'.split(' '));
+const NON_SECRET_KEY_QUALIFIERS = new Set(
+  'primary foreign sort partition cache public pub gpg pgp hash lookup index map group object s3 idempotency routing storage session'.split(
+    ' ',
+  ),
+);
 /** Words after the secret word that make the name metadata, not a secret. */
 const METADATA_WORDS = new Set(
-  ('file files path paths dir directory url uri urls endpoint host hostname port name names id ids type types length len size count limit ' +
+  (
+    'file files path paths dir directory url uri urls endpoint host hostname port name names id ids type types length len size count limit ' +
     'budget min max ttl expiry expires expiration expire exp lifetime timeout field fields label placeholder hint prompt policy policies rules ' +
     'regex pattern required enabled disabled header param mode format version ref arn location provider source strength validation visible ' +
     'reset changed updated created at rotation kind class validator input error errors message msg schema help text description title env var ' +
     'prefix suffix store manager generator algorithm alg method methods scope scopes audience issuer usage encoding mask masked column ' +
-    'scheme schemes strategy strategies flow flows level config options settings plan plans model models sentinel').split(' '),
+    'scheme schemes strategy strategies flow flows level config options settings plan plans model models sentinel'
+  ).split(' '),
 );
 /** Bare words that are code or config keywords, never a secret's literal value. */
 const CODE_WORDS = new Set(
-  ('null nil none undefined true false yes no on off string str number int integer bool boolean bytes any unknown object optional required ' +
-    'void await new this self function class lambda async yield typeof return not and or env sensitive hidden masked redacted omitted value flag list text').split(' '),
+  (
+    'null nil none undefined true false yes no on off string str number int integer bool boolean bytes any unknown object optional required ' +
+    'void await new this self function class lambda async yield typeof return not and or env sensitive hidden masked redacted omitted value flag list text'
+  ).split(' '),
 );
 
 /** Words before the secret word that make the name a count or a rate: `CHARS_PER_TOKEN`, `maxToken`, `startToken`. */
-const LEADING_METADATA_WORDS = new Set('per max min num count total next prev page start end first last is has use show hide toggle no'.split(' '));
+const LEADING_METADATA_WORDS = new Set(
+  'per max min num count total next prev page start end first last is has use show hide toggle no'.split(' '),
+);
 
 type Strength = 'strong' | 'weak';
 
@@ -86,13 +110,17 @@ function judgeName(name: string, envStyle: boolean): NameVerdict | null {
     if (strength !== null && (found === undefined || strength === 'strong')) found = { at: i, strength };
   }
   if (found === undefined) return null;
-  if (ws.slice(found.at + 1).some((w) => METADATA_WORDS.has(w)) || LEADING_METADATA_WORDS.has(ws[found.at - 1] ?? '')) return null;
+  if (ws.slice(found.at + 1).some((w) => METADATA_WORDS.has(w)) || LEADING_METADATA_WORDS.has(ws[found.at - 1] ?? ''))
+    return null;
   return { strength: found.strength, password: /pass|pwd/.test(ws[found.at]!) };
 }
 
 /** A value a random generator made, not words: letters mixed with digits, or long mixed case without separators. */
 function looksRandom(v: string): boolean {
-  return (v.length >= 8 && /[0-9]/.test(v) && /[A-Za-z]/.test(v)) || (v.length >= 16 && /[A-Z]/.test(v) && /[a-z]/.test(v) && !/[\s_.-]/.test(v));
+  return (
+    (v.length >= 8 && /[0-9]/.test(v) && /[A-Za-z]/.test(v)) ||
+    (v.length >= 16 && /[A-Z]/.test(v) && /[a-z]/.test(v) && !/[\s_.-]/.test(v))
+  );
 }
 
 /** Words, not a random string: letters in camelCase, kebab or snake case (`userMessageText`, `gitlab-duo`). */
@@ -106,7 +134,10 @@ function isWordy(v: string): boolean {
  * "3.1127.0"` in package.json name packages, not secrets.
  */
 function isVersionSpec(v: string): boolean {
-  return /^(?:[~^]|[<>]=?|=)?v?\d{1,9}\.\d{1,9}(?:\.\d{1,9})?(?:-[0-9A-Za-z.-]{1,64})?(?:\+[0-9A-Za-z.-]{1,64})?$/.test(v) || /^(?:latest|next|\*|workspace:\S{0,64}|npm:\S{1,200}|catalog:\S{0,64})$/.test(v);
+  return (
+    /^(?:[~^]|[<>]=?|=)?v?\d{1,9}\.\d{1,9}(?:\.\d{1,9})?(?:-[0-9A-Za-z.-]{1,64})?(?:\+[0-9A-Za-z.-]{1,64})?$/.test(v) ||
+    /^(?:latest|next|\*|workspace:\S{0,64}|npm:\S{1,200}|catalog:\S{0,64})$/.test(v)
+  );
 }
 
 /** What follows the value on its line, bounded so a long line costs nothing per match. */
@@ -130,7 +161,9 @@ function secretWordOf(name: string): string {
 
 /** A member read: `smallR.commit.median`, `req.body.password`, `opts?.token`, `Config::KEY`, `this.#field`. */
 function isMemberRead(v: string): boolean {
-  return /^(?:this\.#[A-Za-z_$][\w$]*|[A-Za-z_$][\w$]*(?:\?\.|\.|::|->)[A-Za-z_$][\w$]*)(?:(?:\?\.|\.|::|->)[A-Za-z_$][\w$]*)*$/.test(v);
+  return /^(?:this\.#[A-Za-z_$][\w$]*|[A-Za-z_$][\w$]*(?:\?\.|\.|::|->)[A-Za-z_$][\w$]*)(?:(?:\?\.|\.|::|->)[A-Za-z_$][\w$]*)*$/.test(
+    v,
+  );
 }
 
 /** An expression: a name or member read followed by an operator (`apiKey??null`, `a.b===c`, `opts?x:y`). */
@@ -143,7 +176,8 @@ function isExpression(v: string): boolean {
  * `type T = …`), an assignment to a member (`user.password = hashed`) or an index (`c[token] = x`).
  */
 function isCodeStatement(name: string, sep: string, whole: string, offset: number): boolean {
-  if (/\b(?:const|let|var|val|final|auto|my|local|type)[ \t]+$/.test(whole.slice(Math.max(0, offset - 16), offset))) return true;
+  if (/\b(?:const|let|var|val|final|auto|my|local|type)[ \t]+$/.test(whole.slice(Math.max(0, offset - 16), offset)))
+    return true;
   return (/[.>]/.test(name) && /^[ \t]+=/.test(sep)) || /^\\?["']?\]/.test(sep);
 }
 
@@ -171,7 +205,13 @@ function isCode(v: string, name: string, sep: string, whole: string, offset: num
 }
 
 function assignment(envStyle: boolean) {
-  return (match: string, name: string, sep: string, value: string, ...rest: (string | number | undefined)[]): string => {
+  return (
+    match: string,
+    name: string,
+    sep: string,
+    value: string,
+    ...rest: (string | number | undefined)[]
+  ): string => {
     const verdict = judgeName(name, envStyle);
     if (verdict === null) return match;
     const inner = unquote(value);
@@ -198,7 +238,11 @@ function assignment(envStyle: boolean) {
     if (!quoted && !envStyle && isCode(inner, name, sep, whole, offset, end)) return match;
     // Weak names need a random-looking value; a plain URL (`[auth]: https://…` in markdown) or a
     // path (`GOOGLE_APPLICATION_CREDENTIALS=/path/key.json`) is not one.
-    if (verdict.strength === 'weak' && (!looksRandom(inner) || /^(?:https?:\/\/[^@\s]*|~?\/\S*|\.{1,2}\/\S*)$/.test(inner))) return match;
+    if (
+      verdict.strength === 'weak' &&
+      (!looksRandom(inner) || /^(?:https?:\/\/[^@\s]*|~?\/\S*|\.{1,2}\/\S*)$/.test(inner))
+    )
+      return match;
     return name + sep + requote(value);
   };
 }
@@ -206,7 +250,10 @@ function assignment(envStyle: boolean) {
 // The name starts a word; `$`, `@` and `-` before it mean a variable read, a decorator or a flag.
 const NAME_START = startAfterNone('A-Za-z0-9_.$@-');
 
-/** The end of a line after a value: a line break (raw or JSON-escaped), a JSON string's closing quote, the end of the text. */
+/**
+ * The end of a line after a value: a line break (raw or JSON-escaped), a JSON string's closing quote, the end of the
+ * text.
+ */
 const LINE_END = String.raw`(?=[ \t]{0,16}(?:\r?\n|\\[nr]|\\?"|$))`;
 /** One word of a passphrase: no quote, bracket, separator or shell character. */
 const PHRASE_WORD = String.raw`[^\s"'\x60(){}\[\]<>;,|&#$=\\]{1,40}`;
@@ -234,11 +281,23 @@ const CALL = /^[A-Za-z_$][\w$]*(?:(?:\?\.|\.|::|->)[A-Za-z_$][\w$]*)*[([<{]/;
  * or expression operators (`&&`, `||`, `;`, `=>`), a query string going on (`&next=`), or a
  * value that opens or continues a statement.
  */
-function punctuated(match: string, name: string, sep: string, value: string, ...rest: (string | number | undefined)[]): string {
+function punctuated(
+  match: string,
+  name: string,
+  sep: string,
+  value: string,
+  ...rest: (string | number | undefined)[]
+): string {
   if (judgeName(name, false)?.strength !== 'strong') return match;
   // A value another rule redacted in part keeps what that rule left.
   if (!/[(){}[\],;&|<>]/.test(value) || value.includes(REDACTED) || !isLiteral(value) || isStandIn(value)) return match;
-  if (/^[[({<]/.test(value) || CALL.test(value) || /&&|\|\||;|=>|->|&[\w.-]{1,64}=/.test(value) || /[,{([]$/.test(value)) return match;
+  if (
+    /^[[({<]/.test(value) ||
+    CALL.test(value) ||
+    /&&|\|\||;|=>|->|&[\w.-]{1,64}=/.test(value) ||
+    /[,{([]$/.test(value)
+  )
+    return match;
   const { offset, whole } = matchPlace(rest);
   if (isCodeStatement(name, sep, whole, offset)) return match;
   return name + sep + REDACTED;
@@ -267,14 +326,18 @@ export const ASSIGN_RULES: readonly RedactionRule[] = [
     'env-assignment',
     'NAME=value with a secret-named NAME (PASSWORD, *_TOKEN, *_SECRET, *_API_KEY, *_PAT, PGPASSWORD, …): .env, export, env output, docker -e',
     ['pass', 'pwd', 'secret', 'token', 'key', 'auth', 'cred', 'pat'],
-    String.raw`${NAME_START}(?=[A-Z0-9_]{0,96}?(?:PASS|PWD|SECRET|TOKEN|KEY|AUTH|CRED|PAT))([A-Z][A-Z0-9_]{0,95})(=)(${QUOTED_VALUE}|[^\s"'` + '`' + String.raw`;&|<>\\]{1,4096})`,
+    String.raw`${NAME_START}(?=[A-Z0-9_]{0,96}?(?:PASS|PWD|SECRET|TOKEN|KEY|AUTH|CRED|PAT))([A-Z][A-Z0-9_]{0,95})(=)(${QUOTED_VALUE}|[^\s"'` +
+      '`' +
+      String.raw`;&|<>\\]{1,4096})`,
     assignment(true),
   ),
   rule(
     'keyword-assignment',
     'Secret-named keys with a literal value in JSON, YAML, TOML, INI, properties, query strings and code ("api_key": "…", password: …, clientSecret = "…")',
     ['pass', 'pwd', 'secret', 'token', 'key', 'auth', 'cred'],
-    String.raw`${NAME_START}(?=[A-Za-z0-9_.-]{0,96}?(?:pass|pwd|secret|token|key|auth|cred))([A-Za-z0-9_.-]{1,96})((?:\\?["'])?\]?[ \t]{0,4}(?::=|=>|\?=|=(?!=)|:(?![:=]))[ \t]{0,8})(${QUOTED_VALUE}|(?:\[REDACTED\]|[^\s"'` + '`' + String.raw`,;&|<>(){}\[\]\\]){1,4096})`,
+    String.raw`${NAME_START}(?=[A-Za-z0-9_.-]{0,96}?(?:pass|pwd|secret|token|key|auth|cred))([A-Za-z0-9_.-]{1,96})((?:\\?["'])?\]?[ \t]{0,4}(?::=|=>|\?=|=(?!=)|:(?![:=]))[ \t]{0,8})(${QUOTED_VALUE}|(?:\[REDACTED\]|[^\s"'` +
+      '`' +
+      String.raw`,;&|<>(){}\[\]\\]){1,4096})`,
     assignment(false),
     'i',
   ),

@@ -29,9 +29,13 @@ const WRAP_WIDTHS = new Set([60, 64, 72, 76]);
  * 4-character quanta with their padding, as an encoder writes it (`QQ==`), so a stray word on
  * the next line is not glued on.
  */
-const TAIL = /(?:\r?\n|(?:\\r)?\\n)[ \t]{0,16}((?:[A-Za-z0-9+/_-]{4}){0,18}(?:[A-Za-z0-9+/_-]{4}|[A-Za-z0-9+/_-]{3}=|[A-Za-z0-9+/_-]{2}==))(?![A-Za-z0-9+/=_-])/y;
+const TAIL =
+  /(?:\r?\n|(?:\\r)?\\n)[ \t]{0,16}((?:[A-Za-z0-9+/_-]{4}){0,18}(?:[A-Za-z0-9+/_-]{4}|[A-Za-z0-9+/_-]{3}=|[A-Za-z0-9+/_-]{2}==))(?![A-Za-z0-9+/=_-])/y;
 
-const RUN = new RegExp(`${leadStartingWord('[A-Za-z0-9+/_-]', 'A-Za-z0-9+/_-')}[A-Za-z0-9+/_-]{${MIN_BASE64_RUN - 1},${MAX_BASE64_RUN - 1}}={0,2}(?![A-Za-z0-9+/=_-])`, 'g');
+const RUN = new RegExp(
+  `${leadStartingWord('[A-Za-z0-9+/_-]', 'A-Za-z0-9+/_-')}[A-Za-z0-9+/_-]{${MIN_BASE64_RUN - 1},${MAX_BASE64_RUN - 1}}={0,2}(?![A-Za-z0-9+/=_-])`,
+  'g',
+);
 
 /** Whole decodes left for one input, shared across nesting levels. */
 export interface DecodeBudget {
@@ -84,7 +88,11 @@ export function redactBase64(text: string, hasSecret: (decoded: string) => boole
     const start = m.index;
     // A wrapped block: the previous line was full width and only a line break (and the same
     // block's indentation) separates it from this one.
-    const continues = group !== undefined && WRAP_WIDTHS.has(group.lastLength) && run.length % 4 === 0 && run.length <= group.lastLength;
+    const continues =
+      group !== undefined &&
+      WRAP_WIDTHS.has(group.lastLength) &&
+      run.length % 4 === 0 &&
+      run.length <= group.lastLength;
     if (group && continues && /^(?:\r?\n|(?:\\r)?\\n)[ \t]{0,16}$/.test(text.slice(group.end, start))) {
       group.b64 += run;
       group.end = start + run.length;

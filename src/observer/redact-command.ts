@@ -12,7 +12,16 @@
  */
 
 import { matchPlace } from './redact-context.js';
-import { isLiteral, isProseAfterQuote, QUOTED_VALUE, REDACTED, type RedactionRule, requote, rule, unquote } from './redact-rule.js';
+import {
+  isLiteral,
+  isProseAfterQuote,
+  QUOTED_VALUE,
+  REDACTED,
+  type RedactionRule,
+  requote,
+  rule,
+  unquote,
+} from './redact-rule.js';
 
 // A bare value stops at a JSON-escaped line break (`\n`) as at a real one.
 const VALUE = `${QUOTED_VALUE}|(?:[^\\s"'\`;&|<>\\\\]|\\\\(?![nrt"])){1,4096}`;
@@ -30,7 +39,9 @@ function onCommand(commands: string, flag: string, ahead = ''): string {
 
 /** Words that follow a flag in prose ("pass --token or --password to …"), never a password. */
 const PROSE_WORDS = new Set(
-  'a an and are as at be by can flag flags for from if in instead is it must not of on option options or parameter should switch that the this to value when which will with'.split(' '),
+  'a an and are as at be by can flag flags for from if in instead is it must not of on option options or parameter should switch that the this to value when which will with'.split(
+    ' ',
+  ),
 );
 
 /** Redact a flag's value, keeping its quotes; spaced values that are the next flag are left. */
@@ -47,10 +58,21 @@ function flagValue(match: string, flag: string, sep: string, value: string): str
  * (`--api-key    Save an API key …`, two or more spaces) or a sentence (`--api-key requires a
  * model`: a letters-only word followed by another word) is left.
  */
-function anyCommandFlagValue(match: string, flag: string, sep: string, value: string, ...rest: (string | number | undefined)[]): string {
+function anyCommandFlagValue(
+  match: string,
+  flag: string,
+  sep: string,
+  value: string,
+  ...rest: (string | number | undefined)[]
+): string {
   const { offset, whole } = matchPlace(rest);
   if (/^[ \t]{2,}$/.test(sep)) return match;
-  if (sep.trim() === '' && /^[A-Za-z]+$/.test(value) && /^ [A-Za-z]/.test(whole.slice(offset + match.length, offset + match.length + 2))) return match;
+  if (
+    sep.trim() === '' &&
+    /^[A-Za-z]+$/.test(value) &&
+    /^ [A-Za-z]/.test(whole.slice(offset + match.length, offset + match.length + 2))
+  )
+    return match;
   return flagValue(match, flag, sep, value);
 }
 
@@ -67,11 +89,31 @@ const SPACING: Record<Spacing, { gap: string; ahead: string }> = {
   either: { gap: '([ \\t]*)', ahead: '(?=[ \\t]*[^\\s-])' },
 };
 
-function commandFlag(name: string, description: string, keywords: readonly string[], commands: string, flag: string, spacing: Spacing): RedactionRule {
-  return rule(name, description, keywords, `(${onCommand(commands, flag, SPACING[spacing].ahead)})${SPACING[spacing].gap}(${VALUE})`, flagValue);
+function commandFlag(
+  name: string,
+  description: string,
+  keywords: readonly string[],
+  commands: string,
+  flag: string,
+  spacing: Spacing,
+): RedactionRule {
+  return rule(
+    name,
+    description,
+    keywords,
+    `(${onCommand(commands, flag, SPACING[spacing].ahead)})${SPACING[spacing].gap}(${VALUE})`,
+    flagValue,
+  );
 }
 
-function userFlag(name: string, description: string, keywords: readonly string[], commands: string, flag: string, separator: string): RedactionRule {
+function userFlag(
+  name: string,
+  description: string,
+  keywords: readonly string[],
+  commands: string,
+  flag: string,
+  separator: string,
+): RedactionRule {
   return rule(
     name,
     description,
@@ -112,12 +154,40 @@ export const COMMAND_RULES: readonly RedactionRule[] = [
     '-p',
     'either',
   ),
-  commandFlag('mongo-password', 'mongo / mongosh / mongodump … -p <password>', ['mongo'], 'mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|mongostat|mongotop|mongofiles', '-p', 'either'),
-  commandFlag('redis-cli-password', 'redis-cli / valkey-cli -a <password>', ['-cli'], 'redis-cli|keydb-cli|valkey-cli', '-a', 'spaced'),
+  commandFlag(
+    'mongo-password',
+    'mongo / mongosh / mongodump … -p <password>',
+    ['mongo'],
+    'mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|mongostat|mongotop|mongofiles',
+    '-p',
+    'either',
+  ),
+  commandFlag(
+    'redis-cli-password',
+    'redis-cli / valkey-cli -a <password>',
+    ['-cli'],
+    'redis-cli|keydb-cli|valkey-cli',
+    '-a',
+    'spaced',
+  ),
   commandFlag('zip-password', 'zip / unzip -P <password>', ['zip'], 'zip|unzip|zipcloak', '-P', 'spaced'),
   commandFlag('7z-password', '7z -p<password>', ['7z'], '7z|7za|7zz|7zr', '-p', 'attached'),
-  commandFlag('ssh-keygen-passphrase', 'ssh-keygen -N / -P <passphrase>', ['ssh-keygen'], 'ssh-keygen', '-[NP]', 'either'),
-  commandFlag('gh-secret-body', 'gh secret set … --body / -b <value>', ['secret'], String.raw`gh[ \t]+secret[ \t]+set`, '-b|--body', 'spaced'),
+  commandFlag(
+    'ssh-keygen-passphrase',
+    'ssh-keygen -N / -P <passphrase>',
+    ['ssh-keygen'],
+    'ssh-keygen',
+    '-[NP]',
+    'either',
+  ),
+  commandFlag(
+    'gh-secret-body',
+    'gh secret set … --body / -b <value>',
+    ['secret'],
+    String.raw`gh[ \t]+secret[ \t]+set`,
+    '-b|--body',
+    'spaced',
+  ),
   rule(
     'kubectl-secret-literal',
     'kubectl / oc create secret … --from-literal=key=<value> (the key is kept)',
@@ -125,9 +195,30 @@ export const COMMAND_RULES: readonly RedactionRule[] = [
     `(${onCommand(String.raw`(?:kubectl|oc)[ \t]+create[ \t]+secret`, '--from-literal')}(?:=|[ \\t]+)\\\\?["']?[^\\s="']{1,256}=)()([^\\s"'\\\\]{1,4096})`,
     flagValue,
   ),
-  userFlag('curl-user-password', 'curl / wget -u, --user, --proxy-user user:<password> (the user is kept)', ['curl', 'wget'], 'curl|wget|curlie', '-u|--user|--proxy-user|-U|--http-user', ':'),
-  userFlag('httpie-auth', 'HTTPie / xh -a, --auth user:<password>', ['http', 'xh'], 'http|https|xh|xhs', '-a|--auth', ':'),
-  userFlag('smbclient-password', 'smbclient / rpcclient -U user%<password>', ['smb', 'rpcclient'], 'smbclient|rpcclient|smbcacls|smbget|smbmap', '-U|--user', '%'),
+  userFlag(
+    'curl-user-password',
+    'curl / wget -u, --user, --proxy-user user:<password> (the user is kept)',
+    ['curl', 'wget'],
+    'curl|wget|curlie',
+    '-u|--user|--proxy-user|-U|--http-user',
+    ':',
+  ),
+  userFlag(
+    'httpie-auth',
+    'HTTPie / xh -a, --auth user:<password>',
+    ['http', 'xh'],
+    'http|https|xh|xhs',
+    '-a|--auth',
+    ':',
+  ),
+  userFlag(
+    'smbclient-password',
+    'smbclient / rpcclient -U user%<password>',
+    ['smb', 'rpcclient'],
+    'smbclient|rpcclient|smbcacls|smbget|smbmap',
+    '-U|--user',
+    '%',
+  ),
   rule(
     'powershell-secure-string',
     'PowerShell ConvertTo-SecureString "<password>" -AsPlainText: its first argument or -String',

@@ -6,7 +6,16 @@
  */
 
 import { Buffer } from 'node:buffer';
-import { isLiteral, isPlaceholder, isStandIn, isTemplate, leadStartingWord, REDACTED, type RedactionRule, rule } from './redact-rule.js';
+import {
+  isLiteral,
+  isPlaceholder,
+  isStandIn,
+  isTemplate,
+  leadStartingWord,
+  REDACTED,
+  type RedactionRule,
+  rule,
+} from './redact-rule.js';
 
 /** `lead` starting a word (also right after a JSON-escaped line break). */
 const word = (lead: string) => leadStartingWord(lead, 'A-Za-z0-9_');
@@ -52,7 +61,8 @@ function urlPassword(match: string, head: string, password: string): string {
 }
 
 /** Schemes after which a header's value is a credential even when it looks like a word. */
-const AUTH_SCHEMES = 'Bearer|Basic|Digest|Token|Negotiate|NTLM|Bot|SSWS|ApiKey|Api-Key|GenieKey|SharedKey|OAuth|AWS4-HMAC-SHA256';
+const AUTH_SCHEMES =
+  'Bearer|Basic|Digest|Token|Negotiate|NTLM|Bot|SSWS|ApiKey|Api-Key|GenieKey|SharedKey|OAuth|AWS4-HMAC-SHA256';
 
 function authorizationHeader(match: string, head: string, scheme: string | undefined, value: string): string {
   const v = value.trimEnd();
@@ -62,7 +72,8 @@ function authorizationHeader(match: string, head: string, scheme: string | undef
   const first = v.split(/\s/, 1)[0] ?? '';
   // A placeholder or a plain word followed by more words is prose ("Bearer <token> instead",
   // "Bearer header with the key"), not a header's value.
-  if (!isLiteral(first) || isStandIn(first) || (/\s\S/.test(v) && /^[A-Za-z]{1,19}[.,;:!?]*$/.test(first))) return match;
+  if (!isLiteral(first) || isStandIn(first) || (/\s\S/.test(v) && /^[A-Za-z]{1,19}[.,;:!?]*$/.test(first)))
+    return match;
   if (!scheme && !(first.length >= 8 && /[0-9+/=]/.test(first))) return match;
   return `${head}${scheme ?? ''}${REDACTED}${value.slice(v.length)}`;
 }
@@ -79,12 +90,27 @@ function basic(match: string, head: string, b64: string): string {
   return isPair || (b64.length >= 8 && /[0-9+/]/.test(b64)) ? head + REDACTED : match;
 }
 
-const COOKIE_ATTRIBUTES = new Set(['path', 'domain', 'expires', 'max-age', 'samesite', 'secure', 'httponly', 'priority', 'partitioned', 'version', 'comment']);
+const COOKIE_ATTRIBUTES = new Set([
+  'path',
+  'domain',
+  'expires',
+  'max-age',
+  'samesite',
+  'secure',
+  'httponly',
+  'priority',
+  'partitioned',
+  'version',
+  'comment',
+]);
 
 /** Cookie and Set-Cookie: every cookie's value goes, the names and attributes stay. */
-function cookieHeader(match: string, head: string, value: string): string {
-  return head + value.replace(/([A-Za-z0-9_.!#$%&'*+^`|~-]{1,256})=([^;\s,]{1,4096})/g, (pair: string, name: string, v: string) =>
-    COOKIE_ATTRIBUTES.has(name.toLowerCase()) || !isLiteral(v) ? pair : `${name}=${REDACTED}`,
+function cookieHeader(_match: string, head: string, value: string): string {
+  return (
+    head +
+    value.replace(/([A-Za-z0-9_.!#$%&'*+^`|~-]{1,256})=([^;\s,]{1,4096})/g, (pair: string, name: string, v: string) =>
+      COOKIE_ATTRIBUTES.has(name.toLowerCase()) || !isLiteral(v) ? pair : `${name}=${REDACTED}`,
+    )
   );
 }
 
@@ -92,14 +118,20 @@ function cookieHeader(match: string, head: string, value: string): string {
  * `Password=` / `Pwd=` are left to the assignment rules unless they sit in a `;`-separated
  * connection string, where a value may hold spaces and runs to the next `;`.
  */
-function connectionString(match: string, head: string, value: string, ...rest: (string | number | undefined)[]): string {
+function connectionString(
+  match: string,
+  head: string,
+  value: string,
+  ...rest: (string | number | undefined)[]
+): string {
   const { offset, whole } = matchPlace(rest);
   if (!isLiteral(value.trim())) return match;
   const key = head.replace(/^[\s;"']+/, '').toLowerCase();
   if (key.startsWith('password') || key.startsWith('pwd')) {
     // `Server=db;Pwd=x y;` but not `let pwd = format(…);`: no space around '=', a ';' beside.
     const tight = /^[;"'\s]*[A-Za-z]+=$/.test(head);
-    const beside = head.trimStart().startsWith(';') || whole[offset - 1] === ';' || whole[offset + match.length] === ';';
+    const beside =
+      head.trimStart().startsWith(';') || whole[offset - 1] === ';' || whole[offset + match.length] === ';';
     if (!tight || !beside || /^[/~]/.test(value)) return match;
   }
   return head + REDACTED;
@@ -159,7 +191,14 @@ export const CONTEXT_RULES: readonly RedactionRule[] = [
       authorizationHeader(match, head, scheme === undefined ? undefined : `${scheme}${space ?? ''}`, value),
     'i',
   ),
-  rule('bearer-token', 'Bearer tokens anywhere (Bearer <token>)', ['bearer'], '(' + word('Bearer') + '[ \\t]+)([A-Za-z0-9._~+/=-]{8,4096})', bearer, 'i'),
+  rule(
+    'bearer-token',
+    'Bearer tokens anywhere (Bearer <token>)',
+    ['bearer'],
+    '(' + word('Bearer') + '[ \\t]+)([A-Za-z0-9._~+/=-]{8,4096})',
+    bearer,
+    'i',
+  ),
   rule(
     'basic-credentials',
     'Basic credentials anywhere (Basic <base64 user:password>)',
@@ -226,8 +265,19 @@ export const FILE_RULES: readonly RedactionRule[] = [
     ['<add', '</'],
     String.raw`(<add[ \t]+key=\\?(["'])[^"'\\\n]{0,64}(?:password|secret|token|apikey|api_key|api-key)[^"'\\\n]{0,64}\\?\2[ \t]+value=)(\\?["'])([^"'\\\n]{1,4096})` +
       String.raw`|(<((?:[A-Za-z0-9_.-]{0,32}[_.-])?(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|client[_-]?secret|private[_-]?key|access[_-]?key|secret[_-]?key))>)([^<\n]{1,4096})(?=<\/\6>)`,
-    (match: string, addHead?: string, _q?: string, quote?: string, addValue?: string, elHead?: string, _n?: string, elValue?: string) =>
-      addHead !== undefined ? quotedValue(match, addHead, quote ?? '', addValue ?? '') : quotedValue(match, elHead ?? '', '', elValue ?? ''),
+    (
+      match: string,
+      addHead?: string,
+      _q?: string,
+      quote?: string,
+      addValue?: string,
+      elHead?: string,
+      _n?: string,
+      elValue?: string,
+    ) =>
+      addHead !== undefined
+        ? quotedValue(match, addHead, quote ?? '', addValue ?? '')
+        : quotedValue(match, elHead ?? '', '', elValue ?? ''),
     'i',
   ),
 ];

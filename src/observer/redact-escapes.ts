@@ -24,7 +24,8 @@
 /** Escape sequences, left-over introducers and invisible characters, as raw characters. */
 const RAW =
   /(?:\u001b\[|\u009b)[0-?]{0,64}[ -/]{0,16}[@-~]|(?:\u001b[\]PX^_]|[\u0090\u0098\u009d\u009e\u009f])[^\u0007\u001b\u009c]{0,4096}(?:\u0007|\u001b\\|\u009c)|\u001b[ -/]{0,16}[0-~]|[\u001b\u0090\u0098\u009b\u009d\u009e\u009f\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
-const HAS_RAW = /[\u001b\u0090\u0098\u009b\u009d\u009e\u009f\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
+const HAS_RAW =
+  /[\u001b\u0090\u0098\u009b\u009d\u009e\u009f\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
 
 /**
  * What follows a JSON-escaped ESC in a sequence: a CSI; an OSC, DCS, SOS, PM or APC up to its

@@ -109,7 +109,8 @@ export function words(name: string): string[] {
  */
 export function isStandIn(value: string): boolean {
   return (
-    (/^[A-Za-z_ -]{3,64}$/.test(value) && words(value).some((w) => /^(?:pass(?:word|wd)?|secrets?|token|key|apikey|credentials?|creds)$/.test(w))) ||
+    (/^[A-Za-z_ -]{3,64}$/.test(value) &&
+      words(value).some((w) => /^(?:pass(?:word|wd)?|secrets?|token|key|apikey|credentials?|creds)$/.test(w))) ||
     /^[A-Z]+_[A-Z_]{1,62}$/.test(value) ||
     /^[a-z0-9]{1,8}[-_][A-Za-z0-9_-]{0,16}(?:\.\.\.|…)$/.test(value)
   );
@@ -133,7 +134,9 @@ export function isLiteral(value: string): boolean {
  * string), inside quotes or backticks (possibly cut off by a line end), or a bare word. The
  * quote alternatives cannot overlap, so matching never backtracks between them.
  */
-export const QUOTED_VALUE = String.raw`\\"(?:[^"\\\n]|\\(?!")[^\n]){0,4096}(?:\\")?|"(?:[^"\\\n]|\\[^\n]){0,4096}"?|'[^'\n]{0,4096}'?` + '|`[^`\\n]{0,4096}`?';
+export const QUOTED_VALUE =
+  String.raw`\\"(?:[^"\\\n]|\\(?!")[^\n]){0,4096}(?:\\")?|"(?:[^"\\\n]|\\[^\n]){0,4096}"?|'[^'\n]{0,4096}'?` +
+  '|`[^`\\n]{0,4096}`?';
 
 /** The redacted form of a value: its quotes kept, its content replaced. */
 export function requote(raw: string): string {

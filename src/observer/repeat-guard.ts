@@ -133,7 +133,10 @@ export function tokens(text: string, min = 3): Set<string> {
  * word the branch is named for — which counts though short (`ws`, `zx`) or common elsewhere.
  */
 function branchWords(branch: string): { words: string[]; named: string | null } {
-  const parts = branch.toLowerCase().split(/[/_.-]+/).filter((p) => p && !/^\d+$/.test(p) && !PREFIXES.has(p));
+  const parts = branch
+    .toLowerCase()
+    .split(/[/_.-]+/)
+    .filter((p) => p && !/^\d+$/.test(p) && !PREFIXES.has(p));
   return { words: parts.filter((p) => p.length >= 3 && !COMMON.has(p)), named: parts.length === 1 ? parts[0]! : null };
 }
 

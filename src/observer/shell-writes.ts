@@ -73,11 +73,12 @@ const WRITERS: Record<string, Writer> = {
   mv: writer(all, 'tS', COPY_OPTIONS),
   cp: writer(last, 'tS', COPY_OPTIONS),
   ln: writer(last, 'tS', COPY_OPTIONS),
-  install: writer(
-    (a) => (a.flags.has('d') || a.flags.has('directory') ? a.operands : last(a)),
-    'gmotS',
-    ['group', 'mode', 'owner', ...COPY_OPTIONS],
-  ),
+  install: writer((a) => (a.flags.has('d') || a.flags.has('directory') ? a.operands : last(a)), 'gmotS', [
+    'group',
+    'mode',
+    'owner',
+    ...COPY_OPTIONS,
+  ]),
   rsync: writer(last, 'eBfT', ['exclude', 'include', 'filter', 'rsh', 'files-from', 'exclude-from', 'temp-dir']),
   dd: writer((a) => a.operands.flatMap((w) => (w?.startsWith('of=') ? [w.slice(3)] : []))),
   sed: writer(

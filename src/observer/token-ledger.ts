@@ -31,8 +31,16 @@ export const ledgerFile = (gccDir: string): string => join(gccDir, '.local', 'to
 export function readTokenLedger(gccDir: string): TokenLedger {
   try {
     const raw = JSON.parse(readFileSync(ledgerFile(gccDir), 'utf8')) as unknown;
-    if (raw && typeof raw === 'object' && !Array.isArray(raw) && typeof (raw as TokenLedger).sessions === 'object' && (raw as TokenLedger).sessions !== null) {
-      return { sessions: Object.assign(Object.create(null) as Record<string, SessionTokens>, (raw as TokenLedger).sessions) };
+    if (
+      raw &&
+      typeof raw === 'object' &&
+      !Array.isArray(raw) &&
+      typeof (raw as TokenLedger).sessions === 'object' &&
+      (raw as TokenLedger).sessions !== null
+    ) {
+      return {
+        sessions: Object.assign(Object.create(null) as Record<string, SessionTokens>, (raw as TokenLedger).sessions),
+      };
     }
   } catch {
     // missing or unreadable: counting starts again
@@ -41,7 +49,14 @@ export function readTokenLedger(gccDir: string): TokenLedger {
 }
 
 /** Count one injection of `text` for `session`. */
-export function countInjection(gccDir: string, session: string, host: string, kind: InjectionKind, text: string, now = new Date()): void {
+export function countInjection(
+  gccDir: string,
+  session: string,
+  host: string,
+  kind: InjectionKind,
+  text: string,
+  now = new Date(),
+): void {
   try {
     const ledger = readTokenLedger(gccDir);
     const at = now.toISOString();
@@ -69,11 +84,18 @@ export function statsText(ledger: TokenLedger): string {
   const kinds: InjectionKind[] = ['briefing', 'guidance', 'tool-answer'];
   const rows = Object.entries(ledger.sessions).sort(([, a], [, b]) => (a.last < b.last ? 1 : -1));
   if (!rows.length) return 'No injections counted yet (hooks and memory tools count what they hand a model).';
-  const cell = (s: SessionTokens, k: InjectionKind) => (s.kinds[k] ? `${s.kinds[k]!.tokens} (${s.kinds[k]!.count})` : '0');
+  const cell = (s: SessionTokens, k: InjectionKind) =>
+    s.kinds[k] ? `${s.kinds[k]!.tokens} (${s.kinds[k]!.count})` : '0';
   const total = (s: SessionTokens) => kinds.reduce((n, k) => n + (s.kinds[k]?.tokens ?? 0), 0);
-  const lines = ['Tokens injected into models, per session (count of injections in brackets), newest first:', `session | host | ${kinds.join(' | ')} | total`];
-  for (const [id, s] of rows.slice(0, 20)) lines.push(`${id.slice(0, 36)} | ${s.host} | ${kinds.map((k) => cell(s, k)).join(' | ')} | ${total(s)}`);
+  const lines = [
+    'Tokens injected into models, per session (count of injections in brackets), newest first:',
+    `session | host | ${kinds.join(' | ')} | total`,
+  ];
+  for (const [id, s] of rows.slice(0, 20))
+    lines.push(`${id.slice(0, 36)} | ${s.host} | ${kinds.map((k) => cell(s, k)).join(' | ')} | ${total(s)}`);
   const all = kinds.map((k) => rows.reduce((n, [, s]) => n + (s.kinds[k]?.tokens ?? 0), 0));
-  lines.push(`all ${rows.length} session${rows.length === 1 ? '' : 's'} | | ${all.join(' | ')} | ${all.reduce((a, b) => a + b, 0)}`);
+  lines.push(
+    `all ${rows.length} session${rows.length === 1 ? '' : 's'} | | ${all.join(' | ')} | ${all.reduce((a, b) => a + b, 0)}`,
+  );
   return lines.join('\n');
 }

@@ -19,5 +19,6 @@ export default operation({
   library: (a) => execute({ type: 'abandon', ...a }),
   readOnly: false,
   needs: 'memory',
-  run: (a, ctx) => write(ctx, { type: 'abandon', branch: a.branch ?? ctx.memory.currentBranch(ctx.session), reason: a.reason }),
+  run: (a, ctx) =>
+    write(ctx, { type: 'abandon', branch: a.branch ?? ctx.memory.currentBranch(ctx.session), reason: a.reason }),
 });

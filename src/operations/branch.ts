@@ -21,5 +21,11 @@ export default operation({
   library: (a) => execute({ type: 'branch', ...a }),
   readOnly: false,
   needs: 'memory',
-  run: (a, ctx) => write(ctx, { type: 'branch', name: a.name, purpose: a.purpose, ...(a.hypotheses?.length ? { hypotheses: a.hypotheses } : {}) }),
+  run: (a, ctx) =>
+    write(ctx, {
+      type: 'branch',
+      name: a.name,
+      purpose: a.purpose,
+      ...(a.hypotheses?.length ? { hypotheses: a.hypotheses } : {}),
+    }),
 });

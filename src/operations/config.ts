@@ -24,11 +24,22 @@ export default operation({
   run: (a, ctx) => {
     const cfg = ctx.memory.config as unknown as Record<string, unknown>;
     if (a.verb === 'get') {
-      if (a.key && !Object.hasOwn(cfg, a.key)) throw gccError('E_CONFIG_KEY', `unknown config key ${JSON.stringify(a.key)}`, `use one of: ${Object.keys(cfg).join(', ')}`);
+      if (a.key && !Object.hasOwn(cfg, a.key))
+        throw gccError(
+          'E_CONFIG_KEY',
+          `unknown config key ${JSON.stringify(a.key)}`,
+          `use one of: ${Object.keys(cfg).join(', ')}`,
+        );
       const shown = a.key ? { [a.key]: cfg[a.key] } : { ...cfg };
-      return { text: Object.entries(shown).map(([k, v]) => `${k}: ${String(v)}`).join('\n'), data: shown };
+      return {
+        text: Object.entries(shown)
+          .map(([k, v]) => `${k}: ${String(v)}`)
+          .join('\n'),
+        data: shown,
+      };
     }
-    if (!a.key || a.value === undefined) throw gccError('E_INVALID_ARGUMENT', 'set needs a key and a value', 'gctx config set commit_after_edits 10');
+    if (!a.key || a.value === undefined)
+      throw gccError('E_INVALID_ARGUMENT', 'set needs a key and a value', 'gctx config set commit_after_edits 10');
     return write(ctx, { type: 'config', key: a.key, value: a.value });
   },
 });

@@ -1,5 +1,4 @@
 import { safeText } from '../log/safe-text.js';
-import { count } from './answers.js';
 import { operation } from './operation.js';
 
 export default operation({
@@ -16,11 +15,18 @@ export default operation({
   needs: 'none',
   run: async (a, ctx) => {
     if (a.verb === 'install') {
-      const [{ installGit }, { syncAfterGit }] = await Promise.all([import('../engine/git/install.js'), import('../engine/git/sync.js')]);
+      const [{ installGit }, { syncAfterGit }] = await Promise.all([
+        import('../engine/git/install.js'),
+        import('../engine/git/sync.js'),
+      ]);
       const r = installGit(ctx.dir);
       const s = await syncAfterGit(ctx.dir);
       for (const w of s.warnings) process.stderr.write(safeText(`gctx: warning: ${w}\n`));
-      const lines = [`git: ${r.repo}`, ...r.hooks.map((h) => `hook ${h.hook}: ${h.action}${h.why ? ` (${h.why})` : ''}`), 'No merge driver is needed: memory merges on every path (docs/git.md). The hooks only refresh the views sooner.'];
+      const lines = [
+        `git: ${r.repo}`,
+        ...r.hooks.map((h) => `hook ${h.hook}: ${h.action}${h.why ? ` (${h.why})` : ''}`),
+        'No merge driver is needed: memory merges on every path (docs/git.md). The hooks only refresh the views sooner.',
+      ];
       return { text: lines.join('\n'), data: { ok: true, ...r } };
     }
     const { syncAfterGit } = await import('../engine/git/sync.js');

@@ -2,13 +2,18 @@ import { operation } from './operation.js';
 
 export default operation({
   name: 'graph',
-  summary: "the memory's history as a Mermaid gitGraph: branches, commits, merges, abandoned branches (the last 50 commits unless asked)",
+  summary:
+    "the memory's history as a Mermaid gitGraph: branches, commits, merges, abandoned branches (the last 50 commits unless asked)",
   args: {
     format: { kind: 'enum', values: ['mermaid', 'json'], help: 'mermaid (default) or json.' },
     last: { kind: 'number', help: 'Draw the last n commits (default 50).' },
     all: { kind: 'boolean', help: 'Draw every commit (a long history makes a diagram too large to render).' },
   },
-  cli: [{ field: 'format', as: 'flag' }, { field: 'last', as: 'flag' }, { field: 'all', as: 'flag' }],
+  cli: [
+    { field: 'format', as: 'flag' },
+    { field: 'last', as: 'flag' },
+    { field: 'all', as: 'flag' },
+  ],
   fronts: ['cli', 'slash'],
   example: 'graph --last 20',
   answer: 'memory',

@@ -21,5 +21,6 @@ export default operation({
   library: (a) => execute({ type: 'log', ...a }),
   readOnly: false,
   needs: 'memory',
-  run: (a, ctx) => write(ctx, { type: 'log', observation: a.observation ?? '', thought: a.thought ?? '', action: a.action ?? '' }),
+  run: (a, ctx) =>
+    write(ctx, { type: 'log', observation: a.observation ?? '', thought: a.thought ?? '', action: a.action ?? '' }),
 });

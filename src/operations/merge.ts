@@ -9,7 +9,7 @@ export default operation({
     branch: { kind: 'string', min: 1, help: 'Default: current branch.' },
     synthesis: { kind: 'string', required: true, min: 1, help: 'What is integrated, and why.' },
     learned: { kind: 'string', help: 'What was learned.' },
-    next: { kind: 'string', help: 'Next step (the branch\'s is not kept).' },
+    next: { kind: 'string', help: "Next step (the branch's is not kept)." },
     into: { kind: 'string', help: 'Target (default: parent).' },
   },
   cli: [
@@ -27,8 +27,19 @@ export default operation({
   needs: 'memory',
   // The paper's MERGE surfaces the source branch first: the synthesis is read beside what it sums up.
   preview: (a, ctx) => {
-    const c = ctx.memory.context({ level: 'branch', name: a.branch ?? ctx.memory.currentBranch(ctx.session), k: 5 }, { session: ctx.session, budget: 600, spell: ctx.spell });
+    const c = ctx.memory.context(
+      { level: 'branch', name: a.branch ?? ctx.memory.currentBranch(ctx.session), k: 5 },
+      { session: ctx.session, budget: 600, spell: ctx.spell },
+    );
     return { text: c.text, data: c.data as Record<string, unknown> };
   },
-  run: (a, ctx) => write(ctx, { type: 'merge', branch: a.branch ?? ctx.memory.currentBranch(ctx.session), synthesis: a.synthesis, ...(a.learned ? { learned: a.learned } : {}), ...(a.next ? { next: a.next } : {}), ...(a.into ? { into: a.into } : {}) }),
+  run: (a, ctx) =>
+    write(ctx, {
+      type: 'merge',
+      branch: a.branch ?? ctx.memory.currentBranch(ctx.session),
+      synthesis: a.synthesis,
+      ...(a.learned ? { learned: a.learned } : {}),
+      ...(a.next ? { next: a.next } : {}),
+      ...(a.into ? { into: a.into } : {}),
+    }),
 });

@@ -33,12 +33,22 @@ export interface Field {
 
 export type Fields = Readonly<Record<string, Field>>;
 
-type ValueOf<F extends Field> = F['kind'] extends 'strings' ? string[] : F['kind'] extends 'number' ? number : F['kind'] extends 'boolean' ? boolean : F extends { values: readonly (infer V)[] } ? V : string;
+type ValueOf<F extends Field> = F['kind'] extends 'strings'
+  ? string[]
+  : F['kind'] extends 'number'
+    ? number
+    : F['kind'] extends 'boolean'
+      ? boolean
+      : F extends { values: readonly (infer V)[] }
+        ? V
+        : string;
 
 /** The arguments a declaration takes, as the operation receives them once checked. */
-export type ArgsOf<F extends Fields> = string extends keyof F ? Record<string, unknown> : { -readonly [K in keyof F as F[K] extends { required: true } ? K : never]: ValueOf<F[K]> } & {
-  -readonly [K in keyof F as F[K] extends { required: true } ? never : K]?: ValueOf<F[K]> | undefined;
-};
+export type ArgsOf<F extends Fields> = string extends keyof F
+  ? Record<string, unknown>
+  : { -readonly [K in keyof F as F[K] extends { required: true } ? K : never]: ValueOf<F[K]> } & {
+      -readonly [K in keyof F as F[K] extends { required: true } ? never : K]?: ValueOf<F[K]> | undefined;
+    };
 
 /**
  * What an answer is, which says how each front end frames it: `memory` is text read from
@@ -54,7 +64,9 @@ export type Needs = 'memory' | 'create' | 'none';
 export interface CliArg {
   /** The argument's field in the schema. */
   field: string;
-  /** `positional`: the next word; `rest`: every word left, joined; `flag`: `--name value` (or a switch for booleans). */
+  /**
+   * `positional`: the next word; `rest`: every word left, joined; `flag`: `--name value` (or a switch for booleans).
+   */
   as: 'positional' | 'rest' | 'flag';
   /** Flag name when it is not the field's (kebab-case); `--hypothesis` for `hypotheses`. */
   flag?: string;

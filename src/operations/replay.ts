@@ -15,6 +15,9 @@ export default operation({
   needs: 'memory',
   run: async (_a, ctx) => {
     const r = await ctx.memory.replay();
-    return { text: `Rebuilt the views from ${count(ctx.memory.state.events, 'event')}.${r.kept.length ? ` Kept the previous versions in ${r.kept.join(', ')}` : ''}`, data: { ok: true, ...r } };
+    return {
+      text: `Rebuilt the views from ${count(ctx.memory.state.events, 'event')}.${r.kept.length ? ` Kept the previous versions in ${r.kept.join(', ')}` : ''}`,
+      data: { ok: true, ...r },
+    };
   },
 });

@@ -41,17 +41,32 @@ export interface Place {
 /** The arguments as the operation takes them; E_INVALID_ARGUMENT, with the speaker's fix, when they do not fit. */
 export async function check(op: Operation, given: unknown, sp: Speaker): Promise<Record<string, unknown>> {
   // No arguments given where none are needed: valid as they stand, and zod stays unloaded.
-  if (!sp.tool && given !== null && typeof given === 'object' && validAsGiven(op, given as Record<string, unknown>)) return given as Record<string, unknown>;
+  if (!sp.tool && given !== null && typeof given === 'object' && validAsGiven(op, given as Record<string, unknown>))
+    return given as Record<string, unknown>;
   const { checkCall } = await import('./schema.js');
   return checkCall(op, given, sp);
 }
 
 /** Run a checked call and frame its answer for the speaker. */
 export async function perform(op: Operation, args: Record<string, unknown>, sp: Speaker, at: Place): Promise<Answer> {
-  if (op.needs === 'none') return op.run(args, { dir: at.dir, explicitDir: at.explicitDir, session: at.session, budget: at.budget, front: sp.front });
+  if (op.needs === 'none')
+    return op.run(args, {
+      dir: at.dir,
+      explicitDir: at.explicitDir,
+      session: at.session,
+      budget: at.budget,
+      front: sp.front,
+    });
   op.guard?.(args, at.dir);
   const memory = await at.memory(op.needs === 'create');
-  const ctx = { memory, session: at.session, budget: at.budget, spell: (q: ContextQuery) => sp.spell(q), front: sp.front, ...(at.print ? { print: at.print } : {}) };
+  const ctx = {
+    memory,
+    session: at.session,
+    budget: at.budget,
+    spell: (q: ContextQuery) => sp.spell(q),
+    front: sp.front,
+    ...(at.print ? { print: at.print } : {}),
+  };
   const preview = op.preview ? await op.preview(args, ctx) : null;
   const a = await op.run(args, ctx);
   const out = preview ? { ...a, text: `${preview.text}\n\n${a.text}`, data: { ...a.data, preview: preview.data } } : a;

@@ -20,7 +20,10 @@ function schemaOf(f: Field): z.ZodType {
       s = z.array(z.string());
       break;
     case 'number':
-      s = z.number().int().min(f.min ?? 1);
+      s = z
+        .number()
+        .int()
+        .min(f.min ?? 1);
       break;
     case 'boolean':
       s = z.boolean();
@@ -55,11 +58,21 @@ export function checkCall(op: Operation, given: unknown, sp: Speaker): Record<st
   let args = given;
   if (tool !== undefined) {
     const raw = given ?? {};
-    if (typeof raw !== 'object' || Array.isArray(raw)) throw gccError('E_INVALID_ARGUMENT', `arguments of ${tool} must be an object, not ${Array.isArray(raw) ? 'a list' : typeof raw}`, sp.usage(op));
+    if (typeof raw !== 'object' || Array.isArray(raw))
+      throw gccError(
+        'E_INVALID_ARGUMENT',
+        `arguments of ${tool} must be an object, not ${Array.isArray(raw) ? 'a list' : typeof raw}`,
+        sp.usage(op),
+      );
     args = coerceArgs(raw, fieldKinds(op));
   }
   const r = argsOf(op).safeParse(args);
-  if (!r.success) throw gccError('E_INVALID_ARGUMENT', `${tool ? `invalid arguments for ${tool}: ` : ''}${issuesText(r.error, args)}`, sp.usage(op));
+  if (!r.success)
+    throw gccError(
+      'E_INVALID_ARGUMENT',
+      `${tool ? `invalid arguments for ${tool}: ` : ''}${issuesText(r.error, args)}`,
+      sp.usage(op),
+    );
   return r.data;
 }
 
@@ -79,14 +92,22 @@ function withoutSafeBounds(node: unknown): unknown {
   if (typeof node !== 'object' || node === null) return node;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(node)) {
-    if ((k === 'maximum' && v === Number.MAX_SAFE_INTEGER) || (k === 'minimum' && v === Number.MIN_SAFE_INTEGER)) continue;
+    if ((k === 'maximum' && v === Number.MAX_SAFE_INTEGER) || (k === 'minimum' && v === Number.MIN_SAFE_INTEGER))
+      continue;
     out[k] = withoutSafeBounds(v);
   }
   return out;
 }
 
 /** What each type zod expects is, in a reader's words. */
-const KINDS: Record<string, string> = { string: 'text', number: 'a number', int: 'a whole number', boolean: 'true or false', array: 'a list', object: 'an object' };
+const KINDS: Record<string, string> = {
+  string: 'text',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'an object',
+};
 
 /** The value a call gave at a path, to name it back (`action must be one of add, …, not "frob"`). */
 function at(given: unknown, path: readonly PropertyKey[]): unknown {
@@ -108,12 +129,14 @@ export function issuesText(error: z.ZodError, given?: unknown): string {
       const value = at(given, i.path);
       switch (i.code) {
         case 'invalid_type':
-          if (given !== undefined ? value === undefined : /received undefined$/.test(i.message)) return fieldSays.missing(field);
+          if (given !== undefined ? value === undefined : /received undefined$/.test(i.message))
+            return fieldSays.missing(field);
           return fieldSays.notA(field, KINDS[i.expected] ?? i.expected);
         case 'invalid_value':
           return fieldSays.oneOf(field, i.values, value);
         case 'too_small':
-          if (i.origin === 'string') return Number(i.minimum) <= 1 ? fieldSays.empty(field) : `${field} must be ${i.minimum} characters or more`;
+          if (i.origin === 'string')
+            return Number(i.minimum) <= 1 ? fieldSays.empty(field) : `${field} must be ${i.minimum} characters or more`;
           if (i.origin === 'array') return `${field} must hold ${i.minimum} or more`;
           return fieldSays.atLeast(field, i.minimum);
         case 'too_big':

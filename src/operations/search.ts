@@ -20,5 +20,11 @@ export default operation({
   library: (a) => `memory.context(${JSON.stringify({ level: 'search', ...a })})`,
   readOnly: true,
   needs: 'memory',
-  run: (a, ctx) => read(ctx, { level: 'search', text: a.text, ...(a.limit ? { limit: a.limit } : {}), ...(a.page ? { page: a.page } : {}) }),
+  run: (a, ctx) =>
+    read(ctx, {
+      level: 'search',
+      text: a.text,
+      ...(a.limit ? { limit: a.limit } : {}),
+      ...(a.page ? { page: a.page } : {}),
+    }),
 });

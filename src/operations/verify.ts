@@ -22,7 +22,14 @@ export default operation({
     const said = warnings.map((w) => `warning: ${w}`);
     const text = problems.length
       ? [...problems.map((p) => `${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`), ...said].join('\n')
-      : [`OK: ${count(ctx.memory.state.events, 'event')}; every log entry intact and as acknowledged; every view equals a rebuild`, ...said].join('\n');
-    return { text, data: { ok: problems.length === 0, problems, ...(warnings.length ? { warnings } : {}) }, ...(problems.length ? { exit: 2 } : {}) };
+      : [
+          `OK: ${count(ctx.memory.state.events, 'event')}; every log entry intact and as acknowledged; every view equals a rebuild`,
+          ...said,
+        ].join('\n');
+    return {
+      text,
+      data: { ok: problems.length === 0, problems, ...(warnings.length ? { warnings } : {}) },
+      ...(problems.length ? { exit: 2 } : {}),
+    };
   },
 });

@@ -45,7 +45,10 @@ interface MainParts {
   badObjectiveLines: string[];
 }
 
-/** What every free text taken from a hand edit goes through before it becomes an event (the engine passes secret redaction). */
+/**
+ * What every free text taken from a hand edit goes through before it becomes an event (the engine passes secret
+ * redaction).
+ */
 export type Redact = (text: string) => string;
 
 function splitMain(text: string, redact: Redact): MainParts {
@@ -79,8 +82,18 @@ function splitMain(text: string, redact: Redact): MainParts {
  * main.md never reaches an event, and a patch is made from text already redacted, so it
  * applies as made. The base was rendered from events, which were redacted when written.
  */
-export function adoptMain(state: MemoryState, base: string, disk: string, nonce: () => string, redact: Redact): Adoption {
-  if (disk.length > MAX_HAND_EDIT) return { events: [], unadopted: [`main.md is ${disk.length} characters, more than the ${MAX_HAND_EDIT} gctx takes in as a hand edit`] };
+export function adoptMain(
+  state: MemoryState,
+  base: string,
+  disk: string,
+  nonce: () => string,
+  redact: Redact,
+): Adoption {
+  if (disk.length > MAX_HAND_EDIT)
+    return {
+      events: [],
+      unadopted: [`main.md is ${disk.length} characters, more than the ${MAX_HAND_EDIT} gctx takes in as a hand edit`],
+    };
   const b = splitMain(base, (t) => t);
   const d = splitMain(disk, redact);
   // Notes are redacted as one text: a rule may span lines (a private key block).
@@ -95,16 +108,24 @@ export function adoptMain(state: MemoryState, base: string, disk: string, nonce:
     d.badObjectiveLines = [];
   }
   if (d.objectives.length > MAX_OBJECTIVES) {
-    unadopted.push(`${d.objectives.length} objectives, more than the ${MAX_OBJECTIVES} a roadmap holds, so no objective was changed`);
+    unadopted.push(
+      `${d.objectives.length} objectives, more than the ${MAX_OBJECTIVES} a roadmap holds, so no objective was changed`,
+    );
     d.objectives = b.objectives;
   }
-  if (d.badObjectiveLines.length) unadopted.push(`lines under Objectives that are not checkboxes: ${redact(d.badObjectiveLines.slice(0, 3).join(' | '))}`);
+  if (d.badObjectiveLines.length)
+    unadopted.push(
+      `lines under Objectives that are not checkboxes: ${redact(d.badObjectiveLines.slice(0, 3).join(' | '))}`,
+    );
   if (b.rest !== d.rest) unadopted.push('edits outside Objectives and Notes (those sections are generated)');
 
   // Match the base's objectives to state ids by position: the base was rendered from state.
   // An objective is compared as its line showed it: an event from the logs may hold text no line can.
   const shown = state.objectives.map((s) => ({ id: s.id, text: normalizeLine(objectiveText(s.text)) }));
-  const baseIds = b.objectives.map((o, i) => ({ ...o, id: shown.find((s, j) => j === i && s.text === o.text)?.id ?? shown.find((s) => s.text === o.text)?.id }));
+  const baseIds = b.objectives.map((o, i) => ({
+    ...o,
+    id: shown.find((s, j) => j === i && s.text === o.text)?.id ?? shown.find((s) => s.text === o.text)?.id,
+  }));
   const unmatchedBase = new Set(baseIds.map((_, i) => i));
   const unmatchedDisk: number[] = [];
   d.objectives.forEach((o, i) => {
@@ -112,7 +133,8 @@ export function adoptMain(state: MemoryState, base: string, disk: string, nonce:
     if (j === -1) return unmatchedDisk.push(i);
     unmatchedBase.delete(j);
     const id = baseIds[j]!.id;
-    if (id && baseIds[j]!.done !== o.done) events.push({ type: o.done ? 'objective.checked' : 'objective.unchecked', data: { id, text: o.text } });
+    if (id && baseIds[j]!.done !== o.done)
+      events.push({ type: o.done ? 'objective.checked' : 'objective.unchecked', data: { id, text: o.text } });
   });
   const leftBase = [...unmatchedBase];
   for (const i of unmatchedDisk) {
@@ -121,7 +143,8 @@ export function adoptMain(state: MemoryState, base: string, disk: string, nonce:
     const old = k === undefined ? undefined : baseIds[k];
     if (old?.id) {
       events.push({ type: 'objective.edited', data: { id: old.id, text: o.text } });
-      if (old.done !== o.done) events.push({ type: o.done ? 'objective.checked' : 'objective.unchecked', data: { id: old.id, text: o.text } });
+      if (old.done !== o.done)
+        events.push({ type: o.done ? 'objective.checked' : 'objective.unchecked', data: { id: old.id, text: o.text } });
     } else {
       const id = `o-${nonce().slice(0, 8)}`;
       events.push({ type: 'objective.added', data: { id, text: o.text } });
@@ -138,10 +161,13 @@ export function adoptMain(state: MemoryState, base: string, disk: string, nonce:
     // and adds more than NOTES_EDIT_MAX lines in one stretch is refused, with the reason, rather
     // than left to run for minutes. (Adding or removing a long stretch alone is quick.)
     if (rewritten(b.notes, d.notes) > NOTES_EDIT_MAX) {
-      unadopted.push(`Notes were rewritten over more than ${NOTES_EDIT_MAX} lines at once; make the change in smaller edits`);
+      unadopted.push(
+        `Notes were rewritten over more than ${NOTES_EDIT_MAX} lines at once; make the change in smaller edits`,
+      );
     } else {
       const patch = diffLib().createPatch('main.md#notes', b.notes, d.notes, undefined, undefined, { context: 3 });
-      if (diffLib().applyPatch(state.notes, patch) === false) unadopted.push('Notes changed here and in the log at the same time');
+      if (diffLib().applyPatch(state.notes, patch) === false)
+        unadopted.push('Notes changed here and in the log at the same time');
       else events.push({ type: 'notes.patched', data: { patch } });
     }
   }
@@ -193,6 +219,7 @@ export function adoptMetadata(base: string, disk: string): Adoption {
     events.push({ type: 'config.set', data: { key, value: v as Config[keyof Config] } });
   }
   for (const key of Object.keys(d)) if (!(key in DEFAULT_CONFIG)) unadopted.push(`unknown config key ${key}`);
-  if (JSON.stringify(withoutConfig(base)) !== JSON.stringify(withoutConfig(disk))) unadopted.push('edits outside `config:` (those values are generated)');
+  if (JSON.stringify(withoutConfig(base)) !== JSON.stringify(withoutConfig(disk)))
+    unadopted.push('edits outside `config:` (those values are generated)');
   return { events, unadopted };
 }

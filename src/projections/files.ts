@@ -19,7 +19,9 @@ import { renderSummary } from './render-summary.js';
  * the batch begins it (a branch's first entry); null when the view should be there already:
  * found missing (removed by hand), it is rebuilt from the logs rather than started again.
  */
-export type FileWrite = { kind: 'write'; content: string } | { kind: 'append'; content: string; create: string | null; branch: string; view: 'log' | 'commit' };
+export type FileWrite =
+  | { kind: 'write'; content: string }
+  | { kind: 'append'; content: string; create: string | null; branch: string; view: 'log' | 'commit' };
 
 /**
  * The views' format: bump it whenever a render changes, so views written by an earlier gctx
@@ -35,9 +37,21 @@ export interface ViewPlan {
   logRebuild: Set<string>;
 }
 
-function append(out: Map<string, FileWrite>, path: string, content: string, create: string | null, branch: string, view: 'log' | 'commit'): void {
+function append(
+  out: Map<string, FileWrite>,
+  path: string,
+  content: string,
+  create: string | null,
+  branch: string,
+  view: 'log' | 'commit',
+): void {
   const prev = out.get(path);
-  out.set(path, prev && prev.kind === 'append' ? { ...prev, content: prev.content + content } : { kind: 'append', content, create, branch, view });
+  out.set(
+    path,
+    prev && prev.kind === 'append'
+      ? { ...prev, content: prev.content + content }
+      : { kind: 'append', content, create, branch, view },
+  );
 }
 
 /** Whether every branch agrees on `fields` in both states (a batch replaces one or two branch records). */
@@ -80,7 +94,12 @@ function sameMetadataFields(a: MemoryState, b: MemoryState): boolean {
 }
 
 /** The files a batch changes, rendered from the state after it. */
-export function incrementalPlan(l: Layout, before: MemoryState, after: MemoryState, events: readonly GccEvent[]): ViewPlan {
+export function incrementalPlan(
+  l: Layout,
+  before: MemoryState,
+  after: MemoryState,
+  events: readonly GccEvent[],
+): ViewPlan {
   const plan: ViewPlan = { writes: new Map(), commitRebuild: new Set(), logRebuild: new Set() };
   const summaries = new Set<string>();
   for (const e of events) {
@@ -106,7 +125,15 @@ export function incrementalPlan(l: Layout, before: MemoryState, after: MemorySta
     }
     if (e.type === 'commit.recorded') {
       if ((before.branches[e.branch]?.dupLabels.length ?? 0) !== b.dupLabels.length) plan.commitRebuild.add(e.branch);
-      else if (!plan.commitRebuild.has(e.branch)) append(plan.writes, l.commitOf(e.branch), renderCommit(e, displayLabel(b, e.data.label, e.data.id)), null, e.branch, 'commit');
+      else if (!plan.commitRebuild.has(e.branch))
+        append(
+          plan.writes,
+          l.commitOf(e.branch),
+          renderCommit(e, displayLabel(b, e.data.label, e.data.id)),
+          null,
+          e.branch,
+          'commit',
+        );
     }
   }
   for (const name of plan.logRebuild) plan.writes.delete(l.logOf(name));
@@ -128,7 +155,8 @@ export function incrementalPlan(l: Layout, before: MemoryState, after: MemorySta
     if (!b || name === MAIN || b.life === 'unborn') continue;
     const text = renderSummary(b);
     const old = before.branches[name];
-    if (!old || old.life === 'unborn' || renderSummary(old) !== text) plan.writes.set(l.summaryOf(name), { kind: 'write', content: text });
+    if (!old || old.life === 'unborn' || renderSummary(old) !== text)
+      plan.writes.set(l.summaryOf(name), { kind: 'write', content: text });
   }
   return plan;
 }

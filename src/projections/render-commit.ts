@@ -30,7 +30,11 @@ export function renderCommit(e: EventOf<'commit.recorded'>, label = e.data.label
     );
   }
   if (d.abandon) {
-    lines.push(`- **Abandoned Branch**: ${oneLine(d.abandon.from, 120)}`, `- **What Was Tried**: ${block(d.abandon.tried, 4000)}`, `- **Why It Was Dropped**: ${block(d.abandon.reason, 4000)}`);
+    lines.push(
+      `- **Abandoned Branch**: ${oneLine(d.abandon.from, 120)}`,
+      `- **What Was Tried**: ${block(d.abandon.tried, 4000)}`,
+      `- **Why It Was Dropped**: ${block(d.abandon.reason, 4000)}`,
+    );
   }
   if (d.next) lines.push(`- **Next Step**: ${block(d.next, 2000)}`);
   lines.push(`- **Files touched**: ${d.files.length ? filesFitted(d.files, FILES_ROOM) : '(none recorded)'}`);

@@ -26,23 +26,45 @@ export function renderObjectives(state: MemoryState): string[] {
 
 /** Everything from the first line to just before `## Notes`: the generated part. */
 export function renderMainHead(state: MemoryState): string {
-  const lines = ['# Project Roadmap', '', MAIN_PREAMBLE, '', OBJECTIVES_HEADER, ...renderObjectives(state), '', '## Milestones'];
-  if (state.milestones.length === 0) lines.push('_Milestones appear with commits on main, merges and abandoned branches._', '');
+  const lines = [
+    '# Project Roadmap',
+    '',
+    MAIN_PREAMBLE,
+    '',
+    OBJECTIVES_HEADER,
+    ...renderObjectives(state),
+    '',
+    '## Milestones',
+  ];
+  if (state.milestones.length === 0)
+    lines.push('_Milestones appear with commits on main, merges and abandoned branches._', '');
   for (const m of [...state.milestones].reverse()) {
-    lines.push(`### M${m.n}: ${oneLine(m.title, 160)}`, `- Branch: ${oneLine(m.branch, 120)}`, `- Commits: ${m.commits}`, `- Status: ${m.status}`, `- Date: ${m.at}`, '');
+    lines.push(
+      `### M${m.n}: ${oneLine(m.title, 160)}`,
+      `- Branch: ${oneLine(m.branch, 120)}`,
+      `- Commits: ${m.commits}`,
+      `- Status: ${m.status}`,
+      `- Date: ${m.at}`,
+      '',
+    );
   }
   const hidden = state.milestoneCount - state.milestones.length;
   if (hidden > 0) lines.push(`_${hidden} earlier milestones: see commit.md._`, '');
   lines.push('## Active Branches');
   const active = Object.values(state.branches).filter((b) => b.name !== MAIN && b.life === 'active');
   if (active.length === 0) lines.push('_No active branches._');
-  for (const b of active.sort((a, c) => (a.name < c.name ? -1 : 1))) lines.push(`- \`${b.name}\`: ${oneLine(b.purpose, 200)} (from ${b.parent ?? MAIN})`);
+  for (const b of active.sort((a, c) => (a.name < c.name ? -1 : 1)))
+    lines.push(`- \`${b.name}\`: ${oneLine(b.purpose, 200)} (from ${b.parent ?? MAIN})`);
   lines.push('', '## Failed Approaches');
   if (state.failed.length === 0) lines.push('_None recorded._');
   for (const f of [...state.failed].reverse()) {
     // Merged on one clone and abandoned on another: both said, so no one reads it as only dropped.
-    const merged = f.merged ? ` — merged into ${oneLine(f.merged.into, 120)}${f.merged.title ? ` (${oneLine(f.merged.title.replace(/^Merge [^:]*: /, ''), 160)})` : ''} but abandoned elsewhere because ` : ' — dropped because ';
-    lines.push(`- \`${f.branch}\` (${f.at.slice(0, 10)}): ${oneLine(f.purpose, 160)}${merged}${oneLine(f.reason, 300)}`);
+    const merged = f.merged
+      ? ` — merged into ${oneLine(f.merged.into, 120)}${f.merged.title ? ` (${oneLine(f.merged.title.replace(/^Merge [^:]*: /, ''), 160)})` : ''} but abandoned elsewhere because `
+      : ' — dropped because ';
+    lines.push(
+      `- \`${f.branch}\` (${f.at.slice(0, 10)}): ${oneLine(f.purpose, 160)}${merged}${oneLine(f.reason, 300)}`,
+    );
   }
   const older = state.failedCount - state.failed.length;
   if (older > 0) lines.push(`_${older} earlier: see metadata.yaml and commit.md._`);
@@ -56,6 +78,7 @@ const rendered = new WeakMap<MemoryState, string>();
 export function renderMain(state: MemoryState): string {
   let text = rendered.get(state);
   // Notes are the people's own markdown, last in the file: kept as written but for control characters.
-  if (text === undefined) rendered.set(state, (text = `${renderMainHead(state)}${NOTES_HEADER}\n\n${safeText(state.notes)}`));
+  if (text === undefined)
+    rendered.set(state, (text = `${renderMainHead(state)}${NOTES_HEADER}\n\n${safeText(state.notes)}`));
   return text;
 }

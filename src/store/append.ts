@@ -38,8 +38,10 @@ function writable(store: OpenStore, now: Date): { file: LogFile; rotated: boolea
     // As catch-up found it a moment ago under this lock, if it did (LogFile.append holds the
     // file against what is known of it again as it opens it).
     const size = store.checked && f.seen?.op === store.operation ? f.seen.size : f.sizeOnDisk();
-    if (size === f.meta.size && f.meta.size > 0 && f.meta.size < SEGMENT_MAX && !gitHasSeen(store, f)) return { file: f, rotated: false };
-    if (f.meta.size === 0 && ((size === null && !takenByGit(store, f)) || (size === 0 && !gitHasSeen(store, f)))) return { file: f, rotated: false };
+    if (size === f.meta.size && f.meta.size > 0 && f.meta.size < SEGMENT_MAX && !gitHasSeen(store, f))
+      return { file: f, rotated: false };
+    if (f.meta.size === 0 && ((size === null && !takenByGit(store, f)) || (size === 0 && !gitHasSeen(store, f))))
+      return { file: f, rotated: false };
   }
   for (;;) {
     const name = newSegmentName(now, randomHex(3));
@@ -99,7 +101,13 @@ function gitHasSeen(store: OpenStore, f: LogFile): boolean {
  * write with fsync, and acknowledge it. Under the lock, after catchUp. `lastId`: the
  * memory's newest id, which the batch's ids follow.
  */
-export function appendBatch(store: OpenStore, events: readonly Placed[], where: 'shared' | 'local', lastId: string, now: Date): GccEvent[] {
+export function appendBatch(
+  store: OpenStore,
+  events: readonly Placed[],
+  where: 'shared' | 'local',
+  lastId: string,
+  now: Date,
+): GccEvent[] {
   const w = write(store, events, where, lastId, now);
   if (w) acknowledgeWrites(store, [w]);
   return w?.envelopes ?? [];
@@ -110,7 +118,13 @@ export function appendBatch(store: OpenStore, events: readonly Placed[], where: 
  * shared batch is written first; if the local one then fails, the shared one is taken back
  * before the error is reported, so a failed operation leaves no trace.
  */
-export function appendOperation(store: OpenStore, shared: readonly Placed[], local: readonly Placed[], lastId: string, now: Date): GccEvent[] {
+export function appendOperation(
+  store: OpenStore,
+  shared: readonly Placed[],
+  local: readonly Placed[],
+  lastId: string,
+  now: Date,
+): GccEvent[] {
   const newest = store.ledger.lastId;
   const s = write(store, shared, 'shared', lastId, now);
   let l: Written | null;
@@ -124,7 +138,9 @@ export function appendOperation(store: OpenStore, shared: readonly Placed[], loc
       } catch {
         // Left in place, the batch is a whole one in this clone's own segment: the next open
         // acknowledges it as grown. Said, since the operation is reported as failed.
-        store.warnings.push(`${s.file.rel}: an operation that failed could not be taken back; its shared events may appear`);
+        store.warnings.push(
+          `${s.file.rel}: an operation that failed could not be taken back; its shared events may appear`,
+        );
       }
     }
     throw err;
@@ -135,7 +151,13 @@ export function appendOperation(store: OpenStore, shared: readonly Placed[], loc
 }
 
 /** Write a batch (durable, not yet acknowledged). */
-function write(store: OpenStore, events: readonly Placed[], where: 'shared' | 'local', lastId: string, now: Date): Written | null {
+function write(
+  store: OpenStore,
+  events: readonly Placed[],
+  where: 'shared' | 'local',
+  lastId: string,
+  now: Date,
+): Written | null {
   if (!store.lock.isHeld) throw gccError('E_INTERNAL', 'append outside the lock');
   if (events.length === 0) return null;
   // The file is held against what is known of it as it is opened for the append (LogFile.append).
@@ -167,9 +189,16 @@ function acknowledgeWrites(store: OpenStore, done: readonly Written[]): void {
   const rotated = done.some((w) => w.rotated);
   try {
     // Within Store.oneLedgerWrite, recorded here and written with the views' checkpoint.
-    store.acknowledge(done.map((w) => w.file), false, rotated, true);
+    store.acknowledge(
+      done.map((w) => w.file),
+      false,
+      rotated,
+      true,
+    );
   } catch (err) {
-    store.warnings.push(`the events were recorded, but the ledger could not be written (${err instanceof Error ? err.message : String(err)}); it is written again with the next operation`);
+    store.warnings.push(
+      `the events were recorded, but the ledger could not be written (${err instanceof Error ? err.message : String(err)}); it is written again with the next operation`,
+    );
   }
   if (rotated) store.listSegments();
 }

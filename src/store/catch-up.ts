@@ -43,7 +43,8 @@ export function catchUpLogs(store: OpenStore, lastId: string, now?: number): Cat
     if (disk) {
       // Another process of this clone rotated: the segment open before may have grown up to
       // the rotation since this process last read it.
-      if (store.ledger.open && store.ledger.open !== disk.open && store.logs.has(store.ledger.open)) growing.add(store.file(store.ledger.open));
+      if (store.ledger.open && store.ledger.open !== disk.open && store.logs.has(store.ledger.open))
+        growing.add(store.file(store.ledger.open));
       store.ledger.open = disk.open;
       if (disk.lastId > store.ledger.lastId) store.ledger.lastId = disk.lastId;
       store.ledger.index = disk.index;
@@ -85,7 +86,12 @@ export function catchUpLogs(store: OpenStore, lastId: string, now?: number): Cat
     f.seen = store.checked ? { size, op: store.operation } : null;
     if (size === null) {
       if (f.name === LOCAL && f.meta.size > 0 && acknowledgedSize(store, f) > 0) {
-        throw gccError('E_CORRUPT', `${f.rel} vanished (it held ${events(f.meta.seq)})`, 'restore it from a backup, or run `gctx doctor --repair` to record the loss and go on', { file: f.rel });
+        throw gccError(
+          'E_CORRUPT',
+          `${f.rel} vanished (it held ${events(f.meta.seq)})`,
+          'restore it from a backup, or run `gctx doctor --repair` to record the loss and go on',
+          { file: f.rel },
+        );
       }
       continue;
     }

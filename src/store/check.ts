@@ -52,7 +52,7 @@ export function checkLogs(store: OpenStore, now: number, collect?: GccError[]): 
     const e = gccError(
       'E_CORRUPT',
       `${relative(store.layout.root, fault)} (part of what this clone acknowledged) is ${existsSync(fault) ? 'damaged' : 'missing'}, so the logs cannot be checked against it`,
-      'run `gctx doctor --repair`: it restores from git any committed segment that differs from git\'s copy, then acknowledges the logs as they stand',
+      "run `gctx doctor --repair`: it restores from git any committed segment that differs from git's copy, then acknowledges the logs as they stand",
       { file: relative(store.layout.root, fault) },
     );
     if (!collect) throw e;
@@ -88,12 +88,16 @@ export function checkLogs(store: OpenStore, now: number, collect?: GccError[]): 
         store.longPass?.();
         r = f.load(now);
       } catch (err) {
-        damage.push(err instanceof GccError ? fixFor(err, store.place(f.path, f.name), name === LOCAL) : gccError('E_CORRUPT', String(err), 'run `gctx doctor --repair`', { file: f.rel }));
+        damage.push(
+          err instanceof GccError
+            ? fixFor(err, store.place(f.path, f.name), name === LOCAL)
+            : gccError('E_CORRUPT', String(err), 'run `gctx doctor --repair`', { file: f.rel }),
+        );
         store.logs.delete(name);
         continue;
       }
       out.added.push(name);
-      if (r.tail) (own(name) ? out.torn.push(f) : out.warnings.push(foreignTail(f, r.tail, now)));
+      if (r.tail) own(name) ? out.torn.push(f) : out.warnings.push(foreignTail(f, r.tail, now));
       continue;
     }
     if (name !== LOCAL && !recent.has(name.slice(0, 7))) {
@@ -102,7 +106,14 @@ export function checkLogs(store: OpenStore, now: number, collect?: GccError[]): 
     }
     if (f.sizeOnDisk() === null) {
       // Only the local log gets here (segments are listed from disk): git never held it.
-      damage.push(gccError('E_CORRUPT', `${f.rel} vanished (it held ${events(entry.seq)})`, 'restore it from a backup, or run `gctx doctor --repair` to record the loss and go on', { file: f.rel }));
+      damage.push(
+        gccError(
+          'E_CORRUPT',
+          `${f.rel} vanished (it held ${events(entry.seq)})`,
+          'restore it from a backup, or run `gctx doctor --repair` to record the loss and go on',
+          { file: f.rel },
+        ),
+      );
       continue;
     }
     const held = { name, path: f.path, rel: f.rel, root: store.layout.root, ledger: store.layout.ledger };
@@ -119,7 +130,11 @@ export function checkLogs(store: OpenStore, now: number, collect?: GccError[]): 
     } catch (err) {
       const why = explainChange(store.place(f.path, f.name));
       if (why === null) out.replaced.push(name);
-      else damage.push(intactDamage(held, entry, now) ?? (err instanceof GccError ? fixFor(err, store.place(f.path, f.name), name === LOCAL) : why));
+      else
+        damage.push(
+          intactDamage(held, entry, now) ??
+            (err instanceof GccError ? fixFor(err, store.place(f.path, f.name), name === LOCAL) : why),
+        );
       continue;
     }
     const keeps = f.meta.size >= entry.size && r.prefixCrc === entry.crc;
@@ -135,7 +150,7 @@ export function checkLogs(store: OpenStore, now: number, collect?: GccError[]): 
     }
     if (f.meta.size > entry.size) out.grew.push(name);
     else out.resigned.push(name);
-    if (r.tail) (own(name) ? out.torn.push(f) : out.warnings.push(foreignTail(f, r.tail, now)));
+    if (r.tail) own(name) ? out.torn.push(f) : out.warnings.push(foreignTail(f, r.tail, now));
   }
   if (damage.length && !collect) throw damage[0]!;
   for (const name of out.replaced) {
@@ -146,4 +161,3 @@ export function checkLogs(store: OpenStore, now: number, collect?: GccError[]): 
   if (store.ledger.open && out.replaced.includes(store.ledger.open)) store.ledger.open = null;
   return out;
 }
-

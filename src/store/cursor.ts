@@ -51,7 +51,8 @@ export class LogCursor implements EventCursor {
     try {
       events = this.w.next();
     } catch (err) {
-      if (crcOfRange(this.file.path, 0, meta.size) !== meta.crc || (this.file.sizeOnDisk() ?? 0) < meta.size) throw this.file.changedError();
+      if (crcOfRange(this.file.path, 0, meta.size) !== meta.crc || (this.file.sizeOnDisk() ?? 0) < meta.size)
+        throw this.file.changedError();
       throw err;
     }
     if (events === null && (this.w.validEnd !== meta.size || this.w.crc !== meta.crc)) throw this.file.changedError();

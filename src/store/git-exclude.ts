@@ -23,7 +23,7 @@ export function excludeBlock(repo: GitRepo, root: string): string | null {
   const name = rel || '.';
   return [
     `# >>> gctx ${name}`,
-    '# The memory\'s views and this clone\'s state, ignored at every commit as .GCC/.gitignore does (docs/git.md).',
+    "# The memory's views and this clone's state, ignored at every commit as .GCC/.gitignore does (docs/git.md).",
     `${dir}/*`,
     `!${dir}/.gitignore`,
     `!${dir}/events/`,
@@ -42,7 +42,13 @@ export function attributesBlock(repo: GitRepo, root: string): string | null {
   const rel = relative(repo.top, root).split(sep).join('/');
   if (rel.startsWith('..') || /[\n\r\s"]/.test(rel)) return null;
   const name = rel || '.';
-  return [`# >>> gctx ${name}`, '# Memory segments are checksummed bytes: never converted (docs/git.md).', `/${rel ? `${rel}/` : ''}${GCC_DIR}/events/** -text`, `# <<< gctx ${name}`, ''].join('\n');
+  return [
+    `# >>> gctx ${name}`,
+    '# Memory segments are checksummed bytes: never converted (docs/git.md).',
+    `/${rel ? `${rel}/` : ''}${GCC_DIR}/events/** -text`,
+    `# <<< gctx ${name}`,
+    '',
+  ].join('\n');
 }
 
 /** Add (or bring up to date) the blocks in `info/exclude` and `info/attributes`; returns whether a file was written. */
@@ -65,7 +71,10 @@ function ensureBlock(path: string, block: string | null): boolean {
   const [open, close] = [`${lines[0]}\n`, `${lines.at(-2)}\n`];
   const start = text.startsWith(open) ? 0 : text.indexOf(`\n${open}`) + 1;
   const end = start > 0 || text.startsWith(open) ? text.indexOf(close, start) : -1;
-  const next = end !== -1 ? text.slice(0, start) + block + text.slice(end + close.length) : `${text}${text && !text.endsWith('\n') ? '\n' : ''}${block}`;
+  const next =
+    end !== -1
+      ? text.slice(0, start) + block + text.slice(end + close.length)
+      : `${text}${text && !text.endsWith('\n') ? '\n' : ''}${block}`;
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, next);
   return true;

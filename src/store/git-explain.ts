@@ -14,7 +14,9 @@ import { fixWithoutGit } from '../log/parser.js';
 import { gitPath, runGit, runGitBuffer } from './git-probe.js';
 import type { LogMeta } from './log-meta.js';
 
-/** Where a log stands: the project root, whether it is inside a git work tree, and what the ledger acknowledged of it. */
+/**
+ * Where a log stands: the project root, whether it is inside a git work tree, and what the ledger acknowledged of it.
+ */
 export interface LogPlace {
   root: string;
   inGit: boolean;
@@ -29,7 +31,9 @@ export interface LogPlace {
  */
 const PEOPLES_COMMITS = ['--exclude=refs/stash', '--exclude=refs/worktree/gcc/*', '--exclude=refs/gcc/*', '--all'];
 
-/** Whether git holds `rel` in some commit that is not only a stash: it was committed, so a checkout may take it away. */
+/**
+ * Whether git holds `rel` in some commit that is not only a stash: it was committed, so a checkout may take it away.
+ */
 function committedSomewhere(root: string, rel: string): boolean {
   try {
     if (runGit(root, ['rev-list', '-1', ...PEOPLES_COMMITS, '--', rel]).trim()) return true;
@@ -73,7 +77,9 @@ export function holding(root: string, rel: string, ack: LogMeta | undefined): Ho
   return null;
 }
 
-/** The first of `commits` whose version of `rel` begins with the acknowledged bytes, read in one `git cat-file --batch`. */
+/**
+ * The first of `commits` whose version of `rel` begins with the acknowledged bytes, read in one `git cat-file --batch`.
+ */
 function firstHolding(root: string, rel: string, commits: readonly string[], ack: LogMeta): string | null {
   if (commits.length === 0) return null;
   let out: Buffer;
@@ -166,18 +172,47 @@ export function explainVanished({ root, inGit, path, acknowledged }: LogPlace): 
   const held = `it held ${events(acknowledged?.seq ?? 0)}`;
   if (inGit) {
     const inIndex = tracked(root, rel);
-    if (!inIndex && inHead(root, rel)) return gccError('E_CORRUPT', `${shown} vanished (${held}); its deletion is staged in git but not committed`, `restore it: \`git checkout HEAD -- ${rel}\``, { file: shown });
+    if (!inIndex && inHead(root, rel))
+      return gccError(
+        'E_CORRUPT',
+        `${shown} vanished (${held}); its deletion is staged in git but not committed`,
+        `restore it: \`git checkout HEAD -- ${rel}\``,
+        { file: shown },
+      );
     if (!inIndex) {
       const h = holding(root, rel, acknowledged);
       if (h?.reachable) return null;
       if (h) return onlyInReflog(shown, rel, `vanished (${held})`, h);
     }
     const stash = stashHolding(root, rel);
-    if (stash) return gccError('E_CORRUPT', `${shown} vanished (${held}); ${stash.stash} holds it`, `bring it back with \`git stash pop\` (or only it: \`git checkout ${stash.rev} -- ${rel}\`), then retry`, { file: shown });
-    if (inIndex) return gccError('E_CORRUPT', `${shown} vanished (${held}); git still has it`, `restore it: \`git checkout -- ${rel}\``, { file: shown });
-    if (committedSomewhere(root, rel)) return gccError('E_CORRUPT', `${shown} vanished (${held}); git took it away, but no commit holds all of them (the newest were never committed)`, 'restore it from a backup, or run `gctx doctor --repair` to record the loss and go on', { file: shown });
+    if (stash)
+      return gccError(
+        'E_CORRUPT',
+        `${shown} vanished (${held}); ${stash.stash} holds it`,
+        `bring it back with \`git stash pop\` (or only it: \`git checkout ${stash.rev} -- ${rel}\`), then retry`,
+        { file: shown },
+      );
+    if (inIndex)
+      return gccError(
+        'E_CORRUPT',
+        `${shown} vanished (${held}); git still has it`,
+        `restore it: \`git checkout -- ${rel}\``,
+        { file: shown },
+      );
+    if (committedSomewhere(root, rel))
+      return gccError(
+        'E_CORRUPT',
+        `${shown} vanished (${held}); git took it away, but no commit holds all of them (the newest were never committed)`,
+        'restore it from a backup, or run `gctx doctor --repair` to record the loss and go on',
+        { file: shown },
+      );
   }
-  return gccError('E_CORRUPT', `${shown} vanished (${held})`, 'restore it from a backup, or run `gctx doctor --repair` to record the loss and go on', { file: shown });
+  return gccError(
+    'E_CORRUPT',
+    `${shown} vanished (${held})`,
+    'restore it from a backup, or run `gctx doctor --repair` to record the loss and go on',
+    { file: shown },
+  );
 }
 
 /**
@@ -205,7 +240,13 @@ export function explainChange({ root, inGit, path, acknowledged: entry }: LogPla
   if (asGitHolds) {
     const h = holding(root, rel, entry);
     if (h?.reachable) return null;
-    if (h) return onlyInReflog(shown, rel, `is as git holds it, but ${entry ? events(entry.seq) : 'the events'} acknowledged are not`, h);
+    if (h)
+      return onlyInReflog(
+        shown,
+        rel,
+        `is as git holds it, but ${entry ? events(entry.seq) : 'the events'} acknowledged are not`,
+        h,
+      );
   }
   const stash = inGit ? stashHolding(root, rel) : null;
   // Unstaged damage: the index still holds the file. Staged damage: HEAD may.
@@ -216,7 +257,12 @@ export function explainChange({ root, inGit, path, acknowledged: entry }: LogPla
       : isTracked
         ? `restore it: \`git checkout ${equalsIndex ? 'HEAD ' : ''}-- ${rel}\`, or run \`gctx doctor --repair\``
         : 'run `gctx doctor --repair`: what still reads is kept, the loss recorded';
-  return gccError('E_CORRUPT', `${shown} changed under the memory: ${entry ? `its ${entry.size} acknowledged bytes (${plural(entry.seq, 'event')}) are not what they were` : 'it no longer reads'}`, fix, { file: shown });
+  return gccError(
+    'E_CORRUPT',
+    `${shown} changed under the memory: ${entry ? `its ${entry.size} acknowledged bytes (${plural(entry.seq, 'event')}) are not what they were` : 'it no longer reads'}`,
+    fix,
+    { file: shown },
+  );
 }
 
 /**
@@ -228,7 +274,9 @@ export function fixFor(err: GccError, { root, inGit, path }: LogPlace, local: bo
   if (!err.fix || !err.file) return err;
   if (!local && inGit && tracked(root, gitPath(root, path))) return err;
   const fix = fixWithoutGit(err.fix, err.file);
-  return fix === err.fix ? err : gccError(err.code, err.message, fix, { file: err.file, ...(err.line ? { line: err.line } : {}) });
+  return fix === err.fix
+    ? err
+    : gccError(err.code, err.message, fix, { file: err.file, ...(err.line ? { line: err.line } : {}) });
 }
 
 /** "1 acknowledged event", "3 acknowledged events". */

@@ -38,7 +38,11 @@ const DIFF_SAFE = ['--no-ext-diff', '--no-textconv'];
  */
 export function safeGit(args: readonly string[], keepHooks = false): string[] {
   const [cmd, ...rest] = args;
-  return [...SAFE_CONFIG, ...(keepHooks ? [] : NO_HOOKS), ...(cmd === undefined ? [] : [cmd, ...(DIFFS.has(cmd) ? DIFF_SAFE : []), ...rest])];
+  return [
+    ...SAFE_CONFIG,
+    ...(keepHooks ? [] : NO_HOOKS),
+    ...(cmd === undefined ? [] : [cmd, ...(DIFFS.has(cmd) ? DIFF_SAFE : []), ...rest]),
+  ];
 }
 
 const programs = new Map<string, string>();
@@ -54,7 +58,8 @@ export function gitProgram(cwd: string): string {
   const key = `${process.env.PATH ?? ''}\0${cwd}`;
   let found = programs.get(key);
   if (found === undefined) {
-    found = onPathOutside(process.platform === 'win32' ? 'git.exe' : 'git', process.env, findRepo(cwd)?.top ?? cwd) ?? '';
+    found =
+      onPathOutside(process.platform === 'win32' ? 'git.exe' : 'git', process.env, findRepo(cwd)?.top ?? cwd) ?? '';
     programs.set(key, found);
   }
   if (!found) throw Object.assign(new Error('no git on PATH outside the project'), { code: 'ENOENT' });
@@ -126,7 +131,9 @@ export function headOf(repo: GitRepo): string | null {
  * git will apply at the end (`--autostash`), others' changes not committed yet.
  */
 export function midOperation(repo: GitRepo): boolean {
-  return ['rebase-merge', 'rebase-apply', 'MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD'].some((f) => existsSync(join(repo.gitDir, f)));
+  return ['rebase-merge', 'rebase-apply', 'MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD'].some((f) =>
+    existsSync(join(repo.gitDir, f)),
+  );
 }
 
 /** size:mtime:inode of the index: it changes when anything is staged or committed. */
@@ -160,11 +167,26 @@ function gitEnv(): NodeJS.ProcessEnv {
 }
 
 export function runGit(cwd: string, args: readonly string[], input?: string): string {
-  return childProcess().execFileSync(gitProgram(cwd), safeGit(args), { cwd, env: gitEnv(), encoding: 'utf8', stdio: ['pipe', 'pipe', 'ignore'], timeout: 20_000, maxBuffer: 256 * 1024 * 1024, ...(input !== undefined ? { input } : {}) });
+  return childProcess().execFileSync(gitProgram(cwd), safeGit(args), {
+    cwd,
+    env: gitEnv(),
+    encoding: 'utf8',
+    stdio: ['pipe', 'pipe', 'ignore'],
+    timeout: 20_000,
+    maxBuffer: 256 * 1024 * 1024,
+    ...(input !== undefined ? { input } : {}),
+  });
 }
 
 export function runGitBuffer(cwd: string, args: readonly string[], input?: string): Buffer {
-  return childProcess().execFileSync(gitProgram(cwd), safeGit(args), { cwd, env: gitEnv(), stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'ignore'], timeout: 20_000, maxBuffer: 512 * 1024 * 1024, ...(input !== undefined ? { input } : {}) });
+  return childProcess().execFileSync(gitProgram(cwd), safeGit(args), {
+    cwd,
+    env: gitEnv(),
+    stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'ignore'],
+    timeout: 20_000,
+    maxBuffer: 512 * 1024 * 1024,
+    ...(input !== undefined ? { input } : {}),
+  });
 }
 
 /** Paths relative to `root`, with forward slashes, of `dir`'s files that git's index holds. */
@@ -185,9 +207,15 @@ export function trackedUnder(root: string, dir: string): Set<string> | null {
  */
 export function heldAtRefTips(root: string, rel: string): boolean | null {
   try {
-    const refs = runGit(root, ['for-each-ref', '--format=%(objectname)', 'refs/heads', 'refs/remotes', 'refs/tags']).split('\n').filter(Boolean);
+    const refs = runGit(root, ['for-each-ref', '--format=%(objectname)', 'refs/heads', 'refs/remotes', 'refs/tags'])
+      .split('\n')
+      .filter(Boolean);
     if (refs.length === 0) return false;
-    const out = runGit(root, ['cat-file', '--batch-check'], [...new Set(refs)].map((sha) => `${sha}:./${rel}\n`).join(''));
+    const out = runGit(
+      root,
+      ['cat-file', '--batch-check'],
+      [...new Set(refs)].map((sha) => `${sha}:./${rel}\n`).join(''),
+    );
     return out.split('\n').some((line) => / blob \d+$/.test(line));
   } catch {
     return null;

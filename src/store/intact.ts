@@ -39,7 +39,10 @@ export function intactDamage(h: Held, entry: LedgerEntry, now?: number): GccErro
     return null;
   }
   if (bytes.length > MAX_LOG_BYTES || !rebuildLog(salvage(bytes, now).events, entry)) return null;
-  const appended = bytes.length > entry.size && crc32(bytes.subarray(0, entry.size)) === entry.crc && bytes.subarray(entry.size).toString('latin1').trim() !== '';
+  const appended =
+    bytes.length > entry.size &&
+    crc32(bytes.subarray(0, entry.size)) === entry.crc &&
+    bytes.subarray(entry.size).toString('latin1').trim() !== '';
   const what = appended
     ? 'ends in text that is not an entry (written by something other than gctx)'
     : 'had its spacing edited (blank lines, trailing spaces or the `---` separators, as an editor trims or adds them)';
@@ -73,8 +76,15 @@ export function ledgerDisagrees(h: Held, entry: LedgerEntry): GccError | null {
   const unchanged = signatureOf(h.path) === entry.sig;
   if (!unchanged && !selfContradicting(entry)) return null;
   const file = relative(h.root, ledgerFileOf(h.ledger, h.name));
-  const why = unchanged ? `${h.rel} is as it was when acknowledged, and reads whole, but ${file} records other bytes for it` : `${file} contradicts itself about ${h.rel} (a size its signature does not have), and the log reads whole`;
-  return gccError('E_CORRUPT', `${why}: the ledger was edited or damaged, not the log`, 'run `gctx doctor --repair`: it acknowledges the log as it stands and records that', { file });
+  const why = unchanged
+    ? `${h.rel} is as it was when acknowledged, and reads whole, but ${file} records other bytes for it`
+    : `${file} contradicts itself about ${h.rel} (a size its signature does not have), and the log reads whole`;
+  return gccError(
+    'E_CORRUPT',
+    `${why}: the ledger was edited or damaged, not the log`,
+    'run `gctx doctor --repair`: it acknowledges the log as it stands and records that',
+    { file },
+  );
 }
 
 /** The last `n` bytes of a file, or null when it cannot be read. */

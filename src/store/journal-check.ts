@@ -91,7 +91,11 @@ interface Facts {
 
 /** The id git gives a blob of these bytes (sha1, or sha256 when the repository uses it). */
 function blobId(bytes: Buffer, long: boolean): string {
-  return crypto().createHash(long ? 'sha256' : 'sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+  return crypto()
+    .createHash(long ? 'sha256' : 'sha1')
+    .update(`blob ${bytes.length}\0`)
+    .update(bytes)
+    .digest('hex');
 }
 
 /** Git's answers for every path at once: four git processes whatever their number. Null when git cannot tell. */
@@ -129,7 +133,12 @@ function askGit(root: string, rels: readonly string[]): Map<string, Facts> | nul
       for (const sha of new Set(keepers)) lines.push([rel, 'kept', `${sha}:./${rel}`]);
     }
     const none = (): Facts => ({
-      head: null, index: null, touchedBy: null, otherRef: false, stash: false, kept: new Set<string>(),
+      head: null,
+      index: null,
+      touchedBy: null,
+      otherRef: false,
+      stash: false,
+      kept: new Set<string>(),
     });
     const out = new Map<string, Facts>(rels.map((r) => [r, none()]));
     if (lines.length) {
@@ -188,7 +197,13 @@ export function reconcileJournal(
   let ledgerChanged = false;
   const root = s.layout.root;
   const segments = trim ? j.names().filter((n) => n !== 'local') : names.filter((n) => n !== 'local');
-  const facts = s.repo && segments.length ? askGit(root, segments.map((n) => gitPath(root, workPath(s, n)))) : null;
+  const facts =
+    s.repo && segments.length
+      ? askGit(
+          root,
+          segments.map((n) => gitPath(root, workPath(s, n))),
+        )
+      : null;
   const long = [...(facts?.values() ?? [])].some((f) => (f.head ?? f.index ?? '').length === 64);
   for (const name of names) {
     const path = workPath(s, name);

@@ -7,8 +7,18 @@
  * is no journal, and the log is the only home (docs/reliability.md).
  */
 import {
-  closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync,
-  statSync, writeSync,
+  closeSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
 } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { findRepo, type GitRepo } from './git-probe.js';

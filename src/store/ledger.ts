@@ -39,7 +39,16 @@ export interface Ledger {
 }
 
 export function emptyLedger(): Ledger {
-  return { format: 1, head: null, index: null, open: null, lastId: '', epoch: '', logs: Object.create(null) as Record<string, LedgerEntry>, views: null };
+  return {
+    format: 1,
+    head: null,
+    index: null,
+    open: null,
+    lastId: '',
+    epoch: '',
+    logs: Object.create(null) as Record<string, LedgerEntry>,
+    views: null,
+  };
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -47,13 +56,31 @@ const str = (v: unknown): v is string => typeof v === 'string';
 const int = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
 
 function entryOf(v: unknown): LedgerEntry | null {
-  if (!isRecord(v) || !int(v.size) || !int(v.seq) || !int(v.crc) || !str(v.firstId) || !str(v.lastId) || !str(v.sig) || !isRecord(v.branches)) return null;
+  if (
+    !isRecord(v) ||
+    !int(v.size) ||
+    !int(v.seq) ||
+    !int(v.crc) ||
+    !str(v.firstId) ||
+    !str(v.lastId) ||
+    !str(v.sig) ||
+    !isRecord(v.branches)
+  )
+    return null;
   const branches = emptyMeta().branches;
   for (const [k, n] of Object.entries(v.branches)) {
     if (!int(n)) return null;
     branches[k] = n;
   }
-  const entry: LedgerEntry = { size: v.size, seq: v.seq, crc: v.crc, firstId: v.firstId, lastId: v.lastId, sig: v.sig, branches };
+  const entry: LedgerEntry = {
+    size: v.size,
+    seq: v.seq,
+    crc: v.crc,
+    firstId: v.firstId,
+    lastId: v.lastId,
+    sig: v.sig,
+    branches,
+  };
   if (isRecord(v.labels)) {
     const labels = Object.create(null) as Record<string, [number, number]>;
     for (const [k, r] of Object.entries(v.labels)) {
@@ -92,7 +119,9 @@ export function ledgerDamaged(path: string): boolean {
   return live;
 }
 
-/** Which of the ledger's two files is at fault, for a damaged ledger: the one missing, else the one that does not read. */
+/**
+ * Which of the ledger's two files is at fault, for a damaged ledger: the one missing, else the one that does not read.
+ */
 export function ledgerFault(path: string): string {
   const sealed = `${path}.sealed`;
   if (!existsSync(path)) return path;
@@ -145,7 +174,13 @@ export function readViews(path: string): Record<string, unknown> | null | undefi
  * once by each operation — so an append costs the same however many segments a history has.
  * Returns the live file's status as written.
  */
-export function writeLedger(path: string, ledger: Ledger, live: ReadonlySet<string>, sealedToo: boolean, root?: string): Stats {
+export function writeLedger(
+  path: string,
+  ledger: Ledger,
+  live: ReadonlySet<string>,
+  sealedToo: boolean,
+  root?: string,
+): Stats {
   const sealed = Object.create(null) as Record<string, LedgerEntry>;
   const hot = Object.create(null) as Record<string, LedgerEntry>;
   for (const [name, e] of Object.entries(ledger.logs)) (live.has(name) ? hot : sealed)[name] = e;

@@ -74,7 +74,12 @@ function create(path: string): { fd: number; ino: number } | null {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') return null;
     // The folder holding the lock is gone: the memory was removed under an open process.
-    if (code === 'ENOENT') throw gccError('E_NOT_INITIALIZED', `the memory folder of ${path} no longer exists`, 'run `gctx init` to start a new memory');
+    if (code === 'ENOENT')
+      throw gccError(
+        'E_NOT_INITIALIZED',
+        `the memory folder of ${path} no longer exists`,
+        'run `gctx init` to start a new memory',
+      );
     throw err;
   }
   try {
@@ -95,7 +100,9 @@ function tryCreate(path: string): boolean {
   return made !== null;
 }
 
-/** How long a lock file may stay without a readable holder before its creator counts as dead (it writes one at once). */
+/**
+ * How long a lock file may stay without a readable holder before its creator counts as dead (it writes one at once).
+ */
 const UNREADABLE_STALE_MS = 5_000;
 
 /** Remove `path` if its holder is dead. Returns the dead holder when it did. */
@@ -194,7 +201,8 @@ export class FileLock {
    */
   acquireSync(opts: LockOptions = {}): void {
     const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
-    for (let delay = 1; !this.attempt(opts, deadline); delay = Math.min(delay * 2, 25)) sleepSync(delay + Math.random() * delay);
+    for (let delay = 1; !this.attempt(opts, deadline); delay = Math.min(delay * 2, 25))
+      sleepSync(delay + Math.random() * delay);
   }
 
   /**

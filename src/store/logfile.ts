@@ -4,7 +4,19 @@
  * appends, and taking back or setting aside bytes past what is known. Events are not kept: a
  * file is read, its events handed to the caller, and read again only when a query needs them.
  */
-import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { GccEvent } from '../events/types.js';
 import { gccError } from '../errors.js';
@@ -96,12 +108,30 @@ export class LogFile implements CursorSource {
   /** Parse the bytes past what is known; complete batches join the meta. `size`: the file's size, when just taken. */
   readNew(now?: number, size: number | null = this.sizeOnDisk()): Read {
     if (size === null || size <= this.meta.size) return { events: [], tail: 0 };
-    if (size > MAX_LOG_BYTES) throw gccError('E_CORRUPT', `${this.rel} is ${size} bytes, more than gctx ever writes to one log`, 'move it out of .GCC/events/ and run `gctx doctor --repair`', { file: this.rel });
+    if (size > MAX_LOG_BYTES)
+      throw gccError(
+        'E_CORRUPT',
+        `${this.rel} is ${size} bytes, more than gctx ever writes to one log`,
+        'move it out of .GCC/events/ and run `gctx doctor --repair`',
+        { file: this.rel },
+      );
     // Through the window: text that is not an entry is refused as soon as it is seen, never read whole.
     const events: GccEvent[] = [];
-    const w = eachWindow(this.path, { file: this.rel, from: this.meta.size, to: size, startSeq: this.meta.seq, lastId: this.meta.lastId, now, crcSeed: this.meta.crc }, (batch) => {
-      for (const e of batch) events.push(e);
-    });
+    const w = eachWindow(
+      this.path,
+      {
+        file: this.rel,
+        from: this.meta.size,
+        to: size,
+        startSeq: this.meta.seq,
+        lastId: this.meta.lastId,
+        now,
+        crcSeed: this.meta.crc,
+      },
+      (batch) => {
+        for (const e of batch) events.push(e);
+      },
+    );
     this.meta.crc = w.crc;
     this.meta.size = w.validEnd;
     note(this.meta, events);
@@ -142,7 +172,12 @@ export class LogFile implements CursorSource {
 
   /** The error of a file whose acknowledged bytes are not what was read. */
   changedError() {
-    return gccError('E_CORRUPT', `${this.rel} changed since it was read (its acknowledged bytes differ)`, 'run `gctx verify` to see what changed, then `gctx doctor --repair`', { file: this.rel });
+    return gccError(
+      'E_CORRUPT',
+      `${this.rel} changed since it was read (its acknowledged bytes differ)`,
+      'run `gctx verify` to see what changed, then `gctx doctor --repair`',
+      { file: this.rel },
+    );
   }
 
   /**
@@ -179,7 +214,12 @@ export class LogFile implements CursorSource {
     this.unread = false;
     this.unreadTail = w?.tail ?? 0;
     if (meta.firstId !== first) {
-      throw gccError('E_CORRUPT', `${this.rel} changed while it was read (its first entry is not the one read before)`, 'run the command again; if it persists, run `gctx verify`', { file: this.rel });
+      throw gccError(
+        'E_CORRUPT',
+        `${this.rel} changed while it was read (its first entry is not the one read before)`,
+        'run the command again; if it persists, run `gctx verify`',
+        { file: this.rel },
+      );
     }
   }
 
@@ -190,7 +230,13 @@ export class LogFile implements CursorSource {
    */
   load(now?: number, prefix = 0): { tail: number; prefixCrc: number } {
     const size = this.sizeOnDisk() ?? 0;
-    if (size > MAX_LOG_BYTES) throw gccError('E_CORRUPT', `${this.rel} is ${size} bytes, more than gctx ever writes to one log`, 'move it out of .GCC/events/ and run `gctx doctor --repair`', { file: this.rel });
+    if (size > MAX_LOG_BYTES)
+      throw gccError(
+        'E_CORRUPT',
+        `${this.rel} is ${size} bytes, more than gctx ever writes to one log`,
+        'move it out of .GCC/events/ and run `gctx doctor --repair`',
+        { file: this.rel },
+      );
     this.unread = false;
     const meta = emptyMeta();
     if (size === 0) {
@@ -208,9 +254,21 @@ export class LogFile implements CursorSource {
   readAfter(offset: number, seq: number, lastId: string, now?: number): GccEvent[] {
     if (offset >= this.meta.size) return [];
     const buf = readRange(this.path, offset, this.meta.size);
-    const p = parseBytes(buf, { file: this.rel, startSeq: seq, lastId, base: offset, lineAt: lineOf(this.path, offset, buf), now });
+    const p = parseBytes(buf, {
+      file: this.rel,
+      startSeq: seq,
+      lastId,
+      base: offset,
+      lineAt: lineOf(this.path, offset, buf),
+      now,
+    });
     if (p.validLength !== buf.length) {
-      throw gccError('E_CORRUPT', `${this.rel} changed while it was read`, 'run the command again; if it persists, run `gctx verify`', { file: this.rel });
+      throw gccError(
+        'E_CORRUPT',
+        `${this.rel} changed while it was read`,
+        'run the command again; if it persists, run `gctx verify`',
+        { file: this.rel },
+      );
     }
     return p.events;
   }
@@ -218,7 +276,9 @@ export class LogFile implements CursorSource {
   /** The file's signature as this process's last append left it (signatureOf, without asking again). */
   appendedSig: string | null = null;
 
-  /** Where this clone's own log is copied before each append (journal.ts); null for another writer's, or outside git. */
+  /**
+   * Where this clone's own log is copied before each append (journal.ts); null for another writer's, or outside git.
+   */
   journal: Journal | null = null;
 
   /** Write a batch with one write call and fsync it before returning (the acknowledgement). */
@@ -235,7 +295,11 @@ export class LogFile implements CursorSource {
     const fd = openNoFollow(this.root, this.path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT);
     try {
       if (fstatSync(fd).size !== this.meta.size) {
-        throw gccError('E_CONFLICT', `${this.rel} changed since it was last read`, 'read the memory again and retry the operation');
+        throw gccError(
+          'E_CONFLICT',
+          `${this.rel} changed since it was last read`,
+          'read the memory again and retry the operation',
+        );
       }
       // The copy first: what is acknowledged is durable where no work-tree command reaches.
       this.journal?.append(this.name, this.path, this.meta.size, buf);
@@ -294,7 +358,10 @@ export class LogFile implements CursorSource {
     if (size === null || size <= this.meta.size) return null;
     assertNoSymlink(this.root, this.path);
     const tail = readRange(this.path, this.meta.size, size);
-    const target = join(dir, `${this.name.replaceAll('/', '__')}-${now.toISOString().replace(/[:.]/g, '-')}-${process.pid}.md`);
+    const target = join(
+      dir,
+      `${this.name.replaceAll('/', '__')}-${now.toISOString().replace(/[:.]/g, '-')}-${process.pid}.md`,
+    );
     assertNoSymlink(this.root, target);
     mkdirSync(dir, { recursive: true });
     writeFileSync(target, tail);
@@ -320,4 +387,3 @@ function lineOf(path: string, base: number, tail: Buffer): (offset: number) => n
     return line;
   };
 }
-

@@ -34,5 +34,10 @@ export interface OpenStore {
   file(name: string): LogFile;
   listSegments(warnings?: string[]): string[];
   place(path: string, name: string): LogPlace;
-  acknowledge(changed: readonly LogFile[] | 'all', replaced?: boolean, sealedChanged?: boolean, justAppended?: boolean): void;
+  acknowledge(
+    changed: readonly LogFile[] | 'all',
+    replaced?: boolean,
+    sealedChanged?: boolean,
+    justAppended?: boolean,
+  ): void;
 }

@@ -39,7 +39,11 @@ export const MONTH_DIR = /^\d{4}-\d{2}$/;
 export function assertBranchName(name: string): void {
   const problem = branchNameProblem(name);
   if (problem) {
-    throw gccError('E_BRANCH_NAME', `invalid branch name ${JSON.stringify(name)}: ${problem}`, 'pick a name like `try-sqlite` or `feat/parser`');
+    throw gccError(
+      'E_BRANCH_NAME',
+      `invalid branch name ${JSON.stringify(name)}: ${problem}`,
+      'pick a name like `try-sqlite` or `feat/parser`',
+    );
   }
 }
 
@@ -75,12 +79,17 @@ export function inside(gcc: string, ...parts: string[]): string {
   }
   const full = resolve(gcc, ...parts);
   const rel = relative(gcc, full);
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel) || rel.split(sep).includes('..')) throw escape(parts.join('/'));
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel) || rel.split(sep).includes('..'))
+    throw escape(parts.join('/'));
   return full;
 }
 
 function escape(what: string) {
-  return gccError('E_PATH_ESCAPE', `${JSON.stringify(what)} would lead outside .GCC/`, 'memory files live under .GCC/ only; check the branch or file name');
+  return gccError(
+    'E_PATH_ESCAPE',
+    `${JSON.stringify(what)} would lead outside .GCC/`,
+    'memory files live under .GCC/ only; check the branch or file name',
+  );
 }
 
 export function layout(root: string): Layout {
@@ -163,7 +172,11 @@ export function openNoFollow(root: string, path: string, flags: number, mode = 0
 }
 
 export function linkRefused(rel: string) {
-  return gccError('E_PATH_ESCAPE', `${rel} is a symbolic link; memory files must be real files inside .GCC/`, `replace the link with a real folder or file: rm ${rel}`);
+  return gccError(
+    'E_PATH_ESCAPE',
+    `${rel} is a symbolic link; memory files must be real files inside .GCC/`,
+    `replace the link with a real folder or file: rm ${rel}`,
+  );
 }
 
 /**
@@ -173,7 +186,19 @@ export function linkRefused(rel: string) {
  * again, for a link put there while a process runs.
  */
 export function assertRealLayout(l: Layout): void {
-  const fixed = [l.events, join(l.gcc, 'branches'), l.aside, l.quarantine, l.local, l.cache, join(l.cache, 'search'), l.localLog, l.ledger, `${l.ledger}.sealed`, l.lock];
+  const fixed = [
+    l.events,
+    join(l.gcc, 'branches'),
+    l.aside,
+    l.quarantine,
+    l.local,
+    l.cache,
+    join(l.cache, 'search'),
+    l.localLog,
+    l.ledger,
+    `${l.ledger}.sealed`,
+    l.lock,
+  ];
   for (const path of fixed) {
     let link = false;
     try {

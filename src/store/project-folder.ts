@@ -25,15 +25,31 @@ export function folderProblem(root: string, err: unknown, named = root): GccErro
       } catch {
         /* a part of the path is the file */
       }
-      return gccError('E_INVALID_ARGUMENT', file ? `${named} is not a folder` : `${named}: a part of the path is a file, not a folder`, fix);
+      return gccError(
+        'E_INVALID_ARGUMENT',
+        file ? `${named} is not a folder` : `${named}: a part of the path is a file, not a folder`,
+        fix,
+      );
     }
     case 'ELOOP':
-      return gccError('E_INVALID_ARGUMENT', `${named} leads round a loop of symbolic links`, 'name the real folder: `--dir <folder>`');
+      return gccError(
+        'E_INVALID_ARGUMENT',
+        `${named} leads round a loop of symbolic links`,
+        'name the real folder: `--dir <folder>`',
+      );
     case 'ENAMETOOLONG':
-      return gccError('E_INVALID_ARGUMENT', `${named} is a path too long for this system`, 'name the project folder by a shorter path');
+      return gccError(
+        'E_INVALID_ARGUMENT',
+        `${named} is a path too long for this system`,
+        'name the project folder by a shorter path',
+      );
     case 'EACCES':
     case 'EPERM':
-      return gccError('E_INVALID_ARGUMENT', `${named} may not be looked into by this user (${code})`, 'run as a user who may read it, or name another folder: `--dir <folder>`');
+      return gccError(
+        'E_INVALID_ARGUMENT',
+        `${named} may not be looked into by this user (${code})`,
+        'run as a user who may read it, or name another folder: `--dir <folder>`',
+      );
     default:
       return null;
   }
@@ -56,7 +72,8 @@ export function assertFolder(root: string, named = root): void {
     if (codeOf(err) === 'ENOENT') return;
     throw asFolderError(root, err, named);
   }
-  if (!st.isDirectory()) throw gccError('E_INVALID_ARGUMENT', `${named} is not a folder`, 'name the project folder: `--dir <folder>`');
+  if (!st.isDirectory())
+    throw gccError('E_INVALID_ARGUMENT', `${named} is not a folder`, 'name the project folder: `--dir <folder>`');
 }
 
 /**
@@ -93,7 +110,17 @@ export function makeFolders(path: string): void {
  */
 export function makeProblem(root: string, err: unknown, named = root, made = '.GCC/'): unknown {
   const code = codeOf(err);
-  if (code === 'ENOENT') return gccError('E_INVALID_ARGUMENT', `no folder can be made in ${named} (${code})`, 'name a project folder on an ordinary disk: `--dir <folder>`');
-  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return gccError('E_READ_ONLY', `cannot make ${made} in ${named} (${code})`, 'make the folder writable, or name another: `--dir <folder>`');
+  if (code === 'ENOENT')
+    return gccError(
+      'E_INVALID_ARGUMENT',
+      `no folder can be made in ${named} (${code})`,
+      'name a project folder on an ordinary disk: `--dir <folder>`',
+    );
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS')
+    return gccError(
+      'E_READ_ONLY',
+      `cannot make ${made} in ${named} (${code})`,
+      'make the folder writable, or name another: `--dir <folder>`',
+    );
   return asFolderError(root, err, named);
 }

@@ -41,7 +41,7 @@ export function resolveConflict(store: Store, name: string): number {
   const text = readFileSync(f.path, 'utf8');
   const sides = conflictSides(text);
   if (!sides) {
-    const fix = 'resolve the conflict by hand (keep both sides\' entries), then retry';
+    const fix = "resolve the conflict by hand (keep both sides' entries), then retry";
     const what = `${f.rel} holds conflict markers that do not nest as git writes them`;
     throw gccError('E_CORRUPT', what, fix, { file: f.rel });
   }

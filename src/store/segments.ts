@@ -52,7 +52,8 @@ export function listSegments(layout: Layout, warnings?: string[]): Listing {
       const name = `${m.name}/${n.name}`;
       if (n.isSymbolicLink()) throw linkRefused(rel(join(dir, n.name)));
       if (SEGMENT_NAME.test(name)) out.push(name);
-      else if (!n.name.includes('.tmp-')) warnings?.push(`${rel(join(dir, n.name))} is not a memory segment; gctx ignores it`);
+      else if (!n.name.includes('.tmp-'))
+        warnings?.push(`${rel(join(dir, n.name))} is not a memory segment; gctx ignores it`);
     }
   }
   return { names: out, mtimes };

@@ -85,9 +85,13 @@ const CRC_TAIL = /^,"crc":(\d{1,10})\}$/;
  */
 const NATIVE_FROM = 64 * 1024;
 
-const checksum = (data: Uint8Array | string, initial: number, native: boolean): number => (native ? zlib().crc32(data, initial) : crc32(data, initial));
+const checksum = (data: Uint8Array | string, initial: number, native: boolean): number =>
+  native ? zlib().crc32(data, initial) : crc32(data, initial);
 
-/** Whether the bytes end in the CRC member and it is the CRC of every byte before it; null when there is none (another format). */
+/**
+ * Whether the bytes end in the CRC member and it is the CRC of every byte before it; null when there is none (another
+ * format).
+ */
 function checksumHolds(bytes: Buffer): boolean | null {
   const from = Math.max(0, bytes.length - 32);
   const found = bytes.subarray(from).lastIndexOf(CRC_MEMBER, undefined, 'latin1');
@@ -101,7 +105,13 @@ function checksumHolds(bytes: Buffer): boolean | null {
  * The snapshot, or null when there is none this version can use. `onDamaged`: it ends in a
  * checksum that its bytes do not match (edited in place, or damaged on disk).
  */
-export function readSnapshot<S>(l: Layout, format: number, revive: (raw: unknown) => S | null, onLarge?: () => void, onDamaged?: () => void): ReadSnapshot<S> | null {
+export function readSnapshot<S>(
+  l: Layout,
+  format: number,
+  revive: (raw: unknown) => S | null,
+  onLarge?: () => void,
+  onDamaged?: () => void,
+): ReadSnapshot<S> | null {
   try {
     const bytes = readFileSync(path(l));
     const holds = checksumHolds(bytes);
@@ -112,10 +122,18 @@ export function readSnapshot<S>(l: Layout, format: number, revive: (raw: unknown
     const text = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
     if (text.length > LARGE_SNAPSHOT) onLarge?.();
     const s: unknown = JSON.parse(text);
-    if (!isRecord(s) || s.format !== format || typeof s.epoch !== 'string' || typeof s.ledger !== 'string' || !isRecord(s.logs)) return null;
+    if (
+      !isRecord(s) ||
+      s.format !== format ||
+      typeof s.epoch !== 'string' ||
+      typeof s.ledger !== 'string' ||
+      !isRecord(s.logs)
+    )
+      return null;
     const logs = Object.create(null) as Record<string, SnapshotLog>;
     for (const [name, v] of Object.entries(s.logs)) {
-      if (!isRecord(v) || typeof v.size !== 'number' || typeof v.seq !== 'number' || typeof v.lastId !== 'string') return null;
+      if (!isRecord(v) || typeof v.size !== 'number' || typeof v.seq !== 'number' || typeof v.lastId !== 'string')
+        return null;
       logs[name] = { size: v.size, seq: v.seq, lastId: v.lastId };
     }
     const state = revive(s.state);
@@ -131,7 +149,13 @@ export function readSnapshot<S>(l: Layout, format: number, revive: (raw: unknown
  * written a branch at a time, never as one string the size of the state.
  */
 export function* jsonPieces(value: unknown, depth: number): Generator<string> {
-  if (depth <= 0 || typeof value !== 'object' || value === null || Array.isArray(value) || typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+  if (
+    depth <= 0 ||
+    typeof value !== 'object' ||
+    value === null ||
+    Array.isArray(value) ||
+    typeof (value as { toJSON?: unknown }).toJSON === 'function'
+  ) {
     const text = JSON.stringify(value);
     if (text !== undefined) yield text;
     return;
@@ -164,24 +188,28 @@ export function writeSnapshot<S>(l: Layout, snapshot: Snapshot<S>): number {
   // ASCII (read back into a string of one byte per character: a single em dash in the state
   // would make V8 hold the whole text at two), closed by the CRC of what came before.
   let bytes = 0;
-  writePieces(path(l), (put) => {
-    let crc = 0;
-    let summed = 0;
-    let held: string | null = null;
-    for (const piece of jsonPieces(snapshot, 3)) {
-      if (held !== null) {
-        crc = checksum(held, crc, summed >= NATIVE_FROM);
-        summed += held.length;
-        put(held);
+  writePieces(
+    path(l),
+    (put) => {
+      let crc = 0;
+      let summed = 0;
+      let held: string | null = null;
+      for (const piece of jsonPieces(snapshot, 3)) {
+        if (held !== null) {
+          crc = checksum(held, crc, summed >= NATIVE_FROM);
+          summed += held.length;
+          put(held);
+        }
+        held = piece.replace(/[\u007f-\uffff]/g, escapeWide);
       }
-      held = piece.replace(/[\u007f-\uffff]/g, escapeWide);
-    }
-    // The last piece is the object's closing brace.
-    put(`${CRC_MEMBER}${crc}}`);
-  }, (text) => {
-    const ascii = Buffer.from(text, 'latin1');
-    bytes += ascii.length;
-    return ascii;
-  });
+      // The last piece is the object's closing brace.
+      put(`${CRC_MEMBER}${crc}}`);
+    },
+    (text) => {
+      const ascii = Buffer.from(text, 'latin1');
+      bytes += ascii.length;
+      return ascii;
+    },
+  );
   return bytes;
 }

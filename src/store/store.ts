@@ -21,7 +21,15 @@ import { type CatchUp, catchUpLogs } from './catch-up.js';
 import { type Checked, checkLogs } from './check.js';
 import { type GitRepo, findRepo, headOf } from './git-probe.js';
 import type { LogPlace } from './git-explain.js';
-import { emptyLedger, type Ledger, type LedgerEntry, ledgerDamaged, readLedger, readViews, writeLedger } from './ledger.js';
+import {
+  emptyLedger,
+  type Ledger,
+  type LedgerEntry,
+  ledgerDamaged,
+  readLedger,
+  readViews,
+  writeLedger,
+} from './ledger.js';
 import { foreignTail } from './intact.js';
 import { FileLock, type LockOptions } from './lock.js';
 import { copyMeta, signatureOf, statSignature } from './log-meta.js';
@@ -56,7 +64,10 @@ export class Store implements OpenStore {
   private ledgerLooked = -1;
   /** Within oneLedgerWrite: whether the ledger waits to be written, and its sealed part too. */
   private held: { write: boolean; sealedToo: boolean } | null = null;
-  /** The folders listed last (events/ and its months) and their modification times: a change in one means the logs may have changed. */
+  /**
+   * The folders listed last (events/ and its months) and their modification times: a change in one means the logs may
+   * have changed.
+   */
   dirMtimes = new Map<string, number>();
   /** Folders already found real during the operation under way (withLock). */
   checked: Set<string> | undefined;
@@ -92,7 +103,9 @@ export class Store implements OpenStore {
     this.logs.clear();
   }
 
-  /** Whether the work tree may differ from the journal, or the journal wants trimming: asked without the lock or git. */
+  /**
+   * Whether the work tree may differ from the journal, or the journal wants trimming: asked without the lock or git.
+   */
   journalDiffers(): boolean {
     return this.journal !== null && (differences(this).length > 0 || wantsTrim(this));
   }
@@ -145,7 +158,10 @@ export class Store implements OpenStore {
     return [...new Set([...names, ...this.fromJournal])].sort();
   }
 
-  /** Every log on disk held against the ledger, on open (check.ts). `collect`: gather every damage rather than throw the first. */
+  /**
+   * Every log on disk held against the ledger, on open (check.ts). `collect`: gather every damage rather than throw the
+   * first.
+   */
   check(now: number, collect?: GccError[]): Checked {
     return checkLogs(this, now, collect);
   }
@@ -166,14 +182,20 @@ export class Store implements OpenStore {
    * Record logs as acknowledged. `all`: every log (after open found changes); otherwise only
    * `changed`, and the sealed part of the ledger is written only when its set changed.
    */
-  acknowledge(changed: readonly LogFile[] | 'all', replaced = false, sealedChanged = false, justAppended = false): void {
+  acknowledge(
+    changed: readonly LogFile[] | 'all',
+    replaced = false,
+    sealedChanged = false,
+    justAppended = false,
+  ): void {
     if (!this.lock.isHeld) throw gccError('E_INTERNAL', 'ledger written outside the lock');
     // The views' checkpoint written with it must be the one on disk, not an older one held here.
     this.views();
     let sealedToo = changed === 'all' || sealedChanged;
     if (changed === 'all') {
       const logs = Object.create(null) as Record<string, LedgerEntry>;
-      for (const f of this.logs.values()) if ((f.meta.size > 0 || f.sizeOnDisk() !== null)) logs[f.name] = this.entryOf(f);
+      for (const f of this.logs.values())
+        if (f.meta.size > 0 || f.sizeOnDisk() !== null) logs[f.name] = this.entryOf(f);
       this.ledger.logs = logs;
     } else {
       for (const f of changed) {
@@ -250,7 +272,9 @@ export class Store implements OpenStore {
     try {
       this.writeLedger(false);
     } catch (err) {
-      this.warnings.push(`the views' checkpoint could not be written (${err instanceof Error ? err.message : String(err)}); the views are rebuilt on the next open`);
+      this.warnings.push(
+        `the views' checkpoint could not be written (${err instanceof Error ? err.message : String(err)}); the views are rebuilt on the next open`,
+      );
     }
   }
 
@@ -272,7 +296,9 @@ export class Store implements OpenStore {
         try {
           this.writeLedger(held.sealedToo);
         } catch (err) {
-          this.warnings.push(`the events were recorded, but the ledger could not be written (${err instanceof Error ? err.message : String(err)}); it is written again with the next operation`);
+          this.warnings.push(
+            `the events were recorded, but the ledger could not be written (${err instanceof Error ? err.message : String(err)}); it is written again with the next operation`,
+          );
         }
       }
     }
@@ -294,7 +320,9 @@ export class Store implements OpenStore {
    */
   stream(visit: (e: GccEvent, file: LogFile) => void, now?: number, branch?: string): void {
     if (branch === undefined) this.longPass?.();
-    const files = [...this.logs.values()].filter((f) => f.unread || (f.meta.size > 0 && (branch === undefined || f.meta.branches[branch])));
+    const files = [...this.logs.values()].filter(
+      (f) => f.unread || (f.meta.size > 0 && (branch === undefined || f.meta.branches[branch])),
+    );
     mergeById(files, branch === undefined ? visit : (e, f) => e.branch === branch && visit(e, f), now);
     this.noteUnreadTails();
   }

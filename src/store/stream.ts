@@ -95,7 +95,9 @@ class Heap {
 }
 
 export function mergeById(files: readonly LogFile[], visit: (e: GccEvent, file: LogFile) => void, now?: number): void {
-  const queue = [...files].sort((a, b) => (a.meta.firstId < b.meta.firstId ? -1 : a.meta.firstId > b.meta.firstId ? 1 : 0));
+  const queue = [...files].sort((a, b) =>
+    a.meta.firstId < b.meta.firstId ? -1 : a.meta.firstId > b.meta.firstId ? 1 : 0,
+  );
   const heap = new Heap();
   /** Cursors under way, closed as their logs end (and all of them if the merge stops early). */
   const open = new Set<Cursor>();
@@ -122,7 +124,12 @@ export function mergeById(files: readonly LogFile[], visit: (e: GccEvent, file: 
       heap.settle();
       if (last && e.id === last.e.id) {
         if (!sameEvent(e, last.e)) {
-          throw gccError('E_CORRUPT', `event ${e.id} appears in ${last.file.rel} and ${c.file.rel} with different content`, 'one of the two was edited: restore it from git, or run `gctx doctor --repair`', { file: c.file.rel });
+          throw gccError(
+            'E_CORRUPT',
+            `event ${e.id} appears in ${last.file.rel} and ${c.file.rel} with different content`,
+            'one of the two was edited: restore it from git, or run `gctx doctor --repair`',
+            { file: c.file.rel },
+          );
         }
         continue;
       }

@@ -1,5 +1,19 @@
 /** Writing whole text files the ways the store and the views need. */
-import { closeSync, constants, fstatSync, ftruncateSync, openSync, readFileSync, renameSync, rmSync, type Stats, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  ftruncateSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  type Stats,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { openNoFollow } from './paths.js';
 
 let counter = 0;
@@ -53,7 +67,12 @@ const CHUNK = 64 * 1024;
  * removed first, as replaceText does. Each chunk is encoded on its own: pieces end on whole
  * characters.
  */
-export function writePieces(path: string, produce: (put: (text: string) => void) => void, encode: (text: string) => Buffer = (t) => Buffer.from(t, 'utf8'), replace = false): void {
+export function writePieces(
+  path: string,
+  produce: (put: (text: string) => void) => void,
+  encode: (text: string) => Buffer = (t) => Buffer.from(t, 'utf8'),
+  replace = false,
+): void {
   const tmp = `${path}.tmp-${process.pid}-${++counter}`;
   const fd = openFresh(tmp);
   let pending = '';

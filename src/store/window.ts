@@ -125,7 +125,14 @@ export class LogWindow {
     this.validEnd = this.from;
     this.crcSeed = o.crcSeed ?? 0;
     this.crcConsumed = this.crcSeed;
-    this.parser = new EntryParser(o.file, o.startSeq ?? 0, this.from, (offset) => lineInFile(path, offset), o.now, o.lastId ?? '');
+    this.parser = new EntryParser(
+      o.file,
+      o.startSeq ?? 0,
+      this.from,
+      (offset) => lineInFile(path, offset),
+      o.now,
+      o.lastId ?? '',
+    );
     windowPeaks.open++;
     windowPeaks.maxOpen = Math.max(windowPeaks.maxOpen, windowPeaks.open);
   }
@@ -195,7 +202,8 @@ export class LogWindow {
     const consumed = this.parser.consumed;
     this.validEnd = this.parser.finish();
     // An incomplete batch at the end was consumed but is not part of the log's complete batches.
-    this.crc = this.validEnd === consumed ? this.crcConsumed : crcOfRange(this.path, this.from, this.validEnd, this.crcSeed);
+    this.crc =
+      this.validEnd === consumed ? this.crcConsumed : crcOfRange(this.path, this.from, this.validEnd, this.crcSeed);
     this.tail = this.pos - this.validEnd;
     this.done = true;
     this.close();

@@ -22,12 +22,36 @@ interface Step {
 }
 
 const HISTORY: Step[] = [
-  { op: 'roadmap', args: { action: 'add', target: 'Parse the config format' }, words: ['roadmap', 'add', 'Parse the config format'] },
-  { op: 'commit', args: { contribution: 'Set up the parser skeleton', next: 'write the tokenizer' }, words: ['commit', 'Set up the parser skeleton', '--next', 'write the tokenizer'] },
-  { op: 'branch', args: { name: 'try-peg', purpose: 'Try a PEG grammar', hypotheses: ['shorter grammar'] }, words: ['branch', 'try-peg', '--purpose', 'Try a PEG grammar', '--hypothesis', 'shorter grammar'] },
-  { op: 'log', args: { observation: 'PEG is slow on big files', thought: 'backtracking', action: 'measure it' }, words: ['log', '--observation', 'PEG is slow on big files', '--thought', 'backtracking', '--action', 'measure it'] },
-  { op: 'commit', args: { contribution: 'PEG grammar drafted', title: 'PEG draft', check: ['1'] }, words: ['commit', 'PEG grammar drafted', '--title', 'PEG draft', '--check', '1'] },
-  { op: 'abandon', args: { branch: 'try-peg', reason: 'too slow on big files' }, words: ['abandon', 'try-peg', '--reason', 'too slow on big files'] },
+  {
+    op: 'roadmap',
+    args: { action: 'add', target: 'Parse the config format' },
+    words: ['roadmap', 'add', 'Parse the config format'],
+  },
+  {
+    op: 'commit',
+    args: { contribution: 'Set up the parser skeleton', next: 'write the tokenizer' },
+    words: ['commit', 'Set up the parser skeleton', '--next', 'write the tokenizer'],
+  },
+  {
+    op: 'branch',
+    args: { name: 'try-peg', purpose: 'Try a PEG grammar', hypotheses: ['shorter grammar'] },
+    words: ['branch', 'try-peg', '--purpose', 'Try a PEG grammar', '--hypothesis', 'shorter grammar'],
+  },
+  {
+    op: 'log',
+    args: { observation: 'PEG is slow on big files', thought: 'backtracking', action: 'measure it' },
+    words: ['log', '--observation', 'PEG is slow on big files', '--thought', 'backtracking', '--action', 'measure it'],
+  },
+  {
+    op: 'commit',
+    args: { contribution: 'PEG grammar drafted', title: 'PEG draft', check: ['1'] },
+    words: ['commit', 'PEG grammar drafted', '--title', 'PEG draft', '--check', '1'],
+  },
+  {
+    op: 'abandon',
+    args: { branch: 'try-peg', reason: 'too slow on big files' },
+    words: ['abandon', 'try-peg', '--reason', 'too slow on big files'],
+  },
   { op: 'context', args: { level: 'status' }, words: ['status'] },
   { op: 'context', args: { level: 'branch', name: 'try-peg' }, words: ['context', '--branch', 'try-peg'] },
   { op: 'context', args: { level: 'full' }, words: ['context', '--full'] },
@@ -100,7 +124,9 @@ async function runSlash(dir: string): Promise<string[]> {
     const shown = h
       .session()
       .sessionManager.getEntries()
-      .flatMap((e) => (e.type === 'custom' && e.customType === 'gcc-output' ? [(e.data as { text: string }).text] : []));
+      .flatMap((e) =>
+        e.type === 'custom' && e.customType === 'gcc-output' ? [(e.data as { text: string }).text] : [],
+      );
     out.push(shown.at(-1) ?? '');
   }
   expect(h.requests).toEqual([]);
@@ -112,7 +138,9 @@ function logOf(dir: string, branch: string): string[] {
   const r = gctx(dir, ['context', '--log', '50', '--on', branch, '--json']);
   expect(r.code, r.stderr).toBe(0);
   const { data } = JSON.parse(r.stdout) as { data: { entries: { text: string }[] } };
-  return data.entries.map((e) => plain(e.text)).filter((t) => !/^<time> (Session (started|ended)|Context compacted|The user asked:) /.test(t));
+  return data.entries
+    .map((e) => plain(e.text))
+    .filter((t) => !/^<time> (Session (started|ended)|Context compacted|The user asked:) /.test(t));
 }
 
 /** The shared events (what travels through git), without ids, times and hashes. */
@@ -167,7 +195,10 @@ describe('the same history through every front end', () => {
       for (const f of FRONTS) expect(logOf(dirs[f], branch), `${f} ${branch}`).toEqual(expected);
     }
     // The abandon moved the session off the branch, as a merge does, then recorded on main.
-    expect(logOf(dirs.cli, 'main').slice(0, 2)).toEqual(['<time> Switched to main', expect.stringMatching(/^<time> Commit C002 <hash>: Abandon try-peg: too slow on big files$/)]);
+    expect(logOf(dirs.cli, 'main').slice(0, 2)).toEqual([
+      '<time> Switched to main',
+      expect.stringMatching(/^<time> Commit C002 <hash>: Abandon try-peg: too slow on big files$/),
+    ]);
   });
 
   it('answers every call the same, up to hashes, times and the framing of reads', () => {
@@ -175,15 +206,20 @@ describe('the same history through every front end', () => {
     for (const f of FRONTS) expect(answers[f].map(plain), f).toEqual(expected);
     // The substance, once: where memory stands after the abandon, and the failed approach.
     const [status, branchView, full] = expected.slice(-3);
-    expect(status).toMatch(/^On memory branch main: [^]*Objectives: 0 open, 1 done[^]*Failed approaches[^]*try-peg \(<time>\): Try a PEG grammar — dropped: too slow on big files/);
-    expect(branchView).toMatch(/^Branch try-peg \[abandoned\] from main[^]*Abandoned <time>: too slow on big files[^]*C001 <hash> <time>: PEG grammar drafted/);
+    expect(status).toMatch(
+      /^On memory branch main: [^]*Objectives: 0 open, 1 done[^]*Failed approaches[^]*try-peg \(<time>\): Try a PEG grammar — dropped: too slow on big files/,
+    );
+    expect(branchView).toMatch(
+      /^Branch try-peg \[abandoned\] from main[^]*Abandoned <time>: too slow on big files[^]*C001 <hash> <time>: PEG grammar drafted/,
+    );
     expect(full).toMatch(/## Failed Approaches[^]*try-peg[^]*too slow on big files/);
   });
 
   it('frames reads for models (MCP, Pi) and not for people (CLI, /gcc)', () => {
     const reads = HISTORY.flatMap((s, i) => (s.op === 'context' ? [i] : []));
     for (const i of reads) {
-      for (const f of ['mcp', 'pi'] as const) expect(answers[f][i], `${f} ${i}`).toMatch(/^<gcc-memory source="\.GCC\/">\n[^]*\n<\/gcc-memory>$/);
+      for (const f of ['mcp', 'pi'] as const)
+        expect(answers[f][i], `${f} ${i}`).toMatch(/^<gcc-memory source="\.GCC\/">\n[^]*\n<\/gcc-memory>$/);
       for (const f of ['cli', 'slash'] as const) expect(answers[f][i], `${f} ${i}`).not.toContain('<gcc-memory');
     }
   });

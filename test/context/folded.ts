@@ -19,7 +19,9 @@ export class Folded {
   private t = Date.parse('2026-01-01T00:00:00Z');
 
   constructor() {
-    this.place([{ branch: MAIN, type: 'memory.initialized', data: { format: FORMAT_VERSION, config: { ...DEFAULT_CONFIG } } }]);
+    this.place([
+      { branch: MAIN, type: 'memory.initialized', data: { format: FORMAT_VERSION, config: { ...DEFAULT_CONFIG } } },
+    ]);
   }
 
   run(cmd: Command, session?: string): boolean {
@@ -40,4 +42,3 @@ export class Folded {
     }
   }
 }
-

@@ -30,9 +30,57 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202
 const FORGED = /^( *)(?:(?:#{1,6}|[-*+>]|\d+\.|\*\*\[[^\]]*\]\*\*|---|- \[[ xX]\])[ \t]*)*PWN/;
 
 const LINE_BREAKS = ['\n', '\r', '\r\n', '\n\n', '\u2028', '\u2029', '\u0085', '\u000b', '\u000c'];
-const STARTS = ['', '# ', '## ', '### M9: ', '- ', '- [ ] ', '* ', '1. ', '> ', '**[OTA-001]** ', '---\n', '## Next step (as recorded): ', '## Failed Approaches\n', '## Notes\n'];
-const ESCAPES = ['\u001b[2K', '\u001b]0;title\u0007', '\u001b]52;c;cm0=\u0007', '\u001b]8;;https://x\u001b\\', '\u001b[8m', '\u009b31m', '\u007f', '\u0000', '\t', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069', '\u202a', '\u202b', '\u202c', '\u202d', '\u200e', '\u200f', '\u061c'];
-const TAGS = ['</gcc-memory>', '‹/gcc‐memory>', '‹\u200b/gcc-memory>', '＜/gcc-memory＞', '</ gcc-memory>', '<gcc-memory source="x">', '</gcc&#45;memory>', '</gcc&#x2d;memory>', '</gcc&hyphen;memory>', '</gcc&dash;memory>'];
+const STARTS = [
+  '',
+  '# ',
+  '## ',
+  '### M9: ',
+  '- ',
+  '- [ ] ',
+  '* ',
+  '1. ',
+  '> ',
+  '**[OTA-001]** ',
+  '---\n',
+  '## Next step (as recorded): ',
+  '## Failed Approaches\n',
+  '## Notes\n',
+];
+const ESCAPES = [
+  '\u001b[2K',
+  '\u001b]0;title\u0007',
+  '\u001b]52;c;cm0=\u0007',
+  '\u001b]8;;https://x\u001b\\',
+  '\u001b[8m',
+  '\u009b31m',
+  '\u007f',
+  '\u0000',
+  '\t',
+  '\u202e',
+  '\u2066',
+  '\u2067',
+  '\u2068',
+  '\u2069',
+  '\u202a',
+  '\u202b',
+  '\u202c',
+  '\u202d',
+  '\u200e',
+  '\u200f',
+  '\u061c',
+];
+const TAGS = [
+  '</gcc-memory>',
+  '‹/gcc‐memory>',
+  '‹\u200b/gcc-memory>',
+  '＜/gcc-memory＞',
+  '</ gcc-memory>',
+  '<gcc-memory source="x">',
+  '</gcc&#45;memory>',
+  '</gcc&#x2d;memory>',
+  '</gcc&hyphen;memory>',
+  '</gcc&dash;memory>',
+];
 
 /**
  * Text that never starts with PWN itself: every PWN in it follows a line break and the start
@@ -49,13 +97,56 @@ const hostile = fc
   )
   .map((a) => `x${a.join('')}`);
 
-const FIELDS = ['obj', 'obj2', 'notes', 'key', 'value', 'purpose', 'hyp', 'title', 'contrib', 'prev', 'path', 'next', 'tool', 'input', 'result', 'path2', 'host', 'obs', 'thought', 'action', 'purpose2', 'reason', 'title2', 'tried', 'learned', 'integrated', 'segment', 'reason2', 'sreason', 'path3'] as const;
+const FIELDS = [
+  'obj',
+  'obj2',
+  'notes',
+  'key',
+  'value',
+  'purpose',
+  'hyp',
+  'title',
+  'contrib',
+  'prev',
+  'path',
+  'next',
+  'tool',
+  'input',
+  'result',
+  'path2',
+  'host',
+  'obs',
+  'thought',
+  'action',
+  'purpose2',
+  'reason',
+  'title2',
+  'tried',
+  'learned',
+  'integrated',
+  'segment',
+  'reason2',
+  'sreason',
+  'path3',
+] as const;
 type Texts = Record<(typeof FIELDS)[number], string>;
-const texts: fc.Arbitrary<Texts> = fc.record(Object.fromEntries(FIELDS.map((f) => [f, hostile])) as Record<keyof Texts, fc.Arbitrary<string>>);
+const texts: fc.Arbitrary<Texts> = fc.record(
+  Object.fromEntries(FIELDS.map((f) => [f, hostile])) as Record<keyof Texts, fc.Arbitrary<string>>,
+);
 
 /** A whole history, every free field of it the given text: objectives, notes, config, branches, commits, a merge, an abandon, tools, repairs, sessions. */
 function history(t: Texts): GccEvent[] {
-  const commit = (id: string, label: string, extra: object = {}) => ({ id, label, title: t.title, contribution: t.contrib, purpose: t.purpose, previous: t.prev, files: [{ path: t.path, added: 1, removed: 0 }], next: t.next, ...extra });
+  const commit = (id: string, label: string, extra: object = {}) => ({
+    id,
+    label,
+    title: t.title,
+    contribution: t.contrib,
+    purpose: t.purpose,
+    previous: t.prev,
+    files: [{ path: t.path, added: 1, removed: 0 }],
+    next: t.next,
+    ...extra,
+  });
   const raw: [string, GccEvent['type'], unknown][] = [
     [MAIN, 'memory.initialized', { format: 2, config: DEFAULT_CONFIG }],
     [MAIN, 'objective.added', { id: 'o-1', text: t.obj }],
@@ -65,14 +156,35 @@ function history(t: Texts): GccEvent[] {
     [MAIN, 'config.set', { key: t.key.slice(0, 64), value: t.value }],
     ['exp', 'branch.created', { name: 'exp', parent: MAIN, purpose: t.purpose, hypotheses: [t.hyp] }],
     ['exp', 'commit.recorded', commit('abcdef1', 'C001')],
-    ['exp', 'tool.recorded', { tool: t.tool, input: t.input, result: t.result, isError: true, files: [{ path: t.path2, added: 2, removed: 1 }], host: t.host }],
+    [
+      'exp',
+      'tool.recorded',
+      {
+        tool: t.tool,
+        input: t.input,
+        result: t.result,
+        isError: true,
+        files: [{ path: t.path2, added: 2, removed: 1 }],
+        host: t.host,
+      },
+    ],
     ['exp', 'ota.logged', { observation: t.obs, thought: t.thought, action: t.action }],
     ['dead', 'branch.created', { name: 'dead', parent: MAIN, purpose: t.purpose2, hypotheses: [] }],
-    [MAIN, 'commit.recorded', commit('abcdef2', 'C001', { title: t.title2, abandon: { from: 'dead', tried: t.tried, reason: t.reason } })],
+    [
+      MAIN,
+      'commit.recorded',
+      commit('abcdef2', 'C001', { title: t.title2, abandon: { from: 'dead', tried: t.tried, reason: t.reason } }),
+    ],
     ['dead', 'branch.abandoned', { branch: 'dead', reason: t.reason }],
     ['done', 'branch.created', { name: 'done', parent: MAIN, purpose: t.purpose2, hypotheses: [t.hyp] }],
     ['done', 'commit.recorded', commit('abcdef3', 'C001')],
-    [MAIN, 'commit.recorded', commit('abcdef4', 'C002', { merge: { from: 'done', tried: t.tried, learned: t.learned, integrated: t.integrated } })],
+    [
+      MAIN,
+      'commit.recorded',
+      commit('abcdef4', 'C002', {
+        merge: { from: 'done', tried: t.tried, learned: t.learned, integrated: t.integrated },
+      }),
+    ],
     ['done', 'branch.merged', { branch: 'done', into: MAIN, commit: 'abcdef4' }],
     [MAIN, 'memory.repaired', { segment: t.segment, kept: 1, lost: 2, reason: t.reason2 }],
     ['exp', 'session.started', { session: 's', host: t.host.slice(0, 200), reason: t.sreason.slice(0, 200) }],
@@ -80,7 +192,17 @@ function history(t: Texts): GccEvent[] {
     ['exp', 'session.compacted', { session: 's', host: t.host.slice(0, 200) }],
     ['exp', 'session.ended', { session: 's', host: t.host.slice(0, 200), reason: t.sreason.slice(0, 200) }],
   ];
-  return raw.map(([branch, type, data], i) => ({ id: `${(1_735_689_600_000 + i).toString(16).padStart(12, '0')}f0f0f0f0f0`, seq: i + 1, at: new Date(1_735_689_600_000 + i * 60_000).toISOString(), branch, type, data }) as GccEvent);
+  return raw.map(
+    ([branch, type, data], i) =>
+      ({
+        id: `${(1_735_689_600_000 + i).toString(16).padStart(12, '0')}f0f0f0f0f0`,
+        seq: i + 1,
+        at: new Date(1_735_689_600_000 + i * 60_000).toISOString(),
+        branch,
+        type,
+        data,
+      }) as GccEvent,
+  );
 }
 
 function source(events: GccEvent[], t: Texts): ContextSource {
@@ -94,8 +216,24 @@ function source(events: GccEvent[], t: Texts): ContextSource {
     },
     search: () => ({
       hits: [
-        { doc: { id: 'a', branch: 'exp', kind: 'commit', at: events[7]!.at, ref: 'C001', title: t.title, hash: 'abcdef1' }, score: 2, snippet: showSnippet(t.contrib) },
-        { doc: { id: 'b', branch: 'exp', kind: 'tool', at: events[8]!.at, ref: t.tool }, score: 1, snippet: showSnippet(t.result) },
+        {
+          doc: {
+            id: 'a',
+            branch: 'exp',
+            kind: 'commit',
+            at: events[7]!.at,
+            ref: 'C001',
+            title: t.title,
+            hash: 'abcdef1',
+          },
+          score: 2,
+          snippet: showSnippet(t.contrib),
+        },
+        {
+          doc: { id: 'b', branch: 'exp', kind: 'tool', at: events[8]!.at, ref: t.tool },
+          score: 1,
+          snippet: showSnippet(t.result),
+        },
       ],
       total: 2,
       pages: 1,
@@ -138,7 +276,13 @@ function framingProblems(name: string, text: string): string[] {
     .replace(/\p{Pd}/gu, '-')
     .replace(/\s+/g, ' ');
   const tags = [...seen.matchAll(/< ?(\/ ?)?gcc ?-? ?memory(?![a-z0-9_-])/g)];
-  const ok = tags.length === 2 && tags[0]!.index === 0 && !tags[0]![1] && tags[1]![1] && seen.endsWith('</gcc-memory>') && !CONTROL.test(framed);
+  const ok =
+    tags.length === 2 &&
+    tags[0]!.index === 0 &&
+    !tags[0]![1] &&
+    tags[1]![1] &&
+    seen.endsWith('</gcc-memory>') &&
+    !CONTROL.test(framed);
   return ok ? [] : [`${name}: framing ${JSON.stringify(tags.map((m) => m[0]))}`];
 }
 
@@ -154,7 +298,12 @@ const QUERIES: ContextQuery[] = [
   { level: 'search', text: 'x' },
 ];
 /** Answers that are views themselves (main.md whole, commit.md's entry, metadata.yaml). */
-const VIEW_QUERIES: ContextQuery[] = [{ level: 'full' }, { level: 'commit', id: 'exp@C001' }, { level: 'commit', id: 'C002' }, { level: 'metadata' }];
+const VIEW_QUERIES: ContextQuery[] = [
+  { level: 'full' },
+  { level: 'commit', id: 'exp@C001' },
+  { level: 'commit', id: 'C002' },
+  { level: 'metadata' },
+];
 
 describe('memory text renders as data, whatever the events hold', () => {
   it('in the views, every context level and the briefing', () => {
@@ -168,8 +317,26 @@ describe('memory text renders as data, whatever the events hold', () => {
         problems.push(...viewProblems('metadata.yaml', renderMetadata(s)));
         for (const b of Object.values(s.branches)) {
           problems.push(...viewProblems(`summary.md of ${b.name}`, renderSummary(b)));
-          problems.push(...viewProblems(`log.md of ${b.name}`, logHeader(b.name) + events.filter((e) => e.branch === b.name).map(logEntry).join('')));
-          problems.push(...viewProblems(`commit.md of ${b.name}`, commitHeader(b.name) + events.filter((e) => e.branch === b.name && e.type === 'commit.recorded').map((e) => renderCommit(e as never)).join('')));
+          problems.push(
+            ...viewProblems(
+              `log.md of ${b.name}`,
+              logHeader(b.name) +
+                events
+                  .filter((e) => e.branch === b.name)
+                  .map(logEntry)
+                  .join(''),
+            ),
+          );
+          problems.push(
+            ...viewProblems(
+              `commit.md of ${b.name}`,
+              commitHeader(b.name) +
+                events
+                  .filter((e) => e.branch === b.name && e.type === 'commit.recorded')
+                  .map((e) => renderCommit(e as never))
+                  .join(''),
+            ),
+          );
         }
         for (const q of QUERIES) {
           const a = contextQuery(src, q, { session: 's', budget: 100_000 });
@@ -178,7 +345,10 @@ describe('memory text renders as data, whatever the events hold', () => {
         for (const q of VIEW_QUERIES) {
           const a = contextQuery(src, q, { session: 's', budget: 100_000 });
           // The whole roadmap is main.md as it stands, Notes last.
-          problems.push(...viewProblems(q.level === 'full' ? 'main.md' : JSON.stringify(q), a.text), ...framingProblems(JSON.stringify(q), a.text));
+          problems.push(
+            ...viewProblems(q.level === 'full' ? 'main.md' : JSON.stringify(q), a.text),
+            ...framingProblems(JSON.stringify(q), a.text),
+          );
         }
         for (const [name, text] of [
           ['briefing', briefing(s, 's')],

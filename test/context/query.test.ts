@@ -11,12 +11,30 @@ import { GccError } from '../../src/errors.js';
 
 let clock = 1_700_000_000_000;
 function given(events: Placed[]): GccEvent[] {
-  return events.map((e, i) => ({ id: `${(clock++).toString(16).padStart(12, '0')}00000000${String(i % 100).padStart(2, '0')}`, seq: i + 1, at: new Date(clock).toISOString(), branch: e.branch, type: e.type, data: e.data }) as GccEvent);
+  return events.map(
+    (e, i) =>
+      ({
+        id: `${(clock++).toString(16).padStart(12, '0')}00000000${String(i % 100).padStart(2, '0')}`,
+        seq: i + 1,
+        at: new Date(clock).toISOString(),
+        branch: e.branch,
+        type: e.type,
+        data: e.data,
+      }) as GccEvent,
+  );
 }
 
 const init: Placed = { type: 'memory.initialized', data: { format: 2, config: DEFAULT_CONFIG }, branch: 'main' };
-const created = (name: string): Placed => ({ type: 'branch.created', data: { name, parent: 'main', purpose: `try ${name}`, hypotheses: [] }, branch: name });
-const commit = (branch: string, label: string, id: string): Placed => ({ type: 'commit.recorded', data: { id, label, title: `work ${label} ${id}`, contribution: 'did it', purpose: 'p', previous: 'none', files: [] }, branch });
+const created = (name: string): Placed => ({
+  type: 'branch.created',
+  data: { name, parent: 'main', purpose: `try ${name}`, hypotheses: [] },
+  branch: name,
+});
+const commit = (branch: string, label: string, id: string): Placed => ({
+  type: 'commit.recorded',
+  data: { id, label, title: `work ${label} ${id}`, contribution: 'did it', purpose: 'p', previous: 'none', files: [] },
+  branch,
+});
 
 /** A source over events held in memory: the fold's state, and the events read back newest first. */
 function source(placed: Placed[]): ContextSource {
@@ -46,7 +64,11 @@ function error(src: ContextSource, ref: string): GccError {
 
 describe('findCommit', () => {
   it('a hash that reads as a label is found by its hash when no commit carries the label', () => {
-    const src = source([commit('main', 'C001', 'c200abc'), commit('main', 'C002', 'c2014ff'), commit('main', 'C003', '1234567')]);
+    const src = source([
+      commit('main', 'C001', 'c200abc'),
+      commit('main', 'C002', 'c2014ff'),
+      commit('main', 'C003', '1234567'),
+    ]);
     expect(id(src, 'c200')).toBe('c200abc');
     expect(id(src, 'C200')).toBe('c200abc');
     expect(id(src, 'c200ab')).toBe('c200abc');
@@ -73,18 +95,36 @@ describe('findCommit', () => {
     const src = source([commit('main', 'C001', 'c300aaa'), created('x'), commit('x', 'C001', 'c300bbb')]);
     const e = error(src, 'c300');
     expect(e.code).toBe('E_COMMIT_NOT_FOUND');
-    expect(e.message).toMatch(/c300 starts the hash of several commits: c300bbb \(x@C001 "[^"]*"\), c300aaa \(main@C001 "[^"]*"\)/);
+    expect(e.message).toMatch(
+      /c300 starts the hash of several commits: c300bbb \(x@C001 "[^"]*"\), c300aaa \(main@C001 "[^"]*"\)/,
+    );
     expect(e.fix).toBe('give more characters of the hash (c300bbb or c300aaa)');
     expect(id(src, 'c300a')).toBe('c300aaa');
   });
 
   it('a label on several other branches that also starts a hash: every reading is offered', () => {
-    const src = source([created('x'), commit('x', 'C001', '0000001'), created('y'), commit('y', 'C001', '0000002'), commit('main', 'C001', 'c002fff')]);
+    const src = source([
+      created('x'),
+      commit('x', 'C001', '0000001'),
+      created('y'),
+      commit('y', 'C001', '0000002'),
+      commit('main', 'C001', 'c002fff'),
+    ]);
     // C002 is on no branch: the hash it starts names one commit.
     expect(id(src, 'c002')).toBe('c002fff');
-    const both = source([created('x'), commit('x', 'C001', '0000001'), commit('x', 'C002', '0000003'), created('y'), commit('y', 'C001', '0000002'), commit('y', 'C002', '0000004'), commit('main', 'C001', 'c002fff')]);
+    const both = source([
+      created('x'),
+      commit('x', 'C001', '0000001'),
+      commit('x', 'C002', '0000003'),
+      created('y'),
+      commit('y', 'C001', '0000002'),
+      commit('y', 'C002', '0000004'),
+      commit('main', 'C001', 'c002fff'),
+    ]);
     const e = error(both, 'c002');
-    expect(e.message).toMatch(/C002 is not on main and names commits on several branches \(y, x\); it also starts the hash of c002fff \(main@C001 /);
+    expect(e.message).toMatch(
+      /C002 is not on main and names commits on several branches \(y, x\); it also starts the hash of c002fff \(main@C001 /,
+    );
     expect(e.fix).toMatch(/name the branch: y@C002 or x@C002, or use the hash/);
   });
 

@@ -16,7 +16,8 @@ import { cleanup, tempProject } from '../support/tmp.js';
 
 afterAll(cleanup);
 
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
 
 let shim = '';
@@ -57,9 +58,19 @@ async function project(): Promise<{ dir: string; m: Memory }> {
   git(dir, 'commit', '-qm', 'start');
   const m = await Memory.open(dir, { create: true });
   await m.execute({ type: 'commit', contribution: 'baseline' });
-  writeFileSync(join(dir, 'src', 'cache.ts'), 'export const SIZE = 512;\nexport const KIND = "lru"; // an LRU of 512 entries\n');
+  writeFileSync(
+    join(dir, 'src', 'cache.ts'),
+    'export const SIZE = 512;\nexport const KIND = "lru"; // an LRU of 512 entries\n',
+  );
   writeFileSync(join(dir, 'notes.txt'), 'untracked\n');
-  await m.execute({ type: 'commit', contribution: 'The cache is an LRU of 512 entries', files: [{ path: 'src/other.ts', added: 0, removed: 0 }, { path: 'notes.txt', added: 0, removed: 0 }] });
+  await m.execute({
+    type: 'commit',
+    contribution: 'The cache is an LRU of 512 entries',
+    files: [
+      { path: 'src/other.ts', added: 0, removed: 0 },
+      { path: 'notes.txt', added: 0, removed: 0 },
+    ],
+  });
   return { dir, m };
 }
 
@@ -80,17 +91,32 @@ describe('stale citations', () => {
 
   it('no read marks a milestone whose files are unchanged; every read marks one whose files changed', async () => {
     const { dir, m } = await project();
-    const reads = () => [text(m, { level: 'status' }), m.briefing(), text(m, { level: 'log' }), text(m, { level: 'branch' }), text(m, { level: 'commit', id: 'C002' })];
+    const reads = () => [
+      text(m, { level: 'status' }),
+      m.briefing(),
+      text(m, { level: 'log' }),
+      text(m, { level: 'branch' }),
+      text(m, { level: 'commit', id: 'C002' }),
+    ];
     for (const r of reads()) expect(r).not.toContain('stale');
-    writeFileSync(join(dir, 'src', 'cache.ts'), 'export const SIZE = 64;\nexport const KIND = "lru"; // an LRU of 512 entries\nexport const TTL = 5;\n');
+    writeFileSync(
+      join(dir, 'src', 'cache.ts'),
+      'export const SIZE = 64;\nexport const KIND = "lru"; // an LRU of 512 entries\nexport const TTL = 5;\n',
+    );
     rmSync(join(dir, 'notes.txt'));
     for (const r of reads()) expect(r).toContain('stale: notes.txt deleted, src/cache.ts changed since (+2 −1)');
     const data = m.context({ level: 'branch' }).data as { commits: { stale?: string }[] };
     expect(data.commits[0]!.stale).toMatch(/^stale: /);
     // The page's commits carry it in their data.
-    expect(commitsPage(m, { branch: undefined, before: undefined, limit: 5 }).items.map((c) => c.stale ?? '')).toEqual(['stale: notes.txt deleted, src/cache.ts changed since (+2 −1)', '']);
+    expect(commitsPage(m, { branch: undefined, before: undefined, limit: 5 }).items.map((c) => c.stale ?? '')).toEqual([
+      'stale: notes.txt deleted, src/cache.ts changed since (+2 −1)',
+      '',
+    ]);
     // Put back as it was: unchanged again.
-    writeFileSync(join(dir, 'src', 'cache.ts'), 'export const SIZE = 512;\nexport const KIND = "lru"; // an LRU of 512 entries\n');
+    writeFileSync(
+      join(dir, 'src', 'cache.ts'),
+      'export const SIZE = 512;\nexport const KIND = "lru"; // an LRU of 512 entries\n',
+    );
     writeFileSync(join(dir, 'notes.txt'), 'untracked\n');
     for (const r of reads()) expect(r).not.toContain('stale');
     m.close();
@@ -101,8 +127,14 @@ describe('stale citations', () => {
     const blob = (p: string) => git(dir, 'hash-object', p).trim();
     const lists: FileChange[][] = [
       [{ path: 'src/cache.ts', added: 0, removed: 0, blob: blob('src/cache.ts') }],
-      [{ path: 'src/other.ts', added: 0, removed: 0, blob: blob('src/other.ts') }, { path: 'src/cache.ts', added: 0, removed: 0, blob: blob('src/cache.ts') }],
-      [{ path: 'no-blob.ts', added: 0, removed: 0 }, { path: '../outside', added: 0, removed: 0, blob: blob('src/other.ts') }],
+      [
+        { path: 'src/other.ts', added: 0, removed: 0, blob: blob('src/other.ts') },
+        { path: 'src/cache.ts', added: 0, removed: 0, blob: blob('src/cache.ts') },
+      ],
+      [
+        { path: 'no-blob.ts', added: 0, removed: 0 },
+        { path: '../outside', added: 0, removed: 0, blob: blob('src/other.ts') },
+      ],
     ];
     const check = staleChecker(dir, join(dir, '.GCC', '.local', 'cache'));
     const [fresh, none] = counting(() => check(lists));
@@ -111,7 +143,11 @@ describe('stale citations', () => {
     writeFileSync(join(dir, 'src', 'cache.ts'), 'changed\n');
     writeFileSync(join(dir, 'src', 'other.ts'), 'a\nb\n');
     const [stale, once] = counting(() => check(lists));
-    expect(stale.map((l) => staleText(l))).toEqual(['stale: src/cache.ts changed since (+1 −2)', 'stale: src/other.ts changed since (+1 −0), src/cache.ts changed since (+1 −2)', '']);
+    expect(stale.map((l) => staleText(l))).toEqual([
+      'stale: src/cache.ts changed since (+1 −2)',
+      'stale: src/other.ts changed since (+1 −0), src/cache.ts changed since (+1 −2)',
+      '',
+    ]);
     expect(once).toBe(1);
     const [again, cached] = counting(() => staleChecker(dir, join(dir, '.GCC', '.local', 'cache'))(lists));
     expect(again).toEqual(stale);

@@ -14,20 +14,56 @@ import { DEFAULT_CONFIG, type GccEvent, type Placed } from '../../src/events/typ
 
 let clock = 1_700_000_000_000;
 function given(events: Placed[]): GccEvent[] {
-  return events.map((e, i) => ({ id: `${(clock++).toString(16).padStart(12, '0')}00000000${String(i % 100).padStart(2, '0')}`, seq: i + 1, at: new Date(clock).toISOString(), branch: e.branch, type: e.type, data: e.data }) as GccEvent);
+  return events.map(
+    (e, i) =>
+      ({
+        id: `${(clock++).toString(16).padStart(12, '0')}00000000${String(i % 100).padStart(2, '0')}`,
+        seq: i + 1,
+        at: new Date(clock).toISOString(),
+        branch: e.branch,
+        type: e.type,
+        data: e.data,
+      }) as GccEvent,
+  );
 }
 const init: Placed = { type: 'memory.initialized', data: { format: 2, config: DEFAULT_CONFIG }, branch: 'main' };
-const created = (name: string): Placed => ({ type: 'branch.created', data: { name, parent: 'main', purpose: `try ${name}`, hypotheses: [] }, branch: name });
+const created = (name: string): Placed => ({
+  type: 'branch.created',
+  data: { name, parent: 'main', purpose: `try ${name}`, hypotheses: [] },
+  branch: name,
+});
 const ctx = { session: 's1', nonce: '0123456789abcdef' };
 
 /** Names git refuses for a branch, one per rule of check-ref-format. */
-const GIT_REFUSES = ['a..b', 'x..', 'a@{b', 'x.lock', 'feat/x.lock', '-x', '.x', 'feat/.x', 'x/', 'x.', 'a//b', 'a\u0001b', 'a\u007fb', 'a b', 'a~b', 'a^b', 'a:b', 'a?b', 'a*b', 'a[b', 'a\\b'];
+const GIT_REFUSES = [
+  'a..b',
+  'x..',
+  'a@{b',
+  'x.lock',
+  'feat/x.lock',
+  '-x',
+  '.x',
+  'feat/.x',
+  'x/',
+  'x.',
+  'a//b',
+  'a\u0001b',
+  'a\u007fb',
+  'a b',
+  'a~b',
+  'a^b',
+  'a:b',
+  'a?b',
+  'a*b',
+  'a[b',
+  'a\\b',
+];
 
 function gitAccepts(name: string): boolean {
   return spawnSync('git', ['check-ref-format', '--branch', name], { encoding: 'utf8' }).status === 0;
 }
 
-describe('a new branch\'s name', () => {
+describe("a new branch's name", () => {
   it('is refused wherever git refuses it, with a fix naming a valid name', () => {
     const state = replay(given([init]));
     for (const name of GIT_REFUSES) {
@@ -57,11 +93,14 @@ describe('a new branch\'s name', () => {
   it('accepts nothing git refuses, and suggests only names git accepts', () => {
     const chars = fc.constantFrom(...'ab./-_@{}~^:?*[\\ \u0001'.split(''));
     fc.assert(
-      fc.property(fc.array(chars, { minLength: 1, maxLength: 8 }).map((c) => c.join('')), (name) => {
-        if (newBranchNameProblem(name) === null) expect(gitAccepts(name), name).toBe(true);
-        const like = branchNameLike(name);
-        if (like !== null) expect(gitAccepts(like), like).toBe(true);
-      }),
+      fc.property(
+        fc.array(chars, { minLength: 1, maxLength: 8 }).map((c) => c.join('')),
+        (name) => {
+          if (newBranchNameProblem(name) === null) expect(gitAccepts(name), name).toBe(true);
+          const like = branchNameLike(name);
+          if (like !== null) expect(gitAccepts(like), like).toBe(true);
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -71,7 +110,9 @@ describe('a new branch\'s name', () => {
     expect(state.branches['a..b']?.life).toBe('active');
     const sw = decide(state, { type: 'switch', name: 'a..b' }, ctx);
     expect(sw.ok).toBe(true);
-    const on = replay(given([init, created('a..b'), { type: 'branch.switched', data: { to: 'a..b', session: 's1' }, branch: 'a..b' }]));
+    const on = replay(
+      given([init, created('a..b'), { type: 'branch.switched', data: { to: 'a..b', session: 's1' }, branch: 'a..b' }]),
+    );
     expect(currentBranch(on, 's1')).toBe('a..b');
     const merged = decide(state, { type: 'merge', branch: 'a..b', synthesis: 'done' }, ctx);
     expect(merged.ok).toBe(true);

@@ -11,24 +11,65 @@ import { DEFAULT_CONFIG, type GccEvent, type Placed } from '../../src/events/typ
 
 let clock = 1_700_000_000_000;
 function given(events: Placed[]): GccEvent[] {
-  return events.map((e, i) => ({ id: `${(clock++).toString(16).padStart(12, '0')}00000000${String(i % 100).padStart(2, '0')}`, seq: i + 1, at: new Date(clock).toISOString(), branch: e.branch, type: e.type, data: e.data }) as GccEvent);
+  return events.map(
+    (e, i) =>
+      ({
+        id: `${(clock++).toString(16).padStart(12, '0')}00000000${String(i % 100).padStart(2, '0')}`,
+        seq: i + 1,
+        at: new Date(clock).toISOString(),
+        branch: e.branch,
+        type: e.type,
+        data: e.data,
+      }) as GccEvent,
+  );
 }
 
 const init: Placed = { type: 'memory.initialized', data: { format: 2, config: DEFAULT_CONFIG }, branch: 'main' };
-const created = (name: string): Placed => ({ type: 'branch.created', data: { name, parent: 'main', purpose: `try ${name}`, hypotheses: ['h'] }, branch: name });
+const created = (name: string): Placed => ({
+  type: 'branch.created',
+  data: { name, parent: 'main', purpose: `try ${name}`, hypotheses: ['h'] },
+  branch: name,
+});
 const commit = (branch: string, label: string, extra: object = {}): Placed => ({
   type: 'commit.recorded',
-  data: { id: `c${label.slice(1)}${branch.length}`.padEnd(7, '0'), label, title: `work ${label}`, contribution: `did ${label} on ${branch}, at length`, purpose: 'p', previous: 'none', files: [{ path: `src/${branch}.ts`, added: 1, removed: 0 }], ...extra },
+  data: {
+    id: `c${label.slice(1)}${branch.length}`.padEnd(7, '0'),
+    label,
+    title: `work ${label}`,
+    contribution: `did ${label} on ${branch}, at length`,
+    purpose: 'p',
+    previous: 'none',
+    files: [{ path: `src/${branch}.ts`, added: 1, removed: 0 }],
+    ...extra,
+  },
   branch,
 });
 const merged = (branch: string): Placed[] => {
-  const record = commit('main', 'C002', { contribution: 'merged', merge: { from: branch, tried: 't', learned: 'l', integrated: 'i' } });
-  return [record, { type: 'branch.merged', data: { branch, into: 'main', commit: (record.data as { id: string }).id }, branch }];
+  const record = commit('main', 'C002', {
+    contribution: 'merged',
+    merge: { from: branch, tried: 't', learned: 'l', integrated: 'i' },
+  });
+  return [
+    record,
+    { type: 'branch.merged', data: { branch, into: 'main', commit: (record.data as { id: string }).id }, branch },
+  ];
 };
 
 describe('a closed branch in the state', () => {
   it('keeps its commits’ labels, ids and titles, not their prose; an open branch keeps its own', () => {
-    const s = replay(given([init, commit('main', 'C001'), created('x'), commit('x', 'C001', { next: 'then this' }), commit('x', 'C002'), created('y'), commit('y', 'C001'), ...merged('x'), { type: 'branch.abandoned', data: { branch: 'y', reason: 'no' }, branch: 'y' }]));
+    const s = replay(
+      given([
+        init,
+        commit('main', 'C001'),
+        created('x'),
+        commit('x', 'C001', { next: 'then this' }),
+        commit('x', 'C002'),
+        created('y'),
+        commit('y', 'C001'),
+        ...merged('x'),
+        { type: 'branch.abandoned', data: { branch: 'y', reason: 'no' }, branch: 'y' },
+      ]),
+    );
     for (const name of ['x', 'y']) {
       const b = s.branches[name]!;
       expect(b.life).not.toBe('active');
@@ -56,12 +97,28 @@ describe('a closed branch in the state', () => {
 
   it('does not hand its next step to the merge that closes it: the merge supersedes it', () => {
     // The branch's step was most often "merge it back": carried on, it outlived the merge that did it.
-    const s = replay(given([init, commit('main', 'C001', { next: 'try x' }), created('x'), commit('x', 'C001', { next: 'merge x back' }), ...merged('x')]));
+    const s = replay(
+      given([
+        init,
+        commit('main', 'C001', { next: 'try x' }),
+        created('x'),
+        commit('x', 'C001', { next: 'merge x back' }),
+        ...merged('x'),
+      ]),
+    );
     expect(s.branches.main!.last).toMatchObject({ label: 'C002', next: null });
     expect(s.branches.main!.last).not.toHaveProperty('nextFrom');
     // A merge that records a step of its own shows that one.
     const [record, close] = merged('x');
-    const own = replay(given([init, created('x'), commit('x', 'C001', { next: 'merge x back' }), { ...record!, data: { ...(record!.data as object), next: 'measure it on main' } } as Placed, close!]));
+    const own = replay(
+      given([
+        init,
+        created('x'),
+        commit('x', 'C001', { next: 'merge x back' }),
+        { ...record!, data: { ...(record!.data as object), next: 'measure it on main' } } as Placed,
+        close!,
+      ]),
+    );
     expect(own.branches.main!.last).toMatchObject({ next: 'measure it on main' });
   });
 });

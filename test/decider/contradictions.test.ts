@@ -22,13 +22,35 @@ afterAll(cleanup);
 let clock = 1_700_000_000_000;
 function given(events: Placed[], start = clock): GccEvent[] {
   clock = start;
-  return events.map((e, i) => ({ id: `${(clock++).toString(16).padStart(12, '0')}f0f0f0f0f0`, seq: i + 1, at: new Date(clock).toISOString(), branch: e.branch, type: e.type, data: e.data }) as GccEvent);
+  return events.map(
+    (e, i) =>
+      ({
+        id: `${(clock++).toString(16).padStart(12, '0')}f0f0f0f0f0`,
+        seq: i + 1,
+        at: new Date(clock).toISOString(),
+        branch: e.branch,
+        type: e.type,
+        data: e.data,
+      }) as GccEvent,
+  );
 }
 
 const init: Placed = { type: 'memory.initialized', data: { format: 2, config: DEFAULT_CONFIG }, branch: 'main' };
-const created = (name: string): Placed => ({ type: 'branch.created', data: { name, parent: 'main', purpose: `try ${name}`, hypotheses: [] }, branch: name });
-const commit = (branch: string, label = 'C001'): Placed => ({ type: 'commit.recorded', data: { id: 'abcdef1', label, title: 't', contribution: 'c', purpose: 'p', previous: '', files: [] }, branch });
-const merged = (branch: string, into = 'main'): Placed => ({ type: 'branch.merged', data: { branch, into, commit: 'abcdef1' }, branch });
+const created = (name: string): Placed => ({
+  type: 'branch.created',
+  data: { name, parent: 'main', purpose: `try ${name}`, hypotheses: [] },
+  branch: name,
+});
+const commit = (branch: string, label = 'C001'): Placed => ({
+  type: 'commit.recorded',
+  data: { id: 'abcdef1', label, title: 't', contribution: 'c', purpose: 'p', previous: '', files: [] },
+  branch,
+});
+const merged = (branch: string, into = 'main'): Placed => ({
+  type: 'branch.merged',
+  data: { branch, into, commit: 'abcdef1' },
+  branch,
+});
 const abandoned = (branch: string): Placed => ({ type: 'branch.abandoned', data: { branch, reason: 'no' }, branch });
 
 /** The contradictions of a replay, as `position type: what`. */
@@ -41,7 +63,9 @@ function found(events: GccEvent[]): string[] {
 
 describe('contradictions in a replay', () => {
   it('none in what gctx writes, nor in a commit a skewed clock sorts before its branch’s creation', () => {
-    expect(found(given([init, created('x'), commit('x'), commit('main'), merged('x'), created('y'), abandoned('y')]))).toEqual([]);
+    expect(
+      found(given([init, created('x'), commit('x'), commit('main'), merged('x'), created('y'), abandoned('y')])),
+    ).toEqual([]);
     expect(found(given([init, commit('late'), created('late')]))).toEqual([]);
   });
 
@@ -63,7 +87,9 @@ describe('contradictions in a replay', () => {
       merged('x', 'y'),
     ]);
     expect(found(events)).toEqual([
-      '4 memory.initialized: the memory was initialized already (' + events[0]!.at + '): its settings replace the settings folded so far',
+      '4 memory.initialized: the memory was initialized already (' +
+        events[0]!.at +
+        '): its settings replace the settings folded so far',
       '5 branch.created: creates branch "x", which exists (active): ignored, the first creation stands',
       '6 branch.merged: merges branch "ghost", which no earlier event creates: ignored',
       '8 commit.recorded: commits on branch "y", abandoned already: counted on it, the branch stays abandoned',
@@ -78,16 +104,27 @@ describe('contradictions in a replay', () => {
 
   it('are the moves the branch machine refuses, for every state a branch can be in', () => {
     const moves: Placed[] = [created('x'), commit('x'), merged('x'), abandoned('x')];
-    const lives: Record<string, Placed[]> = { unborn: [], active: [created('x')], merged: [created('x'), merged('x')], abandoned: [created('x'), abandoned('x')] };
+    const lives: Record<string, Placed[]> = {
+      unborn: [],
+      active: [created('x')],
+      merged: [created('x'), merged('x')],
+      abandoned: [created('x'), abandoned('x')],
+    };
     for (const [life, before] of Object.entries(lives)) {
       for (const move of moves) {
         const fold = replayer();
         const events = given([init, ...before, move]);
         for (const e of events.slice(0, -1)) fold.add(e);
-        const refused = branchStep(life as BranchLifecycle, { name: 'x', parent: 'main' }, events.at(-1) as never).rejected;
+        const refused = branchStep(
+          life as BranchLifecycle,
+          { name: 'x', parent: 'main' },
+          events.at(-1) as never,
+        ).rejected;
         // A commit before its branch's creation waits for the end of the replay.
         const waits = life === 'unborn' && move.type === 'commit.recorded';
-        expect(contradictionOf(fold.state(), events.at(-1)!) !== null, `${move.type} on a branch ${life}`).toBe(refused !== null && !waits);
+        expect(contradictionOf(fold.state(), events.at(-1)!) !== null, `${move.type} on a branch ${life}`).toBe(
+          refused !== null && !waits,
+        );
       }
     }
   });
@@ -101,7 +138,16 @@ describe('contradictions in a replay', () => {
   });
 
   it('change nothing in the fold: a replay watched for them ends in the same state', () => {
-    const events = given([init, created('x'), init, merged('ghost'), abandoned('x'), commit('x'), created('x'), commit('nowhere')]);
+    const events = given([
+      init,
+      created('x'),
+      init,
+      merged('ghost'),
+      abandoned('x'),
+      commit('x'),
+      created('x'),
+      commit('nowhere'),
+    ]);
     const watched = replayer((s, e) => new Contradictions().see(s, e, 'log'));
     const plain = replayer();
     for (const e of events) {
@@ -115,26 +161,59 @@ describe('contradictions in a replay', () => {
 describe('gctx verify on forged contradictory events', () => {
   it('warns of each, naming the segment and the event, and exits 0', () => {
     const dir = tempProject('gcc-contra-');
-    for (const args of [['init'], ['branch', 'feat', '--purpose', 'real work'], ['commit', 'real progress'], ['switch', 'main'], ['branch', 'gone', '--purpose', 'dropped'], ['abandon', 'gone', '--reason', 'did not work']]) {
+    for (const args of [
+      ['init'],
+      ['branch', 'feat', '--purpose', 'real work'],
+      ['commit', 'real progress'],
+      ['switch', 'main'],
+      ['branch', 'gone', '--purpose', 'dropped'],
+      ['abandon', 'gone', '--reason', 'did not work'],
+    ]) {
       const r = gctx(dir, args);
       expect(r.code, r.stderr).toBe(0);
     }
     // Another clone's segment, every entry valid (CRC and all), ids after this clone's.
     const start = Date.now() + 1_000;
     const month = new Date(start).toISOString().slice(0, 7);
-    const rel = join('.GCC', 'events', month, `${new Date(start).toISOString().slice(0, 19).replace(/[-:]/g, '')}Z-f0f0f0.md`);
+    const rel = join(
+      '.GCC',
+      'events',
+      month,
+      `${new Date(start).toISOString().slice(0, 19).replace(/[-:]/g, '')}Z-f0f0f0.md`,
+    );
     mkdirSync(join(dir, rel, '..'), { recursive: true });
-    writeFileSync(join(dir, rel), serialize(given([init, created('feat'), merged('ghost'), commit('gone', 'C009'), abandoned('gone')], start)));
+    writeFileSync(
+      join(dir, rel),
+      serialize(given([init, created('feat'), merged('ghost'), commit('gone', 'C009'), abandoned('gone')], start)),
+    );
     const r = gctx(dir, ['verify']);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines[0]).toMatch(/^OK: /);
     expect(lines.slice(1)).toEqual([
-      expect.stringMatching(new RegExp(`^warning: ${rel}: event 1 \\(memory\\.initialized, [^)]+\\) the memory was initialized already`)),
-      expect.stringMatching(new RegExp(`^warning: ${rel}: event 2 \\(branch\\.created, [^)]+\\) creates branch "feat", which exists \\(active\\)`)),
-      expect.stringMatching(new RegExp(`^warning: ${rel}: event 3 \\(branch\\.merged, [^)]+\\) merges branch "ghost", which no earlier event creates: ignored`)),
-      expect.stringMatching(new RegExp(`^warning: ${rel}: event 4 \\(commit\\.recorded, [^)]+\\) commits on branch "gone", abandoned already`)),
-      expect.stringMatching(new RegExp(`^warning: ${rel}: event 5 \\(branch\\.abandoned, [^)]+\\) abandons branch "gone", abandoned already`)),
+      expect.stringMatching(
+        new RegExp(`^warning: ${rel}: event 1 \\(memory\\.initialized, [^)]+\\) the memory was initialized already`),
+      ),
+      expect.stringMatching(
+        new RegExp(
+          `^warning: ${rel}: event 2 \\(branch\\.created, [^)]+\\) creates branch "feat", which exists \\(active\\)`,
+        ),
+      ),
+      expect.stringMatching(
+        new RegExp(
+          `^warning: ${rel}: event 3 \\(branch\\.merged, [^)]+\\) merges branch "ghost", which no earlier event creates: ignored`,
+        ),
+      ),
+      expect.stringMatching(
+        new RegExp(
+          `^warning: ${rel}: event 4 \\(commit\\.recorded, [^)]+\\) commits on branch "gone", abandoned already`,
+        ),
+      ),
+      expect.stringMatching(
+        new RegExp(
+          `^warning: ${rel}: event 5 \\(branch\\.abandoned, [^)]+\\) abandons branch "gone", abandoned already`,
+        ),
+      ),
     ]);
     const json = gctx(dir, ['verify', '--json']);
     expect(json.code).toBe(0);

@@ -14,8 +14,29 @@ import { renderMain } from '../../src/projections/render-main.js';
 const id = (n: number) => (1_700_000_000_000 + n).toString(16).padStart(12, '0') + n.toString(16).padStart(10, '0');
 function history(adds: number): GccEvent[] {
   const at = new Date(1_700_000_000_000).toISOString();
-  const init = { id: id(0), seq: 1, at, branch: 'main', type: 'memory.initialized', data: { format: 2, config: DEFAULT_CONFIG } } as GccEvent;
-  return [init, ...Array.from({ length: adds }, (_, i) => ({ id: id(i + 1), seq: i + 2, at, branch: 'main', type: 'objective.added', data: { id: `o-${i}`, text: `goal ${i}` } }) as GccEvent)];
+  const init = {
+    id: id(0),
+    seq: 1,
+    at,
+    branch: 'main',
+    type: 'memory.initialized',
+    data: { format: 2, config: DEFAULT_CONFIG },
+  } as GccEvent;
+  return [
+    init,
+    ...Array.from(
+      { length: adds },
+      (_, i) =>
+        ({
+          id: id(i + 1),
+          seq: i + 2,
+          at,
+          branch: 'main',
+          type: 'objective.added',
+          data: { id: `o-${i}`, text: `goal ${i}` },
+        }) as GccEvent,
+    ),
+  ];
 }
 
 describe('the roadmap cap', () => {
@@ -40,7 +61,13 @@ describe('the roadmap cap', () => {
     const base = renderMain(s);
     const many = Array.from({ length: MAX_OBJECTIVES + 1 }, (_, i) => `- [ ] extra ${i}`).join('\n');
     const disk = base.replace('- [ ] goal 1', `- [ ] goal 1\n${many}`);
-    const a = adoptMain(s, base, disk, () => '0123456789abcdef', (t) => t);
+    const a = adoptMain(
+      s,
+      base,
+      disk,
+      () => '0123456789abcdef',
+      (t) => t,
+    );
     expect(a.events.filter((e) => e.type.startsWith('objective.'))).toEqual([]);
     expect(a.unadopted.join(' ')).toMatch(/more than the 500 a roadmap holds/);
   });

@@ -11,13 +11,39 @@ import { DEFAULT_CONFIG, type GccEvent, type Placed } from '../../src/events/typ
 
 let clock = 1_700_000_000_000;
 const given = (events: Placed[]): GccEvent[] =>
-  events.map((e, i) => ({ id: `${(clock++).toString(16).padStart(12, '0')}0000000000`, seq: i + 1, at: new Date(clock).toISOString(), branch: e.branch, type: e.type, data: e.data }) as GccEvent);
+  events.map(
+    (e, i) =>
+      ({
+        id: `${(clock++).toString(16).padStart(12, '0')}0000000000`,
+        seq: i + 1,
+        at: new Date(clock).toISOString(),
+        branch: e.branch,
+        type: e.type,
+        data: e.data,
+      }) as GccEvent,
+  );
 
 const init: Placed = { type: 'memory.initialized', data: { format: 2, config: DEFAULT_CONFIG }, branch: 'main' };
-const created = (name: string, parent = 'main'): Placed => ({ type: 'branch.created', data: { name, parent, purpose: `try ${name}`, hypotheses: [] }, branch: name });
-const switched = (to: string, session?: string): Placed => ({ type: 'branch.switched', data: session ? { to, session } : { to }, branch: to });
-const began = (session: string): Placed => ({ type: 'session.started', data: { session, host: 'test', reason: 'startup' }, branch: 'main' });
-const abandoned = (branch: string): Placed => ({ type: 'branch.abandoned', data: { branch, reason: 'no gain' }, branch });
+const created = (name: string, parent = 'main'): Placed => ({
+  type: 'branch.created',
+  data: { name, parent, purpose: `try ${name}`, hypotheses: [] },
+  branch: name,
+});
+const switched = (to: string, session?: string): Placed => ({
+  type: 'branch.switched',
+  data: session ? { to, session } : { to },
+  branch: to,
+});
+const began = (session: string): Placed => ({
+  type: 'session.started',
+  data: { session, host: 'test', reason: 'startup' },
+  branch: 'main',
+});
+const abandoned = (branch: string): Placed => ({
+  type: 'branch.abandoned',
+  data: { branch, reason: 'no gain' },
+  branch,
+});
 
 describe('where a session stands', () => {
   it('a new session resumes where the clone last moved, whoever moved it', () => {
@@ -35,7 +61,17 @@ describe('where a session stands', () => {
   });
 
   it('a switch naming no session moves the default and the sessions that never chose, not those that did', () => {
-    const s = replay(given([init, began('hooks'), began('chooser'), created('x'), created('y'), switched('y', 'chooser'), switched('x')]));
+    const s = replay(
+      given([
+        init,
+        began('hooks'),
+        began('chooser'),
+        created('x'),
+        created('y'),
+        switched('y', 'chooser'),
+        switched('x'),
+      ]),
+    );
     expect(currentBranch(s)).toBe('x');
     expect(currentBranch(s, 'hooks')).toBe('x');
     expect(currentBranch(s, 'chooser')).toBe('y');

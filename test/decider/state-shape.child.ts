@@ -15,21 +15,61 @@ const hasFastProperties = new Function('o', 'return %HasFastProperties(o)') as (
 
 let clock = 1_700_000_000_000;
 function given(events: Placed[]): GccEvent[] {
-  return events.map((e, i) => ({ id: `${(clock++).toString(16).padStart(12, '0')}00000000${String(i % 100).padStart(2, '0')}`, seq: i + 1, at: new Date(clock).toISOString(), branch: e.branch, type: e.type, data: e.data }) as GccEvent);
+  return events.map(
+    (e, i) =>
+      ({
+        id: `${(clock++).toString(16).padStart(12, '0')}00000000${String(i % 100).padStart(2, '0')}`,
+        seq: i + 1,
+        at: new Date(clock).toISOString(),
+        branch: e.branch,
+        type: e.type,
+        data: e.data,
+      }) as GccEvent,
+  );
 }
 const commit = (branch: string, label: string, extra: object = {}): Placed => ({
   type: 'commit.recorded',
-  data: { id: `c${label.slice(1)}${branch.length}`.padEnd(7, '0'), label, title: `work ${label}`, contribution: `did ${label} on ${branch}, at length`, purpose: 'p', previous: 'none', next: 'then more', files: [{ path: `src/${branch}.ts`, added: 1, removed: 0 }], ...extra },
+  data: {
+    id: `c${label.slice(1)}${branch.length}`.padEnd(7, '0'),
+    label,
+    title: `work ${label}`,
+    contribution: `did ${label} on ${branch}, at length`,
+    purpose: 'p',
+    previous: 'none',
+    next: 'then more',
+    files: [{ path: `src/${branch}.ts`, added: 1, removed: 0 }],
+    ...extra,
+  },
   branch,
 });
 function branch(name: string, close: 'merged' | 'abandoned' | 'open'): Placed[] {
-  const out: Placed[] = [{ type: 'branch.created', data: { name, parent: 'main', purpose: `try ${name}`, hypotheses: ['h'] }, branch: name }];
+  const out: Placed[] = [
+    { type: 'branch.created', data: { name, parent: 'main', purpose: `try ${name}`, hypotheses: ['h'] }, branch: name },
+  ];
   for (let i = 1; i <= 7; i++) out.push(commit(name, `C00${i}`));
-  out.push({ type: 'tool.recorded', data: { tool: 'Bash', input: 'npm test', result: 'failed', isError: true, files: [{ path: 'src/x.ts', added: 2, removed: 1 }] }, branch: name } as Placed);
+  out.push({
+    type: 'tool.recorded',
+    data: {
+      tool: 'Bash',
+      input: 'npm test',
+      result: 'failed',
+      isError: true,
+      files: [{ path: 'src/x.ts', added: 2, removed: 1 }],
+    },
+    branch: name,
+  } as Placed);
   if (close === 'merged') {
-    const record = commit('main', `C9${name.length}`, { contribution: 'merged', merge: { from: name, tried: 't', learned: 'l', integrated: 'i' } });
-    out.push(record, { type: 'branch.merged', data: { branch: name, into: 'main', commit: (record.data as { id: string }).id }, branch: name });
-  } else if (close === 'abandoned') out.push({ type: 'branch.abandoned', data: { branch: name, reason: 'no' }, branch: name });
+    const record = commit('main', `C9${name.length}`, {
+      contribution: 'merged',
+      merge: { from: name, tried: 't', learned: 'l', integrated: 'i' },
+    });
+    out.push(record, {
+      type: 'branch.merged',
+      data: { branch: name, into: 'main', commit: (record.data as { id: string }).id },
+      branch: name,
+    });
+  } else if (close === 'abandoned')
+    out.push({ type: 'branch.abandoned', data: { branch: name, reason: 'no' }, branch: name });
   return out;
 }
 

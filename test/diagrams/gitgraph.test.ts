@@ -11,12 +11,25 @@ import type { Command } from '../../src/decider/commands.js';
 import { decide } from '../../src/decider/decide.js';
 import { evolve } from '../../src/decider/evolve.js';
 import { initialState } from '../../src/decider/state.js';
-import { GitGraph, RECENT_COMMITS, gitGraphMermaid, gitGraphModel, gitGraphOf, mermaidText } from '../../src/diagrams/gitgraph.js';
+import {
+  GitGraph,
+  RECENT_COMMITS,
+  gitGraphMermaid,
+  gitGraphModel,
+  gitGraphOf,
+  mermaidText,
+} from '../../src/diagrams/gitgraph.js';
 import graphOperation from '../../src/operations/graph.js';
 import { argsOf } from '../../src/operations/schema.js';
 
 /** What Mermaid's gitGraph database would do with the parsed statements: it throws on these. */
-interface Stmt { $type: string; id?: string; name?: string; branch?: string; tags?: string[] }
+interface Stmt {
+  $type: string;
+  id?: string;
+  name?: string;
+  branch?: string;
+  tags?: string[];
+}
 function mermaidDb(statements: Stmt[]): { commits: string[]; tags: string[] } {
   const heads = new Map<string, string | null>([['main', null]]);
   const commits: string[] = [];
@@ -55,8 +68,20 @@ async function check(text: string): Promise<{ commits: string[]; tags: string[] 
 }
 
 const HOSTILE = [
-  'say "hi"', 'back\\slash \\"', 'two\nlines\r\nand\ttab', '"; commit id: "forged', '%% comment', '--- \n## [C999] fake',
-  '-->', '#amp; & <b>bold</b>', 'emoji 😀 and ✓ and 𝔘𝔫𝔦', 'x'.repeat(500), '', "it's", '\u2028sep\u2029', '`tick`',
+  'say "hi"',
+  'back\\slash \\"',
+  'two\nlines\r\nand\ttab',
+  '"; commit id: "forged',
+  '%% comment',
+  '--- \n## [C999] fake',
+  '-->',
+  '#amp; & <b>bold</b>',
+  'emoji 😀 and ✓ and 𝔘𝔫𝔦',
+  'x'.repeat(500),
+  '',
+  "it's",
+  '\u2028sep\u2029',
+  '`tick`',
 ];
 
 type BranchOp =
@@ -73,18 +98,33 @@ function history(ops: BranchOp[]): GccEvent[] {
   let seq = 0;
   const wrap = (e: { type: string; data: unknown; branch: string }): GccEvent => {
     seq += 1;
-    return { ...e, id: `${(1_700_000_000_000 + seq).toString(16).padStart(12, '0')}0000000000`, seq, at: new Date(Date.UTC(2025, 0, 1, 0, 0, 0, seq)).toISOString() } as GccEvent;
+    return {
+      ...e,
+      id: `${(1_700_000_000_000 + seq).toString(16).padStart(12, '0')}0000000000`,
+      seq,
+      at: new Date(Date.UTC(2025, 0, 1, 0, 0, 0, seq)).toISOString(),
+    } as GccEvent;
   };
   for (const op of ops) {
     const cmd: Command =
-      op.type === 'create' ? { type: 'branch', name: op.name, purpose: op.purpose }
-      : op.type === 'switch' ? { type: 'switch', name: op.to }
-      : op.type === 'commit' ? { type: 'commit', contribution: 'c', title: op.title }
-      : op.type === 'merge' ? { type: 'merge', branch: op.branch, synthesis: op.title }
-      : { type: 'abandon', branch: op.branch, reason: op.reason };
+      op.type === 'create'
+        ? { type: 'branch', name: op.name, purpose: op.purpose }
+        : op.type === 'switch'
+          ? { type: 'switch', name: op.to }
+          : op.type === 'commit'
+            ? { type: 'commit', contribution: 'c', title: op.title }
+            : op.type === 'merge'
+              ? { type: 'merge', branch: op.branch, synthesis: op.title }
+              : { type: 'abandon', branch: op.branch, reason: op.reason };
     const d = decide(state, cmd, { nonce: String(seq) });
     if (!d.ok) continue;
-    const events = [...d.shared, ...d.local].map((e) => (op.type === 'commit' && op.label && e.type === 'commit.recorded' ? { ...e, data: { ...e.data, label: op.label } } : e)).map(wrap);
+    const events = [...d.shared, ...d.local]
+      .map((e) =>
+        op.type === 'commit' && op.label && e.type === 'commit.recorded'
+          ? { ...e, data: { ...e.data, label: op.label } }
+          : e,
+      )
+      .map(wrap);
     state = evolve(state, events);
     out.push(...events);
   }
@@ -109,14 +149,22 @@ describe('gitGraphMermaid', () => {
     expect(text).toMatch(/merge "feat" id: "C\d{3} Merge feat: synthesis"/);
     const db = await check(text);
     expect(db.tags).toEqual(['abandoned']);
-    expect(gitGraphModel(events).branches.map((b) => `${b.name}:${b.status}`)).toEqual(['main:active', 'feat:merged', 'dead:abandoned']);
+    expect(gitGraphModel(events).branches.map((b) => `${b.name}:${b.status}`)).toEqual([
+      'main:active',
+      'feat:merged',
+      'dead:abandoned',
+    ]);
   });
 
   it('merging a branch with no commits of its own still draws', async () => {
-    await check(gitGraphMermaid(history([
-      { type: 'create', name: 'empty', purpose: 'p' },
-      { type: 'merge', branch: 'empty', title: 'nothing' },
-    ])));
+    await check(
+      gitGraphMermaid(
+        history([
+          { type: 'create', name: 'empty', purpose: 'p' },
+          { type: 'merge', branch: 'empty', title: 'nothing' },
+        ]),
+      ),
+    );
   });
 
   it('every hostile title stays inside its string and parses', async () => {
@@ -137,7 +185,11 @@ describe('gitGraphMermaid', () => {
   });
 
   it('random histories with hostile text always parse and satisfy Mermaid (fast-check)', async () => {
-    const title = fc.oneof(fc.constantFrom(...HOSTILE), fc.string({ maxLength: 30 }), fc.string({ unit: 'grapheme', maxLength: 10 }));
+    const title = fc.oneof(
+      fc.constantFrom(...HOSTILE),
+      fc.string({ maxLength: 30 }),
+      fc.string({ unit: 'grapheme', maxLength: 10 }),
+    );
     const name = fc.constantFrom('a', 'b', 'feat/x', 'merge', 'we"ird', 'main');
     const op: fc.Arbitrary<BranchOp> = fc.oneof(
       name.map((n) => ({ type: 'create' as const, name: n, purpose: 'p' })),
@@ -146,14 +198,21 @@ describe('gitGraphMermaid', () => {
       fc.tuple(name, title).map(([b, t]) => ({ type: 'merge' as const, branch: b, title: t })),
       name.map((b) => ({ type: 'abandon' as const, branch: b, reason: 'r' })),
     );
-    await fc.assert(fc.asyncProperty(fc.array(op, { maxLength: 25 }), async (ops) => {
-      await check(gitGraphMermaid(history(ops)));
-    }), { numRuns: 100 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { maxLength: 25 }), async (ops) => {
+        await check(gitGraphMermaid(history(ops)));
+      }),
+      { numRuns: 100 },
+    );
   });
 
   it('an empty history is the root commit alone', () => {
     expect(gitGraphMermaid([])).toBe('gitGraph\n  commit id: "init"\n');
-    expect(gitGraphModel([])).toEqual({ branches: [{ name: 'main', parent: null, status: 'active' }], commits: [], merges: [] });
+    expect(gitGraphModel([])).toEqual({
+      branches: [{ name: 'main', parent: null, status: 'active' }],
+      commits: [],
+      merges: [],
+    });
   });
 });
 
@@ -170,14 +229,20 @@ describe('GitGraph: the recent commits of a long history', () => {
   it('draws only the last n commits, says how many are left out, and still satisfies Mermaid', async () => {
     const g = gitGraphOf(history(long(30)), 5);
     const text = g.mermaid();
-    expect(text).toMatch(/^gitGraph\n  %% the last 5 commits of 32 are drawn\n  commit id: "27 earlier commits"\n/);
+    expect(text).toMatch(/^gitGraph\n {2}%% the last 5 commits of 32 are drawn\n {2}commit id: "27 earlier commits"\n/);
     expect(text).not.toContain('step 26"');
     expect(text).toContain('step 27"');
     expect(text).toContain('branch "old"'); // created before the window, drawn from its parent when first needed
     const db = await check(text);
     expect(db.commits).toHaveLength(1 + 5 + 1); // the root, the window, the placeholder for the merge of an empty branch
     const model = g.model();
-    expect(model.commits.map((c) => c.title)).toEqual(['step 27', 'step 28', 'step 29', 'Merge old: late merge of an early branch', 'on new']);
+    expect(model.commits.map((c) => c.title)).toEqual([
+      'step 27',
+      'step 28',
+      'step 29',
+      'Merge old: late merge of an early branch',
+      'on new',
+    ]);
     expect(model.earlier).toBe(27);
     expect(model.branches.map((b) => `${b.name}:${b.status}`)).toEqual(['main:active', 'old:merged', 'new:active']);
   });
@@ -191,7 +256,8 @@ describe('GitGraph: the recent commits of a long history', () => {
   it('keeps what the window holds, not the history: a million commits fed one at a time', () => {
     const g = new GitGraph(3);
     const base = history([commit('x')])[0]!;
-    for (let i = 0; i < 200_000; i++) g.add({ ...base, id: String(i), data: { ...(base.data as object), label: `C${i}`, title: `t${i}` } } as GccEvent);
+    for (let i = 0; i < 200_000; i++)
+      g.add({ ...base, id: String(i), data: { ...(base.data as object), label: `C${i}`, title: `t${i}` } } as GccEvent);
     expect(g.model().commits.map((c) => c.label)).toEqual(['C199997', 'C199998', 'C199999']);
     expect((g as unknown as { steps: unknown[] }).steps.length).toBeLessThan(2 * 1024 + 8);
   });
@@ -221,23 +287,28 @@ describe('GitGraph: the recent commits of a long history', () => {
       name.map((b) => ({ type: 'merge' as const, branch: b, title: 'm' })),
       name.map((b) => ({ type: 'abandon' as const, branch: b, reason: 'r' })),
     );
-    await fc.assert(fc.asyncProperty(fc.array(op, { maxLength: 30 }), fc.integer({ min: 1, max: 12 }), async (ops, n) => {
-      const events = history(ops);
-      const window = gitGraphOf(events, n);
-      await check(window.mermaid());
-      const all = gitGraphModel(events);
-      for (const format of ['mermaid', 'json'] as const) {
-        const printed: string[] = [];
-        const live = GitGraph.printing(format, (chunk) => printed.push(chunk));
-        for (const e of events) live.add(e);
-        live.finish();
-        expect(printed.join('')).toBe(format === 'json' ? `${JSON.stringify(all, null, 2)}\n` : gitGraphMermaid(events));
-      }
-      const model = window.model();
-      expect(model.commits).toEqual(all.commits.slice(-n));
-      expect(model.branches).toEqual(all.branches);
-      expect(model.earlier ?? 0).toBe(Math.max(0, all.commits.length - n));
-    }), { numRuns: 100 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { maxLength: 30 }), fc.integer({ min: 1, max: 12 }), async (ops, n) => {
+        const events = history(ops);
+        const window = gitGraphOf(events, n);
+        await check(window.mermaid());
+        const all = gitGraphModel(events);
+        for (const format of ['mermaid', 'json'] as const) {
+          const printed: string[] = [];
+          const live = GitGraph.printing(format, (chunk) => printed.push(chunk));
+          for (const e of events) live.add(e);
+          live.finish();
+          expect(printed.join('')).toBe(
+            format === 'json' ? `${JSON.stringify(all, null, 2)}\n` : gitGraphMermaid(events),
+          );
+        }
+        const model = window.model();
+        expect(model.commits).toEqual(all.commits.slice(-n));
+        expect(model.branches).toEqual(all.branches);
+        expect(model.earlier ?? 0).toBe(Math.max(0, all.commits.length - n));
+      }),
+      { numRuns: 100 },
+    );
   });
 
   it('`gctx graph` states the default the graph keeps', () => {

@@ -21,18 +21,37 @@ describe('GCC_INSPECT_FILE', () => {
     expect(gctx(dir, ['init'], undefined, env).code).toBe(0);
     expect(gctx(dir, ['branch', 'exp', '--purpose', 'p'], undefined, env).code).toBe(0);
     expect(gctx(dir, ['abandon', 'exp', '--reason', 'r'], undefined, env).code).toBe(0);
-    expect(gctx(dir, ['hook'], JSON.stringify({ host: 'pi', session: 's1', event: 'session-start', reason: 'startup' }), env).code).toBe(0);
-    const steps = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; actor: string; from: string; to: string; origin: string; event: string });
+    expect(
+      gctx(dir, ['hook'], JSON.stringify({ host: 'pi', session: 's1', event: 'session-start', reason: 'startup' }), env)
+        .code,
+    ).toBe(0);
+    const steps = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map(
+        (l) =>
+          JSON.parse(l) as { type: string; actor: string; from: string; to: string; origin: string; event: string },
+      );
     const decided = steps.filter((s) => s.type === '@gcc.step' && s.origin === 'decide');
-    expect(decided).toContainEqual(expect.objectContaining({ actor: 'branch:exp', event: 'branch.created', from: 'unborn', to: 'active' }));
-    expect(decided).toContainEqual(expect.objectContaining({ actor: 'branch:exp', event: 'branch.abandoned', from: 'active', to: 'abandoned' }));
-    expect(decided).toContainEqual(expect.objectContaining({ actor: 'session:s1', event: 'OPENED', from: 'opening', to: 'ready' }));
+    expect(decided).toContainEqual(
+      expect.objectContaining({ actor: 'branch:exp', event: 'branch.created', from: 'unborn', to: 'active' }),
+    );
+    expect(decided).toContainEqual(
+      expect.objectContaining({ actor: 'branch:exp', event: 'branch.abandoned', from: 'active', to: 'abandoned' }),
+    );
+    expect(decided).toContainEqual(
+      expect.objectContaining({ actor: 'session:s1', event: 'OPENED', from: 'opening', to: 'ready' }),
+    );
   });
 });
 
 /** `gctx` as a real child process, asynchronously (the listener lives in this process). */
 function gctxAsync(dir: string, args: string[], env: Record<string, string>, input?: string): Promise<number | null> {
-  const options = { cwd: dir, env: { ...process.env, GCC_SESSION: '', ...env }, stdio: ['pipe', 'ignore', 'ignore'] as const };
+  const options = {
+    cwd: dir,
+    env: { ...process.env, GCC_SESSION: '', ...env },
+    stdio: ['pipe', 'ignore', 'ignore'] as const,
+  };
   const child = spawn(process.execPath, [CLI, ...args], { ...options, stdio: [...options.stdio] });
   child.stdin!.end(input ?? '');
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));

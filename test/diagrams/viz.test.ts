@@ -18,9 +18,16 @@ import { GccError } from '../../src/errors.js';
 import { SimulatedClock } from 'xstate';
 
 const LINE = [
-  /^stateDiagram-v2$/, /^ {2}direction LR$/, /^\s+state "[\w ]+" as \w+$/, /^\s+state \w+ \{$/, /^\s+\}$/,
-  /^\s+\[\*\] --> \w+$/, /^ {2}\w+ --> \[\*\]$/, /^ {2}\w+ --> \w+ : [\w .,/[\]()-]+$/,
-  /^ {2}classDef \w+ [\w:#,-]+$/, /^ {2}class \w+ (active|activeParent)$/,
+  /^stateDiagram-v2$/,
+  /^ {2}direction LR$/,
+  /^\s+state "[\w ]+" as \w+$/,
+  /^\s+state \w+ \{$/,
+  /^\s+\}$/,
+  /^\s+\[\*\] --> \w+$/,
+  /^ {2}\w+ --> \[\*\]$/,
+  /^ {2}\w+ --> \w+ : [\w .,/[\]()-]+$/,
+  /^ {2}classDef \w+ [\w:#,-]+$/,
+  /^ {2}class \w+ (active|activeParent)$/,
 ];
 
 function structure(text: string) {
@@ -55,7 +62,17 @@ describe('machineMermaid', () => {
       const alias = (id: string) => id.replace(/[^A-Za-z0-9_]/g, '_');
       for (const t of allTransitions(MACHINES[name]().root)) {
         const ev = t.event.startsWith('xstate.after.') ? `after ${t.event.split('.')[2]}` : t.event;
-        expect(s.edges.some((e) => e.from === alias(t.source) && e.label.split(/ \[| \//)[0]!.split(', ').includes(ev)), `${t.source} ${ev}`).toBe(true);
+        expect(
+          s.edges.some(
+            (e) =>
+              e.from === alias(t.source) &&
+              e.label
+                .split(/ \[| \//)[0]!
+                .split(', ')
+                .includes(ev),
+          ),
+          `${t.source} ${ev}`,
+        ).toBe(true);
       }
     });
   }
@@ -70,7 +87,9 @@ describe('machineMermaid', () => {
   it('the JSON form carries the same nodes and edges', () => {
     const g = machineJson('readiness');
     expect(g.nodes.map((n) => n.id)).toContain('readiness.timedOut.reported');
-    expect(g.edges).toContainEqual(expect.objectContaining({ source: 'readiness.waiting', target: 'readiness.timedOut', event: 'after cap' }));
+    expect(g.edges).toContainEqual(
+      expect.objectContaining({ source: 'readiness.waiting', target: 'readiness.timedOut', event: 'after cap' }),
+    );
   });
 });
 
@@ -78,7 +97,9 @@ describe('CLI entry points', () => {
   it('runViz prints one or all machines, in mermaid or json', () => {
     expect(runViz({ machine: 'session' })).toMatch(/^stateDiagram-v2\n/);
     expect(runViz({}).match(/stateDiagram-v2/g)).toHaveLength(3);
-    expect(JSON.parse(runViz({ machine: 'branch', format: 'json', active: 'merged' })).active).toEqual(['branch.merged']);
+    expect(JSON.parse(runViz({ machine: 'branch', format: 'json', active: 'merged' })).active).toEqual([
+      'branch.merged',
+    ]);
     expect(Object.keys(JSON.parse(runViz({ format: 'json' })))).toEqual(['branch', 'session', 'readiness']);
   });
 
@@ -114,12 +135,19 @@ describe('inspection', () => {
       const file = join(dir, 'inspect.jsonl');
       const handle = inspectorFromEnv({ GCC_INSPECT_FILE: file });
       const clock = new SimulatedClock();
-      const barrier = createReadinessBarrier({ capMs: 100, clock, ...(handle.inspect ? { inspect: handle.inspect } : {}) });
+      const barrier = createReadinessBarrier({
+        capMs: 100,
+        clock,
+        ...(handle.inspect ? { inspect: handle.inspect } : {}),
+      });
       barrier.sessionHookRan();
       clock.increment(100);
       handle.stop();
       barrier.stop();
-      const records = readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { type: string; value?: unknown; event?: { type: string } });
+      const records = readFileSync(file, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { type: string; value?: unknown; event?: { type: string } });
       expect(records[0]).toMatchObject({ type: '@xstate.actor', machine: 'readiness' });
       expect(records.some((r) => r.type === '@xstate.event' && r.event?.type === 'SESSION_HOOK_RAN')).toBe(true);
       expect(records.filter((r) => r.type === '@xstate.snapshot').at(-1)?.value).toEqual({ timedOut: 'unreported' });

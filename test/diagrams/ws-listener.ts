@@ -51,11 +51,20 @@ export async function wsListener(): Promise<WsListener> {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     const accept = createHash('sha1').update(`${req.headers['sec-websocket-key']}${GUID}`).digest('base64');
-    const head = ['HTTP/1.1 101 Switching Protocols', 'Upgrade: websocket', 'Connection: Upgrade', `Sec-WebSocket-Accept: ${accept}`];
+    const head = [
+      'HTTP/1.1 101 Switching Protocols',
+      'Upgrade: websocket',
+      'Connection: Upgrade',
+      `Sec-WebSocket-Accept: ${accept}`,
+    ];
     socket.write(`${head.join('\r\n')}\r\n\r\n`);
     let rest: Buffer = Buffer.alloc(0);
     socket.on('data', (chunk: Buffer) => {
-      rest = frames(Buffer.concat([rest, chunk]), (t) => messages.push(t), () => socket.end(Buffer.from([0x88, 0x00])));
+      rest = frames(
+        Buffer.concat([rest, chunk]),
+        (t) => messages.push(t),
+        () => socket.end(Buffer.from([0x88, 0x00])),
+      );
     });
     socket.on('error', () => undefined);
   });

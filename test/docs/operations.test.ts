@@ -18,7 +18,8 @@ describe('docs/operations.md', () => {
       expect(start, op.name).toBeGreaterThan(0);
       const end = text.indexOf('\n## ', start + 1);
       const section = text.slice(start, end === -1 ? undefined : end);
-      for (const field of Object.keys(argsOf(op).shape)) expect(section, `${op.name}.${field}`).toContain(`| \`${field}\` |`);
+      for (const field of Object.keys(argsOf(op).shape))
+        expect(section, `${op.name}.${field}`).toContain(`| \`${field}\` |`);
     }
   });
 });

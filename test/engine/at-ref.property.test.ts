@@ -20,7 +20,8 @@ import { call, connect, textOf } from '../adapters/mcp/client.js';
 
 afterAll(cleanup);
 
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 const tryGit = (cwd: string, ...args: string[]) => spawnSync('git', args, { cwd, encoding: 'utf8' }).status === 0;
 
 const BRANCHES = ['main', 'b1', 'b2', 'b3'];
@@ -45,7 +46,8 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 );
 
 let ids = 0;
-const nextId = () => `${(Date.now() - 1_000_000 + ++ids).toString(16).padStart(12, '0')}${ids.toString(16).padStart(10, '0')}`;
+const nextId = () =>
+  `${(Date.now() - 1_000_000 + ++ids).toString(16).padStart(12, '0')}${ids.toString(16).padStart(10, '0')}`;
 
 /** One segment, as the store writes it: a file never appended to once git has seen it. */
 function writeSegment(dir: string, events: Omit<GccEvent, 'id' | 'seq' | 'at'>[]): string {
@@ -57,7 +59,8 @@ function writeSegment(dir: string, events: Omit<GccEvent, 'id' | 'seq' | 'at'>[]
   return rel;
 }
 
-const titles = (events: readonly GccEvent[]) => events.flatMap((e) => (e.type === 'commit.recorded' ? [e.data.contribution] : [])).sort();
+const titles = (events: readonly GccEvent[]) =>
+  events.flatMap((e) => (e.type === 'commit.recorded' ? [e.data.contribution] : [])).sort();
 
 /** What a checkout of `ref` would hold under .GCC/events, read from disk after `git archive`. */
 function checkedOut(dir: string, ref: string): string[] {
@@ -98,7 +101,21 @@ function history(ops: readonly Op[]): { dir: string; made: Map<string, string>; 
     switch (o.op) {
       case 'record': {
         const text = `finding ${++n} on ${here}`;
-        writeSegment(dir, [{ branch: 'main', type: 'commit.recorded', data: { id: `abc${String(n).padStart(4, '0')}`, label: `C${String(n).padStart(3, '0')}`, title: text, contribution: text, purpose: '', previous: '', files: [] } }]);
+        writeSegment(dir, [
+          {
+            branch: 'main',
+            type: 'commit.recorded',
+            data: {
+              id: `abc${String(n).padStart(4, '0')}`,
+              label: `C${String(n).padStart(3, '0')}`,
+              title: text,
+              contribution: text,
+              purpose: '',
+              previous: '',
+              files: [],
+            },
+          },
+        ]);
         pending.push(text);
         break;
       }
@@ -139,7 +156,7 @@ function history(ops: readonly Op[]): { dir: string; made: Map<string, string>; 
 }
 
 describe('memory at a git ref', () => {
-  it('shows exactly the segments in the ref\'s tree, whatever git did to the history', () => {
+  it("shows exactly the segments in the ref's tree, whatever git did to the history", () => {
     fc.assert(
       fc.property(fc.array(op, { minLength: 3, maxLength: 14 }), (ops) => {
         const { dir, made, reverted, local } = history(ops);
@@ -152,7 +169,10 @@ describe('memory at a git ref', () => {
           // Never committed to git: at no ref.
           for (const t of local) if (![...made.keys()].includes(t)) expect(seen).not.toContain(t);
           if (!reverted) {
-            for (const [t, commit] of made) expect(seen.includes(t)).toBe(tryGit(dir, 'merge-base', '--is-ancestor', commit, ref) || there.includes(t));
+            for (const [t, commit] of made)
+              expect(seen.includes(t)).toBe(
+                tryGit(dir, 'merge-base', '--is-ancestor', commit, ref) || there.includes(t),
+              );
           }
           // Folded by the decider: the state counts what the ref holds.
           expect(at.state.branches.main!.commits).toBe(seen.length);
@@ -193,7 +213,11 @@ describe('memory at a git ref', () => {
     git(dir, 'config', 'user.name', 'T');
     writeFileSync(join(dir, 'cache.ts'), 'export const SIZE = 512;\n');
     const m = await Memory.open(dir, { create: true });
-    await m.execute({ type: 'commit', contribution: 'The cache is an LRU of 512 entries', files: [{ path: 'cache.ts', added: 1, removed: 0 }] });
+    await m.execute({
+      type: 'commit',
+      contribution: 'The cache is an LRU of 512 entries',
+      files: [{ path: 'cache.ts', added: 1, removed: 0 }],
+    });
     m.close();
     git(dir, 'add', '-A');
     git(dir, 'commit', '-qm', 'one');

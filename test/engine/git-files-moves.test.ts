@@ -39,7 +39,7 @@ function teammates(): { s: Sandbox; alice: string; bob: string } {
 }
 
 describe('files touched when git moved HEAD', () => {
-  it('a pull (merge) brings a teammate\'s files, which are not counted; what was edited or committed here is', () => {
+  it("a pull (merge) brings a teammate's files, which are not counted; what was edited or committed here is", () => {
     const { s, alice } = teammates();
     writeFileSync(join(alice, 'mine.txt'), 'm\n');
     s.git(alice, 'add', 'mine.txt');
@@ -54,7 +54,7 @@ describe('files touched when git moved HEAD', () => {
     expect(changed(s, alice)).toBe('shared.txt (+1 -0)');
   });
 
-  it('a pull --rebase, and a rebase stopped on a conflict, count only this clone\'s own work', () => {
+  it("a pull --rebase, and a rebase stopped on a conflict, count only this clone's own work", () => {
     const { s, alice } = teammates();
     writeFileSync(join(alice, 'shared.txt'), 'alice\nconflicting\n');
     s.git(alice, 'commit', '-qam', 'alice: conflicting');

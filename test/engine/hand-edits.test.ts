@@ -48,7 +48,11 @@ describe('hand edits', () => {
 
   it('ticking, adding and rewording objectives in main.md become events on the next open', async () => {
     const p = await fresh();
-    edit(p.main, (s) => s.replace('- [ ] Parse the input', '- [x] Parse the input, streaming').replace('- [ ] Write docs', '- [ ] Write docs\n- [x] Added by a person'));
+    edit(p.main, (s) =>
+      s
+        .replace('- [ ] Parse the input', '- [x] Parse the input, streaming')
+        .replace('- [ ] Write docs', '- [ ] Write docs\n- [x] Added by a person'),
+    );
     const m = await Memory.open(p.dir);
     expect(m.state.objectives.map((o) => [o.text, o.done])).toEqual([
       ['Parse the input, streaming', true],
@@ -95,7 +99,11 @@ describe('hand edits', () => {
 
   it('config edited in metadata.yaml (as the GCC skill does) becomes a config event', async () => {
     const p = await fresh();
-    edit(p.meta, (s) => s.replace('proactive_commits: true', 'proactive_commits: false').replace('commit_after_edits: 8', 'commit_after_edits: 3'));
+    edit(p.meta, (s) =>
+      s
+        .replace('proactive_commits: true', 'proactive_commits: false')
+        .replace('commit_after_edits: 8', 'commit_after_edits: 3'),
+    );
     const m = await Memory.open(p.dir);
     expect(m.config.proactive_commits).toBe(false);
     expect(m.config.commit_after_edits).toBe(3);
@@ -108,7 +116,9 @@ describe('hand edits', () => {
     const m0 = await Memory.open(p.dir);
     await m0.execute({ type: 'commit', contribution: 'milestone one' });
     m0.close();
-    edit(p.main, (s) => s.replace('### M1: milestone one', '### M1: rewritten by hand').replace('- [ ] Write docs', '- [x] Write docs'));
+    edit(p.main, (s) =>
+      s.replace('### M1: milestone one', '### M1: rewritten by hand').replace('- [ ] Write docs', '- [x] Write docs'),
+    );
     const m = await Memory.open(p.dir);
     expect(m.state.objectives[1]!.done).toBe(true); // the adoptable part still counts
     expect(m.warnings.join('\n')).toMatch(/kept at .*aside/);
@@ -236,7 +246,9 @@ describe('secrets typed into main.md by hand', () => {
       s
         .replace('- [ ] Parse the input', `- [x] Parse the input from ${secret('url')}`)
         .replace('- [ ] Write docs', `- [ ] Write docs\n- [ ] Rotate ${secret('aws')}`)
-        .concat(`The OpenAI key is ${secret('openai')}\nCI uses ${secret('github')} and ${secret('slack')}\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\nAAAAAAAAAAAAAAAAAAAAAAAA\n-----END OPENSSH PRIVATE KEY-----\nthe end of the note\n`),
+        .concat(
+          `The OpenAI key is ${secret('openai')}\nCI uses ${secret('github')} and ${secret('slack')}\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\nAAAAAAAAAAAAAAAAAAAAAAAA\n-----END OPENSSH PRIVATE KEY-----\nthe end of the note\n`,
+        ),
     );
     const m = await Memory.open(p.dir);
     try {
@@ -247,7 +259,9 @@ describe('secrets typed into main.md by hand', () => {
         ['Rotate [REDACTED]', false],
       ]);
       const types = m.eventsOf('main').map((e) => e.type);
-      expect(types).toEqual(expect.arrayContaining(['objective.edited', 'objective.checked', 'objective.added', 'notes.patched']));
+      expect(types).toEqual(
+        expect.arrayContaining(['objective.edited', 'objective.checked', 'objective.added', 'notes.patched']),
+      );
       // The patch was made from the redacted text, so it applied (a key block became one line).
       expect(m.state.notes).toContain('The OpenAI key is [REDACTED]');
       expect(m.state.notes).toMatch(/PRIVATE KEY-----[^\n]*\[REDACTED\][^\n]*\nthe end of the note\n$/);
@@ -281,7 +295,11 @@ describe('secrets typed into main.md by hand', () => {
     const m0 = await Memory.open(p.dir);
     await m0.execute({ type: 'commit', contribution: 'milestone one' });
     m0.close();
-    edit(p.main, (s) => s.replace('### M1: milestone one', `### M1: deployed with ${secret('aws')} and ${secret('url')}`).replace('- [ ] Write docs', `- [x] Write docs ${secret('slack')}`));
+    edit(p.main, (s) =>
+      s
+        .replace('### M1: milestone one', `### M1: deployed with ${secret('aws')} and ${secret('url')}`)
+        .replace('- [ ] Write docs', `- [x] Write docs ${secret('slack')}`),
+    );
     const m = await Memory.open(p.dir);
     try {
       expect(m.state.objectives[1]).toMatchObject({ text: 'Write docs [REDACTED]', done: true });

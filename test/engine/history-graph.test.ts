@@ -52,27 +52,44 @@ function recent(m: Memory, n: number): GitGraph {
 
 describe('the recent history graph', () => {
   it('draws what the whole history streamed through the same window draws (fast-check)', async () => {
-    const step: fc.Arbitrary<Step> = fc.record({ op: fc.constantFrom('commit', 'commit', 'log', 'branch', 'switch', 'merge', 'abandon'), pick: fc.nat(7) });
+    const step: fc.Arbitrary<Step> = fc.record({
+      op: fc.constantFrom('commit', 'commit', 'log', 'branch', 'switch', 'merge', 'abandon'),
+      pick: fc.nat(7),
+    });
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 12 }), async (steps, n) => {
-        const m = await Memory.open(tempProject('gcc-graph-'), { create: true });
-        try {
-          await play(m, steps);
-          const whole = streamed(m, n);
-          const part = recent(m, n);
-          expect(part.mermaid()).toBe(whole.mermaid());
-          expect(byName(part.model())).toEqual(byName(whole.model()));
-          const every = new GitGraph('all');
-          m.eachHistoryEvent((e) => every.add(e));
-          expect(knownHistory(m.state).commits).toBe(every.model().commits.length);
-        } finally {
-          m.close();
-        }
-      }),
+      fc.asyncProperty(
+        fc.array(step, { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 1, max: 12 }),
+        async (steps, n) => {
+          const m = await Memory.open(tempProject('gcc-graph-'), { create: true });
+          try {
+            await play(m, steps);
+            const whole = streamed(m, n);
+            const part = recent(m, n);
+            expect(part.mermaid()).toBe(whole.mermaid());
+            expect(byName(part.model())).toEqual(byName(whole.model()));
+            const every = new GitGraph('all');
+            m.eachHistoryEvent((e) => every.add(e));
+            expect(knownHistory(m.state).commits).toBe(every.model().commits.length);
+          } finally {
+            m.close();
+          }
+        },
+      ),
       {
         numRuns: 25,
         // Found by CI: exactly as many commits as the window holds, a branch created before the first.
-        examples: [[[{ op: 'branch', pick: 0 }, { op: 'abandon', pick: 0 }, { op: 'commit', pick: 0 }, { op: 'switch', pick: 0 }], 2]],
+        examples: [
+          [
+            [
+              { op: 'branch', pick: 0 },
+              { op: 'abandon', pick: 0 },
+              { op: 'commit', pick: 0 },
+              { op: 'switch', pick: 0 },
+            ],
+            2,
+          ],
+        ],
       },
     );
   });
@@ -100,7 +117,9 @@ describe('the recent history graph', () => {
           return scan(...args);
         }) as typeof f.scan;
       }
-      const titles = m.recentHistoryEvents(3).flatMap((e) => (e.type === 'commit.recorded' ? [e.data.contribution] : []));
+      const titles = m
+        .recentHistoryEvents(3)
+        .flatMap((e) => (e.type === 'commit.recorded' ? [e.data.contribution] : []));
       expect(titles).toEqual(['late 8', 'late 9', 'newest']);
       expect(opened.size).toBeLessThanOrEqual(2);
       expect(opened.size).toBeLessThan(logs.length);

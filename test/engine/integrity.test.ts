@@ -5,7 +5,17 @@
  * Every case runs the real `gctx` in a child process, but for what verify holds while it runs.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { Memory } from '../../src/engine/memory.js';
@@ -21,7 +31,8 @@ import { cleanup, tempProject } from '../support/tmp.js';
 afterAll(cleanup);
 afterEach(() => vi.restoreAllMocks());
 
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
 function ok(dir: string, ...args: string[]): string {
   const r = gctx(dir, args);
@@ -31,7 +42,11 @@ function ok(dir: string, ...args: string[]): string {
 
 function segments(dir: string): string[] {
   const root = join(dir, '.GCC', 'events');
-  return readdirSync(root, { recursive: true }).map(String).filter((n) => n.endsWith('.md')).sort().map((n) => join(root, n));
+  return readdirSync(root, { recursive: true })
+    .map(String)
+    .filter((n) => n.endsWith('.md'))
+    .sort()
+    .map((n) => join(root, n));
 }
 
 function project(withGit = false): string {
@@ -107,7 +122,8 @@ describe('damage is reported, never silently accepted', () => {
 
   it('a fresh clone (nothing acknowledged yet) opens whatever it finds', () => {
     const dir = project();
-    for (const f of readdirSync(join(dir, '.GCC', '.local'))) if (f.startsWith('ledger')) rmSync(join(dir, '.GCC', '.local', f));
+    for (const f of readdirSync(join(dir, '.GCC', '.local')))
+      if (f.startsWith('ledger')) rmSync(join(dir, '.GCC', '.local', f));
     rmSync(join(dir, '.GCC', '.local', 'local.md'), { force: true });
     expect(ok(dir, 'status')).toMatch(/Parse configs/);
   });
@@ -168,7 +184,9 @@ describe("git tracking .GCC/.local/ (this clone's own) is reported", () => {
     git(dir, 'commit', '-qm', 'memory, with what is never committed');
     const v = gctx(dir, ['verify']);
     expect(v.code).toBe(2);
-    expect(v.stdout).toMatch(/^\.GCC\/\.local: git tracks 1 file here \(\.GCC\/\.local\/ledger\.json\).*`git rm -r --cached \.GCC\/\.local`/m);
+    expect(v.stdout).toMatch(
+      /^\.GCC\/\.local: git tracks 1 file here \(\.GCC\/\.local\/ledger\.json\).*`git rm -r --cached \.GCC\/\.local`/m,
+    );
     const d = gctx(dir, ['doctor']);
     expect(d.code).toBe(2);
     expect(d.stdout).toMatch(/FAIL integrity: .*\.GCC\/\.local git tracks 1 file.*git rm -r --cached \.GCC\/\.local/);
@@ -197,7 +215,9 @@ describe('repair records every loss', () => {
 describe('events read from a log are untrusted input', () => {
   const forge = (dir: string, events: Partial<GccEvent>[]) => {
     const base = { seq: 1, at: '2026-01-01T00:00:00.000Z', branch: 'main' };
-    const full = events.map((e, i) => ({ ...base, id: `0190${String(i).padStart(8, '0')}0000000000`, ...e, seq: i + 1 }) as GccEvent);
+    const full = events.map(
+      (e, i) => ({ ...base, id: `0190${String(i).padStart(8, '0')}0000000000`, ...e, seq: i + 1 }) as GccEvent,
+    );
     const path = join(dir, '.GCC', 'events', '2025-01', '20250101T000000Z-f0f0f0.md');
     mkdirSync(join(path, '..'), { recursive: true });
     writeFileSync(path, serialize(full));
@@ -206,7 +226,9 @@ describe('events read from a log are untrusted input', () => {
 
   it('a branch named to escape the tree is refused as corruption, and nothing is written outside .GCC/', () => {
     const dir = project();
-    forge(dir, [{ type: 'branch.created', data: { name: '../../docs', parent: 'main', purpose: 'p', hypotheses: [] } }]);
+    forge(dir, [
+      { type: 'branch.created', data: { name: '../../docs', parent: 'main', purpose: 'p', hypotheses: [] } },
+    ]);
     const r = gctx(dir, ['status']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/not a valid branch name/);
@@ -216,7 +238,9 @@ describe('events read from a log are untrusted input', () => {
 
   it('an id from far in the future is refused; the same event in two logs counts once; one id with two contents is refused', () => {
     const dir = project();
-    const future = forge(dir, [{ id: 'ffffff0000000000000000', type: 'ota.logged', data: { observation: 'from 2500', thought: '', action: '' } }]);
+    const future = forge(dir, [
+      { id: 'ffffff0000000000000000', type: 'ota.logged', data: { observation: 'from 2500', thought: '', action: '' } },
+    ]);
     expect(gctx(dir, ['status']).stderr).toMatch(/future/);
     rmSync(future);
     const [seg] = segments(dir);
@@ -224,7 +248,12 @@ describe('events read from a log are untrusted input', () => {
     mkdirSync(join(copy, '..'), { recursive: true });
     writeFileSync(copy, readFileSync(seg!));
     expect(ok(dir, 'context', '--branch', '--k', '10').match(/first milestone/g)).toHaveLength(1);
-    writeFileSync(copy, readFileSync(copy, 'utf8').replace('first milestone', 'first milestonX').replace(/ [0-9a-f]{8} -->/, (m) => m));
+    writeFileSync(
+      copy,
+      readFileSync(copy, 'utf8')
+        .replace('first milestone', 'first milestonX')
+        .replace(/ [0-9a-f]{8} -->/, (m) => m),
+    );
     const r = gctx(dir, ['verify']);
     expect(r.code).toBe(2);
   });
@@ -260,7 +289,10 @@ describe('hand edits fail safe', () => {
     const base = readFileSync(path, 'utf8');
     writeFileSync(path, base.replace('## Notes\n', `## Notes\n${'a\nb\n'.repeat(20_000)}`));
     expect(gctx(dir, ['status']).code).toBe(0);
-    writeFileSync(path, base.replace('## Notes\n', `## Notes\n${Array.from({ length: 10_000 }, (_, i) => `line ${i}`).join('\n')}\n`));
+    writeFileSync(
+      path,
+      base.replace('## Notes\n', `## Notes\n${Array.from({ length: 10_000 }, (_, i) => `line ${i}`).join('\n')}\n`),
+    );
     const r = gctx(dir, ['status']);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/Notes were rewritten over more than 2000 lines at once/);
@@ -287,7 +319,11 @@ describe('a copied memory', () => {
     const ledgerPath = join(copy, '.GCC', '.local', 'ledger.json');
     const signatures = () => {
       const logs = (readLedger(ledgerPath)?.logs ?? {}) as Record<string, { sig: string }>;
-      return Object.entries(logs).map(([name, e]) => [name, e.sig === signatureOf(name === LOCAL ? join(copy, '.GCC', '.local', 'local.md') : join(copy, '.GCC', 'events', name))]);
+      return Object.entries(logs).map(([name, e]) => [
+        name,
+        e.sig ===
+          signatureOf(name === LOCAL ? join(copy, '.GCC', '.local', 'local.md') : join(copy, '.GCC', 'events', name)),
+      ]);
     };
     expect(signatures().some(([, same]) => !same)).toBe(true);
     expect(ok(copy, 'status')).toMatch(/first/);
@@ -309,7 +345,11 @@ describe('the ledger itself', () => {
       const main = readFileSync(join(dir, '.GCC', 'main.md'), 'utf8');
       const r = gctx(dir, ['status']);
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(damage === 'no-sealed' ? /E_CORRUPT: \.GCC\/\.local\/ledger\.json\.sealed \(part of what this clone acknowledged\) is missing/ : /E_CORRUPT: \.GCC\/\.local\/ledger\.json \(part of what this clone acknowledged\) is damaged/);
+      expect(r.stderr).toMatch(
+        damage === 'no-sealed'
+          ? /E_CORRUPT: \.GCC\/\.local\/ledger\.json\.sealed \(part of what this clone acknowledged\) is missing/
+          : /E_CORRUPT: \.GCC\/\.local\/ledger\.json \(part of what this clone acknowledged\) is damaged/,
+      );
       expect(readFileSync(join(dir, '.GCC', 'main.md'), 'utf8')).toBe(main);
       expect(gctx(dir, ['verify']).code).toBe(2);
       expect(gctx(dir, ['doctor', '--repair']).stdout).toMatch(/acknowledged the logs as they stand/);
@@ -366,8 +406,17 @@ describe('verify holds one state', () => {
     const saved = readFileSync(snapshot, 'utf8');
     // Another log that carries an id already used, with other content (an edit, a forgery).
     const e = m.events().find((x) => x.type === 'ota.logged')!;
-    const forged = join(dir, '.GCC', 'events', e.at.slice(0, 7), `${e.at.slice(0, 19).replace(/[-:]/g, '')}Z-feeded.md`);
-    writeFileSync(forged, serialize([{ ...e, seq: 1, data: { observation: 'forged', thought: '', action: '' } } as GccEvent]));
+    const forged = join(
+      dir,
+      '.GCC',
+      'events',
+      e.at.slice(0, 7),
+      `${e.at.slice(0, 19).replace(/[-:]/g, '')}Z-feeded.md`,
+    );
+    writeFileSync(
+      forged,
+      serialize([{ ...e, seq: 1, data: { observation: 'forged', thought: '', action: '' } } as GccEvent]),
+    );
     const problems = m.verify();
     expect(problems.map((p) => p.message)).toEqual([expect.stringMatching(/different content/)]);
     expect(() => m.context({ level: 'status' })).toThrow(/different content/);

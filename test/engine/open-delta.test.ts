@@ -23,7 +23,14 @@ function pulled(m: Memory, count: number, size: number): void {
   const t = Number.parseInt(m.state.lastId.slice(0, 12), 16) + 1;
   const events = Array.from({ length: count }, (_, i) => {
     const ms = t + i;
-    return { id: ms.toString(16).padStart(12, '0') + 'ab'.repeat(5), seq: i + 1, at: new Date(ms).toISOString(), branch: 'main', type: 'ota.logged', data: { observation: `${i} `.padEnd(size, 'pulled text '), thought: '', action: '' } } as GccEvent;
+    return {
+      id: ms.toString(16).padStart(12, '0') + 'ab'.repeat(5),
+      seq: i + 1,
+      at: new Date(ms).toISOString(),
+      branch: 'main',
+      type: 'ota.logged',
+      data: { observation: `${i} `.padEnd(size, 'pulled text '), thought: '', action: '' },
+    } as GccEvent;
   });
   const path = m.layout.segment(newSegmentName(new Date(t), 'abcdef'));
   mkdirSync(dirname(path), { recursive: true });
@@ -89,7 +96,10 @@ describe('the snapshot', () => {
 });
 
 describe('a closing process', () => {
-  const snapshotOf = (dir: string) => JSON.parse(readFileSync(join(dir, '.GCC', '.local', 'cache', 'snapshot.json'), 'utf8')) as { state: { lastId: string } };
+  const snapshotOf = (dir: string) =>
+    JSON.parse(readFileSync(join(dir, '.GCC', '.local', 'cache', 'snapshot.json'), 'utf8')) as {
+      state: { lastId: string };
+    };
 
   it('that appended an event to a small memory writes the snapshot: the next open folds nothing from the logs', async () => {
     const dir = tempProject();
@@ -110,7 +120,12 @@ describe('a closing process', () => {
     const dir = tempProject();
     const m = await opened(dir);
     // A state of some size (a snapshot of about 200 KB): long objectives, each held in it.
-    for (let i = 0; i < 70; i++) await m.execute({ type: 'roadmap', action: 'add', target: `Objective ${i}: ${'a goal worth keeping in view '.repeat(100)}` });
+    for (let i = 0; i < 70; i++)
+      await m.execute({
+        type: 'roadmap',
+        action: 'add',
+        target: `Objective ${i}: ${'a goal worth keeping in view '.repeat(100)}`,
+      });
     m.close();
     const big = snapshotOf(dir).state.lastId;
     const one = await Memory.open(dir);
@@ -124,7 +139,7 @@ describe('a closing process', () => {
   });
 });
 
-describe('a snapshot that is not this clone\'s own', () => {
+describe("a snapshot that is not this clone's own", () => {
   it('copied with the memory, or committed by someone, with a state of its own: never used, whatever it claims', async () => {
     const dir = tempProject();
     const m = await opened(dir);
@@ -132,7 +147,11 @@ describe('a snapshot that is not this clone\'s own', () => {
     const copy = join(tempProject(), 'copy');
     cpSync(dir, copy, { recursive: true });
     const snap = join(copy, '.GCC', '.local', 'cache', 'snapshot.json');
-    writeFileSync(snap, readFileSync(snap, 'latin1').replaceAll('Base \\u2014 with an en dash', 'FORGED \\u2014 with an en dash'), 'latin1');
+    writeFileSync(
+      snap,
+      readFileSync(snap, 'latin1').replaceAll('Base \\u2014 with an en dash', 'FORGED \\u2014 with an en dash'),
+      'latin1',
+    );
     const again = await Memory.open(copy);
     expect(again.context({ level: 'status' }).text).toContain('Base — with an en dash');
     expect(again.context({ level: 'status' }).text).not.toContain('FORGED');

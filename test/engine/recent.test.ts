@@ -14,7 +14,15 @@ import { cleanup, tempProject } from '../support/tmp.js';
 
 afterAll(cleanup);
 
-const ev = (n: number, branch = 'main'): GccEvent => ({ id: n.toString(16).padStart(22, '0'), seq: n, at: '2026-01-01T00:00:00.000Z', branch, type: 'ota.logged', data: { observation: `o${n}`, thought: 't', action: 'a' } }) as GccEvent;
+const ev = (n: number, branch = 'main'): GccEvent =>
+  ({
+    id: n.toString(16).padStart(22, '0'),
+    seq: n,
+    at: '2026-01-01T00:00:00.000Z',
+    branch,
+    type: 'ota.logged',
+    data: { observation: `o${n}`, thought: 't', action: 'a' },
+  }) as GccEvent;
 
 describe('the ring of latest events', () => {
   it('answers only while it holds every event the state counts since it began', () => {

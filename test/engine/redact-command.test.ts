@@ -35,14 +35,27 @@ function committable(dir: string): string {
 }
 
 async function filesOf(dir: string, type: 'commit.recorded' | 'tool.recorded'): Promise<string[]> {
-  return (await readEvents(dir)).filter((e) => e.type === type).flatMap((e) => (e.data as { files: { path: string }[] }).files.map((f) => f.path));
+  return (await readEvents(dir))
+    .filter((e) => e.type === type)
+    .flatMap((e) => (e.data as { files: { path: string }[] }).files.map((f) => f.path));
 }
 
 describe('redactCommand: file paths', () => {
   it('redacts each path of a commit (names or records) and of a recorded tool call', () => {
-    const commit = redactCommand({ type: 'commit', contribution: 'c', files: [PATH, { path: `a/${KEY}`, added: 1, removed: 2 }] as never });
+    const commit = redactCommand({
+      type: 'commit',
+      contribution: 'c',
+      files: [PATH, { path: `a/${KEY}`, added: 1, removed: 2 }] as never,
+    });
     expect(commit).toMatchObject({ files: [SHOWN, { path: `a/${REDACTED}`, added: 1, removed: 2 }] });
-    const tool = redactCommand({ type: 'record-tool', tool: 'Write', input: 'i', result: 'r', isError: false, files: [{ path: PATH, added: 3, removed: 0 }] });
+    const tool = redactCommand({
+      type: 'record-tool',
+      tool: 'Write',
+      input: 'i',
+      result: 'r',
+      isError: false,
+      files: [{ path: PATH, added: 3, removed: 0 }],
+    });
     expect(tool).toMatchObject({ files: [{ path: SHOWN, added: 3, removed: 0 }] });
     // A list of another shape is left as it came, for the decider to refuse.
     expect(redactCommand({ type: 'commit', contribution: 'c', files: [42] as never })).toMatchObject({ files: [42] });
@@ -50,7 +63,9 @@ describe('redactCommand: file paths', () => {
   });
 
   it("redacts a new branch's name; the decider then refuses it, so nothing is written", () => {
-    expect(redactCommand({ type: 'branch', name: `fix/${KEY}`, purpose: 'p' })).toMatchObject({ name: `fix/${REDACTED}` });
+    expect(redactCommand({ type: 'branch', name: `fix/${KEY}`, purpose: 'p' })).toMatchObject({
+      name: `fix/${REDACTED}`,
+    });
     const dir = tempProject();
     expect(gctx(dir, ['init']).code).toBe(0);
     const r = gctx(dir, ['branch', `fix/${KEY}`, '--purpose', 'try it']);
@@ -65,7 +80,9 @@ describe('redactCommand: file paths', () => {
     const plain = 'fixed \u001b[31mred\u001b[0m output\u200b here';
     expect(gctx(dir, ['commit', plain]).code).toBe(0);
     expect(gctx(dir, ['commit', `rotated AKIA\u001b[m${BODY.slice(0, 6)}\u200b${BODY.slice(6)} today`]).code).toBe(0);
-    const texts = (await readEvents(dir)).filter((e) => e.type === 'commit.recorded').map((e) => JSON.stringify(e.data));
+    const texts = (await readEvents(dir))
+      .filter((e) => e.type === 'commit.recorded')
+      .map((e) => JSON.stringify(e.data));
     expect(texts.join('\n')).toContain(JSON.stringify(plain).slice(1, -1));
     expect(texts.join('\n')).toContain(`rotated ${REDACTED} today`);
     expect(committable(dir)).not.toContain(BODY.slice(6));

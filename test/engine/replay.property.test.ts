@@ -62,11 +62,21 @@ function current(m: Model): string {
 }
 
 class BranchCmd implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly name: string, readonly purpose: string) {}
+  constructor(
+    readonly name: string,
+    readonly purpose: string,
+  ) {}
   check = () => true;
   async run(m: Model, r: Real) {
     const exists = [...m.branches.keys()].some((n) => n.toLowerCase() === this.name.toLowerCase());
-    const expected = this.name === 'main' ? 'E_BRANCH_NAME' : exists ? 'E_BRANCH_EXISTS' : this.purpose.trim() === '' ? 'E_INVALID_ARGUMENT' : null;
+    const expected =
+      this.name === 'main'
+        ? 'E_BRANCH_NAME'
+        : exists
+          ? 'E_BRANCH_EXISTS'
+          : this.purpose.trim() === ''
+            ? 'E_INVALID_ARGUMENT'
+            : null;
     await attempt(r, () => r.memory.execute({ type: 'branch', name: this.name, purpose: this.purpose }), expected);
     if (expected === null) {
       m.branches.set(this.name, { status: 'active', parent: current(m) });
@@ -93,7 +103,7 @@ class SwitchCmd implements fc.AsyncCommand<Model, Real> {
 class CommitCmd implements fc.AsyncCommand<Model, Real> {
   constructor(readonly text: string) {}
   check = () => true;
-  async run(m: Model, r: Real) {
+  async run(_m: Model, r: Real) {
     const expected = this.text.trim() === '' ? 'E_INVALID_ARGUMENT' : null;
     await attempt(r, () => r.memory.execute({ type: 'commit', contribution: this.text }), expected);
   }
@@ -106,8 +116,21 @@ class MergeCmd implements fc.AsyncCommand<Model, Real> {
   async run(m: Model, r: Real) {
     const b = m.branches.get(this.name);
     const into = b && m.branches.get(b.parent)?.status === 'active' ? b.parent : 'main';
-    const expected = this.name === 'main' ? 'E_MERGE_MAIN' : !b ? 'E_BRANCH_NOT_FOUND' : b.status !== 'active' ? 'E_BRANCH_CLOSED' : into === this.name ? 'E_MERGE_SELF' : null;
-    await attempt(r, () => r.memory.execute({ type: 'merge', branch: this.name, synthesis: 'learned things' }), expected);
+    const expected =
+      this.name === 'main'
+        ? 'E_MERGE_MAIN'
+        : !b
+          ? 'E_BRANCH_NOT_FOUND'
+          : b.status !== 'active'
+            ? 'E_BRANCH_CLOSED'
+            : into === this.name
+              ? 'E_MERGE_SELF'
+              : null;
+    await attempt(
+      r,
+      () => r.memory.execute({ type: 'merge', branch: this.name, synthesis: 'learned things' }),
+      expected,
+    );
     if (expected === null && b) {
       b.status = 'merged';
       b.into = into;
@@ -123,7 +146,14 @@ class AbandonCmd implements fc.AsyncCommand<Model, Real> {
   check = () => true;
   async run(m: Model, r: Real) {
     const b = m.branches.get(this.name);
-    const expected = this.name === 'main' ? 'E_ABANDON_MAIN' : !b ? 'E_BRANCH_NOT_FOUND' : b.status !== 'active' ? 'E_BRANCH_CLOSED' : null;
+    const expected =
+      this.name === 'main'
+        ? 'E_ABANDON_MAIN'
+        : !b
+          ? 'E_BRANCH_NOT_FOUND'
+          : b.status !== 'active'
+            ? 'E_BRANCH_CLOSED'
+            : null;
     await attempt(r, () => r.memory.execute({ type: 'abandon', branch: this.name, reason: 'dead end' }), expected);
     if (expected === null && b) b.status = 'abandoned';
     expect(r.memory.currentBranch()).toBe(current(m));
@@ -133,7 +163,11 @@ class AbandonCmd implements fc.AsyncCommand<Model, Real> {
 
 /** Lone surrogates cannot be stored as UTF-8 and come back as U+FFFD. */
 /** As the engine keeps it: one clean line, control characters (C0, DEL, C1) dropped. */
-const line = (text: string) => text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\s]+/g, ' ').trim().toWellFormed();
+const line = (text: string) =>
+  text
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\s]+/g, ' ')
+    .trim()
+    .toWellFormed();
 
 /** A number names the objective at that place, else one whose text is it, else one whose text holds it, if only one does: its index, or -1. */
 function found(objectives: readonly string[], n: number): number {
@@ -145,14 +179,19 @@ function found(objectives: readonly string[], n: number): number {
 }
 
 /** An objective open with the same text, case aside, is not added twice. */
-const openTwice = (m: Model, text: string) => m.objectives.some((t, i) => !m.done[i] && t.toLowerCase() === line(text).toLowerCase());
+const openTwice = (m: Model, text: string) =>
+  m.objectives.some((t, i) => !m.done[i] && t.toLowerCase() === line(text).toLowerCase());
 
 class RoadmapCmd implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly action: 'add' | 'check', readonly text: string) {}
+  constructor(
+    readonly action: 'add' | 'check',
+    readonly text: string,
+  ) {}
   check = () => true;
   async run(m: Model, r: Real) {
     if (this.action === 'add') {
-      const refused = line(this.text) === '' ? 'E_INVALID_ARGUMENT' : openTwice(m, this.text) ? 'E_OBJECTIVE_EXISTS' : null;
+      const refused =
+        line(this.text) === '' ? 'E_INVALID_ARGUMENT' : openTwice(m, this.text) ? 'E_OBJECTIVE_EXISTS' : null;
       await attempt(r, () => r.memory.execute({ type: 'roadmap', action: 'add', target: this.text }), refused);
       if (!refused) {
         m.objectives.push(line(this.text));
@@ -161,7 +200,11 @@ class RoadmapCmd implements fc.AsyncCommand<Model, Real> {
     } else {
       const n = (this.text.length % 4) + 1;
       const i = found(m.objectives, n);
-      await attempt(r, () => r.memory.execute({ type: 'roadmap', action: 'check', target: String(n) }), i !== -1 ? null : 'E_OBJECTIVE_NOT_FOUND');
+      await attempt(
+        r,
+        () => r.memory.execute({ type: 'roadmap', action: 'check', target: String(n) }),
+        i !== -1 ? null : 'E_OBJECTIVE_NOT_FOUND',
+      );
       if (i !== -1) m.done[i] = true;
     }
     expect(r.memory.state.objectives.map((o) => o.text)).toEqual(m.objectives);
@@ -173,7 +216,11 @@ class LogCmd implements fc.AsyncCommand<Model, Real> {
   constructor(readonly text: string) {}
   check = () => true;
   async run(_m: Model, r: Real) {
-    await attempt(r, () => r.memory.execute({ type: 'log', observation: this.text, thought: 'because', action: 'did' }), null);
+    await attempt(
+      r,
+      () => r.memory.execute({ type: 'log', observation: this.text, thought: 'because', action: 'did' }),
+      null,
+    );
   }
   toString = () => `Log(${JSON.stringify(this.text)})`;
 }
@@ -199,7 +246,9 @@ class ColdReopenCmd implements fc.AsyncCommand<Model, Real> {
     const history = historyOf(r.memory);
     r.memory.close();
     rmSync(join(r.dir, '.GCC', '.local', 'cache'), { recursive: true, force: true });
-    if (this.views) for (const v of ['main.md', 'metadata.yaml', 'commit.md', 'log.md', 'branches']) rmSync(join(r.dir, '.GCC', v), { recursive: true, force: true });
+    if (this.views)
+      for (const v of ['main.md', 'metadata.yaml', 'commit.md', 'log.md', 'branches'])
+        rmSync(join(r.dir, '.GCC', v), { recursive: true, force: true });
     r.memory = await Memory.open(r.dir);
     expect(r.memory.state).toEqual(before);
     expect(historyOf(r.memory)).toEqual(history);
@@ -229,7 +278,12 @@ describe('engine against a reference model', () => {
       fc.asyncProperty(fc.commands(commands, { maxCommands: 20 }), async (cmds) => {
         const dir = tempProject();
         const real: Real = { dir, memory: await Memory.open(dir, { create: true }) };
-        const model: Model = { branches: new Map([['main', { status: 'active', parent: 'main' }]]), current: 'main', objectives: [], done: [] };
+        const model: Model = {
+          branches: new Map([['main', { status: 'active', parent: 'main' }]]),
+          current: 'main',
+          objectives: [],
+          done: [],
+        };
         try {
           await fc.asyncModelRun(() => ({ model, real }), cmds);
         } finally {

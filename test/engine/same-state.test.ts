@@ -45,8 +45,12 @@ describe('firstDifference and digestOf', () => {
 
   it('name where a state differs', () => {
     const a = { branches: { feat: { purpose: 'real', life: 'active' } }, events: 3 };
-    expect(firstDifference(a, { branches: { feat: { purpose: 'forged', life: 'active' } }, events: 3 })).toBe('state.branches.feat.purpose');
-    expect(firstDifference(a, { branches: { feat: { purpose: 'real', life: 'active' }, x: {} }, events: 3 })).toBe('state.branches.x');
+    expect(firstDifference(a, { branches: { feat: { purpose: 'forged', life: 'active' } }, events: 3 })).toBe(
+      'state.branches.feat.purpose',
+    );
+    expect(firstDifference(a, { branches: { feat: { purpose: 'real', life: 'active' }, x: {} }, events: 3 })).toBe(
+      'state.branches.x',
+    );
     expect(firstDifference({ list: [1, 2] }, { list: [1, 2, 3] })).toBe('state.list');
   });
 });

@@ -20,18 +20,43 @@ import { cleanup, tempProject } from '../support/tmp.js';
 
 afterAll(cleanup);
 
-const search = (m: Memory, text: string, page?: number) => m.context({ level: 'search', text, ...(page ? { page } : {}) }, { budget: 4000 });
+const search = (m: Memory, text: string, page?: number) =>
+  m.context({ level: 'search', text, ...(page ? { page } : {}) }, { budget: 4000 });
 const dbOf = (dir: string) => join(dir, '.GCC', '.local', 'cache', DB);
 
 async function memory(): Promise<{ dir: string; m: Memory }> {
   const dir = tempProject('gcc-search-');
   const m = await Memory.open(dir, { create: true });
   await m.execute({ type: 'roadmap', action: 'add', target: 'Parse config files' });
-  await m.execute({ type: 'log', observation: 'Config files are TOML, up to 2 MB', thought: 'A streaming parser avoids loading the whole file', action: 'Sketch the tokenizer' });
-  await m.execute({ type: 'record-tool', tool: 'Edit', input: 'src/tokenizer.ts', result: 'ok', isError: false, files: [{ path: 'src/tokenizer.ts', added: 120, removed: 0 }] });
-  await m.execute({ type: 'commit', contribution: 'Streaming TOML tokenizer with tests for tables and arrays', title: 'Tokenizer' });
-  await m.execute({ type: 'branch', name: 'try-lru', purpose: 'See whether an LRU cache beats re-parsing', hypotheses: ['most files are re-read within a minute'] });
-  await m.execute({ type: 'commit', contribution: 'LRU cache keyed by path and mtime; hit rate 92% on the fixture corpus' });
+  await m.execute({
+    type: 'log',
+    observation: 'Config files are TOML, up to 2 MB',
+    thought: 'A streaming parser avoids loading the whole file',
+    action: 'Sketch the tokenizer',
+  });
+  await m.execute({
+    type: 'record-tool',
+    tool: 'Edit',
+    input: 'src/tokenizer.ts',
+    result: 'ok',
+    isError: false,
+    files: [{ path: 'src/tokenizer.ts', added: 120, removed: 0 }],
+  });
+  await m.execute({
+    type: 'commit',
+    contribution: 'Streaming TOML tokenizer with tests for tables and arrays',
+    title: 'Tokenizer',
+  });
+  await m.execute({
+    type: 'branch',
+    name: 'try-lru',
+    purpose: 'See whether an LRU cache beats re-parsing',
+    hypotheses: ['most files are re-read within a minute'],
+  });
+  await m.execute({
+    type: 'commit',
+    contribution: 'LRU cache keyed by path and mtime; hit rate 92% on the fixture corpus',
+  });
   await m.execute({ type: 'abandon', branch: 'try-lru', reason: 'mtime granularity misses edits within a second' });
   return { dir, m };
 }
@@ -52,14 +77,32 @@ describe('search over a memory', () => {
     await m.close();
   });
 
-  it('finds every field a person wrote: a commit\'s title and next step, a merge\'s synthesis and what was learned', async () => {
+  it("finds every field a person wrote: a commit's title and next step, a merge's synthesis and what was learned", async () => {
     const dir = tempProject('gcc-search-');
     const m = await Memory.open(dir, { create: true });
-    await m.execute({ type: 'commit', contribution: 'Config parser reads JSON', title: 'Hand-written lexer', next: 'Cache parsed configs' });
-    await m.execute({ type: 'branch', name: 'b', purpose: 'Does a cache pay off?', hypotheses: ['files are re-read within a minute'] });
+    await m.execute({
+      type: 'commit',
+      contribution: 'Config parser reads JSON',
+      title: 'Hand-written lexer',
+      next: 'Cache parsed configs',
+    });
+    await m.execute({
+      type: 'branch',
+      name: 'b',
+      purpose: 'Does a cache pay off?',
+      hypotheses: ['files are re-read within a minute'],
+    });
     await m.execute({ type: 'commit', contribution: 'cache works' });
-    await m.execute({ type: 'merge', branch: 'b', synthesis: 'cache adopted', learned: 're-reads, not parsing, dominate warm loads', next: 'measure memory use' });
-    expect(search(m, 'dominate warm loads').text).toMatch(/^1 match[^\n]*\n[^\n]* main C002 Merge b: cache adopted: [^\n]*«dominate» «warm» «loads»/);
+    await m.execute({
+      type: 'merge',
+      branch: 'b',
+      synthesis: 'cache adopted',
+      learned: 're-reads, not parsing, dominate warm loads',
+      next: 'measure memory use',
+    });
+    expect(search(m, 'dominate warm loads').text).toMatch(
+      /^1 match[^\n]*\n[^\n]* main C002 Merge b: cache adopted: [^\n]*«dominate» «warm» «loads»/,
+    );
     expect(search(m, 'cache adopted').text).toMatch(/ main C002 Merge b/);
     expect(search(m, 'measure memory').text).toMatch(/ main C002 Merge b/);
     expect(search(m, 'hand-written lexer').text).toMatch(/ main C001 Hand-written lexer/);
@@ -68,19 +111,29 @@ describe('search over a memory', () => {
     await m.close();
   });
 
-  it('says a commit\'s or a merge\'s title once: its snippet goes on from where the title stops', async () => {
+  it("says a commit's or a merge's title once: its snippet goes on from where the title stops", async () => {
     const dir = tempProject('gcc-search-');
     const m = await Memory.open(dir, { create: true });
     await m.execute({ type: 'branch', name: 'feat', purpose: 'try the zebra parser', hypotheses: [] });
     await m.execute({ type: 'commit', contribution: 'zebra parser works', next: 'ship it' });
-    await m.execute({ type: 'merge', branch: 'feat', synthesis: 'zebra parser merged: handles stripes', learned: 'zebra needs care' });
+    await m.execute({
+      type: 'merge',
+      branch: 'feat',
+      synthesis: 'zebra parser merged: handles stripes',
+      learned: 'zebra needs care',
+    });
     await m.execute({ type: 'commit', contribution: 'okapi alone' });
     const lines = search(m, 'zebra').text.split('\n');
     expect(lines.find((l) => / feat C001 /.test(l))).toMatch(/ feat C001 zebra parser works: Next: ship it$/);
-    expect(lines.find((l) => / main C001 /.test(l))).toMatch(/ main C001 Merge feat: zebra parser merged: handles stripes: Learned: «zebra» needs care$/);
+    expect(lines.find((l) => / main C001 /.test(l))).toMatch(
+      / main C001 Merge feat: zebra parser merged: handles stripes: Learned: «zebra» needs care$/,
+    );
     expect(search(m, 'okapi').text).toMatch(/ main C002 okapi alone$/m);
     const hit = (search(m, 'stripes').data as { hits: { title: string; snippet: string }[] }).hits[0]!;
-    expect(hit).toMatchObject({ title: 'Merge feat: zebra parser merged: handles stripes', snippet: 'Learned: zebra needs care' });
+    expect(hit).toMatchObject({
+      title: 'Merge feat: zebra parser merged: handles stripes',
+      snippet: 'Learned: zebra needs care',
+    });
     await m.close();
   });
 
@@ -95,7 +148,12 @@ describe('search over a memory', () => {
   it('follows what is written after a query, in this process and the next', async () => {
     const { dir, m } = await memory();
     expect(search(m, 'backoff').text).toMatch(/No match/);
-    await m.execute({ type: 'log', observation: 'Flaky network in CI', thought: 'exponential backoff would absorb it', action: 'wrap fetch' });
+    await m.execute({
+      type: 'log',
+      observation: 'Flaky network in CI',
+      thought: 'exponential backoff would absorb it',
+      action: 'wrap fetch',
+    });
     expect(search(m, 'backoff').text).toMatch(/«backoff»/);
     await m.close();
     const again = await Memory.open(dir);
@@ -146,11 +204,22 @@ describe('search over a memory', () => {
     const { dir, m } = await memory();
     await m.close();
     const again = await Memory.open(dir);
-    const inner = again as unknown as { fold: { withoutState<T>(work: () => T): T }; store: Store; finder: MemorySearch | null };
+    const inner = again as unknown as {
+      fold: { withoutState<T>(work: () => T): T };
+      store: Store;
+      finder: MemorySearch | null;
+    };
     const before = JSON.stringify(again.state);
     let during = -1;
     const spare = <T>(work: () => T): T => inner.fold.withoutState(() => ((during = again.state.events), work()));
-    inner.finder = new MemorySearch(storeLogs(inner.store), dir, join(dir, '.GCC', '.local', 'cache'), undefined, spare, 0);
+    inner.finder = new MemorySearch(
+      storeLogs(inner.store),
+      dir,
+      join(dir, '.GCC', '.local', 'cache'),
+      undefined,
+      spare,
+      0,
+    );
     expect(search(again, 'tokenizer').text).toMatch(/«[Tt]okenizer»/);
     expect([during, JSON.stringify(again.state)]).toEqual([0, before]);
     during = -1;
@@ -162,7 +231,8 @@ describe('search over a memory', () => {
   it('pages: page 2 ranks lower and the first page says how to get it', async () => {
     const dir = tempProject('gcc-search-pages-');
     const m = await Memory.open(dir, { create: true });
-    for (let i = 0; i < 25; i++) await m.execute({ type: 'log', observation: `retry attempt ${i}`, thought: 'retry again', action: 'wait' });
+    for (let i = 0; i < 25; i++)
+      await m.execute({ type: 'log', observation: `retry attempt ${i}`, thought: 'retry again', action: 'wait' });
     const one = m.context({ level: 'search', text: 'retry', limit: 10 }, { budget: 4000 });
     expect(one.text).toMatch(/^25 matches/);
     expect(one.next).toEqual({ level: 'search', text: 'retry', limit: 10, page: 2 });
@@ -172,24 +242,32 @@ describe('search over a memory', () => {
 
   it('processes searching at once all get the full answer, and node:sqlite says nothing on stderr', async () => {
     const { dir, m } = await memory();
-    for (let i = 0; i < 40; i++) await m.execute({ type: 'log', observation: `pool note ${i}`, thought: 'connection pool sizing', action: 'measure' });
+    for (let i = 0; i < 40; i++)
+      await m.execute({
+        type: 'log',
+        observation: `pool note ${i}`,
+        thought: 'connection pool sizing',
+        action: 'measure',
+      });
     await m.close();
     const runs = await Promise.all(
-      Array.from({ length: 4 }, () =>
-        new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-          const p = spawn(process.execPath, [CLI, 'search', 'pool sizing'], { cwd: dir });
-          let out = '';
-          let err = '';
-          p.stdout.on('data', (d) => (out += d));
-          p.stderr.on('data', (d) => (err += d));
-          p.on('close', (code) => resolve({ code, out, err }));
-        }),
+      Array.from(
+        { length: 4 },
+        () =>
+          new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+            const p = spawn(process.execPath, [CLI, 'search', 'pool sizing'], { cwd: dir });
+            let out = '';
+            let err = '';
+            p.stdout.on('data', (d) => (out += d));
+            p.stderr.on('data', (d) => (err += d));
+            p.on('close', (code) => resolve({ code, out, err }));
+          }),
       ),
     );
     for (const r of runs) expect(r).toMatchObject({ code: 0, out: expect.stringMatching(/^40 matches/), err: '' });
   });
 
-  it('hides only node:sqlite\'s ExperimentalWarning', () => {
+  it("hides only node:sqlite's ExperimentalWarning", () => {
     const index = new URL('../../dist/context/search-index.js', import.meta.url).href;
     const code = `const { loadSqlite } = await import(${JSON.stringify(index)}); if (!loadSqlite()) process.exit(3); process.emitWarning('something else', 'ExperimentalWarning');`;
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' });
@@ -205,12 +283,24 @@ let clock = 0;
 const at = () => new Date(Date.UTC(2026, 0, 1) + clock * 1000).toISOString();
 const ota = (observation: string): GccEvent => {
   clock++;
-  return { id: `e${String(clock).padStart(8, '0')}`, at: at(), branch: 'main', type: 'ota.logged', data: { observation, thought: '', action: '' } } as unknown as GccEvent;
+  return {
+    id: `e${String(clock).padStart(8, '0')}`,
+    at: at(),
+    branch: 'main',
+    type: 'ota.logged',
+    data: { observation, thought: '', action: '' },
+  } as unknown as GccEvent;
 };
 const commit = (title: string, contribution: string): GccEvent => {
   clock++;
   const id = `e${String(clock).padStart(8, '0')}`;
-  return { id, at: at(), branch: 'main', type: 'commit.recorded', data: { id: `h${clock}`, label: `C${clock}`, title, contribution, next: '', files: [] } } as unknown as GccEvent;
+  return {
+    id,
+    at: at(),
+    branch: 'main',
+    type: 'commit.recorded',
+    data: { id: `h${clock}`, label: `C${clock}`, title, contribution, next: '', files: [] },
+  } as unknown as GccEvent;
 };
 
 /** Logs held here: their size and checksum from their text, as the store's ledger gives them. */
@@ -268,7 +358,32 @@ describe('ranking and query text', () => {
   });
 
   it('never reads query text as FTS5 syntax', () => {
-    for (const q of ['"', '""', 'parser"', '"parser', 'NEAR(parser cache)', 'parser NEAR cache', 'parser OR cache', 'NOT parser', '*', 'pars*', 'title:parser', 'body : x', '(parser', 'parser)', '^parser', '-parser', '+', 'a\u0000b', '\u0000', 'x'.repeat(100_000), 'parser '.repeat(5_000), '{title body}: parser', '🦀', '\u202eparser']) {
+    for (const q of [
+      '"',
+      '""',
+      'parser"',
+      '"parser',
+      'NEAR(parser cache)',
+      'parser NEAR cache',
+      'parser OR cache',
+      'NOT parser',
+      '*',
+      'pars*',
+      'title:parser',
+      'body : x',
+      '(parser',
+      'parser)',
+      '^parser',
+      '-parser',
+      '+',
+      'a\u0000b',
+      '\u0000',
+      'x'.repeat(100_000),
+      'parser '.repeat(5_000),
+      '{title body}: parser',
+      '🦀',
+      '\u202eparser',
+    ]) {
       expect(() => find(s, q), JSON.stringify(q.slice(0, 40))).not.toThrow();
     }
     expect(ids(find(s, '"parser"'))).toEqual([title.id, body.id]);
@@ -277,7 +392,7 @@ describe('ranking and query text', () => {
     expect(ids(find(s, 'title:parser'))).toEqual([]);
   });
 
-  it('shows a snippet on one line, the text\'s own « » changed so that marks are only matches', () => {
+  it("shows a snippet on one line, the text's own « » changed so that marks are only matches", () => {
     const l = new Logs();
     l.logs.set('2026-01/b.md', [ota('a «quoted» word\nand the\tkiwi \u001b[31mred\u202e')]);
     expect(find(engine(l), 'kiwi').hits[0]!.snippet).toBe('a ‹quoted› word and the «kiwi» [31mred');
@@ -302,7 +417,11 @@ describe('feeding', () => {
   const WORDS = ['alpha', 'gamma', 'delta', 'run', 'running', 'ran'];
   const text = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 }).map((w) => w.join(' '));
   const step = fc.oneof(
-    fc.record({ op: fc.constant('append' as const), log: fc.nat(2), texts: fc.array(text, { minLength: 1, maxLength: 4 }) }),
+    fc.record({
+      op: fc.constant('append' as const),
+      log: fc.nat(2),
+      texts: fc.array(text, { minLength: 1, maxLength: 4 }),
+    }),
     fc.record({ op: fc.constant('replace' as const), log: fc.nat(2), texts: fc.array(text, { maxLength: 4 }) }),
     fc.record({ op: fc.constant('truncate' as const), log: fc.nat(2), keep: fc.nat(3) }),
     fc.record({ op: fc.constant('swap' as const), log: fc.nat(2) }),
@@ -321,7 +440,16 @@ describe('feeding', () => {
           if (st.op === 'replace') logs.logs.set(name, st.texts.map(ota));
           if (st.op === 'truncate') logs.logs.set(name, events.slice(0, st.keep));
           // Same size, other content: alpha and gamma are as long.
-          if (st.op === 'swap') logs.logs.set(name, events.map((e) => JSON.parse(JSON.stringify(e).replace(/alpha|gamma/g, (w) => (w === 'alpha' ? 'gamma' : 'alpha'))) as GccEvent));
+          if (st.op === 'swap')
+            logs.logs.set(
+              name,
+              events.map(
+                (e) =>
+                  JSON.parse(
+                    JSON.stringify(e).replace(/alpha|gamma/g, (w) => (w === 'alpha' ? 'gamma' : 'alpha')),
+                  ) as GccEvent,
+              ),
+            );
           if (st.op === 'remove') logs.logs.delete(name);
           const fresh = engine(logs);
           for (const q of [...WORDS, 'alpha run', 'gam']) expect(find(inc, q, 100)).toEqual(find(fresh, q, 100));

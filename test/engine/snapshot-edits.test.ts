@@ -18,7 +18,14 @@ afterAll(cleanup);
 const SNAPSHOT = '.GCC/.local/cache/snapshot.json';
 
 interface Raw {
-  state: { defaultBranch: string; lastMoved: string; branches: Record<string, { purpose: string; life: string; last: { contribution: string; next: string | null } | null }> };
+  state: {
+    defaultBranch: string;
+    lastMoved: string;
+    branches: Record<
+      string,
+      { purpose: string; life: string; last: { contribution: string; next: string | null } | null }
+    >;
+  };
   crc?: number;
 }
 

@@ -27,7 +27,10 @@ describe('two writers on one memory', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 14 }), async (steps) => {
         const dir = tempProject('gcc-two-');
-        const writers = [await Memory.open(dir, { create: true, session: 's0' }), await Memory.open(dir, { session: 's1' })];
+        const writers = [
+          await Memory.open(dir, { create: true, session: 's0' }),
+          await Memory.open(dir, { session: 's1' }),
+        ];
         let k = 0;
         try {
           for (const s of steps) {
@@ -51,7 +54,17 @@ describe('two writers on one memory', () => {
         numRuns: 25,
         // Found by a longer run: the other writer merges the branch this one is on, and this one
         // must see that it is back on main rather than merge the closed branch again.
-        examples: [[[{ who: 0, op: 'branch' }, { who: 1, op: 'log' }, { who: 1, op: 'merge' }, { who: 0, op: 'merge' }, { who: 0, op: 'log' }]]],
+        examples: [
+          [
+            [
+              { who: 0, op: 'branch' },
+              { who: 1, op: 'log' },
+              { who: 1, op: 'merge' },
+              { who: 0, op: 'merge' },
+              { who: 0, op: 'log' },
+            ],
+          ],
+        ],
       },
     );
   });
@@ -60,7 +73,7 @@ describe('two writers on one memory', () => {
   // rebuilds them under the lock, but from the logs as it read them before it waited there. A
   // writer that took the lock first had appended to log.md meanwhile; the rebuild wrote over
   // its entry, and the checkpoint that writer left went on vouching for log.md.
-  it("an open that rebuilds the views after waiting for the lock keeps the entries written meanwhile", async () => {
+  it('an open that rebuilds the views after waiting for the lock keeps the entries written meanwhile', async () => {
     const dir = tempProject('gcc-two-');
     const l = layout(dir);
     const writer = await Memory.open(dir, { create: true, session: 's0' });

@@ -25,7 +25,15 @@ describe('views of another format', () => {
     const m = await Memory.open(dir, { create: true });
     await m.execute({ type: 'commit', contribution: 'first' });
     m.close();
-    olderFormat(dir, (gcc) => writeFileSync(join(gcc, 'metadata.yaml'), readFileSync(join(gcc, 'metadata.yaml'), 'utf8').replace('default_branch: main', 'default_branch: main # as an older gctx wrote it')));
+    olderFormat(dir, (gcc) =>
+      writeFileSync(
+        join(gcc, 'metadata.yaml'),
+        readFileSync(join(gcc, 'metadata.yaml'), 'utf8').replace(
+          'default_branch: main',
+          'default_branch: main # as an older gctx wrote it',
+        ),
+      ),
+    );
     const again = await Memory.open(dir);
     expect(again.verify()).toEqual([]);
     again.close();
@@ -36,11 +44,16 @@ describe('views of another format', () => {
     const m = await Memory.open(dir, { create: true });
     await m.execute({ type: 'commit', contribution: 'first' });
     m.close();
-    olderFormat(dir, (gcc) => writeFileSync(join(gcc, 'main.md'), `${readFileSync(join(gcc, 'main.md'), 'utf8')}\nA note written by hand.\n`));
+    olderFormat(dir, (gcc) =>
+      writeFileSync(join(gcc, 'main.md'), `${readFileSync(join(gcc, 'main.md'), 'utf8')}\nA note written by hand.\n`),
+    );
     const again = await Memory.open(dir);
     expect(again.warnings.join('\n')).toMatch(/aside/);
     const aside = join(dir, '.GCC', 'aside');
-    expect(existsSync(aside) && readdirSync(aside).some((f) => readFileSync(join(aside, f), 'utf8').includes('A note written by hand.'))).toBe(true);
+    expect(
+      existsSync(aside) &&
+        readdirSync(aside).some((f) => readFileSync(join(aside, f), 'utf8').includes('A note written by hand.')),
+    ).toBe(true);
     expect(again.verify()).toEqual([]);
     again.close();
   });
@@ -51,7 +64,10 @@ describe('views of another format', () => {
     await m.execute({ type: 'commit', contribution: 'first' });
     m.close();
     const gcc = join(dir, '.GCC');
-    writeFileSync(join(gcc, 'main.md'), `${readFileSync(join(gcc, 'main.md'), 'utf8')}\nA note written before the upgrade.\n`);
+    writeFileSync(
+      join(gcc, 'main.md'),
+      `${readFileSync(join(gcc, 'main.md'), 'utf8')}\nA note written before the upgrade.\n`,
+    );
     const ledger = join(gcc, '.local', 'ledger.json');
     const l = JSON.parse(readFileSync(ledger, 'utf8')) as { views?: unknown };
     delete l.views;
@@ -59,16 +75,24 @@ describe('views of another format', () => {
     const again = await Memory.open(dir);
     expect(again.warnings.join('\n')).toMatch(/no record says which state/);
     const aside = join(gcc, 'aside');
-    expect(readdirSync(aside).some((f) => readFileSync(join(aside, f), 'utf8').includes('A note written before the upgrade.'))).toBe(true);
+    expect(
+      readdirSync(aside).some((f) =>
+        readFileSync(join(aside, f), 'utf8').includes('A note written before the upgrade.'),
+      ),
+    ).toBe(true);
     expect(again.verify()).toEqual([]);
     again.close();
   });
 
   for (const [what, lose] of [
     ['.GCC/.local removed', (gcc: string) => rmSync(join(gcc, '.local'), { recursive: true, force: true })],
-    ['the ledger and the cache removed', (gcc: string) => {
-      for (const f of ['ledger.json', 'ledger.json.sealed', 'cache']) rmSync(join(gcc, '.local', f), { recursive: true, force: true });
-    }],
+    [
+      'the ledger and the cache removed',
+      (gcc: string) => {
+        for (const f of ['ledger.json', 'ledger.json.sealed', 'cache'])
+          rmSync(join(gcc, '.local', f), { recursive: true, force: true });
+      },
+    ],
   ] as const) {
     it(`${what}: a hand edit of main.md is kept aside before the views are rebuilt, never lost`, async () => {
       const dir = tempProject('gcc-views-format-');
@@ -76,12 +100,17 @@ describe('views of another format', () => {
       await m.execute({ type: 'commit', contribution: 'first' });
       m.close();
       const gcc = join(dir, '.GCC');
-      writeFileSync(join(gcc, 'main.md'), readFileSync(join(gcc, 'main.md'), 'utf8').replace('## Notes', '## Notes\nKeep ASCII only.'));
+      writeFileSync(
+        join(gcc, 'main.md'),
+        readFileSync(join(gcc, 'main.md'), 'utf8').replace('## Notes', '## Notes\nKeep ASCII only.'),
+      );
       lose(gcc);
       const again = await Memory.open(dir);
       expect(again.warnings.join('\n')).toMatch(/main\.md: .*kept at/);
       const aside = join(gcc, 'aside');
-      expect(readdirSync(aside).some((f) => readFileSync(join(aside, f), 'utf8').includes('Keep ASCII only.'))).toBe(true);
+      expect(readdirSync(aside).some((f) => readFileSync(join(aside, f), 'utf8').includes('Keep ASCII only.'))).toBe(
+        true,
+      );
       expect(again.verify()).toEqual([]);
       again.close();
     });

@@ -43,7 +43,11 @@ describe("the views' checkpoint", () => {
     const dir = tempProject('gcc-views-');
     const a = await Memory.open(dir, { create: true });
     const b = await Memory.open(dir);
-    const ledger = () => JSON.parse(readFileSync(join(dir, '.GCC', '.local', 'ledger.json'), 'utf8')) as { lastId: string; views: { stamp: string } };
+    const ledger = () =>
+      JSON.parse(readFileSync(join(dir, '.GCC', '.local', 'ledger.json'), 'utf8')) as {
+        lastId: string;
+        views: { stamp: string };
+      };
     for (let i = 0; i < 6; i++) {
       const m = i % 3 === 0 ? b : a;
       const r = await log(m, `note ${i}`);

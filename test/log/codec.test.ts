@@ -11,7 +11,14 @@ import { eventLog, hostileText } from '../support/arbitraries.js';
 const same = (a: unknown) => JSON.parse(JSON.stringify(a));
 
 function ota(seq: number, observation: string, more?: number): GccEvent {
-  const e: GccEvent = { id: `${String(seq).padStart(12, '0')}0000000000`, seq, at: '2026-01-01T00:00:00.000Z', branch: 'main', type: 'ota.logged', data: { observation, thought: 't', action: 'a' } };
+  const e: GccEvent = {
+    id: `${String(seq).padStart(12, '0')}0000000000`,
+    seq,
+    at: '2026-01-01T00:00:00.000Z',
+    branch: 'main',
+    type: 'ota.logged',
+    data: { observation, thought: 't', action: 'a' },
+  };
   if (more) e.more = more;
   return e;
 }
@@ -40,9 +47,17 @@ describe('log codec', () => {
     );
   });
 
-  it('round-trips a user\'s prompt (a local event): their words, line breaks and all', () => {
-    const text = 'requirements.txt is frozen by the security review — no new dependencies.\nFix the flaky invoice test.';
-    const e: GccEvent = { id: '0000000000010000000000', seq: 1, at: '2026-01-01T00:00:00.000Z', branch: 'main', type: 'prompt.recorded', data: { session: 's1', host: 'claude-code', text } };
+  it("round-trips a user's prompt (a local event): their words, line breaks and all", () => {
+    const text =
+      'requirements.txt is frozen by the security review — no new dependencies.\nFix the flaky invoice test.';
+    const e: GccEvent = {
+      id: '0000000000010000000000',
+      seq: 1,
+      at: '2026-01-01T00:00:00.000Z',
+      branch: 'main',
+      type: 'prompt.recorded',
+      data: { session: 's1', host: 'claude-code', text },
+    };
     const log = serialize([e]);
     expect(log).toContain('- **User**: requirements.txt is frozen');
     expect(parse(Buffer.from(log), 'local.md').events).toEqual([e]);
@@ -164,12 +179,16 @@ describe('rebuildLog: a log whose acknowledged events all read, as gctx wrote it
 
   it('gives back the acknowledged bytes after any spacing edit or appended text, whatever the entries say', () => {
     fc.assert(
-      fc.property(eventLog.filter((e) => e.length > 0), fc.constantFrom(...edits), (events, edit) => {
-        const bytes = Buffer.from(serialize(events));
-        const s = salvage(Buffer.from(edit(bytes.toString('utf8'))));
-        expect(s.lost).toBe(0);
-        expect(rebuildLog(s.events, { size: bytes.length, crc: crc32(bytes) })?.equals(bytes)).toBe(true);
-      }),
+      fc.property(
+        eventLog.filter((e) => e.length > 0),
+        fc.constantFrom(...edits),
+        (events, edit) => {
+          const bytes = Buffer.from(serialize(events));
+          const s = salvage(Buffer.from(edit(bytes.toString('utf8'))));
+          expect(s.lost).toBe(0);
+          expect(rebuildLog(s.events, { size: bytes.length, crc: crc32(bytes) })?.equals(bytes)).toBe(true);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -240,12 +259,23 @@ describe('what counts as a torn tail', () => {
   });
 });
 
-describe('a cited file\'s blob', () => {
+describe("a cited file's blob", () => {
   const commit = (files: unknown[]): GccEvent =>
-    ({ id: '000000000001' + '0'.repeat(10), seq: 1, at: '2026-01-01T00:00:00.000Z', branch: 'main', type: 'commit.recorded', data: { id: 'abcd1234', label: 'C001', title: 't', contribution: 'c', purpose: 'p', previous: '', files } }) as GccEvent;
+    ({
+      id: '000000000001' + '0'.repeat(10),
+      seq: 1,
+      at: '2026-01-01T00:00:00.000Z',
+      branch: 'main',
+      type: 'commit.recorded',
+      data: { id: 'abcd1234', label: 'C001', title: 't', contribution: 'c', purpose: 'p', previous: '', files },
+    }) as GccEvent;
 
   it('round-trips at 40 and 64 hex, and an old entry without one stays valid', () => {
-    const files = [{ path: 'a.ts', added: 1, removed: 0, blob: 'a'.repeat(40) }, { path: 'b.ts', added: 0, removed: 2, blob: 'b'.repeat(64) }, { path: 'c.ts', added: 0, removed: 0 }];
+    const files = [
+      { path: 'a.ts', added: 1, removed: 0, blob: 'a'.repeat(40) },
+      { path: 'b.ts', added: 0, removed: 2, blob: 'b'.repeat(64) },
+      { path: 'c.ts', added: 0, removed: 0 },
+    ];
     expect(parse(serialize([commit(files)])).events[0]).toEqual(commit(files));
   });
 

@@ -8,8 +8,22 @@ import { replay } from '../../src/decider/evolve.js';
 import type { GccEvent } from '../../src/events/types.js';
 import { eventProblem } from '../../src/log/validate.js';
 
-const init = (config: Record<string, unknown>) => ({ id: '0190000000000abcdef012', seq: 1, at: '2026-01-01T00:00:00.000Z', branch: 'main', type: 'memory.initialized', data: { format: 2, config } });
-const set = (key: string, value: unknown) => ({ id: '0190000000001abcdef012', seq: 2, at: '2026-01-01T00:00:00.000Z', branch: 'main', type: 'config.set', data: { key, value } });
+const init = (config: Record<string, unknown>) => ({
+  id: '0190000000000abcdef012',
+  seq: 1,
+  at: '2026-01-01T00:00:00.000Z',
+  branch: 'main',
+  type: 'memory.initialized',
+  data: { format: 2, config },
+});
+const set = (key: string, value: unknown) => ({
+  id: '0190000000001abcdef012',
+  seq: 2,
+  at: '2026-01-01T00:00:00.000Z',
+  branch: 'main',
+  type: 'config.set',
+  data: { key, value },
+});
 
 describe('settings in events', () => {
   it('are refused with a wrong type or out of range, as commands are', () => {
@@ -19,7 +33,9 @@ describe('settings in events', () => {
     expect(eventProblem(init({ commit_after_turns: 2.5 }))).toMatch(/whole number/);
     expect(eventProblem(set('commit_after_edits', 0))).toMatch(/config.set: commit_after_edits takes a whole number/);
     expect(eventProblem(set('proactive_commits', 1))).toMatch(/takes a boolean/);
-    expect(eventProblem(init({ proactive_commits: false, commit_after_edits: 3, commit_after_turns: 10_000 }))).toBeNull();
+    expect(
+      eventProblem(init({ proactive_commits: false, commit_after_edits: 3, commit_after_turns: 10_000 })),
+    ).toBeNull();
   });
 
   it('with keys this version does not know are kept in the log and left out of the state', () => {
@@ -31,7 +47,13 @@ describe('settings in events', () => {
   });
 
   it('named __proto__ or constructor, as a forged log parses them, are kept in the log and reach neither the state nor its prototype', () => {
-    const e = { ...init({}), data: { format: 2, config: JSON.parse('{"commit_after_edits":4,"__proto__":"x","constructor":"y"}') as Record<string, unknown> } };
+    const e = {
+      ...init({}),
+      data: {
+        format: 2,
+        config: JSON.parse('{"commit_after_edits":4,"__proto__":"x","constructor":"y"}') as Record<string, unknown>,
+      },
+    };
     expect(eventProblem(e)).toBeNull();
     const s = replay([e, set('__proto__', 'x'), set('constructor', 'y')] as unknown as GccEvent[]);
     expect(Object.keys(s.config).sort()).toEqual(['commit_after_edits', 'commit_after_turns', 'proactive_commits']);

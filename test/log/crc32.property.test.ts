@@ -9,11 +9,13 @@ import { describe, expect, it } from 'vitest';
 import { crc32 } from '../../src/log/crc32.js';
 
 /** Bytes seen through a view that starts `offset` bytes into a larger buffer. */
-const bytesAt = fc.record({ bytes: fc.uint8Array({ maxLength: 600 }), offset: fc.integer({ min: 0, max: 7 }) }).map(({ bytes, offset }) => {
-  const outer = new Uint8Array(offset + bytes.length + 3);
-  outer.set(bytes, offset);
-  return outer.subarray(offset, offset + bytes.length);
-});
+const bytesAt = fc
+  .record({ bytes: fc.uint8Array({ maxLength: 600 }), offset: fc.integer({ min: 0, max: 7 }) })
+  .map(({ bytes, offset }) => {
+    const outer = new Uint8Array(offset + bytes.length + 3);
+    outer.set(bytes, offset);
+    return outer.subarray(offset, offset + bytes.length);
+  });
 
 const seed = fc.integer({ min: 0, max: 0xffffffff });
 
@@ -30,11 +32,19 @@ describe('crc32', () => {
 
   it('equals zlib.crc32 for strings (their UTF-8)', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ maxLength: 200 }), fc.string({ unit: 'binary', maxLength: 200 }), fc.string({ unit: 'grapheme', maxLength: 100 })), seed, (s, initial) => {
-        expect(crc32(s)).toBe(zlibCrc32(s));
-        expect(crc32(s, initial)).toBe(zlibCrc32(s, initial));
-        expect(crc32(s)).toBe(crc32(Buffer.from(s, 'utf8')));
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 200 }),
+          fc.string({ unit: 'binary', maxLength: 200 }),
+          fc.string({ unit: 'grapheme', maxLength: 100 }),
+        ),
+        seed,
+        (s, initial) => {
+          expect(crc32(s)).toBe(zlibCrc32(s));
+          expect(crc32(s, initial)).toBe(zlibCrc32(s, initial));
+          expect(crc32(s)).toBe(crc32(Buffer.from(s, 'utf8')));
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -31,7 +31,15 @@ const ATTACKS = {
 const ordinary = fc.string({ unit: 'grapheme', maxLength: 60 }).filter((s) => !CONTROL.test(s) && !BREAK.test(s));
 const anyText = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 60 }),
-  fc.array(fc.oneof(fc.constantFrom(...Object.values(ATTACKS), '\n', '\r\n', '\u2028', '\u0085', '\t'), fc.string({ maxLength: 5 })), { maxLength: 10 }).map((a) => a.join('')),
+  fc
+    .array(
+      fc.oneof(
+        fc.constantFrom(...Object.values(ATTACKS), '\n', '\r\n', '\u2028', '\u0085', '\t'),
+        fc.string({ maxLength: 5 }),
+      ),
+      { maxLength: 10 },
+    )
+    .map((a) => a.join('')),
 );
 
 describe('safeText', () => {
@@ -74,7 +82,15 @@ describe('flatText and the one-line renderers', () => {
   it('oneLine, clip and filesText give one line with no control character, whatever the text', () => {
     fc.assert(
       fc.property(anyText, fc.integer({ min: 2, max: 80 }), (t, max) => {
-        for (const out of [flatText(t), oneLine(t, max), clip(t, max), filesText([{ path: t, added: 1, removed: 0 }, { path: t, added: 0, removed: 0 }])]) {
+        for (const out of [
+          flatText(t),
+          oneLine(t, max),
+          clip(t, max),
+          filesText([
+            { path: t, added: 1, removed: 0 },
+            { path: t, added: 0, removed: 0 },
+          ]),
+        ]) {
           expect(out).not.toMatch(CONTROL);
           expect(out).not.toMatch(BREAK);
         }

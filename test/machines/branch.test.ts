@@ -10,7 +10,10 @@ import { type BranchEmitted, branchMachine, type BranchMachineEvent } from '../.
 import { branchStep } from '../../src/machines/steps.js';
 import { counted, modelOf } from './mbt.js';
 
-const commit = (id = 'abcdef1'): BranchMachineEvent => ({ type: 'commit.recorded', data: { id, label: 'C001', title: 't', contribution: 'c', purpose: 'p', previous: 'none', files: [] } });
+const commit = (id = 'abcdef1'): BranchMachineEvent => ({
+  type: 'commit.recorded',
+  data: { id, label: 'C001', title: 't', contribution: 'c', purpose: 'p', previous: 'none', files: [] },
+});
 const events: BranchMachineEvent[] = [
   { type: 'branch.created', data: { name: 'exp', parent: 'main', purpose: 'p', hypotheses: [] } },
   commit(),
@@ -41,7 +44,15 @@ describe('branch lifecycle: model-based', () => {
         '#branch.merged': () => expect(accepted().filter((t) => t === 'branch.merged')).toHaveLength(1),
         '#branch.abandoned': () => expect(accepted().filter((t) => t === 'branch.abandoned')).toHaveLength(1),
       });
-      await path.test({ states, events: Object.fromEntries(['branch.created', 'commit.recorded', 'branch.merged', 'branch.abandoned'].map((t) => [t, ({ event }: { event: { type: string } }) => sut.send(event as BranchMachineEvent)])) });
+      await path.test({
+        states,
+        events: Object.fromEntries(
+          ['branch.created', 'commit.recorded', 'branch.merged', 'branch.abandoned'].map((t) => [
+            t,
+            ({ event }: { event: { type: string } }) => sut.send(event as BranchMachineEvent),
+          ]),
+        ),
+      });
     });
   }
 });
@@ -57,8 +68,20 @@ describe('branch lifecycle: what the machine accepts and refuses', () => {
     expect(branchStep('merged', { name: 'exp', parent: 'main' }, commit()).rejected?.code).toBe('E_BRANCH_CLOSED');
     expect(branchStep('abandoned', { name: 'exp', parent: 'main' }, events[2]!).rejected?.code).toBe('E_BRANCH_CLOSED');
     expect(branchStep('active', { name: 'exp', parent: 'main' }, events[3]!).rejected?.code).toBe('E_MERGE_SELF');
-    expect(branchStep('active', { name: 'main', parent: null }, { type: 'branch.merged', data: { branch: 'main', into: 'x', commit: 'abcdef1' } }).rejected?.code).toBe('E_MERGE_MAIN');
-    expect(branchStep('active', { name: 'main', parent: null }, { type: 'branch.abandoned', data: { branch: 'main', reason: 'r' } }).rejected?.code).toBe('E_ABANDON_MAIN');
+    expect(
+      branchStep(
+        'active',
+        { name: 'main', parent: null },
+        { type: 'branch.merged', data: { branch: 'main', into: 'x', commit: 'abcdef1' } },
+      ).rejected?.code,
+    ).toBe('E_MERGE_MAIN');
+    expect(
+      branchStep(
+        'active',
+        { name: 'main', parent: null },
+        { type: 'branch.abandoned', data: { branch: 'main', reason: 'r' } },
+      ).rejected?.code,
+    ).toBe('E_ABANDON_MAIN');
     expect(branchStep('active', { name: 'exp', parent: 'main' }, events[0]!).rejected?.code).toBe('E_BRANCH_EXISTS');
     expect(branchStep('unborn', { name: 'exp', parent: 'main' }, commit()).rejected?.code).toBe('E_BRANCH_NOT_FOUND');
   });
@@ -92,14 +115,24 @@ describe('branchStep keeps what the machine decided, and only where nothing else
     const { emittedBy } = await import('../../src/machines/effects.js');
     const events = [
       { type: 'branch.created', data: { name: 'x', parent: 'main', purpose: 'p', hypotheses: [] } },
-      { type: 'commit.recorded', data: { id: 'abcdef1', label: 'C001', title: 't', contribution: 'c', purpose: 'p', previous: '', files: [] } },
+      {
+        type: 'commit.recorded',
+        data: { id: 'abcdef1', label: 'C001', title: 't', contribution: 'c', purpose: 'p', previous: '', files: [] },
+      },
       { type: 'branch.merged', data: { branch: 'x', into: 'main' } },
       { type: 'branch.abandoned', data: { branch: 'x', reason: 'r' } },
     ] as const;
-    for (const context of [{ name: 'x', parent: 'main' }, { name: 'main', parent: null }]) {
+    for (const context of [
+      { name: 'x', parent: 'main' },
+      { name: 'main', parent: null },
+    ]) {
       for (const life of BRANCH_LIFECYCLES) {
         for (const event of events) {
-          const [next, actions] = transition(branchMachine(), branchMachine().resolveState({ value: life, context }), event as never);
+          const [next, actions] = transition(
+            branchMachine(),
+            branchMachine().resolveState({ value: life, context }),
+            event as never,
+          );
           const out = emittedBy<{ type: string }>(actions);
           for (let i = 0; i < 2; i++) {
             const step = branchStep(life, context, event as never);

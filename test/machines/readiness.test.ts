@@ -9,7 +9,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { initialTransition, SimulatedClock, transition } from 'xstate';
-import { createReadinessBarrier, readinessMachine, type ReadinessEvent, type TurnReadiness } from '../../src/machines/readiness.js';
+import {
+  createReadinessBarrier,
+  readinessMachine,
+  type ReadinessEvent,
+  type TurnReadiness,
+} from '../../src/machines/readiness.js';
 import { counted, flush, modelOf } from './mbt.js';
 
 const CAP = 1000;
@@ -26,9 +31,13 @@ describe('readiness barrier: model-based (xstate/graph paths incl. the delayed c
 
   it('has paths through every state', () => {
     const seen = new Set([...shortest, ...simple].flatMap((p) => p.steps.map((s) => JSON.stringify(s.state.value))));
-    expect([...seen].sort()).toEqual(
-      ['"ready"', '{"timedOut":"reported"}', '{"timedOut":"unreported"}', '{"waiting":"awaitHook"}', '{"waiting":"awaitTools"}'],
-    );
+    expect([...seen].sort()).toEqual([
+      '"ready"',
+      '{"timedOut":"reported"}',
+      '{"timedOut":"unreported"}',
+      '{"waiting":"awaitHook"}',
+      '{"waiting":"awaitTools"}',
+    ]);
   });
 
   for (const path of [...shortest, ...simple]) {
@@ -62,8 +71,13 @@ describe('readiness barrier: model-based (xstate/graph paths incl. the delayed c
         events: {
           SESSION_HOOK_RAN: () => barrier.sessionHookRan(),
           TOOLS_READY: () => barrier.toolsReady(),
-          TURN: async () => { turns.push(await barrier.awaitTurn()); },
-          [AFTER_CAP]: async () => { clock.increment(CAP); await flush(); },
+          TURN: async () => {
+            turns.push(await barrier.awaitTurn());
+          },
+          [AFTER_CAP]: async () => {
+            clock.increment(CAP);
+            await flush();
+          },
         },
         states,
       });
@@ -123,7 +137,10 @@ const arbCmd: fc.Arbitrary<Cmd> = fc.oneof(
 
 /** The reference: ten lines of plain state, no XState. */
 function reference(cmds: Cmd[]): TurnReadiness[] {
-  let t = 0, hook = false, tools = false, noticed = false;
+  let t = 0,
+    hook = false,
+    tools = false,
+    noticed = false;
   let phase: 'waiting' | 'timedOut' | 'ready' = 'waiting';
   const out: TurnReadiness[] = [];
   const parked: number[] = [];

@@ -32,7 +32,8 @@ describe('session lifecycle: model-based (xstate/graph paths incl. the opening c
 
   it('paths reach every state (no state in the diagram that never happens)', () => {
     const seen = new Set(paths.flatMap((p) => p.steps.map((s) => JSON.stringify(s.state.value))));
-    for (const v of ['"idle"', '"opening"', '"ready"', '"compacting"', '"degraded"', '"ended"']) expect(seen).toContain(v);
+    for (const v of ['"idle"', '"opening"', '"ready"', '"compacting"', '"degraded"', '"ended"'])
+      expect(seen).toContain(v);
   });
 
   for (const path of paths.slice(0, 60)) {
@@ -96,7 +97,13 @@ describe('session lifecycle: the pure step the engine folds agrees with an actor
   it('replaying each logged event through the signals it stands for lands where the host left the machine', () => {
     let memo = { life: 'idle', started: false, reason: '' } as Parameters<typeof sessionStep>[0];
     const logged = [];
-    for (const s of [{ type: 'START', reason: 'resume' }, { type: 'OPENED' }, { type: 'COMPACT' }, { type: 'COMPACTED' }, { type: 'SHUTDOWN', reason: 'quit' }] as SessionSignal[]) {
+    for (const s of [
+      { type: 'START', reason: 'resume' },
+      { type: 'OPENED' },
+      { type: 'COMPACT' },
+      { type: 'COMPACTED' },
+      { type: 'SHUTDOWN', reason: 'quit' },
+    ] as SessionSignal[]) {
       const step = sessionStep(memo, { host: 'claude-code', session: 's' }, [s]);
       memo = step;
       logged.push(...step.emitted);

@@ -28,7 +28,9 @@ const PYTEST = [
 describe('describeFailure', () => {
   it('pytest: the FAILED line leads, the assertion follows, progress and rulers are gone', () => {
     const d = describeFailure(PYTEST, 1_500);
-    expect(d.split('\n')[0]).toBe("FAILED tests/test_invoice.py::test_invoice_total_rounds_half_even - AssertionError: assert Decimal('10.01') == Decimal('10.00')");
+    expect(d.split('\n')[0]).toBe(
+      "FAILED tests/test_invoice.py::test_invoice_total_rounds_half_even - AssertionError: assert Decimal('10.01') == Decimal('10.00')",
+    );
     expect(d).toContain('1 failed, 213 passed');
     expect(d).toContain("E       AssertionError: assert Decimal('10.01')");
     expect(d).not.toMatch(/\.{10}|={10}|\d+%\]/);
@@ -36,11 +38,31 @@ describe('describeFailure', () => {
   });
 
   it.each([
-    ['tsc', "src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.", /^src\/a\.ts\(3,5\): error TS2322/],
-    ['rust', '   Compiling app v0.1.0\nerror[E0308]: mismatched types\n  --> src/main.rs:4:18\nerror: could not compile `app`', /^error\[E0308\]: mismatched types/],
-    ['node', 'node:internal/x:1\n    at Object.<anonymous> (/srv/a.js:3:9)\nError: ENOENT: no such file\nExit code 1', /^Error: ENOENT/],
-    ['go', '=== RUN   TestParse\n--- FAIL: TestParse (0.00s)\n    parse_test.go:12: got 3, want 4\nFAIL\nexit status 1', /^--- FAIL: TestParse/],
-    ['jest', ' FAIL  src/sum.test.ts\n  ● sum › adds\n    expect(received).toBe(expected)\n    Expected: 4\n    Received: 5', /^ ?FAIL {2}src\/sum\.test\.ts/],
+    [
+      'tsc',
+      "src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.",
+      /^src\/a\.ts\(3,5\): error TS2322/,
+    ],
+    [
+      'rust',
+      '   Compiling app v0.1.0\nerror[E0308]: mismatched types\n  --> src/main.rs:4:18\nerror: could not compile `app`',
+      /^error\[E0308\]: mismatched types/,
+    ],
+    [
+      'node',
+      'node:internal/x:1\n    at Object.<anonymous> (/srv/a.js:3:9)\nError: ENOENT: no such file\nExit code 1',
+      /^Error: ENOENT/,
+    ],
+    [
+      'go',
+      '=== RUN   TestParse\n--- FAIL: TestParse (0.00s)\n    parse_test.go:12: got 3, want 4\nFAIL\nexit status 1',
+      /^--- FAIL: TestParse/,
+    ],
+    [
+      'jest',
+      ' FAIL  src/sum.test.ts\n  ● sum › adds\n    expect(received).toBe(expected)\n    Expected: 4\n    Received: 5',
+      /^ ?FAIL {2}src\/sum\.test\.ts/,
+    ],
   ])('%s: its verdict first', (_name, text, first) => {
     expect(describeFailure(text, 1_500)).toMatch(first);
   });

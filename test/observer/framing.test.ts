@@ -81,14 +81,28 @@ describe('asProjectData', () => {
   });
 
   it('leaves text with no tag in it as it is, the words gcc-memory included', () => {
-    for (const t of ['the gcc-memory tag wraps memory', 'a search hit: the «gcc-memory» framing', 'ship it: <b>bold</b> / 3 > 2', 'ünïcödé — 日本語 🚀 ‹quoted›', 'a &amp; b &#45; c &hyphen; gcc&#45;memory']) {
+    for (const t of [
+      'the gcc-memory tag wraps memory',
+      'a search hit: the «gcc-memory» framing',
+      'ship it: <b>bold</b> / 3 > 2',
+      'ünïcödé — 日本語 🚀 ‹quoted›',
+      'a &amp; b &#45; c &hyphen; gcc&#45;memory',
+    ]) {
       expect(neutralizeTags(t)).toBe(t);
     }
-    fc.assert(fc.property(fc.string({ unit: 'grapheme', maxLength: 80 }).filter((s) => !/gcc/i.test(s)), (t) => neutralizeTags(t) === t));
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'grapheme', maxLength: 80 }).filter((s) => !/gcc/i.test(s)),
+        (t) => neutralizeTags(t) === t,
+      ),
+    );
   });
 
   it('is opened once and closed once, at the end, whatever the text', () => {
-    const piece = fc.oneof(fc.constantFrom(...LOOKALIKES, '<', '/', '>', 'gcc', 'memory', '-', '\u200b', ' ', '\n'), fc.string({ unit: 'binary', maxLength: 4 }));
+    const piece = fc.oneof(
+      fc.constantFrom(...LOOKALIKES, '<', '/', '>', 'gcc', 'memory', '-', '\u200b', ' ', '\n'),
+      fc.string({ unit: 'binary', maxLength: 4 }),
+    );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 16 }), (pieces) => {
         const framed = asProjectData(pieces.join(''));

@@ -86,7 +86,10 @@ const FLAGGED: [string, string][] = [
   ["bash -lc 'rm -rf .GCC/events'", 'rm .GCC/events'],
   ['sh -c "echo x > .GCC/y"', '> .GCC/y'],
   // Codex's apply_patch run through the shell.
-  ["apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: .GCC/log.md\n@@\n-a\n+b\n*** End Patch\nEOF", 'apply_patch .GCC/log.md'],
+  [
+    "apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: .GCC/log.md\n@@\n-a\n+b\n*** End Patch\nEOF",
+    'apply_patch .GCC/log.md',
+  ],
   ["cd .GCC && apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: x.md\n+x\n*** End Patch\nEOF", 'apply_patch x.md'],
 ];
 
@@ -173,7 +176,7 @@ const UNFLAGGED: string[] = [
   'ln -sf ../shared/config.json config.json',
   'for f in src/*.ts; do wc -l "$f"; done',
   'while read -r l; do echo "$l"; done < .GCC/log.md',
-  "case $1 in build) npm run build;; test) npm test;; esac",
+  'case $1 in build) npm run build;; test) npm test;; esac',
   'f() { ls .GCC; }; f',
   'curl -sS https://example.invalid/api | jq .',
   'docker run --rm -v "$PWD":/w -w /w node:22 npm test',
@@ -185,7 +188,7 @@ const UNFLAGGED: string[] = [
   'xargs -n1 echo < list.txt',
   'time npm test',
   'git -C ../other checkout -- .',
-  'apply_patch <<\'EOF\'\n*** Begin Patch\n*** Update File: src/a.ts\n@@\n-a\n+b\n*** End Patch\nEOF',
+  "apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: src/a.ts\n@@\n-a\n+b\n*** End Patch\nEOF",
   'echo $((1<<2))',
   'echo done; # > .GCC/x',
 ];
@@ -207,7 +210,9 @@ describe('the write guard, by table', () => {
     expect(bash('rm .GCC/log.md', `${ROOT}/src`)).toBeNull();
     expect(bash('touch x', GCC)).not.toBeNull();
     expect(bash('cat x > /tmp/y', GCC)).toBeNull();
-    expect(gccWriteReason({ tool: 'Bash', input: { command: 'rm log.md', workdir: '.GCC' }, cwd: ROOT, gccDir: GCC })).not.toBeNull();
+    expect(
+      gccWriteReason({ tool: 'Bash', input: { command: 'rm log.md', workdir: '.GCC' }, cwd: ROOT, gccDir: GCC }),
+    ).not.toBeNull();
   });
 });
 
@@ -250,7 +255,15 @@ describe('the cost of reading a command', () => {
   });
 
   it('is total on hostile input', () => {
-    for (const h of ['$('.repeat(20_000), '`'.repeat(60_000), '${'.repeat(10_000), '<<E\n'.repeat(10_000), `${'{'.repeat(30_000)}.GCC`, "$'\\", '\\']) {
+    for (const h of [
+      '$('.repeat(20_000),
+      '`'.repeat(60_000),
+      '${'.repeat(10_000),
+      '<<E\n'.repeat(10_000),
+      `${'{'.repeat(30_000)}.GCC`,
+      "$'\\",
+      '\\',
+    ]) {
       expect(() => bash(h)).not.toThrow();
     }
   });

@@ -14,7 +14,8 @@ const AKIA = 'AKIAIOSFODNN7EXAMPL3';
 const SK = 'sk-proj-4f9Qx2Lm8Zr1Tb6Yw3Nc7Vh5Kd0Sa9';
 
 /** What `grep --color=always -E 'ghp_|AKIA|sk-proj-'` prints around each match (GNU grep). */
-const grepColour = (line: string, match: string) => line.replace(match, `\u001b[01;31m\u001b[K${match}\u001b[m\u001b[K`);
+const grepColour = (line: string, match: string) =>
+  line.replace(match, `\u001b[01;31m\u001b[K${match}\u001b[m\u001b[K`);
 
 /** Everything that may sit between two characters of a token without showing. */
 const SPLITTERS = [
@@ -69,15 +70,23 @@ describe('redaction through terminal codes and invisible characters', () => {
 
   it('redacts a token split by any escape sequence or invisible character, wherever the split falls', () => {
     fc.assert(
-      fc.property(fc.constantFrom(GHP, AKIA, SK), fc.array(fc.tuple(fc.nat(60), fc.constantFrom(...SPLITTERS)), { minLength: 1, maxLength: 4 }), fc.boolean(), (token, cuts, json) => {
-        // Each code goes between two characters of the token (or at an end), not inside another code.
-        let split = token;
-        for (const [at, s] of [...cuts].map(([at, s]) => [at % (token.length + 1), s] as const).sort((a, b) => b[0] - a[0])) split = split.slice(0, at) + s + split.slice(at);
-        const line = `export SOME_VAR=1\n${split}\n`;
-        const out = redactToolText(json ? JSON.stringify({ out: line }) : line);
-        expect(out).toContain(REDACTED);
-        for (const part of [token.slice(0, 16), token.slice(-16)]) expect(out).not.toContain(part);
-      }),
+      fc.property(
+        fc.constantFrom(GHP, AKIA, SK),
+        fc.array(fc.tuple(fc.nat(60), fc.constantFrom(...SPLITTERS)), { minLength: 1, maxLength: 4 }),
+        fc.boolean(),
+        (token, cuts, json) => {
+          // Each code goes between two characters of the token (or at an end), not inside another code.
+          let split = token;
+          for (const [at, s] of [...cuts]
+            .map(([at, s]) => [at % (token.length + 1), s] as const)
+            .sort((a, b) => b[0] - a[0]))
+            split = split.slice(0, at) + s + split.slice(at);
+          const line = `export SOME_VAR=1\n${split}\n`;
+          const out = redactToolText(json ? JSON.stringify({ out: line }) : line);
+          expect(out).toContain(REDACTED);
+          for (const part of [token.slice(0, 16), token.slice(-16)]) expect(out).not.toContain(part);
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -88,7 +97,11 @@ describe('redaction through terminal codes and invisible characters', () => {
     expect(withoutTerminalCodes('C:\\users\\x and \\n and \\u0041')).toBe('C:\\users\\x and \\n and \\u0041');
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme', maxLength: 80 }), (t) => {
-        fc.pre(!/[\u001b\u0090\u0098\u009b\u009d-\u009f\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|\\u001b/i.test(t));
+        fc.pre(
+          !/[\u001b\u0090\u0098\u009b\u009d-\u009f\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|\\u001b/i.test(
+            t,
+          ),
+        );
         expect(withoutTerminalCodes(t)).toBe(t);
       }),
     );
@@ -96,7 +109,25 @@ describe('redaction through terminal codes and invisible characters', () => {
 
   it('leaves no escape, however the codes nest, so a second pass changes nothing', () => {
     const piece = fc.oneof(
-      fc.constantFrom(...SPLITTERS, '\u001b', '\u001b[', '\u009b', '[31m', '[', 'm', '\\', '\\u00', '\\u001b', '\\u001B[0m', '1b', '1b[m', 'u001b', ']0;', '\u0007', '\\'),
+      fc.constantFrom(
+        ...SPLITTERS,
+        '\u001b',
+        '\u001b[',
+        '\u009b',
+        '[31m',
+        '[',
+        'm',
+        '\\',
+        '\\u00',
+        '\\u001b',
+        '\\u001B[0m',
+        '1b',
+        '1b[m',
+        'u001b',
+        ']0;',
+        '\u0007',
+        '\\',
+      ),
       fc.string({ unit: 'binary', maxLength: 6 }),
     );
     fc.assert(
@@ -139,7 +170,12 @@ describe('redaction through terminal codes and invisible characters', () => {
 
 describe("a person's text (commit, note, objective) with terminal codes or invisible characters", () => {
   it('comes back byte for byte when it holds no secret', () => {
-    for (const text of ['fix \u001b[31mred\u001b[0m build', 'zero\u200bwidth and \u202ebidi', 'full-width：colon ＡＢＣ', `safe ${BODY.slice(0, 8)}\u200b`]) {
+    for (const text of [
+      'fix \u001b[31mred\u001b[0m build',
+      'zero\u200bwidth and \u202ebidi',
+      'full-width：colon ＡＢＣ',
+      `safe ${BODY.slice(0, 8)}\u200b`,
+    ]) {
       expect(redactSecrets(text)).toBe(text);
     }
   });

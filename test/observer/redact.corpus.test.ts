@@ -10,8 +10,10 @@ import { FALSE_POSITIVES, TRUE_POSITIVES } from './redact.corpus.js';
 const CONTEXTS: Record<string, (text: string) => string> = {
   raw: (t) => t,
   'json tool input': (t) => JSON.stringify({ tool: 'Bash', input: { command: t, description: 'run it' } }),
-  'stack trace': (t) => `Error: request failed\n    at handler (/app/src/server.ts:12:5)\n${t}\n    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)`,
-  'log line': (t) => `2025-03-03T10:12:00.000Z INFO worker[4242]: ${t}\n2025-03-03T10:12:00.001Z INFO worker[4242]: done\n`,
+  'stack trace': (t) =>
+    `Error: request failed\n    at handler (/app/src/server.ts:12:5)\n${t}\n    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)`,
+  'log line': (t) =>
+    `2025-03-03T10:12:00.000Z INFO worker[4242]: ${t}\n2025-03-03T10:12:00.001Z INFO worker[4242]: done\n`,
   'markdown fence': (t) => `Output:\n\n\`\`\`\n${t}\n\`\`\`\n`,
   'yaml block': (t) => `steps:\n  - run: |\n${t.replace(/^/gm, '      ')}\n    name: step`,
 };
@@ -54,7 +56,9 @@ describe('redaction corpus: false positives', () => {
 });
 
 describe('redaction corpus: invariants', () => {
-  const all = [...TRUE_POSITIVES.map((s) => s.text), ...FALSE_POSITIVES].flatMap((t) => Object.values(CONTEXTS).map((wrap) => wrap(t)));
+  const all = [...TRUE_POSITIVES.map((s) => s.text), ...FALSE_POSITIVES].flatMap((t) =>
+    Object.values(CONTEXTS).map((wrap) => wrap(t)),
+  );
 
   it('is idempotent on every sample', () => {
     for (const text of all) {
@@ -69,7 +73,21 @@ describe('redaction corpus: invariants', () => {
 
   it("reads the patterns of secretlint's preset from the package (a release that hides them fails here)", () => {
     const ids = new Set(PROVIDER_PATTERNS.map(([id]) => id));
-    for (const id of ['aws', 'github', 'gitlab', 'slack', 'stripe', 'sendgrid', 'npm', 'openai', 'anthropic', 'privatekey', 'basicauth', 'database-connection-string']) expect(ids, id).toContain(id);
+    for (const id of [
+      'aws',
+      'github',
+      'gitlab',
+      'slack',
+      'stripe',
+      'sendgrid',
+      'npm',
+      'openai',
+      'anthropic',
+      'privatekey',
+      'basicauth',
+      'database-connection-string',
+    ])
+      expect(ids, id).toContain(id);
     expect(ids).not.toContain('filter-comments');
   });
 

@@ -65,9 +65,15 @@ const digitalocean = 'dop' + '_v1_' + gen(HEX, 64);
 const heroku = 'HRKU' + '-AA' + gen(ALNUM + '_-', 58);
 const linear = 'lin' + '_api_' + gen(ALNUM, 40);
 const notion = 'ntn' + '_' + gen(DIGITS, 11) + gen(ALNUM, 35);
-const discord = b64('1' + gen(DIGITS, 17)).replace(/=+$/, '') + '.' + gen(ALNUM + '_-', 6) + '.' + gen(ALNUM + '_-', 38);
+const discord =
+  b64('1' + gen(DIGITS, 17)).replace(/=+$/, '') + '.' + gen(ALNUM + '_-', 6) + '.' + gen(ALNUM + '_-', 38);
 const telegram = gen(DIGITS, 10) + ':AA' + gen(ALNUM + '_-', 33);
-const jwt = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9' + '.' + b64(`{"sub":"${gen(DIGITS, 10)}","name":"Jo"}`).replace(/=+$/, '') + '.' + gen(ALNUM + '_-', 43);
+const jwt =
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9' +
+  '.' +
+  b64(`{"sub":"${gen(DIGITS, 10)}","name":"Jo"}`).replace(/=+$/, '') +
+  '.' +
+  gen(ALNUM + '_-', 43);
 const vault = 'hvs' + '.' + gen(ALNUM + '_-', 90);
 const azureAd = gen(ALNUM, 3) + '8Q~' + gen(ALNUM + '_~.-', 34);
 const azureKey = gen(B64, 86) + '==';
@@ -144,70 +150,235 @@ const tp = (kind: string, text: string, secrets: string | string[], keep?: strin
 });
 
 export const TRUE_POSITIVES: TruePositive[] = [
-  tp('aws-access-key-id', `$ env | grep AWS\nAWS_ACCESS_KEY_ID=${awsId}\nAWS_REGION=eu-west-1`, awsId, ['AWS_REGION=eu-west-1']),
-  tp('aws-secret-access-key', `[default]\naws_access_key_id = ${awsId}\naws_secret_access_key = ${awsSecret}\n`, [awsId, awsSecret], ['aws_secret_access_key = ']),
-  tp('aws-secret-access-key', `aws configure set aws_secret_access_key ${awsSecret} --profile ci`, awsSecret, ['--profile ci']),
-  tp('aws-secret-access-key', `{"Credentials": {"AccessKeyId": "${awsId.replace('AKIA', 'ASIA')}", "SecretAccessKey": "${awsSecret}", "SessionToken": "${awsSession}"}}`, [awsSecret, awsSession, awsId.replace('AKIA', 'ASIA')]),
-  tp('aws-credential-pair', `User name,Password,Access key ID,Secret access key\nci-bot,,${awsId},${awsSecret}`, [awsId, awsSecret], ['ci-bot']),
+  tp('aws-access-key-id', `$ env | grep AWS\nAWS_ACCESS_KEY_ID=${awsId}\nAWS_REGION=eu-west-1`, awsId, [
+    'AWS_REGION=eu-west-1',
+  ]),
+  tp(
+    'aws-secret-access-key',
+    `[default]\naws_access_key_id = ${awsId}\naws_secret_access_key = ${awsSecret}\n`,
+    [awsId, awsSecret],
+    ['aws_secret_access_key = '],
+  ),
+  tp('aws-secret-access-key', `aws configure set aws_secret_access_key ${awsSecret} --profile ci`, awsSecret, [
+    '--profile ci',
+  ]),
+  tp(
+    'aws-secret-access-key',
+    `{"Credentials": {"AccessKeyId": "${awsId.replace('AKIA', 'ASIA')}", "SecretAccessKey": "${awsSecret}", "SessionToken": "${awsSession}"}}`,
+    [awsSecret, awsSession, awsId.replace('AKIA', 'ASIA')],
+  ),
+  tp(
+    'aws-credential-pair',
+    `User name,Password,Access key ID,Secret access key\nci-bot,,${awsId},${awsSecret}`,
+    [awsId, awsSecret],
+    ['ci-bot'],
+  ),
   tp('aws-session-token', `export AWS_SESSION_TOKEN="${awsSession}"`, awsSession, ['AWS_SESSION_TOKEN=']),
-  tp('gcp-api-key', `curl "https://maps.googleapis.com/maps/api/geocode/json?address=Paris&key=${gcpKey}"`, gcpKey, ['maps.googleapis.com']),
-  tp('gcp-service-account', JSON.stringify({ type: 'service_account', project_id: 'demo', private_key_id: gen(HEX, 40), private_key: `-----BEGIN PRIVATE KEY-----\n${pemBody.join('\n')}\n-----END PRIVATE KEY-----\n`, client_email: 'ci@demo.iam.gserviceaccount.com' }), pemBody, ['ci@demo.iam.gserviceaccount.com']),
-  tp('azure-storage-connection-string', `AZURE_STORAGE_CONNECTION_STRING="DefaultEndpointsProtocol=https;AccountName=demo;AccountKey=${azureKey};EndpointSuffix=core.windows.net"`, azureKey, ['AccountName=demo']),
-  tp('azure-storage-key', `$ az storage account keys list -n demo\n[\n  {\n    "keyName": "key1",\n    "permissions": "FULL",\n    "value": "${azureKey}"\n  }\n]`, azureKey, ['"keyName": "key1"']),
-  tp('azure-sas', `GET https://demo.blob.core.windows.net/c/report.csv?sv=2022-11-02&ss=b&srt=o&sp=r&se=2030-01-01T00:00:00Z&sig=${azureSig} HTTP/1.1`, azureSig, ['demo.blob.core.windows.net']),
-  tp('azure-ad-client-secret', `az login --service-principal -u 0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0 --tenant contoso.onmicrosoft.com\n  "password": "${azureAd}"`, azureAd),
-  tp('azure-ad-client-secret', `Set-PSUAuthenticationMethod -Type 'OpenIDConnect' -ClientId 'app' -ClientSecret '${azureAd}'`, azureAd),
-  tp('github-token', `git push https://x-access-token:${ghs}@github.com/org/repo.git HEAD:main`, ghs, ['github.com/org/repo.git']),
-  tp('github-token', `$ gh auth status\ngithub.com\n  ✓ Logged in to github.com account bob (keyring)\n  - Token: ${ghp}`, ghp, ['Logged in']),
+  tp('gcp-api-key', `curl "https://maps.googleapis.com/maps/api/geocode/json?address=Paris&key=${gcpKey}"`, gcpKey, [
+    'maps.googleapis.com',
+  ]),
+  tp(
+    'gcp-service-account',
+    JSON.stringify({
+      type: 'service_account',
+      project_id: 'demo',
+      private_key_id: gen(HEX, 40),
+      private_key: `-----BEGIN PRIVATE KEY-----\n${pemBody.join('\n')}\n-----END PRIVATE KEY-----\n`,
+      client_email: 'ci@demo.iam.gserviceaccount.com',
+    }),
+    pemBody,
+    ['ci@demo.iam.gserviceaccount.com'],
+  ),
+  tp(
+    'azure-storage-connection-string',
+    `AZURE_STORAGE_CONNECTION_STRING="DefaultEndpointsProtocol=https;AccountName=demo;AccountKey=${azureKey};EndpointSuffix=core.windows.net"`,
+    azureKey,
+    ['AccountName=demo'],
+  ),
+  tp(
+    'azure-storage-key',
+    `$ az storage account keys list -n demo\n[\n  {\n    "keyName": "key1",\n    "permissions": "FULL",\n    "value": "${azureKey}"\n  }\n]`,
+    azureKey,
+    ['"keyName": "key1"'],
+  ),
+  tp(
+    'azure-sas',
+    `GET https://demo.blob.core.windows.net/c/report.csv?sv=2022-11-02&ss=b&srt=o&sp=r&se=2030-01-01T00:00:00Z&sig=${azureSig} HTTP/1.1`,
+    azureSig,
+    ['demo.blob.core.windows.net'],
+  ),
+  tp(
+    'azure-ad-client-secret',
+    `az login --service-principal -u 0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0 --tenant contoso.onmicrosoft.com\n  "password": "${azureAd}"`,
+    azureAd,
+  ),
+  tp(
+    'azure-ad-client-secret',
+    `Set-PSUAuthenticationMethod -Type 'OpenIDConnect' -ClientId 'app' -ClientSecret '${azureAd}'`,
+    azureAd,
+  ),
+  tp('github-token', `git push https://x-access-token:${ghs}@github.com/org/repo.git HEAD:main`, ghs, [
+    'github.com/org/repo.git',
+  ]),
+  tp(
+    'github-token',
+    `$ gh auth status\ngithub.com\n  ✓ Logged in to github.com account bob (keyring)\n  - Token: ${ghp}`,
+    ghp,
+    ['Logged in'],
+  ),
   tp('github-fine-grained-pat', `GH_TOKEN: ${ghFine}`, ghFine),
-  tp('gitlab-token', `curl --header "PRIVATE-TOKEN: ${glpat}" "https://gitlab.example.com/api/v4/projects"`, glpat, ['gitlab.example.com']),
-  tp('gitlab-runner-token', `[[runners]]\n  name = "ci"\n  url = "https://gitlab.com/"\n  token = "${glrt}"\n  executor = "docker"`, glrt, ['executor = "docker"']),
+  tp('gitlab-token', `curl --header "PRIVATE-TOKEN: ${glpat}" "https://gitlab.example.com/api/v4/projects"`, glpat, [
+    'gitlab.example.com',
+  ]),
+  tp(
+    'gitlab-runner-token',
+    `[[runners]]\n  name = "ci"\n  url = "https://gitlab.com/"\n  token = "${glrt}"\n  executor = "docker"`,
+    glrt,
+    ['executor = "docker"'],
+  ),
   tp('slack-token', `SLACK_BOT_TOKEN=${slackBot}`, slackBot),
-  tp('slack-webhook', `curl -X POST -d '{"text":"deploy done"}' https://hooks.slack.com/services/${slackHook}`, slackHook, ['hooks.slack.com/services/']),
+  tp(
+    'slack-webhook',
+    `curl -X POST -d '{"text":"deploy done"}' https://hooks.slack.com/services/${slackHook}`,
+    slackHook,
+    ['hooks.slack.com/services/'],
+  ),
   tp('stripe-key', `# .env\nSTRIPE_SECRET_KEY=${stripe}\nSTRIPE_PUBLISHABLE_KEY=pk_live_placeholder`, stripe),
-  tp('stripe-webhook-secret', `Error: No signatures found matching the expected signature for payload.\n    at Webhooks.constructEvent (node_modules/stripe/lib/Webhooks.js:41:15)\n  secret used: ${whsec}`, whsec),
+  tp(
+    'stripe-webhook-secret',
+    `Error: No signatures found matching the expected signature for payload.\n    at Webhooks.constructEvent (node_modules/stripe/lib/Webhooks.js:41:15)\n  secret used: ${whsec}`,
+    whsec,
+  ),
   tp('openai-key', `client = OpenAI(api_key="${openai}")`, openai, ['client = OpenAI(api_key=']),
-  tp('anthropic-key', `POST /v1/messages HTTP/1.1\nHost: api.anthropic.com\nx-api-key: ${anthropic}\nanthropic-version: 2023-06-01`, anthropic, ['anthropic-version: 2023-06-01']),
+  tp(
+    'anthropic-key',
+    `POST /v1/messages HTTP/1.1\nHost: api.anthropic.com\nx-api-key: ${anthropic}\nanthropic-version: 2023-06-01`,
+    anthropic,
+    ['anthropic-version: 2023-06-01'],
+  ),
   tp('huggingface-token', `$ huggingface-cli login --token ${hf} --add-to-git-credential`, hf),
   tp('huggingface-token', `HF_TOKEN ${hf}`, hf),
-  tp('npm-token', `$ cat ~/.npmrc\n//registry.npmjs.org/:_authToken=${npm}\nalways-auth=true`, npm, ['always-auth=true']),
+  tp('npm-token', `$ cat ~/.npmrc\n//registry.npmjs.org/:_authToken=${npm}\nalways-auth=true`, npm, [
+    'always-auth=true',
+  ]),
   tp('pypi-token', `[pypi]\n  username = __token__\n  password = ${pypi}`, pypi, ['username = __token__']),
   tp('rubygems-token', `---\n:rubygems_api_key: ${rubygems}`, rubygems),
-  tp('nuget-api-key', `dotnet nuget push Demo.1.0.0.nupkg --api-key ${nuget} --source https://api.nuget.org/v3/index.json`, nuget, ['api.nuget.org']),
-  tp('nuget-config-password', `<packageSourceCredentials>\n  <github>\n    <add key="Username" value="bob" />\n    <add key="ClearTextPassword" value="${password}" />\n  </github>\n</packageSourceCredentials>`, password, ['value="bob"']),
-  tp('docker-hub-token', `$ docker login -u bob -p ${dockerPat} registry-1.docker.io\nWARNING! Using --password via the CLI is insecure.`, dockerPat, ['docker login -u bob -p']),
-  tp('docker-config-auth', `{\n  "auths": {\n    "https://index.docker.io/v1/": {\n      "auth": "${b64(`bob:${password}`)}"\n    }\n  }\n}`, [b64(`bob:${password}`), password]),
+  tp(
+    'nuget-api-key',
+    `dotnet nuget push Demo.1.0.0.nupkg --api-key ${nuget} --source https://api.nuget.org/v3/index.json`,
+    nuget,
+    ['api.nuget.org'],
+  ),
+  tp(
+    'nuget-config-password',
+    `<packageSourceCredentials>\n  <github>\n    <add key="Username" value="bob" />\n    <add key="ClearTextPassword" value="${password}" />\n  </github>\n</packageSourceCredentials>`,
+    password,
+    ['value="bob"'],
+  ),
+  tp(
+    'docker-hub-token',
+    `$ docker login -u bob -p ${dockerPat} registry-1.docker.io\nWARNING! Using --password via the CLI is insecure.`,
+    dockerPat,
+    ['docker login -u bob -p'],
+  ),
+  tp(
+    'docker-config-auth',
+    `{\n  "auths": {\n    "https://index.docker.io/v1/": {\n      "auth": "${b64(`bob:${password}`)}"\n    }\n  }\n}`,
+    [b64(`bob:${password}`), password],
+  ),
   tp('twilio', `TWILIO_API_KEY=${twilio}\nTWILIO_AUTH_TOKEN=${gen(HEX, 32)}`, twilio),
   tp('sendgrid', `sg = SendGridAPIClient('${sendgrid}')`, sendgrid),
-  tp('mailgun', `requests.post("https://api.mailgun.net/v3/mg.example.com/messages", auth=("api", "${mailgun}"))`, mailgun),
+  tp(
+    'mailgun',
+    `requests.post("https://api.mailgun.net/v3/mg.example.com/messages", auth=("api", "${mailgun}"))`,
+    mailgun,
+  ),
   tp('shopify', `X-Shopify-Access-Token: ${shopify}`, shopify),
   tp('databricks', `databricks configure --host https://adb-1.azuredatabricks.net --token ${databricks}`, databricks),
   tp('digitalocean', `doctl auth init --access-token ${digitalocean}`, digitalocean),
   tp('heroku', `heroku config:set HEROKU_API_KEY=${heroku} -a demo`, heroku),
-  tp('heroku-netrc', `machine api.heroku.com\n  login bob@example.com\n  password ${heroku}\nmachine git.heroku.com\n  login bob@example.com\n  password ${password}`, [heroku, password], ['login bob@example.com']),
+  tp(
+    'heroku-netrc',
+    `machine api.heroku.com\n  login bob@example.com\n  password ${heroku}\nmachine git.heroku.com\n  login bob@example.com\n  password ${password}`,
+    [heroku, password],
+    ['login bob@example.com'],
+  ),
   tp('linear', `const linear = new LinearClient({ apiKey: "${linear}" });`, linear),
   tp('notion', `NOTION_TOKEN=${notion} node sync.js`, notion),
   tp('discord-bot-token', `client.login('${discord}');`, discord),
-  tp('telegram-bot-token', `requests.get("https://api.telegram.org/bot${telegram}/sendMessage?chat_id=42&text=hi")`, telegram, ['api.telegram.org/bot']),
-  tp('jwt', `HTTP/1.1 200 OK\nSet-Cookie: session=${jwt}; Path=/; HttpOnly; Secure\nContent-Type: application/json`, jwt, ['Path=/', 'Content-Type: application/json']),
-  tp('vault-token', `export VAULT_ADDR=https://vault:8200\nvault login ${vault}`, vault, ['VAULT_ADDR=https://vault:8200']),
-  tp('pem-private-key', `$ cat id_rsa\n-----BEGIN RSA PRIVATE KEY-----\n${pemBody.join('\n')}\n-----END RSA PRIVATE KEY-----\n$ ls`, pemBody, ['$ ls']),
-  tp('ssh-private-key', `-----BEGIN OPENSSH PRIVATE KEY-----\n${pemBody.slice(0, 3).join('\n')}\n-----END OPENSSH PRIVATE KEY-----`, pemBody.slice(0, 3)),
-  tp('pgp-private-key', `-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n${pemBody.slice(2).join('\n')}\n=AbCd\n-----END PGP PRIVATE KEY BLOCK-----`, pemBody.slice(2)),
-  tp('pem-json-escaped', `{"tls": {"key": "-----BEGIN EC PRIVATE KEY-----\\n${pemBody[0]}\\n${pemBody[1]}\\n-----END EC PRIVATE KEY-----\\n"}}`, [pemBody[0]!, pemBody[1]!]),
-  tp('database-url', `DATABASE_URL=postgres://app:${dbPassword}@db.internal:5432/app?sslmode=require`, dbPassword, ['postgres://app:', '@db.internal:5432/app']),
-  tp('database-url', `Error: connect ECONNREFUSED\n    at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1555:16)\n  url: 'mysql://root:${dbPassword}@127.0.0.1:3306/shop'`, dbPassword, ['mysql://root:', '@127.0.0.1:3306/shop']),
-  tp('database-url', `mongosh "mongodb+srv://admin:${dbPassword}@cluster0.ab1cd.mongodb.net/test"`, dbPassword, ['cluster0.ab1cd.mongodb.net']),
+  tp(
+    'telegram-bot-token',
+    `requests.get("https://api.telegram.org/bot${telegram}/sendMessage?chat_id=42&text=hi")`,
+    telegram,
+    ['api.telegram.org/bot'],
+  ),
+  tp(
+    'jwt',
+    `HTTP/1.1 200 OK\nSet-Cookie: session=${jwt}; Path=/; HttpOnly; Secure\nContent-Type: application/json`,
+    jwt,
+    ['Path=/', 'Content-Type: application/json'],
+  ),
+  tp('vault-token', `export VAULT_ADDR=https://vault:8200\nvault login ${vault}`, vault, [
+    'VAULT_ADDR=https://vault:8200',
+  ]),
+  tp(
+    'pem-private-key',
+    `$ cat id_rsa\n-----BEGIN RSA PRIVATE KEY-----\n${pemBody.join('\n')}\n-----END RSA PRIVATE KEY-----\n$ ls`,
+    pemBody,
+    ['$ ls'],
+  ),
+  tp(
+    'ssh-private-key',
+    `-----BEGIN OPENSSH PRIVATE KEY-----\n${pemBody.slice(0, 3).join('\n')}\n-----END OPENSSH PRIVATE KEY-----`,
+    pemBody.slice(0, 3),
+  ),
+  tp(
+    'pgp-private-key',
+    `-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n${pemBody.slice(2).join('\n')}\n=AbCd\n-----END PGP PRIVATE KEY BLOCK-----`,
+    pemBody.slice(2),
+  ),
+  tp(
+    'pem-json-escaped',
+    `{"tls": {"key": "-----BEGIN EC PRIVATE KEY-----\\n${pemBody[0]}\\n${pemBody[1]}\\n-----END EC PRIVATE KEY-----\\n"}}`,
+    [pemBody[0]!, pemBody[1]!],
+  ),
+  tp('database-url', `DATABASE_URL=postgres://app:${dbPassword}@db.internal:5432/app?sslmode=require`, dbPassword, [
+    'postgres://app:',
+    '@db.internal:5432/app',
+  ]),
+  tp(
+    'database-url',
+    `Error: connect ECONNREFUSED\n    at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1555:16)\n  url: 'mysql://root:${dbPassword}@127.0.0.1:3306/shop'`,
+    dbPassword,
+    ['mysql://root:', '@127.0.0.1:3306/shop'],
+  ),
+  tp('database-url', `mongosh "mongodb+srv://admin:${dbPassword}@cluster0.ab1cd.mongodb.net/test"`, dbPassword, [
+    'cluster0.ab1cd.mongodb.net',
+  ]),
   tp('database-url', `REDIS_URL=redis://:${dbPassword}@cache:6379/0`, dbPassword, ['@cache:6379/0']),
-  tp('git-url-credentials', `$ git clone https://bob:${glpat}@gitlab.com/team/app.git\nCloning into 'app'...`, glpat, ["Cloning into 'app'"]),
-  tp('basic-auth', `GET /api HTTP/1.1\nHost: example.com\nAuthorization: Basic ${b64(`bob:${password}`)}\nAccept: */*`, [b64(`bob:${password}`), password], ['Authorization: Basic', 'Accept: */*']),
-  tp('bearer-auth', `curl -s -H "Authorization: Bearer ${jwt}" https://api.example.com/v1/me`, jwt, ['Authorization: Bearer']),
-  tp('curl-user', `curl -u deploy:${password} https://artifacts.example.com/upload -T build.zip`, password, ['curl -u deploy:', '-T build.zip']),
+  tp('git-url-credentials', `$ git clone https://bob:${glpat}@gitlab.com/team/app.git\nCloning into 'app'...`, glpat, [
+    "Cloning into 'app'",
+  ]),
+  tp(
+    'basic-auth',
+    `GET /api HTTP/1.1\nHost: example.com\nAuthorization: Basic ${b64(`bob:${password}`)}\nAccept: */*`,
+    [b64(`bob:${password}`), password],
+    ['Authorization: Basic', 'Accept: */*'],
+  ),
+  tp('bearer-auth', `curl -s -H "Authorization: Bearer ${jwt}" https://api.example.com/v1/me`, jwt, [
+    'Authorization: Bearer',
+  ]),
+  tp('curl-user', `curl -u deploy:${password} https://artifacts.example.com/upload -T build.zip`, password, [
+    'curl -u deploy:',
+    '-T build.zip',
+  ]),
   tp('curl-user', `curl --user=deploy:${password} https://artifacts.example.com/`, password),
   tp('mysql-password', `mysql -h db -uroot -p${password} shop -e "select 1"`, password, ['-e "select 1"']),
   tp('mysql-password', `mysqldump -u root -p'${password}' --all-databases > dump.sql`, password),
   tp('mysql-password', `mysql --user=root --password=${password} shop`, password),
-  tp('sshpass', `sshpass -p '${password}' ssh -o StrictHostKeyChecking=no deploy@10.0.0.5 uptime`, password, ['deploy@10.0.0.5']),
+  tp('sshpass', `sshpass -p '${password}' ssh -o StrictHostKeyChecking=no deploy@10.0.0.5 uptime`, password, [
+    'deploy@10.0.0.5',
+  ]),
   tp('docker-login-password', `docker login registry.example.com -u ci -p ${password}`, password),
   tp('redis-cli-password', `redis-cli -h cache -a ${password} PING`, password, ['PING']),
   tp('cli-password-flag', `psql-wrapper --host db --password ${password} --dbname app`, password, ['--dbname app']),
@@ -216,22 +387,70 @@ export const TRUE_POSITIVES: TruePositive[] = [
   tp('openssl-passin', `openssl rsa -in key.pem -passin pass:${password} -out plain.pem`, password, ['-out plain.pem']),
   tp('ssh-keygen-passphrase', `ssh-keygen -t ed25519 -N '${password}' -f ~/.ssh/deploy`, password),
   tp('gh-secret-body', `gh secret set NPM_TOKEN --body "${npm}" --repo org/app`, npm, ['--repo org/app']),
-  tp('kubectl-from-literal', `kubectl create secret generic api --from-literal=apiKey=${gen(ALNUM, 30)} --from-literal=dsn=${dbPassword}`, dbPassword, ['--from-literal=apiKey=']),
+  tp(
+    'kubectl-from-literal',
+    `kubectl create secret generic api --from-literal=apiKey=${gen(ALNUM, 30)} --from-literal=dsn=${dbPassword}`,
+    dbPassword,
+    ['--from-literal=apiKey='],
+  ),
   tp('env-password', `$ PGPASSWORD=${dbPassword} psql -h db -U app -c 'select 1'`, dbPassword, ['psql -h db -U app']),
-  tp('env-export', `export DB_PASSWORD='${password}'\nexport API_SECRET=${gen(ALNUM, 40)}`, password, ['export DB_PASSWORD=']),
+  tp('env-export', `export DB_PASSWORD='${password}'\nexport API_SECRET=${gen(ALNUM, 40)}`, password, [
+    'export DB_PASSWORD=',
+  ]),
   tp('env-pat', `$ az devops login\nAZURE_DEVOPS_EXT_PAT=${azdoPat}`, azdoPat, ['$ az devops login']),
-  tp('passphrase-line', `$ cat vault.txt\npassword: correct horse battery staple\nuser: bob`, ['correct horse', 'battery staple'], ['user: bob']),
+  tp(
+    'passphrase-line',
+    `$ cat vault.txt\npassword: correct horse battery staple\nuser: bob`,
+    ['correct horse', 'battery staple'],
+    ['user: bob'],
+  ),
   tp('passphrase-line', `passphrase=correct horse battery staple`, ['correct horse', 'battery staple']),
-  tp('keyword-punctuated-value', `SECRET_KEY = Zx9!abc(def)ghi\nDEBUG = False`, ['Zx9!abc', '(def)ghi'], ['DEBUG = False']),
+  tp(
+    'keyword-punctuated-value',
+    `SECRET_KEY = Zx9!abc(def)ghi\nDEBUG = False`,
+    ['Zx9!abc', '(def)ghi'],
+    ['DEBUG = False'],
+  ),
   tp('keyword-punctuated-value', `DJANGO_SECRET_KEY = django-insecure-(k3y)!@#x`, ['django-insecure', '(k3y)!@#x']),
-  tp('env-file', `NODE_ENV=production\nJWT_SECRET=${gen(ALNUM, 48)}\nSESSION_SECRET="${password}"\nPORT=3000`, password, ['NODE_ENV=production', 'PORT=3000']),
-  tp('json-api-key', `{"service": "maps", "api_key": "${gen(ALNUM, 32)}", "client_secret": "${password}"}`, password, ['"service": "maps"']),
-  tp('yaml-secret', `database:\n  host: db.internal\n  username: app\n  password: ${dbPassword}\nsmtp:\n  password: "${password}"`, [dbPassword, password], ['username: app']),
-  tp('toml-secret', `[auth]\nsecret_key = "${password}"\nissuer = "https://auth.example.com"`, password, ['issuer = "https://auth.example.com"']),
-  tp('properties-secret', `spring.datasource.url=jdbc:postgresql://db:5432/app\nspring.datasource.password=${dbPassword}`, dbPassword, ['jdbc:postgresql://db:5432/app']),
-  tp('php-define', `define( 'DB_PASSWORD', '${password}' );\ndefine( 'AUTH_KEY', '${gen(ALNUM + '!@#', 64)}' );`, password, ["define( 'DB_PASSWORD', '"]),
-  tp('maven-settings', `<server>\n  <id>nexus</id>\n  <username>deploy</username>\n  <password>${password}</password>\n</server>`, password, ['<username>deploy</username>']),
-  tp('cookie-header', `Cookie: _ga=GA1.2.3; sessionid=${gen(ALNUM, 32)}x; csrftoken=${password}`, password, ['Cookie: _ga=']),
+  tp(
+    'env-file',
+    `NODE_ENV=production\nJWT_SECRET=${gen(ALNUM, 48)}\nSESSION_SECRET="${password}"\nPORT=3000`,
+    password,
+    ['NODE_ENV=production', 'PORT=3000'],
+  ),
+  tp('json-api-key', `{"service": "maps", "api_key": "${gen(ALNUM, 32)}", "client_secret": "${password}"}`, password, [
+    '"service": "maps"',
+  ]),
+  tp(
+    'yaml-secret',
+    `database:\n  host: db.internal\n  username: app\n  password: ${dbPassword}\nsmtp:\n  password: "${password}"`,
+    [dbPassword, password],
+    ['username: app'],
+  ),
+  tp('toml-secret', `[auth]\nsecret_key = "${password}"\nissuer = "https://auth.example.com"`, password, [
+    'issuer = "https://auth.example.com"',
+  ]),
+  tp(
+    'properties-secret',
+    `spring.datasource.url=jdbc:postgresql://db:5432/app\nspring.datasource.password=${dbPassword}`,
+    dbPassword,
+    ['jdbc:postgresql://db:5432/app'],
+  ),
+  tp(
+    'php-define',
+    `define( 'DB_PASSWORD', '${password}' );\ndefine( 'AUTH_KEY', '${gen(ALNUM + '!@#', 64)}' );`,
+    password,
+    ["define( 'DB_PASSWORD', '"],
+  ),
+  tp(
+    'maven-settings',
+    `<server>\n  <id>nexus</id>\n  <username>deploy</username>\n  <password>${password}</password>\n</server>`,
+    password,
+    ['<username>deploy</username>'],
+  ),
+  tp('cookie-header', `Cookie: _ga=GA1.2.3; sessionid=${gen(ALNUM, 32)}x; csrftoken=${password}`, password, [
+    'Cookie: _ga=',
+  ]),
   // secretlint's preset (redact-provider.ts) supplies these shapes.
   tp('openai-key', `OPENAI_API_KEY=${openaiLegacy}`, openaiLegacy),
   tp('stripe-restricted-key', `stripe.api_key = '${stripeRestricted}'`, stripeRestricted),
@@ -249,32 +468,67 @@ export const TRUE_POSITIVES: TruePositive[] = [
   tp('api-key-env', `API_KEY=${cliKey}`, cliKey, ['API_KEY=']),
   tp('yaml-secret', `app:\n  secret: ${cliToken}\n  name: web`, cliToken, ['name: web']),
   tp('full-width-colon', `password：${password}`, password, ['password：']),
-  tp('powershell-secure-string', `$pw = ConvertTo-SecureString "${password}" -AsPlainText -Force`, password, ['-AsPlainText -Force']),
+  tp('powershell-secure-string', `$pw = ConvertTo-SecureString "${password}" -AsPlainText -Force`, password, [
+    '-AsPlainText -Force',
+  ]),
   tp('powershell-secure-string', `ConvertTo-SecureString -String '${password}' -AsPlainText -Force`, password),
-  tp('url-encoded', `curl "https://api.example.com/login?form=password%3D${encodeURIComponent(password)}%26user%3Dbob"`, [password, encodeURIComponent(password)], ['api.example.com']),
+  tp(
+    'url-encoded',
+    `curl "https://api.example.com/login?form=password%3D${encodeURIComponent(password)}%26user%3Dbob"`,
+    [password, encodeURIComponent(password)],
+    ['api.example.com'],
+  ),
   tp('url-encoded', `redirect_uri=postgres%3A%2F%2Fapp%3A${dbPassword}%40db%2Fapp`, dbPassword),
   tp('branch-name', `feature/${ghp}-fix`, ghp, ['feature/']),
   tp('file-path', `secrets/${awsId}.txt`, awsId, ['secrets/', '.txt']),
   ...PREFIXED.map(([kind, token]) => tp(kind, `found ${token} in the output`, token, ['in the output'])),
-  tp('npm-config-set', `npm config set //npm.example.com/:_authToken ${cliToken}`, cliToken, ['npm config set //npm.example.com/:_authToken']),
-  tp('slack-webhook', `curl -d @msg.json https://hooks.slack.com/services/T0${slackHook.slice(2, 9)}/B0${slackHook.slice(12)}`, slackHook.slice(12), ['hooks.slack.com/services/']),
+  tp('npm-config-set', `npm config set //npm.example.com/:_authToken ${cliToken}`, cliToken, [
+    'npm config set //npm.example.com/:_authToken',
+  ]),
+  tp(
+    'slack-webhook',
+    `curl -d @msg.json https://hooks.slack.com/services/T0${slackHook.slice(2, 9)}/B0${slackHook.slice(12)}`,
+    slackHook.slice(12),
+    ['hooks.slack.com/services/'],
+  ),
   tp('mongo-password', `mongosh --host db -u admin -p ${password} admin`, password, ['admin']),
   tp('zip-password', `zip -P ${password} -r backup.zip data/`, password, ['-r backup.zip data/']),
   tp('7z-password', `7z a -p${password} backup.7z data/`, password),
   tp('httpie-auth', `http -a bob:${password} https://api.example.com/me`, password, ['bob:']),
   tp('smbclient-password', `smbclient //fs/share -U bob%${password}`, password, ['bob%']),
   tp('npmrc-auth', `registry=https://npm.example.com/\n_auth=${b64(`bob:${password}`)}`, b64(`bob:${password}`)),
-  tp('putty-private-key', `PuTTY-User-Key-File-3: ssh-rsa\nPrivate-Lines: 2\n${pemBody[0]}\n${pemBody[1]}\nPrivate-MAC: 0a1b`, [pemBody[0]!, pemBody[1]!]),
-  tp('connection-string', `Server=db;Database=app;User Id=sa;Password=${password};Encrypt=true`, password, ['User Id=sa']),
+  tp(
+    'putty-private-key',
+    `PuTTY-User-Key-File-3: ssh-rsa\nPrivate-Lines: 2\n${pemBody[0]}\n${pemBody[1]}\nPrivate-MAC: 0a1b`,
+    [pemBody[0]!, pemBody[1]!],
+  ),
+  tp('connection-string', `Server=db;Database=app;User Id=sa;Password=${password};Encrypt=true`, password, [
+    'User Id=sa',
+  ]),
   tp('authorization-header', `Authorization: ${cliKey}`, cliKey, ['Authorization: ']),
-  tp('signed-url-signature', `https://b.s3.amazonaws.com/k?X-Amz-Expires=60&X-Amz-Signature=${amzSig}`, amzSig, ['X-Amz-Expires=60']),
-  tp('webhook-url', `https://discord.com/api/webhooks/123456789012345678/${discordHook}`, discordHook, ['discord.com/api/webhooks/']),
+  tp('signed-url-signature', `https://b.s3.amazonaws.com/k?X-Amz-Expires=60&X-Amz-Signature=${amzSig}`, amzSig, [
+    'X-Amz-Expires=60',
+  ]),
+  tp('webhook-url', `https://discord.com/api/webhooks/123456789012345678/${discordHook}`, discordHook, [
+    'discord.com/api/webhooks/',
+  ]),
   tp('base64-github-token', `$ echo ${b64(ghp)} | base64 -d`, [b64(ghp), ghp], ['| base64 -d']),
-  tp('base64-wrapped-lines', `$ base64 token.txt\n${wrapped(`${ghFine}\n`)}`, [ghFine, ...wrapped(`${ghFine}\n`).split('\n')]),
-  tp('k8s-secret-data', `apiVersion: v1\nkind: Secret\nmetadata:\n  name: app\ntype: Opaque\ndata:\n  DATABASE_URL: ${b64(`postgres://app:${dbPassword}@db/app`)}\n  .dockerconfigjson: ${b64(JSON.stringify({ auths: { 'ghcr.io': { auth: b64(`bob:${ghp}`) } } }))}`, [dbPassword, ghp, b64(`postgres://app:${dbPassword}@db/app`)], ['name: app']),
+  tp('base64-wrapped-lines', `$ base64 token.txt\n${wrapped(`${ghFine}\n`)}`, [
+    ghFine,
+    ...wrapped(`${ghFine}\n`).split('\n'),
+  ]),
+  tp(
+    'k8s-secret-data',
+    `apiVersion: v1\nkind: Secret\nmetadata:\n  name: app\ntype: Opaque\ndata:\n  DATABASE_URL: ${b64(`postgres://app:${dbPassword}@db/app`)}\n  .dockerconfigjson: ${b64(JSON.stringify({ auths: { 'ghcr.io': { auth: b64(`bob:${ghp}`) } } }))}`,
+    [dbPassword, ghp, b64(`postgres://app:${dbPassword}@db/app`)],
+    ['name: app'],
+  ),
 ];
 
-const pngBytes = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(gen(B64, 600), 'latin1')]);
+const pngBytes = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  Buffer.from(gen(B64, 600), 'latin1'),
+]);
 
 /** Ordinary text, code and tool output that must come out unchanged. */
 export const FALSE_POSITIVES: string[] = [

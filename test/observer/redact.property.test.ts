@@ -15,7 +15,9 @@ const B64 = ALNUM + '+/';
 
 /** Secrets shaped like the real ones, each family with its own body alphabet. */
 const secret = fc.oneof(
-  fc.tuple(fc.constantFrom('sk-', 'sk-proj-', 'sk-ant-api03-'), chars(ALNUM + '_-', 20, 60), chars(DIGITS, 1, 3)).map(([p, b, d]) => p + d + b),
+  fc
+    .tuple(fc.constantFrom('sk-', 'sk-proj-', 'sk-ant-api03-'), chars(ALNUM + '_-', 20, 60), chars(DIGITS, 1, 3))
+    .map(([p, b, d]) => p + d + b),
   fc.tuple(fc.constantFrom('ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'), chars(ALNUM, 36, 36)).map(([p, b]) => p + b),
   chars(ALNUM + '_', 40, 82).map((b) => `github_pat_${b}`),
   fc.tuple(fc.constantFrom('AKIA', 'ASIA'), chars(UPPER_NUM, 16, 16)).map(([p, b]) => p + b),
@@ -24,7 +26,9 @@ const secret = fc.oneof(
   fc.tuple(fc.constantFrom('sk_live_', 'rk_test_'), chars(ALNUM, 24, 40)).map(([p, b]) => p + b),
   chars(ALNUM, 36, 36).map((b) => `npm_${b}`),
   chars(ALNUM + '-', 20, 20).map((b) => `glpat-${b}`),
-  fc.tuple(chars(ALNUM, 10, 30), chars(ALNUM, 10, 60), chars(ALNUM + '_-', 20, 40)).map(([a, b, c]) => `eyJ${a}.eyJ${b}.${c}`),
+  fc
+    .tuple(chars(ALNUM, 10, 30), chars(ALNUM, 10, 60), chars(ALNUM + '_-', 20, 40))
+    .map(([a, b, c]) => `eyJ${a}.eyJ${b}.${c}`),
   // The families the issue found leaking, and more provider shapes.
   chars(LETTERS, 34, 34).map((b) => `hf_${b}`),
   chars(ALNUM + '_-', 27, 27).map((b) => `dckr_pat_${b}`),
@@ -39,9 +43,9 @@ const secret = fc.oneof(
   fc.tuple(chars(DIGITS, 8, 10), chars(ALNUM + '_-', 33, 33)).map(([id, b]) => `${id}:AA${b}`),
   chars(UPPER_NUM, 58, 58).map((b) => `AGE-SECRET-KEY-1${b}`),
   fc.tuple(chars(ALNUM, 3, 3), chars(DIGITS, 1, 1), chars(ALNUM + '_~.-', 34, 34)).map(([a, d, b]) => `${a}${d}Q~${b}`),
-  fc.tuple(chars(DIGITS, 17, 17), chars(ALNUM + '_-', 6, 6), chars(ALNUM + '_-', 38, 38)).map(
-    ([id, t, h]) => `${Buffer.from(`1${id}`).toString('base64').replace(/=+$/, '')}.${t}.${h}`,
-  ),
+  fc
+    .tuple(chars(DIGITS, 17, 17), chars(ALNUM + '_-', 6, 6), chars(ALNUM + '_-', 38, 38))
+    .map(([id, t, h]) => `${Buffer.from(`1${id}`).toString('base64').replace(/=+$/, '')}.${t}.${h}`),
 );
 
 /** Passwords for command lines: no shell metacharacters or quotes, always a digit. */
@@ -111,21 +115,49 @@ describe('redactSecrets', () => {
   });
 
   it('removes values of password= / token= style assignments, quoted or bare', () => {
-    const key = fc.constantFrom('password', 'PASSWORD', 'db_password', 'SMTP_PASSWORD', 'passwd', 'pwd', 'token', 'GITHUB_TOKEN', 'api_key', 'API-KEY', 'apiKey', 'client_secret', 'secret', 'access_key', 'auth_token', 'passphrase');
+    const key = fc.constantFrom(
+      'password',
+      'PASSWORD',
+      'db_password',
+      'SMTP_PASSWORD',
+      'passwd',
+      'pwd',
+      'token',
+      'GITHUB_TOKEN',
+      'api_key',
+      'API-KEY',
+      'apiKey',
+      'client_secret',
+      'secret',
+      'access_key',
+      'auth_token',
+      'passphrase',
+    );
     const sep = fc.constantFrom('=', ': ', ' = ', ':');
     // A value that is just `$NAME` or `%NAME%` is a variable reference, which is kept (it leaks
     // nothing); one shaped like `obj.field` is a member read in code (a documented trade-off).
     const notReference = (v: string) =>
-      !/^\$[A-Za-z_][A-Za-z0-9_]*$/.test(v) && !/^%[A-Za-z_][A-Za-z0-9_]*%$/.test(v) && !/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(v);
+      !/^\$[A-Za-z_][A-Za-z0-9_]*$/.test(v) &&
+      !/^%[A-Za-z_][A-Za-z0-9_]*%$/.test(v) &&
+      !/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(v);
     const bareValue = chars(ALNUM + '!@#$%^*+/~.', 8, 40).filter(notReference);
     const quotedValue = fc
       .tuple(fc.constantFrom('"', "'"), chars(ALNUM + ' !@#$%^*+/~.,;', 8, 40).filter(notReference))
       .map(([q, v]) => ({ q, v }));
     fc.assert(
-      fc.property(key, sep, fc.oneof(bareValue.map((v) => ({ q: '', v })), quotedValue), around, (keyName, s, { q, v }, post) => {
-        const out = redactSecrets(`export ${keyName}${s}${q}${v}${q}\n${post}`);
-        expect(out).not.toContain(v);
-      }),
+      fc.property(
+        key,
+        sep,
+        fc.oneof(
+          bareValue.map((v) => ({ q: '', v })),
+          quotedValue,
+        ),
+        around,
+        (keyName, s, { q, v }, post) => {
+          const out = redactSecrets(`export ${keyName}${s}${q}${v}${q}\n${post}`);
+          expect(out).not.toContain(v);
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -188,10 +220,47 @@ describe('redactSecrets', () => {
 
   it('is idempotent on arbitrary text', () => {
     const fragment = fc.constantFrom(
-      'password=', 'token: ', 'Bearer ', 'Basic ', 'sk-', '-----BEGIN PRIVATE KEY-----', '://u:', '@', '"', "'", ' ', '\n', '\\n', REDACTED,
-      'mysql -p', 'sshpass -p ', ' --password ', 'curl -u u:', 'AccountKey=', ';Pwd=', 'machine h login u password ', 'Cookie: a=',
-      'Authorization: ', 'ghp_', 'Z2hwX', '=', ':', ',', '`',
-      'SECRET_KEY = ', 'passphrase: ', '(', ')', '[', ']', '&', ';', '.', '\u001b[31m', '\u200b', '\\u001b[m',
+      'password=',
+      'token: ',
+      'Bearer ',
+      'Basic ',
+      'sk-',
+      '-----BEGIN PRIVATE KEY-----',
+      '://u:',
+      '@',
+      '"',
+      "'",
+      ' ',
+      '\n',
+      '\\n',
+      REDACTED,
+      'mysql -p',
+      'sshpass -p ',
+      ' --password ',
+      'curl -u u:',
+      'AccountKey=',
+      ';Pwd=',
+      'machine h login u password ',
+      'Cookie: a=',
+      'Authorization: ',
+      'ghp_',
+      'Z2hwX',
+      '=',
+      ':',
+      ',',
+      '`',
+      'SECRET_KEY = ',
+      'passphrase: ',
+      '(',
+      ')',
+      '[',
+      ']',
+      '&',
+      ';',
+      '.',
+      '\u001b[31m',
+      '\u200b',
+      '\\u001b[m',
     );
     const text = fc.oneof(
       fc.string({ unit: 'binary', maxLength: 300 }),
@@ -210,7 +279,23 @@ describe('redactSecrets', () => {
 
   it('leaves ordinary identifiers, hashes and data alone, however they are joined', () => {
     const camel = fc
-      .array(fc.constantFrom('handle', 'Request', 'Token', 'Refresh', 'Password', 'Reset', 'User', 'Field', 'Secret', 'Manager', 'Key', 'Auth'), { minLength: 2, maxLength: 6 })
+      .array(
+        fc.constantFrom(
+          'handle',
+          'Request',
+          'Token',
+          'Refresh',
+          'Password',
+          'Reset',
+          'User',
+          'Field',
+          'Secret',
+          'Manager',
+          'Key',
+          'Auth',
+        ),
+        { minLength: 2, maxLength: 6 },
+      )
       .map((a) => a.join(''));
     const ordinary = fc.oneof(
       fc.uuid(),
@@ -221,7 +306,15 @@ describe('redactSecrets', () => {
       chars(HEX, 6, 6).map((h) => `#${h}`),
       camel,
       camel.map((c) => `${c}()`),
-      fc.constantFrom('--password-stdin', 'mysql -p', 'Bearer ${TOKEN}', '$GITHUB_TOKEN', '${{ secrets.NPM_TOKEN }}', 'ls -l', 'npm ci'),
+      fc.constantFrom(
+        '--password-stdin',
+        'mysql -p',
+        'Bearer ${TOKEN}',
+        '$GITHUB_TOKEN',
+        '${{ secrets.NPM_TOKEN }}',
+        'ls -l',
+        'npm ci',
+      ),
     );
     fc.assert(
       fc.property(fc.array(fc.tuple(ordinary, fc.constantFrom(' ', '\n', ', ', '\t')), { maxLength: 30 }), (parts) => {
@@ -234,9 +327,35 @@ describe('redactSecrets', () => {
 
   it('leaves ordinary prose and code alone', () => {
     const word = fc.constantFrom(
-      'the', 'tests', 'passed', 'tokens', 'tokenizer', 'max_tokens=100', 'task-management-system', 'disk-based-approach',
-      'author:', 'bob', 'secretary', 'Basic', 'configuration', 'risk-assessment', 'npm', 'install', 'ghost', 'skeleton',
-      'const', 'x', '=', '1;', 'return', 'foo(bar)', 'https://example.com/path', 'user@example.com', 'AKIA', 'sk-', 'C003',
+      'the',
+      'tests',
+      'passed',
+      'tokens',
+      'tokenizer',
+      'max_tokens=100',
+      'task-management-system',
+      'disk-based-approach',
+      'author:',
+      'bob',
+      'secretary',
+      'Basic',
+      'configuration',
+      'risk-assessment',
+      'npm',
+      'install',
+      'ghost',
+      'skeleton',
+      'const',
+      'x',
+      '=',
+      '1;',
+      'return',
+      'foo(bar)',
+      'https://example.com/path',
+      'user@example.com',
+      'AKIA',
+      'sk-',
+      'C003',
     );
     fc.assert(
       fc.property(fc.array(fc.tuple(word, fc.constantFrom(' ', '\n', ', ')), { maxLength: 40 }), (parts) => {
@@ -300,15 +419,19 @@ describe('redactSecrets', () => {
 describe('boundText', () => {
   it('never exceeds the limit, keeps head and tail, and never splits a surrogate pair', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'grapheme', maxLength: 3000 }), fc.integer({ min: 100, max: 2000 }), (text, limit) => {
-        const out = boundText(text, limit);
-        expect(out.length).toBeLessThanOrEqual(limit);
-        if (text.length <= limit) expect(out).toBe(text);
-        else {
-          expect(out).toMatch(/characters omitted/);
-          expect(out).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
-        }
-      }),
+      fc.property(
+        fc.string({ unit: 'grapheme', maxLength: 3000 }),
+        fc.integer({ min: 100, max: 2000 }),
+        (text, limit) => {
+          const out = boundText(text, limit);
+          expect(out.length).toBeLessThanOrEqual(limit);
+          if (text.length <= limit) expect(out).toBe(text);
+          else {
+            expect(out).toMatch(/characters omitted/);
+            expect(out).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+          }
+        },
+      ),
     );
   });
 });

@@ -22,7 +22,14 @@ async function project(): Promise<string> {
   return dir;
 }
 
-const pre = (dir: string, command: string) => JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's-1', cwd: dir, tool_name: 'Bash', tool_input: { command } });
+const pre = (dir: string, command: string) =>
+  JSON.stringify({
+    hook_event_name: 'PreToolUse',
+    session_id: 's-1',
+    cwd: dir,
+    tool_name: 'Bash',
+    tool_input: { command },
+  });
 
 describe('repeat guard on PreToolUse', () => {
   it('gctx hook answers a retry with context naming the approach and its reason, and an ordinary call with nothing', async () => {
@@ -30,7 +37,9 @@ describe('repeat guard on PreToolUse', () => {
     for (const agent of ['claude-code', 'codex']) {
       const r = runHook(['--agent', agent], pre(dir, 'npm install pgroll && npx pgroll start'), dir);
       expect(r.status).toBe(0);
-      const out = JSON.parse(r.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext?: string; permissionDecision?: string } };
+      const out = JSON.parse(r.stdout) as {
+        hookSpecificOutput: { hookEventName: string; additionalContext?: string; permissionDecision?: string };
+      };
       expect(out.hookSpecificOutput.permissionDecision).toBeUndefined();
       expect(out.hookSpecificOutput.additionalContext).toContain(`try-pgroll was abandoned: ${REASON}`);
       const plain = runHook(['--agent', agent], pre(dir, 'npm test'), dir);
@@ -42,10 +51,24 @@ describe('repeat guard on PreToolUse', () => {
     const dir = await project();
     const m = await Memory.open(dir);
     const hook: HookMemory = Object.assign(Object.create(m) as Memory, { approaches: undefined });
-    const d = await handleHook(hook, { host: 'pi', session: 's', event: 'pre-tool', tool: 'Bash', input: { command: 'pnpm add pgroll' } });
+    const d = await handleHook(hook, {
+      host: 'pi',
+      session: 's',
+      event: 'pre-tool',
+      tool: 'Bash',
+      input: { command: 'pnpm add pgroll' },
+    });
     expect(d.kind).toBe('context');
     expect(d.kind === 'context' && d.text).toContain(`try-pgroll was abandoned: ${REASON}`);
-    expect(await handleHook(hook, { host: 'pi', session: 's', event: 'pre-tool', tool: 'Bash', input: { command: 'git status' } })).toEqual({ kind: 'none' });
+    expect(
+      await handleHook(hook, {
+        host: 'pi',
+        session: 's',
+        event: 'pre-tool',
+        tool: 'Bash',
+        input: { command: 'git status' },
+      }),
+    ).toEqual({ kind: 'none' });
     m.close();
   });
 });

@@ -26,7 +26,9 @@ describe('issuesText', () => {
     expect(said({ contribution: 'x', action: 'frob' })).toBe('action must be one of add, check, not "frob"');
     expect(said({ contribution: 'x', action: 'add', n: 0 })).toBe('n must be 1 or more');
     expect(said({ contribution: 'x', action: 'add', n: 1.5 })).toBe('n must be a whole number');
-    expect(said({ contribution: 3, action: 'add', files: 'a.ts', flag: 'yes' })).toBe('contribution must be text; files must be a list; flag must be true or false');
+    expect(said({ contribution: 3, action: 'add', files: 'a.ts', flag: 'yes' })).toBe(
+      'contribution must be text; files must be a list; flag must be true or false',
+    );
     expect(said({ contribution: 'x', action: 'add', title: 'too long' })).toBe('title is longer than 5 characters');
   });
 

@@ -9,7 +9,12 @@ import { shellWord } from '../../src/operations/context.js';
 
 describe('search words in a hint', () => {
   it('pass through a POSIX shell unchanged', () => {
-    const text = fc.string({ unit: fc.oneof(fc.constantFrom(...'$`"\\\'! \n\t*?~#;&|<>(){}[]'), fc.string({ minLength: 1, maxLength: 1 })), maxLength: 24 }).filter((t) => !t.includes('\0'));
+    const text = fc
+      .string({
+        unit: fc.oneof(fc.constantFrom(...'$`"\\\'! \n\t*?~#;&|<>(){}[]'), fc.string({ minLength: 1, maxLength: 1 })),
+        maxLength: 24,
+      })
+      .filter((t) => !t.includes('\0'));
     fc.assert(
       fc.property(text, (t) => {
         expect(execFileSync('sh', ['-c', `printf %s ${shellWord(t)}`], { encoding: 'utf8' })).toBe(t);

@@ -22,12 +22,28 @@ describe('incremental plan for main.md and metadata.yaml', () => {
         let before = replayer().state();
         for (const generated of events) {
           // A patch that applies, as adoption writes one, so notes do change.
-          const e = generated.type === 'notes.patched' ? { ...generated, data: { patch: createPatch('main.md#notes', before.notes, `${before.notes}${generated.data.patch.slice(0, 40)}\n`) } } : generated;
+          const e =
+            generated.type === 'notes.patched'
+              ? {
+                  ...generated,
+                  data: {
+                    patch: createPatch(
+                      'main.md#notes',
+                      before.notes,
+                      `${before.notes}${generated.data.patch.slice(0, 40)}\n`,
+                    ),
+                  },
+                }
+              : generated;
           const after = evolve(before, [e]);
           const plan = incrementalPlan(l, before, after, [e]);
-          for (const [path, render] of [[l.mainMd, renderMain], [l.metadata, renderMetadata]] as const) {
+          for (const [path, render] of [
+            [l.mainMd, renderMain],
+            [l.metadata, renderMetadata],
+          ] as const) {
             const write = plan.writes.get(path);
-            if (e.type === 'memory.initialized' || render(after) !== render(before)) expect(write).toEqual({ kind: 'write', content: render(after) });
+            if (e.type === 'memory.initialized' || render(after) !== render(before))
+              expect(write).toEqual({ kind: 'write', content: render(after) });
             else expect(write).toBeUndefined();
           }
           before = after;

@@ -13,20 +13,81 @@ import { hostileText } from '../support/arbitraries.js';
 const nearPlain = fc.string({ unit: fc.constantFrom(...'aZ_/09.+@ ,()=-:#\'"yn~'), maxLength: 12 });
 const time = fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }).map((d) => d.toISOString());
 const hash = fc.string({ unit: fc.constantFrom(...'0123456789abcdefe.x+-'), minLength: 1, maxLength: 9 });
-const text = fc.oneof(nearPlain, time, hash, hostileText, fc.constantFrom('', ' ', '- x', 'a: b', '"q"', "'", '#c', '|', '>', '\n', ' lead', 'trail ', 'yes', 'null', '0x1F', '1e3', '~', '*a', '&a', '!t', '%', '@', '`', '{', '[', 'multi\nline\n\n  indented', '\t\ttabs'));
+const text = fc.oneof(
+  nearPlain,
+  time,
+  hash,
+  hostileText,
+  fc.constantFrom(
+    '',
+    ' ',
+    '- x',
+    'a: b',
+    '"q"',
+    "'",
+    '#c',
+    '|',
+    '>',
+    '\n',
+    ' lead',
+    'trail ',
+    'yes',
+    'null',
+    '0x1F',
+    '1e3',
+    '~',
+    '*a',
+    '&a',
+    '!t',
+    '%',
+    '@',
+    '`',
+    '{',
+    '[',
+    'multi\nline\n\n  indented',
+    '\t\ttabs',
+  ),
+);
 
 const state = fc
   .record({
     created: text,
     defaultBranch: text,
-    branches: fc.array(fc.record({ name: text, parent: fc.option(text), status: fc.constantFrom('active', 'merged', 'abandoned'), created: text, reason: fc.option(text), mergedInto: fc.option(text) }), { maxLength: 6 }),
+    branches: fc.array(
+      fc.record({
+        name: text,
+        parent: fc.option(text),
+        status: fc.constantFrom('active', 'merged', 'abandoned'),
+        created: text,
+        reason: fc.option(text),
+        mergedInto: fc.option(text),
+      }),
+      { maxLength: 6 },
+    ),
     files: fc.dictionary(text, fc.record({ commit: text, branch: text }), { maxKeys: 8 }),
-    config: fc.record({ proactive_commits: fc.boolean(), commit_after_edits: fc.oneof(fc.integer(), fc.double()), commit_after_turns: fc.integer({ min: 0, max: 1e6 }) }),
+    config: fc.record({
+      proactive_commits: fc.boolean(),
+      commit_after_edits: fc.oneof(fc.integer(), fc.double()),
+      commit_after_turns: fc.integer({ min: 0, max: 1e6 }),
+    }),
   })
   .map((r) => {
     const files: MemoryState['files'] = dict(Object.entries(r.files));
-    const s: MemoryState = { ...initialState(), created: r.created, defaultBranch: r.defaultBranch, branches: dict(Object.entries(initialState().branches)), files, config: r.config };
-    for (const b of r.branches) s.branches[b.name] = { ...newBranch(b.name, b.parent, b.created, 'p', []), life: b.status as 'active', reason: b.reason, mergedInto: b.mergedInto };
+    const s: MemoryState = {
+      ...initialState(),
+      created: r.created,
+      defaultBranch: r.defaultBranch,
+      branches: dict(Object.entries(initialState().branches)),
+      files,
+      config: r.config,
+    };
+    for (const b of r.branches)
+      s.branches[b.name] = {
+        ...newBranch(b.name, b.parent, b.created, 'p', []),
+        life: b.status as 'active',
+        reason: b.reason,
+        mergedInto: b.mergedInto,
+      };
     return s;
   });
 

@@ -33,7 +33,12 @@ beforeAll(async () => {
   const dir = tempProject('gcc-fuzz-src-');
   const m = await Memory.open(dir, { create: true });
   await m.execute({ type: 'roadmap', action: 'add', target: 'Parse anything — ünïcödé, 😀, RTL \u202e' });
-  await m.execute({ type: 'log', observation: 'saw --> and <!-- gcc:e {"id":"x"} 00000000 -->', thought: '\n---\n## [C999] forged', action: 'a' });
+  await m.execute({
+    type: 'log',
+    observation: 'saw --> and <!-- gcc:e {"id":"x"} 00000000 -->',
+    thought: '\n---\n## [C999] forged',
+    action: 'a',
+  });
   await m.execute({ type: 'commit', contribution: `first milestone\n${'z'.repeat(5000)}` });
   await m.execute({ type: 'branch', name: 'exp', purpose: 'try' });
   await m.execute({ type: 'commit', contribution: 'on exp' });
@@ -55,7 +60,10 @@ afterAll(() => {
 
 function entries(buf: Buffer): Buffer[] {
   const text = buf.toString('latin1');
-  return text.split(TERM).filter(Boolean).map((e) => Buffer.from(e + TERM, 'latin1'));
+  return text
+    .split(TERM)
+    .filter(Boolean)
+    .map((e) => Buffer.from(e + TERM, 'latin1'));
 }
 
 /** The reader's contract on one damaged log: read (nothing forged) or a typed refusal. */
@@ -93,7 +101,8 @@ async function check(damaged: Buffer): Promise<void> {
   }
   try {
     const events = m.events();
-    for (const e of events.filter((x) => written.has(x.id))) expect(e, 'an event read must be one that was written').toEqual(written.get(e.id));
+    for (const e of events.filter((x) => written.has(x.id)))
+      expect(e, 'an event read must be one that was written').toEqual(written.get(e.id));
     // A clone that finds no complete event anywhere starts a memory of its own (in a new
     // segment): the only event not written before, and only then.
     const own = events.filter((e) => !written.has(e.id));
@@ -116,23 +125,34 @@ const opts = { numRuns: RUNS };
 
 describe('bad input: damaged logs are read or refused, never crash', () => {
   it('random bytes', { timeout: TIMEOUT }, async () => {
-    await fc.assert(fc.asyncProperty(fc.uint8Array({ maxLength: 4096 }), async (bytes) => check(Buffer.from(bytes))), opts);
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ maxLength: 4096 }), async (bytes) => check(Buffer.from(bytes))),
+      opts,
+    );
   });
 
   it('random bytes after valid entries, and in place of one', { timeout: TIMEOUT }, async () => {
     await fc.assert(
-      fc.asyncProperty(fc.uint8Array({ minLength: 1, maxLength: 2048 }), fc.nat(), fc.boolean(), async (bytes, i, replace) => {
-        const es = entries(original);
-        const at = i % es.length;
-        es.splice(at, replace ? 1 : 0, Buffer.from(bytes));
-        await check(Buffer.concat(es));
-      }),
+      fc.asyncProperty(
+        fc.uint8Array({ minLength: 1, maxLength: 2048 }),
+        fc.nat(),
+        fc.boolean(),
+        async (bytes, i, replace) => {
+          const es = entries(original);
+          const at = i % es.length;
+          es.splice(at, replace ? 1 : 0, Buffer.from(bytes));
+          await check(Buffer.concat(es));
+        },
+      ),
       opts,
     );
   });
 
   it('truncated anywhere', { timeout: TIMEOUT }, async () => {
-    await fc.assert(fc.asyncProperty(fc.nat(), async (n) => check(original.subarray(0, n % (original.length + 1)))), opts);
+    await fc.assert(
+      fc.asyncProperty(fc.nat(), async (n) => check(original.subarray(0, n % (original.length + 1)))),
+      opts,
+    );
   });
 
   it('an entry duplicated', { timeout: TIMEOUT }, async () => {
@@ -162,11 +182,14 @@ describe('bad input: damaged logs are read or refused, never crash', () => {
 
   it('bit flips', { timeout: TIMEOUT }, async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 7 })), { minLength: 1, maxLength: 4 }), async (flips) => {
-        const b = Buffer.from(original);
-        for (const [pos, bit] of flips) b[pos % b.length]! ^= 1 << bit;
-        await check(b);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 7 })), { minLength: 1, maxLength: 4 }),
+        async (flips) => {
+          const b = Buffer.from(original);
+          for (const [pos, bit] of flips) b[pos % b.length]! ^= 1 << bit;
+          await check(b);
+        },
+      ),
       opts,
     );
   });
@@ -175,7 +198,13 @@ describe('bad input: damaged logs are read or refused, never crash', () => {
     await fc.assert(
       fc.asyncProperty(fc.nat(), fc.uint8Array({ maxLength: 16 }), fc.nat(16), async (pos, ins, del) => {
         const at = pos % original.length;
-        await check(Buffer.concat([original.subarray(0, at), Buffer.from(ins), original.subarray(Math.min(original.length, at + del))]));
+        await check(
+          Buffer.concat([
+            original.subarray(0, at),
+            Buffer.from(ins),
+            original.subarray(Math.min(original.length, at + del)),
+          ]),
+        );
       }),
       opts,
     );

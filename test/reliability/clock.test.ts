@@ -24,7 +24,7 @@ function run(dir: string, args: string[], skewMs = 0): string {
 }
 
 describe('clocks that disagree', () => {
-  it('a commit made after reading a teammate\'s from a clock an hour fast is the last commit, before and after a rebuild', () => {
+  it("a commit made after reading a teammate's from a clock an hour fast is the last commit, before and after a rebuild", () => {
     const alice = tempProject();
     run(alice, ['init']);
     const bob = tempProject();

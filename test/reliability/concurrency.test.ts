@@ -21,7 +21,9 @@ describe('concurrency: many processes on one memory', () => {
     const dir = tempProject('gcc-conc-');
     (await Memory.open(dir, { create: true })).close();
     const t0 = Date.now();
-    const kids = Array.from({ length: procs }, (_, i) => start('committer.mjs', [dir, `p${i}`, String(each), i % 2 ? 'mixed' : 'plain']));
+    const kids = Array.from({ length: procs }, (_, i) =>
+      start('committer.mjs', [dir, `p${i}`, String(each), i % 2 ? 'mixed' : 'plain']),
+    );
     const codes = await Promise.all(kids.map((k) => k.exited));
     const seconds = (Date.now() - t0) / 1000;
     expect(codes, kids.map((k) => k.stderr()).join('\n')).toEqual(kids.map(() => 0));
@@ -34,7 +36,9 @@ describe('concurrency: many processes on one memory', () => {
       const commits = events.filter((e) => e.type === 'commit.recorded');
       expect(commits).toHaveLength(procs * each);
       const contributions = commits.map((e) => (e.type === 'commit.recorded' ? e.data.contribution : ''));
-      const expected = Array.from({ length: procs }, (_, p) => Array.from({ length: each }, (_, i) => `p${p}/${i + 1}`)).flat();
+      const expected = Array.from({ length: procs }, (_, p) =>
+        Array.from({ length: each }, (_, i) => `p${p}/${i + 1}`),
+      ).flat();
       expect([...contributions].sort()).toEqual([...expected].sort());
       const ids = new Set(events.map((e) => e.id));
       expect(ids.size).toBe(events.length);
@@ -42,13 +46,20 @@ describe('concurrency: many processes on one memory', () => {
       const labels = commits.map((e) => (e.type === 'commit.recorded' ? e.data.label : ''));
       expect(new Set(labels).size).toBe(labels.length);
       const oneProcess = contributions.filter((c) => c.startsWith('p0/'));
-      expect(oneProcess, 'each process sees its own commits in order').toEqual(expected.filter((c) => c.startsWith('p0/')));
+      expect(oneProcess, 'each process sees its own commits in order').toEqual(
+        expected.filter((c) => c.startsWith('p0/')),
+      );
       const perLog = gaplessPerLog(dir);
       const segments = Object.keys(perLog).filter((f) => f.includes('events'));
-      expect(segments.reduce((n, f) => n + perLog[f]!, 0), 'every shared event in exactly one segment').toBe(events.filter((e) => !isLocalType(e.type)).length);
+      expect(
+        segments.reduce((n, f) => n + perLog[f]!, 0),
+        'every shared event in exactly one segment',
+      ).toBe(events.filter((e) => !isLocalType(e.type)).length);
       expect(m.verify()).toEqual([]);
       const ota = events.filter((e) => e.type === 'ota.logged').length;
-      console.log(`[reliability] concurrency: ${procs} processes × ${each} commits (+${ota} OTA entries) = ${events.length} events in ${segments.length} segment(s), ${seconds.toFixed(1)} s, none lost, none duplicated, gapless`);
+      console.log(
+        `[reliability] concurrency: ${procs} processes × ${each} commits (+${ota} OTA entries) = ${events.length} events in ${segments.length} segment(s), ${seconds.toFixed(1)} s, none lost, none duplicated, gapless`,
+      );
     } finally {
       m.close();
     }
@@ -58,7 +69,9 @@ describe('concurrency: many processes on one memory', () => {
   // log.md as damaged (exit 2, advice to replay a correct file aside), and a process opening
   // while others wrote could rebuild the views from logs read before its lock, losing another
   // writer's entry from log.md for good.
-  it('verify while other processes write: never a false report, and the views stay whole', { timeout: TIMEOUT }, async () => {
+  it('verify while other processes write: never a false report, and the views stay whole', {
+    timeout: TIMEOUT,
+  }, async () => {
     const writers = pick(3, 8);
     const each = pick(8, 100);
     const dir = tempProject('gcc-conc-verify-');
@@ -89,6 +102,8 @@ describe('concurrency: many processes on one memory', () => {
     } finally {
       m.close();
     }
-    console.log(`[reliability] verify under writers: ${verifies.length} verifies beside ${writers} × ${each} gctx log processes, all OK`);
+    console.log(
+      `[reliability] verify under writers: ${verifies.length} verifies beside ${writers} × ${each} gctx log processes, all OK`,
+    );
   });
 });

@@ -17,14 +17,31 @@ import { Memory } from '../../src/engine/memory.js';
 import type { Command } from '../../src/decider/commands.js';
 import { gctx } from '../support/cli.js';
 import { cleanup, tempProject } from '../support/tmp.js';
-import { acks, gaplessPerLog, LONG, openSegment, pick, prng, quarantined, seed, SCRIPTS, segmentsOf, sleep, start, TIMEOUT } from './helpers.js';
+import {
+  acks,
+  gaplessPerLog,
+  LONG,
+  openSegment,
+  pick,
+  prng,
+  quarantined,
+  seed,
+  SCRIPTS,
+  segmentsOf,
+  sleep,
+  start,
+  TIMEOUT,
+} from './helpers.js';
 
 afterAll(cleanup);
 
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
 describe('crash: SIGKILL at random moments', () => {
-  it('keeps every acknowledged event, gapless logs, verifies, quarantines torn tails', { timeout: TIMEOUT }, async () => {
+  it('keeps every acknowledged event, gapless logs, verifies, quarantines torn tails', {
+    timeout: TIMEOUT,
+  }, async () => {
     const s = seed();
     const rng = prng(s);
     const rounds = pick(4, 100);
@@ -60,7 +77,10 @@ describe('crash: SIGKILL at random moments', () => {
         expect(missing, `round ${round} (seed ${s}): acknowledged events missing after reopen`).toEqual([]);
         expect(ids.size, 'no event twice').toBe(events.length);
         const perLog = gaplessPerLog(dir);
-        expect(Object.values(perLog).reduce((a, b) => a + b, 0), 'every event is in exactly one log').toBe(events.length);
+        expect(
+          Object.values(perLog).reduce((a, b) => a + b, 0),
+          'every event is in exactly one log',
+        ).toBe(events.length);
         expect(m.verify(), `round ${round} (seed ${s})`).toEqual([]);
         stats.stale += m.warnings.filter((w) => w.includes('stale lock')).length;
         const torn = m.warnings.filter((w) => w.includes('torn entry'));
@@ -104,7 +124,11 @@ async function prepared(withGit: boolean): Promise<{ dir: string; before: string
 
 // The last append of each case: a merge is a batch of two shared events (the synthesis
 // commit and branch.merged); a switch is one event in the local log.
-const MERGE: Command = { type: 'merge', branch: 'try-wal', synthesis: 'WAL kept; → ünïcödé 🎉 and a fake\n## [C009] header' };
+const MERGE: Command = {
+  type: 'merge',
+  branch: 'try-wal',
+  synthesis: 'WAL kept; → ünïcödé 🎉 and a fake\n## [C009] header',
+};
 const CASES = [
   { name: 'the open segment', git: false, op: MERGE, log: 'segment' },
   { name: 'the first append of a new segment', git: true, op: MERGE, log: 'segment' },
@@ -119,9 +143,11 @@ const CASES = [
 function cutsOf(batch: Buffer): number[] {
   const text = batch.toString('latin1');
   const marks = [0, batch.length];
-  for (const token of ['\n<!-- gcc:e ', ' -->\n', '\n\n---\n\n', '**[']) for (let i = text.indexOf(token); i !== -1; i = text.indexOf(token, i + 1)) marks.push(i, i + token.length);
+  for (const token of ['\n<!-- gcc:e ', ' -->\n', '\n\n---\n\n', '**['])
+    for (let i = text.indexOf(token); i !== -1; i = text.indexOf(token, i + 1)) marks.push(i, i + token.length);
   const out: number[] = [];
-  for (let cut = 0; cut <= batch.length; cut++) if (LONG || cut % 97 === 0 || marks.some((m) => cut === m || cut === m + 1)) out.push(cut);
+  for (let cut = 0; cut <= batch.length; cut++)
+    if (LONG || cut % 97 === 0 || marks.some((m) => cut === m || cut === m + 1)) out.push(cut);
   return out;
 }
 
@@ -130,34 +156,58 @@ describe('crash: an append cut at any byte', () => {
   afterAll(() => console.log(`[reliability] truncation: ${measured.join('; ')}`));
 
   for (const c of CASES) {
-    it(`${c.name}: everything acknowledged kept, no part of the batch read, the fragment quarantined`, { timeout: TIMEOUT }, async () => {
+    it(`${c.name}: everything acknowledged kept, no part of the batch read, the fragment quarantined`, {
+      timeout: TIMEOUT,
+    }, async () => {
       const { dir, before } = await prepared(c.git);
       const capture = tempProject('gcc-capture-');
-      const out = execFileSync(process.execPath, [`${SCRIPTS}crash-at.mjs`, dir, JSON.stringify(c.op), c.log, `capture:${capture}`], { encoding: 'utf8' });
+      const out = execFileSync(
+        process.execPath,
+        [`${SCRIPTS}crash-at.mjs`, dir, JSON.stringify(c.op), c.log, `capture:${capture}`],
+        { encoding: 'utf8' },
+      );
       const batchIds = acks(out.split('\n'));
       const batch = readFileSync(join(capture, 'batch.bin'));
       const target = readFileSync(join(capture, 'target.txt'), 'utf8');
       const length = statSync(join(capture, target)).size;
       if (c.git) expect(length, 'the batch starts a new segment').toBe(0);
-      if (c.log === 'segment' && !c.git) expect(join('.GCC', 'events', target.split('/events/')[1]!)).toBe(openSegment(capture));
+      if (c.log === 'segment' && !c.git)
+        expect(join('.GCC', 'events', target.split('/events/')[1]!)).toBe(openSegment(capture));
       const cuts = cutsOf(batch);
       const work = tempProject('gcc-cut-work-');
-      const results = JSON.parse(execFileSync(process.execPath, [`${SCRIPTS}truncate-all.mjs`, capture, work, JSON.stringify(cuts)], { encoding: 'utf8', maxBuffer: 256 * 2 ** 20 })) as Cut[];
+      const results = JSON.parse(
+        execFileSync(process.execPath, [`${SCRIPTS}truncate-all.mjs`, capture, work, JSON.stringify(cuts)], {
+          encoding: 'utf8',
+          maxBuffer: 256 * 2 ** 20,
+        }),
+      ) as Cut[];
       expect(results).toHaveLength(cuts.length);
       for (const r of results) {
         const at = `${c.name}, cut at ${r.cut} of ${batch.length}`;
         expect(r.error, at).toBeUndefined();
-        expect(before.filter((id) => !r.ids!.includes(id)), `${at}: acknowledged events kept`).toEqual([]);
+        expect(
+          before.filter((id) => !r.ids!.includes(id)),
+          `${at}: acknowledged events kept`,
+        ).toEqual([]);
         expect(r.problems, at).toEqual([]);
         if (r.cut === batch.length) {
           // The whole batch reached the file: durable, only its acknowledgement was lost.
-          expect(batchIds.filter((id) => !r.ids!.includes(id)), at).toEqual([]);
+          expect(
+            batchIds.filter((id) => !r.ids!.includes(id)),
+            at,
+          ).toEqual([]);
           continue;
         }
-        expect(r.ids!.filter((id) => batchIds.includes(id)), `${at}: no part of the torn batch`).toEqual([]);
+        expect(
+          r.ids!.filter((id) => batchIds.includes(id)),
+          `${at}: no part of the torn batch`,
+        ).toEqual([]);
         expect(r.logLength, `${at}: the log is cut back to the batch`).toBe(length);
         expect(r.quarantined, at).toEqual(r.cut > 0 ? [batch.subarray(0, r.cut).toString('latin1')] : []);
-        expect(r.warnings!.some((w) => w.includes('torn entry')), at).toBe(r.cut > 0);
+        expect(
+          r.warnings!.some((w) => w.includes('torn entry')),
+          at,
+        ).toBe(r.cut > 0);
       }
       measured.push(`${c.name}: ${results.length} cuts of a ${batch.length}-byte batch of ${batchIds.length} event(s)`);
     });
@@ -178,7 +228,10 @@ describe('crash: an append cut at any byte', () => {
         const m = await Memory.open(dir);
         try {
           const ids = m.events().map((e) => e.id);
-          expect(before.filter((id) => !ids.includes(id)), `${c.name}, killed after ${n} bytes (seed ${s})`).toEqual([]);
+          expect(
+            before.filter((id) => !ids.includes(id)),
+            `${c.name}, killed after ${n} bytes (seed ${s})`,
+          ).toEqual([]);
           if (c.git) {
             // The batch reached the journal whole before the log: the log is restored from it, whole.
             expect(ids.length, 'the whole batch, from the journal').toBe(before.length + 2);
@@ -189,7 +242,9 @@ describe('crash: an append cut at any byte', () => {
           expect(ids.length, 'no part of the torn batch is read').toBe(before.length);
           const q = quarantined(dir);
           expect(q, `${c.name}, killed after ${n} bytes (seed ${s}): the fragment is set aside`).toHaveLength(1);
-          expect(readFileSync(join(dir, '.GCC', 'quarantine', q[0]!), 'latin1').slice(0, 3)).toBe('**['.slice(0, Math.min(3, n)));
+          expect(readFileSync(join(dir, '.GCC', 'quarantine', q[0]!), 'latin1').slice(0, 3)).toBe(
+            '**['.slice(0, Math.min(3, n)),
+          );
           expect(m.verify()).toEqual([]);
           gaplessPerLog(dir);
         } finally {
@@ -198,10 +253,14 @@ describe('crash: an append cut at any byte', () => {
         kills++;
       }
     }
-    console.log(`[reliability] kills inside a write: ${kills} (seed ${s}), each set aside and nothing acknowledged lost`);
+    console.log(
+      `[reliability] kills inside a write: ${kills} (seed ${s}), each set aside and nothing acknowledged lost`,
+    );
   });
 
-  it('a kill after the views were written and before the ledger: the batch is kept and the views are not written twice', { timeout: TIMEOUT }, async () => {
+  it('a kill after the views were written and before the ledger: the batch is kept and the views are not written twice', {
+    timeout: TIMEOUT,
+  }, async () => {
     for (const c of CASES) {
       const { dir, before } = await prepared(c.git);
       const child = start('crash-at.mjs', [dir, JSON.stringify(c.op), c.log, 'before-ledger:']);
@@ -210,9 +269,13 @@ describe('crash: an append cut at any byte', () => {
       for (const reopen of ['open', 'write'] as const) {
         const m = await Memory.open(dir);
         try {
-          if (reopen === 'write') await m.execute({ type: 'log', observation: 'after the crash', thought: 't', action: 'a' });
+          if (reopen === 'write')
+            await m.execute({ type: 'log', observation: 'after the crash', thought: 't', action: 'a' });
           const ids = m.events().map((e) => e.id);
-          expect(before.filter((id) => !ids.includes(id)), c.name).toEqual([]);
+          expect(
+            before.filter((id) => !ids.includes(id)),
+            c.name,
+          ).toEqual([]);
           expect(ids.length, `${c.name}: the durable batch is read`).toBeGreaterThan(before.length);
           expect(m.verify(), `${c.name}, ${reopen}: every view equals a rebuild (no entry written twice)`).toEqual([]);
         } finally {

@@ -58,23 +58,27 @@ const asNobody = (() => {
 
 describe('filesystem: a memory this process cannot write', () => {
   // As root without a way to drop privileges, nothing can make the memory read-only: skipped.
-  it.skipIf(!asNobody && process.getuid?.() === 0)('reads work; writes are refused with E_READ_ONLY; nothing changes', { timeout: TIMEOUT }, async () => {
-    const dir = await memoryWith(2);
-    chmodSync(dir, 0o755); // let the other user in; every file stays owned by root, 0644
-    // Stale views: opening wants to rebuild them, and must go on read-only instead.
-    rmSync(gcc(dir, 'main.md'), { force: true });
-    const before = treeState(dir);
-    const cmd = asNobody ?? [];
-    if (!asNobody) chmodSync(gcc(dir), 0o555);
-    const out = runJson('as-reader.mjs', [dir], cmd);
-    expect(out.opened).toBe(true);
-    expect(out.status).toBe(true);
-    expect(out.events).toBeGreaterThan(0);
-    expect((out.write as { code: string }).code).toBe('E_READ_ONLY');
-    expect((out.warnings as string[]).some((w) => w.includes('read-only'))).toBe(true);
-    expect(treeState(dir), 'not a byte of the memory changed, no lock left').toEqual(before);
-    expect(existsSync(lockOf(dir))).toBe(false);
-  });
+  it.skipIf(!asNobody && process.getuid?.() === 0)(
+    'reads work; writes are refused with E_READ_ONLY; nothing changes',
+    { timeout: TIMEOUT },
+    async () => {
+      const dir = await memoryWith(2);
+      chmodSync(dir, 0o755); // let the other user in; every file stays owned by root, 0644
+      // Stale views: opening wants to rebuild them, and must go on read-only instead.
+      rmSync(gcc(dir, 'main.md'), { force: true });
+      const before = treeState(dir);
+      const cmd = asNobody ?? [];
+      if (!asNobody) chmodSync(gcc(dir), 0o555);
+      const out = runJson('as-reader.mjs', [dir], cmd);
+      expect(out.opened).toBe(true);
+      expect(out.status).toBe(true);
+      expect(out.events).toBeGreaterThan(0);
+      expect((out.write as { code: string }).code).toBe('E_READ_ONLY');
+      expect((out.warnings as string[]).some((w) => w.includes('read-only'))).toBe(true);
+      expect(treeState(dir), 'not a byte of the memory changed, no lock left').toEqual(before);
+      expect(existsSync(lockOf(dir))).toBe(false);
+    },
+  );
 });
 
 describe('filesystem: full disk and failing devices (injected failing writes)', () => {
@@ -86,7 +90,12 @@ describe('filesystem: full disk and failing devices (injected failing writes)', 
     warnings: string[];
   }
   /** The operation under the fault creates a branch: one shared event and one local (the switch). */
-  const underFault = (events: GccEvent[]) => events.filter((e) => (e.type === 'branch.created' && e.data.name === 'under-the-fault') || (e.type === 'branch.switched' && e.data.to === 'under-the-fault'));
+  const underFault = (events: GccEvent[]) =>
+    events.filter(
+      (e) =>
+        (e.type === 'branch.created' && e.data.name === 'under-the-fault') ||
+        (e.type === 'branch.switched' && e.data.to === 'under-the-fault'),
+    );
 
   const run = async (mode: string) => {
     const dir = await memoryWith(1);
@@ -114,7 +123,9 @@ describe('filesystem: full disk and failing devices (injected failing writes)', 
     expect(contributions).toEqual(['commit 1', 'before the fault', 'after the fault']);
   });
 
-  it('a short write then ENOSPC (a torn append in a live process): E_IO, and no part of it stays', { timeout: TIMEOUT }, async () => {
+  it('a short write then ENOSPC (a torn append in a live process): E_IO, and no part of it stays', {
+    timeout: TIMEOUT,
+  }, async () => {
     const { out, contributions, faulty, dir } = await run('segment-short');
     expect(out.failed.code).toBe('E_IO');
     expect(faulty).toEqual([]);
@@ -136,7 +147,9 @@ describe('filesystem: full disk and failing devices (injected failing writes)', 
     expect(faulty.map((e) => e.type)).toEqual(['branch.created', 'branch.switched']);
   });
 
-  it('ENOSPC on the views after a durable append: the operation stands, with a warning, and the views heal', { timeout: TIMEOUT }, async () => {
+  it('ENOSPC on the views after a durable append: the operation stands, with a warning, and the views heal', {
+    timeout: TIMEOUT,
+  }, async () => {
     const { out, contributions, faulty } = await run('views');
     expect(out.failed.accepted, JSON.stringify(out.failed)).toHaveLength(2);
     expect(out.warnings.some((w) => w.includes('the views could not be written'))).toBe(true);
@@ -144,7 +157,9 @@ describe('filesystem: full disk and failing devices (injected failing writes)', 
     expect(contributions).toEqual(['commit 1', 'before the fault', 'after the fault']);
   });
 
-  it('ENOSPC on the local log after the shared append: the operation stands whole or leaves no trace', { timeout: TIMEOUT }, async () => {
+  it('ENOSPC on the local log after the shared append: the operation stands whole or leaves no trace', {
+    timeout: TIMEOUT,
+  }, async () => {
     const { out, faulty } = await run('local-full');
     if (out.failed.code) expect(faulty).toEqual([]);
     else expect(faulty).toHaveLength(2);
@@ -171,14 +186,19 @@ describe('filesystem: locks', () => {
 
   it('a lock naming a live pid that was reused by a newer process is stale', { timeout: TIMEOUT }, async () => {
     const dir = await memoryWith(1);
-    writeFileSync(lockOf(dir), JSON.stringify({ pid: process.pid, host: hostname(), start: '1', at: new Date().toISOString() }));
+    writeFileSync(
+      lockOf(dir),
+      JSON.stringify({ pid: process.pid, host: hostname(), start: '1', at: new Date().toISOString() }),
+    );
     const m = await Memory.open(dir);
     await m.execute({ type: 'commit', contribution: 'pid reused' });
     expect(m.warnings.some((w) => w.includes('stale lock'))).toBe(true);
     m.close();
   });
 
-  it('an empty lock file (its creator died before writing it) is waited on while fresh, taken over once old', { timeout: TIMEOUT }, async () => {
+  it('an empty lock file (its creator died before writing it) is waited on while fresh, taken over once old', {
+    timeout: TIMEOUT,
+  }, async () => {
     const dir = await memoryWith(1);
     writeFileSync(lockOf(dir), '');
     const fresh = await Memory.open(dir, { lockTimeoutMs: 300 });
@@ -193,7 +213,10 @@ describe('filesystem: locks', () => {
 
   it("another host's lock is never broken", { timeout: TIMEOUT }, async () => {
     const dir = await memoryWith(1);
-    writeFileSync(lockOf(dir), JSON.stringify({ pid: 1, host: 'some-other-host', start: null, at: new Date().toISOString() }));
+    writeFileSync(
+      lockOf(dir),
+      JSON.stringify({ pid: 1, host: 'some-other-host', start: null, at: new Date().toISOString() }),
+    );
     const m = await Memory.open(dir, { lockTimeoutMs: 300 });
     const e = await refusal(m.execute({ type: 'commit', contribution: 'x' }));
     expect(e.code).toBe('E_LOCKED');
@@ -202,7 +225,9 @@ describe('filesystem: locks', () => {
     expect(existsSync(lockOf(dir))).toBe(true);
   });
 
-  it("a live holder's lock is never broken: a writer waits, then proceeds after the release", { timeout: TIMEOUT }, async () => {
+  it("a live holder's lock is never broken: a writer waits, then proceeds after the release", {
+    timeout: TIMEOUT,
+  }, async () => {
     const dir = await memoryWith(1);
     const m = await Memory.open(dir, { lockTimeoutMs: 60_000 });
     const holder = start('lock-holder.mjs', [dir], { stdin: true });

@@ -27,7 +27,16 @@ const START = Date.parse('2025-01-01T00:00:00Z');
 
 /** Valid entries (CRC and all) of events someone else wrote, as a segment of the memory. */
 function forge(dir: string, events: Partial<GccEvent>[], name = SEGMENT): string {
-  const full = events.map((e, i) => ({ at: '2025-01-01T00:00:00.000Z', branch: 'main', id: `${(START + i).toString(16).padStart(12, '0')}f0f0f0f0f0`, ...e, seq: i + 1 }) as GccEvent);
+  const full = events.map(
+    (e, i) =>
+      ({
+        at: '2025-01-01T00:00:00.000Z',
+        branch: 'main',
+        id: `${(START + i).toString(16).padStart(12, '0')}f0f0f0f0f0`,
+        ...e,
+        seq: i + 1,
+      }) as GccEvent,
+  );
   const rel = join('.GCC', 'events', name);
   mkdirSync(join(dir, rel, '..'), { recursive: true });
   writeFileSync(join(dir, rel), serialize(full));
@@ -45,22 +54,77 @@ async function memory(): Promise<{ root: string; dir: string }> {
   return { root, dir };
 }
 
-const commitData = (extra: object = {}) => ({ id: 'abcdef1', label: 'C001', title: 't', contribution: 'c', purpose: 'p', previous: '', files: [], ...extra });
+const commitData = (extra: object = {}) => ({
+  id: 'abcdef1',
+  label: 'C001',
+  title: 't',
+  contribution: 'c',
+  purpose: 'p',
+  previous: '',
+  files: [],
+  ...extra,
+});
 
 /** Every place an event carries a name that becomes a path or a map key. */
 const PLACES: Record<string, (name: string) => Partial<GccEvent>[]> = {
-  'the branch of an event': (name) => [{ branch: name, type: 'ota.logged', data: { observation: 'o', thought: 't', action: 'a' } }],
-  'a created branch': (name) => [{ branch: name, type: 'branch.created', data: { name, parent: 'main', purpose: 'p', hypotheses: [] } }],
-  'the parent of a branch': (name) => [{ branch: 'ok', type: 'branch.created', data: { name: 'ok', parent: name, purpose: 'p', hypotheses: [] } }],
+  'the branch of an event': (name) => [
+    { branch: name, type: 'ota.logged', data: { observation: 'o', thought: 't', action: 'a' } },
+  ],
+  'a created branch': (name) => [
+    { branch: name, type: 'branch.created', data: { name, parent: 'main', purpose: 'p', hypotheses: [] } },
+  ],
+  'the parent of a branch': (name) => [
+    { branch: 'ok', type: 'branch.created', data: { name: 'ok', parent: name, purpose: 'p', hypotheses: [] } },
+  ],
   'a merged branch': (name) => [{ type: 'branch.merged', data: { branch: name, into: 'main', commit: 'abcdef1' } }],
   'the target of a merge': (name) => [{ type: 'branch.merged', data: { branch: 'ok', into: name, commit: 'abcdef1' } }],
-  'the source of a merge commit': (name) => [{ type: 'commit.recorded', data: commitData({ merge: { from: name, tried: 't', learned: 'l', integrated: 'i' } }) }],
+  'the source of a merge commit': (name) => [
+    { type: 'commit.recorded', data: commitData({ merge: { from: name, tried: 't', learned: 'l', integrated: 'i' } }) },
+  ],
   'an abandoned branch': (name) => [{ type: 'branch.abandoned', data: { branch: name, reason: 'r' } }],
-  'an abandon commit': (name) => [{ type: 'commit.recorded', data: commitData({ abandon: { from: name, reason: 'r', tried: 't' } }) }],
+  'an abandon commit': (name) => [
+    { type: 'commit.recorded', data: commitData({ abandon: { from: name, reason: 'r', tried: 't' } }) },
+  ],
 };
 
 /** Pieces of names that lead out of a folder, or name something else, on some system. */
-const PIECES = ['..', '.', '/', '//', '\\', '/etc/passwd', 'C:', 'C:\\Windows', '\u0000', '\n', '\u001b', 'con', 'NUL', 'aux.txt', 'lpt1', 'com¹', 'log.md', 'main.md', 'x.yaml', 'ledger.json', '.lock', ' ', '.GCC', '~', '\u2215', '\uff0f', '\u2024\u2024', '\uff0e\uff0e', '\u2025', '\u29f8', '\u0130', '\u200b', '\u202e', 'ｃｏｎ', 'a'];
+const PIECES = [
+  '..',
+  '.',
+  '/',
+  '//',
+  '\\',
+  '/etc/passwd',
+  'C:',
+  'C:\\Windows',
+  '\u0000',
+  '\n',
+  '\u001b',
+  'con',
+  'NUL',
+  'aux.txt',
+  'lpt1',
+  'com¹',
+  'log.md',
+  'main.md',
+  'x.yaml',
+  'ledger.json',
+  '.lock',
+  ' ',
+  '.GCC',
+  '~',
+  '\u2215',
+  '\uff0f',
+  '\u2024\u2024',
+  '\uff0e\uff0e',
+  '\u2025',
+  '\u29f8',
+  '\u0130',
+  '\u200b',
+  '\u202e',
+  'ｃｏｎ',
+  'a',
+];
 
 /** Names built from those pieces that the rules refuse (every one must be refused on read too). */
 const hostileName = fc
@@ -69,7 +133,9 @@ const hostileName = fc
   .filter((n) => branchNameProblem(n) !== null);
 
 describe('forged events: names that lead out of the tree', () => {
-  it('are refused as corruption wherever they stand, and nothing is written anywhere', { timeout: TIMEOUT }, async () => {
+  it('are refused as corruption wherever they stand, and nothing is written anywhere', {
+    timeout: TIMEOUT,
+  }, async () => {
     const { root, dir } = await memory();
     // Opening once more settles whatever the first open left to do; from here a refused open must change nothing.
     (await Memory.open(dir)).close();
@@ -94,7 +160,9 @@ describe('forged events: names that lead out of the tree', () => {
       }),
       { numRuns: pick(200, 5000) },
     );
-    console.log(`[reliability] forged path names: ${cases} names in ${Object.keys(PLACES).length} places, all E_CORRUPT, the temporary root unchanged`);
+    console.log(
+      `[reliability] forged path names: ${cases} names in ${Object.keys(PLACES).length} places, all E_CORRUPT, the temporary root unchanged`,
+    );
   });
 
   it('through the CLI: exit 2 naming the file, no folder made outside', () => {
@@ -112,13 +180,24 @@ describe('forged events: names that lead out of the tree', () => {
 
   it('files in events/ that are not segments are reported and never read', async () => {
     const { dir } = await memory();
-    const forged = [{ type: 'ota.logged' as const, data: { observation: 'SHOULD NOT BE READ', thought: '', action: '' } }];
-    const names = ['2025-01/not-a-segment.md', '2025-01/20250101T000000Z-F0F0F0.md', '2025-01/20250101T000000Z-f0f0f0.md.bak', 'notamonth/20250101T000000Z-f0f0f0.md', '2025-01/20250101T000000Z-f0f0f0.markdown'];
+    const forged = [
+      { type: 'ota.logged' as const, data: { observation: 'SHOULD NOT BE READ', thought: '', action: '' } },
+    ];
+    const names = [
+      '2025-01/not-a-segment.md',
+      '2025-01/20250101T000000Z-F0F0F0.md',
+      '2025-01/20250101T000000Z-f0f0f0.md.bak',
+      'notamonth/20250101T000000Z-f0f0f0.md',
+      '2025-01/20250101T000000Z-f0f0f0.markdown',
+    ];
     for (const n of names) forge(dir, forged, n);
     const m = await Memory.open(dir);
     try {
       expect(m.events().some((e) => e.type === 'ota.logged')).toBe(false);
-      for (const n of names) expect(m.warnings.join('\n')).toContain(n.startsWith('notamonth') ? '.GCC/events/notamonth' : `.GCC/events/${n}`);
+      for (const n of names)
+        expect(m.warnings.join('\n')).toContain(
+          n.startsWith('notamonth') ? '.GCC/events/notamonth' : `.GCC/events/${n}`,
+        );
       expect(m.verify()).toEqual([]);
     } finally {
       m.close();
@@ -173,7 +252,11 @@ describe('branches named like Object.prototype keys', () => {
     const { dir } = await memory();
     const events: Partial<GccEvent>[] = [];
     for (const name of PROTOTYPE) {
-      events.push({ branch: name, type: 'branch.created', data: { name, parent: 'main', purpose: `from another clone: ${name}`, hypotheses: [] } });
+      events.push({
+        branch: name,
+        type: 'branch.created',
+        data: { name, parent: 'main', purpose: `from another clone: ${name}`, hypotheses: [] },
+      });
       events.push({ branch: name, type: 'commit.recorded', data: commitData({ contribution: `their ${name}` }) });
       events.push({ branch: name, type: 'branch.merged', data: { branch: name, into: 'main', commit: 'abcdef1' } });
     }

@@ -56,7 +56,9 @@ export function start(script: string, args: string[], opts: { stdin?: boolean; c
   });
   proc.stderr!.setEncoding('utf8');
   proc.stderr!.on('data', (c: string) => (err += c));
-  const exited = new Promise<number | string>((resolve) => proc.on('close', (code, signal) => resolve(code ?? signal ?? -1)));
+  const exited = new Promise<number | string>((resolve) =>
+    proc.on('close', (code, signal) => resolve(code ?? signal ?? -1)),
+  );
   return {
     proc,
     lines,
@@ -67,7 +69,9 @@ export function start(script: string, args: string[], opts: { stdin?: boolean; c
       if (hit !== undefined) return Promise.resolve(hit);
       return new Promise((resolve, reject) => {
         waiters.push({ pred, resolve });
-        void exited.then((code) => reject(new Error(`child exited (${code}) before the expected line; stderr: ${err}`)));
+        void exited.then((code) =>
+          reject(new Error(`child exited (${code}) before the expected line; stderr: ${err}`)),
+        );
       });
     },
   };
@@ -107,12 +111,17 @@ export function segmentsOf(dir: string): string[] {
   } catch {
     return [];
   }
-  return names.filter((n) => n.endsWith('.md')).sort().map((n) => relative(dir, join(root, n)));
+  return names
+    .filter((n) => n.endsWith('.md'))
+    .sort()
+    .map((n) => relative(dir, join(root, n)));
 }
 
 /** The segment this clone appends to, as the ledger names it. */
 export function openSegment(dir: string): string | null {
-  const ledger = JSON.parse(readFileSync(join(dir, '.GCC', '.local', 'ledger.json'), 'utf8')) as { open: string | null };
+  const ledger = JSON.parse(readFileSync(join(dir, '.GCC', '.local', 'ledger.json'), 'utf8')) as {
+    open: string | null;
+  };
   return ledger.open ? join('.GCC', 'events', ledger.open) : null;
 }
 

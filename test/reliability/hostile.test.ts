@@ -29,7 +29,10 @@ const ARGV_TEXTS = [
 const JSON_TEXTS = [...ARGV_TEXTS, 'nul\u0000byte', '\u0000<!-- gcc:e {"id":"0"} 0 -->\u0000'];
 
 function gctx(dir: string, args: string[]) {
-  const r = spawnSync(process.execPath, [CLI, args[0]!, '--dir', dir, ...args.slice(1)], { encoding: 'utf8', env: { ...process.env, GCC_SESSION: '' } });
+  const r = spawnSync(process.execPath, [CLI, args[0]!, '--dir', dir, ...args.slice(1)], {
+    encoding: 'utf8',
+    env: { ...process.env, GCC_SESSION: '' },
+  });
   expect(r.status, r.stderr).toBe(0);
   return r;
 }
@@ -57,7 +60,13 @@ describe('hostile text through the front ends', () => {
     gctx(dir, ['branch', 'hostile', '--purpose', d + a]);
     const events = await dataOf(dir);
     // A branch is created and the session switched to it: one shared event, one local.
-    expect(events.map((e) => e.type)).toEqual(['memory.initialized', 'commit.recorded', 'ota.logged', 'branch.created', 'branch.switched']);
+    expect(events.map((e) => e.type)).toEqual([
+      'memory.initialized',
+      'commit.recorded',
+      'ota.logged',
+      'branch.created',
+      'branch.switched',
+    ]);
     const [, commit, ota, branch] = events;
     expect(commit!.type === 'commit.recorded' && commit!.data.contribution).toBe(big);
     expect(ota!.type === 'ota.logged' && ota!.data).toEqual({ observation: a, thought: b, action: c });

@@ -16,11 +16,12 @@ import type { GccEvent } from '../../src/events/types.js';
 import { parse, serialize } from '../../src/log/codec.js';
 import { gctx } from '../support/cli.js';
 import { cleanup, tempProject } from '../support/tmp.js';
-import { LONG, openSegment, pick, prng, seed, segmentsOf, TIMEOUT } from './helpers.js';
+import { LONG, openSegment, prng, seed, segmentsOf, TIMEOUT } from './helpers.js';
 
 afterAll(cleanup);
 
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 const LOCAL_LOG = join('.GCC', '.local', 'local.md');
 
 async function memory(): Promise<string> {
@@ -47,7 +48,9 @@ async function openError(dir: string): Promise<GccError | null> {
 }
 
 describe('damage at any byte of what was acknowledged', () => {
-  it('zeroed, flipped or cut there: E_CORRUPT on the next open naming the file, main.md untouched', { timeout: TIMEOUT }, async () => {
+  it('zeroed, flipped or cut there: E_CORRUPT on the next open naming the file, main.md untouched', {
+    timeout: TIMEOUT,
+  }, async () => {
     const s = seed();
     const rng = prng(s);
     const dir = await memory();
@@ -59,7 +62,17 @@ describe('damage at any byte of what was acknowledged', () => {
       // Every byte in the long run; in the default run a spread of positions, the first and
       // the last byte included.
       const step = Math.max(1, Math.floor(original.length / 40));
-      const positions = LONG ? original.map((_, i) => i) : [...new Set([0, original.length - 1, ...Array.from({ length: 40 }, (_, k) => Math.min(original.length - 1, k * step + Math.floor(rng() * step)))])];
+      const positions = LONG
+        ? original.map((_, i) => i)
+        : [
+            ...new Set([
+              0,
+              original.length - 1,
+              ...Array.from({ length: 40 }, (_, k) =>
+                Math.min(original.length - 1, k * step + Math.floor(rng() * step)),
+              ),
+            ]),
+          ];
       for (const pos of positions) {
         for (const how of ['zeroed', 'flipped', 'cut'] as const) {
           const damaged = Buffer.from(original);
@@ -78,7 +91,9 @@ describe('damage at any byte of what was acknowledged', () => {
       writeFileSync(path, original);
     }
     expect(await openError(dir)).toBeNull();
-    console.log(`[reliability] acknowledged-prefix damage: ${JSON.stringify(counts)} (a segment and the local log), every one E_CORRUPT naming the file, main.md untouched`);
+    console.log(
+      `[reliability] acknowledged-prefix damage: ${JSON.stringify(counts)} (a segment and the local log), every one E_CORRUPT naming the file, main.md untouched`,
+    );
     // The CLI: exit 2, the file named.
     const seg = openSegment(dir)!;
     truncateSync(join(dir, seg), 10);
@@ -91,10 +106,19 @@ describe('damage at any byte of what was acknowledged', () => {
     ['the open segment emptied', (dir) => truncateSync(join(dir, openSegment(dir)!), 0), /acknowledged bytes/],
     ['the open segment removed', (dir) => rmSync(join(dir, openSegment(dir)!)), /vanished/],
     // The final newline is all that went: every event reads, and the repair gives it back (test/store/intact.test.ts).
-    ['the open segment shrunk by one byte', (dir) => truncateSync(join(dir, openSegment(dir)!), readFileSync(join(dir, openSegment(dir)!)).length - 1), /spacing edited .*acknowledged events? (is|are) intact/],
+    [
+      'the open segment shrunk by one byte',
+      (dir) => truncateSync(join(dir, openSegment(dir)!), readFileSync(join(dir, openSegment(dir)!)).length - 1),
+      /spacing edited .*acknowledged events? (is|are) intact/,
+    ],
     ['the local log emptied', (dir) => truncateSync(join(dir, LOCAL_LOG), 0), /acknowledged bytes/],
     ['the local log removed', (dir) => rmSync(join(dir, LOCAL_LOG)), /vanished/],
-    ['the local log shrunk by one entry', (dir) => writeFileSync(join(dir, LOCAL_LOG), serialize(parse(readFileSync(join(dir, LOCAL_LOG))).events.slice(0, -1))), /acknowledged bytes/],
+    [
+      'the local log shrunk by one entry',
+      (dir) =>
+        writeFileSync(join(dir, LOCAL_LOG), serialize(parse(readFileSync(join(dir, LOCAL_LOG))).events.slice(0, -1))),
+      /acknowledged bytes/,
+    ],
   ];
   for (const [what, damage, message] of CASES) {
     it(`${what}: E_CORRUPT naming it`, async () => {
@@ -113,7 +137,11 @@ describe('damage at any byte of what was acknowledged', () => {
   // A long-lived process (an MCP server, the Pi extension) catches up before each operation
   // and read rather than opening again: the same damage is found there.
   const UNDER: [string, (dir: string) => void][] = [
-    ['the open segment shrunk by an entry', (dir) => truncateSync(join(dir, openSegment(dir)!), readFileSync(join(dir, openSegment(dir)!)).lastIndexOf('**['))],
+    [
+      'the open segment shrunk by an entry',
+      (dir) =>
+        truncateSync(join(dir, openSegment(dir)!), readFileSync(join(dir, openSegment(dir)!)).lastIndexOf('**[')),
+    ],
     ['the open segment removed', (dir) => rmSync(join(dir, openSegment(dir)!))],
     ['the local log removed', (dir) => rmSync(join(dir, LOCAL_LOG))],
   ];
@@ -124,7 +152,10 @@ describe('damage at any byte of what was acknowledged', () => {
       const m = await Memory.open(dir);
       try {
         damage(dir);
-        const e = await m.execute({ type: 'switch', name: 'exp' }).then(() => null, (err: unknown) => err as GccError);
+        const e = await m.execute({ type: 'switch', name: 'exp' }).then(
+          () => null,
+          (err: unknown) => err as GccError,
+        );
         expect(e?.code).toBe('E_CORRUPT');
         expect(e?.file).toBe(rel);
         expect(() => m.context({ level: 'branch' })).toThrow(/E_CORRUPT|vanished|acknowledged/);
@@ -135,12 +166,18 @@ describe('damage at any byte of what was acknowledged', () => {
     });
   }
 
-  it('a segment of an older month: trusted by name at open, read byte for byte by verify and by any read of it', { timeout: TIMEOUT }, async () => {
+  it('a segment of an older month: trusted by name at open, read byte for byte by verify and by any read of it', {
+    timeout: TIMEOUT,
+  }, async () => {
     const dir = tempProject('gcc-months-');
     git(dir, 'init', '-q', '-b', 'main');
     const day = 24 * 3600 * 1000;
     // Three months of history: git seeing a segment makes the next append start a new one.
-    for (const [ago, text] of [[100, 'in an old month'], [50, 'a month later'], [0, 'today']] as const) {
+    for (const [ago, text] of [
+      [100, 'in an old month'],
+      [50, 'a month later'],
+      [0, 'today'],
+    ] as const) {
       const m = await Memory.open(dir, { create: true, now: () => new Date(Date.now() - ago * day) });
       await m.execute({ type: 'commit', contribution: text });
       m.close();
@@ -196,9 +233,16 @@ describe('what git did, and what only looks like it', () => {
     return { dir, seg: segmentsOf(dir)[0]! };
   }
   const rewrite = (path: string) =>
-    writeFileSync(path, serialize(parse(readFileSync(path)).events.map((e) => (e.type === 'commit.recorded' ? ({ ...e, data: { ...e.data, contribution: 'REWRITTEN' } } as GccEvent) : e))));
+    writeFileSync(
+      path,
+      serialize(
+        parse(readFileSync(path)).events.map((e) =>
+          e.type === 'commit.recorded' ? ({ ...e, data: { ...e.data, contribution: 'REWRITTEN' } } as GccEvent) : e,
+        ),
+      ),
+    );
 
-  it('a rewrite of acknowledged events staged with `git add` is not taken for git\'s doing: this clone\'s journal restores it', () => {
+  it("a rewrite of acknowledged events staged with `git add` is not taken for git's doing: this clone's journal restores it", () => {
     const { dir, seg } = committed();
     rewrite(join(dir, seg));
     git(dir, 'add', seg);
@@ -217,7 +261,7 @@ describe('what git did, and what only looks like it', () => {
     expect(gctx(dir, ['context', '--branch']).stdout).toMatch(/first milestone/);
   });
 
-  it('a committed segment whose deletion is only staged (`git rm`) is not taken for git\'s doing', () => {
+  it("a committed segment whose deletion is only staged (`git rm`) is not taken for git's doing", () => {
     const { dir, seg } = committed();
     git(dir, 'rm', '-q', seg);
     const r = gctx(dir, ['status']);
@@ -226,13 +270,17 @@ describe('what git did, and what only looks like it', () => {
     expect(gctx(dir, ['context', '--branch']).stdout).toMatch(/first milestone/);
   });
 
-  it('acknowledged events no commit holds are not taken for git\'s doing: a commit holding less of a segment (an append landed after `git add` read it), checked out over it', () => {
+  it("acknowledged events no commit holds are not taken for git's doing: a commit holding less of a segment (an append landed after `git add` read it), checked out over it", () => {
     const { dir } = committed();
     expect(gctx(dir, ['log', '--observation', 'one more']).code).toBe(0);
     const open = openSegment(dir)!;
     const staged = readFileSync(join(dir, open)).length;
     expect(gctx(dir, ['log', '--observation', 'written after git read the file']).code).toBe(0);
-    const blob = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: dir, input: readFileSync(join(dir, open)).subarray(0, staged), encoding: 'utf8' }).trim();
+    const blob = execFileSync('git', ['hash-object', '-w', '--stdin'], {
+      cwd: dir,
+      input: readFileSync(join(dir, open)).subarray(0, staged),
+      encoding: 'utf8',
+    }).trim();
     git(dir, 'update-index', '--add', '--cacheinfo', `100644,${blob},${open}`);
     git(dir, 'commit', '-qm', 'what git staged');
     git(dir, 'checkout', '--', open);
@@ -249,7 +297,9 @@ describe('what git did, and what only looks like it', () => {
     git(dir, 'add', '.GCC');
     git(dir, 'commit', '-qm', 'more memory');
     const dropped = git(dir, 'rev-parse', 'HEAD').trim();
-    const seg = git(dir, 'show', '--name-only', '--format=', 'HEAD').split('\n').find((f) => f.startsWith('.GCC/events/'))!;
+    const seg = git(dir, 'show', '--name-only', '--format=', 'HEAD')
+      .split('\n')
+      .find((f) => f.startsWith('.GCC/events/'))!;
     git(dir, 'reset', '-q', '--hard', 'HEAD~1');
     // This clone's own segment: its journal brings it back.
     const r = gctx(dir, ['status']);
@@ -269,7 +319,8 @@ describe('what git did, and what only looks like it', () => {
 
   it('two segments swapped: the repair restores the committed one from git and keeps the events its bytes held, so nothing is lost', () => {
     const { dir, seg } = committed();
-    for (const o of ['only in the open segment', 'also only there']) expect(gctx(dir, ['log', '--observation', o]).code).toBe(0);
+    for (const o of ['only in the open segment', 'also only there'])
+      expect(gctx(dir, ['log', '--observation', o]).code).toBe(0);
     const open = openSegment(dir)!;
     const count = (): number => Number(/OK: (\d+) events/.exec(gctx(dir, ['verify']).stdout)?.[1]);
     const before = count();
@@ -286,7 +337,8 @@ describe('what git did, and what only looks like it', () => {
     const r = gctx(dir, ['doctor', '--repair']);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(count()).toBe(before + 2); // and a record of the repair of each
-    for (const o of ['only in the open segment', 'also only there', 'first milestone']) expect(gctx(dir, ['search', o]).stdout).toContain(o.split(' ')[0]!);
+    for (const o of ['only in the open segment', 'also only there', 'first milestone'])
+      expect(gctx(dir, ['search', o]).stdout).toContain(o.split(' ')[0]!);
   });
 
   it('with part of the ledger gone, the error names that file, and the repair takes a cut committed segment back from git rather than acknowledging it cut', () => {
@@ -308,7 +360,7 @@ describe('what git did, and what only looks like it', () => {
     expect(count()).toBe(before + 1); // the record of the lost ledger
   });
 
-  it('a checkout to a commit holding other bytes for a segment is git\'s doing: the memory is what it holds', () => {
+  it("a checkout to a commit holding other bytes for a segment is git's doing: the memory is what it holds", () => {
     const { dir, seg } = committed();
     git(dir, 'checkout', '-q', '-b', 'other');
     rewrite(join(dir, seg));
@@ -326,7 +378,10 @@ describe('what git did, and what only looks like it', () => {
 function forge(dir: string, events: Partial<GccEvent>[], name = '2025-01/20250101T000000Z-f0f0f0.md'): string {
   const base = { at: '2025-01-01T00:00:00.000Z', branch: 'main' };
   const start = Date.parse('2025-01-01T00:00:00Z');
-  const full = events.map((e, i) => ({ ...base, id: `${(start + i).toString(16).padStart(12, '0')}f0f0f0f0f0`, ...e, seq: i + 1 }) as GccEvent);
+  const full = events.map(
+    (e, i) =>
+      ({ ...base, id: `${(start + i).toString(16).padStart(12, '0')}f0f0f0f0f0`, ...e, seq: i + 1 }) as GccEvent,
+  );
   const rel = join('.GCC', 'events', name);
   mkdirSync(join(dir, rel, '..'), { recursive: true });
   writeFileSync(join(dir, rel), serialize(full));
@@ -360,7 +415,9 @@ describe('ids', () => {
     m.close();
     // Another clone's copy where one event says something else under the same id.
     const other = '2025-01/20250101T000000Z-0b0b0b.md';
-    const changed = events.map((e) => (e.type === 'commit.recorded' ? ({ ...e, data: { ...e.data, contribution: 'rewritten' } } as GccEvent) : e));
+    const changed = events.map((e) =>
+      e.type === 'commit.recorded' ? ({ ...e, data: { ...e.data, contribution: 'rewritten' } } as GccEvent) : e,
+    );
     forge(dir, changed, other);
     const v = gctx(dir, ['verify']);
     expect(v.code).toBe(2);
@@ -372,7 +429,10 @@ describe('ids', () => {
 
   it('an id more than a day ahead is refused as corruption, naming file and line', async () => {
     const dir = await memory();
-    const rel = forge(dir, [ota('first'), { ...ota('from a clock a day and an hour fast'), id: idAt(Date.now() + 25 * 3600 * 1000) }]);
+    const rel = forge(dir, [
+      ota('first'),
+      { ...ota('from a clock a day and an hour fast'), id: idAt(Date.now() + 25 * 3600 * 1000) },
+    ]);
     const e = await openError(dir);
     expect(e?.code).toBe('E_CORRUPT');
     expect(e?.file).toBe(rel);
@@ -386,11 +446,12 @@ describe('ids', () => {
     forge(dir, [ota('first'), { ...ota('from a fast clock'), id: forged }]);
     const m = await Memory.open(dir);
     const own: string[] = [];
-    for (let i = 0; i < 3; i++) own.push((await m.execute({ type: 'log', observation: `own ${i}`, thought: '', action: '' })).events[0]!.id);
+    for (let i = 0; i < 3; i++)
+      own.push((await m.execute({ type: 'log', observation: `own ${i}`, thought: '', action: '' })).events[0]!.id);
     return { dir, m, forged, own };
   }
 
-  it('an id 23 hours ahead is accepted, and this clone\'s next ids sort after it (they still grow)', async () => {
+  it("an id 23 hours ahead is accepted, and this clone's next ids sort after it (they still grow)", async () => {
     const { dir, m, forged, own } = await ahead(23 * 3600 * 1000);
     try {
       expect(m.events().some((e) => e.id === forged)).toBe(true);
@@ -402,7 +463,8 @@ describe('ids', () => {
       m.close();
     }
     const again = await Memory.open(dir);
-    const later = (await again.execute({ type: 'log', observation: 'after reopening', thought: '', action: '' })).events[0]!.id;
+    const later = (await again.execute({ type: 'log', observation: 'after reopening', thought: '', action: '' }))
+      .events[0]!.id;
     expect(later > own[2]!).toBe(true);
     expect(again.events().filter((e) => own.includes(e.id))).toHaveLength(3);
     again.close();

@@ -5,7 +5,16 @@
  * written: the whole temporary root is compared before and after.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Command } from '../../src/decider/commands.js';
@@ -53,7 +62,11 @@ function linkOut(dir: string, outside: string, rel: string): void {
 /** Each path under .GCC/ that gctx reads or writes, found in a memory as it stands. */
 const LINKED: Record<string, (dir: string) => string> = {
   'the events folder': () => 'events',
-  'a month folder': (dir) => segmentsOf(dir)[0]!.split('/').slice(2, 3).map((m) => `events/${m}`)[0]!,
+  'a month folder': (dir) =>
+    segmentsOf(dir)[0]!
+      .split('/')
+      .slice(2, 3)
+      .map((m) => `events/${m}`)[0]!,
   'the open segment': (dir) => openSegment(dir)!.slice('.GCC/'.length),
   'the local folder': () => '.local',
   'the local log': () => '.local/local.md',
@@ -84,7 +97,9 @@ describe('symbolic links out of .GCC/ are refused, and nothing is written outsid
       expect(e.message).toContain(`.GCC/${path} is a symbolic link`);
       if (path === 'events' || path === '.local') {
         // The CLI says so in one line, exit 1 (a user's setup, not damage).
-        const cli = spawnSync(process.execPath, [CLI, 'commit', 'through the link', '--dir', dir], { encoding: 'utf8' });
+        const cli = spawnSync(process.execPath, [CLI, 'commit', 'through the link', '--dir', dir], {
+          encoding: 'utf8',
+        });
         expect(cli.status, cli.stderr).toBe(1);
         expect(cli.stderr).toMatch(/E_PATH_ESCAPE/);
       }
@@ -132,7 +147,9 @@ describe('symbolic links out of .GCC/ are refused, and nothing is written outsid
 
   // A link git checked out (one committed under .GCC/.local/ comes with a clone like any file):
   // SQLite would write the search database, or its journal, wherever it leads.
-  it('the search database or its journal a link: gctx search is refused, nothing outside is written', { timeout: TIMEOUT }, async () => {
+  it('the search database or its journal a link: gctx search is refused, nothing outside is written', {
+    timeout: TIMEOUT,
+  }, async () => {
     const { root, dir, outside } = await memory();
     for (const name of ['search.db', 'search.db-wal']) {
       const target = join(outside, name);
@@ -156,7 +173,9 @@ describe('symbolic links out of .GCC/ are refused, and nothing is written outsid
       linkOut(dir, outside, '.local/cache');
       await m.execute({ type: 'commit', contribution: 'another commit' });
       const before = treeState(outside);
-      expect(() => m.context({ level: 'search', text: 'another' }, { budget: 2000 })).toThrow(/\.local\/cache is a symbolic link/);
+      expect(() => m.context({ level: 'search', text: 'another' }, { budget: 2000 })).toThrow(
+        /\.local\/cache is a symbolic link/,
+      );
       expect(treeState(outside), 'nothing written or removed outside').toEqual(before);
     } finally {
       m.close();
@@ -175,7 +194,12 @@ describe('symbolic links out of .GCC/ are refused, and nothing is written outsid
     m.close();
     expect(readFileSync(target, 'utf8')).toBe('kept\n');
     expect(existsSync(join(outside, 'made-by-gctx'))).toBe(false);
-    expect(treeState(root, (r) => !r.startsWith('outside'))).toEqual(new Map([['outside', expect.stringMatching(/^dir/)], ['outside/target', expect.stringMatching(/^file/)]]));
+    expect(treeState(root, (r) => !r.startsWith('outside'))).toEqual(
+      new Map([
+        ['outside', expect.stringMatching(/^dir/)],
+        ['outside/target', expect.stringMatching(/^file/)],
+      ]),
+    );
   });
 
   it('main.md, metadata.yaml or commit.md a link to a file outside: that file is never read into memory nor written', async () => {
@@ -197,13 +221,41 @@ describe('symbolic links out of .GCC/ are refused, and nothing is written outsid
         expect((err as GccError).code, file).toBe('E_PATH_ESCAPE');
       }
       expect(readFileSync(target, 'utf8'), file).toBe(secret);
-      for (const seg of segmentsOf(dir)) expect(readFileSync(join(dir, seg), 'utf8'), file).not.toMatch(/SECRET-TOKEN|config\.set/);
+      for (const seg of segmentsOf(dir))
+        expect(readFileSync(join(dir, seg), 'utf8'), file).not.toMatch(/SECRET-TOKEN|config\.set/);
     }
   });
 });
 
 describe('names that would leave the tree are refused', () => {
-  const bad = ['..', '../escape', '../../etc/passwd', '/abs', '/tmp/x', 'a/../../x', 'a/./b', './a', 'x\u0000y', 'x\ny', 'C:\\win', 'a\\b', 'con', 'NUL', 'aux.txt', 'lpt1', 'trailing.', 'trailing ', 'a//b', 'a/', '', '.hidden', 'log.md', 'x.lock', 'main', '__proto__'];
+  const bad = [
+    '..',
+    '../escape',
+    '../../etc/passwd',
+    '/abs',
+    '/tmp/x',
+    'a/../../x',
+    'a/./b',
+    './a',
+    'x\u0000y',
+    'x\ny',
+    'C:\\win',
+    'a\\b',
+    'con',
+    'NUL',
+    'aux.txt',
+    'lpt1',
+    'trailing.',
+    'trailing ',
+    'a//b',
+    'a/',
+    '',
+    '.hidden',
+    'log.md',
+    'x.lock',
+    'main',
+    '__proto__',
+  ];
 
   it('through the library: E_BRANCH_NAME naming the rule, nothing created', async () => {
     const { root, dir } = await memory();
@@ -222,10 +274,14 @@ describe('names that would leave the tree are refused', () => {
 
   it('through the CLI: exit 1 and one clear line', { timeout: TIMEOUT }, async () => {
     const { root, dir } = await memory();
-    const r = spawnSync(process.execPath, [CLI, 'branch', '../../escape', '--purpose', 'x', '--dir', dir], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [CLI, 'branch', '../../escape', '--purpose', 'x', '--dir', dir], {
+      encoding: 'utf8',
+    });
     expect(r.status).toBe(1);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(/E_BRANCH_NAME: invalid branch name "..\/..\/escape": a branch name cannot contain `.` or `..` segments/);
+    expect(r.stderr).toMatch(
+      /E_BRANCH_NAME: invalid branch name "..\/..\/escape": a branch name cannot contain `.` or `..` segments/,
+    );
     expect(existsSync(join(root, 'escape'))).toBe(false);
     expect(existsSync(join(dir, '..', '..', 'escape'))).toBe(false);
   });

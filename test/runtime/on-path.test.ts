@@ -28,7 +28,9 @@ describe('onPathOutside', () => {
     mkdirSync(linked);
     symlinkSync(join(project, 'bin', 'gctx'), join(linked, 'gctx'));
     const real = exe(join(outside, 'real'));
-    const PATH = ['node_modules/.bin', '.', join(project, 'node_modules', '.bin'), linked, join(outside, 'real')].join(':');
+    const PATH = ['node_modules/.bin', '.', join(project, 'node_modules', '.bin'), linked, join(outside, 'real')].join(
+      ':',
+    );
     expect(onPathOutside('gctx', { PATH }, project)).toBe(real);
     expect(onPathOutside('gctx', { PATH: PATH.split(':').slice(0, 4).join(':') }, project)).toBeNull();
     // Without a project, only relative entries are refused.

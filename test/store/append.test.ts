@@ -53,7 +53,12 @@ describe('appends', () => {
     await a.execute({ type: 'log', observation: 'a first', thought: 't', action: 'x' });
     const fromB: string[] = [];
     for (let i = 0; i < 4; i++) {
-      const r = await b.execute({ type: 'log', observation: `b ${i} ${'y'.repeat(400_000)}`, thought: 't', action: 'x' });
+      const r = await b.execute({
+        type: 'log',
+        observation: `b ${i} ${'y'.repeat(400_000)}`,
+        thought: 't',
+        action: 'x',
+      });
       fromB.push(...r.events.map((e) => e.id));
     }
     expect(b.store.ledger.open).not.toBe(a.store.ledger.open);
@@ -130,10 +135,12 @@ describe('appends', () => {
       if (change === 'grown') appendFileSync(f.path, 'bytes another writer added\n');
       else truncateSync(f.path, before - 5);
       const disk = readFileSync(f.path);
-      const e = await s.withLock(() => f.append('**[OTA-999]** a batch\n', [])).then(
-        () => null,
-        (err: unknown) => err as { code?: string },
-      );
+      const e = await s
+        .withLock(() => f.append('**[OTA-999]** a batch\n', []))
+        .then(
+          () => null,
+          (err: unknown) => err as { code?: string },
+        );
       expect(e?.code, change).toBe('E_CONFLICT');
       expect(readFileSync(f.path).equals(disk), `${change}: not a byte of the batch left`).toBe(true);
       expect(f.meta.size).toBe(before);
@@ -147,18 +154,31 @@ describe('the size of an entry', () => {
     const { Memory } = await import('../../src/engine/memory.js');
     const dir = tempProject();
     const m = await Memory.open(dir, { create: true });
-    const before = readdirSync(join(dir, '.GCC', 'events'), { recursive: true }).map(String).sort();
-    const sizes = () => readdirSync(join(dir, '.GCC', 'events'), { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => readFileSync(join(d.parentPath, d.name)).length);
+    const before = readdirSync(join(dir, '.GCC', 'events'), { recursive: true })
+      .map(String)
+      .sort();
+    const sizes = () =>
+      readdirSync(join(dir, '.GCC', 'events'), { recursive: true, withFileTypes: true })
+        .filter((d) => d.isFile())
+        .map((d) => readFileSync(join(d.parentPath, d.name)).length);
     const written = sizes();
     // Three fields at their cap, each character escaped in the JSON: over 16 MiB together.
     const big = '<'.repeat(1 << 20);
-    await expect(m.execute({ type: 'log', observation: big, thought: big, action: big })).rejects.toThrow(/E_INVALID_ARGUMENT|at most 16 MiB/);
-    expect(readdirSync(join(dir, '.GCC', 'events'), { recursive: true }).map(String).sort()).toEqual(before);
+    await expect(m.execute({ type: 'log', observation: big, thought: big, action: big })).rejects.toThrow(
+      /E_INVALID_ARGUMENT|at most 16 MiB/,
+    );
+    expect(
+      readdirSync(join(dir, '.GCC', 'events'), { recursive: true })
+        .map(String)
+        .sort(),
+    ).toEqual(before);
     expect(sizes()).toEqual(written);
     await m.execute({ type: 'log', observation: big, thought: 'short', action: 'short' });
     m.close();
     const again = await Memory.open(dir);
-    expect(again.context({ level: 'log', n: 1 }, { budget: 100 }).text).toMatch(/Log of main, newest first: entries 2 to 2 of 2/);
+    expect(again.context({ level: 'log', n: 1 }, { budget: 100 }).text).toMatch(
+      /Log of main, newest first: entries 2 to 2 of 2/,
+    );
     again.close();
   });
 });

@@ -16,7 +16,15 @@ import { fresh } from './support.js';
 afterAll(cleanup);
 
 describe('a log new to this clone', () => {
-  const ev = (n: number, text: string, seq: number, more?: number): GccEvent => ({ id: `${n.toString(16).padStart(12, '0')}0000000000`, seq, at: '2026-01-01T00:00:00.000Z', branch: 'main', type: 'ota.logged', data: { observation: text, thought: '', action: '' }, ...(more ? { more } : {}) });
+  const ev = (n: number, text: string, seq: number, more?: number): GccEvent => ({
+    id: `${n.toString(16).padStart(12, '0')}0000000000`,
+    seq,
+    at: '2026-01-01T00:00:00.000Z',
+    branch: 'main',
+    type: 'ota.logged',
+    data: { observation: text, thought: '', action: '' },
+    ...(more ? { more } : {}),
+  });
   const NAME = '2026-01/20260101T000000Z-dddddd.md';
   function withSegment(text: string): string {
     const dir = tempProject();
@@ -47,13 +55,15 @@ describe('a log new to this clone', () => {
     const dir = withSegment(good.replace('"observation":"b"', '"observation":"B"'));
     const s = await fresh(dir);
     expect(s.logs.get(NAME)!.unread).toBe(true);
-    expect(() => s.stream(() => undefined)).toThrow(expect.objectContaining({ code: 'E_CORRUPT', file: expect.stringContaining('dddddd') }));
+    expect(() => s.stream(() => undefined)).toThrow(
+      expect.objectContaining({ code: 'E_CORRUPT', file: expect.stringContaining('dddddd') }),
+    );
     const damage: { code: string }[] = [];
     new Store(layout(dir)).check(Date.now(), damage as never);
     expect(damage.map((d) => d.code)).toEqual(['E_CORRUPT']);
   });
 
-  it('ending in another writer\'s incomplete entry is folded up to it, with a warning once read', async () => {
+  it("ending in another writer's incomplete entry is folded up to it, with a warning once read", async () => {
     const whole = serialize([ev(1, 'a', 1), ev(2, 'b', 2)]);
     const dir = withSegment(whole + serialize([ev(3, 'c', 3)]).slice(0, 40));
     const s = await fresh(dir);

@@ -13,20 +13,36 @@ import { cleanup, tempProject } from '../support/tmp.js';
 
 afterAll(cleanup);
 
-const piece = fc.constantFrom('<<<<<<< ours', '<<<<<<<', '>>>>>>> theirs', '>>>>>>>', '=======', '<<<<<<<x', '>>>>>>>>', ' <<<<<<< ', 'entry text', '');
+const piece = fc.constantFrom(
+  '<<<<<<< ours',
+  '<<<<<<<',
+  '>>>>>>> theirs',
+  '>>>>>>>',
+  '=======',
+  '<<<<<<<x',
+  '>>>>>>>>',
+  ' <<<<<<< ',
+  'entry text',
+  '',
+);
 
 describe('conflict markers in a file', () => {
   it('are found as in the whole text, wherever a window boundary cuts them', () => {
     const dir = tempProject();
     const file = join(dir, 'log.md');
     fc.assert(
-      fc.property(fc.array(piece, { maxLength: 8 }), fc.integer({ min: 0, max: 12 }), fc.boolean(), (lines, shift, long) => {
-        // Long files put the lines across the first window boundary, at every offset near it.
-        const pad = long ? `${'a'.repeat(WINDOW - 6 + shift)}\n` : '';
-        const text = pad + lines.join('\n');
-        writeFileSync(file, text);
-        expect(fileHasConflictMarkers(file)).toBe(hasConflictMarkers(text));
-      }),
+      fc.property(
+        fc.array(piece, { maxLength: 8 }),
+        fc.integer({ min: 0, max: 12 }),
+        fc.boolean(),
+        (lines, shift, long) => {
+          // Long files put the lines across the first window boundary, at every offset near it.
+          const pad = long ? `${'a'.repeat(WINDOW - 6 + shift)}\n` : '';
+          const text = pad + lines.join('\n');
+          writeFileSync(file, text);
+          expect(fileHasConflictMarkers(file)).toBe(hasConflictMarkers(text));
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -11,7 +11,8 @@ import { cleanup, tempProject } from '../support/tmp.js';
 
 afterAll(cleanup);
 
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
 function repo(): string {
   const dir = tempProject();

@@ -10,7 +10,16 @@
  * Real git, the real CLI.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { appendFileSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { devNull } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -34,7 +43,12 @@ function hostileRepo(): { dir: string; marks: string; env: NodeJS.ProcessEnv; ca
   for (const d of [dir, marks, bin, hooks]) mkdirSync(d);
   const home = join(root, 'home');
   mkdirSync(home);
-  const env: NodeJS.ProcessEnv = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('GIT_') && k !== 'GCC_SESSION')), HOME: home, XDG_CONFIG_HOME: home, GIT_CONFIG_NOSYSTEM: '1' };
+  const env: NodeJS.ProcessEnv = {
+    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('GIT_') && k !== 'GCC_SESSION')),
+    HOME: home,
+    XDG_CONFIG_HOME: home,
+    GIT_CONFIG_NOSYSTEM: '1',
+  };
   const git = (...args: string[]) => execFileSync(REAL_GIT, args, { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   git('init', '-q', '-b', 'main');
   git('config', 'user.email', 't@e.invalid');
@@ -57,7 +71,14 @@ function hostileRepo(): { dir: string; marks: string; env: NodeJS.ProcessEnv; ca
   git('config', 'gpg.program', join(bin, 'gpg'));
   git('config', 'core.pager', mark('pager'));
   git('config', 'core.hooksPath', hooks);
-  for (const h of ['reference-transaction', 'post-index-change', 'pre-commit', 'post-commit', 'post-checkout', 'pre-auto-gc']) {
+  for (const h of [
+    'reference-transaction',
+    'post-index-change',
+    'pre-commit',
+    'post-commit',
+    'post-checkout',
+    'pre-auto-gc',
+  ]) {
     writeFileSync(join(hooks, h), `#!/bin/sh\ntouch ${join(marks, `hook-${h}`)}\n`);
     chmodSync(join(hooks, h), 0o755);
   }
@@ -66,7 +87,10 @@ function hostileRepo(): { dir: string; marks: string; env: NodeJS.ProcessEnv; ca
   writeFileSync(join(dir, '.gitattributes'), '* diff=conv\n');
   // git on PATH logs each command it is given, then runs the real one.
   const log = join(root, 'git-calls');
-  writeFileSync(join(bin, 'git'), `#!/bin/sh\nfor a in "$@"; do printf '%s\\037' "$a"; done >> '${log}'\nprintf '\\n' >> '${log}'\nexec '${REAL_GIT}' "$@"\n`);
+  writeFileSync(
+    join(bin, 'git'),
+    `#!/bin/sh\nfor a in "$@"; do printf '%s\\037' "$a"; done >> '${log}'\nprintf '\\n' >> '${log}'\nexec '${REAL_GIT}' "$@"\n`,
+  );
   chmodSync(join(bin, 'git'), 0o755);
   appendFileSync(log, '');
   env.PATH = `${bin}:${process.env.PATH}`;
@@ -80,19 +104,43 @@ function hostileRepo(): { dir: string; marks: string; env: NodeJS.ProcessEnv; ca
 
 describe('git commands gctx runs: repository config chooses no program', () => {
   it('safeGit: config first, hooks off unless asked, no external diff or textconv on what can diff', () => {
-    expect(safeGit(['status', '--porcelain'])).toEqual(['--no-pager', '-c', 'core.fsmonitor=false', '-c', 'log.showSignature=false', '-c', `core.hooksPath=${devNull}`, 'status', '--porcelain']);
-    expect(safeGit(['diff', '--quiet', '--', 'x'])).toEqual(expect.arrayContaining(['diff', '--no-ext-diff', '--no-textconv', '--quiet']));
-    for (const cmd of ['diff-tree', 'show', 'log']) expect(safeGit([cmd, 'HEAD']).slice(-4)).toEqual([cmd, '--no-ext-diff', '--no-textconv', 'HEAD']);
+    expect(safeGit(['status', '--porcelain'])).toEqual([
+      '--no-pager',
+      '-c',
+      'core.fsmonitor=false',
+      '-c',
+      'log.showSignature=false',
+      '-c',
+      `core.hooksPath=${devNull}`,
+      'status',
+      '--porcelain',
+    ]);
+    expect(safeGit(['diff', '--quiet', '--', 'x'])).toEqual(
+      expect.arrayContaining(['diff', '--no-ext-diff', '--no-textconv', '--quiet']),
+    );
+    for (const cmd of ['diff-tree', 'show', 'log'])
+      expect(safeGit([cmd, 'HEAD']).slice(-4)).toEqual([cmd, '--no-ext-diff', '--no-textconv', 'HEAD']);
     expect(safeGit(['rev-parse', '--git-path', 'hooks'], true)).not.toContain(`core.hooksPath=${devNull}`);
   });
 
   it('none runs for the SessionStart hook, status, the PreToolUse guard, a commit, verify and a damaged segment; every git call carries the options', () => {
     const { dir, marks, env, calls } = hostileRepo();
-    const session = JSON.stringify({ session_id: SESSION, cwd: dir, hook_event_name: 'SessionStart', source: 'startup' });
+    const session = JSON.stringify({
+      session_id: SESSION,
+      cwd: dir,
+      hook_event_name: 'SessionStart',
+      source: 'startup',
+    });
     expect(runHook(['--agent', 'claude-code'], session, dir, env as Record<string, string>).status).toBe(0);
     expect(gctx(dir, ['status'], undefined, env).code).toBe(0);
     // A git work-tree command: the guard lets it through without running git.
-    const guard = JSON.stringify({ session_id: SESSION, cwd: dir, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'git stash -u' } });
+    const guard = JSON.stringify({
+      session_id: SESSION,
+      cwd: dir,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'git stash -u' },
+    });
     expect(runHook(['--agent', 'claude-code'], guard, dir, env as Record<string, string>).status).toBe(0);
     // A commit: git's changed files (a scratch index, a tree, a diff) and the ref that keeps the tree.
     writeFileSync(join(dir, 'code.txt'), 'one\ntwo\n');
@@ -100,21 +148,33 @@ describe('git commands gctx runs: repository config chooses no program', () => {
     expect(gctx(dir, ['verify'], undefined, env).code).toBe(0);
     // A committed segment changed by hand, with no journal copy (another clone's): git is asked whether it explains the change.
     rmSync(join(dir, '.git', 'gcc'), { recursive: true, force: true });
-    const seg = readdirSync(join(dir, '.GCC', 'events'), { recursive: true }).map(String).find((n) => n.endsWith('.md'))!;
+    const seg = readdirSync(join(dir, '.GCC', 'events'), { recursive: true })
+      .map(String)
+      .find((n) => n.endsWith('.md'))!;
     const path = join(dir, '.GCC', 'events', seg);
     writeFileSync(path, readFileSync(path, 'utf8').replace('first', 'FIRST'));
     expect(gctx(dir, ['status'], undefined, env).code).toBe(2);
 
     expect(readdirSync(marks), 'programs the repository named that ran').toEqual([]);
     const all = calls();
-    const subcommands = new Set(all.map((a) => a[a.findIndex((x, i) => x !== '-c' && a[i - 1] !== '-c' && !x.startsWith('--'))]));
+    const subcommands = new Set(
+      all.map((a) => a[a.findIndex((x, i) => x !== '-c' && a[i - 1] !== '-c' && !x.startsWith('--'))]),
+    );
     // The flows above did run the commands that could have run those programs.
-    for (const c of ['add', 'write-tree', 'diff-tree', 'update-ref', 'diff', 'ls-files']) expect(subcommands, c).toContain(c);
+    for (const c of ['add', 'write-tree', 'diff-tree', 'update-ref', 'diff', 'ls-files'])
+      expect(subcommands, c).toContain(c);
     for (const a of all) {
-      expect(a.slice(0, 5), a.join(' ')).toEqual(['--no-pager', '-c', 'core.fsmonitor=false', '-c', 'log.showSignature=false']);
+      expect(a.slice(0, 5), a.join(' ')).toEqual([
+        '--no-pager',
+        '-c',
+        'core.fsmonitor=false',
+        '-c',
+        'log.showSignature=false',
+      ]);
       expect(a.slice(5, 7), a.join(' ')).toEqual(['-c', `core.hooksPath=${devNull}`]);
       const cmd = a[7]!;
-      if (['diff', 'diff-tree', 'show', 'log'].includes(cmd)) expect(a.slice(8, 10), a.join(' ')).toEqual(['--no-ext-diff', '--no-textconv']);
+      if (['diff', 'diff-tree', 'show', 'log'].includes(cmd))
+        expect(a.slice(8, 10), a.join(' ')).toEqual(['--no-ext-diff', '--no-textconv']);
     }
   });
 

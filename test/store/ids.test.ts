@@ -17,7 +17,7 @@ describe('ids', () => {
     expect(nextId('', now, mine) > mine).toBe(true);
   });
 
-  it('a batch made in one millisecond, with the clock stepped back behind this clone\'s own ids, still grows', () => {
+  it("a batch made in one millisecond, with the clock stepped back behind this clone's own ids, still grows", () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 86_400_000 }), fc.integer({ min: 2, max: 6 }), (back, n) => {
         const now = Date.parse('2026-12-01T00:00:00Z');

@@ -19,7 +19,8 @@ afterAll(cleanup);
 
 const TERMINATOR = '\n\n---\n\n';
 
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
 function ok(dir: string, ...args: string[]): string {
   const r = gctx(dir, args);
@@ -29,7 +30,11 @@ function ok(dir: string, ...args: string[]): string {
 
 function segments(dir: string): string[] {
   const root = join(dir, '.GCC', 'events');
-  return readdirSync(root, { recursive: true }).map(String).filter((n) => n.endsWith('.md')).sort().map((n) => join(root, n));
+  return readdirSync(root, { recursive: true })
+    .map(String)
+    .filter((n) => n.endsWith('.md'))
+    .sort()
+    .map((n) => join(root, n));
 }
 
 /** Every event id in the memory's segments. */
@@ -76,7 +81,9 @@ describe('a log whose spacing an editor changed', () => {
       const after = readFileSync(seg);
       expect(after.subarray(0, before.length).equals(before)).toBe(true);
       const repaired = parse(after.subarray(before.length), 'seg', 3).events;
-      expect(repaired.map((e) => [e.type, e.type === 'memory.repaired' && e.data.lost])).toEqual([['memory.repaired', 0]]);
+      expect(repaired.map((e) => [e.type, e.type === 'memory.repaired' && e.data.lost])).toEqual([
+        ['memory.repaired', 0],
+      ]);
       expect(ids(dir).slice(0, 3)).toEqual(events);
       expect(ok(dir, 'verify')).toMatch(/^OK: 4 events/);
       expect(ok(dir, 'context', '--log', '5')).toContain('para two');
@@ -148,14 +155,19 @@ describe("another writer's log ending in an entry without its separator", () => 
     expect(r.stderr).toMatch(/ends in a whole entry missing the `---` separator after it .*left out/);
     // A prefix of an entry is still an incomplete one.
     writeFileSync(join(month, basename(seg)), theirs.slice(0, theirs.lastIndexOf('<!-- gcc:e') + 30));
-    expect(gctx(mine, ['status']).stderr).toMatch(/ends in an incomplete entry that this clone did not write; it is ignored/);
+    expect(gctx(mine, ['status']).stderr).toMatch(
+      /ends in an incomplete entry that this clone did not write; it is ignored/,
+    );
   });
 });
 
 describe('a ledger at odds with a log that reads whole', () => {
   const tamper = (dir: string, change: (e: { size: number; crc: number; sig: string }) => void) => {
     const path = join(dir, '.GCC', '.local', 'ledger.json');
-    const ledger = JSON.parse(readFileSync(path, 'utf8')) as { open: string; logs: Record<string, { size: number; crc: number; sig: string }> };
+    const ledger = JSON.parse(readFileSync(path, 'utf8')) as {
+      open: string;
+      logs: Record<string, { size: number; crc: number; sig: string }>;
+    };
     change(ledger.logs[ledger.open]!);
     writeFileSync(path, JSON.stringify(ledger));
   };
@@ -167,7 +179,9 @@ describe('a ledger at odds with a log that reads whole', () => {
     const r = gctx(dir, ['status']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/the ledger was edited or damaged, not the log \(\.GCC\/\.local\/ledger\.json\)/);
-    expect(ok(dir, 'doctor', '--repair')).toMatch(/acknowledged .* as it stands \(the ledger's entry for it was edited or damaged\)/);
+    expect(ok(dir, 'doctor', '--repair')).toMatch(
+      /acknowledged .* as it stands \(the ledger's entry for it was edited or damaged\)/,
+    );
     expect(readFileSync(seg).subarray(0, before.length).equals(before)).toBe(true);
     expect(readdirSync(join(dir, '.GCC')).includes('aside')).toBe(false);
     expect(ok(dir, 'verify')).toMatch(/^OK: 4 events/);

@@ -22,9 +22,15 @@ const entry: fc.Arbitrary<LedgerEntry> = fc.record({
   firstId: text,
   lastId: text,
   sig: text,
-  branches: fc.dictionary(fc.constantFrom('main', 'exp', 'a/b'), count).map((d) => Object.assign(Object.create(null) as Record<string, number>, d)),
+  branches: fc
+    .dictionary(fc.constantFrom('main', 'exp', 'a/b'), count)
+    .map((d) => Object.assign(Object.create(null) as Record<string, number>, d)),
 });
-const segment = fc.constantFrom('2026-11/20261130T101010Z-abcdef.md', '2026-12/20261201T000000Z-012345.md', '2026-12/20261202T010203Z-fedcba.md');
+const segment = fc.constantFrom(
+  '2026-11/20261130T101010Z-abcdef.md',
+  '2026-12/20261201T000000Z-012345.md',
+  '2026-12/20261202T010203Z-fedcba.md',
+);
 const ledger: fc.Arbitrary<Ledger> = fc
   .record({
     head: fc.option(text, { nil: null }),
@@ -33,9 +39,16 @@ const ledger: fc.Arbitrary<Ledger> = fc
     lastId: text,
     epoch: text,
     logs: fc.dictionary(fc.oneof(segment, fc.constant(LOCAL)), entry),
-    views: fc.option(fc.record({ stamp: text, seen: fc.dictionary(fc.constantFrom('main.md', 'metadata.yaml'), text) }), { nil: null }),
+    views: fc.option(
+      fc.record({ stamp: text, seen: fc.dictionary(fc.constantFrom('main.md', 'metadata.yaml'), text) }),
+      { nil: null },
+    ),
   })
-  .map((l) => ({ ...emptyLedger(), ...l, logs: Object.assign(Object.create(null) as Record<string, LedgerEntry>, l.logs) }));
+  .map((l) => ({
+    ...emptyLedger(),
+    ...l,
+    logs: Object.assign(Object.create(null) as Record<string, LedgerEntry>, l.logs),
+  }));
 
 describe('the ledger', () => {
   it('reads back as written, whichever logs are live, the views’ checkpoint with it', () => {

@@ -64,7 +64,8 @@ describe('FileLock', () => {
 });
 
 describe('a breaker that died', () => {
-  const deadHolder = (path: string) => writeFileSync(path, JSON.stringify({ pid: 2 ** 22 + 7, host: hostname(), start: '1', at: '2026-01-01T00:00:00Z' }));
+  const deadHolder = (path: string) =>
+    writeFileSync(path, JSON.stringify({ pid: 2 ** 22 + 7, host: hostname(), start: '1', at: '2026-01-01T00:00:00Z' }));
 
   it('left its own lock empty (killed between create and write): once it is old, the stale lock is taken over', async () => {
     const path = lockPath();

@@ -13,7 +13,23 @@ afterAll(cleanup);
 
 describe('commit labels per log', () => {
   const commit = (label: string, branch = 'main'): Placed =>
-    ({ type: 'commit.recorded', branch, data: { id: label.toLowerCase().padEnd(7, '0').slice(0, 7).replace(/[^0-9a-f]/g, 'a'), label, title: label, contribution: label, purpose: 'p', previous: '', files: [] } }) as Placed;
+    ({
+      type: 'commit.recorded',
+      branch,
+      data: {
+        id: label
+          .toLowerCase()
+          .padEnd(7, '0')
+          .slice(0, 7)
+          .replace(/[^0-9a-f]/g, 'a'),
+        label,
+        title: label,
+        contribution: label,
+        purpose: 'p',
+        previous: '',
+        files: [],
+      },
+    }) as Placed;
 
   it('are kept as a range per branch, acknowledged in the ledger, and let a lookup by label skip logs that cannot hold it', async () => {
     const s = await fresh();
@@ -23,8 +39,18 @@ describe('commit labels per log', () => {
     await append(s, [commit('C003'), commit('C004')]);
     const segs = [...s.logs.values()].filter((f) => f.name !== LOCAL && f.meta.size > 0);
     expect(segs.length).toBeGreaterThanOrEqual(2);
-    expect(segs.map((f) => f.meta.labels?.main)).toEqual([[1, 2], [3, 4]]);
-    expect(Object.values(readLedger(s.layout.ledger)!.logs).map((e) => e.labels?.main).filter(Boolean)).toEqual([[1, 2], [3, 4]]);
+    expect(segs.map((f) => f.meta.labels?.main)).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
+    expect(
+      Object.values(readLedger(s.layout.ledger)!.logs)
+        .map((e) => e.labels?.main)
+        .filter(Boolean),
+    ).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
     const read: string[] = [];
     scanNewest(s, { branch: 'main', label: 1 }, (e) => (read.push(e.id), true));
     expect(read.length).toBe(segs[0]!.meta.seq); // the first segment's events only

@@ -43,7 +43,9 @@ describe('project folder', () => {
     const e = makeProblem('/proc/1', err) as GccError;
     expect(e).toBeInstanceOf(GccError);
     expect(e.exitCode).toBe(1);
-    expect(e.oneLine()).toBe('E_INVALID_ARGUMENT: no folder can be made in /proc/1 (ENOENT) Fix: name a project folder on an ordinary disk: `--dir <folder>`');
+    expect(e.oneLine()).toBe(
+      'E_INVALID_ARGUMENT: no folder can be made in /proc/1 (ENOENT) Fix: name a project folder on an ordinary disk: `--dir <folder>`',
+    );
   });
 
   it('an error that says nothing of the folder is left as it is', () => {

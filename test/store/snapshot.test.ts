@@ -17,7 +17,12 @@ afterEach(() => vi.restoreAllMocks());
 
 describe('jsonPieces', () => {
   it('joins to JSON.stringify of the value at any depth, undefined members and all', () => {
-    const value = fc.anything({ withNullPrototype: true, withObjectString: true, maxDepth: 4, values: [fc.constant(undefined), fc.string({ unit: 'binary' }), fc.double(), fc.boolean(), fc.constant(null)] });
+    const value = fc.anything({
+      withNullPrototype: true,
+      withObjectString: true,
+      maxDepth: 4,
+      values: [fc.constant(undefined), fc.string({ unit: 'binary' }), fc.double(), fc.boolean(), fc.constant(null)],
+    });
     fc.assert(
       fc.property(value, fc.integer({ min: 0, max: 5 }), (v, depth) => {
         expect([...jsonPieces(v, depth)].join('')).toBe(JSON.stringify(v) ?? '');
@@ -32,23 +37,51 @@ describe('writeSnapshot', () => {
     const l = layout(tempProject());
     mkdirSync(l.local, { recursive: true });
     const branches = Object.create(null) as Record<string, object>;
-    for (let i = 0; i < 2_000; i++) branches[`b-${i}`] = { name: `b-${i}`, purpose: `work on ${i} — with a dash`.padEnd(200, '.'), recent: [{ id: 'abc1234', label: 'C001' }] };
-    const state = { branches, files: { 'src/a.ts': { commit: 'abc1234', branch: 'b-1' } }, sessions: {}, events: 2_000 };
+    for (let i = 0; i < 2_000; i++)
+      branches[`b-${i}`] = {
+        name: `b-${i}`,
+        purpose: `work on ${i} — with a dash`.padEnd(200, '.'),
+        recent: [{ id: 'abc1234', label: 'C001' }],
+      };
+    const state = {
+      branches,
+      files: { 'src/a.ts': { commit: 'abc1234', branch: 'b-1' } },
+      sessions: {},
+      events: 2_000,
+    };
     const stringify = vi.spyOn(JSON, 'stringify');
-    writeSnapshot(l, { format: 1, epoch: 'e', ledger: '1:2', logs: { local: { size: 1, seq: 1, lastId: 'x' } }, state });
+    writeSnapshot(l, {
+      format: 1,
+      epoch: 'e',
+      ledger: '1:2',
+      logs: { local: { size: 1, seq: 1, lastId: 'x' } },
+      state,
+    });
     const file = readFileSync(join(l.cache, 'snapshot.json'));
     const longest = Math.max(...stringify.mock.results.map((r) => (typeof r.value === 'string' ? r.value.length : 0)));
     stringify.mockRestore();
     expect(longest).toBeLessThan(1_000);
     expect(file.length).toBeGreaterThan(400_000);
-    const json = JSON.stringify({ format: 1, epoch: 'e', ledger: '1:2', logs: { local: { size: 1, seq: 1, lastId: 'x' } }, state }).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const json = JSON.stringify({
+      format: 1,
+      epoch: 'e',
+      ledger: '1:2',
+      logs: { local: { size: 1, seq: 1, lastId: 'x' } },
+      state,
+    }).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
     expect(file.toString('latin1')).toBe(`${json.slice(0, -1)},"crc":${crc32(json.slice(0, -1))}}`);
     expect(readSnapshot(l, 1, (raw) => raw)?.state).toEqual(state);
   });
 });
 
 describe('readSnapshot', () => {
-  const snapshot = { format: 1, epoch: 'e', ledger: '1:2', logs: { local: { size: 10, seq: 2, lastId: 'x' } }, state: { branches: { main: { purpose: 'p — q' } }, events: 2 } };
+  const snapshot = {
+    format: 1,
+    epoch: 'e',
+    ledger: '1:2',
+    logs: { local: { size: 10, seq: 2, lastId: 'x' } },
+    state: { branches: { main: { purpose: 'p — q' } }, events: 2 },
+  };
   const file = (l: ReturnType<typeof layout>) => join(l.cache, 'snapshot.json');
 
   it('does not use a snapshot one of whose bytes changed, and says so while its checksum can be read', () => {
@@ -63,7 +96,15 @@ describe('readSnapshot', () => {
         edited[at] = edited[at]! ^ flip;
         writeFileSync(file(l), edited);
         let damaged = 0;
-        expect(readSnapshot(l, 1, (raw) => raw, undefined, () => damaged++)).toBeNull();
+        expect(
+          readSnapshot(
+            l,
+            1,
+            (raw) => raw,
+            undefined,
+            () => damaged++,
+          ),
+        ).toBeNull();
         // An edit of the checksum member itself may leave none to read: another format, said nothing of.
         if (at < tail) expect(damaged).toBe(1);
       }),
@@ -81,7 +122,15 @@ describe('readSnapshot', () => {
     raw.state.branches.main.purpose = 'forged';
     writeFileSync(file(l), JSON.stringify(raw));
     let damaged = 0;
-    expect(readSnapshot(l, 1, (r) => r, undefined, () => damaged++)).toBeNull();
+    expect(
+      readSnapshot(
+        l,
+        1,
+        (r) => r,
+        undefined,
+        () => damaged++,
+      ),
+    ).toBeNull();
     expect(damaged).toBe(1);
   });
 
@@ -90,7 +139,15 @@ describe('readSnapshot', () => {
     mkdirSync(l.cache, { recursive: true });
     writeFileSync(file(l), JSON.stringify(snapshot));
     let damaged = 0;
-    expect(readSnapshot(l, 1, (r) => r, undefined, () => damaged++)).toBeNull();
+    expect(
+      readSnapshot(
+        l,
+        1,
+        (r) => r,
+        undefined,
+        () => damaged++,
+      ),
+    ).toBeNull();
     expect(damaged).toBe(0);
   });
 });

@@ -15,7 +15,14 @@ describe('reading every log back', () => {
   it('merges logs in id order, keeps an event two logs share once, and refuses one id with two contents', async () => {
     const dir = tempProject();
     const s = await fresh(dir);
-    const ev = (n: number, text: string, seq: number): GccEvent => ({ id: `${n.toString(16).padStart(12, '0')}0000000000`, seq, at: '2026-01-01T00:00:00.000Z', branch: 'main', type: 'ota.logged', data: { observation: text, thought: '', action: '' } });
+    const ev = (n: number, text: string, seq: number): GccEvent => ({
+      id: `${n.toString(16).padStart(12, '0')}0000000000`,
+      seq,
+      at: '2026-01-01T00:00:00.000Z',
+      branch: 'main',
+      type: 'ota.logged',
+      data: { observation: text, thought: '', action: '' },
+    });
     const l = s.layout;
     const write = (name: string, events: GccEvent[]) => {
       const path = l.segment(name);

@@ -5,8 +5,13 @@ import { layout } from '../../src/store/paths.js';
 import { Store } from '../../src/store/store.js';
 import { tempProject } from '../support/tmp.js';
 
-export const ota = (text: string, branch = 'main'): Placed => ({ type: 'ota.logged', data: { observation: text, thought: '', action: '' }, branch });
-export const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+export const ota = (text: string, branch = 'main'): Placed => ({
+  type: 'ota.logged',
+  data: { observation: text, thought: '', action: '' },
+  branch,
+});
+export const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
 export async function fresh(dir = tempProject()): Promise<Store> {
   const s = new Store(layout(dir));

@@ -28,14 +28,26 @@ const filler = (n: number, size: number) => `${n} `.padEnd(size, 'lorem ipsum do
 
 function ota(n: number, seq: number, size = 400): GccEvent {
   const ms = T0 + n * 10;
-  return { id: idAt(ms, n), seq, at: new Date(ms).toISOString(), branch: MAIN, type: 'ota.logged', data: { observation: filler(n, size), thought: '', action: '' } } as GccEvent;
+  return {
+    id: idAt(ms, n),
+    seq,
+    at: new Date(ms).toISOString(),
+    branch: MAIN,
+    type: 'ota.logged',
+    data: { observation: filler(n, size), thought: '', action: '' },
+  } as GccEvent;
 }
 
 /**
  * A history written as a writer would leave it: `segments` segments of `per` events one after
  * the other in time, and a local log whose events fall between them all (one every `localEvery`).
  */
-function history(segments: number, per: number, localEvery = 7, size = 400): { dir: string; all: GccEvent[]; local: GccEvent[] } {
+function history(
+  segments: number,
+  per: number,
+  localEvery = 7,
+  size = 400,
+): { dir: string; all: GccEvent[]; local: GccEvent[] } {
   const dir = tempProject();
   const l = layout(dir);
   const all: GccEvent[] = [];
@@ -50,7 +62,15 @@ function history(segments: number, per: number, localEvery = 7, size = 400): { d
         local.push(e);
         continue;
       }
-      events.push(n === 1 ? ({ ...ota(n, 1), type: 'memory.initialized', data: { format: FORMAT_VERSION, config: { ...DEFAULT_CONFIG } } } as GccEvent) : ota(n, events.length + 1, size));
+      events.push(
+        n === 1
+          ? ({
+              ...ota(n, 1),
+              type: 'memory.initialized',
+              data: { format: FORMAT_VERSION, config: { ...DEFAULT_CONFIG } },
+            } as GccEvent)
+          : ota(n, events.length + 1, size),
+      );
     }
     const path = l.segment(newSegmentName(new Date(Date.parse(events[0]!.at)), (s + 1).toString(16).padStart(6, '0')));
     mkdirSync(dirname(path), { recursive: true });

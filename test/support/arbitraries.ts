@@ -40,7 +40,15 @@ export const hostileText = fc.oneof(
 );
 
 /** Names people choose that a careless map would confuse with its prototype. */
-export const PROTOTYPE_NAMES = ['constructor', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString'];
+export const PROTOTYPE_NAMES = [
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  'isPrototypeOf',
+  'propertyIsEnumerable',
+  'toLocaleString',
+];
 
 /**
  * Valid branch names, prototype-named ones and nested ones included; what the rules refuse
@@ -51,7 +59,9 @@ export const branchName = fc
   .oneof(
     fc.constantFrom('main', 'exp', 'try-lru', 'feat/parser', 'a.b', ...PROTOTYPE_NAMES),
     fc.stringMatching(/^[a-z0-9][a-z0-9_-]{0,12}$/),
-    fc.tuple(fc.stringMatching(/^[a-z][a-z0-9]{0,5}$/), fc.stringMatching(/^[a-z][a-z0-9-]{0,5}$/)).map(([a, b]) => `${a}/${b}`),
+    fc
+      .tuple(fc.stringMatching(/^[a-z][a-z0-9]{0,5}$/), fc.stringMatching(/^[a-z][a-z0-9-]{0,5}$/))
+      .map(([a, b]) => `${a}/${b}`),
   )
   .filter((name) => branchNameProblem(name) === null);
 
@@ -67,7 +77,14 @@ const objectiveId = fc.stringMatching(/^o-[0-9a-f]{8}$/);
 const shortText = hostileText.map((t) => t.slice(0, 200));
 
 const payloads: Record<string, fc.Arbitrary<unknown>> = {
-  'memory.initialized': fc.record({ format: fc.constant(2), config: fc.record({ proactive_commits: fc.boolean(), commit_after_edits: fc.integer({ min: 1, max: 50 }), commit_after_turns: fc.integer({ min: 1, max: 50 }) }) }),
+  'memory.initialized': fc.record({
+    format: fc.constant(2),
+    config: fc.record({
+      proactive_commits: fc.boolean(),
+      commit_after_edits: fc.integer({ min: 1, max: 50 }),
+      commit_after_turns: fc.integer({ min: 1, max: 50 }),
+    }),
+  }),
   'objective.added': fc.record({ id: objectiveId, text: hostileText }),
   'objective.checked': fc.record({ id: objectiveId, text: hostileText }, { requiredKeys: ['id'] }),
   'objective.unchecked': fc.record({ id: objectiveId }),
@@ -75,7 +92,12 @@ const payloads: Record<string, fc.Arbitrary<unknown>> = {
   'objective.edited': fc.record({ id: objectiveId, text: hostileText }),
   'notes.patched': fc.record({ patch: hostileText }),
   'config.set': fc.record({ key: fc.constant('proactive_commits'), value: fc.boolean() }),
-  'branch.created': fc.record({ name: branchName, parent: branchName, purpose: hostileText, hypotheses: fc.array(hostileText, { maxLength: 3 }) }),
+  'branch.created': fc.record({
+    name: branchName,
+    parent: branchName,
+    purpose: hostileText,
+    hypotheses: fc.array(hostileText, { maxLength: 3 }),
+  }),
   'branch.switched': fc.record({ to: branchName, session: shortText }, { requiredKeys: ['to'] }),
   'commit.recorded': fc.record(
     {
@@ -94,7 +116,13 @@ const payloads: Record<string, fc.Arbitrary<unknown>> = {
   'branch.merged': fc.record({ branch: branchName, into: branchName, commit: hash }),
   'branch.abandoned': fc.record({ branch: branchName, reason: hostileText }),
   'ota.logged': fc.record({ observation: hostileText, thought: hostileText, action: hostileText }),
-  'tool.recorded': fc.record({ tool: hostileText, input: hostileText, result: hostileText, isError: fc.boolean(), files: fc.array(fileChange, { maxLength: 2 }) }),
+  'tool.recorded': fc.record({
+    tool: hostileText,
+    input: hostileText,
+    result: hostileText,
+    isError: fc.boolean(),
+    files: fc.array(fileChange, { maxLength: 2 }),
+  }),
   'memory.repaired': fc.record({ segment: shortText, kept: fc.nat(100), lost: fc.nat(100), reason: hostileText }),
   'session.started': fc.record({ session: shortText, host: shortText, reason: shortText }),
   'session.compacted': fc.record({ session: shortText, host: shortText }),
@@ -107,9 +135,13 @@ const isoTime = fc.integer({ min: 0, max: 1_700_000_000_000 }).map((ms) => new D
 /** A log's worth of valid events: growing ids, gapless sequences and batch markers, hostile text. */
 export const eventLog = fc
   .array(
-    fc.tuple(fc.constantFrom(...EVENT_TYPES), isoTime, branchName, fc.integer({ min: 1, max: 3 })).chain(([type, at, branch, batch]) =>
-      fc.array(payloads[type]!, { minLength: batch, maxLength: batch }).map((datas) => datas.map((data) => ({ type, at, branch, data }))),
-    ),
+    fc
+      .tuple(fc.constantFrom(...EVENT_TYPES), isoTime, branchName, fc.integer({ min: 1, max: 3 }))
+      .chain(([type, at, branch, batch]) =>
+        fc
+          .array(payloads[type]!, { minLength: batch, maxLength: batch })
+          .map((datas) => datas.map((data) => ({ type, at, branch, data }))),
+      ),
     { maxLength: 8 },
   )
   .map((batches) => {
@@ -118,7 +150,14 @@ export const eventLog = fc
     for (const batch of batches) {
       batch.forEach((b, i) => {
         seq += 1;
-        const e = { id: `${(1_600_000_000_000 + seq).toString(16).padStart(12, '0')}abcdef0123`, seq, at: b.at, branch: b.branch, type: b.type, data: b.data } as GccEvent;
+        const e = {
+          id: `${(1_600_000_000_000 + seq).toString(16).padStart(12, '0')}abcdef0123`,
+          seq,
+          at: b.at,
+          branch: b.branch,
+          type: b.type,
+          data: b.data,
+        } as GccEvent;
         const more = batch.length - 1 - i;
         if (more > 0) e.more = more;
         out.push(e);

@@ -16,6 +16,11 @@ export interface CliResult {
 }
 
 export function gctx(cwd: string, args: string[], input?: string, env: NodeJS.ProcessEnv = {}): CliResult {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', input, env: { ...process.env, GCC_SESSION: '', ...env } });
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    cwd,
+    encoding: 'utf8',
+    input,
+    env: { ...process.env, GCC_SESSION: '', ...env },
+  });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }

@@ -29,6 +29,10 @@ export function localEvents(dir: string): GccEvent[] {
 /** Session lifecycle events as `type:host:reason` (reason empty for a compaction). */
 export function lifecycle(events: readonly GccEvent[]): string[] {
   return events.flatMap((e) =>
-    e.type === 'session.started' || e.type === 'session.ended' ? [`${e.type}:${e.data.host}:${e.data.reason}`] : e.type === 'session.compacted' ? [`${e.type}:${e.data.host}:`] : [],
+    e.type === 'session.started' || e.type === 'session.ended'
+      ? [`${e.type}:${e.data.host}:${e.data.reason}`]
+      : e.type === 'session.compacted'
+        ? [`${e.type}:${e.data.host}:`]
+        : [],
   );
 }

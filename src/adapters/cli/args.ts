@@ -28,7 +28,16 @@ function flagsOf(op: Operation): Map<string, Flag> {
     if (arg.as !== 'flag') continue;
     const kind = kinds[arg.field] ?? 'string';
     const name = arg.flag ?? kebab(arg.field);
-    const arity: Arity = arg.sets && kind === 'enum' ? 'flag' : kind === 'boolean' ? 'flag' : kind === 'strings' ? 'many' : arg.optionalValue ? 'optional' : 'one';
+    const arity: Arity =
+      arg.sets && kind === 'enum'
+        ? 'flag'
+        : kind === 'boolean'
+          ? 'flag'
+          : kind === 'strings'
+            ? 'many'
+            : arg.optionalValue
+              ? 'optional'
+              : 'one';
     out.set(name, { name, arg, arity, kind });
   }
   return out;
@@ -49,7 +58,12 @@ export function usageOf(op: Operation, prefix = 'gctx'): string {
     }
     const name = arg.flag ?? kebab(arg.field);
     const kind = kinds[arg.field];
-    const flag = kind === 'boolean' || (arg.sets && kind === 'enum') ? `--${name}` : arg.optionalValue ? `--${name} [${kebab(arg.field)}]` : `--${name} <${kebab(arg.field)}>`;
+    const flag =
+      kind === 'boolean' || (arg.sets && kind === 'enum')
+        ? `--${name}`
+        : arg.optionalValue
+          ? `--${name} [${kebab(arg.field)}]`
+          : `--${name} <${kebab(arg.field)}>`;
     const many = kind === 'strings' ? '…' : '';
     parts.push(req && !arg.sets ? `${flag}${many}` : `[${flag}]${many}`);
   }
@@ -79,7 +93,9 @@ export function wrap(text: string, indent = '', lead = 0): string {
 function table(rows: readonly (readonly [string, string])[]): string[] {
   const left = Math.min(22, Math.max(0, ...rows.map(([l]) => l.length)));
   const pad = ' '.repeat(left + 4);
-  return rows.map(([l, t]) => (l.length > left ? `  ${l}\n${pad}${wrap(t, pad, pad.length)}` : `  ${l.padEnd(left)}  ${wrap(t, pad, pad.length)}`));
+  return rows.map(([l, t]) =>
+    l.length > left ? `  ${l}\n${pad}${wrap(t, pad, pad.length)}` : `  ${l.padEnd(left)}  ${wrap(t, pad, pad.length)}`,
+  );
 }
 
 /** The slot or flag a spelling shows in usage and help. */
@@ -87,7 +103,11 @@ function shown(op: Operation, arg: CliArg): string {
   if (arg.as !== 'flag') return `<${kebab(arg.field)}${arg.as === 'rest' ? '…' : ''}>`;
   const name = arg.flag ?? kebab(arg.field);
   const kind = fieldKinds(op)[arg.field];
-  return kind === 'boolean' || (arg.sets && kind === 'enum') ? `--${name}` : arg.optionalValue ? `--${name} [${kebab(arg.field)}]` : `--${name} <${kebab(arg.field)}>`;
+  return kind === 'boolean' || (arg.sets && kind === 'enum')
+    ? `--${name}`
+    : arg.optionalValue
+      ? `--${name} [${kebab(arg.field)}]`
+      : `--${name} <${kebab(arg.field)}>`;
 }
 
 /**
@@ -103,7 +123,10 @@ export function helpOf(op: Operation, prefix = 'gctx'): string {
   }
   return [
     // Each bracketed part of the usage kept on one line.
-    wrap(`Usage: ${usageOf(op, prefix).replace(/\[[^\]]*\]|<[^>]*>/g, (part) => part.replaceAll(' ', '\u00a0'))}`, '         ').replaceAll('\u00a0', ' '),
+    wrap(
+      `Usage: ${usageOf(op, prefix).replace(/\[[^\]]*\]|<[^>]*>/g, (part) => part.replaceAll(' ', '\u00a0'))}`,
+      '         ',
+    ).replaceAll('\u00a0', ' '),
     '',
     wrap(`${op.summary[0]!.toUpperCase()}${op.summary.slice(1)}.`),
     ...(rows.length ? ['', ...table(rows)] : []),
@@ -123,8 +146,17 @@ export function helpOfAll(ops: readonly Operation[]): string {
     'Commands:',
     ...table(ops.map((op) => [op.name, op.summary])),
     '',
-    wrap(`Everywhere: ${Object.keys(GLOBAL_FLAGS).map((f) => `--${f}${f === 'dir' ? ' <project>' : f === 'session' ? ' <id>' : f === 'budget' ? ' <tokens>' : ''}`).join(', ')}.`, '  '),
-    wrap('--dir defaults to the nearest folder upward with .GCC/. Lists answer newest first; `--page 2` goes further back. Exit codes: 0 ok, 1 user error, 2 corruption or internal error.'),
+    wrap(
+      `Everywhere: ${Object.keys(GLOBAL_FLAGS)
+        .map(
+          (f) => `--${f}${f === 'dir' ? ' <project>' : f === 'session' ? ' <id>' : f === 'budget' ? ' <tokens>' : ''}`,
+        )
+        .join(', ')}.`,
+      '  ',
+    ),
+    wrap(
+      '--dir defaults to the nearest folder upward with .GCC/. Lists answer newest first; `--page 2` goes further back. Exit codes: 0 ok, 1 user error, 2 corruption or internal error.',
+    ),
     '',
     'gctx help <command>, or gctx <command> --help: its options and an example.',
   ].join('\n');
@@ -145,7 +177,8 @@ export interface Parsed {
 function value(f: Flag | { name: string; kind: FieldKind }, raw: string, usage: string): unknown {
   if (f.kind === 'number') {
     const n = Number(raw);
-    if (!Number.isInteger(n) || n < 1) throw gccError('E_INVALID_ARGUMENT', `--${f.name} takes a whole number above 0`, usage);
+    if (!Number.isInteger(n) || n < 1)
+      throw gccError('E_INVALID_ARGUMENT', `--${f.name} takes a whole number above 0`, usage);
     return n;
   }
   return raw;
@@ -166,8 +199,14 @@ export function parseArgs(op: Operation, argv: readonly string[], prefix = 'gctx
   const give = (flag: string, field: string, v: unknown) => {
     const before = gave.get(field);
     if (before && before.flag !== flag && before.value !== v) {
-      const alike = [...flags.values()].filter((x) => x.arg.field === field || (x.arg.sets && field in x.arg.sets)).map((x) => `--${x.name}`);
-      throw gccError('E_INVALID_ARGUMENT', `--${before.flag} and --${flag} cannot go together: each gives the ${field}`, `give one of ${alike.join(', ')}: ${usage}`);
+      const alike = [...flags.values()]
+        .filter((x) => x.arg.field === field || (x.arg.sets && field in x.arg.sets))
+        .map((x) => `--${x.name}`);
+      throw gccError(
+        'E_INVALID_ARGUMENT',
+        `--${before.flag} and --${flag} cannot go together: each gives the ${field}`,
+        `give one of ${alike.join(', ')}: ${usage}`,
+      );
     }
     gave.set(field, { flag, value: v });
     args[field] = v;
@@ -193,7 +232,12 @@ export function parseArgs(op: Operation, argv: readonly string[], prefix = 'gctx
     const inline = eq === -1 ? undefined : tok.slice(eq + 1);
     const g = globalArity(name);
     const f = flags.get(name);
-    if (!g && !f) throw gccError('E_INVALID_ARGUMENT', `unknown option --${name}${nearest(`--${name}`, [...[...flags.keys(), ...Object.keys(GLOBAL_FLAGS)].map((x) => `--${x}`)])}`, usage);
+    if (!g && !f)
+      throw gccError(
+        'E_INVALID_ARGUMENT',
+        `unknown option --${name}${nearest(`--${name}`, [...[...flags.keys(), ...Object.keys(GLOBAL_FLAGS)].map((x) => `--${x}`)])}`,
+        usage,
+      );
     const arity = f ? f.arity : g!;
     let v: string;
     if (arity === 'flag') {
@@ -214,7 +258,8 @@ export function parseArgs(op: Operation, argv: readonly string[], prefix = 'gctx
       globals.set(name, v);
       continue;
     }
-    if (arity !== 'many' && seen.has(name)) throw gccError('E_INVALID_ARGUMENT', `--${name} given more than once`, usage);
+    if (arity !== 'many' && seen.has(name))
+      throw gccError('E_INVALID_ARGUMENT', `--${name} given more than once`, usage);
     seen.add(name);
     if (f.arg.sets) for (const [k, x] of Object.entries(f.arg.sets)) give(name, k, x);
     if (arity === 'flag') {
@@ -228,12 +273,18 @@ export function parseArgs(op: Operation, argv: readonly string[], prefix = 'gctx
   const slots = op.cli.filter((a) => a.as !== 'flag');
   for (const slot of slots) {
     if (slot.as === 'positional') {
-      if (words.length) args[slot.field] = value({ name: slot.field, kind: kinds[slot.field] ?? 'string' }, words.shift()!, usage);
+      if (words.length)
+        args[slot.field] = value({ name: slot.field, kind: kinds[slot.field] ?? 'string' }, words.shift()!, usage);
     } else if (words.length) {
       args[slot.field] = kinds[slot.field] === 'strings' ? words.splice(0) : words.splice(0).join(' ');
     }
   }
-  if (words.length) throw gccError('E_INVALID_ARGUMENT', `unexpected ${words.length === 1 ? 'word' : 'words'}: ${words.map((w) => JSON.stringify(w)).join(' ')}`, usage);
+  if (words.length)
+    throw gccError(
+      'E_INVALID_ARGUMENT',
+      `unexpected ${words.length === 1 ? 'word' : 'words'}: ${words.map((w) => JSON.stringify(w)).join(' ')}`,
+      usage,
+    );
   return { args, globals };
 }
 
@@ -276,7 +327,8 @@ export function splitWords(line: string): string[] {
 /**
  * A `gctx …` call (the words after `gctx`) as a caller of another front end makes it: a tool
  * call with its arguments as JSON for a model (`prefix` before the tool's name), `/gcc …` in
- * Pi's editor, the engine's API for a library caller. A command that front end does not offer, or words that do not parse, stay a
+ * Pi's editor, the engine's API for a library caller. A command that front end does not offer, or words that do not
+ * parse, stay a
  * command line to run.
  */
 export function callIn(words: string, front: 'mcp' | 'pi' | 'slash' | 'library', prefix = ''): string {

@@ -7,10 +7,17 @@
 export type Arity = 'flag' | 'one' | 'optional' | 'many';
 
 /** Options every command takes. */
-export const GLOBAL_FLAGS: Readonly<Record<string, Arity>> = { dir: 'one', json: 'flag', session: 'one', help: 'flag', budget: 'one' };
+export const GLOBAL_FLAGS: Readonly<Record<string, Arity>> = {
+  dir: 'one',
+  json: 'flag',
+  session: 'one',
+  help: 'flag',
+  budget: 'one',
+};
 
 /** The arity of a global option by name, or undefined (a name such as `constructor` included). */
-export const globalArity = (name: string): Arity | undefined => (Object.hasOwn(GLOBAL_FLAGS, name) ? GLOBAL_FLAGS[name] : undefined);
+export const globalArity = (name: string): Arity | undefined =>
+  Object.hasOwn(GLOBAL_FLAGS, name) ? GLOBAL_FLAGS[name] : undefined;
 
 /**
  * The words with the command first. Help lists the global options as taken everywhere, so they

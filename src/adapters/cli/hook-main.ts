@@ -20,7 +20,10 @@ export interface HookOptions {
   session?: string | undefined;
 }
 
-/** Each event's memory, opened when needed; a pass over much of the history (a SessionStart in a fresh clone) keeps V8's heap small. */
+/**
+ * Each event's memory, opened when needed; a pass over much of the history (a SessionStart in a fresh clone) keeps V8's
+ * heap small.
+ */
 const ownProcess: HookMemories = { forEvent: (root, session) => new LazyHookMemory(root, session, keepHeapSmall) };
 
 /** The decision to print, or null for none; problems go to stderr (a hook never fails its host). */
@@ -28,19 +31,36 @@ export async function hookCommand(opts: HookOptions): Promise<string | null> {
   const agent = opts.agent ?? 'generic';
   if (!(HOOK_AGENTS as readonly string[]).includes(agent)) {
     // A misconfigured hook must not block the agent either: say so on stderr, exit 0.
-    process.stderr.write(`gctx hook: ${gccError('E_INVALID_ARGUMENT', `unknown --agent ${JSON.stringify(agent)}: it is one of ${HOOK_AGENTS.join(', ')}`, 'use --agent claude-code, --agent codex, or --agent generic (or no --agent) for the normalized envelope').oneLine()}\n`);
+    process.stderr.write(
+      `gctx hook: ${gccError('E_INVALID_ARGUMENT', `unknown --agent ${JSON.stringify(agent)}: it is one of ${HOOK_AGENTS.join(', ')}`, 'use --agent claude-code, --agent codex, or --agent generic (or no --agent) for the normalized envelope').oneLine()}\n`,
+    );
     return null;
   }
   const input = await readStdin();
-  const inspector = process.env.GCC_INSPECT || process.env.GCC_INSPECT_FILE ? (await import('../../diagrams/inspect.js')).inspectorFromEnv(process.env) : null;
-  const out = await runHook({ agent: agent as HookAgent, input, dir: opts.dir === undefined ? undefined : resolve(opts.dir), session: opts.session }, ownProcess).finally(() => inspector?.stop());
+  const inspector =
+    process.env.GCC_INSPECT || process.env.GCC_INSPECT_FILE
+      ? (await import('../../diagrams/inspect.js')).inspectorFromEnv(process.env)
+      : null;
+  const out = await runHook(
+    {
+      agent: agent as HookAgent,
+      input,
+      dir: opts.dir === undefined ? undefined : resolve(opts.dir),
+      session: opts.session,
+    },
+    ownProcess,
+  ).finally(() => inspector?.stop());
   for (const line of out.stderr) writeErr(`${line}\n`);
   return out.stdout;
 }
 
 /** `gctx hook [--agent a] [--dir d] [--session s]`, the options already read by the bootstrap. */
 export async function hookFromBootstrap(opts: Readonly<Record<string, string>>): Promise<number> {
-  const stdout = await hookCommand({ agent: opts.agent, dir: opts.dir, session: opts.session ?? process.env.GCC_SESSION });
+  const stdout = await hookCommand({
+    agent: opts.agent,
+    dir: opts.dir,
+    session: opts.session ?? process.env.GCC_SESSION,
+  });
   if (stdout) writeOut(stdout.endsWith('\n') ? stdout : `${stdout}\n`, 0);
   return 0;
 }

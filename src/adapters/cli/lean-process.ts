@@ -47,7 +47,11 @@ export async function runLean(argv: readonly string[], flags: readonly string[])
   if (r.error) return null;
   if (r.status !== null) return r.status;
   // Killed by a signal: said in one line and reported as an internal failure, as a crash of this process would be.
-  const stopped = gccError('E_INTERNAL', `the process running \`gctx ${argv[0] ?? ''}\` was stopped by ${r.signal ?? 'a signal'}`, 'run it again (it writes nothing to the logs)');
+  const stopped = gccError(
+    'E_INTERNAL',
+    `the process running \`gctx ${argv[0] ?? ''}\` was stopped by ${r.signal ?? 'a signal'}`,
+    'run it again (it writes nothing to the logs)',
+  );
   process.stderr.write(`gctx: ${stopped.oneLine()}\n`);
   return 2;
 }

@@ -31,14 +31,30 @@ import { jsonText, writeErr, writeOut } from './write-out.js';
 /** What the command line offers: the catalogue's commands, then the launchers of other front ends. */
 const commands = (): Operation[] => [...operationsFor('cli'), ...LAUNCHERS];
 
-export const CLI: Speaker = { front: 'cli', spell: (q) => spellCli(q), usage: (op) => `${usageOf(op)} (${argumentsHint(op)})` };
+export const CLI: Speaker = {
+  front: 'cli',
+  spell: (q) => spellCli(q),
+  usage: (op) => `${usageOf(op)} (${argumentsHint(op)})`,
+};
 
 /** The command a name names; E_INVALID_ARGUMENT naming the nearest when none does. */
 function commandNamed(name: string): Operation {
   const op = commands().find((o) => o.name === name);
   if (op) return op;
-  if (name.startsWith('-')) throw gccError('E_INVALID_ARGUMENT', `unknown option ${name} before the command`, 'run `gctx --help`: before the command go only the options it lists under "Everywhere"');
-  throw gccError('E_INVALID_ARGUMENT', `unknown command ${JSON.stringify(name)}${nearest(name, commands().map((o) => o.name))}`, 'run `gctx --help` for the list');
+  if (name.startsWith('-'))
+    throw gccError(
+      'E_INVALID_ARGUMENT',
+      `unknown option ${name} before the command`,
+      'run `gctx --help`: before the command go only the options it lists under "Everywhere"',
+    );
+  throw gccError(
+    'E_INVALID_ARGUMENT',
+    `unknown command ${JSON.stringify(name)}${nearest(
+      name,
+      commands().map((o) => o.name),
+    )}`,
+    'run `gctx --help` for the list',
+  );
 }
 
 /**
@@ -57,7 +73,10 @@ export async function run(argv: readonly string[], own = false): Promise<number>
   }
   let json = rest.includes('--json');
   // Live inspection of the machines, only when asked for (it loads the machines and the inspector).
-  const inspector = process.env.GCC_INSPECT || process.env.GCC_INSPECT_FILE ? (await import('../../diagrams/inspect.js')).inspectorFromEnv(process.env) : null;
+  const inspector =
+    process.env.GCC_INSPECT || process.env.GCC_INSPECT_FILE
+      ? (await import('../../diagrams/inspect.js')).inspectorFromEnv(process.env)
+      : null;
   let memory: Memory | undefined;
   try {
     if (name === 'help') {
@@ -76,11 +95,17 @@ export async function run(argv: readonly string[], own = false): Promise<number>
     // A --dir that names a file, a link loop, a path too long or a folder this user may not
     // look into is the caller's mistake, said in the words they typed.
     if (explicitDir) assertFolder(explicitDir, `--dir ${p.globals.get('dir')!}`);
-    const dir = explicitDir ?? (op.needs === 'create' ? process.cwd() : (findMemoryRoot(process.cwd()) ?? process.cwd()));
+    const dir =
+      explicitDir ?? (op.needs === 'create' ? process.cwd() : (findMemoryRoot(process.cwd()) ?? process.cwd()));
     const session = p.globals.get('session') || process.env.GCC_SESSION || undefined;
     const budgetText = p.globals.get('budget');
     const budget = budgetText === undefined ? undefined : Number(budgetText);
-    if (budget !== undefined && (!Number.isInteger(budget) || budget < MIN_BUDGET)) throw gccError('E_INVALID_ARGUMENT', `--budget takes a whole number of tokens, ${MIN_BUDGET} or more`, '--budget 800');
+    if (budget !== undefined && (!Number.isInteger(budget) || budget < MIN_BUDGET))
+      throw gccError(
+        'E_INVALID_ARGUMENT',
+        `--budget takes a whole number of tokens, ${MIN_BUDGET} or more`,
+        '--budget 800',
+      );
     const pass = op.wholePass?.(args);
     const whole = leanFlags(pass);
     // Not while inspecting the machines live: the child would be the one to show them.
@@ -98,15 +123,25 @@ export async function run(argv: readonly string[], own = false): Promise<number>
       budget,
       memory: async (create) => {
         const { Memory } = await import('../../engine/memory.js');
-        memory = await Memory.open(dir, { create, search: 'on-demand', onLongPass: keepHeapSmall, ...(session ? { session } : {}) });
+        memory = await Memory.open(dir, {
+          create,
+          search: 'on-demand',
+          onLongPass: keepHeapSmall,
+          ...(session ? { session } : {}),
+        });
         return memory;
       },
       ...(json ? {} : { print: (chunk: string) => writeOut(chunk) }),
     });
     closeMemory(memory);
     memory = undefined;
-    // A command with nothing to say prints nothing (`gctx hook` with no decision; `gctx mcp`, whose stdout was the protocol).
-    if (json ? Object.keys(out.data).length > 0 : out.text !== '') writeOut(json ? `${jsonText(out.data, 2)}\n` : out.text.endsWith('\n') ? out.text : `${out.text}\n`, out.exit ?? 0);
+    // A command with nothing to say prints nothing (`gctx hook` with no decision; `gctx mcp`, whose stdout was the
+    // protocol).
+    if (json ? Object.keys(out.data).length > 0 : out.text !== '')
+      writeOut(
+        json ? `${jsonText(out.data, 2)}\n` : out.text.endsWith('\n') ? out.text : `${out.text}\n`,
+        out.exit ?? 0,
+      );
     return out.exit ?? 0;
   } catch (err) {
     closeMemory(memory);

@@ -60,16 +60,31 @@ export function translate(payload: unknown, host: ClaudeStyleHost, servers: read
     case 'stop':
       return { hostEvent, cwd, envelopes: [{ ...base, reason: str(payload.reason) ?? 'other' }] };
     case 'prompt':
-      return { hostEvent, cwd, envelopes: [{ ...base, prompt: typeof payload.prompt === 'string' ? payload.prompt : '' }] };
+      return {
+        hostEvent,
+        cwd,
+        envelopes: [{ ...base, prompt: typeof payload.prompt === 'string' ? payload.prompt : '' }],
+      };
     case 'compaction':
-      return { hostEvent, cwd, envelopes: [{ ...base, reason: str(payload.trigger) ?? 'auto', checkpoint: transcriptCheckpoint(payload.transcript_path) }] };
+      return {
+        hostEvent,
+        cwd,
+        envelopes: [
+          {
+            ...base,
+            reason: str(payload.trigger) ?? 'auto',
+            checkpoint: transcriptCheckpoint(payload.transcript_path),
+          },
+        ],
+      };
     default:
       break;
   }
 
   const name = str(payload.tool_name);
   if (!name) throw new HookInputError(`${hostEvent} without tool_name`);
-  if (payload.tool_input !== undefined && !isObj(payload.tool_input)) throw new HookInputError('tool_input is not an object');
+  if (payload.tool_input !== undefined && !isObj(payload.tool_input))
+    throw new HookInputError('tool_input is not an object');
   const calls = canonicalCalls(name, payload.tool_input, servers);
 
   if (event === 'pre-tool') {
@@ -82,7 +97,14 @@ export function translate(payload: unknown, host: ClaudeStyleHost, servers: read
   const patch = name === 'apply_patch' && isObj(payload.tool_input) ? str(payload.tool_input.command) : undefined;
   // The log keeps the patch itself: it says what changed in every file, not just the first.
   const input = patch ? { file_path: first.input.file_path ?? '', command: patch } : first.input;
-  const env: HookEnvelope = { ...base, tool: first.tool === 'Write' && calls.length > 1 ? 'Edit' : first.tool, hostTool: name, input, result: r.text, isError: r.isError };
+  const env: HookEnvelope = {
+    ...base,
+    tool: first.tool === 'Write' && calls.length > 1 ? 'Edit' : first.tool,
+    hostTool: name,
+    input,
+    result: r.text,
+    isError: r.isError,
+  };
   const states = r.isError ? undefined : fileStatesFrom(name, payload.tool_input, payload.tool_response);
   if (states) env.fileStates = states;
   return { hostEvent, cwd, envelopes: [env] };
@@ -93,7 +115,13 @@ export function answer(hostEvent: string, decision: HookDecision): string | null
   switch (decision.kind) {
     case 'block':
       if (hostEvent !== 'PreToolUse') return null;
-      return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: decision.reason } });
+      return JSON.stringify({
+        hookSpecificOutput: {
+          hookEventName: 'PreToolUse',
+          permissionDecision: 'deny',
+          permissionDecisionReason: decision.reason,
+        },
+      });
     case 'guidance':
     case 'context': {
       if (!TAKES_CONTEXT.has(hostEvent)) return null;

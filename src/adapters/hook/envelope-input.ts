@@ -6,8 +6,28 @@
 import type { CanonicalTool, HookDecision, HookEnvelope, HookEventKind } from '../../observer/envelope.js';
 import { HookInputError } from './input-error.js';
 
-const EVENTS: readonly HookEventKind[] = ['pre-tool', 'post-tool', 'session-start', 'prompt', 'compaction', 'compacted', 'stop'];
-const TOOLS: readonly CanonicalTool[] = ['Read', 'Write', 'Edit', 'Bash', 'Grep', 'Glob', 'WebFetch', 'WebSearch', 'Task', 'Memory', 'Other'];
+const EVENTS: readonly HookEventKind[] = [
+  'pre-tool',
+  'post-tool',
+  'session-start',
+  'prompt',
+  'compaction',
+  'compacted',
+  'stop',
+];
+const TOOLS: readonly CanonicalTool[] = [
+  'Read',
+  'Write',
+  'Edit',
+  'Bash',
+  'Grep',
+  'Glob',
+  'WebFetch',
+  'WebSearch',
+  'Task',
+  'Memory',
+  'Other',
+];
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -26,7 +46,8 @@ export function parseEnvelope(payload: unknown): HookEnvelope {
   const event = optString(payload, 'event');
   if (!host) throw new HookInputError('missing host');
   if (!session) throw new HookInputError('missing session');
-  if (!event || !EVENTS.includes(event as HookEventKind)) throw new HookInputError(`event must be one of ${EVENTS.join(', ')}`);
+  if (!event || !EVENTS.includes(event as HookEventKind))
+    throw new HookInputError(`event must be one of ${EVENTS.join(', ')}`);
   const env: HookEnvelope = { host, session, event: event as HookEventKind };
   const tool = optString(payload, 'tool');
   if (tool !== undefined) {
@@ -48,7 +69,10 @@ export function parseEnvelope(payload: unknown): HookEnvelope {
   if (payload.fileStates !== undefined) {
     const states = payload.fileStates;
     const ok = (v: unknown) => v === null || typeof v === 'string';
-    if (!Array.isArray(states) || !states.every((s) => isObj(s) && typeof s.path === 'string' && ok(s.before) && ok(s.after))) {
+    if (
+      !Array.isArray(states) ||
+      !states.every((s) => isObj(s) && typeof s.path === 'string' && ok(s.before) && ok(s.after))
+    ) {
       throw new HookInputError('fileStates must be a list of {path, before, after}');
     }
     env.fileStates = states as HookEnvelope['fileStates'];

@@ -9,7 +9,10 @@ import { parsePatch } from './apply-patch.js';
 
 /** Servers whose MCP tools are this memory's (`mcp__<server>__<tool>`); override with GCC_MCP_SERVERS. */
 export function memoryServers(env: NodeJS.ProcessEnv = process.env): string[] {
-  const extra = (env.GCC_MCP_SERVERS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const extra = (env.GCC_MCP_SERVERS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return ['gcc', 'gctx', ...extra];
 }
 
@@ -41,13 +44,34 @@ export function canonicalCalls(name: string, rawInput: unknown, servers: readonl
   if (mcp) return [{ tool: servers.includes(mcp[1]!) ? 'Memory' : 'Other', input }];
   switch (name) {
     case 'Edit':
-      return [{ tool: 'Edit', input: { ...input, edits: [{ old_string: str(input.old_string) ?? '', new_string: str(input.new_string) ?? '' }] } }];
+      return [
+        {
+          tool: 'Edit',
+          input: {
+            ...input,
+            edits: [{ old_string: str(input.old_string) ?? '', new_string: str(input.new_string) ?? '' }],
+          },
+        },
+      ];
     case 'MultiEdit': {
-      const edits = Array.isArray(input.edits) ? input.edits.filter(isObj).map((e) => ({ old_string: str(e.old_string) ?? '', new_string: str(e.new_string) ?? '' })) : [];
+      const edits = Array.isArray(input.edits)
+        ? input.edits
+            .filter(isObj)
+            .map((e) => ({ old_string: str(e.old_string) ?? '', new_string: str(e.new_string) ?? '' }))
+        : [];
       return [{ tool: 'Edit', input: { ...input, edits } }];
     }
     case 'NotebookEdit':
-      return [{ tool: 'Edit', input: { ...input, file_path: str(input.notebook_path) ?? '', edits: [{ old_string: '', new_string: str(input.new_source) ?? '' }] } }];
+      return [
+        {
+          tool: 'Edit',
+          input: {
+            ...input,
+            file_path: str(input.notebook_path) ?? '',
+            edits: [{ old_string: '', new_string: str(input.new_source) ?? '' }],
+          },
+        },
+      ];
     case 'Bash':
     case 'shell':
     case 'exec_command':
@@ -65,7 +89,14 @@ export function canonicalCalls(name: string, rawInput: unknown, servers: readonl
         return paths.map((p): CanonicalCall => {
           if (f.op === 'add') return { tool: 'Write', input: { file_path: p, content: f.after ?? '' } };
           const removes = f.op === 'delete' || (f.moveTo !== undefined && p === f.path);
-          return { tool: 'Edit', input: { file_path: p, edits: [{ old_string: f.before ?? '', new_string: f.after ?? '' }], ...(removes ? { removes: true } : {}) } };
+          return {
+            tool: 'Edit',
+            input: {
+              file_path: p,
+              edits: [{ old_string: f.before ?? '', new_string: f.after ?? '' }],
+              ...(removes ? { removes: true } : {}),
+            },
+          };
         });
       });
     }
@@ -79,7 +110,8 @@ function shellCommand(v: unknown): string {
   if (typeof v === 'string') return v;
   if (Array.isArray(v) && v.every((x) => typeof x === 'string')) {
     const argv = v as string[];
-    if (argv.length === 3 && /(^|\/)(ba|z|da)?sh$/.test(argv[0]!) && (argv[1] === '-lc' || argv[1] === '-c')) return argv[2]!;
+    if (argv.length === 3 && /(^|\/)(ba|z|da)?sh$/.test(argv[0]!) && (argv[1] === '-lc' || argv[1] === '-c'))
+      return argv[2]!;
     return argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
   }
   return '';
@@ -94,12 +126,15 @@ export function fileStatesFrom(name: string, rawInput: unknown, response: unknow
   const input: Obj = isObj(rawInput) ? rawInput : {};
   if (name === 'apply_patch') {
     const files = parsePatch(str(input.command) ?? str(input.patch) ?? str(input.input) ?? '');
-    return files.length ? files.map((f) => ({ path: f.moveTo ?? f.path, before: f.before, after: f.after })) : undefined;
+    return files.length
+      ? files.map((f) => ({ path: f.moveTo ?? f.path, before: f.before, after: f.after }))
+      : undefined;
   }
   if (!isObj(response)) return undefined;
   const path = str(response.filePath) ?? str(input.file_path) ?? str(input.notebook_path);
   if (!path) return undefined;
-  if (name === 'Write' && response.type === 'create') return [{ path, before: null, after: str(input.content) ?? str(response.content) ?? '' }];
+  if (name === 'Write' && response.type === 'create')
+    return [{ path, before: null, after: str(input.content) ?? str(response.content) ?? '' }];
   if (Array.isArray(response.structuredPatch)) {
     const before: string[] = [];
     const after: string[] = [];
@@ -125,9 +160,19 @@ export function fileStatesFrom(name: string, rawInput: unknown, response: unknow
 const BULKY = new Set(['originalFile', 'structuredPatch', 'content', 'oldString', 'newString', 'originalFileContents']);
 const ECHOED = new Set(['filePath', 'file_path', 'notebook_path', 'path']);
 /** Flags that say nothing when they hold their usual value. */
-const QUIET: Record<string, unknown> = { userModified: false, replaceAll: false, replace_all: false, interrupted: false, isImage: false, type: undefined };
+const QUIET: Record<string, unknown> = {
+  userModified: false,
+  replaceAll: false,
+  replace_all: false,
+  interrupted: false,
+  isImage: false,
+  type: undefined,
+};
 
-/** A structured result without what the log already has: the file it names, bulk, default flags; paths under `cwd` relative. */
+/**
+ * A structured result without what the log already has: the file it names, bulk, default flags; paths under `cwd`
+ * relative.
+ */
 function quiet(value: unknown, cwd: string | undefined, depth = 0): unknown {
   if (typeof value === 'string') return cwd && value.startsWith(`${cwd}/`) ? value.slice(cwd.length + 1) : value;
   if (Array.isArray(value)) return depth > 4 ? value : value.map((v) => quiet(v, cwd, depth + 1));
@@ -166,5 +211,8 @@ export function resultText(response: unknown, cwd?: string): { text: string; isE
   const keys = Object.keys(slim);
   if (keys.length === 0) return { text: '', isError };
   const only = keys.length === 1 ? slim[keys[0]!] : undefined;
-  return { text: typeof only === 'string' || typeof only === 'number' ? `${keys[0]}: ${only}` : JSON.stringify(slim), isError };
+  return {
+    text: typeof only === 'string' || typeof only === 'number' ? `${keys[0]}: ${only}` : JSON.stringify(slim),
+    isError,
+  };
 }

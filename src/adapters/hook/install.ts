@@ -1,7 +1,8 @@
 /**
  * `gctx hook install [--agent claude-code|codex] [--http]`: the hooks gctx needs, written into
  * Claude Code's settings (`.claude/settings.json` in the project, or `~/.claude/settings.json` with
- * --user) or Codex's hooks file (`.codex/hooks.json`, `~/.codex/hooks.json`), merged into what is there: other hooks and settings are kept as they are, and
+ * --user) or Codex's hooks file (`.codex/hooks.json`, `~/.codex/hooks.json`), merged into what is there: other hooks
+ * and settings are kept as they are, and
  * gctx's own earlier entries (command or http, on any port) are replaced, so installing
  * twice, or switching between the process hook and the daemon, leaves one entry per event.
  *
@@ -17,7 +18,15 @@ import { inside, onPathOutside, realOrSelf } from '../../runtime/on-path.js';
 import { gctxBin } from '../../runtime/self.js';
 import { makeFolders } from '../../store/project-folder.js';
 
-export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PreCompact', 'SessionEnd'] as const;
+export const HOOK_EVENTS = [
+  'SessionStart',
+  'UserPromptSubmit',
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PreCompact',
+  'SessionEnd',
+] as const;
 export type ClaudeHookEvent = (typeof HOOK_EVENTS)[number];
 export type InstallAgent = 'claude-code' | 'codex';
 export const INSTALL_AGENTS: readonly InstallAgent[] = ['claude-code', 'codex'];
@@ -34,18 +43,29 @@ interface AgentSpec {
  * only the tools that can write need the guard before (docs/agents.md), which spares a
  * process per read when the hook is a command.
  */
-const MATCHERS: Readonly<Record<string, string>> = { PreToolUse: 'Write|Edit|MultiEdit|NotebookEdit|Bash', PostToolUse: '*', PostToolUseFailure: '*' };
+const MATCHERS: Readonly<Record<string, string>> = {
+  PreToolUse: 'Write|Edit|MultiEdit|NotebookEdit|Bash',
+  PostToolUse: '*',
+  PostToolUseFailure: '*',
+};
 /** Codex tells no MCP server its session: the hooks and the server agree on one name (docs/agents.md). */
 const SPECS: Readonly<Record<InstallAgent, AgentSpec>> = {
   'claude-code': { events: HOOK_EVENTS, matchers: MATCHERS, args: 'hook --agent claude-code' },
-  codex: { events: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PreCompact'], matchers: { PreToolUse: 'Bash|apply_patch', PostToolUse: 'Bash|apply_patch' }, args: 'hook --agent codex --session codex' },
+  codex: {
+    events: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PreCompact'],
+    matchers: { PreToolUse: 'Bash|apply_patch', PostToolUse: 'Bash|apply_patch' },
+    args: 'hook --agent codex --session codex',
+  },
 };
 /** Events Claude Code does not run HTTP hooks for. */
 const COMMAND_ONLY: ReadonlySet<string> = new Set(['SessionStart']);
 
 export const TOKEN_ENV = 'GCC_SERVE_TOKEN';
 export const HOOK_COMMAND = 'gctx hook --agent claude-code';
-/** Seconds Claude Code waits for one hook; past it, the host goes on without the answer (fail open). A first open after a pull of much history can take that long (docs/agents.md). */
+/**
+ * Seconds Claude Code waits for one hook; past it, the host goes on without the answer (fail open). A first open after
+ * a pull of much history can take that long (docs/agents.md).
+ */
 const TIMEOUT_S = 10;
 
 export type HookEntry =
@@ -83,7 +103,11 @@ function assertNoLinkUnder(project: string, file: string): void {
     }
     if (link) {
       const rel = relative(project, cur);
-      throw gccError('E_PATH_ESCAPE', `${rel} is a symbolic link (the repository may have put it there); hook settings are written only to a real file in the project`, `look at where it leads, then replace it with a real ${part === 'settings.json' ? 'file' : 'folder'}: rm ${rel}`);
+      throw gccError(
+        'E_PATH_ESCAPE',
+        `${rel} is a symbolic link (the repository may have put it there); hook settings are written only to a real file in the project`,
+        `look at where it leads, then replace it with a real ${part === 'settings.json' ? 'file' : 'folder'}: rm ${rel}`,
+      );
     }
   }
 }
@@ -94,7 +118,8 @@ export interface HookCommand {
   warning: string | null;
 }
 
-const GLOBAL_FIX = (agent: InstallAgent) => `npm install -g git-context-controller, then run \`gctx hook install --agent ${agent}\` again`;
+const GLOBAL_FIX = (agent: InstallAgent) =>
+  `npm install -g git-context-controller, then run \`gctx hook install --agent ${agent}\` again`;
 
 /**
  * The command the host runs for each hook event: the node running this install and this gctx,
@@ -104,7 +129,13 @@ const GLOBAL_FIX = (agent: InstallAgent) => `npm install -g git-context-controll
  * instead, and only a PATH entry outside the project counts (`npm run` puts the project's
  * node_modules/.bin there).
  */
-export function resolveHookCommand(project: string, env: NodeJS.ProcessEnv = process.env, own = gctxBin(), node = process.execPath, agent: InstallAgent = 'claude-code'): HookCommand {
+export function resolveHookCommand(
+  project: string,
+  env: NodeJS.ProcessEnv = process.env,
+  own = gctxBin(),
+  node = process.execPath,
+  agent: InstallAgent = 'claude-code',
+): HookCommand {
   const root = realOrSelf(project);
   const args = SPECS[agent].args;
   const byName = `gctx ${args}`;
@@ -112,11 +143,16 @@ export function resolveHookCommand(project: string, env: NodeJS.ProcessEnv = pro
     const cached = /[\\/]_npx[\\/]/.test(own);
     return {
       command: `${shellQuote(node)} ${shellQuote(own)} ${args}`,
-      warning: cached ? `the hooks run this gctx by its path in npx's cache (${own}), which holds only until npx clears it. Fix: ${GLOBAL_FIX(agent)}` : null,
+      warning: cached
+        ? `the hooks run this gctx by its path in npx's cache (${own}), which holds only until npx clears it. Fix: ${GLOBAL_FIX(agent)}`
+        : null,
     };
   }
   if (onPathOutside('gctx', env, root)) return { command: byName, warning: null };
-  return { command: byName, warning: `gctx is not on PATH, so every hook's \`${byName}\` fails with "gctx: not found" until it is (this gctx, inside the project, is not written into the settings). Fix: ${GLOBAL_FIX(agent)}` };
+  return {
+    command: byName,
+    warning: `gctx is not on PATH, so every hook's \`${byName}\` fails with "gctx: not found" until it is (this gctx, inside the project, is not written into the settings). Fix: ${GLOBAL_FIX(agent)}`,
+  };
 }
 
 export interface InstallResult {
@@ -125,7 +161,12 @@ export interface InstallResult {
   changed: boolean;
 }
 
-export function settingsFile(scope: 'project' | 'user', projectDir: string, home: string, agent: InstallAgent = 'claude-code'): string {
+export function settingsFile(
+  scope: 'project' | 'user',
+  projectDir: string,
+  home: string,
+  agent: InstallAgent = 'claude-code',
+): string {
   const [folder, name] = agent === 'codex' ? ['.codex', 'hooks.json'] : ['.claude', 'settings.json'];
   return join(scope === 'user' ? home : projectDir, folder, name);
 }
@@ -147,8 +188,10 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 /** An entry an earlier install wrote: the process hook, or the daemon's route on any loopback port. */
 function isOurs(h: unknown, agent: InstallAgent = 'claude-code'): boolean {
   if (!isObj(h)) return false;
-  if (h.type === 'command' && typeof h.command === 'string') return /(^|[\s/"'])gctx(\.js)?["']?\s+hook\b/.test(h.command) && h.command.includes(agent);
-  if (h.type === 'http' && typeof h.url === 'string') return /^http:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d+\/hooks\/claude-code$/.test(h.url);
+  if (h.type === 'command' && typeof h.command === 'string')
+    return /(^|[\s/"'])gctx(\.js)?["']?\s+hook\b/.test(h.command) && h.command.includes(agent);
+  if (h.type === 'http' && typeof h.url === 'string')
+    return /^http:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d+\/hooks\/claude-code$/.test(h.url);
   return false;
 }
 
@@ -160,21 +203,46 @@ function readSettings(file: string): Obj {
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    throw gccError('E_INVALID_ARGUMENT', `${file} is not JSON (${(err as Error).message}); nothing was written`, 'fix or remove the file, then install again');
+    throw gccError(
+      'E_INVALID_ARGUMENT',
+      `${file} is not JSON (${(err as Error).message}); nothing was written`,
+      'fix or remove the file, then install again',
+    );
   }
-  if (!isObj(parsed)) throw gccError('E_INVALID_ARGUMENT', `${file} does not hold a JSON object; nothing was written`, 'fix or remove the file, then install again');
+  if (!isObj(parsed))
+    throw gccError(
+      'E_INVALID_ARGUMENT',
+      `${file} does not hold a JSON object; nothing was written`,
+      'fix or remove the file, then install again',
+    );
   return parsed;
 }
 
 /** The settings with gctx's hooks in place; throws E_INVALID_ARGUMENT for a shape it must not guess at. */
-export function withHooks(settings: Obj, httpPort: number | undefined, file = 'settings', command = HOOK_COMMAND, agent: InstallAgent = 'claude-code'): Obj {
+export function withHooks(
+  settings: Obj,
+  httpPort: number | undefined,
+  file = 'settings',
+  command = HOOK_COMMAND,
+  agent: InstallAgent = 'claude-code',
+): Obj {
   const spec = SPECS[agent];
   const hooks = settings.hooks ?? {};
-  if (!isObj(hooks)) throw gccError('E_INVALID_ARGUMENT', `${file}: "hooks" is not an object; nothing was written`, 'fix the file, then install again');
+  if (!isObj(hooks))
+    throw gccError(
+      'E_INVALID_ARGUMENT',
+      `${file}: "hooks" is not an object; nothing was written`,
+      'fix the file, then install again',
+    );
   const out: Obj = { ...hooks };
   for (const event of spec.events) {
     const groups = out[event] ?? [];
-    if (!Array.isArray(groups)) throw gccError('E_INVALID_ARGUMENT', `${file}: hooks.${event} is not a list; nothing was written`, 'fix the file, then install again');
+    if (!Array.isArray(groups))
+      throw gccError(
+        'E_INVALID_ARGUMENT',
+        `${file}: hooks.${event} is not a list; nothing was written`,
+        'fix the file, then install again',
+      );
     const kept: unknown[] = [];
     for (const g of groups) {
       if (!isObj(g) || !Array.isArray(g.hooks)) {
@@ -205,5 +273,9 @@ export function installClaudeHooks(opts: InstallOptions): InstallResult {
     writeFileSync(tmp, next, { flag: 'wx' });
     renameSync(tmp, opts.file);
   }
-  return { file: opts.file, entries: SPECS[agent].events.map((event) => ({ event, type: entryFor(event, opts.httpPort, opts.command).type })), changed };
+  return {
+    file: opts.file,
+    entries: SPECS[agent].events.map((event) => ({ event, type: entryFor(event, opts.httpPort, opts.command).type })),
+    changed,
+  };
 }

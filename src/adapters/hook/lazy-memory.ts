@@ -45,7 +45,14 @@ export class LazyHookMemory implements HookMemory {
   async open(): Promise<Memory> {
     if (this.memory) return this.memory;
     if (this.onLongPass && openIsLong(this.root)) this.onLongPass();
-    this.opening ??= import('../../engine/memory.js').then(({ Memory }) => Memory.open(this.root, { lockTimeoutMs: HOOK_LOCK_TIMEOUT_MS, search: 'on-demand', ...(this.session ? { session: this.session } : {}), ...(this.onLongPass ? { onLongPass: this.onLongPass } : {}) }));
+    this.opening ??= import('../../engine/memory.js').then(({ Memory }) =>
+      Memory.open(this.root, {
+        lockTimeoutMs: HOOK_LOCK_TIMEOUT_MS,
+        search: 'on-demand',
+        ...(this.session ? { session: this.session } : {}),
+        ...(this.onLongPass ? { onLongPass: this.onLongPass } : {}),
+      }),
+    );
     this.memory = await this.opening;
     return this.memory;
   }

@@ -92,7 +92,8 @@ export async function runHook(req: HookRequest, memories: HookMemories = process
   try {
     parsed = parse(req);
   } catch (err) {
-    if (err instanceof HookInputError) return { stdout: null, stderr: [`gctx hook: ignored malformed ${req.agent} input: ${err.message}`] };
+    if (err instanceof HookInputError)
+      return { stdout: null, stderr: [`gctx hook: ignored malformed ${req.agent} input: ${err.message}`] };
     throw err;
   }
   if (!parsed.envelopes.length) return { stdout: null, stderr };
@@ -127,5 +128,8 @@ export async function runHook(req: HookRequest, memories: HookMemories = process
 function oneLine(err: unknown): string {
   const e = err as { code?: unknown; message?: unknown; fix?: unknown };
   const msg = typeof e?.message === 'string' ? e.message : String(err);
-  return `${typeof e?.code === 'string' ? `${e.code}: ` : ''}${msg}${typeof e?.fix === 'string' ? ` Fix: ${e.fix}` : ''}`.replace(/\s*\n\s*/g, ' ');
+  return `${typeof e?.code === 'string' ? `${e.code}: ` : ''}${msg}${typeof e?.fix === 'string' ? ` Fix: ${e.fix}` : ''}`.replace(
+    /\s*\n\s*/g,
+    ' ',
+  );
 }

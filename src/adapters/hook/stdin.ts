@@ -39,7 +39,9 @@ export function readStdin(waitMs = STDIN_WAIT_MS): Promise<string> {
   return readStream(process.stdin, waitMs);
 }
 
-/** Bytes read so far, with the limit: over it, nothing is kept, so the input is reported as malformed, not half-read. */
+/**
+ * Bytes read so far, with the limit: over it, nothing is kept, so the input is reported as malformed, not half-read.
+ */
 class Collected {
   private readonly chunks: Buffer[] = [];
   private size = 0;

@@ -35,7 +35,8 @@ export function transcriptCheckpoint(path: unknown): Checkpoint {
     if (!said) continue;
     if (entry.type === 'assistant' && out.said === undefined) out.said = said;
     // A user turn that carries only tool results is the host's, not the user's.
-    if (entry.type === 'user' && out.prompt === undefined && entry.isMeta !== true && !said.startsWith('<')) out.prompt = said;
+    if (entry.type === 'user' && out.prompt === undefined && entry.isMeta !== true && !said.startsWith('<'))
+      out.prompt = said;
   }
   return out;
 }

@@ -15,7 +15,10 @@ const HEAD_ID = new RegExp(String.raw`^\s*\{(?:\s*"(?:jsonrpc|method)"\s*:\s*"[^
  * recovered: the same id on a response (the client's) would name one of the client's own requests.
  */
 const REQUEST_HEAD = /^\s*\{(?:\s*"(?:jsonrpc|id)"\s*:\s*(?:"[^"\\]*"|-?\d+)\s*,)*\s*"method"\s*:/;
-/** `…,"jsonrpc":"2.0","id":7}`, as the SDK's client writes it: in a whole JSON object the member before the last `}` is top level. */
+/**
+ * `…,"jsonrpc":"2.0","id":7}`, as the SDK's client writes it: in a whole JSON object the member before the last `}` is
+ * top level.
+ */
 const TAIL_ID = new RegExp(String.raw`[{,]\s*"id"\s*:\s*${ID}\s*\}\s*$`);
 
 export type Frame = { kind: 'line'; bytes: Buffer } | { kind: 'overlong'; bytes: number; id: RequestId | null };
@@ -61,12 +64,16 @@ export class LineFramer {
     this.parts.push(piece);
     if (this.size <= this.limit) return;
     // Over the limit: keep both ends (for the id) and let the rest go as it arrives.
-    this.skipping = { head: Buffer.concat(this.parts, Math.min(EDGE, this.size)), tail: this.parts.reduce(lastBytes, Buffer.alloc(0)) };
+    this.skipping = {
+      head: Buffer.concat(this.parts, Math.min(EDGE, this.size)),
+      tail: this.parts.reduce(lastBytes, Buffer.alloc(0)),
+    };
     this.parts = [];
   }
 
   private finish(): void {
-    if (this.skipping) this.emit({ kind: 'overlong', bytes: this.size, id: recoverId(this.skipping.head, this.skipping.tail) });
+    if (this.skipping)
+      this.emit({ kind: 'overlong', bytes: this.size, id: recoverId(this.skipping.head, this.skipping.tail) });
     else this.emit({ kind: 'line', bytes: Buffer.concat(this.parts, this.size) });
     this.parts = [];
     this.size = 0;
@@ -76,7 +83,9 @@ export class LineFramer {
 
 /** The last EDGE bytes of `before` followed by `piece`, copied so no large chunk stays referenced. */
 function lastBytes(before: Buffer, piece: Buffer): Buffer {
-  return Buffer.from(piece.length >= EDGE ? piece.subarray(piece.length - EDGE) : Buffer.concat([before, piece]).subarray(-EDGE));
+  return Buffer.from(
+    piece.length >= EDGE ? piece.subarray(piece.length - EDGE) : Buffer.concat([before, piece]).subarray(-EDGE),
+  );
 }
 
 /** The id of a line that was not kept, when one of its ends shows it plainly; else null. */

@@ -140,7 +140,8 @@ export class MemoryHolder {
   /** Warnings the engine collected since the last call, for stderr (stdout is the protocol). */
   flushWarnings(): void {
     const w = this.memory?.warnings ?? [];
-    for (; this.warned < w.length; this.warned++) process.stderr.write(safeText(`gctx mcp: warning: ${w[this.warned]}\n`));
+    for (; this.warned < w.length; this.warned++)
+      process.stderr.write(safeText(`gctx mcp: warning: ${w[this.warned]}\n`));
   }
 
   /** Drop the open memory (its folder was removed): the next call opens, or creates, it afresh. */
@@ -176,7 +177,10 @@ export interface McpServerParts {
 export function buildMcpServer(parts: McpServerParts): Server {
   const tools = mcpTools();
   let listing: Tool[] | null = null;
-  const server = new Server({ name: 'gcc', title: 'GCC project memory', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: lazyValidator() });
+  const server = new Server(
+    { name: 'gcc', title: 'GCC project memory', version: VERSION },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: lazyValidator() },
+  );
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: (listing ??= describeTools(tools)) }));
 
@@ -186,7 +190,12 @@ export function buildMcpServer(parts: McpServerParts): Server {
       // Said on the first answer after `.GCC/` was created, whether or not the call succeeded.
       let note = '';
       try {
-        if (!t) throw gccError('E_INVALID_ARGUMENT', `unknown tool ${JSON.stringify(request.params.name)}`, `use one of: ${[...tools.keys()].join(', ')}`);
+        if (!t)
+          throw gccError(
+            'E_INVALID_ARGUMENT',
+            `unknown tool ${JSON.stringify(request.params.name)}`,
+            `use one of: ${[...tools.keys()].join(', ')}`,
+          );
         const args = argumentsFor(t, request.params.arguments);
         const { memory, initialized } = await parts.memory();
         if (initialized) note = `Initialised GCC memory in ${memory.gccDir} (first use in this folder).\n`;
@@ -201,7 +210,13 @@ export function buildMcpServer(parts: McpServerParts): Server {
   return server;
 }
 
-export function createMcpServer(opts: McpOptions): { server: Server; holder: MemoryHolder; idle: () => Promise<void>; screen: Screen; session: string } {
+export function createMcpServer(opts: McpOptions): {
+  server: Server;
+  holder: MemoryHolder;
+  idle: () => Promise<void>;
+  screen: Screen;
+  session: string;
+} {
   const session = defaultSession(opts.session);
   const holder = new MemoryHolder(opts.dir, opts.session || process.env.CLAUDE_CODE_SESSION_ID ? null : { session });
   let tail: Promise<unknown> = Promise.resolve();
@@ -210,7 +225,13 @@ export function createMcpServer(opts: McpOptions): { server: Server; holder: Mem
     tail = run.catch(() => undefined);
     return run;
   };
-  const server = buildMcpServer({ session, budget: opts.budget, memory: () => holder.get(), serial, afterCall: () => holder.flushWarnings() });
+  const server = buildMcpServer({
+    session,
+    budget: opts.budget,
+    memory: () => holder.get(),
+    serial,
+    afterCall: () => holder.flushWarnings(),
+  });
   return { server, holder, idle: () => tail.then(() => undefined), screen: screenToolCall(mcpTools()), session };
 }
 
@@ -223,7 +244,10 @@ export function createMcpServer(opts: McpOptions): { server: Server; holder: Mem
  * a commit would be recorded but never answered.
  */
 export async function serveMcp(opts: McpOptions): Promise<void> {
-  const inspector = process.env.GCC_INSPECT || process.env.GCC_INSPECT_FILE ? (await import('../../diagrams/inspect.js')).inspectorFromEnv(process.env) : null;
+  const inspector =
+    process.env.GCC_INSPECT || process.env.GCC_INSPECT_FILE
+      ? (await import('../../diagrams/inspect.js')).inspectorFromEnv(process.env)
+      : null;
   const { server, holder, idle, screen } = createMcpServer(opts);
   const transport = new StdioTransport({ screen });
   const stop = () => transport.stopReading();

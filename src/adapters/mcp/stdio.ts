@@ -21,7 +21,14 @@
 import { createHash } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage, type JSONRPCRequest, type JSONRPCResponse, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  JSONRPCMessageSchema,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type JSONRPCResponse,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
 import { type Frame, isId, LineFramer } from './line-framer.js';
 
 /**
@@ -101,10 +108,15 @@ const keyOf = (id: RequestId): string => `${typeof id}:${id}`;
 /** What a request asks, whatever its id or _meta (a progress token may differ between copies). */
 function digestOf(request: JSONRPCRequest): string {
   const { _meta, ...params } = request.params ?? {};
-  return createHash('sha1').update(JSON.stringify([request.method, params])).digest('base64');
+  return createHash('sha1')
+    .update(JSON.stringify([request.method, params]))
+    .digest('base64');
 }
 
-/** What a server may make of a request before it is served: the request to serve (perhaps rewritten), or the answer to give instead. */
+/**
+ * What a server may make of a request before it is served: the request to serve (perhaps rewritten), or the answer to
+ * give instead.
+ */
 export type Screen = (request: JSONRPCRequest) => JSONRPCRequest | JSONRPCResponse;
 
 export interface StdioTransportOptions {
@@ -175,7 +187,8 @@ export class StdioTransport implements Transport {
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return;
     const line = `${JSON.stringify(message)}\n`;
-    if (!('id' in message) || message.id === undefined || !('result' in message || 'error' in message)) return this.write(line);
+    if (!('id' in message) || message.id === undefined || !('result' in message || 'error' in message))
+      return this.write(line);
     const copies = this.replies.answer(message.id, line) ?? 1;
     for (let i = 0; i < copies; i++) void this.write(line);
     if (this.replies.inFlight === 0) for (const wake of this.idleWaiters.splice(0)) wake();
@@ -246,18 +259,32 @@ export class StdioTransport implements Transport {
     try {
       text = UTF8.decode(frame.bytes);
     } catch {
-      return this.refuse(null, ErrorCode.ParseError, 'Parse error: the line is not valid UTF-8; send one JSON-RPC message per line, in UTF-8');
+      return this.refuse(
+        null,
+        ErrorCode.ParseError,
+        'Parse error: the line is not valid UTF-8; send one JSON-RPC message per line, in UTF-8',
+      );
     }
     if (text.trim() === '') return;
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch (err) {
-      return this.refuse(null, ErrorCode.ParseError, `Parse error: the line is not JSON (${(err as Error).message}); send one JSON-RPC message per line`);
+      return this.refuse(
+        null,
+        ErrorCode.ParseError,
+        `Parse error: the line is not JSON (${(err as Error).message}); send one JSON-RPC message per line`,
+      );
     }
-    if (Array.isArray(value)) return this.refuse(null, ErrorCode.InvalidRequest, 'Invalid Request: batches are not supported; send each message on a line of its own');
+    if (Array.isArray(value))
+      return this.refuse(
+        null,
+        ErrorCode.InvalidRequest,
+        'Invalid Request: batches are not supported; send each message on a line of its own',
+      );
     const parsed = JSONRPCMessageSchema.safeParse(value);
-    if (!parsed.success) return this.refuse(readableId(value), ErrorCode.InvalidRequest, `Invalid Request: ${whatIsWrong(value)}`);
+    if (!parsed.success)
+      return this.refuse(readableId(value), ErrorCode.InvalidRequest, `Invalid Request: ${whatIsWrong(value)}`);
     this.receive(parsed.data);
   }
 
@@ -274,7 +301,11 @@ export class StdioTransport implements Transport {
     const seen = this.replies.admit(request.id, digestOf(request));
     if ('replay' in seen) void this.write(seen.replay);
     else if ('conflict' in seen)
-      this.refuse(request.id, ErrorCode.InvalidRequest, `Invalid Request: id ${JSON.stringify(request.id)} was already used in this session for a different request; give each request a new id`);
+      this.refuse(
+        request.id,
+        ErrorCode.InvalidRequest,
+        `Invalid Request: id ${JSON.stringify(request.id)} was already used in this session for a different request; give each request a new id`,
+      );
     else if ('run' in seen) {
       try {
         const screened = this.screen(request);
@@ -282,7 +313,11 @@ export class StdioTransport implements Transport {
         else void this.send(screened);
       } catch (err) {
         // Every request read gets an answer: settled() waits for it.
-        void this.send({ jsonrpc: '2.0', id: request.id, error: { code: ErrorCode.InternalError, message: `Internal error: ${String(err)}` } });
+        void this.send({
+          jsonrpc: '2.0',
+          id: request.id,
+          error: { code: ErrorCode.InternalError, message: `Internal error: ${String(err)}` },
+        });
       }
     }
   }
@@ -311,6 +346,7 @@ function whatIsWrong(value: unknown): string {
     if (extra.length) return `a request has only jsonrpc, id, method and params, not ${extra.join(', ')}`;
     return 'the request does not have the shape JSON-RPC 2.0 gives one';
   }
-  if ('result' in value || 'error' in value) return 'a response has an id and either result (an object) or error ({code, message})';
+  if ('result' in value || 'error' in value)
+    return 'a response has an id and either result (an object) or error ({code, message})';
   return 'a message has a method (a request or notification), or a result or error (a response)';
 }

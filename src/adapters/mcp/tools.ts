@@ -37,12 +37,26 @@ export function describeTools(tools: Map<string, McpTool>): Tool[] {
 /** How a model calls CONTEXT over MCP, for the "how to see more" notes. */
 export const spellMcp = (q: ContextQuery): string => `context ${JSON.stringify(toolArgsOf(q))}`;
 
-export const MCP: Speaker = { front: 'mcp', spell: spellMcp, usage: argumentsHint, tool: (op) => op.name, call: (words) => callIn(words, 'mcp') };
+export const MCP: Speaker = {
+  front: 'mcp',
+  spell: spellMcp,
+  usage: argumentsHint,
+  tool: (op) => op.name,
+  call: (words) => callIn(words, 'mcp'),
+};
 
 export function errorResult(e: unknown, note = ''): CallToolResult {
   const r = failure(e, MCP);
   // The code leads, so a client can read it off the first line.
-  return { content: [{ type: 'text', text: safeText(`${r.code}: ${r.message}${r.fix ? `\nFix: ${r.fix}` : ''}${note ? `\n${note.trimEnd()}` : ''}`) }], isError: true };
+  return {
+    content: [
+      {
+        type: 'text',
+        text: safeText(`${r.code}: ${r.message}${r.fix ? `\nFix: ${r.fix}` : ''}${note ? `\n${note.trimEnd()}` : ''}`),
+      },
+    ],
+    isError: true,
+  };
 }
 
 /** Arguments as the operation takes them; E_INVALID_ARGUMENT naming what it needs when they are not. */
@@ -51,7 +65,14 @@ export function argumentsFor(t: McpTool, raw: unknown): Record<string, unknown> 
 }
 
 /** Run one tool call against an open memory; failures come back as an error result, never a thrown one. */
-export async function callTool(t: McpTool, args: Record<string, unknown>, memory: Memory, session: string, budget: number | undefined, note = ''): Promise<CallToolResult> {
+export async function callTool(
+  t: McpTool,
+  args: Record<string, unknown>,
+  memory: Memory,
+  session: string,
+  budget: number | undefined,
+  note = '',
+): Promise<CallToolResult> {
   try {
     const a = await perform(t.op, args, MCP, { dir: memory.root, session, budget, memory: async () => memory });
     const d = a.data as { branch?: unknown; truncated?: unknown; next?: unknown };
@@ -60,7 +81,10 @@ export async function callTool(t: McpTool, args: Record<string, unknown>, memory
     if (d.truncated === true) structured.truncated = true;
     // The next query as this tool's arguments, so a client can send it back as it stands.
     if (d.next) structured.next = toolArgsOf(d.next as ContextQuery);
-    return { content: [{ type: 'text', text: note + a.text }], ...(Object.keys(structured).length ? { structuredContent: structured } : {}) };
+    return {
+      content: [{ type: 'text', text: note + a.text }],
+      ...(Object.keys(structured).length ? { structuredContent: structured } : {}),
+    };
   } catch (err) {
     return errorResult(err, note);
   }

@@ -15,5 +15,7 @@ export const BRIEFING_TYPE = 'gcc-briefing';
 export const NOTICE_TYPE = 'gcc-notice';
 
 export function briefingInContext(sm: ReadonlySessionManager): boolean {
-  return sm.buildSessionProjection().messages.some((m) => m.role === 'custom' && (m as { customType?: string }).customType === BRIEFING_TYPE);
+  return sm
+    .buildSessionProjection()
+    .messages.some((m) => m.role === 'custom' && (m as { customType?: string }).customType === BRIEFING_TYPE);
 }

@@ -94,10 +94,13 @@ export function resolveConfig(cwd: string, env: NodeJS.ProcessEnv = process.env)
   const globalFile = join(agentDir(env), GLOBAL_FILE);
 
   const envLayer: Record<string, unknown> = {};
-  for (const [key, name] of Object.entries(ENV_VARS)) if (env[name] !== undefined && env[name] !== '') envLayer[key] = env[name];
+  for (const [key, name] of Object.entries(ENV_VARS))
+    if (env[name] !== undefined && env[name] !== '') envLayer[key] = env[name];
   const project = readLayer(projectFile, warnings);
   if (project && 'bin' in project) {
-    warnings.push(`${projectFile}: "bin" is ignored in a project file (a cloned repository must not choose the executable Pi runs); set GCC_BIN or the global file`);
+    warnings.push(
+      `${projectFile}: "bin" is ignored in a project file (a cloned repository must not choose the executable Pi runs); set GCC_BIN or the global file`,
+    );
     delete project.bin;
   }
   const global = readLayer(globalFile, warnings);

@@ -18,7 +18,12 @@ import type { MemorySlot } from './memory-slot.js';
 export const OUTPUT_ENTRY = 'gcc-output';
 const PREFIX = '/gcc';
 
-const SLASH: Speaker = { front: 'slash', spell: (q) => spellCli(q, PREFIX), usage: (op) => `${usageOf(op, PREFIX)} (${argumentsHint(op)})`, call: (words) => callIn(words, 'slash') };
+const SLASH: Speaker = {
+  front: 'slash',
+  spell: (q) => spellCli(q, PREFIX),
+  usage: (op) => `${usageOf(op, PREFIX)} (${argumentsHint(op)})`,
+  call: (words) => callIn(words, 'slash'),
+};
 
 function usage(): string {
   return operationsFor('slash')
@@ -36,7 +41,10 @@ export interface GcCommandDeps {
 export function registerGccCommand(pi: ExtensionAPI, slot: MemorySlot, deps: GcCommandDeps): void {
   pi.registerEntryRenderer<{ title: string; text: string }>(OUTPUT_ENTRY, (entry) => {
     const lines = [`── ${entry.data?.title ?? 'gcc'} ──`, ...(entry.data?.text ?? '').split('\n')];
-    return { render: (width: number) => lines.map((l) => (l.length > width ? l.slice(0, Math.max(1, width - 1)) + '…' : l)), invalidate: () => undefined };
+    return {
+      render: (width: number) => lines.map((l) => (l.length > width ? l.slice(0, Math.max(1, width - 1)) + '…' : l)),
+      invalidate: () => undefined,
+    };
   });
   pi.registerCommand('gcc', {
     description: 'GCC project memory: status, commit, branch, merge, context, search, graph (try /gcc help)',
@@ -80,12 +88,26 @@ async function runLine(line: string, slot: MemorySlot, deps: GcCommandDeps): Pro
     }
     if (sub === 'help') return { title: 'gcc help', text: usage(), level: 'info' };
     const op = operationNamed(sub);
-    if (!op || !op.fronts.includes('slash')) return { title: 'gcc', text: `unknown subcommand "${sub}"${nearest(sub, operationsFor('slash').map((o) => o.name))}\n\n${usage()}`, level: 'warning' };
+    if (!op || !op.fronts.includes('slash'))
+      return {
+        title: 'gcc',
+        text: `unknown subcommand "${sub}"${nearest(
+          sub,
+          operationsFor('slash').map((o) => o.name),
+        )}\n\n${usage()}`,
+        level: 'warning',
+      };
     const p = parseArgs(op, words.slice(1), PREFIX);
     if (p.globals.has('help')) return { title, text: helpOf(op, PREFIX), level: 'info' };
     const args = await check(op, p.args, SLASH);
-    if (op.needs === 'none') throw gccError('E_INVALID_ARGUMENT', `${op.name} runs from the command line`, `gctx ${op.name}`);
-    if (!slot.memory && op.needs !== 'create') return { title, text: [slot.describeProblem() || 'GCC memory is not open.', ...deps.statusLines()].join('\n'), level: 'warning' };
+    if (op.needs === 'none')
+      throw gccError('E_INVALID_ARGUMENT', `${op.name} runs from the command line`, `gctx ${op.name}`);
+    if (!slot.memory && op.needs !== 'create')
+      return {
+        title,
+        text: [slot.describeProblem() || 'GCC memory is not open.', ...deps.statusLines()].join('\n'),
+        level: 'warning',
+      };
     const a = await perform(op, args, SLASH, {
       dir: slot.memory?.root ?? slot.resolved?.memoryRoot ?? process.cwd(),
       session: slot.session,

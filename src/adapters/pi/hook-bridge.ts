@@ -34,11 +34,21 @@ export function installHookBridge(pi: ExtensionAPI, slot: MemorySlot): void {
         // No memory to log into, but a `.GCC/` on disk is still not for generic writes.
         const gccDir = resolved ? join(resolved.memoryRoot, '.GCC') : undefined;
         if (!gccDir || !existsSync(gccDir)) return undefined;
-        const reason = gccWriteReason({ tool: call.tool, input: call.input, cwd: ctx.cwd, gccDir, hostTool: call.hostTool });
+        const reason = gccWriteReason({
+          tool: call.tool,
+          input: call.input,
+          cwd: ctx.cwd,
+          gccDir,
+          hostTool: call.hostTool,
+        });
         return reason ? { block: true, reason } : undefined;
       }
       if (path && (call.tool === 'Write' || call.tool === 'Edit')) snapshots.begin(event.toolCallId, path, ctx.cwd);
-      const decision = await handleHook(memory, envelope(slot, ctx.cwd, 'pre-tool', call), hookOptions(slot, ctx.signal));
+      const decision = await handleHook(
+        memory,
+        envelope(slot, ctx.cwd, 'pre-tool', call),
+        hookOptions(slot, ctx.signal),
+      );
       if (decision.kind === 'block') {
         snapshots.drop(event.toolCallId);
         return { block: true, reason: decision.reason };
@@ -55,7 +65,11 @@ export function installHookBridge(pi: ExtensionAPI, slot: MemorySlot): void {
     try {
       const memory = slot.memory;
       if (!memory || event.source === 'extension' || (slot.resolved && !slot.resolved.config.hook)) return undefined;
-      await handleHook(memory, { host: HOST, session: slot.session, event: 'prompt', cwd: ctx.cwd, prompt: event.text }, hookOptions(slot, ctx.signal));
+      await handleHook(
+        memory,
+        { host: HOST, session: slot.session, event: 'prompt', cwd: ctx.cwd, prompt: event.text },
+        hookOptions(slot, ctx.signal),
+      );
     } catch {
       // fail open
     }
@@ -68,7 +82,12 @@ export function installHookBridge(pi: ExtensionAPI, slot: MemorySlot): void {
       const memory = slot.memory;
       if (!memory || (slot.resolved && !slot.resolved.config.hook)) return undefined;
       const messages = [...event.preparation.messagesToSummarize, ...event.preparation.turnPrefixMessages];
-      await recordCheckpoint(memory, { host: HOST, session: slot.session, event: 'compaction', checkpoint: checkpointOf(messages) });
+      await recordCheckpoint(memory, {
+        host: HOST,
+        session: slot.session,
+        event: 'compaction',
+        checkpoint: checkpointOf(messages),
+      });
     } catch {
       // fail open: the compaction goes ahead as Pi would run it
     }
@@ -87,9 +106,13 @@ export function installHookBridge(pi: ExtensionAPI, slot: MemorySlot): void {
       const env: HookEnvelope = { ...envelope(slot, ctx.cwd, 'post-tool', call), result, isError: event.isError };
       if (fileStates) env.fileStates = fileStates;
       const decision = await handleHook(memory, env, hookOptions(slot, ctx.signal));
-      const add = [repeat, decision.kind === 'guidance' ? decision.text : undefined].filter((t): t is string => Boolean(t));
+      const add = [repeat, decision.kind === 'guidance' ? decision.text : undefined].filter((t): t is string =>
+        Boolean(t),
+      );
       if (!add.length) return undefined;
-      const patch: ToolResultEventResult = { content: [...event.content, ...add.map((text) => ({ type: 'text' as const, text: `\n${text}` }))] };
+      const patch: ToolResultEventResult = {
+        content: [...event.content, ...add.map((text) => ({ type: 'text' as const, text: `\n${text}` }))],
+      };
       if (event.structuredContent !== undefined) patch.structuredContent = event.structuredContent;
       return patch;
     } catch {
@@ -104,7 +127,17 @@ export function checkpointOf(messages: readonly unknown[]): Checkpoint {
   for (let i = messages.length - 1; i >= 0 && (out.prompt === undefined || out.said === undefined); i--) {
     const m = messages[i] as { role?: unknown; content?: unknown } | null;
     if (!m || typeof m !== 'object') continue;
-    const text = typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? m.content.filter((c): c is { type: 'text'; text: string } => !!c && c.type === 'text' && typeof c.text === 'string').map((c) => c.text).join('\n') : '';
+    const text =
+      typeof m.content === 'string'
+        ? m.content
+        : Array.isArray(m.content)
+          ? m.content
+              .filter(
+                (c): c is { type: 'text'; text: string } => !!c && c.type === 'text' && typeof c.text === 'string',
+              )
+              .map((c) => c.text)
+              .join('\n')
+          : '';
     if (!text.trim()) continue;
     if (m.role === 'user' && out.prompt === undefined) out.prompt = text.trim();
     if (m.role === 'assistant' && out.said === undefined) out.said = text.trim();
@@ -112,7 +145,12 @@ export function checkpointOf(messages: readonly unknown[]): Checkpoint {
   return out;
 }
 
-function envelope(slot: MemorySlot, cwd: string, event: 'pre-tool' | 'post-tool', call: ReturnType<typeof toCanonical>): HookEnvelope {
+function envelope(
+  slot: MemorySlot,
+  cwd: string,
+  event: 'pre-tool' | 'post-tool',
+  call: ReturnType<typeof toCanonical>,
+): HookEnvelope {
   return { host: HOST, session: slot.session, event, cwd, tool: call.tool, hostTool: call.hostTool, input: call.input };
 }
 

@@ -37,7 +37,10 @@ export default function gccPiExtension(pi: ExtensionAPI): void {
   // Armed now: Pi may submit the first prompt before session_start has run (seed 001).
   // Opt-in live inspection of this instance's machines (GCC_INSPECT / GCC_INSPECT_FILE).
   const inspector = inspectorFromEnv(process.env);
-  const barrier = createReadinessBarrier({ capMs: readyCapFromEnv(), ...(inspector.inspect ? { inspect: inspector.inspect } : {}) });
+  const barrier = createReadinessBarrier({
+    capMs: readyCapFromEnv(),
+    ...(inspector.inspect ? { inspect: inspector.inspect } : {}),
+  });
   /** One-shot notices for the next turn: each is told to the model exactly once. */
   const notices: string[] = [];
   const channel = { name: 'tools' as 'tools' | 'mcp', note: '' };
@@ -74,7 +77,9 @@ export default function gccPiExtension(pi: ExtensionAPI): void {
   const ensureInProcessTools = () => {
     if (toolsRegistered) return;
     toolsRegistered = true;
-    registerMemoryTools(pi, slot, () => ({ contextBudget: slot.resolved?.config.contextBudget ?? DEFAULTS.contextBudget }));
+    registerMemoryTools(pi, slot, () => ({
+      contextBudget: slot.resolved?.config.contextBudget ?? DEFAULTS.contextBudget,
+    }));
   };
 
   const openMemory = async (create: boolean | 'if-new') => {
@@ -84,7 +89,11 @@ export default function gccPiExtension(pi: ExtensionAPI): void {
     slot.memory = null;
     slot.problem = null;
     try {
-      slot.memory = await Memory.open(resolved.memoryRoot, { create, session: slot.session, lockTimeoutMs: LOCK_TIMEOUT_MS });
+      slot.memory = await Memory.open(resolved.memoryRoot, {
+        create,
+        session: slot.session,
+        lockTimeoutMs: LOCK_TIMEOUT_MS,
+      });
     } catch (err) {
       slot.fail(err, `opening ${resolved.memoryRoot}/.GCC`);
     }
@@ -95,7 +104,9 @@ export default function gccPiExtension(pi: ExtensionAPI): void {
     statusLines: () => {
       const r = slot.resolved;
       if (!r) return ['(configuration not resolved yet)'];
-      const cfg = Object.entries(r.config).map(([k, v]) => `  ${k} = ${JSON.stringify(v)} (${r.sources[k as keyof typeof r.sources]})`);
+      const cfg = Object.entries(r.config).map(
+        ([k, v]) => `  ${k} = ${JSON.stringify(v)} (${r.sources[k as keyof typeof r.sources]})`,
+      );
       return [
         `Memory session: ${slot.session} (${lifecycleState()})`,
         `Channel: ${channel.name}${channel.note ? ` (${channel.note})` : ''}`,
@@ -117,7 +128,8 @@ export default function gccPiExtension(pi: ExtensionAPI): void {
       const resolved = resolveConfig(ctx.cwd);
       slot.resolved = resolved;
       for (const w of resolved.warnings) notify(ctx, `gcc: ${w}`, 'warning');
-      if (identity.needsMarker) pi.appendEntry(IDENTITY_ENTRY, { id: identity.id, forkedFrom: identity.forkedFrom ?? null });
+      if (identity.needsMarker)
+        pi.appendEntry(IDENTITY_ENTRY, { id: identity.id, forkedFrom: identity.forkedFrom ?? null });
 
       // On its own, not at a commit from before the memory git holds elsewhere (Memory.open).
       await openMemory(resolved.config.autoInit ? 'if-new' : false);
@@ -125,9 +137,16 @@ export default function gccPiExtension(pi: ExtensionAPI): void {
       if (memory) {
         if (identity.forkedFrom) await carryBranch(memory, identity.forkedFrom, identity.id);
         await signal([{ type: 'START', reason: event.reason }, { type: 'OPENED' }]);
-        const briefing = asProjectData(memory.briefing({ session: slot.session, budget: resolved.config.briefingBudget }));
+        const briefing = asProjectData(
+          memory.briefing({ session: slot.session, budget: resolved.config.briefingBudget }),
+        );
         if (resolved.config.briefing && !briefingInContext(ctx.sessionManager)) {
-          pi.sendMessage({ customType: BRIEFING_TYPE, content: briefing, display: false, details: { session: slot.session } });
+          pi.sendMessage({
+            customType: BRIEFING_TYPE,
+            content: briefing,
+            display: false,
+            details: { session: slot.session },
+          });
           countInjection(memory.gccDir, slot.session, HOST, 'briefing', briefing);
         }
         for (const w of memory.warnings) notify(ctx, `gcc: ${w}`, 'warning');
@@ -199,7 +218,9 @@ export default function gccPiExtension(pi: ExtensionAPI): void {
     const parts = notices.splice(0);
     if (turn.notice) parts.push(turn.notice);
     if (!parts.length) return undefined;
-    return { message: { customType: NOTICE_TYPE, content: parts.map((p) => `[gcc] ${p}`).join('\n\n'), display: false } };
+    return {
+      message: { customType: NOTICE_TYPE, content: parts.map((p) => `[gcc] ${p}`).join('\n\n'), display: false },
+    };
   });
 
   pi.on('session_compact', async (_event, ctx) => {
@@ -209,8 +230,18 @@ export default function gccPiExtension(pi: ExtensionAPI): void {
       await signal([{ type: 'COMPACT' }, { type: 'COMPACTED' }]);
       // The compaction dropped the briefing with the history it summarised: send it again.
       if (slot.resolved?.config.briefing !== false && !briefingInContext(ctx.sessionManager)) {
-        const briefing = asProjectData(memory.briefing({ session: slot.session, budget: slot.resolved?.config.briefingBudget ?? DEFAULTS.briefingBudget }));
-        pi.sendMessage({ customType: BRIEFING_TYPE, content: briefing, display: false, details: { session: slot.session, afterCompaction: true } });
+        const briefing = asProjectData(
+          memory.briefing({
+            session: slot.session,
+            budget: slot.resolved?.config.briefingBudget ?? DEFAULTS.briefingBudget,
+          }),
+        );
+        pi.sendMessage({
+          customType: BRIEFING_TYPE,
+          content: briefing,
+          display: false,
+          details: { session: slot.session, afterCompaction: true },
+        });
         countInjection(memory.gccDir, slot.session, HOST, 'briefing', briefing);
       }
     } catch {

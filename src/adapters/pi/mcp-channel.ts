@@ -43,20 +43,43 @@ export interface UserServer {
 export type McpPlan = { ok: true; cmd: McpCommand } | { ok: true; user: string } | { ok: false; why: string };
 
 /** Decide whether the MCP channel can be used, and with which command or whose server. */
-export function planMcp(pi: ExtensionAPI, bin: string | null, user: UserServer | null = null, env: NodeJS.ProcessEnv = process.env, project: string | null = null): McpPlan {
-  if (typeof pi.registerMcpServer !== 'function') return { ok: false, why: 'this Pi has no registerMcpServer (needs Pi ≥ 1.0)' };
+export function planMcp(
+  pi: ExtensionAPI,
+  bin: string | null,
+  user: UserServer | null = null,
+  env: NodeJS.ProcessEnv = process.env,
+  project: string | null = null,
+): McpPlan {
+  if (typeof pi.registerMcpServer !== 'function')
+    return { ok: false, why: 'this Pi has no registerMcpServer (needs Pi ≥ 1.0)' };
   let connector = false;
   try {
     connector = pi.getCommands().some((c) => c.name === 'mcp');
   } catch {
     connector = false;
   }
-  if (!connector) return { ok: false, why: 'no loaded extension connects MCP servers (Pi started with --no-mcp, or its MCP support is replaced)' };
+  if (!connector)
+    return {
+      ok: false,
+      why: 'no loaded extension connects MCP servers (Pi started with --no-mcp, or its MCP support is replaced)',
+    };
   // Pi drops a registration whose name mcp.json defines, disabled or not: the user's entry
   // serves memory, so our executable neither needs to resolve nor gets registered.
-  if (user) return user.enabled ? { ok: true, user: user.file } : { ok: false, why: `the "${SERVER_NAME}" server in ${user.file} is disabled, and it takes precedence over gctx mcp` };
+  if (user)
+    return user.enabled
+      ? { ok: true, user: user.file }
+      : {
+          ok: false,
+          why: `the "${SERVER_NAME}" server in ${user.file} is disabled, and it takes precedence over gctx mcp`,
+        };
   const cmd = resolveGctx(bin, env, project);
-  if (!cmd) return { ok: false, why: bin ? `the gctx executable "${bin}" does not resolve` : 'no gctx executable found (set GCC_BIN or install git-context-controller)' };
+  if (!cmd)
+    return {
+      ok: false,
+      why: bin
+        ? `the gctx executable "${bin}" does not resolve`
+        : 'no gctx executable found (set GCC_BIN or install git-context-controller)',
+    };
   return { ok: true, cmd };
 }
 
@@ -66,9 +89,14 @@ export function planMcp(pi: ExtensionAPI, bin: string | null, user: UserServer |
  * up on PATH is never found in a relative folder or inside `project` (the session's folder): a
  * repository does not choose what Pi runs.
  */
-export function resolveGctx(bin: string | null, env: NodeJS.ProcessEnv = process.env, project: string | null = null): McpCommand | null {
+export function resolveGctx(
+  bin: string | null,
+  env: NodeJS.ProcessEnv = process.env,
+  project: string | null = null,
+): McpCommand | null {
   if (bin) {
-    const found = isAbsolute(bin) || bin.includes('/') ? (executable(bin) ? bin : null) : onPathOutside(bin, env, project);
+    const found =
+      isAbsolute(bin) || bin.includes('/') ? (executable(bin) ? bin : null) : onPathOutside(bin, env, project);
     return found ? { command: found, args: ['mcp'], source: bin } : null;
   }
   const fromPath = onPathOutside('gctx', env, project);
@@ -93,7 +121,13 @@ export function userServer(agentDir: string, cwd: string, projectTrusted: boolea
     if (!entry) continue;
     const defines = typeof entry.command === 'string' || typeof entry.url === 'string';
     if (defines) found = { file, enabled: entry.enabled !== false };
-    else if (found && file !== files[0] && entry.command === undefined && entry.url === undefined && entry.type === undefined) {
+    else if (
+      found &&
+      file !== files[0] &&
+      entry.command === undefined &&
+      entry.url === undefined &&
+      entry.type === undefined
+    ) {
       found = { file, enabled: entry.enabled === undefined ? found.enabled : entry.enabled !== false };
     }
   }
@@ -102,9 +136,13 @@ export function userServer(agentDir: string, cwd: string, projectTrusted: boolea
 
 function mcpJsonEntry(file: string, name: string): Record<string, unknown> | null {
   try {
-    const parsed = JSON.parse(readFileSync(file, 'utf8').replace(/^\uFEFF/, '')) as { mcpServers?: Record<string, unknown> };
+    const parsed = JSON.parse(readFileSync(file, 'utf8').replace(/^\uFEFF/, '')) as {
+      mcpServers?: Record<string, unknown>;
+    };
     const entry = parsed?.mcpServers?.[name];
-    return typeof entry === 'object' && entry !== null && !Array.isArray(entry) ? (entry as Record<string, unknown>) : null;
+    return typeof entry === 'object' && entry !== null && !Array.isArray(entry)
+      ? (entry as Record<string, unknown>)
+      : null;
   } catch {
     return null; // missing or malformed: Pi reads no servers from it either
   }
@@ -131,7 +169,9 @@ export function registerMcp(pi: ExtensionAPI, cmd: McpCommand, cwd: string, sess
 /** Whether a callable `mcp__gcc__` tool is registered (withdrawn tools linger as hidden). */
 export function mcpToolsVisible(pi: ExtensionAPI): boolean {
   try {
-    return pi.getAllTools().some((t) => t.name.startsWith(MCP_TOOL_PREFIX) && (t as { exposure?: string }).exposure !== 'hidden');
+    return pi
+      .getAllTools()
+      .some((t) => t.name.startsWith(MCP_TOOL_PREFIX) && (t as { exposure?: string }).exposure !== 'hidden');
   } catch {
     return false;
   }
@@ -160,7 +200,9 @@ export function checkVersion(cmd: McpCommand): Promise<string | null> {
       for (let i = 0; i < 3; i++) {
         if ((found[i] ?? 0) > (floor[i] ?? 0)) return resolve(null);
         if ((found[i] ?? 0) < (floor[i] ?? 0)) {
-          return resolve(`gctx ${v[0]} is older than ${MCP_VERSION_FLOOR}, the oldest this extension is built for: a memory tool may misbehave. Update git-context-controller.`);
+          return resolve(
+            `gctx ${v[0]} is older than ${MCP_VERSION_FLOOR}, the oldest this extension is built for: a memory tool may misbehave. Update git-context-controller.`,
+          );
         }
       }
       resolve(null);

@@ -28,9 +28,19 @@ export interface MemoryToolDetails {
 /** How the model calls CONTEXT in-process, for the "how to see more" notes. */
 const spellPi = (q: ContextQuery): string => `${TOOL_PREFIX}context ${JSON.stringify(toolArgsOf(q))}`;
 
-const PI: Speaker = { front: 'pi', spell: spellPi, usage: argumentsHint, tool: (op) => `${TOOL_PREFIX}${op.name}`, call: (words) => callIn(words, 'pi', TOOL_PREFIX) };
+const PI: Speaker = {
+  front: 'pi',
+  spell: spellPi,
+  usage: argumentsHint,
+  tool: (op) => `${TOOL_PREFIX}${op.name}`,
+  call: (words) => callIn(words, 'pi', TOOL_PREFIX),
+};
 
-export function registerMemoryTools(pi: ExtensionAPI, slot: MemorySlot, defaults: () => { contextBudget: number }): void {
+export function registerMemoryTools(
+  pi: ExtensionAPI,
+  slot: MemorySlot,
+  defaults: () => { contextBudget: number },
+): void {
   for (const op of operationsFor('pi')) pi.registerTool(toolDefinition(op, slot, defaults));
 }
 
@@ -44,9 +54,18 @@ function toolDefinition(op: Operation, slot: MemorySlot, defaults: () => { conte
     async execute(_id, params): Promise<AgentToolResult<MemoryToolDetails>> {
       try {
         const memory = slot.memory;
-        if (!memory) return errorResult(slot.problem?.code ?? 'E_NOT_INITIALIZED', slot.describeProblem() || 'GCC memory is not open in this session.');
+        if (!memory)
+          return errorResult(
+            slot.problem?.code ?? 'E_NOT_INITIALIZED',
+            slot.describeProblem() || 'GCC memory is not open in this session.',
+          );
         const args = await check(op, params ?? {}, PI);
-        const a = await perform(op, args, PI, { dir: memory.root, session: slot.session, budget: defaults().contextBudget, memory: async () => memory });
+        const a = await perform(op, args, PI, {
+          dir: memory.root,
+          session: slot.session,
+          budget: defaults().contextBudget,
+          memory: async () => memory,
+        });
         const d = a.data as { branch?: unknown; truncated?: unknown };
         const details: MemoryToolDetails = { ok: true };
         if (typeof d.branch === 'string') details.branch = d.branch;
@@ -62,5 +81,9 @@ function toolDefinition(op: Operation, slot: MemorySlot, defaults: () => { conte
 
 /** The code leads the text, once (a text that names it already is left as it is). */
 function errorResult(code: string, text: string): AgentToolResult<MemoryToolDetails> {
-  return { content: [{ type: 'text', text: safeText(text.includes(code) ? text : `${code}: ${text}`) }], details: { ok: false, code }, isError: true };
+  return {
+    content: [{ type: 'text', text: safeText(text.includes(code) ? text : `${code}: ${text}`) }],
+    details: { ok: false, code },
+    isError: true,
+  };
 }

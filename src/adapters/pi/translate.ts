@@ -30,7 +30,11 @@ export function toCanonical(toolName: string, raw: unknown): CanonicalCall {
   if (isMemoryTool(toolName)) return { tool: 'Memory', hostTool: toolName, input: { ...input } };
   switch (toolName) {
     case 'read':
-      return { tool: 'Read', hostTool: toolName, input: defined({ file_path: str('path'), offset: input.offset, limit: input.limit }) };
+      return {
+        tool: 'Read',
+        hostTool: toolName,
+        input: defined({ file_path: str('path'), offset: input.offset, limit: input.limit }),
+      };
     case 'write':
       return { tool: 'Write', hostTool: toolName, input: defined({ file_path: str('path'), content: str('content') }) };
     case 'edit':
@@ -38,7 +42,11 @@ export function toCanonical(toolName: string, raw: unknown): CanonicalCall {
     case 'bash':
       return { tool: 'Bash', hostTool: toolName, input: defined({ command: str('command'), timeout: input.timeout }) };
     case 'grep':
-      return { tool: 'Grep', hostTool: toolName, input: defined({ pattern: str('pattern'), path: str('path'), glob: str('glob') }) };
+      return {
+        tool: 'Grep',
+        hostTool: toolName,
+        input: defined({ pattern: str('pattern'), path: str('path'), glob: str('glob') }),
+      };
     case 'find':
       return { tool: 'Glob', hostTool: toolName, input: defined({ pattern: str('pattern'), path: str('path') }) };
     case 'ls':
@@ -63,7 +71,8 @@ function piEdits(input: Record<string, unknown>): { old_string: string; new_stri
   }
   if (isRecord(edits)) edits = [edits];
   const list = Array.isArray(edits) ? [...edits] : [];
-  if (typeof input.oldText === 'string' && typeof input.newText === 'string') list.push({ oldText: input.oldText, newText: input.newText });
+  if (typeof input.oldText === 'string' && typeof input.newText === 'string')
+    list.push({ oldText: input.oldText, newText: input.newText });
   return list
     .filter(isRecord)
     .filter((e) => typeof e.oldText === 'string' && typeof e.newText === 'string')

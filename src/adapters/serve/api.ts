@@ -16,7 +16,18 @@ import { newest } from '../../engine/reader.js';
 import type { GccEvent } from '../../events/types.js';
 import { gccError } from '../../errors.js';
 import { VERSION } from '../../runtime/version.js';
-import type { BranchInfo, CommitItem, GraphSource, LogItem, LogKind, Overview, Page, SearchHit, SearchResult, SessionInfo } from './page/contract.js';
+import type {
+  BranchInfo,
+  CommitItem,
+  GraphSource,
+  LogItem,
+  LogKind,
+  Overview,
+  Page,
+  SearchHit,
+  SearchResult,
+  SessionInfo,
+} from './page/contract.js';
 
 export const PAGE_LIMIT = 25;
 const MAX_LIMIT = 100;
@@ -34,7 +45,8 @@ let machines: Overview['machines'] | null = null;
  */
 export function graphTag(m: Memory): string {
   const h = createHash('sha256').update(m.store.ledger.epoch);
-  for (const b of Object.values(m.state.branches)) h.update(`\u0000${b.name}\u0000${b.life}\u0000${b.commits}\u0000${b.mergedInto ?? ''}`);
+  for (const b of Object.values(m.state.branches))
+    h.update(`\u0000${b.name}\u0000${b.life}\u0000${b.commits}\u0000${b.mergedInto ?? ''}`);
   return `g-${h.digest('hex').slice(0, 20)}`;
 }
 
@@ -70,7 +82,11 @@ function branchInfo(b: Memory['state']['branches'][string]): BranchInfo {
 
 export function overview(m: Memory): Overview {
   const s = m.state;
-  machines ??= { branch: machineMermaid('branch'), session: machineMermaid('session'), readiness: machineMermaid('readiness') };
+  machines ??= {
+    branch: machineMermaid('branch'),
+    session: machineMermaid('session'),
+    readiness: machineMermaid('readiness'),
+  };
   const sessions: SessionInfo[] = Object.entries(s.sessions)
     .filter(([, x]) => x.life !== 'ended')
     .map(([id, x]) => ({ id, host: x.host, state: x.life, branch: currentBranch(s, id), since: x.since }))
@@ -83,9 +99,23 @@ export function overview(m: Memory): Overview {
     lastId: s.lastId,
     branch: currentBranch(s),
     objectives: s.objectives.map((o, i) => ({ n: i + 1, text: o.text, done: o.done })),
-    milestones: [...s.milestones].reverse().map((x) => ({ n: x.n, title: x.title, branch: x.branch, status: x.status, at: x.at })),
+    milestones: [...s.milestones]
+      .reverse()
+      .map((x) => ({ n: x.n, title: x.title, branch: x.branch, status: x.status, at: x.at })),
     branches: Object.values(s.branches)
-      .sort((a, b) => (a.parent === null ? -1 : b.parent === null ? 1 : a.created < b.created ? -1 : a.created > b.created ? 1 : a.name < b.name ? -1 : 1))
+      .sort((a, b) =>
+        a.parent === null
+          ? -1
+          : b.parent === null
+            ? 1
+            : a.created < b.created
+              ? -1
+              : a.created > b.created
+                ? 1
+                : a.name < b.name
+                  ? -1
+                  : 1,
+      )
       .map(branchInfo),
     failed: [...s.failed].reverse().map((f) => ({ branch: f.branch, reason: f.reason, at: f.at })),
     graphTag: graphTag(m),
@@ -105,39 +135,61 @@ export interface PageQuery {
 /** `branch`, `before` and `limit` from a query string; E_INVALID_ARGUMENT for nonsense. */
 export function pageQuery(m: Memory, params: URLSearchParams): PageQuery {
   const branch = params.get('branch') || undefined;
-  if (branch !== undefined && !m.state.branches[branch]) throw gccError('E_BRANCH_NOT_FOUND', `no branch named ${JSON.stringify(branch)}`, 'pick one from the overview');
+  if (branch !== undefined && !m.state.branches[branch])
+    throw gccError('E_BRANCH_NOT_FOUND', `no branch named ${JSON.stringify(branch)}`, 'pick one from the overview');
   const before = params.get('before') || undefined;
-  if (before !== undefined && !/^[0-9a-f]{1,64}$/.test(before)) throw gccError('E_INVALID_ARGUMENT', 'before must be an event id', 'pass the `next` of the previous page');
+  if (before !== undefined && !/^[0-9a-f]{1,64}$/.test(before))
+    throw gccError('E_INVALID_ARGUMENT', 'before must be an event id', 'pass the `next` of the previous page');
   const raw = params.get('limit');
   const limit = raw === null || raw === '' ? PAGE_LIMIT : Number(raw);
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw gccError('E_INVALID_ARGUMENT', `limit must be a whole number from 1 to ${MAX_LIMIT}`, `limit=${PAGE_LIMIT}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
+    throw gccError('E_INVALID_ARGUMENT', `limit must be a whole number from 1 to ${MAX_LIMIT}`, `limit=${PAGE_LIMIT}`);
   return { branch, before, limit };
 }
 
 /** One newest-first page, one more read than shown to know whether an older page exists. */
-function pageOf<T>(m: Memory, q: PageQuery, filter: ((e: GccEvent) => boolean) | undefined, item: (e: GccEvent) => T): Page<T> {
-  const events = newest(m.store, { ...(q.branch ? { branch: q.branch } : {}), ...(q.before ? { before: q.before } : {}), limit: q.limit + 1, ...(filter ? { filter } : {}) });
+function pageOf<T>(
+  m: Memory,
+  q: PageQuery,
+  filter: ((e: GccEvent) => boolean) | undefined,
+  item: (e: GccEvent) => T,
+): Page<T> {
+  const events = newest(m.store, {
+    ...(q.branch ? { branch: q.branch } : {}),
+    ...(q.before ? { before: q.before } : {}),
+    limit: q.limit + 1,
+    ...(filter ? { filter } : {}),
+  });
   const shown = events.slice(0, q.limit);
   return { items: shown.map(item), next: events.length > q.limit ? shown[shown.length - 1]!.id : null };
 }
 
 export function commitsPage(m: Memory, q: PageQuery): Page<CommitItem> {
-  const page = pageOf(m, q, (e) => e.type === 'commit.recorded', (e): CommitItem => {
-    const c = e as Extract<GccEvent, { type: 'commit.recorded' }>;
-    const d = c.data;
-    return {
-      id: c.id,
-      label: displayLabel(m.state.branches[c.branch], d.label, d.id),
-      hash: d.id,
-      branch: c.branch,
-      at: c.at,
-      title: d.title,
-      contribution: d.contribution,
-      files: d.files,
-      ...(d.next ? { next: d.next } : {}),
-    };
-  });
-  const stale = m.source().stale?.(page.items.map((c) => c.files)).map(staleText) ?? [];
+  const page = pageOf(
+    m,
+    q,
+    (e) => e.type === 'commit.recorded',
+    (e): CommitItem => {
+      const c = e as Extract<GccEvent, { type: 'commit.recorded' }>;
+      const d = c.data;
+      return {
+        id: c.id,
+        label: displayLabel(m.state.branches[c.branch], d.label, d.id),
+        hash: d.id,
+        branch: c.branch,
+        at: c.at,
+        title: d.title,
+        contribution: d.contribution,
+        files: d.files,
+        ...(d.next ? { next: d.next } : {}),
+      };
+    },
+  );
+  const stale =
+    m
+      .source()
+      .stale?.(page.items.map((c) => c.files))
+      .map(staleText) ?? [];
   return { ...page, items: page.items.map((c, i) => (stale[i] ? { ...c, stale: stale[i] } : c)) };
 }
 
@@ -172,23 +224,48 @@ function logText(e: GccEvent): string {
 }
 
 export function logPage(m: Memory, q: PageQuery): Page<LogItem> {
-  return pageOf(m, q, undefined, (e) => ({ id: e.id, at: e.at, branch: e.branch, kind: KINDS[e.type] ?? 'memory', text: logText(e) }));
+  return pageOf(m, q, undefined, (e) => ({
+    id: e.id,
+    at: e.at,
+    branch: e.branch,
+    kind: KINDS[e.type] ?? 'memory',
+    text: logText(e),
+  }));
 }
 
 interface SearchData {
   total: number;
   pages: number;
-  hits: Array<{ id: string; branch: string; kind: string; at: string; ref?: string; title?: string; score: number; snippet: string }>;
+  hits: Array<{
+    id: string;
+    branch: string;
+    kind: string;
+    at: string;
+    ref?: string;
+    title?: string;
+    score: number;
+    snippet: string;
+  }>;
 }
 
 export function searchPage(m: Memory, params: URLSearchParams): SearchResult {
   const text = (params.get('q') ?? '').trim();
   const raw = params.get('page');
   const page = raw === null || raw === '' ? 1 : Number(raw);
-  if (!Number.isInteger(page) || page < 1) throw gccError('E_INVALID_ARGUMENT', 'page must be a whole number from 1', 'page=1');
+  if (!Number.isInteger(page) || page < 1)
+    throw gccError('E_INVALID_ARGUMENT', 'page must be a whole number from 1', 'page=1');
   // A budget no page of hits reaches: the page shows every hit of the page it asked for.
   const a = m.context({ level: 'search', text, page, limit: SEARCH_PAGE }, { budget: 1_000_000 });
   const d = a.data as SearchData;
-  const hits: SearchHit[] = d.hits.map((h) => ({ id: h.id, at: h.at, branch: h.branch, kind: h.kind, ref: h.ref ?? null, title: h.title ?? null, snippet: h.snippet, score: h.score }));
+  const hits: SearchHit[] = d.hits.map((h) => ({
+    id: h.id,
+    at: h.at,
+    branch: h.branch,
+    kind: h.kind,
+    ref: h.ref ?? null,
+    title: h.title ?? null,
+    snippet: h.snippet,
+    score: h.score,
+  }));
   return { hits, total: d.total, pages: d.total === 0 ? 0 : d.pages };
 }

@@ -97,7 +97,12 @@ export async function serveStop(root: string, waitMs = 15_000): Promise<{ pid: n
   process.kill(pid, 'SIGTERM');
   const deadline = Date.now() + waitMs;
   while (pidAlive(pid)) {
-    if (Date.now() > deadline) throw gccError('E_BUSY', `gctx serve (pid ${pid}) did not stop within ${waitMs / 1000} s of SIGTERM`, `kill ${pid}`);
+    if (Date.now() > deadline)
+      throw gccError(
+        'E_BUSY',
+        `gctx serve (pid ${pid}) did not stop within ${waitMs / 1000} s of SIGTERM`,
+        `kill ${pid}`,
+      );
     await sleep(20);
   }
   return { pid, url };

@@ -27,7 +27,14 @@ import type { MemoryEvent } from './page/contract.js';
 import { FileLock } from '../../store/lock.js';
 import { allow, BodyBudget, HttpError, HttpServer, readBody, sendJson, sendText } from './server.js';
 import {
-  defaultPort, ensureToken, originOf, pageUrl, readState, removeState, serveFiles, writeState,
+  defaultPort,
+  ensureToken,
+  originOf,
+  pageUrl,
+  readState,
+  removeState,
+  serveFiles,
+  writeState,
 } from './state-file.js';
 import { PageFiles, pageDir } from './static.js';
 
@@ -136,7 +143,8 @@ export async function startDaemon(opts: ServeOptions): Promise<Daemon> {
     if (path.startsWith('/hooks/')) {
       allow(req, ['POST']);
       const agent = hookAgent(path.slice('/hooks/'.length));
-      if (!agent) throw new HttpError(404, `no hook route ${path}: use /hooks/claude-code, /hooks/codex or /hooks/generic`);
+      if (!agent)
+        throw new HttpError(404, `no hook route ${path}: use /hooks/claude-code, /hooks/codex or /hooks/generic`);
       const body = (await readBody(req, res, STDIN_LIMIT, bodies)).toString('utf8');
       let text = '';
       try {
@@ -147,7 +155,9 @@ export async function startDaemon(opts: ServeOptions): Promise<Daemon> {
         // As `gctx hook` exits 0 on an internal error: no decision, never a failure the host sees.
         log(`gctx hook: internal error, no decision: ${err instanceof Error ? err.message : String(err)}`);
       }
-      return text ? sendText(res, 200, text, { 'Content-Type': 'application/json; charset=utf-8' }) : sendText(res, 200, '');
+      return text
+        ? sendText(res, 200, text, { 'Content-Type': 'application/json; charset=utf-8' })
+        : sendText(res, 200, '');
     }
     if (path === '/mcp') {
       allow(req, ['POST', 'DELETE']);
@@ -157,14 +167,21 @@ export async function startDaemon(opts: ServeOptions): Promise<Daemon> {
           body = JSON.parse((await readBody(req, res, MCP_BODY_LIMIT, bodies)).toString('utf8'));
         } catch (err) {
           if (err instanceof HttpError) throw err;
-          return sendJson(res, 400, { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not JSON' }, id: null });
+          return sendJson(res, 400, {
+            jsonrpc: '2.0',
+            error: { code: -32700, message: 'Parse error: the body is not JSON' },
+            id: null,
+          });
         }
       }
       return mcp.handle(req, res, body);
     }
     // Everything else reads: GET and HEAD only.
     allow(req, ['GET', 'HEAD']);
-    if (path === '/events') return req.method === 'HEAD' ? sendText(res, 200, '', { 'Content-Type': 'text/event-stream; charset=utf-8' }) : live.follow(req, res);
+    if (path === '/events')
+      return req.method === 'HEAD'
+        ? sendText(res, 200, '', { 'Content-Type': 'text/event-stream; charset=utf-8' })
+        : live.follow(req, res);
     if (path === '/api/overview') return sendJson(res, 200, await read(overview));
     if (path === '/api/graph') {
       const g = await read((m) => graphs.get(m));
@@ -175,7 +192,8 @@ export async function startDaemon(opts: ServeOptions): Promise<Daemon> {
       }
       return sendJson(res, 200, g, { ETag: etag, 'Cache-Control': 'no-cache' });
     }
-    if (path === '/api/commits') return sendJson(res, 200, await read((m) => commitsPage(m, pageQuery(m, url.searchParams))));
+    if (path === '/api/commits')
+      return sendJson(res, 200, await read((m) => commitsPage(m, pageQuery(m, url.searchParams))));
     if (path === '/api/log') return sendJson(res, 200, await read((m) => logPage(m, pageQuery(m, url.searchParams))));
     if (path === '/api/search') return sendJson(res, 200, await read((m) => searchPage(m, url.searchParams)));
     if (!page.serve(path, res)) throw new HttpError(404, `nothing at ${path}`);
@@ -189,7 +207,12 @@ export async function startDaemon(opts: ServeOptions): Promise<Daemon> {
     memory.close();
     lock.release();
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw gccError('E_BUSY', `port ${opts.port ?? defaultPort(root)} on 127.0.0.1 is taken by another program`, 'gctx serve --port <another port> (then install the hooks again for it)');
+    if (code === 'EADDRINUSE')
+      throw gccError(
+        'E_BUSY',
+        `port ${opts.port ?? defaultPort(root)} on 127.0.0.1 is taken by another program`,
+        'gctx serve --port <another port> (then install the hooks again for it)',
+      );
     throw err;
   }
   const url = `${originOf(port)}/`;

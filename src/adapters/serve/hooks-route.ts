@@ -11,7 +11,15 @@
 import { realpathSync } from 'node:fs';
 import type { Memory } from '../../engine/memory.js';
 import type { HookCommand } from '../../observer/memory-port.js';
-import { type EventMemory, HOOK_AGENTS, type HookAgent, type HookMemories, type HookOutcome, processMemories, runHook } from '../hook/run-hook.js';
+import {
+  type EventMemory,
+  HOOK_AGENTS,
+  type HookAgent,
+  type HookMemories,
+  type HookOutcome,
+  processMemories,
+  runHook,
+} from '../hook/run-hook.js';
 
 /** The open memory, lent for one event: writes tracked so the answer waits for them, as the process does. */
 class LentMemory implements EventMemory {
@@ -82,7 +90,8 @@ function real(path: string): string {
 export function daemonMemories(memory: Memory): HookMemories {
   const own = real(memory.root);
   return {
-    forEvent: (root, session) => (root === memory.root || real(root) === own ? new LentMemory(memory) : processMemories.forEvent(root, session)),
+    forEvent: (root, session) =>
+      root === memory.root || real(root) === own ? new LentMemory(memory) : processMemories.forEvent(root, session),
   };
 }
 

@@ -66,7 +66,11 @@ export class Live {
 
   /** Opens one stream; it lasts until the page leaves or the daemon stops. */
   follow(req: IncomingMessage, res: ServerResponse): void {
-    res.writeHead(200, { ...BASE_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', Connection: 'keep-alive' });
+    res.writeHead(200, {
+      ...BASE_HEADERS,
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      Connection: 'keep-alive',
+    });
     res.write(': connected\n\n');
     this.clients.add(res);
     const drop = () => this.clients.delete(res);

@@ -61,7 +61,8 @@ const NAMED_SESSION = /^[\w.:@-]{1,128}$/;
 /** Answers kept per session for retries. */
 const KEPT_ANSWERS = 256;
 
-const rpcError = (res: ServerResponse, status: number, code: number, message: string) => sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null });
+const rpcError = (res: ServerResponse, status: number, code: number, message: string) =>
+  sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null });
 
 /** The id of a single JSON-RPC request (not a notification, not a batch), as a key. */
 function requestKey(body: unknown): string | null {
@@ -117,9 +118,11 @@ export class McpSessions {
       s.lastUsed = Date.now();
       return req.method === 'POST' ? this.post(s, req, res, body) : s.transport.handleRequest(req, res, body);
     }
-    if (req.method !== 'POST' || !isInitializeRequest(body)) return rpcError(res, 400, -32000, 'Bad Request: no Mcp-Session-Id, and not an initialize request');
+    if (req.method !== 'POST' || !isInitializeRequest(body))
+      return rpcError(res, 400, -32000, 'Bad Request: no Mcp-Session-Id, and not an initialize request');
     const named = req.headers['x-gcc-session'];
-    if (named !== undefined && (typeof named !== 'string' || !NAMED_SESSION.test(named))) return rpcError(res, 400, -32000, 'Bad Request: X-GCC-Session must be 1 to 128 letters, digits or ._:@-');
+    if (named !== undefined && (typeof named !== 'string' || !NAMED_SESSION.test(named)))
+      return rpcError(res, 400, -32000, 'Bad Request: X-GCC-Session must be 1 to 128 letters, digits or ._:@-');
     if (!this.evict()) return rpcError(res, 503, -32000, 'Busy: every MCP session has a call in flight; retry');
     const s = await this.open(named);
     await this.post(s, req, res, body);
@@ -133,7 +136,8 @@ export class McpSessions {
     const earlier = key === null ? undefined : s.answers.get(key);
     if (earlier?.request === request) {
       const a = await earlier.answer;
-      if (!a) return rpcError(res, 409, -32000, 'This request was sent before in this session, and its answer was not sent');
+      if (!a)
+        return rpcError(res, 409, -32000, 'This request was sent before in this session, and its answer was not sent');
       res.writeHead(a.status, a.headers);
       return void res.end(a.body);
     }

@@ -74,9 +74,11 @@ export function cookieOf(req: IncomingMessage, name: string): string | null {
 /** Host, Origin and Sec-Fetch-Site: null when all are the daemon's own. */
 export function checkPlace(req: IncomingMessage, port: number): Refusal | null {
   const host = req.headers.host;
-  if (!loopbackHost(host, port)) return { status: 403, why: `Host ${JSON.stringify(host ?? '')} is not this daemon (127.0.0.1:${port})` };
+  if (!loopbackHost(host, port))
+    return { status: 403, why: `Host ${JSON.stringify(host ?? '')} is not this daemon (127.0.0.1:${port})` };
   const origin = req.headers.origin;
-  if (origin !== undefined && origin !== `http://${host!.toLowerCase()}`) return { status: 403, why: `Origin ${JSON.stringify(origin)} is not this daemon's` };
+  if (origin !== undefined && origin !== `http://${host!.toLowerCase()}`)
+    return { status: 403, why: `Origin ${JSON.stringify(origin)} is not this daemon's` };
   const site = req.headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin' && site !== 'none') {
     return { status: 403, why: `Sec-Fetch-Site ${JSON.stringify(site)}: only this daemon's own page may ask` };
@@ -90,7 +92,10 @@ export function checkCredential(req: IncomingMessage, port: number, token: strin
   if (bearer !== null) return sameToken(bearer, token) ? 'write' : { status: 401, why: 'wrong token' };
   const cookie = cookieOf(req, cookieName(port));
   if (cookie === null) {
-    return { status: 401, why: 'no token: send Authorization: Bearer <token> (gctx serve status --json), or open the page address it prints' };
+    return {
+      status: 401,
+      why: 'no token: send Authorization: Bearer <token> (gctx serve status --json), or open the page address it prints',
+    };
   }
   if (sameToken(cookie, pageCredential(token))) return 'read';
   return { status: 401, why: 'wrong page credential: open the address `gctx serve status` prints' };

@@ -16,7 +16,13 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { asGccError, type GccError } from '../../errors.js';
 import {
-  type Access, BASE_HEADERS, checkCredential, checkPlace, identityProof, pageCookies, sameToken,
+  type Access,
+  BASE_HEADERS,
+  checkCredential,
+  checkPlace,
+  identityProof,
+  pageCookies,
+  sameToken,
 } from './security.js';
 
 export class HttpError extends Error {
@@ -29,14 +35,34 @@ export class HttpError extends Error {
   }
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { ...BASE_HEADERS, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), ...headers });
+  res.writeHead(status, {
+    ...BASE_HEADERS,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 
-export function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { ...BASE_HEADERS, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text), ...headers });
+export function sendText(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, {
+    ...BASE_HEADERS,
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 
@@ -125,7 +151,8 @@ export function readBody(
 
 /** Refuses a method the route does not take (405 with Allow). */
 export function allow(req: IncomingMessage, methods: readonly string[]): void {
-  if (!methods.includes(req.method ?? '')) throw new HttpError(405, `${req.method} is not accepted here`, { Allow: methods.join(', ') });
+  if (!methods.includes(req.method ?? ''))
+    throw new HttpError(405, `${req.method} is not accepted here`, { Allow: methods.join(', ') });
 }
 
 export type Handler = (req: IncomingMessage, res: ServerResponse, url: URL, access: Access) => Promise<void> | void;
@@ -236,7 +263,8 @@ export class HttpServer {
       // The page's address carries the token once: traded for the page's cookie, dropped from the address bar.
       const offered = url.pathname === '/' ? url.searchParams.get('token') : null;
       if (offered !== null && reading) {
-        if (!sameToken(offered, this.opts.token)) throw new HttpError(401, 'wrong token in the address: open the one `gctx serve status` prints');
+        if (!sameToken(offered, this.opts.token))
+          throw new HttpError(401, 'wrong token in the address: open the one `gctx serve status` prints');
         this.trust(req);
         const cookies = pageCookies(this.port, this.opts.token);
         res.writeHead(303, { ...BASE_HEADERS, 'Set-Cookie': cookies, Location: '/', 'Content-Length': 0 });
@@ -281,7 +309,10 @@ export class HttpServer {
     this.server.closeIdleConnections();
     if (this.inFlight > 0) {
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([new Promise<void>((r) => this.idle.push(r)), new Promise<void>((r) => (timer = setTimeout(r, graceMs)))]);
+      await Promise.race([
+        new Promise<void>((r) => this.idle.push(r)),
+        new Promise<void>((r) => (timer = setTimeout(r, graceMs))),
+      ]);
       clearTimeout(timer);
     }
     this.server.closeAllConnections();

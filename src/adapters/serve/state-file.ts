@@ -57,7 +57,8 @@ function notOwn(path: string): string | null {
   const uid = process.getuid?.();
   if (uid === undefined) return null;
   if (st.uid !== uid) return `it belongs to user ${st.uid}`;
-  if ((st.mode & 0o777) !== OWNER_ONLY) return `its mode is ${(st.mode & 0o777).toString(8).padStart(4, '0')}, not 0600`;
+  if ((st.mode & 0o777) !== OWNER_ONLY)
+    return `its mode is ${(st.mode & 0o777).toString(8).padStart(4, '0')}, not 0600`;
   return null;
 }
 
@@ -100,7 +101,9 @@ export function ensureToken(root: string, replaced?: (why: string) => void): str
   const f = serveFiles(root);
   let why: string | null = null;
   try {
-    why = notOwn(f.token) ?? (tracked(root, f.token) ? 'git tracks it (it came with the repository, so others know it)' : null);
+    why =
+      notOwn(f.token) ??
+      (tracked(root, f.token) ? 'git tracks it (it came with the repository, so others know it)' : null);
     const token = readFileSync(f.token, 'utf8').trim();
     if (!why && TOKEN.test(token)) return token;
     why ??= 'it does not hold a token';
@@ -110,7 +113,10 @@ export function ensureToken(root: string, replaced?: (why: string) => void): str
   makeFolders(f.dir);
   const token = randomBytes(32).toString('hex');
   writePrivate(root, f.token, `${token}\n`);
-  if (why) replaced?.(`${f.token} was not used as the token (${why}): a new one was made; set GCC_SERVE_TOKEN from it again, and untrack the file if git tracks it (git rm --cached)`);
+  if (why)
+    replaced?.(
+      `${f.token} was not used as the token (${why}): a new one was made; set GCC_SERVE_TOKEN from it again, and untrack the file if git tracks it (git rm --cached)`,
+    );
   return token;
 }
 
@@ -120,7 +126,14 @@ export function readState(root: string): ServeState | null {
     // A state file this clone did not write names no daemon of its own.
     if (notOwn(path)) return null;
     const s = JSON.parse(readFileSync(path, 'utf8')) as Partial<ServeState>;
-    if (typeof s.pid !== 'number' || typeof s.port !== 'number' || typeof s.url !== 'string' || typeof s.token !== 'string' || typeof s.startedAt !== 'string') return null;
+    if (
+      typeof s.pid !== 'number' ||
+      typeof s.port !== 'number' ||
+      typeof s.url !== 'string' ||
+      typeof s.token !== 'string' ||
+      typeof s.startedAt !== 'string'
+    )
+      return null;
     return s as ServeState;
   } catch {
     return null;

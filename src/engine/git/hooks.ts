@@ -64,7 +64,12 @@ export function installHook(dir: string, hook: string, block: string, project: s
   }
   // Only a shell script can take our lines; another interpreter's hook is left alone.
   if (!/^#!\s*(\/bin\/|\/usr\/bin\/env\s+)(ba|da|z)?sh\b/.test(text)) {
-    return { hook, path, action: 'skipped', why: 'existing hook is not a shell script; add the line from docs/git.md to it by hand' };
+    return {
+      hook,
+      path,
+      action: 'skipped',
+      why: 'existing hook is not a shell script; add the line from docs/git.md to it by hand',
+    };
   }
   writeFileSync(path, `${text}${text.endsWith('\n') ? '' : '\n'}${block}`);
   chmodSync(path, 0o755);

@@ -41,7 +41,8 @@ function managedHooks(top: string, hooksDir: string): boolean {
 }
 
 export function installGit(projectDir: string, command = selfCommand()): InstallReport {
-  if (!existsSync(layout(resolve(projectDir)).gcc)) throw gccError('E_NOT_INITIALIZED', `no memory in ${resolve(projectDir)}`, 'run `gctx init --git` there');
+  if (!existsSync(layout(resolve(projectDir)).gcc))
+    throw gccError('E_NOT_INITIALIZED', `no memory in ${resolve(projectDir)}`, 'run `gctx init --git` there');
   const root = realpathSync(resolve(projectDir));
   const top = realpathSync(repoTop(root));
   const project = relative(top, root) || '.';
@@ -50,8 +51,16 @@ export function installGit(projectDir: string, command = selfCommand()): Install
   const hooksDir = resolve(top, hooksPath);
   const block = hookBlock(command, project);
   const managed = managedHooks(top, hooksDir);
-  const hooks = HOOKS.map((h): HookResult =>
-    managed ? { hook: h, path: join(hooksDir, h), action: 'skipped', why: `core.hooksPath (${hooksPath}) is managed in the repository; have it run the line in docs/git.md` } : installHook(hooksDir, h, block, project),
+  const hooks = HOOKS.map(
+    (h): HookResult =>
+      managed
+        ? {
+            hook: h,
+            path: join(hooksDir, h),
+            action: 'skipped',
+            why: `core.hooksPath (${hooksPath}) is managed in the repository; have it run the line in docs/git.md`,
+          }
+        : installHook(hooksDir, h, block, project),
   );
   return { repo: top, hooks };
 }

@@ -14,7 +14,11 @@ import { CLI } from '../../support/cli.js';
 import { NODE, REPO } from '../mcp/client.js';
 import { fixture } from '../hook/run.js';
 
-const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string; bin: Record<string, string>; files: string[] };
+const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
+  version: string;
+  bin: Record<string, string>;
+  files: string[];
+};
 const BIN_DIR = dirname(CLI);
 
 /** Prints, on exit, every file the process loaded through import or require. */
@@ -25,20 +29,37 @@ const TRACE = `data:text/javascript,${encodeURIComponent(
 )}`;
 
 function traced(args: string[], input: string, cwd: string): { stdout: string; loaded: string[] } {
-  const r = spawnSync(NODE, ['--import', TRACE, CLI, ...args], { input, cwd, encoding: 'utf8', env: { ...process.env, GCC_SESSION: '' } });
+  const r = spawnSync(NODE, ['--import', TRACE, CLI, ...args], {
+    input,
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, GCC_SESSION: '' },
+  });
   expect(r.status).toBe(0);
   const line = r.stderr.split('\n').find((l) => l.startsWith('@@loaded '));
   const urls = JSON.parse(line!.slice('@@loaded '.length)) as string[];
-  return { stdout: r.stdout, loaded: urls.filter((u) => u.startsWith('file:')).map((u) => (u.includes('/node_modules/') ? u : basename(new URL(u).pathname))) };
+  return {
+    stdout: r.stdout,
+    loaded: urls
+      .filter((u) => u.startsWith('file:'))
+      .map((u) => (u.includes('/node_modules/') ? u : basename(new URL(u).pathname))),
+  };
 }
 
 /** The builtins a process loaded, of those only some paths need. */
 function builtins(args: string[], input: string, cwd: string): string[] {
   const probe = `data:text/javascript,${encodeURIComponent("process.on('exit', () => process.stderr.write('@@builtins ' + JSON.stringify(process.moduleLoadList) + '\\n'));")}`;
-  const r = spawnSync(NODE, ['--import', probe, CLI, ...args], { input, cwd, encoding: 'utf8', env: { ...process.env, GCC_SESSION: '' } });
+  const r = spawnSync(NODE, ['--import', probe, CLI, ...args], {
+    input,
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, GCC_SESSION: '' },
+  });
   const line = r.stderr.split('\n').find((l) => l.startsWith('@@builtins '));
   const list = JSON.parse(line!.slice('@@builtins '.length)) as string[];
-  return list.filter((m) => /^NativeModule (crypto|child_process|zlib)$/.test(m)).map((m) => m.slice('NativeModule '.length));
+  return list
+    .filter((m) => /^NativeModule (crypto|child_process|zlib)$/.test(m))
+    .map((m) => m.slice('NativeModule '.length));
 }
 
 /**
@@ -49,7 +70,11 @@ function loadsStreams(args: string[], input: string, cwd: string): boolean {
   const probe = `data:text/javascript,${encodeURIComponent("process.on('exit', () => process.getBuiltinModule('node:fs').writeSync(2, '@@builtins ' + JSON.stringify(process.moduleLoadList) + '\\n'));")}`;
   const file = join(mkdtempSync(join(tmpdir(), 'gcc-stdin-')), 'stdin.txt');
   writeFileSync(file, input);
-  const r = spawnSync('sh', ['-c', 'f=$1; shift; cat "$f" | exec "$@"', 'sh', file, NODE, '--import', probe, CLI, ...args], { cwd, encoding: 'utf8', env: { ...process.env, GCC_SESSION: '' } });
+  const r = spawnSync(
+    'sh',
+    ['-c', 'f=$1; shift; cat "$f" | exec "$@"', 'sh', file, NODE, '--import', probe, CLI, ...args],
+    { cwd, encoding: 'utf8', env: { ...process.env, GCC_SESSION: '' } },
+  );
   expect(r.status, r.stderr).toBe(0);
   const line = r.stderr.split('\n').find((l) => l.startsWith('@@builtins '));
   const list = JSON.parse(line!.slice('@@builtins '.length)) as string[];
@@ -78,9 +103,14 @@ describe('the gctx executable', () => {
     expect(chunks.length).toBeGreaterThan(1);
     for (const f of chunks) {
       const text = readFileSync(join(BIN_DIR, f), 'utf8');
-      const specifiers = [...text.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s*"([^"]+)"/gm), ...text.matchAll(/\bimport\(\s*"([^"]+)"\s*\)/g)].map((m) => m[1]);
+      const specifiers = [
+        ...text.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s*"([^"]+)"/gm),
+        ...text.matchAll(/\bimport\(\s*"([^"]+)"\s*\)/g),
+      ].map((m) => m[1]);
       // @statelyai/inspect is an optional peer, loaded by the inspector chunk only under GCC_INSPECT.
-      for (const s of specifiers) if (!(f.startsWith('inspect-') && s === '@statelyai/inspect')) expect(s, `${f} imports ${s}`).toMatch(/^(node:|\.\/)/);
+      for (const s of specifiers)
+        if (!(f.startsWith('inspect-') && s === '@statelyai/inspect'))
+          expect(s, `${f} imports ${s}`).toMatch(/^(node:|\.\/)/);
     }
   });
 
@@ -156,10 +186,16 @@ describe('the gctx executable', () => {
     expect(typeof (require('./xstate.cjs') as typeof import('xstate')).createMachine).toBe('function');
     expect((require('./yaml.cjs') as typeof import('yaml')).stringify({ a: [1] })).toBe('a:\n  - 1\n');
     expect((require('./diff.cjs') as typeof import('diff')).diffLines('a\n', 'b\n').length).toBe(2);
-    const { Ajv, addFormats } = require('./ajv.cjs') as { Ajv: new (o: object) => { validate: (s: object, d: unknown) => boolean }; addFormats: (a: object) => void };
+    const { Ajv, addFormats } = require('./ajv.cjs') as {
+      Ajv: new (o: object) => { validate: (s: object, d: unknown) => boolean };
+      addFormats: (a: object) => void;
+    };
     const ajv = new Ajv({ strict: false });
     addFormats(ajv);
-    expect([ajv.validate({ type: 'string', format: 'email' }, 'a@b.example'), ajv.validate({ type: 'string', format: 'email' }, 'nope')]).toEqual([true, false]);
+    expect([
+      ajv.validate({ type: 'string', format: 'email' }, 'a@b.example'),
+      ajv.validate({ type: 'string', format: 'email' }, 'nope'),
+    ]).toEqual([true, false]);
   });
 
   it('answers a PreToolUse that decides nothing without the engine, yaml, diff, the CLI table or the MCP SDK', () => {
@@ -169,7 +205,17 @@ describe('the gctx executable', () => {
     expect(r.loaded.slice(0, 2)).toEqual(['gctx.js', 'hook-main.js']);
     expect(r.loaded.filter((f) => f.includes('/node_modules/'))).toEqual([]);
     // Nor the redactor: nothing is logged.
-    none(r.loaded, chunk('memory'), chunk('redact'), 'main.js', 'mcp-main.js', chunk('server'), 'yaml.cjs', 'diff.cjs', 'ajv.cjs');
+    none(
+      r.loaded,
+      chunk('memory'),
+      chunk('redact'),
+      'main.js',
+      'mcp-main.js',
+      chunk('server'),
+      'yaml.cjs',
+      'diff.cjs',
+      'ajv.cjs',
+    );
   });
 
   it('logs a PostToolUse with the engine, still without the CLI table or the MCP SDK', () => {
@@ -191,12 +237,22 @@ describe('the gctx executable', () => {
   it('serves MCP without the CLI table and without ajv', () => {
     const dir = project();
     const lines = [
-      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
       { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'context', arguments: {} } },
     ];
     const r = traced(['mcp', '--dir', dir], lines.map((l) => JSON.stringify(l)).join('\n') + '\n', dir);
-    expect(r.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { id: number }).id)).toEqual([1, 2]);
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { id: number }).id),
+    ).toEqual([1, 2]);
     expect(r.loaded.slice(0, 2)).toEqual(['gctx.js', 'mcp-main.js']);
     expect(r.loaded.filter((f) => f.includes('/node_modules/'))).toEqual([]);
     none(r.loaded, 'main.js', 'hook-main.js', 'ajv.cjs');

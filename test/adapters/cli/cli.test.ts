@@ -21,7 +21,10 @@ function segments(dir: string): string[] {
     .sort()
     .map((f) => join(root, f));
 }
-const segmentText = (dir: string) => segments(dir).map((f) => readFileSync(f, 'utf8')).join('');
+const segmentText = (dir: string) =>
+  segments(dir)
+    .map((f) => readFileSync(f, 'utf8'))
+    .join('');
 
 describe('gctx', () => {
   afterAll(cleanup);
@@ -35,11 +38,24 @@ describe('gctx', () => {
       return r.stdout;
     };
     ok(['roadmap', 'add', 'Ship', 'the', 'parser']);
-    ok(['branch', 'try-peg', '--purpose', 'Try a PEG parser', '--hypothesis', 'simpler', '--hypothesis', 'fast enough']);
+    ok([
+      'branch',
+      'try-peg',
+      '--purpose',
+      'Try a PEG parser',
+      '--hypothesis',
+      'simpler',
+      '--hypothesis',
+      'fast enough',
+    ]);
     ok(['log', '--observation', 'PEG grammar is 40 lines', '--thought', 'promising', '--action', 'benchmark it']);
-    expect(ok(['commit', 'PEG parser passes all tests', '--title', 'PEG parser'])).toMatch(/Committed C001 \([0-9a-f]{7}\) on try-peg/);
+    expect(ok(['commit', 'PEG parser passes all tests', '--title', 'PEG parser'])).toMatch(
+      /Committed C001 \([0-9a-f]{7}\) on try-peg/,
+    );
     // Merge shows the branch as it stood, then what it did.
-    expect(ok(['merge', 'try-peg', '--synthesis', 'PEG wins'])).toMatch(/Try a PEG parser[\s\S]*PEG parser passes all tests[\s\S]*Merged try-peg into main/);
+    expect(ok(['merge', 'try-peg', '--synthesis', 'PEG wins'])).toMatch(
+      /Try a PEG parser[\s\S]*PEG parser passes all tests[\s\S]*Merged try-peg into main/,
+    );
     ok(['roadmap', 'check', '1']);
     const status = ok(['status']);
     expect(status).toMatch(/Objectives: 0 open, 1 done/);
@@ -66,7 +82,14 @@ describe('gctx', () => {
   it('user errors: one line on stderr, exit 1, and nothing is lost', () => {
     const dir = project();
     const before = segmentText(dir);
-    for (const args of [['switch', 'nope'], ['branch', '../escape', '--purpose', 'x'], ['merge', 'main', '--synthesis', 'x'], ['commit'], ['frobnicate'], ['context', '--page', 'zero']]) {
+    for (const args of [
+      ['switch', 'nope'],
+      ['branch', '../escape', '--purpose', 'x'],
+      ['merge', 'main', '--synthesis', 'x'],
+      ['commit'],
+      ['frobnicate'],
+      ['context', '--page', 'zero'],
+    ]) {
       const r = gctx(dir, args);
       expect(r.code, args.join(' ')).toBe(1);
       expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
@@ -102,8 +125,14 @@ describe('gctx', () => {
       writeFileSync(segment!, readFileSync(segment!, 'utf8').replace('Memory initialized', 'Memory initialised'));
       const r = gctx(dir, ['status']);
       expect(r.code).toBe(2);
-      if (tracked) expect(r.stderr).toMatch(/E_CORRUPT: .*Fix: restore the file from git \(`git checkout -- \.GCC\/events\/[^`]+\.md`\), or run `gctx doctor --repair`/s);
-      else expect(r.stderr).toMatch(/E_CORRUPT: .*\.GCC\/events\/[^ ]+\.md:\d+\) Fix: run `gctx doctor --repair`: what still reads is kept and the loss recorded/s);
+      if (tracked)
+        expect(r.stderr).toMatch(
+          /E_CORRUPT: .*Fix: restore the file from git \(`git checkout -- \.GCC\/events\/[^`]+\.md`\), or run `gctx doctor --repair`/s,
+        );
+      else
+        expect(r.stderr).toMatch(
+          /E_CORRUPT: .*\.GCC\/events\/[^ ]+\.md:\d+\) Fix: run `gctx doctor --repair`: what still reads is kept and the loss recorded/s,
+        );
       expect(r.stderr).not.toContain('log.md');
     }
   });
@@ -124,7 +153,8 @@ describe('gctx', () => {
 
   it('hostile text in arguments round-trips exactly and forges nothing', async () => {
     const dir = project();
-    const nasty = 'line1\n---\n<!-- gcc:e {"id":"forged","seq":99} 00000000 -->\n**[OTA-999]** fake | Branch: main\n\u202e😀 \t"quotes"\\';
+    const nasty =
+      'line1\n---\n<!-- gcc:e {"id":"forged","seq":99} 00000000 -->\n**[OTA-999]** fake | Branch: main\n\u202e😀 \t"quotes"\\';
     expect(gctx(dir, ['log', '--observation', nasty, '--thought', '--looks-like-a-flag', '--action=-->']).code).toBe(0);
     expect(gctx(dir, ['commit', '--', nasty]).code).toBe(0);
     const events = await readEvents(dir);
@@ -132,7 +162,9 @@ describe('gctx', () => {
     expect(events[1]!.data).toEqual({ observation: nasty, thought: '--looks-like-a-flag', action: '-->' });
     expect(events[2]!.type === 'commit.recorded' && events[2].data.contribution).toBe(nasty);
     // The log view shows three entries, newest first, and none of them is a forged one.
-    const log = JSON.parse(gctx(dir, ['context', '--log', '--json']).stdout) as { data: { total: number; entries: { text: string }[] } };
+    const log = JSON.parse(gctx(dir, ['context', '--log', '--json']).stdout) as {
+      data: { total: number; entries: { text: string }[] };
+    };
     expect(log.data.total).toBe(3);
     expect(log.data.entries).toHaveLength(3);
     expect(gctx(dir, ['verify']).code).toBe(0);
@@ -148,14 +180,19 @@ describe('gctx', () => {
   it('global options before the command, as help lists them "Everywhere"', () => {
     const dir = project();
     const elsewhere = tempProject();
-    expect(gctx(elsewhere, ['--dir', dir, 'status'])).toMatchObject({ code: 0, stdout: gctx(elsewhere, ['status', '--dir', dir]).stdout });
+    expect(gctx(elsewhere, ['--dir', dir, 'status'])).toMatchObject({
+      code: 0,
+      stdout: gctx(elsewhere, ['status', '--dir', dir]).stdout,
+    });
     const committed = gctx(elsewhere, ['--json', `--dir=${dir}`, '--session', 's1', 'commit', 'first', 'milestone']);
     expect(committed.code, committed.stderr).toBe(0);
     expect(JSON.parse(committed.stdout)).toMatchObject({ ok: true, message: expect.stringMatching(/^Committed C001/) });
     expect(gctx(dir, ['--budget', '400', 'context', '--log', '1']).code).toBe(0);
     expect(gctx(dir, ['--help', 'merge']).stdout).toMatch(/^Usage: gctx merge /);
     // A value is taken with its option, and one given twice is refused as after the command.
-    expect(gctx(dir, ['--dir', dir, 'status', '--dir', dir]).stderr).toMatch(/E_INVALID_ARGUMENT: --dir given more than once/);
+    expect(gctx(dir, ['--dir', dir, 'status', '--dir', dir]).stderr).toMatch(
+      /E_INVALID_ARGUMENT: --dir given more than once/,
+    );
     expect(gctx(dir, ['--dir', dir])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^gctx — /) });
     const unknown = gctx(dir, ['--nope', 'status']);
     expect(unknown.code).toBe(1);
@@ -175,7 +212,11 @@ describe('a reader that stops early', () => {
 
   it('is not a failure: no stack trace, the exit code the command had', async () => {
     const dir = project();
-    const child = spawn(process.execPath, [CLI, 'status'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, GCC_SESSION: '' } });
+    const child = spawn(process.execPath, [CLI, 'status'], {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, GCC_SESSION: '' },
+    });
     child.stdout.destroy(); // as `head` does once it has what it wants
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -228,13 +269,20 @@ describe('gctx graph and viz', () => {
     expect(r.stdout).toMatch(/abandoned/);
     await expect(parse('gitGraph', r.stdout)).resolves.toBeDefined();
     const model = JSON.parse(gctx(dir, ['graph', '--format', 'json']).stdout);
-    expect(model.commits.map((c: { title: string }) => c.title)).toEqual(['a "quoted" title', 'Merge try-a: kept it', 'b work', 'Abandon try-b: too slow']);
+    expect(model.commits.map((c: { title: string }) => c.title)).toEqual([
+      'a "quoted" title',
+      'Merge try-a: kept it',
+      'b work',
+      'Abandon try-b: too slow',
+    ]);
     // Printed as the history streams, the whole history reads as the drawing made at once.
     expect(gctx(dir, ['graph', '--all'])).toMatchObject({ code: 0, stdout: r.stdout });
     expect(JSON.parse(gctx(dir, ['graph', '--all', '--format', 'json']).stdout)).toEqual(model);
     expect(JSON.parse(gctx(dir, ['graph', '--all', '--json']).stdout)).toEqual({ ok: true, graph: model });
     const last = gctx(dir, ['graph', '--last', '1']);
-    expect(last.stdout).toMatch(/^gitGraph\n {2}%% the last commit of 4 is drawn\n {2}commit id: "3 earlier commits"\n/);
+    expect(last.stdout).toMatch(
+      /^gitGraph\n {2}%% the last commit of 4 is drawn\n {2}commit id: "3 earlier commits"\n/,
+    );
     expect(last.stdout).not.toMatch(/b work/);
     expect(last.stdout).toMatch(/Abandon try-b/);
     await expect(parse('gitGraph', last.stdout)).resolves.toBeDefined();
@@ -281,7 +329,14 @@ describe('a --dir the system refuses', () => {
   // (as test/reliability/filesystem.test.ts does), when this checkout lets that user run gctx.
   const asNobody = (() => {
     if (process.getuid?.() !== 0) return null;
-    const r = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, CLI, '--version']);
+    const r = spawnSync('setpriv', [
+      '--reuid=65534',
+      '--regid=65534',
+      '--clear-groups',
+      process.execPath,
+      CLI,
+      '--version',
+    ]);
     return r.status === 0 ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] : null;
   })();
 
@@ -298,9 +353,15 @@ describe('a --dir the system refuses', () => {
   it('a file, a path through a file, a link loop, a path too long: E_INVALID_ARGUMENT naming the --dir', () => {
     const file = join(tempProject(), 'notes.txt');
     writeFileSync(file, 'x');
-    for (const cmd of ['status', 'init', 'doctor']) expect(refused([cmd, '--dir', file], /E_INVALID_ARGUMENT: --dir .*notes\.txt is not a folder/)).not.toMatch(/ENOTDIR/);
+    for (const cmd of ['status', 'init', 'doctor'])
+      expect(refused([cmd, '--dir', file], /E_INVALID_ARGUMENT: --dir .*notes\.txt is not a folder/)).not.toMatch(
+        /ENOTDIR/,
+      );
     refused(['status', '--dir', join(file, 'sub')], /E_INVALID_ARGUMENT: --dir .*: a part of the path is a file/);
-    refused(['hook', 'install', '--agent', 'claude-code', '--dir', file], /E_INVALID_ARGUMENT: --dir .* is not a folder/);
+    refused(
+      ['hook', 'install', '--agent', 'claude-code', '--dir', file],
+      /E_INVALID_ARGUMENT: --dir .* is not a folder/,
+    );
     const loops = tempProject();
     symlinkSync(join(loops, 'b'), join(loops, 'a'));
     symlinkSync(join(loops, 'a'), join(loops, 'b'));
@@ -313,15 +374,25 @@ describe('a --dir the system refuses', () => {
     const t0 = Date.now();
     refused(['init', '--dir', '/proc/1'], /E_INVALID_ARGUMENT: no folder can be made in \/proc\/1/);
     refused(['init', '--dir', '/proc/1/x/y'], /E_INVALID_ARGUMENT: no folder can be made in \/proc\/1\/x\/y/);
-    refused(['hook', 'install', '--agent', 'claude-code', '--dir', '/proc/1'], /E_INVALID_ARGUMENT: no folder can be made in \/proc\/1/);
+    refused(
+      ['hook', 'install', '--agent', 'claude-code', '--dir', '/proc/1'],
+      /E_INVALID_ARGUMENT: no folder can be made in \/proc\/1/,
+    );
     expect(Date.now() - t0).toBeLessThan(20_000);
   });
 
-  it.skipIf(!asNobody)('a folder this user may not look into: E_INVALID_ARGUMENT, not E_READ_ONLY or E_INTERNAL', () => {
-    const closed = tempProject();
-    chmodSync(closed, 0o700);
-    const r = spawnSync(asNobody![0]!, [...asNobody!.slice(1), process.execPath, CLI, 'status', '--dir', join(closed, 'sub')], { encoding: 'utf8', cwd: '/' });
-    expect(r.status, r.stderr).toBe(1);
-    expect(r.stderr).toMatch(/E_INVALID_ARGUMENT: --dir .* may not be looked into by this user \(EACCES\)/);
-  });
+  it.skipIf(!asNobody)(
+    'a folder this user may not look into: E_INVALID_ARGUMENT, not E_READ_ONLY or E_INTERNAL',
+    () => {
+      const closed = tempProject();
+      chmodSync(closed, 0o700);
+      const r = spawnSync(
+        asNobody![0]!,
+        [...asNobody!.slice(1), process.execPath, CLI, 'status', '--dir', join(closed, 'sub')],
+        { encoding: 'utf8', cwd: '/' },
+      );
+      expect(r.status, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(/E_INVALID_ARGUMENT: --dir .* may not be looked into by this user \(EACCES\)/);
+    },
+  );
 });

@@ -24,11 +24,28 @@ const usage = (name: string) => usageOf(operationNamed(name)!);
 describe('gctx --help', () => {
   const ops = [...operationsFor('cli'), ...LAUNCHERS];
 
-  it('lists every command offered to the command line with its summary, in the catalogue\'s order, in 80 columns', () => {
+  it("lists every command offered to the command line with its summary, in the catalogue's order, in 80 columns", () => {
     const r = gctx(tempProject('gcc-cli-gen-'), ['--help']);
     expect(r.code).toBe(0);
     // The catalogue's commands, then the launchers of the other front ends.
-    expect(ops.map((op) => op.name)).toEqual(expect.arrayContaining(['init', 'status', 'commit', 'branch', 'switch', 'merge', 'abandon', 'roadmap', 'log', 'context', 'search', 'mcp', 'hook', 'serve']));
+    expect(ops.map((op) => op.name)).toEqual(
+      expect.arrayContaining([
+        'init',
+        'status',
+        'commit',
+        'branch',
+        'switch',
+        'merge',
+        'abandon',
+        'roadmap',
+        'log',
+        'context',
+        'search',
+        'mcp',
+        'hook',
+        'serve',
+      ]),
+    );
     const listed = [...r.stdout.matchAll(/^ {2}([a-z]+) +\S/gm)].map((m) => m[1]);
     expect(listed).toEqual(ops.map((op) => op.name));
     // A summary wrapped over lines reads as one again.
@@ -47,14 +64,23 @@ describe('gctx --help', () => {
       expect(r.stdout).toContain(`Example:\n  gctx ${op.example}\n`);
       // Every option the usage names has a line saying what it is for.
       const lines = r.stdout.split('\n');
-      for (const flag of usageOf(op).match(/--[a-z-]+/g) ?? []) expect(lines.some((l) => l.startsWith(`  ${flag} `) || l === `  ${flag}`), `${op.name} ${flag}`).toBe(true);
+      for (const flag of usageOf(op).match(/--[a-z-]+/g) ?? [])
+        expect(
+          lines.some((l) => l.startsWith(`  ${flag} `) || l === `  ${flag}`),
+          `${op.name} ${flag}`,
+        ).toBe(true);
     }
     // `gctx help <command>` says the same.
-    for (const name of ['commit', 'serve']) expect(gctx(dir, ['help', name]).stdout).toBe(gctx(dir, [name, '--help']).stdout);
+    for (const name of ['commit', 'serve'])
+      expect(gctx(dir, ['help', name]).stdout).toBe(gctx(dir, [name, '--help']).stdout);
     expect(gctx(dir, ['commit', '--help']).stdout).toMatch(/--check <check> +Objectives this completes/);
     // Two options for one field say each what it is for, not the field's one line twice.
     const context = gctx(dir, ['context', '--help']).stdout;
-    const said = (flag: string) => context.split('\n').find((l) => l.startsWith(`  ${flag} `))!.replace(/^ +\S+( [<[]\S+)? +/, '');
+    const said = (flag: string) =>
+      context
+        .split('\n')
+        .find((l) => l.startsWith(`  ${flag} `))!
+        .replace(/^ +\S+( [<[]\S+)? +/, '');
     expect(said('--branch')).not.toBe(said('--on'));
   }, 180_000);
 
@@ -91,8 +117,14 @@ describe('gctx argument errors', () => {
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toContain('gctx: E_INVALID_ARGUMENT: missing contribution');
     expect(r.stderr).toContain(`Fix: ${usage('commit')} (required: contribution; optional: title, next, check, files)`);
-    const j = JSON.parse(gctx(dir, ['commit', '--json']).stdout) as { error: { code: string; message: string; fix: string } };
-    expect(j.error).toEqual({ code: 'E_INVALID_ARGUMENT', message: 'missing contribution', fix: `${usage('commit')} (required: contribution; optional: title, next, check, files)` });
+    const j = JSON.parse(gctx(dir, ['commit', '--json']).stdout) as {
+      error: { code: string; message: string; fix: string };
+    };
+    expect(j.error).toEqual({
+      code: 'E_INVALID_ARGUMENT',
+      message: 'missing contribution',
+      fix: `${usage('commit')} (required: contribution; optional: title, next, check, files)`,
+    });
   });
 
   it('an unknown option or a stray word is refused with the usage, before anything is written', () => {
@@ -122,23 +154,43 @@ describe('gctx argument errors', () => {
       return r.stderr;
     };
     // Empty (the schema) and only spaces (the decider): the same words.
-    expect(said(['commit', ''])).toContain('E_INVALID_ARGUMENT: contribution cannot be empty Fix: gctx commit <contribution…>');
-    expect(said(['commit', '   '])).toContain('E_INVALID_ARGUMENT: contribution cannot be empty Fix: give the contribution: words, not only spaces');
+    expect(said(['commit', ''])).toContain(
+      'E_INVALID_ARGUMENT: contribution cannot be empty Fix: gctx commit <contribution…>',
+    );
+    expect(said(['commit', '   '])).toContain(
+      'E_INVALID_ARGUMENT: contribution cannot be empty Fix: give the contribution: words, not only spaces',
+    );
     expect(said(['roadmap', 'add', ''])).toContain('E_INVALID_ARGUMENT: target cannot be empty');
     expect(said(['roadmap', 'add', '  '])).toContain('E_INVALID_ARGUMENT: target cannot be empty Fix: give the target');
-    expect(said(['roadmap', 'frob', 'x'])).toContain('E_INVALID_ARGUMENT: action must be one of add, check, uncheck, remove, not "frob" Fix: gctx roadmap');
-    for (const args of [['commit', ''], ['roadmap', 'frob', 'x'], ['roadmap', 'add', '  ']]) expect(said(args)).not.toMatch(/Too small|Invalid option|Invalid input|give a /);
+    expect(said(['roadmap', 'frob', 'x'])).toContain(
+      'E_INVALID_ARGUMENT: action must be one of add, check, uncheck, remove, not "frob" Fix: gctx roadmap',
+    );
+    for (const args of [
+      ['commit', ''],
+      ['roadmap', 'frob', 'x'],
+      ['roadmap', 'add', '  '],
+    ])
+      expect(said(args)).not.toMatch(/Too small|Invalid option|Invalid input|give a /);
   });
 
   // Found by a probe: the last level option won, and --on was dropped beside --commit.
   it('options that contradict each other are refused, never one of them quietly picked', () => {
     const dir = project();
     for (const [args, what] of [
-      [['context', '--branch', '--commit', 'C001'], '--branch and --commit cannot go together: each gives the level Fix: give one of --branch, --commit, --log, --metadata, --full, --search: '],
+      [
+        ['context', '--branch', '--commit', 'C001'],
+        '--branch and --commit cannot go together: each gives the level Fix: give one of --branch, --commit, --log, --metadata, --full, --search: ',
+      ],
       [['context', '--log', '2', '--search', 'foo'], '--log and --search cannot go together: each gives the level'],
-      [['context', '--branch', 'main', '--on', 'g1'], '--branch and --on cannot go together: each gives the name Fix: give one of --branch, --on: '],
+      [
+        ['context', '--branch', 'main', '--on', 'g1'],
+        '--branch and --on cannot go together: each gives the name Fix: give one of --branch, --on: ',
+      ],
       [['context', '--metadata', '--page', '2'], 'level metadata does not read page (--page); it reads segment'],
-      [['context', '--commit', 'main@C001', '--on', 'g1'], '"main@C001" names branch main, and the branch given (--on) is g1'],
+      [
+        ['context', '--commit', 'main@C001', '--on', 'g1'],
+        '"main@C001" names branch main, and the branch given (--on) is g1',
+      ],
     ] as const) {
       const r = gctx(dir, [...args]);
       expect(r.code, args.join(' ')).toBe(1);
@@ -170,9 +222,16 @@ describe('gctx --json', () => {
 
   it('a write answers {ok, branch, message, events}; a read {ok, level, truncated, tokens, next, data}', () => {
     const dir = project();
-    const w = JSON.parse(gctx(dir, ['branch', 'try-x', '--purpose', 'try x', '--json']).stdout) as Record<string, unknown>;
+    const w = JSON.parse(gctx(dir, ['branch', 'try-x', '--purpose', 'try x', '--json']).stdout) as Record<
+      string,
+      unknown
+    >;
     expect(Object.keys(w).sort()).toEqual(['branch', 'events', 'message', 'ok']);
-    expect(w).toMatchObject({ ok: true, branch: 'try-x', message: 'Created branch try-x from main and switched to it' });
+    expect(w).toMatchObject({
+      ok: true,
+      branch: 'try-x',
+      message: 'Created branch try-x from main and switched to it',
+    });
     expect(w.events).toEqual([
       { id: expect.stringMatching(/^[0-9a-f]{22}$/), type: 'branch.created', branch: 'try-x' },
       { id: expect.stringMatching(/^[0-9a-f]{22}$/), type: 'branch.switched', branch: 'try-x' },
@@ -183,7 +242,12 @@ describe('gctx --json', () => {
     expect(Object.keys(whole).sort()).toEqual(['data', 'level', 'next', 'ok', 'tokens', 'truncated']);
     expect(whole).toMatchObject({ ok: true, level: 'log', truncated: false, next: null });
     expect(whole.tokens).toBeGreaterThan(0);
-    const data = whole.data as { branch: string; page: number; total: number; entries: { at: string; branch: string; text: string }[] };
+    const data = whole.data as {
+      branch: string;
+      page: number;
+      total: number;
+      entries: { at: string; branch: string; text: string }[];
+    };
     expect(data).toMatchObject({ branch: 'try-x', page: 1, total: 5 });
     // Newest first; the switch is this clone's own entry (the local log), shown with the rest.
     expect(data.entries.map((e) => e.text.replace(/^\d\d-\d\d \d\d:\d\d /, '').replace(/ [0-9a-f]{7}:/, ':'))).toEqual([
@@ -195,7 +259,11 @@ describe('gctx --json', () => {
     ]);
 
     // Cut: the answer says so, and its next query is the older part, in the command line's words.
-    const cut = JSON.parse(gctx(dir, ['context', '--log', '2', '--json']).stdout) as { truncated: boolean; next: unknown; data: { entries: unknown[] } };
+    const cut = JSON.parse(gctx(dir, ['context', '--log', '2', '--json']).stdout) as {
+      truncated: boolean;
+      next: unknown;
+      data: { entries: unknown[] };
+    };
     expect(cut.truncated).toBe(true);
     expect(cut.next).toEqual({ level: 'log', branch: 'try-x', n: 2, page: 2 });
     expect(cut.data.entries).toHaveLength(2);

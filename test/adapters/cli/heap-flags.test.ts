@@ -34,7 +34,16 @@ function freshClone(events: number): string {
       seq: i + 1,
       at: new Date(t0 + i).toISOString(),
       branch: 'main',
-      ...(i === 0 ? { type: 'memory.initialized', data: { format: FORMAT_VERSION, config: { ...DEFAULT_CONFIG } } } : { type: 'ota.logged', data: { observation: `note ${i} `.padEnd(400, 'of some length '), thought: 'a thought', action: 'an action' } }),
+      ...(i === 0
+        ? { type: 'memory.initialized', data: { format: FORMAT_VERSION, config: { ...DEFAULT_CONFIG } } }
+        : {
+            type: 'ota.logged',
+            data: {
+              observation: `note ${i} `.padEnd(400, 'of some length '),
+              thought: 'a thought',
+              action: 'an action',
+            },
+          }),
     }) as GccEvent;
   const path = layout(dir).segment(newSegmentName(new Date(t0), 'abcdef'));
   mkdirSync(dirname(path), { recursive: true });
@@ -44,7 +53,12 @@ function freshClone(events: number): string {
 
 /** The young generation's size at the start and the end of a gctx process run in `dir`. */
 function young(dir: string, args: string[], input = ''): { start: number; end: number; stdout: string } {
-  const r = spawnSync(process.execPath, ['--import', PROBE, CLI, ...args], { cwd: dir, input, encoding: 'utf8', env: { ...process.env, GCC_SESSION: '', CLAUDE_CODE_SESSION_ID: '' } });
+  const r = spawnSync(process.execPath, ['--import', PROBE, CLI, ...args], {
+    cwd: dir,
+    input,
+    encoding: 'utf8',
+    env: { ...process.env, GCC_SESSION: '', CLAUDE_CODE_SESSION_ID: '' },
+  });
   expect(r.status, r.stderr).toBe(0);
   const line = r.stderr.split('\n').find((l) => l.startsWith('@@young '));
   expect(line, r.stderr).toBeDefined();
@@ -61,7 +75,14 @@ describe('the heap of a gctx command', () => {
 
   it('does so in a SessionStart hook, whose briefing is the first open of a fresh clone', () => {
     const dir = freshClone(3_000);
-    const event = { session_id: 's-heap', transcript_path: join(dir, 't.jsonl'), cwd: dir, permission_mode: 'default', hook_event_name: 'SessionStart', source: 'startup' };
+    const event = {
+      session_id: 's-heap',
+      transcript_path: join(dir, 't.jsonl'),
+      cwd: dir,
+      permission_mode: 'default',
+      hook_event_name: 'SessionStart',
+      source: 'startup',
+    };
     const { start, end, stdout } = young(dir, ['hook', '--agent', 'claude-code'], JSON.stringify(event));
     expect(stdout).toMatch(/additionalContext/);
     expect(end).toBeLessThanOrEqual(2 * start);
@@ -70,11 +91,20 @@ describe('the heap of a gctx command', () => {
   it('does so in `gctx mcp`, whose first tool call opens the memory', () => {
     const dir = freshClone(3_000);
     const lines = [
-      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'heap', version: '1' } } },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'heap', version: '1' } },
+      },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
       { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'context', arguments: {} } },
     ];
-    const { start, end, stdout } = young(dir, ['mcp', '--dir', dir], lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    const { start, end, stdout } = young(
+      dir,
+      ['mcp', '--dir', dir],
+      lines.map((l) => `${JSON.stringify(l)}\n`).join(''),
+    );
     expect(stdout).toMatch(/"id":2/);
     expect(end).toBeLessThanOrEqual(2 * start);
   });
@@ -86,12 +116,26 @@ describe('the heap of a gctx command', () => {
     expect(spawnSync(process.execPath, [CLI, 'status'], { cwd: dir, encoding: 'utf8', env }).status).toBe(0);
     const probe = `data:text/javascript,${encodeURIComponent("import { writeSync } from 'node:fs'; process.on('exit', () => writeSync(2, '@@v8 ' + process.moduleLoadList.includes('NativeModule v8') + '\\n'));")}`;
     const loadsV8 = (args: string[], input = '') => {
-      const r = spawnSync(process.execPath, ['--import', probe, CLI, ...args], { cwd: dir, input, encoding: 'utf8', env });
+      const r = spawnSync(process.execPath, ['--import', probe, CLI, ...args], {
+        cwd: dir,
+        input,
+        encoding: 'utf8',
+        env,
+      });
       expect(r.status, r.stderr).toBe(0);
       return /@@v8 true/.test(r.stderr);
     };
     expect(loadsV8(['status'])).toBe(false);
-    const edit = { session_id: 's-heap', transcript_path: join(dir, 't.jsonl'), cwd: dir, permission_mode: 'default', hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: join(dir, 'a.ts'), old_string: 'a', new_string: 'b' }, tool_response: { filePath: join(dir, 'a.ts') } };
+    const edit = {
+      session_id: 's-heap',
+      transcript_path: join(dir, 't.jsonl'),
+      cwd: dir,
+      permission_mode: 'default',
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Edit',
+      tool_input: { file_path: join(dir, 'a.ts'), old_string: 'a', new_string: 'b' },
+      tool_response: { filePath: join(dir, 'a.ts') },
+    };
     expect(loadsV8(['hook', '--agent', 'claude-code'], JSON.stringify(edit))).toBe(false);
     expect(loadsV8(['verify'])).toBe(true);
   });

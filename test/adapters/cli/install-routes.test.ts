@@ -22,7 +22,8 @@ const PATH = `${dirname(realpathSync(NODE))}:/usr/bin:/bin`;
 function runs(bin: string): void {
   const project = tempProject('gcc-installed-');
   execFileSync('git', ['init', '-q'], { cwd: project });
-  const run = (...args: string[]) => spawnSync(bin, args, { cwd: project, encoding: 'utf8', env: { PATH, HOME: project } });
+  const run = (...args: string[]) =>
+    spawnSync(bin, args, { cwd: project, encoding: 'utf8', env: { PATH, HOME: project } });
   for (const args of [['init'], ['commit', 'installed and working'], ['status']]) {
     const r = run(...args);
     expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);

@@ -37,8 +37,16 @@ function run(dir: string, args: string[]): { code: number; stdout: string; start
 
 function memory(): string {
   const dir = tempProject('gcc-lean-');
-  for (const args of [['init'], ['commit', 'a parser cache that keeps its tail', '--title', 'first step'], ['commit', 'the writer syncs the parser cache', '--title', 'second step']]) {
-    const r = spawnSync(process.execPath, [CLI, ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, GCC_SESSION: '' } });
+  for (const args of [
+    ['init'],
+    ['commit', 'a parser cache that keeps its tail', '--title', 'first step'],
+    ['commit', 'the writer syncs the parser cache', '--title', 'second step'],
+  ]) {
+    const r = spawnSync(process.execPath, [CLI, ...args], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, GCC_SESSION: '' },
+    });
     expect(r.status, r.stderr).toBe(0);
   }
   return dir;
@@ -73,15 +81,25 @@ describe('a pass over the whole history runs in a lean child', () => {
   it('a child stopped by a signal is said in one line, exit 2, rather than passed over', () => {
     const dir = memory();
     const killer = `data:text/javascript,${encodeURIComponent("if (process.env.GCTX_LEAN_CHILD) process.kill(process.pid, 'SIGKILL');")}`;
-    const r = spawnSync(process.execPath, ['--import', killer, CLI, 'verify'], { cwd: dir, encoding: 'utf8', env: { ...process.env, GCC_SESSION: '' } });
+    const r = spawnSync(process.execPath, ['--import', killer, CLI, 'verify'], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, GCC_SESSION: '' },
+    });
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^gctx: E_INTERNAL: the process running `gctx verify` was stopped by SIGKILL Fix: run it again/);
+    expect(r.stderr).toMatch(
+      /^gctx: E_INTERNAL: the process running `gctx verify` was stopped by SIGKILL Fix: run it again/,
+    );
   });
 
   it('a search, through search or context --search, runs where it was started', () => {
     const dir = memory();
-    for (const args of [['search', 'parser', 'cache'], ['context', '--search', 'parser cache'], ['context', '--log']]) {
+    for (const args of [
+      ['search', 'parser', 'cache'],
+      ['context', '--search', 'parser cache'],
+      ['context', '--log'],
+    ]) {
       const r = run(dir, args);
       expect(r.code, args.join(' ')).toBe(0);
       expect(r.starts, args.join(' ')).toHaveLength(1);

@@ -22,13 +22,18 @@ function run(dir: string, args: string[], env: NodeJS.ProcessEnv = {}): string {
 }
 
 const sessionStart = (dir: string) => {
-  const r = gctx(dir, ['hook', '--agent', 'claude-code'], JSON.stringify({ hook_event_name: 'SessionStart', session_id: 'z', cwd: dir, source: 'startup' }));
+  const r = gctx(
+    dir,
+    ['hook', '--agent', 'claude-code'],
+    JSON.stringify({ hook_event_name: 'SessionStart', session_id: 'z', cwd: dir, source: 'startup' }),
+  );
   expect(r.code).toBe(0);
-  return (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+  return (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput
+    .additionalContext;
 };
 
 describe('a merge and the next step', () => {
-  it('a merge supersedes the merged branch\'s step: none after a merge without --next, its own with one', () => {
+  it("a merge supersedes the merged branch's step: none after a merge without --next, its own with one", () => {
     const dir = project();
     run(dir, ['commit', 'base', '--next', 'try a cache']);
     run(dir, ['branch', 'b', '--purpose', 'cache']);
@@ -58,7 +63,9 @@ describe('search', () => {
     run(dir, ['commit', 'cache works']);
     run(dir, ['merge', 'b', '--synthesis', 'cache adopted', '--learned', 're-reads, not parsing, dominate warm loads']);
     expect(run(dir, ['context', '--commit', 'main@C001'])).toContain('re-reads, not parsing, dominate warm loads');
-    expect(run(dir, ['search', 'dominate warm loads'])).toMatch(/^1 match[^\n]*\n[^\n]* main C001 Merge b: cache adopted: [^\n]*«dominate» «warm» «loads»/);
+    expect(run(dir, ['search', 'dominate warm loads'])).toMatch(
+      /^1 match[^\n]*\n[^\n]* main C001 Merge b: cache adopted: [^\n]*«dominate» «warm» «loads»/,
+    );
   });
 });
 
@@ -69,10 +76,18 @@ describe('lists cut short', () => {
     const s1 = { GCC_SESSION: 's1' };
     run(dir, ['branch', 'f', '--purpose', 'feature'], s1);
     for (let i = 1; i <= 3; i++) run(dir, ['commit', `f step ${i}`], s1);
-    expect(run(dir, ['context'], s1)).toMatch(/\n {2}main@C005 [^\n]*\n {2}… 4 older commits on main: `gctx context --branch main --k 2 --page 2`\n/);
-    expect(run(dir, ['context', '--branch', 'main', '--k', '2', '--page', '2'])).toMatch(/Newest first, page 2:\nC004 /);
-    expect(run(dir, ['status'])).toMatch(/\n {2}C002 [^\n]*\n {2}… 1 older commit on main: `gctx context --branch main --k 5 --page 2`\n/);
-    expect(run(dir, ['context', '--branch', 'main'])).toMatch(/^6 commits; earlier: C005 main step 5; C004 [^\n]*; C002 main step 2; and 1 older\.\n/m);
+    expect(run(dir, ['context'], s1)).toMatch(
+      /\n {2}main@C005 [^\n]*\n {2}… 4 older commits on main: `gctx context --branch main --k 2 --page 2`\n/,
+    );
+    expect(run(dir, ['context', '--branch', 'main', '--k', '2', '--page', '2'])).toMatch(
+      /Newest first, page 2:\nC004 /,
+    );
+    expect(run(dir, ['status'])).toMatch(
+      /\n {2}C002 [^\n]*\n {2}… 1 older commit on main: `gctx context --branch main --k 5 --page 2`\n/,
+    );
+    expect(run(dir, ['context', '--branch', 'main'])).toMatch(
+      /^6 commits; earlier: C005 main step 5; C004 [^\n]*; C002 main step 2; and 1 older\.\n/m,
+    );
   });
 });
 
@@ -83,7 +98,9 @@ describe('a branch name taken by a closed branch', () => {
     run(dir, ['abandon', 'try-sqlite', '--reason', 'needs a native module']);
     const again = gctx(dir, ['branch', 'try-sqlite', '--purpose', 'x']);
     expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/E_BRANCH_EXISTS: branch try-sqlite already exists and was abandoned[^\n]*Fix: pick another name, e\.g\. `gctx branch try-sqlite-2 --purpose "…"`/);
+    expect(again.stderr).toMatch(
+      /E_BRANCH_EXISTS: branch try-sqlite already exists and was abandoned[^\n]*Fix: pick another name, e\.g\. `gctx branch try-sqlite-2 --purpose "…"`/,
+    );
     expect(again.stderr).not.toMatch(/gctx switch/);
     run(dir, ['branch', 'try-sqlite-2', '--purpose', 'x']);
   });
@@ -93,20 +110,38 @@ describe("the write guard's own refusals", () => {
   it('are not failing work in the briefing, and a few words in the log', () => {
     const dir = project();
     run(dir, ['commit', 'start']);
-    const pre = { hook_event_name: 'PreToolUse', session_id: 'z', cwd: dir, tool_name: 'mcp__filesystem__write_file', tool_input: { path: `${dir}/.GCC/main.md`, content: 'x' } };
+    const pre = {
+      hook_event_name: 'PreToolUse',
+      session_id: 'z',
+      cwd: dir,
+      tool_name: 'mcp__filesystem__write_file',
+      tool_input: { path: `${dir}/.GCC/main.md`, content: 'x' },
+    };
     const r = gctx(dir, ['hook', '--agent', 'claude-code'], JSON.stringify(pre));
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
     const briefing = sessionStart(dir);
     expect(briefing).not.toMatch(/Failing since|blocked|generated from the memory log/);
-    expect(run(dir, ['context', '--log'])).toMatch(/mcp__filesystem__write_file [^\n]*→ blocked by gctx: \.GCC\/ is written through the memory tools\n/);
+    expect(run(dir, ['context', '--log'])).toMatch(
+      /mcp__filesystem__write_file [^\n]*→ blocked by gctx: \.GCC\/ is written through the memory tools\n/,
+    );
   });
 });
 
 describe('the log view', () => {
   it("tells an entry's observation, thought and action apart", () => {
     const dir = project();
-    run(dir, ['log', '--observation', 'yaml test fails: tabs', '--thought', 'enable json: false', '--action', 'set the flag']);
-    expect(run(dir, ['context', '--log'])).toMatch(/ Observation: yaml test fails: tabs \| Thought: enable json: false \| Action: set the flag\n/);
+    run(dir, [
+      'log',
+      '--observation',
+      'yaml test fails: tabs',
+      '--thought',
+      'enable json: false',
+      '--action',
+      'set the flag',
+    ]);
+    expect(run(dir, ['context', '--log'])).toMatch(
+      / Observation: yaml test fails: tabs \| Thought: enable json: false \| Action: set the flag\n/,
+    );
   });
 });

@@ -27,7 +27,12 @@ function send(name: string, dir: string, args = CC) {
 }
 
 interface ClaudeAnswer {
-  hookSpecificOutput: { hookEventName: string; permissionDecision?: string; permissionDecisionReason?: string; additionalContext?: string };
+  hookSpecificOutput: {
+    hookEventName: string;
+    permissionDecision?: string;
+    permissionDecisionReason?: string;
+    additionalContext?: string;
+  };
 }
 
 describe('gctx hook --agent claude-code', () => {
@@ -49,7 +54,9 @@ describe('gctx hook --agent claude-code', () => {
     await m.execute({ type: 'abandon', branch: 'try-cache', reason: 'stale reads after edits' });
     m.close();
     const out = JSON.parse(send('session-start', dir).stdout) as ClaudeAnswer;
-    expect(out.hookSpecificOutput.additionalContext).toMatch(/Failed approaches[^\n]*\n {2}- try-cache \(\d{4}-\d\d-\d\d\): cache parsed files — dropped: stale reads after edits\n/);
+    expect(out.hookSpecificOutput.additionalContext).toMatch(
+      /Failed approaches[^\n]*\n {2}- try-cache \(\d{4}-\d\d-\d\d\): cache parsed files — dropped: stale reads after edits\n/,
+    );
   });
 
   it('PreToolUse on an ordinary command: no decision, nothing logged', async () => {
@@ -88,7 +95,10 @@ describe('gctx hook --agent claude-code', () => {
     expect((await events(dir)).filter((e) => e.type === 'tool.recorded')).toEqual([]);
     // The edit Claude Code then makes.
     const main = join(dir, '.GCC/main.md');
-    writeFileSync(main, readFileSync(main, 'utf8').replace('## Objectives\n', '## Objectives\n- [ ] Ship the parser\n'));
+    writeFileSync(
+      main,
+      readFileSync(main, 'utf8').replace('## Objectives\n', '## Objectives\n- [ ] Ship the parser\n'),
+    );
     expect(gctx(dir, ['status']).stdout).toMatch(/1\. Ship the parser/);
     expect((await events(dir)).some((e) => e.type === 'objective.added')).toBe(true);
     expect(gctx(dir, ['verify']).code).toBe(0);
@@ -98,7 +108,9 @@ describe('gctx hook --agent claude-code', () => {
     const dir = await project();
     expect(send('post-tool-use-edit', dir).stdout).toBe('');
     expect(send('post-tool-use-write-create', dir).stdout).toBe('');
-    const tools = (await events(dir)).filter((e) => e.type === 'tool.recorded').map((e) => e.data as { tool: string; files: unknown[]; host: string; input: string });
+    const tools = (await events(dir))
+      .filter((e) => e.type === 'tool.recorded')
+      .map((e) => e.data as { tool: string; files: unknown[]; host: string; input: string });
     expect(tools.map((t) => t.tool)).toEqual(['Edit', 'Write']);
     // The hunk rewrites the signature line unchanged: a real diff counts 2 added, 1 removed.
     expect(tools[0]!.files).toEqual([{ path: 'src/parser.ts', added: 2, removed: 1 }]);
@@ -123,7 +135,11 @@ describe('gctx hook --agent claude-code', () => {
     const dir = await project();
     send('post-tool-use-failure', dir);
     const e = (await events(dir)).find((x) => x.type === 'tool.recorded')!;
-    expect(e.data).toMatchObject({ tool: 'Bash', isError: true, result: 'Command failed with exit code 1: 3 lint errors' });
+    expect(e.data).toMatchObject({
+      tool: 'Bash',
+      isError: true,
+      result: 'Command failed with exit code 1: 3 lint errors',
+    });
   });
 
   it("the memory's own MCP tools are not logged twice", async () => {
@@ -172,15 +188,28 @@ describe('gctx hook --agent claude-code', () => {
     const dir = await project();
     for (const name of ['session-start', 'pre-compact', 'session-start-compact', 'session-end']) send(name, dir);
     const local = localEvents(dir);
-    expect(lifecycle(local)).toEqual(['session.started:claude-code:startup', 'session.compacted:claude-code:', 'session.ended:claude-code:prompt_input_exit']);
-    for (const e of local.filter((x) => x.type.startsWith('session.'))) expect(e.data).toMatchObject({ session: SESSION });
+    expect(lifecycle(local)).toEqual([
+      'session.started:claude-code:startup',
+      'session.compacted:claude-code:',
+      'session.ended:claude-code:prompt_input_exit',
+    ]);
+    for (const e of local.filter((x) => x.type.startsWith('session.')))
+      expect(e.data).toMatchObject({ session: SESSION });
     // Lifecycles are this clone's own: never in a segment that travels through git.
-    const shared = readdirSync(join(dir, '.GCC/events'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md'));
+    const shared = readdirSync(join(dir, '.GCC/events'), { recursive: true, encoding: 'utf8' }).filter((f) =>
+      f.endsWith('.md'),
+    );
     for (const f of shared) expect(readFileSync(join(dir, '.GCC/events', f), 'utf8')).not.toContain('"type":"session.');
     // log.md shows them, oldest first; log reads leave them to the work (docs/agents.md).
     const view = readFileSync(join(dir, '.GCC/log.md'), 'utf8');
-    expect([...view.matchAll(/\*\*Action\*\*: (Session.*|Context compacted.*)$/gm)].map((m) => m[1])).toEqual(['Session started (startup) in claude-code', 'Context compacted in claude-code', 'Session ended (prompt_input_exit) in claude-code']);
-    const log = JSON.parse(gctx(dir, ['context', '--log', '--json']).stdout) as { data: { entries: { text: string }[] } };
+    expect([...view.matchAll(/\*\*Action\*\*: (Session.*|Context compacted.*)$/gm)].map((m) => m[1])).toEqual([
+      'Session started (startup) in claude-code',
+      'Context compacted in claude-code',
+      'Session ended (prompt_input_exit) in claude-code',
+    ]);
+    const log = JSON.parse(gctx(dir, ['context', '--log', '--json']).stdout) as {
+      data: { entries: { text: string }[] };
+    };
     expect(log.data.entries.map((e) => e.text)).not.toContainEqual(expect.stringMatching(/Session|compacted/));
   });
 
@@ -190,7 +219,11 @@ describe('gctx hook --agent claude-code', () => {
     expect(send('user-prompt-submit', dir).stdout).toBe('');
     const prompt = (await events(dir)).at(-1)!;
     expect(prompt.type).toBe('prompt.recorded');
-    expect(prompt.data).toEqual({ session: SESSION, host: 'claude-code', text: 'Make the parser handle nested arrays' });
+    expect(prompt.data).toEqual({
+      session: SESSION,
+      host: 'claude-code',
+      text: 'Make the parser handle nested arrays',
+    });
     expect(send('stop', dir).stdout).toBe('');
     expect((await events(dir)).length).toBe(before + 1);
     // Nothing was started, so there is nothing to end.
@@ -205,7 +238,14 @@ describe('gctx hook --agent claude-code', () => {
 
   it('malformed input: exit 0, no decision, one line on stderr', async () => {
     const dir = await project();
-    const bad = ['', 'not json', '[1,2]', '{"session_id":"x"}', '{"hook_event_name":"PreToolUse","session_id":"x"}', '{"hook_event_name":"PostToolUse","session_id":"x","tool_name":"Bash","tool_input":"rm -rf /"}'];
+    const bad = [
+      '',
+      'not json',
+      '[1,2]',
+      '{"session_id":"x"}',
+      '{"hook_event_name":"PreToolUse","session_id":"x"}',
+      '{"hook_event_name":"PostToolUse","session_id":"x","tool_name":"Bash","tool_input":"rm -rf /"}',
+    ];
     for (const input of bad) {
       const r = runHook(CC, input, dir);
       expect(r.status, input).toBe(0);
@@ -222,7 +262,18 @@ describe('gctx hook --agent claude-code', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('unknown --agent "emacs": it is one of claude-code, codex, generic');
     // The values docs/operations.md names: generic is the normalized envelope, as when left out.
-    const generic = runHook(['--agent', 'generic'], JSON.stringify({ host: 'h', session: 's', event: 'pre-tool', cwd: dir, tool: 'Write', input: { file_path: '.GCC/log.md', content: 'x' } }), dir);
+    const generic = runHook(
+      ['--agent', 'generic'],
+      JSON.stringify({
+        host: 'h',
+        session: 's',
+        event: 'pre-tool',
+        cwd: dir,
+        tool: 'Write',
+        input: { file_path: '.GCC/log.md', content: 'x' },
+      }),
+      dir,
+    );
     expect(generic.stderr).toBe('');
     expect(JSON.parse(generic.stdout)).toMatchObject({ kind: 'block' });
   });
@@ -253,7 +304,10 @@ describe('gctx hook --agent claude-code', () => {
   it('gives up on its log entry, not on the agent, when a live process holds the lock', async () => {
     const dir = await project();
     // This test process is alive, so the engine must not break its lock.
-    writeFileSync(join(dir, '.GCC/.local/lock'), JSON.stringify({ pid: process.pid, host: hostname(), start: null, at: new Date().toISOString() }));
+    writeFileSync(
+      join(dir, '.GCC/.local/lock'),
+      JSON.stringify({ pid: process.pid, host: hostname(), start: null, at: new Date().toISOString() }),
+    );
     const r = send('post-tool-use-edit', dir);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^gctx hook: E_LOCKED: /);

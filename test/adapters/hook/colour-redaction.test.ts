@@ -51,24 +51,42 @@ describe('gctx hook: coloured and invisible-split tokens are redacted in the seg
       `ghp_\u200b${BODY.toLowerCase()}`,
       '',
     ].join('\n');
-    postToolUse(dir, "grep --color=always -E 'ghp_|AKIA|sk-proj-' envfile", { stdout, stderr: '', interrupted: false, isImage: false });
+    postToolUse(dir, "grep --color=always -E 'ghp_|AKIA|sk-proj-' envfile", {
+      stdout,
+      stderr: '',
+      interrupted: false,
+      isImage: false,
+    });
     // A structured response is logged JSON-encoded, where ESC is written \u001b.
-    postToolUse(dir, 'FORCE_COLOR=1 ./show-env', { output_lines: [`TOKEN=${red('ghp_')}${BODY.toUpperCase()}`], exit: 0 });
+    postToolUse(dir, 'FORCE_COLOR=1 ./show-env', {
+      output_lines: [`TOKEN=${red('ghp_')}${BODY.toUpperCase()}`],
+      exit: 0,
+    });
 
     const bytes = segmentBytes(dir);
     expect(bytes).toContain('tool.recorded');
     expect(bytes).toContain('[REDACTED]');
-    for (const secret of [BODY, BODY.split('').reverse().join(''), BODY.toLowerCase(), BODY.toUpperCase(), AKIA_BODY, SK_BODY]) expect(bytes).not.toContain(secret);
+    for (const secret of [
+      BODY,
+      BODY.split('').reverse().join(''),
+      BODY.toLowerCase(),
+      BODY.toUpperCase(),
+      AKIA_BODY,
+      SK_BODY,
+    ])
+      expect(bytes).not.toContain(secret);
     expect(bytes).not.toMatch(/\u001b|\\u001b|\u200b|\\u200b/i);
   });
 
   it('a spaced passphrase and a punctuated SECRET_KEY in Bash output are redacted in the segment', async () => {
     const dir = tempProject('gcc-hook-phrase-');
     (await Memory.open(dir, { create: true })).close();
-    const stdout = 'password: correct horse battery staple\npassphrase=correct horse battery staple\nSECRET_KEY = Zx9!abc(def)ghi\nDJANGO_SECRET_KEY = django-insecure-(k3y)!@#x\nDEBUG = False\n';
+    const stdout =
+      'password: correct horse battery staple\npassphrase=correct horse battery staple\nSECRET_KEY = Zx9!abc(def)ghi\nDJANGO_SECRET_KEY = django-insecure-(k3y)!@#x\nDEBUG = False\n';
     postToolUse(dir, 'cat settings.env', { stdout, stderr: '', interrupted: false, isImage: false });
     const bytes = segmentBytes(dir);
     expect(bytes).toContain('DEBUG = False');
-    for (const secret of ['horse battery', 'Zx9!abc', '(def)ghi', 'django-insecure', '(k3y)']) expect(bytes).not.toContain(secret);
+    for (const secret of ['horse battery', 'Zx9!abc', '(def)ghi', 'django-insecure', '(k3y)'])
+      expect(bytes).not.toContain(secret);
   });
 });

@@ -15,14 +15,32 @@ async function project(): Promise<string> {
 }
 
 const pre = (dir: string, tool_name: string, tool_input: Record<string, unknown>) =>
-  JSON.stringify({ session_id: 's-guard', transcript_path: null, cwd: dir, hook_event_name: 'PreToolUse', tool_name, tool_use_id: 't1', tool_input });
+  JSON.stringify({
+    session_id: 's-guard',
+    transcript_path: null,
+    cwd: dir,
+    hook_event_name: 'PreToolUse',
+    tool_name,
+    tool_use_id: 't1',
+    tool_input,
+  });
 
-function decision(dir: string, agent: 'codex' | 'claude-code', tool: string, input: Record<string, unknown>): { denied: boolean; reason: string } {
+function decision(
+  dir: string,
+  agent: 'codex' | 'claude-code',
+  tool: string,
+  input: Record<string, unknown>,
+): { denied: boolean; reason: string } {
   const r = runHook(['--agent', agent], pre(dir, tool, input), dir);
   expect(r.status).toBe(0);
   if (!r.stdout) return { denied: false, reason: '' };
-  const out = JSON.parse(r.stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } };
-  return { denied: out.hookSpecificOutput.permissionDecision === 'deny', reason: out.hookSpecificOutput.permissionDecisionReason };
+  const out = JSON.parse(r.stdout) as {
+    hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string };
+  };
+  return {
+    denied: out.hookSpecificOutput.permissionDecision === 'deny',
+    reason: out.hookSpecificOutput.permissionDecisionReason,
+  };
 }
 
 const BODY = (header: string) => `*** Begin Patch\n${header}\n@@\n-a\n+b\n*** End Patch`;
@@ -43,7 +61,8 @@ describe('Codex apply_patch, in every form', () => {
       // main.md may be edited by a file tool; through the shell it is refused like every other file.
       ['shell', { command: ['bash', '-lc', `apply_patch <<'EOF'\n${BODY('*** Update File: .GCC/main.md')}\nEOF`] }],
     ];
-    for (const [tool, input] of cases) expect(decision(dir, 'codex', tool, input), `${tool} ${JSON.stringify(input)}`).toMatchObject({ denied: true });
+    for (const [tool, input] of cases)
+      expect(decision(dir, 'codex', tool, input), `${tool} ${JSON.stringify(input)}`).toMatchObject({ denied: true });
   });
 
   it('lets a patch elsewhere through, in the same forms', async () => {
@@ -100,7 +119,13 @@ describe('MCP tools that write files', () => {
 describe('git work-tree commands', () => {
   it('are let through (the store restores what they remove), unless a pathspec names .GCC/', async () => {
     const dir = await project();
-    for (const command of ['git stash -u', 'git reset --hard', 'git checkout .', 'git clean -fdx', "git checkout -- . ':!.GCC'"]) {
+    for (const command of [
+      'git stash -u',
+      'git reset --hard',
+      'git checkout .',
+      'git clean -fdx',
+      "git checkout -- . ':!.GCC'",
+    ]) {
       expect(decision(dir, 'claude-code', 'Bash', { command }).denied, command).toBe(false);
     }
     for (const command of ['git rm -r .GCC', 'git checkout HEAD -- .GCC/main.md', 'git clean -fd .GCC']) {

@@ -14,7 +14,10 @@ import { CLI, gctx } from '../../support/cli.js';
 import { fixture } from './run.js';
 import { cleanup, tempProject } from '../../support/tmp.js';
 
-type Settings = { hooks: Record<string, Array<{ matcher?: string; hooks: Array<Record<string, unknown>> }>>; [k: string]: unknown };
+type Settings = {
+  hooks: Record<string, Array<{ matcher?: string; hooks: Array<Record<string, unknown>> }>>;
+  [k: string]: unknown;
+};
 
 const settingsOf = (dir: string) => JSON.parse(readFileSync(join(dir, '.claude/settings.json'), 'utf8')) as Settings;
 
@@ -25,8 +28,18 @@ describe('gctx hook install --agent claude-code', () => {
     const s = withHooks({}, undefined) as Settings;
     expect(Object.keys(s.hooks)).toEqual([...HOOK_EVENTS]);
     for (const event of HOOK_EVENTS) {
-      const matcher = event === 'PreToolUse' ? 'Write|Edit|MultiEdit|NotebookEdit|Bash' : event.startsWith('PostToolUse') ? '*' : undefined;
-      expect(s.hooks[event]).toEqual([{ ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command: 'gctx hook --agent claude-code', timeout: 10 }] }]);
+      const matcher =
+        event === 'PreToolUse'
+          ? 'Write|Edit|MultiEdit|NotebookEdit|Bash'
+          : event.startsWith('PostToolUse')
+            ? '*'
+            : undefined;
+      expect(s.hooks[event]).toEqual([
+        {
+          ...(matcher ? { matcher } : {}),
+          hooks: [{ type: 'command', command: 'gctx hook --agent claude-code', timeout: 10 }],
+        },
+      ]);
     }
   });
 
@@ -35,7 +48,13 @@ describe('gctx hook install --agent claude-code', () => {
     expect(s.hooks.SessionStart![0]!.hooks[0]).toMatchObject({ type: 'command' });
     for (const event of HOOK_EVENTS.filter((e) => e !== 'SessionStart')) {
       expect(s.hooks[event]![0]!.hooks).toEqual([
-        { type: 'http', url: 'http://127.0.0.1:24242/hooks/claude-code', headers: { Authorization: 'Bearer $GCC_SERVE_TOKEN' }, allowedEnvVars: ['GCC_SERVE_TOKEN'], timeout: 10 },
+        {
+          type: 'http',
+          url: 'http://127.0.0.1:24242/hooks/claude-code',
+          headers: { Authorization: 'Bearer $GCC_SERVE_TOKEN' },
+          allowedEnvVars: ['GCC_SERVE_TOKEN'],
+          timeout: 10,
+        },
       ]);
     }
   });
@@ -46,7 +65,13 @@ describe('gctx hook install --agent claude-code', () => {
       hooks: {
         PreToolUse: [
           { matcher: 'Bash', hooks: [{ type: 'command', command: './lint.sh' }] },
-          { matcher: '*', hooks: [{ type: 'command', command: '/usr/local/bin/gctx hook --agent claude-code' }, { type: 'command', command: 'echo mine' }] },
+          {
+            matcher: '*',
+            hooks: [
+              { type: 'command', command: '/usr/local/bin/gctx hook --agent claude-code' },
+              { type: 'command', command: 'echo mine' },
+            ],
+          },
         ],
         Notification: [{ hooks: [{ type: 'command', command: 'notify-send hi' }] }],
         PostToolUse: [{ matcher: '*', hooks: [{ type: 'http', url: 'http://127.0.0.1:1234/hooks/claude-code' }] }],
@@ -58,17 +83,25 @@ describe('gctx hook install --agent claude-code', () => {
     expect(once.hooks.PreToolUse).toEqual([
       theirs.hooks.PreToolUse[0],
       { matcher: '*', hooks: [{ type: 'command', command: 'echo mine' }] },
-      { matcher: 'Write|Edit|MultiEdit|NotebookEdit|Bash', hooks: [expect.objectContaining({ type: 'http', url: 'http://127.0.0.1:5555/hooks/claude-code' })] },
+      {
+        matcher: 'Write|Edit|MultiEdit|NotebookEdit|Bash',
+        hooks: [expect.objectContaining({ type: 'http', url: 'http://127.0.0.1:5555/hooks/claude-code' })],
+      },
     ]);
-    expect(once.hooks.PostToolUse).toEqual([{ matcher: '*', hooks: [expect.objectContaining({ url: 'http://127.0.0.1:5555/hooks/claude-code' })] }]);
+    expect(once.hooks.PostToolUse).toEqual([
+      { matcher: '*', hooks: [expect.objectContaining({ url: 'http://127.0.0.1:5555/hooks/claude-code' })] },
+    ]);
     expect(withHooks(once, 5555)).toEqual(once);
     // Back to the process hook: no http entry of gctx's is left.
     const back = withHooks(once, undefined) as Settings;
     expect(JSON.stringify(back)).not.toContain('/hooks/claude-code');
-    expect(back.hooks.PreToolUse!.at(-1)).toEqual({ matcher: 'Write|Edit|MultiEdit|NotebookEdit|Bash', hooks: [{ type: 'command', command: 'gctx hook --agent claude-code', timeout: 10 }] });
+    expect(back.hooks.PreToolUse!.at(-1)).toEqual({
+      matcher: 'Write|Edit|MultiEdit|NotebookEdit|Bash',
+      hooks: [{ type: 'command', command: 'gctx hook --agent claude-code', timeout: 10 }],
+    });
   });
 
-  it('writes the project\'s .claude/settings.json from the command line; refuses what it must not guess at', async () => {
+  it("writes the project's .claude/settings.json from the command line; refuses what it must not guess at", async () => {
     const dir = tempProject('gcc-install-');
     (await Memory.open(dir, { create: true })).close();
     const first = gctx(dir, ['hook', 'install', '--agent', 'claude-code', '--http']);
@@ -76,7 +109,9 @@ describe('gctx hook install --agent claude-code', () => {
     expect(first.stdout).toContain(`http://127.0.0.1:${defaultPort(dir)}/hooks/claude-code`);
     expect(first.stdout).toContain('export GCC_SERVE_TOKEN="$(cat ');
     const written = readFileSync(join(dir, '.claude/settings.json'), 'utf8');
-    expect(settingsOf(dir).hooks.PostToolUse![0]!.hooks[0]!.url).toBe(`http://127.0.0.1:${defaultPort(dir)}/hooks/claude-code`);
+    expect(settingsOf(dir).hooks.PostToolUse![0]!.hooks[0]!.url).toBe(
+      `http://127.0.0.1:${defaultPort(dir)}/hooks/claude-code`,
+    );
     // The token is never written into the settings, which may be committed.
     expect(written).not.toContain(readFileSync(join(dir, '.GCC/.local/serve.token'), 'utf8').trim());
     const again = gctx(dir, ['hook', 'install', '--agent', 'claude-code', '--http', '--json']);
@@ -84,10 +119,15 @@ describe('gctx hook install --agent claude-code', () => {
     expect(readFileSync(join(dir, '.claude/settings.json'), 'utf8')).toBe(written);
 
     // Without --agent: Claude Code's, as above (nothing changed); an unknown host: the choices.
-    expect(JSON.parse(gctx(dir, ['hook', 'install', '--http', '--json']).stdout)).toMatchObject({ ok: true, changed: false });
+    expect(JSON.parse(gctx(dir, ['hook', 'install', '--http', '--json']).stdout)).toMatchObject({
+      ok: true,
+      changed: false,
+    });
     const emacs = gctx(dir, ['hook', 'install', '--agent', 'emacs']);
     expect(emacs.code).toBe(1);
-    expect(emacs.stderr).toMatch(/hook install writes the hooks of claude-code or codex, not --agent "emacs" Fix: gctx hook install \[--agent claude-code\|codex\]/);
+    expect(emacs.stderr).toMatch(
+      /hook install writes the hooks of claude-code or codex, not --agent "emacs" Fix: gctx hook install \[--agent claude-code\|codex\]/,
+    );
     expect(gctx(dir, ['hook', 'install', '--agent', 'codex', '--http']).code).toBe(1);
     expect(gctx(dir, ['hook', 'install', '--agent', 'claude-code', '--port', '80']).code).toBe(1);
     const broken = tempProject('gcc-install-broken-');
@@ -108,7 +148,10 @@ describe('gctx hook install --agent claude-code', () => {
     symlinkSync(join(outside, 'config.json'), join(fileLink, '.claude/settings.json'));
     const dirLink = tempProject('gcc-install-link-');
     symlinkSync(join(outside, 'elsewhere'), join(dirLink, '.claude'));
-    for (const [dir, rel] of [[fileLink, '.claude/settings.json'], [dirLink, '.claude']] as const) {
+    for (const [dir, rel] of [
+      [fileLink, '.claude/settings.json'],
+      [dirLink, '.claude'],
+    ] as const) {
       for (const http of [[], ['--http']]) {
         const r = gctx(dir, ['hook', 'install', '--agent', 'claude-code', ...http]);
         expect(r.code, r.stderr).toBe(1);
@@ -134,20 +177,27 @@ describe('the command hook install writes', () => {
     return dir;
   }
 
-  it('is this node and this gctx by absolute path, whatever PATH holds; npx\'s cache is said to be passing', () => {
+  it("is this node and this gctx by absolute path, whatever PATH holds; npx's cache is said to be passing", () => {
     const project = tempProject('gcc-cmd-');
     const bin = gctxIn(join(tempProject('gcc-bin-'), 'bin'));
     const own = join(tempProject('gcc-pkg-'), 'dist', 'bin', 'gctx.js');
     mkdirSync(join(own, '..'), { recursive: true });
     writeFileSync(own, '');
     for (const PATH of [`/nonexistent${delimiter}${bin}`, '/nonexistent']) {
-      expect(resolveHookCommand(project, { PATH }, own, '/usr/bin/node')).toEqual({ command: `'/usr/bin/node' '${own}' hook --agent claude-code`, warning: null });
+      expect(resolveHookCommand(project, { PATH }, own, '/usr/bin/node')).toEqual({
+        command: `'/usr/bin/node' '${own}' hook --agent claude-code`,
+        warning: null,
+      });
     }
-    expect(resolveHookCommand(project, { PATH: '' }, own, '/usr/bin/node', 'codex').command).toBe(`'/usr/bin/node' '${own}' hook --agent codex --session codex`);
+    expect(resolveHookCommand(project, { PATH: '' }, own, '/usr/bin/node', 'codex').command).toBe(
+      `'/usr/bin/node' '${own}' hook --agent codex --session codex`,
+    );
     const npx = join(tempProject('gcc-npm-'), '_npx', 'abc', 'gctx.js');
     mkdirSync(join(npx, '..'), { recursive: true });
     writeFileSync(npx, '');
-    expect(resolveHookCommand(project, { PATH: '' }, npx).warning).toMatch(/npx's cache .* which holds only until npx clears it/);
+    expect(resolveHookCommand(project, { PATH: '' }, npx).warning).toMatch(
+      /npx's cache .* which holds only until npx clears it/,
+    );
   });
 
   it('never lets a project file choose the executable', () => {
@@ -161,11 +211,15 @@ describe('the command hook install writes', () => {
     // A node the project holds is not written either, whichever gctx runs.
     const outside = join(tempProject('gcc-pkg-'), 'gctx.js');
     writeFileSync(outside, '');
-    expect(resolveHookCommand(project, { PATH: '' }, outside, join(project, 'node_modules', '.bin', 'node')).command).toBe('gctx hook --agent claude-code');
+    expect(
+      resolveHookCommand(project, { PATH: '' }, outside, join(project, 'node_modules', '.bin', 'node')).command,
+    ).toBe('gctx hook --agent claude-code');
     for (const PATH of ['.', 'node_modules/.bin', local, `${local}${delimiter}.`]) {
       const r = resolveHookCommand(project, { PATH }, own, '/usr/bin/node');
       expect(r.command, PATH).toBe('gctx hook --agent claude-code');
-      expect(r.warning, PATH).toMatch(/fails with "gctx: not found" until it is .* Fix: npm install -g git-context-controller/);
+      expect(r.warning, PATH).toMatch(
+        /fails with "gctx: not found" until it is .* Fix: npm install -g git-context-controller/,
+      );
     }
   });
 
@@ -173,7 +227,12 @@ describe('the command hook install writes', () => {
     const dir = tempProject('gcc-install-cmd-');
     (await Memory.open(dir, { create: true })).close();
     const run = (command: string, PATH: string) =>
-      spawnSync('/bin/sh', ['-c', command], { cwd: dir, input: fixture('pre-tool-use-write-gcc', dir), encoding: 'utf8', env: { ...process.env, PATH, GCC_SESSION: '' } });
+      spawnSync('/bin/sh', ['-c', command], {
+        cwd: dir,
+        input: fixture('pre-tool-use-write-gcc', dir),
+        encoding: 'utf8',
+        env: { ...process.env, PATH, GCC_SESSION: '' },
+      });
     // Installed with gctx on PATH or not (no --agent: Claude Code's), the command names this node
     // and this gctx, and runs with no PATH at all.
     const bin = gctxIn(join(tempProject('gcc-bin-'), 'bin'));
@@ -183,14 +242,24 @@ describe('the command hook install writes', () => {
       expect(JSON.parse(r.stdout).warning).toBeUndefined();
       const command = settingsOf(dir).hooks.PreToolUse![0]!.hooks[0]!.command as string;
       expect(command).toBe(`'${process.execPath}' '${CLI}' hook --agent claude-code`);
-      expect(JSON.parse(run(command, '/nonexistent').stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+      expect(JSON.parse(run(command, '/nonexistent').stdout)).toMatchObject({
+        hookSpecificOutput: { permissionDecision: 'deny' },
+      });
     }
     // Codex's hooks file, the same way, its UserPromptSubmit included.
     expect(gctx(dir, ['hook', 'install', '--agent', 'codex'], undefined, { PATH: '/nonexistent' }).code).toBe(0);
     const codex = JSON.parse(readFileSync(join(dir, '.codex/hooks.json'), 'utf8')) as Settings;
-    expect(Object.keys(codex.hooks)).toEqual(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PreCompact']);
+    expect(Object.keys(codex.hooks)).toEqual([
+      'SessionStart',
+      'UserPromptSubmit',
+      'PreToolUse',
+      'PostToolUse',
+      'PreCompact',
+    ]);
     const codexCommand = codex.hooks.PreToolUse![0]!.hooks[0]!.command as string;
     expect(codexCommand).toBe(`'${process.execPath}' '${CLI}' hook --agent codex --session codex`);
-    expect(JSON.parse(run(codexCommand, '/nonexistent').stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+    expect(JSON.parse(run(codexCommand, '/nonexistent').stdout)).toMatchObject({
+      hookSpecificOutput: { permissionDecision: 'deny' },
+    });
   });
 });

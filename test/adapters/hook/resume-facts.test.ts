@@ -27,10 +27,21 @@ function hook(dir: string, payload: Record<string, unknown>): string {
 }
 
 const failure = (dir: string, command: string, error: string) =>
-  hook(dir, { hook_event_name: 'PostToolUseFailure', tool_name: 'Bash', tool_input: { command }, tool_use_id: `toolu_${command.length}`, error, is_interrupt: false });
+  hook(dir, {
+    hook_event_name: 'PostToolUseFailure',
+    tool_name: 'Bash',
+    tool_input: { command },
+    tool_use_id: `toolu_${command.length}`,
+    error,
+    is_interrupt: false,
+  });
 
 const compacted = (dir: string): string =>
-  (JSON.parse(hook(dir, { hook_event_name: 'SessionStart', source: 'compact' })) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+  (
+    JSON.parse(hook(dir, { hook_event_name: 'SessionStart', source: 'compact' })) as {
+      hookSpecificOutput: { additionalContext: string };
+    }
+  ).hookSpecificOutput.additionalContext;
 
 const run = (dir: string, ...args: string[]): string => {
   const r = gctx(dir, args);
@@ -44,7 +55,8 @@ describe('resuming after a compaction', () => {
     run(dir, 'commit', 'Tokenizer done');
     failure(dir, 'npm run build', "src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.");
     failure(dir, 'npm test', 'Error: regex cannot match nested brackets');
-    const expected = /Failing since the last commit, newest first:\n {2}- \S+ \S+ Bash npm test → Error: regex cannot match nested brackets\n {2}- \S+ \S+ Bash npm run build → src\/a\.ts\(3,5\): error TS2322/;
+    const expected =
+      /Failing since the last commit, newest first:\n {2}- \S+ \S+ Bash npm test → Error: regex cannot match nested brackets\n {2}- \S+ \S+ Bash npm run build → src\/a\.ts\(3,5\): error TS2322/;
     expect(compacted(dir)).toMatch(expected);
     expect(run(dir, 'status')).toMatch(expected);
   });
@@ -60,7 +72,9 @@ describe('resuming after a compaction', () => {
     run(dir, 'commit', 'Parser by hand');
     run(dir, 'branch', 'exp2', '--purpose', 'a generated parser');
     run(dir, 'abandon', '--reason', 'too slow');
-    expect(run(dir, 'status')).toMatch(/^Last commit C003 \S+ \([^)]*\): abandoned exp2 \(why: under Failed approaches\)\nLast progress C002 \S+ \([^)]*\): Parser by hand$/m);
+    expect(run(dir, 'status')).toMatch(
+      /^Last commit C003 \S+ \([^)]*\): abandoned exp2 \(why: under Failed approaches\)\nLast progress C002 \S+ \([^)]*\): Parser by hand$/m,
+    );
     expect(run(dir, 'context', '--branch')).toMatch(/Newest first:\nC003 /);
   });
 
@@ -69,8 +83,12 @@ describe('resuming after a compaction', () => {
     run(dir, 'branch', 'cache', '--purpose', 'an LRU cache');
     run(dir, 'commit', 'LRU in place');
     run(dir, 'merge', 'cache', '--synthesis', 'Keep LRU cache', '--learned', 're-reads dominate');
-    expect(compacted(dir)).toMatch(/^Last milestone on main: C001 \S+ — merged cache: Keep LRU cache; learned: re-reads dominate$/m);
-    expect(run(dir, 'status')).toMatch(/^Last commit C001 \S+ \([^)]*\): merged cache: Keep LRU cache; learned: re-reads dominate$/m);
+    expect(compacted(dir)).toMatch(
+      /^Last milestone on main: C001 \S+ — merged cache: Keep LRU cache; learned: re-reads dominate$/m,
+    );
+    expect(run(dir, 'status')).toMatch(
+      /^Last commit C001 \S+ \([^)]*\): merged cache: Keep LRU cache; learned: re-reads dominate$/m,
+    );
   });
 });
 
@@ -91,24 +109,51 @@ describe('what a compaction must not lose', () => {
   it("the failing test's verdict, a merged investigation's dead ends, the user's constraint and last request — after a compaction", async () => {
     const dir = await project();
     hook(dir, { hook_event_name: 'SessionStart', source: 'startup' });
-    hook(dir, { hook_event_name: 'UserPromptSubmit', prompt: 'Fix the flaky invoice test. requirements.txt is frozen by the security review — no new dependencies.' });
+    hook(dir, {
+      hook_event_name: 'UserPromptSubmit',
+      prompt: 'Fix the flaky invoice test. requirements.txt is frozen by the security review — no new dependencies.',
+    });
     run(dir, 'branch', 'flaky-invoice', '--purpose', 'find why test_invoice_totals fails 1 run in 7');
     run(dir, 'commit', 'Ruled out timing: with a frozen clock it still fails 3/20.');
     run(dir, 'commit', 'Ruled out test order (2/20 with -p no:randomly).');
-    run(dir, 'merge', 'flaky-invoice', '--synthesis', 'Shared fixture state: a fresh fixture per test fixes it (0/50)', '--learned', 'ruled out timing (still 3/20), ruled out test order (2/20)');
-    hook(dir, { hook_event_name: 'UserPromptSubmit', prompt: 'Now finish the rounding refactor in billing/invoice.py' });
-    hook(dir, { hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: join(dir, 'billing/invoice.py'), old_string: 'a', new_string: 'b' }, tool_response: { filePath: join(dir, 'billing/invoice.py') }, tool_use_id: 'toolu_1' });
+    run(
+      dir,
+      'merge',
+      'flaky-invoice',
+      '--synthesis',
+      'Shared fixture state: a fresh fixture per test fixes it (0/50)',
+      '--learned',
+      'ruled out timing (still 3/20), ruled out test order (2/20)',
+    );
+    hook(dir, {
+      hook_event_name: 'UserPromptSubmit',
+      prompt: 'Now finish the rounding refactor in billing/invoice.py',
+    });
+    hook(dir, {
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Edit',
+      tool_input: { file_path: join(dir, 'billing/invoice.py'), old_string: 'a', new_string: 'b' },
+      tool_response: { filePath: join(dir, 'billing/invoice.py') },
+      tool_use_id: 'toolu_1',
+    });
     failure(dir, 'pytest -q', PYTEST);
     const transcript = join(dir, 'transcript.jsonl');
-    appendFileSync(transcript, `${JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'Switching invoice totals to ROUND_HALF_EVEN; next the tax lines.' }] } })}\n`);
+    appendFileSync(
+      transcript,
+      `${JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'Switching invoice totals to ROUND_HALF_EVEN; next the tax lines.' }] } })}\n`,
+    );
     expect(hook(dir, { hook_event_name: 'PreCompact', trigger: 'auto', transcript_path: transcript })).toBe('');
     const brief = compacted(dir);
-    expect(brief).toContain("FAILED tests/test_invoice.py::test_invoice_total_rounds_half_even - AssertionError: assert Decimal('10.01')");
+    expect(brief).toContain(
+      "FAILED tests/test_invoice.py::test_invoice_total_rounds_half_even - AssertionError: assert Decimal('10.01')",
+    );
     expect(brief).not.toMatch(/\.{20}|={20}/);
     expect(brief).toMatch(/- timing \(on flaky-invoice\) — ruled out: still 3\/20/);
     expect(brief).toMatch(/- test order \(on flaky-invoice\) — ruled out: 2\/20/);
     expect(brief).toContain('"requirements.txt is frozen by the security review — no new dependencies."');
-    expect(brief).toMatch(/The user's last request \([^)]*\): "Now finish the rounding refactor in billing\/invoice\.py"/);
+    expect(brief).toMatch(
+      /The user's last request \([^)]*\): "Now finish the rounding refactor in billing\/invoice\.py"/,
+    );
     expect(estimateTokens(brief)).toBeLessThanOrEqual(1_000);
     const status = run(dir, 'status');
     expect(status).toContain('ruled out: still 3/20');
@@ -116,7 +161,10 @@ describe('what a compaction must not lose', () => {
     // The agent's last words before the cut are in the log.
     expect(run(dir, 'context', '--log')).toContain('ROUND_HALF_EVEN');
     // The user lifts the constraint: it goes.
-    hook(dir, { hook_event_name: 'UserPromptSubmit', prompt: 'The security review is done: requirements.txt is no longer frozen.' });
+    hook(dir, {
+      hook_event_name: 'UserPromptSubmit',
+      prompt: 'The security review is done: requirements.txt is no longer frozen.',
+    });
     expect(compacted(dir)).not.toContain('standing instructions');
   });
 });
@@ -129,8 +177,16 @@ describe('the token ledger', () => {
     // Nothing changed between: the same bytes, which a host's prompt cache keeps.
     expect(second).toBe(first);
     const stats = run(dir, 'stats');
-    expect(stats).toMatch(new RegExp(`^${SESSION} \\| claude-code \\| ${2 * estimateTokens(first)} \\(2\\) \\| 0 \\| 0 \\| ${2 * estimateTokens(first)}$`, 'm'));
-    expect(JSON.parse(run(dir, 'stats', '--json')).sessions[SESSION].kinds.briefing).toEqual({ count: 2, tokens: 2 * estimateTokens(first) });
+    expect(stats).toMatch(
+      new RegExp(
+        `^${SESSION} \\| claude-code \\| ${2 * estimateTokens(first)} \\(2\\) \\| 0 \\| 0 \\| ${2 * estimateTokens(first)}$`,
+        'm',
+      ),
+    );
+    expect(JSON.parse(run(dir, 'stats', '--json')).sessions[SESSION].kinds.briefing).toEqual({
+      count: 2,
+      tokens: 2 * estimateTokens(first),
+    });
     // A memory tool's answer over MCP is counted too, under the server's session.
     const c = await connect(dir, [], { GCC_SESSION: 'mcp-session' });
     const answer = textOf(await call(c.client, 'context', { level: 'status' }));
@@ -159,13 +215,19 @@ describe('session lifecycles in log reads', () => {
   });
 });
 
-describe("notes written by hand in main.md", () => {
+describe('notes written by hand in main.md', () => {
   it('are searchable, and the briefing and status point to them', async () => {
     const dir = await project();
     run(dir, 'commit', 'base');
-    appendFileSync(join(dir, '.GCC/main.md'), '\n- The staging database refuses connections after 6pm UTC.\n- Ask Dana before touching billing.\n');
-    expect(run(dir, 'search', 'staging database')).toMatch(/main\.md notes: .*«staging» «database» refuses connections/);
-    const line = /^Notes in main\.md \(2 lines, (context full|`gctx context --full`)\): The staging database refuses connections after 6pm UTC\.$/m;
+    appendFileSync(
+      join(dir, '.GCC/main.md'),
+      '\n- The staging database refuses connections after 6pm UTC.\n- Ask Dana before touching billing.\n',
+    );
+    expect(run(dir, 'search', 'staging database')).toMatch(
+      /main\.md notes: .*«staging» «database» refuses connections/,
+    );
+    const line =
+      /^Notes in main\.md \(2 lines, (context full|`gctx context --full`)\): The staging database refuses connections after 6pm UTC\.$/m;
     expect(compacted(dir)).toMatch(line);
     expect(run(dir, 'status')).toMatch(line);
   });

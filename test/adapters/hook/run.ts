@@ -11,10 +11,21 @@ export interface HookRun {
 }
 
 /** Through the package's bin (the bootstrap's fast path) unless `entry` says main.js. */
-export function runHook(args: string[], stdin: string, cwd: string, env: Record<string, string> = {}, entry = GCTX_JS): HookRun {
+export function runHook(
+  args: string[],
+  stdin: string,
+  cwd: string,
+  env: Record<string, string> = {},
+  entry = GCTX_JS,
+): HookRun {
   const clean: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'GCC_SESSION') clean[k] = v;
-  const r = spawnSync(NODE, [entry, 'hook', ...args], { input: stdin, cwd, env: { ...clean, ...env }, encoding: 'utf8' });
+  const r = spawnSync(NODE, [entry, 'hook', ...args], {
+    input: stdin,
+    cwd,
+    env: { ...clean, ...env },
+    encoding: 'utf8',
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -30,10 +30,14 @@ async function project(): Promise<string> {
 function denied(dir: string, size = 0): string {
   const base = fixture('pre-tool-use-write-gcc', dir);
   const pad = Math.max(0, size - base.length);
-  return base.replace('forged entry', `forged entry ${'é'.repeat(Math.floor(pad / 4))}${'x'.repeat(pad - 2 * Math.floor(pad / 4))}`);
+  return base.replace(
+    'forged entry',
+    `forged entry ${'é'.repeat(Math.floor(pad / 4))}${'x'.repeat(pad - 2 * Math.floor(pad / 4))}`,
+  );
 }
 
-const decisionOf = (stdout: string) => (JSON.parse(stdout) as { hookSpecificOutput: { permissionDecision?: string } }).hookSpecificOutput.permissionDecision;
+const decisionOf = (stdout: string) =>
+  (JSON.parse(stdout) as { hookSpecificOutput: { permissionDecision?: string } }).hookSpecificOutput.permissionDecision;
 
 interface Ended {
   code: number | null;
@@ -47,7 +51,9 @@ function ended(child: ReturnType<typeof spawn>, started: number): Promise<Ended>
   let stderr = '';
   child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr, ms: Date.now() - started })));
+  return new Promise((resolve) =>
+    child.on('close', (code) => resolve({ code, stdout, stderr, ms: Date.now() - started })),
+  );
 }
 
 describe('gctx hook reading stdin', () => {
@@ -80,7 +86,9 @@ describe('gctx hook reading stdin', () => {
     }
   });
 
-  it('answers from what arrived when the host never closes stdin, within the wait: a pipe, a socket pair, or nothing written at all', { timeout: STDIN_WAIT_MS + 20_000 }, async () => {
+  it('answers from what arrived when the host never closes stdin, within the wait: a pipe, a socket pair, or nothing written at all', {
+    timeout: STDIN_WAIT_MS + 20_000,
+  }, async () => {
     const dir = await project();
     // A FIFO this process holds open for writing too, so the hook never sees its end.
     const fifo = join(dir, 'stdin.fifo');

@@ -17,7 +17,9 @@ export const MAIN_JS = join(REPO, 'dist/adapters/cli/main.js');
 /** The package's `bin`: the bundled executable (scripts/bundle.mjs), as hosts run it. */
 export const GCTX_JS = CLI;
 /** Node 22 from the devDependency when present, else the one running the tests. */
-export const NODE = existsSync(join(REPO, 'node_modules/.bin/node')) ? join(REPO, 'node_modules/.bin/node') : process.execPath;
+export const NODE = existsSync(join(REPO, 'node_modules/.bin/node'))
+  ? join(REPO, 'node_modules/.bin/node')
+  : process.execPath;
 
 export function tempProject(prefix = 'gcc-mcp-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
@@ -30,10 +32,17 @@ export interface Connected {
 }
 
 /** `dir` is the server's working folder and, unless `withDir` is false, its --dir. */
-export async function connect(dir: string, extraArgs: string[] = [], env: Record<string, string> = {}, entry = GCTX_JS, withDir = true): Promise<Connected> {
+export async function connect(
+  dir: string,
+  extraArgs: string[] = [],
+  env: Record<string, string> = {},
+  entry = GCTX_JS,
+  withDir = true,
+): Promise<Connected> {
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` first`);
   const cleanEnv: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'GCC_SESSION' && k !== 'CLAUDE_CODE_SESSION_ID') cleanEnv[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && k !== 'GCC_SESSION' && k !== 'CLAUDE_CODE_SESSION_ID') cleanEnv[k] = v;
   const transport = new StdioClientTransport({
     command: NODE,
     args: [entry, 'mcp', ...(withDir ? ['--dir', dir] : []), ...extraArgs],
@@ -71,7 +80,11 @@ export function structured(r: CallToolResult): Structured {
 }
 
 /** Raw JSON-RPC over the real process's pipes: what a host that is not the SDK sees. */
-export function exchange(entry: string, dir: string, lines: unknown[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function exchange(
+  entry: string,
+  dir: string,
+  lines: unknown[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(NODE, [entry, 'mcp', '--dir', dir], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
@@ -86,6 +99,11 @@ export function exchange(entry: string, dir: string, lines: unknown[]): Promise<
 }
 
 export const INITIALIZE = [
-  { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
+  {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  },
   { jsonrpc: '2.0', method: 'notifications/initialized' },
 ];

@@ -1,9 +1,3 @@
-/**
- * `gctx mcp`'s framing (src/adapters/mcp/stdio.ts), through the real process in raw JSON-RPC
- * lines: what it answers to lines over the size limit, to lines that are not JSON or not
- * JSON-RPC, to bad tool arguments, and that any chunking of a stream gets the same answers.
- */
-import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -34,15 +28,30 @@ describe('gctx mcp: a message over the size limit', () => {
     // The id first (as most clients write it), last (as the SDK's client does), and nowhere;
     // a response's id is the client's own, so it is not used either.
     const idFirst = toolCall(7, 'commit', { contribution: huge });
-    const idLast = { method: 'tools/call', params: { name: 'commit', arguments: { contribution: huge } }, jsonrpc: '2.0', id: 'last' };
+    const idLast = {
+      method: 'tools/call',
+      params: { name: 'commit', arguments: { contribution: huge } },
+      jsonrpc: '2.0',
+      id: 'last',
+    };
     const response = { result: { huge }, jsonrpc: '2.0', id: 9 };
-    const r = await exchange(dir, HANDSHAKE, idFirst, idLast, `${'y'.repeat(MESSAGE_LIMIT + 1)}\n`, response, toolCall(8, 'commit', { contribution: 'small enough' }));
+    const r = await exchange(
+      dir,
+      HANDSHAKE,
+      idFirst,
+      idLast,
+      `${'y'.repeat(MESSAGE_LIMIT + 1)}\n`,
+      response,
+      toolCall(8, 'commit', { contribution: 'small enough' }),
+    );
     expect(r.code).toBe(0);
     const refusals = [...byId(r.messages, 7), ...byId(r.messages, 'last'), ...byId(r.messages, null)];
     expect(refusals).toHaveLength(4);
     for (const m of refusals) {
       expect(m.error?.code).toBe(-32600);
-      expect(m.error?.message).toMatch(/over the limit of 8388608 bytes \(8 MiB\) for one line; it was skipped unread\. Send less: /);
+      expect(m.error?.message).toMatch(
+        /over the limit of 8388608 bytes \(8 MiB\) for one line; it was skipped unread\. Send less: /,
+      );
       expect(m.error?.data).toMatchObject({ limit: MESSAGE_LIMIT });
     }
     expect(byId(r.messages, null)[0]?.error?.data).toEqual({ limit: MESSAGE_LIMIT, bytes: MESSAGE_LIMIT + 1 });
@@ -51,14 +60,16 @@ describe('gctx mcp: a message over the size limit', () => {
     expect(await contributions(dir)).toEqual(['small enough']);
   });
 
-  it('still takes a commit at the engine\'s text cap, however its characters are escaped', async () => {
+  it("still takes a commit at the engine's text cap, however its characters are escaped", async () => {
     const dir = tempProject();
     // 1 Mi characters of CJK (3 bytes each in UTF-8): about 3 MiB on the line.
     const r = await exchange(dir, HANDSHAKE, toolCall(1, 'commit', { contribution: '語'.repeat(1_048_576) }));
     expect(byId(r.messages, 1)[0]?.result?.isError).toBeFalsy();
     // Over the cap, it is the engine that answers, with its own fix.
     const over = await exchange(dir, HANDSHAKE, toolCall(2, 'commit', { contribution: '\u0001'.repeat(1_048_577) }));
-    expect(textOf(byId(over.messages, 2)[0])).toMatch(/^E_INVALID_ARGUMENT: contribution is longer than 1048576 characters\nFix: summarize it/);
+    expect(textOf(byId(over.messages, 2)[0])).toMatch(
+      /^E_INVALID_ARGUMENT: contribution is longer than 1048576 characters\nFix: summarize it/,
+    );
   });
 });
 
@@ -92,8 +103,12 @@ describe('gctx mcp: lines that are not JSON-RPC messages', () => {
       [-32600, 'Invalid Request: id must be a string or an integer'],
       [-32600, 'Invalid Request: a response has an id and either result (an object) or error ({code, message})'],
     ]);
-    expect(byId(r.messages, 4).map((m) => m.error)).toEqual([{ code: -32600, message: 'Invalid Request: jsonrpc must be "2.0"' }]);
-    expect(byId(r.messages, 5)[0]?.error?.message).toBe('Invalid Request: a request has only jsonrpc, id, method and params, not extra');
+    expect(byId(r.messages, 4).map((m) => m.error)).toEqual([
+      { code: -32600, message: 'Invalid Request: jsonrpc must be "2.0"' },
+    ]);
+    expect(byId(r.messages, 5)[0]?.error?.message).toBe(
+      'Invalid Request: a request has only jsonrpc, id, method and params, not extra',
+    );
     expect(byId(r.messages, 6)[0]?.error?.message).toBe('Invalid Request: method must be a string');
     expect(errorOf(r.messages, 10)).toEqual([-32601]);
     expect(byId(r.messages, 11)).toEqual([{ jsonrpc: '2.0', id: 11, result: {} }]);
@@ -102,7 +117,13 @@ describe('gctx mcp: lines that are not JSON-RPC messages', () => {
 
   it('ignores blank lines, takes CRLF line ends and a last line without its newline', async () => {
     const dir = tempProject();
-    const r = await exchange(dir, HANDSHAKE.replaceAll('\n', '\r\n'), '\n\r\n   \n\t\r\n', `${JSON.stringify(ping(1))}\r\n\n`, JSON.stringify(ping(2)));
+    const r = await exchange(
+      dir,
+      HANDSHAKE.replaceAll('\n', '\r\n'),
+      '\n\r\n   \n\t\r\n',
+      `${JSON.stringify(ping(1))}\r\n\n`,
+      JSON.stringify(ping(2)),
+    );
     expect(r.code).toBe(0);
     expect(r.messages.map((m) => m.id)).toEqual(['init', 1, 2]);
     expect(r.messages.every((m) => !m.error)).toBe(true);
@@ -127,16 +148,25 @@ describe('gctx mcp: tool arguments that are not an object', () => {
     expect(r.code).toBe(0);
     const fix = '\nFix: required: contribution; optional: title, next, check, files';
     const missing = `E_INVALID_ARGUMENT: invalid arguments for commit: missing contribution${fix}`;
-    expect([1, 2].map((id) => byId(r.messages, id)[0]?.result)).toEqual([1, 2].map(() => ({ content: [{ type: 'text', text: missing }], isError: true })));
-    expect(textOf(byId(r.messages, 3)[0])).toBe(`E_INVALID_ARGUMENT: arguments of commit must be an object, not string${fix}`);
-    expect(textOf(byId(r.messages, 4)[0])).toBe(`E_INVALID_ARGUMENT: arguments of commit must be an object, not a list${fix}`);
+    expect([1, 2].map((id) => byId(r.messages, id)[0]?.result)).toEqual(
+      [1, 2].map(() => ({ content: [{ type: 'text', text: missing }], isError: true })),
+    );
+    expect(textOf(byId(r.messages, 3)[0])).toBe(
+      `E_INVALID_ARGUMENT: arguments of commit must be an object, not string${fix}`,
+    );
+    expect(textOf(byId(r.messages, 4)[0])).toBe(
+      `E_INVALID_ARGUMENT: arguments of commit must be an object, not a list${fix}`,
+    );
     // null is "no arguments": context needs none.
     expect(byId(r.messages, 5)[0]?.result?.isError).toBeFalsy();
-    expect(textOf(byId(r.messages, 6)[0])).toMatch(/^E_INVALID_ARGUMENT: unknown tool "nope"\nFix: use one of: commit, /);
+    expect(textOf(byId(r.messages, 6)[0])).toMatch(
+      /^E_INVALID_ARGUMENT: unknown tool "nope"\nFix: use one of: commit, /,
+    );
     for (const id of [7, 8]) {
       expect(byId(r.messages, id)[0]?.error).toEqual({
         code: -32602,
-        message: 'Invalid params: tools/call needs params.name, the tool to call (one of commit, branch, switch, merge, abandon, roadmap, log, context), and params.arguments, an object',
+        message:
+          'Invalid params: tools/call needs params.name, the tool to call (one of commit, branch, switch, merge, abandon, roadmap, log, context), and params.arguments, an object',
       });
     }
   });
@@ -182,10 +212,19 @@ describe('gctx mcp: a request repeating an id (a retry)', () => {
 
   it('refuses an id reused for a different request', async () => {
     const dir = tempProject();
-    const r = await exchange(dir, HANDSHAKE, toolCall(5, 'commit', { contribution: 'first' }), toolCall(5, 'commit', { contribution: 'second' }));
+    const r = await exchange(
+      dir,
+      HANDSHAKE,
+      toolCall(5, 'commit', { contribution: 'first' }),
+      toolCall(5, 'commit', { contribution: 'second' }),
+    );
     const [answer, refusal] = [byId(r.messages, 5).find((m) => m.result), byId(r.messages, 5).find((m) => m.error)];
     expect(answer?.result?.isError).toBeFalsy();
-    expect(refusal?.error).toEqual({ code: -32600, message: 'Invalid Request: id 5 was already used in this session for a different request; give each request a new id' });
+    expect(refusal?.error).toEqual({
+      code: -32600,
+      message:
+        'Invalid Request: id 5 was already used in this session for a different request; give each request a new id',
+    });
     expect(await contributions(dir)).toEqual(['first']);
   });
 
@@ -193,7 +232,12 @@ describe('gctx mcp: a request repeating an id (a retry)', () => {
     const dir = await project();
     const lock = await holdLock(dir);
     const server = rawServer(dir);
-    await server.write(HANDSHAKE, toolCall(5, 'commit', { contribution: 'cancelled' }), { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5 } }, ping(6));
+    await server.write(
+      HANDSHAKE,
+      toolCall(5, 'commit', { contribution: 'cancelled' }),
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5 } },
+      ping(6),
+    );
     await server.answer(6);
     lock.release();
     server.end();
@@ -209,17 +253,23 @@ describe('gctx mcp: shutting down', () => {
     const dir = await project();
     const [servers, calls] = [5, 6];
     const bursts = Array.from({ length: servers }, (_, s) => {
-      const commits = Array.from({ length: calls }, (_, i) => toolCall(i + 1, 'commit', { contribution: `server ${s} commit ${i + 1}` }));
+      const commits = Array.from({ length: calls }, (_, i) =>
+        toolCall(i + 1, 'commit', { contribution: `server ${s} commit ${i + 1}` }),
+      );
       // The last call is sent twice, as a client that retries would: one commit, two answers.
       return exchange(dir, HANDSHAKE, ...commits, commits.at(-1)!);
     });
     const runs = await Promise.all(bursts);
     for (const r of runs) {
       expect(r.code).toBe(0);
-      expect(r.messages.map((m) => m.id).sort()).toEqual([...Array.from({ length: calls }, (_, i) => i + 1), calls, 'init'].sort());
+      expect(r.messages.map((m) => m.id).sort()).toEqual(
+        [...Array.from({ length: calls }, (_, i) => i + 1), calls, 'init'].sort(),
+      );
       expect(r.messages.filter((m) => m.error || m.result?.isError)).toEqual([]);
     }
-    const expected = Array.from({ length: servers }, (_, s) => Array.from({ length: calls }, (_, i) => `server ${s} commit ${i + 1}`)).flat();
+    const expected = Array.from({ length: servers }, (_, s) =>
+      Array.from({ length: calls }, (_, i) => `server ${s} commit ${i + 1}`),
+    ).flat();
     expect((await contributions(dir)).sort()).toEqual(expected.sort());
     const memory = await Memory.open(dir);
     expect(memory.verify()).toEqual([]);
@@ -278,11 +328,14 @@ describe('gctx mcp: any chunking of a stream', () => {
     const sorted = (ms: Message[]) => ms.map((m) => JSON.stringify(m)).sort();
     const whole = sorted((await exchange(dir, STREAM)).messages);
     expect(whole).toHaveLength(5);
-    const cuts = fc.uniqueArray(fc.integer({ min: 1, max: STREAM.length - 1 }), { minLength: 1, maxLength: 24 }).map((a) => a.sort((x, y) => x - y));
+    const cuts = fc
+      .uniqueArray(fc.integer({ min: 1, max: STREAM.length - 1 }), { minLength: 1, maxLength: 24 })
+      .map((a) => a.sort((x, y) => x - y));
     await fc.assert(
       fc.asyncProperty(cuts, async (at) => {
         const server = rawServer(dir);
-        for (const [i, end] of [...at, STREAM.length].entries()) await server.write(STREAM.subarray(i === 0 ? 0 : at[i - 1], end));
+        for (const [i, end] of [...at, STREAM.length].entries())
+          await server.write(STREAM.subarray(i === 0 ? 0 : at[i - 1], end));
         server.end();
         expect(sorted((await server.exited).messages)).toEqual(whole);
       }),
@@ -302,7 +355,9 @@ describe('gctx mcp: any chunking of a stream', () => {
         const answers = await echoThrough(stream, at, limit);
         // A CR before the newline counts as part of the line.
         const size = (i: number) => Buffer.byteLength(JSON.stringify(requests[i])) + (seps[i] === '\r\n' ? 1 : 0);
-        expect(answers).toEqual(requests.map((r, i) => (size(i) > limit ? { id: r.id, error: -32600 } : { id: r.id, echo: r.params.text })));
+        expect(answers).toEqual(
+          requests.map((r, i) => (size(i) > limit ? { id: r.id, error: -32600 } : { id: r.id, echo: r.params.text })),
+        );
       }),
       { numRuns: 300 },
     );
@@ -315,7 +370,8 @@ async function echoThrough(stream: Buffer, at: number[], limit: number): Promise
   const stdout = new PassThrough();
   const transport = new StdioTransport({ stdin, stdout, limit });
   transport.onmessage = (m) => {
-    if ('id' in m && 'method' in m) void transport.send({ jsonrpc: '2.0', id: m.id, result: { echo: (m.params as { text: string }).text } });
+    if ('id' in m && 'method' in m)
+      void transport.send({ jsonrpc: '2.0', id: m.id, result: { echo: (m.params as { text: string }).text } });
   };
   await transport.start();
   for (const [i, end] of [...at, stream.length].entries()) stdin.write(stream.subarray(i === 0 ? 0 : at[i - 1], end));

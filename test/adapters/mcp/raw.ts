@@ -22,7 +22,12 @@ export interface Exit {
   stderr: string;
 }
 
-export const INIT = { jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+export const INIT = {
+  jsonrpc: '2.0',
+  id: 'init',
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
 export const INITIALIZED = { jsonrpc: '2.0', method: 'notifications/initialized' };
 /** The handshake, as one string of lines. */
 export const HANDSHAKE = `${JSON.stringify(INIT)}\n${JSON.stringify(INITIALIZED)}\n`;
@@ -36,7 +41,9 @@ export const toolCall = (id: string | number, name: string, args?: unknown) => (
 
 /** Objects become JSON lines; strings and bytes go as they are. */
 export function bytesOf(parts: readonly (object | string | Buffer)[]): Buffer {
-  return Buffer.concat(parts.map((p) => (Buffer.isBuffer(p) ? p : Buffer.from(typeof p === 'string' ? p : `${JSON.stringify(p)}\n`))));
+  return Buffer.concat(
+    parts.map((p) => (Buffer.isBuffer(p) ? p : Buffer.from(typeof p === 'string' ? p : `${JSON.stringify(p)}\n`))),
+  );
 }
 
 export interface RawServer {
@@ -56,7 +63,11 @@ export function rawServer(dir: string, args: string[] = []): RawServer {
   const env = { ...process.env };
   delete env.GCC_SESSION;
   delete env.CLAUDE_CODE_SESSION_ID;
-  const child = spawn(NODE, [GCTX_JS, 'mcp', '--dir', dir, ...args], { cwd: dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(NODE, [GCTX_JS, 'mcp', '--dir', dir, ...args], {
+    cwd: dir,
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const messages: Message[] = [];
   const waiting: { id: string | number | null; resolve: (m: Message) => void }[] = [];
   let stdout = '';
@@ -104,7 +115,8 @@ export function exchange(dir: string, ...parts: (object | string | Buffer)[]): P
   return server.exited;
 }
 
-export const byId = (messages: readonly Message[], id: string | number | null): Message[] => messages.filter((m) => m.id === id);
+export const byId = (messages: readonly Message[], id: string | number | null): Message[] =>
+  messages.filter((m) => m.id === id);
 
 export function textOf(m: Message | undefined): string {
   return (m?.result?.content ?? []).map((c) => c.text).join('');

@@ -9,7 +9,12 @@ import { call, connect, type Connected, MAIN_JS, REPO, structured, tempProject, 
 const pkgVersion = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
 
 const open: Connected[] = [];
-async function server(dir: string, args: string[] = [], env: Record<string, string> = {}, entry?: string): Promise<Connected> {
+async function server(
+  dir: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+  entry?: string,
+): Promise<Connected> {
   const c = await connect(dir, args, env, entry);
   open.push(c);
   return c;
@@ -18,7 +23,8 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((c) => c.close()));
 });
 
-const contributions = async (dir: string) => (await readEvents(dir)).flatMap((e) => (e.type === 'commit.recorded' ? [e.data.contribution] : []));
+const contributions = async (dir: string) =>
+  (await readEvents(dir)).flatMap((e) => (e.type === 'commit.recorded' ? [e.data.contribution] : []));
 
 describe('gctx mcp: handshake and first use', () => {
   it('reports the package version, through the bin and through main.js alike', async () => {
@@ -63,49 +69,83 @@ describe('gctx mcp: the tools at work', () => {
     const { client } = await server(dir);
 
     // The first call in a bare folder creates the memory and says so before its answer.
-    expect(textOf(await call(client, 'roadmap', { action: 'add', target: 'Parse the config file' }))).toMatch(/^Initialised GCC memory in .*\nAdded objective 1: Parse the config file$/);
+    expect(textOf(await call(client, 'roadmap', { action: 'add', target: 'Parse the config file' }))).toMatch(
+      /^Initialised GCC memory in .*\nAdded objective 1: Parse the config file$/,
+    );
     await call(client, 'roadmap', { action: 'add', target: 'Cache results' });
 
-    const c1 = await call(client, 'commit', { contribution: 'Wrote the tokenizer; handles quoted strings.', title: 'Tokenizer', check: [1] as unknown as string[] });
+    const c1 = await call(client, 'commit', {
+      contribution: 'Wrote the tokenizer; handles quoted strings.',
+      title: 'Tokenizer',
+      check: [1] as unknown as string[],
+    });
     expect(textOf(c1)).toMatch(/^Committed C001 \([0-9a-f]{7}\) on main: Tokenizer/);
     expect(c1.structuredContent).toEqual({ branch: 'main' });
 
-    const br = await call(client, 'branch', { name: 'try-streaming', purpose: 'See whether a streaming parser is simpler', hypotheses: '["less memory", "simpler errors"]' });
+    const br = await call(client, 'branch', {
+      name: 'try-streaming',
+      purpose: 'See whether a streaming parser is simpler',
+      hypotheses: '["less memory", "simpler errors"]',
+    });
     expect(textOf(br)).toBe('Created branch try-streaming from main and switched to it');
     expect(structured(br).branch).toBe('try-streaming');
 
-    expect(structured(await call(client, 'log', { observation: 'stream API is awkward', thought: 'buffering is needed anyway', action: 'measure' })).branch).toBe('try-streaming');
+    expect(
+      structured(
+        await call(client, 'log', {
+          observation: 'stream API is awkward',
+          thought: 'buffering is needed anyway',
+          action: 'measure',
+        }),
+      ).branch,
+    ).toBe('try-streaming');
     await call(client, 'commit', { contribution: 'Streaming parser prototype: slower, not simpler.' });
 
     const status = textOf(await call(client, 'context', { level: 'status' }));
     expect(status).toContain('On memory branch try-streaming (from main): See whether a streaming parser is simpler');
-    expect(status).toMatch(/Objectives: 1 open, 1 done\n  2. Cache results/);
+    expect(status).toMatch(/Objectives: 1 open, 1 done\n {2}2. Cache results/);
     expect(status).toContain('* try-streaming (1 commit): See whether a streaming parser is simpler');
 
     const branchView = textOf(await call(client, 'context', { level: 'branch', name: 'try-streaming', k: 5 }));
     expect(branchView).toContain('See whether a streaming parser is simpler');
     expect(branchView).toContain('Hypotheses: less memory; simpler errors');
 
-    expect(textOf(await call(client, 'context', { level: 'commit', id: 'main@C001' }))).toContain('Wrote the tokenizer; handles quoted strings.');
-    expect(textOf(await call(client, 'context', { level: 'log', n: 5 }))).toContain('Observation: stream API is awkward | Thought: buffering is needed anyway | Action: measure');
-    expect(textOf(await call(client, 'context', { level: 'metadata', segment: 'branches' }))).toContain('name: try-streaming');
+    expect(textOf(await call(client, 'context', { level: 'commit', id: 'main@C001' }))).toContain(
+      'Wrote the tokenizer; handles quoted strings.',
+    );
+    expect(textOf(await call(client, 'context', { level: 'log', n: 5 }))).toContain(
+      'Observation: stream API is awkward | Thought: buffering is needed anyway | Action: measure',
+    );
+    expect(textOf(await call(client, 'context', { level: 'metadata', segment: 'branches' }))).toContain(
+      'name: try-streaming',
+    );
     const full = textOf(await call(client, 'context', { level: 'full' }));
     expect(full).toContain('# Project Roadmap');
     expect(full).toContain('[x] Parse the config file');
-    expect(textOf(await call(client, 'context', { level: 'search', text: 'tokenizer' }))).toMatch(/match(es)? for "tokenizer"/);
+    expect(textOf(await call(client, 'context', { level: 'search', text: 'tokenizer' }))).toMatch(
+      /match(es)? for "tokenizer"/,
+    );
 
     expect(structured(await call(client, 'switch', { name: 'main' })).branch).toBe('main');
     expect(structured(await call(client, 'switch', { name: 'try-streaming' })).branch).toBe('try-streaming');
 
-    const merged = await call(client, 'merge', { branch: 'try-streaming', synthesis: 'Kept the buffered parser; streaming was slower.', learned: 'buffering dominates' });
+    const merged = await call(client, 'merge', {
+      branch: 'try-streaming',
+      synthesis: 'Kept the buffered parser; streaming was slower.',
+      learned: 'buffering dominates',
+    });
     expect(structured(merged).branch).toBe('main');
     // The branch as it stood, then the merge, framed once as project data.
-    expect(textOf(merged)).toMatch(/^<gcc-memory[^]*See whether a streaming parser is simpler[^]*Merged try-streaming into main[^]*<\/gcc-memory>$/);
+    expect(textOf(merged)).toMatch(
+      /^<gcc-memory[^]*See whether a streaming parser is simpler[^]*Merged try-streaming into main[^]*<\/gcc-memory>$/,
+    );
 
     await call(client, 'branch', { name: 'try-sqlite', purpose: 'Cache in SQLite' });
     const ab = await call(client, 'abandon', { branch: 'try-sqlite', reason: 'native module, not worth it' });
     expect(structured(ab).branch).toBe('main');
-    expect(textOf(await call(client, 'context'))).toMatch(/Failed approaches[^]*try-sqlite .*Cache in SQLite — dropped: native module, not worth it/);
+    expect(textOf(await call(client, 'context'))).toMatch(
+      /Failed approaches[^]*try-sqlite .*Cache in SQLite — dropped: native module, not worth it/,
+    );
 
     // Any other reader of the same memory agrees.
     const memory = await Memory.open(dir);
@@ -230,7 +270,9 @@ describe('gctx mcp: sessions', () => {
     // No tool takes a session: one sent anyway is not obeyed, B still acts as itself.
     const { tools } = await b.client.listTools();
     for (const t of tools) expect(Object.keys(t.inputSchema.properties ?? {})).not.toContain('session');
-    expect(structured(await call(b.client, 'commit', { contribution: 'B, claiming to be A', session: 'cc-a' })).branch).toBe('main');
+    expect(
+      structured(await call(b.client, 'commit', { contribution: 'B, claiming to be A', session: 'cc-a' })).branch,
+    ).toBe('main');
     expect(structured(await call(a.client, 'commit', { contribution: 'A on its branch' })).branch).toBe('a-work');
   });
 
@@ -262,11 +304,17 @@ describe('gctx mcp: two servers writing at once', () => {
     await call(a.client, 'context');
     const b = await server(dir);
     const N = 40;
-    const burst = (c: Connected, who: string) => Promise.all(Array.from({ length: N }, (_, i) => call(c.client, 'commit', { contribution: `${who} commit ${i}` })));
+    const burst = (c: Connected, who: string) =>
+      Promise.all(
+        Array.from({ length: N }, (_, i) => call(c.client, 'commit', { contribution: `${who} commit ${i}` })),
+      );
     const results = [...(await Promise.all([burst(a, 'A'), burst(b, 'B')])).flat()];
     expect(results.filter((r) => r.isError).map(textOf)).toEqual([]);
     const commits = (await readEvents(dir)).flatMap((e) => (e.type === 'commit.recorded' ? [e] : []));
-    const expected = [...Array.from({ length: N }, (_, i) => `A commit ${i}`), ...Array.from({ length: N }, (_, i) => `B commit ${i}`)].sort();
+    const expected = [
+      ...Array.from({ length: N }, (_, i) => `A commit ${i}`),
+      ...Array.from({ length: N }, (_, i) => `B commit ${i}`),
+    ].sort();
     expect(commits.map((e) => e.data.contribution).sort()).toEqual(expected);
     expect(new Set(commits.map((e) => e.id)).size).toBe(2 * N);
     expect(new Set(commits.map((e) => e.data.id)).size).toBe(2 * N);

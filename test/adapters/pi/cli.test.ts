@@ -21,7 +21,9 @@ describe('the real `pi` CLI (print mode) with this package loaded', () => {
     writeFileSync(
       script,
       JSON.stringify([
-        { content: [{ type: 'toolCall', name: 'gcc_commit', arguments: { contribution: 'Committed from the pi CLI' } }] },
+        {
+          content: [{ type: 'toolCall', name: 'gcc_commit', arguments: { contribution: 'Committed from the pi CLI' } }],
+        },
         { content: [{ type: 'toolCall', name: 'bash', arguments: { command: 'echo from-cli-bash' } }] },
         { content: [{ type: 'toolCall', name: 'write', arguments: { path: '.GCC/log.md', content: 'forged' } }] },
         { content: [{ type: 'text', text: 'All done.' }] },
@@ -29,8 +31,27 @@ describe('the real `pi` CLI (print mode) with this package loaded', () => {
     );
     const child = run(
       process.execPath,
-      [PI_CLI, '-p', '--no-session', '--no-context-files', '--no-skills', '-e', join(FIXTURES, 'fake-llm.ts'), '-e', REPO_ROOT, '--model', 'fake/fake-1', '--thinking', 'off', 'please commit'],
-      { cwd: dir, env: { ...process.env, PI_CODING_AGENT_DIR: agentDir, FAKE_LLM_SCRIPT: script, FAKE_LLM_LOG: llmLog }, timeout: 50_000 },
+      [
+        PI_CLI,
+        '-p',
+        '--no-session',
+        '--no-context-files',
+        '--no-skills',
+        '-e',
+        join(FIXTURES, 'fake-llm.ts'),
+        '-e',
+        REPO_ROOT,
+        '--model',
+        'fake/fake-1',
+        '--thinking',
+        'off',
+        'please commit',
+      ],
+      {
+        cwd: dir,
+        env: { ...process.env, PI_CODING_AGENT_DIR: agentDir, FAKE_LLM_SCRIPT: script, FAKE_LLM_LOG: llmLog },
+        timeout: 50_000,
+      },
     );
     // Print mode reads piped stdin into the prompt: end it, or pi waits for it forever.
     child.child.stdin?.end();
@@ -41,10 +62,16 @@ describe('the real `pi` CLI (print mode) with this package loaded', () => {
     expect(readFileSync(join(dir, '.GCC/log.md'), 'utf8')).not.toBe('forged');
 
     const events = await readEvents(dir);
-    expect(events.find((e) => e.type === 'commit.recorded')?.data).toMatchObject({ contribution: 'Committed from the pi CLI' });
-    const tools = events.flatMap((e) => (e.type === 'tool.recorded' ? [`${e.data.tool}:${e.data.isError ? 'error' : 'ok'}`] : []));
+    expect(events.find((e) => e.type === 'commit.recorded')?.data).toMatchObject({
+      contribution: 'Committed from the pi CLI',
+    });
+    const tools = events.flatMap((e) =>
+      e.type === 'tool.recorded' ? [`${e.data.tool}:${e.data.isError ? 'error' : 'ok'}`] : [],
+    );
     expect(tools).toEqual(['bash:ok', 'write:error']);
-    const sessions = events.flatMap((e) => (e.type === 'session.started' || e.type === 'session.ended' ? [`${e.type}:${e.data.reason}`] : []));
+    const sessions = events.flatMap((e) =>
+      e.type === 'session.started' || e.type === 'session.ended' ? [`${e.type}:${e.data.reason}`] : [],
+    );
     expect(sessions).toEqual(['session.started:startup', 'session.ended:quit']);
   });
 });

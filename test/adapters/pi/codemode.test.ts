@@ -13,7 +13,11 @@ afterEach(async () => {
 /** An unrelated MCP server (the prototype's echo), reachable from codemode scripts only. */
 const echoServer = (pi: ExtensionAPI) => {
   pi.on('session_start', () => {
-    pi.registerMcpServer('echo', { command: process.execPath, args: [join(FIXTURES, 'echo-server.mjs')], exposure: 'codemode' });
+    pi.registerMcpServer('echo', {
+      command: process.execPath,
+      args: [join(FIXTURES, 'echo-server.mjs')],
+      exposure: 'codemode',
+    });
   });
 };
 
@@ -41,7 +45,9 @@ describe('Pi extension on the real host: codemode scripts', () => {
     expect(out?.text).toMatch(/rejected: .*generated from the memory log/);
     expect(out?.text).not.toContain('write went through');
 
-    const recorded = (await readEvents(dir)).flatMap((e) => (e.type === 'tool.recorded' ? [`${e.data.tool}:${e.data.isError ? 'error' : 'ok'}`] : []));
+    const recorded = (await readEvents(dir)).flatMap((e) =>
+      e.type === 'tool.recorded' ? [`${e.data.tool}:${e.data.isError ? 'error' : 'ok'}`] : [],
+    );
     expect(recorded).toEqual(['mcp__echo__echo:ok', 'bash:ok', 'write:error', 'codemode:ok']);
   });
 });

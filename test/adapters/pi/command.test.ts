@@ -17,7 +17,9 @@ const outputs = (h: Host) =>
   h
     .session()
     .sessionManager.getEntries()
-    .flatMap((e) => (e.type === 'custom' && e.customType === 'gcc-output' ? [e.data as { title: string; text: string }] : []));
+    .flatMap((e) =>
+      e.type === 'custom' && e.customType === 'gcc-output' ? [e.data as { title: string; text: string }] : [],
+    );
 
 const usage = (name: string) => usageOf(operationNamed(name)!, '/gcc');
 
@@ -44,8 +46,12 @@ async function gcc(line: string): Promise<{ title: string; text: string }> {
 
 describe('the /gcc command on the real host', () => {
   it("takes the command line's own words, for the person, out of the model's context", async () => {
-    expect((await gcc('/gcc roadmap add Parse the config format')).text).toBe('Added objective 1: Parse the config format');
-    expect((await gcc('/gcc branch try-toml --purpose "see whether TOML fits" --hypothesis simpler')).text).toBe('Created branch try-toml from main and switched to it');
+    expect((await gcc('/gcc roadmap add Parse the config format')).text).toBe(
+      'Added objective 1: Parse the config format',
+    );
+    expect((await gcc('/gcc branch try-toml --purpose "see whether TOML fits" --hypothesis simpler')).text).toBe(
+      'Created branch try-toml from main and switched to it',
+    );
     const commit = await gcc('/gcc commit "two words" --next "x"');
     expect(commit).toMatchObject({ title: 'gcc commit' });
     expect(commit.text).toMatch(/^Committed C001 \([0-9a-f]{7}\) on try-toml: two words$/);
@@ -62,12 +68,16 @@ describe('the /gcc command on the real host', () => {
     const log = await gcc('/gcc context --log 3');
     expect(log.text).toMatch(/^Log of try-toml, newest first: entries 4 to 2 of 4\n/);
     expect(log.text).toContain('… 1 older entry: /gcc context --log 3 --on try-toml --page 2');
-    expect((await gcc('/gcc context --log 3 --on try-toml --page 2')).text).toMatch(/Branch try-toml started from main: see whether TOML fits$/);
+    expect((await gcc('/gcc context --log 3 --on try-toml --page 2')).text).toMatch(
+      /Branch try-toml started from main: see whether TOML fits$/,
+    );
 
     expect((await gcc('/gcc search TOML draft')).text).toMatch(/match(es)? for "TOML draft"[^]*try-toml C002/);
     expect((await gcc('/gcc graph')).text).toMatch(/^gitGraph/m);
 
-    const recorded = (await readEvents(dir)).flatMap((e) => (e.type === 'commit.recorded' ? [[e.branch, e.data.contribution, e.data.title, e.data.next]] : []));
+    const recorded = (await readEvents(dir)).flatMap((e) =>
+      e.type === 'commit.recorded' ? [[e.branch, e.data.contribution, e.data.title, e.data.next]] : [],
+    );
     expect(recorded).toEqual([
       ['try-toml', 'two words', 'two words', 'x'],
       ['try-toml', 'TOML parser drafted', 'TOML draft', undefined],
@@ -80,10 +90,18 @@ describe('the /gcc command on the real host', () => {
   it('answers mistakes with the code, what is wrong and the usage', async () => {
     expect((await gcc('/gcc switch no-such-branch')).text).toMatch(/^E_BRANCH_NOT_FOUND: /);
     const bare = await gcc('/gcc commit');
-    expect(bare.text).toBe(`E_INVALID_ARGUMENT: missing contribution Fix: ${usage('commit')} (required: contribution; optional: title, next, check, files)`);
-    expect((await gcc('/gcc branch try-x')).text).toBe(`E_INVALID_ARGUMENT: missing purpose Fix: ${usage('branch')} (required: name, purpose; optional: hypotheses)`);
-    expect((await gcc('/gcc context --log many')).text).toBe(`E_INVALID_ARGUMENT: --log takes a whole number above 0 Fix: ${usage('context')}`);
-    expect((await gcc('/gcc switch main extra')).text).toBe(`E_INVALID_ARGUMENT: unexpected word: "extra" Fix: ${usage('switch')}`);
+    expect(bare.text).toBe(
+      `E_INVALID_ARGUMENT: missing contribution Fix: ${usage('commit')} (required: contribution; optional: title, next, check, files)`,
+    );
+    expect((await gcc('/gcc branch try-x')).text).toBe(
+      `E_INVALID_ARGUMENT: missing purpose Fix: ${usage('branch')} (required: name, purpose; optional: hypotheses)`,
+    );
+    expect((await gcc('/gcc context --log many')).text).toBe(
+      `E_INVALID_ARGUMENT: --log takes a whole number above 0 Fix: ${usage('context')}`,
+    );
+    expect((await gcc('/gcc switch main extra')).text).toBe(
+      `E_INVALID_ARGUMENT: unexpected word: "extra" Fix: ${usage('switch')}`,
+    );
     // An unknown subcommand lists what there is.
     const unknown = await gcc('/gcc frobnicate');
     expect(unknown.text).toMatch(/^unknown subcommand "frobnicate"/);
@@ -94,7 +112,9 @@ describe('the /gcc command on the real host', () => {
   it('help lists every operation offered to /gcc with the usage generated for it', async () => {
     const help = await gcc('/gcc help');
     const ops = operationsFor('slash');
-    expect(ops.map((op) => op.name)).toEqual(expect.arrayContaining(['status', 'commit', 'branch', 'context', 'search', 'log']));
+    expect(ops.map((op) => op.name)).toEqual(
+      expect.arrayContaining(['status', 'commit', 'branch', 'context', 'search', 'log']),
+    );
     for (const op of ops) expect(help.text).toContain(`${usageOf(op, '/gcc')}\n    ${op.summary}`);
     expect([...help.text.matchAll(/^\/gcc (\S+)/gm)].map((m) => m[1])).toEqual(ops.map((op) => op.name));
   });
@@ -114,11 +134,30 @@ describe('`pi -p "/gcc …"` (print mode, the real pi CLI)', () => {
     const agentDir = tempDir('gcc-pi-print-agent-');
     const script = join(agentDir, 'script.json');
     writeFileSync(script, JSON.stringify([{ content: [{ type: 'text', text: 'unused' }] }]));
-    const child = run(process.execPath, [PI_CLI, '-p', '--no-session', '--no-context-files', '--no-skills', '-e', join(FIXTURES, 'fake-llm.ts'), '-e', REPO_ROOT, '--model', 'fake/fake-1', '--thinking', 'off', '/gcc status'], {
-      cwd: dir,
-      env: { ...process.env, PI_CODING_AGENT_DIR: agentDir, FAKE_LLM_SCRIPT: script },
-      timeout: 50_000,
-    });
+    const child = run(
+      process.execPath,
+      [
+        PI_CLI,
+        '-p',
+        '--no-session',
+        '--no-context-files',
+        '--no-skills',
+        '-e',
+        join(FIXTURES, 'fake-llm.ts'),
+        '-e',
+        REPO_ROOT,
+        '--model',
+        'fake/fake-1',
+        '--thinking',
+        'off',
+        '/gcc status',
+      ],
+      {
+        cwd: dir,
+        env: { ...process.env, PI_CODING_AGENT_DIR: agentDir, FAKE_LLM_SCRIPT: script },
+        timeout: 50_000,
+      },
+    );
     // Print mode reads piped stdin into the prompt: end it, or pi waits for it forever.
     child.child.stdin?.end();
     const { stdout, stderr } = await child;

@@ -7,7 +7,15 @@ import { readEvents } from '../../support/events.js';
 import { call, createHost, FIXTURES, type Host, say, tempDir } from './harness.js';
 
 const hosts: Host[] = [];
-const ENV_KEYS = ['GCC_PI_CHANNEL', 'GCC_BIN', 'GCC_PI_READY_TIMEOUT_MS', 'GCC_TEST_NODE', 'FAKE_GCTX_LOG', 'FAKE_GCTX_VERSION', 'GCC_PI_CONTEXT_BUDGET'];
+const ENV_KEYS = [
+  'GCC_PI_CHANNEL',
+  'GCC_BIN',
+  'GCC_PI_READY_TIMEOUT_MS',
+  'GCC_TEST_NODE',
+  'FAKE_GCTX_LOG',
+  'FAKE_GCTX_VERSION',
+  'GCC_PI_CONTEXT_BUDGET',
+];
 afterEach(async () => {
   for (const h of hosts.splice(0)) await h.dispose();
   for (const k of ENV_KEYS) delete process.env[k];
@@ -19,18 +27,37 @@ async function project(): Promise<string> {
   return dir;
 }
 
-const notices = (h: Host) => h.visible().filter((m) => m.customType === 'gcc-notice').map((m) => m.text);
+const notices = (h: Host) =>
+  h
+    .visible()
+    .filter((m) => m.customType === 'gcc-notice')
+    .map((m) => m.text);
 
 describe('configuration layers', () => {
   it('layers environment over project file over global file over defaults', () => {
     const dir = tempDir('gcc-pi-cfg-');
     const agent = tempDir('gcc-pi-agent-');
     mkdirSync(join(dir, '.pi'));
-    writeFileSync(join(agent, 'gcc.json'), JSON.stringify({ contextBudget: 111, briefingBudget: 222, hookTimeoutMs: 333, bin: '/opt/gctx' }));
+    writeFileSync(
+      join(agent, 'gcc.json'),
+      JSON.stringify({ contextBudget: 111, briefingBudget: 222, hookTimeoutMs: 333, bin: '/opt/gctx' }),
+    );
     writeFileSync(join(dir, '.pi/gcc.json'), JSON.stringify({ contextBudget: 444, briefingBudget: 555 }));
     const r = resolveConfig(dir, { PI_CODING_AGENT_DIR: agent, GCC_PI_CONTEXT_BUDGET: '666' });
-    expect(r.config).toMatchObject({ contextBudget: 666, briefingBudget: 555, hookTimeoutMs: 333, readyTimeoutMs: 10_000, bin: '/opt/gctx' });
-    expect(r.sources).toMatchObject({ contextBudget: 'env', briefingBudget: 'project', hookTimeoutMs: 'global', readyTimeoutMs: 'default', bin: 'global' });
+    expect(r.config).toMatchObject({
+      contextBudget: 666,
+      briefingBudget: 555,
+      hookTimeoutMs: 333,
+      readyTimeoutMs: 10_000,
+      bin: '/opt/gctx',
+    });
+    expect(r.sources).toMatchObject({
+      contextBudget: 'env',
+      briefingBudget: 'project',
+      hookTimeoutMs: 'global',
+      readyTimeoutMs: 'default',
+      bin: 'global',
+    });
     expect(r.warnings).toEqual([]);
   });
 
@@ -90,16 +117,24 @@ describe('MCP channel on the real host', () => {
     hosts.push(h);
     // Whichever channel ends up serving memory (this package's own `gctx mcp`, or the
     // in-process fallback), the evil script is never what runs.
-    await h.turn('hi', [(seen) => call(seen.tools.includes('gcc_context') ? 'gcc_context' : 'mcp__gcc__context', {}), say('ok')]);
+    await h.turn('hi', [
+      (seen) => call(seen.tools.includes('gcc_context') ? 'gcc_context' : 'mcp__gcc__context', {}),
+      say('ok'),
+    ]);
     expect(existsSync(marker)).toBe(false);
     const r = h.toolResults()[0];
     expect(r?.isError, r?.text).toBe(false);
   });
 
-  it('serves memory through Pi\'s built-in MCP when selected: direct tools, one session, no in-process duplicates', async () => {
+  it("serves memory through Pi's built-in MCP when selected: direct tools, one session, no in-process duplicates", async () => {
     const dir = await project();
     const log = join(tempDir('gcc-pi-fake-'), 'gctx.jsonl');
-    Object.assign(process.env, { GCC_PI_CHANNEL: 'mcp', GCC_BIN: join(FIXTURES, 'fake-gctx'), GCC_TEST_NODE: process.execPath, FAKE_GCTX_LOG: log });
+    Object.assign(process.env, {
+      GCC_PI_CHANNEL: 'mcp',
+      GCC_BIN: join(FIXTURES, 'fake-gctx'),
+      GCC_TEST_NODE: process.execPath,
+      FAKE_GCTX_LOG: log,
+    });
     const h = await createHost({ cwd: dir, builtins: true });
     hosts.push(h);
     await h.turn('commit via mcp', [call('mcp__gcc__commit', { contribution: 'Committed over MCP' }), say('ok')]);
@@ -114,7 +149,10 @@ describe('MCP channel on the real host', () => {
     // The memory tool call is the operation itself, not also a logged tool call.
     expect(events.filter((e) => e.type === 'tool.recorded')).toEqual([]);
     expect(commit?.data.contribution).toBe('Committed over MCP');
-    const spawned = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { argv: string[]; cwd: string; session: string });
+    const spawned = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { argv: string[]; cwd: string; session: string });
     expect(spawned.find((s) => s.argv[0] === 'mcp')).toMatchObject({ cwd: dir, session });
     expect(notices(h)).toEqual([]);
   });
@@ -124,7 +162,10 @@ describe('MCP channel on the real host', () => {
     Object.assign(process.env, { GCC_PI_CHANNEL: 'mcp' });
     const h = await createHost({ cwd: dir, builtins: true });
     hosts.push(h);
-    await h.turn('commit via the real server', [call('mcp__gcc__commit', { contribution: 'Committed through gctx mcp' }), say('ok')]);
+    await h.turn('commit via the real server', [
+      call('mcp__gcc__commit', { contribution: 'Committed through gctx mcp' }),
+      say('ok'),
+    ]);
     expect(h.requests[0]?.tools).toContain('mcp__gcc__commit');
     const r = h.toolResults()[0];
     expect(r?.isError, r?.text).toBe(false);
@@ -135,7 +176,12 @@ describe('MCP channel on the real host', () => {
 
   it('warns once when the server is older than the version floor', async () => {
     const dir = await project();
-    Object.assign(process.env, { GCC_PI_CHANNEL: 'mcp', GCC_BIN: join(FIXTURES, 'fake-gctx'), GCC_TEST_NODE: process.execPath, FAKE_GCTX_VERSION: '0.0.1' });
+    Object.assign(process.env, {
+      GCC_PI_CHANNEL: 'mcp',
+      GCC_BIN: join(FIXTURES, 'fake-gctx'),
+      GCC_TEST_NODE: process.execPath,
+      FAKE_GCTX_VERSION: '0.0.1',
+    });
     const h = await createHost({ cwd: dir, builtins: true });
     hosts.push(h);
     // The first turn waits for the connection and the version check alike.
@@ -149,7 +195,11 @@ describe('MCP channel on the real host', () => {
 
   it('falls back to in-process tools, and says so once, when no extension connects MCP', async () => {
     const dir = await project();
-    Object.assign(process.env, { GCC_PI_CHANNEL: 'mcp', GCC_BIN: join(FIXTURES, 'fake-gctx'), GCC_TEST_NODE: process.execPath });
+    Object.assign(process.env, {
+      GCC_PI_CHANNEL: 'mcp',
+      GCC_BIN: join(FIXTURES, 'fake-gctx'),
+      GCC_TEST_NODE: process.execPath,
+    });
     const h = await createHost({ cwd: dir, builtins: false });
     hosts.push(h);
     await h.turn('hi', [call('gcc_commit', { contribution: 'in-process after all' }), say('ok')]);

@@ -7,7 +7,14 @@
  * The extension under test is the built `dist/` (what ships). `npm test` builds first; a stale
  * build is refused rather than silently tested.
  */
-import { fauxAssistantMessage, fauxProvider, fauxText, fauxToolCall, getCurrentTools, type JsonObject } from '@earendil-works/pi-ai';
+import {
+  fauxAssistantMessage,
+  fauxProvider,
+  fauxText,
+  fauxToolCall,
+  getCurrentTools,
+  type JsonObject,
+} from '@earendil-works/pi-ai';
 import {
   type AgentSession,
   type AgentSessionRuntime,
@@ -95,7 +102,8 @@ export function assertFreshBuild(): void {
   // Pi's tools and /gcc are generated from the catalogue and parsed by the CLI's parser.
   for (const dir of ['src/adapters/pi', 'src/observer', 'src/operations', 'src/adapters/cli', 'src/adapters/mcp']) {
     for (const f of readdirSync(join(REPO_ROOT, dir))) {
-      if (statSync(join(REPO_ROOT, dir, f)).mtimeMs > builtAt) throw new Error(`dist/ is older than ${dir}/${f}: run \`npm run build\``);
+      if (statSync(join(REPO_ROOT, dir, f)).mtimeMs > builtAt)
+        throw new Error(`dist/ is older than ${dir}/${f}: run \`npm run build\``);
     }
   }
 }
@@ -114,14 +122,31 @@ export async function createHost(opts: HostOptions = {}): Promise<Host> {
 
   const faux = fauxProvider({ provider: 'faux', models: [{ id: 'faux-1', contextWindow: 200_000 }] });
   const keepFaux: ExtensionFactory = (pi: ExtensionAPI) => pi.registerProvider(faux.provider);
-  const modelRuntime = await ModelRuntime.create({ authPath: join(agentDir, 'auth.json'), modelsPath: null, refreshOnCreate: false });
+  const modelRuntime = await ModelRuntime.create({
+    authPath: join(agentDir, 'auth.json'),
+    modelsPath: null,
+    refreshOnCreate: false,
+  });
   modelRuntime.registerNativeProvider(faux.provider);
-  const settingsManager = SettingsManager.inMemory({ compaction: { enabled: false }, retry: { enabled: false }, ...opts.settings });
+  const settingsManager = SettingsManager.inMemory({
+    compaction: { enabled: false },
+    retry: { enabled: false },
+    ...opts.settings,
+  });
   const builtins = opts.builtins
-    ? [createCodemodeExtension(), createToolSearchExtension(), createMcpExtension({ logPath: join(agentDir, 'mcp.log') })]
+    ? [
+        createCodemodeExtension(),
+        createToolSearchExtension(),
+        createMcpExtension({ logPath: join(agentDir, 'mcp.log') }),
+      ]
     : [];
 
-  const createRuntime = async ({ cwd, agentDir, sessionManager, sessionStartEvent }: Parameters<Parameters<typeof createAgentSessionRuntime>[0]>[0]) => {
+  const createRuntime = async ({
+    cwd,
+    agentDir,
+    sessionManager,
+    sessionStartEvent,
+  }: Parameters<Parameters<typeof createAgentSessionRuntime>[0]>[0]) => {
     const services = await createAgentSessionServices({
       cwd,
       agentDir,
@@ -136,10 +161,18 @@ export async function createHost(opts: HostOptions = {}): Promise<Host> {
         noContextFiles: true,
       },
     });
-    const r = await createAgentSessionFromServices({ services, sessionManager, sessionStartEvent, model: faux.getModel(), thinkingLevel: 'off' });
+    const r = await createAgentSessionFromServices({
+      services,
+      sessionManager,
+      sessionStartEvent,
+      model: faux.getModel(),
+      thinkingLevel: 'off',
+    });
     return { ...r, services, diagnostics: services.diagnostics };
   };
-  const sessionManager = opts.persist ? SessionManager.create(cwd, join(agentDir, 'sessions')) : SessionManager.inMemory(cwd);
+  const sessionManager = opts.persist
+    ? SessionManager.create(cwd, join(agentDir, 'sessions'))
+    : SessionManager.inMemory(cwd);
   const runtime = await createAgentSessionRuntime(createRuntime, { cwd, agentDir, sessionManager });
 
   const errors: unknown[] = [];
@@ -171,7 +204,10 @@ export async function createHost(opts: HostOptions = {}): Promise<Host> {
     let s = step;
     while (typeof s === 'function') s = s(seen);
     if ('calls' in s) {
-      const blocks = [...(s.say ? [fauxText(s.say)] : []), ...s.calls.map((c, j) => fauxToolCall(c.name, c.args, { id: `call_${requests.length}_${i}_${j}` }))];
+      const blocks = [
+        ...(s.say ? [fauxText(s.say)] : []),
+        ...s.calls.map((c, j) => fauxToolCall(c.name, c.args, { id: `call_${requests.length}_${i}_${j}` })),
+      ];
       return fauxAssistantMessage(blocks, { stopReason: 'toolUse' });
     }
     return fauxAssistantMessage(s.say);
@@ -193,7 +229,10 @@ export async function createHost(opts: HostOptions = {}): Promise<Host> {
     },
     visible: () =>
       runtime.session.sessionManager.buildSessionProjection().messages.map((m) => {
-        const out: { role: string; customType?: string; text: string } = { role: m.role, text: textOf((m as { content?: unknown }).content) };
+        const out: { role: string; customType?: string; text: string } = {
+          role: m.role,
+          text: textOf((m as { content?: unknown }).content),
+        };
         const ct = (m as { customType?: string }).customType;
         if (ct !== undefined) out.customType = ct;
         return out;
@@ -215,11 +254,16 @@ export function textOf(content: unknown): string {
   if (!Array.isArray(content)) return '';
   return content
     .map((b: { type?: string; text?: string; name?: string; arguments?: unknown }) =>
-      b.type === 'text' ? (b.text ?? '') : b.type === 'toolCall' ? `<toolCall ${b.name} ${JSON.stringify(b.arguments)}>` : `<${b.type}>`,
+      b.type === 'text'
+        ? (b.text ?? '')
+        : b.type === 'toolCall'
+          ? `<toolCall ${b.name} ${JSON.stringify(b.arguments)}>`
+          : `<${b.type}>`,
     )
     .join('');
 }
 
 /** Shorthand for a model step calling one tool. */
-export const call = (name: string, args: JsonObject, say?: string): Step => (say ? { calls: [{ name, args }], say } : { calls: [{ name, args }] });
+export const call = (name: string, args: JsonObject, say?: string): Step =>
+  say ? { calls: [{ name, args }], say } : { calls: [{ name, args }] };
 export const say = (text: string): Step => ({ say: text });

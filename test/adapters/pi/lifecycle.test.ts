@@ -22,7 +22,9 @@ const briefings = (h: Host) => h.visible().filter((m) => m.customType === 'gcc-b
 const notices = (h: Host) => h.visible().filter((m) => m.customType === 'gcc-notice');
 
 async function sessionEvents(dir: string) {
-  return (await readEvents(dir)).filter((e) => e.type.startsWith('session.')).map((e) => `${e.type}:${'reason' in e.data ? e.data.reason : ''}`);
+  return (await readEvents(dir))
+    .filter((e) => e.type.startsWith('session.'))
+    .map((e) => `${e.type}:${'reason' in e.data ? e.data.reason : ''}`);
 }
 
 describe('Pi extension on the real host: session lifecycle', () => {
@@ -66,7 +68,11 @@ describe('Pi extension on the real host: session lifecycle', () => {
 
   it('sends the briefing again after a compaction dropped it; start, compaction and shutdown are logged once each, locally, as host pi', async () => {
     const dir = await project();
-    const h = await createHost({ cwd: dir, persist: true, settings: { compaction: { enabled: false, keepRecentTokens: 10, reserveTokens: 16384 } } });
+    const h = await createHost({
+      cwd: dir,
+      persist: true,
+      settings: { compaction: { enabled: false, keepRecentTokens: 10, reserveTokens: 16384 } },
+    });
     hosts.push(h);
     for (let i = 0; i < 3; i++) await h.turn(`question ${i} `.repeat(30), [say(`answer ${i} `.repeat(30))]);
     expect(briefings(h)).toHaveLength(1);
@@ -88,18 +94,25 @@ describe('Pi extension on the real host: session lifecycle', () => {
     for (const e of local.filter((x) => x.type.startsWith('session.'))) expect(e.data).toMatchObject({ session });
     expect(await sessionEvents(dir)).toEqual(['session.started:startup', 'session.compacted:', 'session.ended:quit']);
     // The user's words are memory: each prompt once, locally; before the cut, the agent's last words were kept.
-    const prompts = local.filter((e) => e.type === 'prompt.recorded').map((e) => (e.type === 'prompt.recorded' ? e.data : null));
+    const prompts = local
+      .filter((e) => e.type === 'prompt.recorded')
+      .map((e) => (e.type === 'prompt.recorded' ? e.data : null));
     expect(prompts.map((p) => p?.text.trim().slice(0, 10))).toEqual(['question 0', 'question 1', 'question 2']);
     expect(prompts.every((p) => p?.host === 'pi' && p.session === session)).toBe(true);
     const checkpoint = (await readEvents(dir)).find((e) => e.type === 'ota.logged');
     // Pi keeps the newest turn in context: the checkpoint holds the newest of what it cut.
-    expect(checkpoint?.data).toMatchObject({ observation: 'Checkpoint before a compaction', thought: expect.stringMatching(/^answer 1/) });
+    expect(checkpoint?.data).toMatchObject({
+      observation: 'Checkpoint before a compaction',
+      thought: expect.stringMatching(/^answer 1/),
+    });
     expect(briefingAt >= 0 && visible[briefingAt]!.text).toMatch(/The user's last request \([^)]*\): "question 2/);
   });
 
   it('keeps a session on a corrupt .GCC/ working, and tells the first turn what is wrong and how to fix it', async () => {
     const dir = await project();
-    const segments = readdirSync(join(dir, '.GCC/events'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md'));
+    const segments = readdirSync(join(dir, '.GCC/events'), { recursive: true, encoding: 'utf8' }).filter((f) =>
+      f.endsWith('.md'),
+    );
     expect(segments).toHaveLength(1);
     const log = join(dir, '.GCC/events', segments[0]!);
     // Damage an acknowledged entry of the segment (not a torn tail).
@@ -111,7 +124,11 @@ describe('Pi extension on the real host: session lifecycle', () => {
     const h = await createHost({ cwd: dir });
     hosts.push(h);
     expect(h.loadErrors).toEqual([]);
-    await h.turn('work', [call('bash', { command: 'echo still working' }), call('gcc_commit', { contribution: 'x' }), say('done')]);
+    await h.turn('work', [
+      call('bash', { command: 'echo still working' }),
+      call('gcc_commit', { contribution: 'x' }),
+      say('done'),
+    ]);
     const [bash, commit] = h.toolResults();
     expect(bash?.isError).toBe(false);
     expect(bash?.text).toContain('still working');
@@ -119,7 +136,8 @@ describe('Pi extension on the real host: session lifecycle', () => {
     expect(commit?.text).toMatch(/E_CORRUPT/);
     expect(commit?.text).toMatch(/Remedy:/);
     // The first request carried one notice; later turns do not repeat it.
-    const told = (i: number) => (h.requests[i]?.messages ?? []).filter((m) => m.text.includes('GCC memory is unavailable')).length;
+    const told = (i: number) =>
+      (h.requests[i]?.messages ?? []).filter((m) => m.text.includes('GCC memory is unavailable')).length;
     expect(told(0)).toBe(1);
     await h.turn('more', [say('ok')]);
     expect(notices(h)).toHaveLength(1);
@@ -141,7 +159,10 @@ describe('Pi extension on the real host: session lifecycle', () => {
     hosts.push(h);
     await h.turn('branch', [call('gcc_branch', { name: 'exp', purpose: 'an experiment' }), say('ok')]);
     const parent = `pi:${h.session().sessionManager.getSessionId()}`;
-    const firstUser = h.session().sessionManager.getBranch().find((e) => e.type === 'message' && e.message.role === 'user');
+    const firstUser = h
+      .session()
+      .sessionManager.getBranch()
+      .find((e) => e.type === 'message' && e.message.role === 'user');
     await h.runtime.fork(firstUser?.id as string, { position: 'at' });
     const child = `pi:${h.session().sessionManager.getSessionId()}`;
     expect(child).not.toBe(parent);
@@ -159,7 +180,9 @@ describe('Pi extension on the real host: session lifecycle', () => {
     } finally {
       m.close();
     }
-    const switched = (await readEvents(dir)).flatMap((e) => (e.type === 'branch.switched' && e.data.session === child ? [e.data.to] : []));
+    const switched = (await readEvents(dir)).flatMap((e) =>
+      e.type === 'branch.switched' && e.data.session === child ? [e.data.to] : [],
+    );
     // The fork starts where its parent was (told explicitly when the clone had moved elsewhere).
     expect(switched.at(-1)).toBe('main');
   });
@@ -181,7 +204,9 @@ describe('Pi extension on the real host: readiness barrier', () => {
       await h.bound;
       await h.turn('second', [say('ok')]);
       await h.turn('third', [say('ok')]);
-      const told = h.visible().filter((m) => m.customType === 'gcc-notice' && /may not be callable yet.*\/reload/s.test(m.text));
+      const told = h
+        .visible()
+        .filter((m) => m.customType === 'gcc-notice' && /may not be callable yet.*\/reload/s.test(m.text));
       expect(told).toHaveLength(1);
       // It was on the first request.
       expect(h.requests[0]?.messages.some((m) => /may not be callable yet/.test(m.text))).toBe(true);

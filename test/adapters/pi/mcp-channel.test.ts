@@ -15,7 +15,14 @@ import { call, createHost, FIXTURES, type Host, say, tempDir } from './harness.j
 
 const hosts: Host[] = [];
 const children: ChildProcess[] = [];
-const ENV_KEYS = ['GCC_PI_CHANNEL', 'GCC_BIN', 'GCC_PI_HOOK', 'GCC_PI_READY_TIMEOUT_MS', 'GCC_TEST_NODE', 'FAKE_GCTX_LOG'];
+const ENV_KEYS = [
+  'GCC_PI_CHANNEL',
+  'GCC_BIN',
+  'GCC_PI_HOOK',
+  'GCC_PI_READY_TIMEOUT_MS',
+  'GCC_TEST_NODE',
+  'FAKE_GCTX_LOG',
+];
 afterEach(async () => {
   // A lock holder left behind by a failed test would hold up the servers' shutdown.
   for (const c of children.splice(0)) if (c.exitCode === null) c.kill();
@@ -53,11 +60,19 @@ function observer() {
     if (!seen.api) throw new Error('the observer extension was not loaded');
     return seen.api;
   };
-  const tools = () => api().getAllTools().filter((t) => (t as { exposure?: string }).exposure !== 'hidden').map((t) => t.name);
+  const tools = () =>
+    api()
+      .getAllTools()
+      .filter((t) => (t as { exposure?: string }).exposure !== 'hidden')
+      .map((t) => t.name);
   return { factory, seen, api, tools };
 }
 
-const notices = (h: Host) => h.visible().filter((m) => m.customType === 'gcc-notice').map((m) => m.text);
+const notices = (h: Host) =>
+  h
+    .visible()
+    .filter((m) => m.customType === 'gcc-notice')
+    .map((m) => m.text);
 
 /** `/gcc status` as the person sees it. */
 async function status(h: Host): Promise<string> {
@@ -75,7 +90,9 @@ async function commits(dir: string): Promise<unknown[]> {
 
 /** Hold the memory's lock from another process until the returned release is called. */
 async function holdLock(dir: string): Promise<() => void> {
-  const child = spawn(process.execPath, [join(FIXTURES, 'lock-holder.mjs'), join(dir, '.GCC', '.local', 'lock')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(FIXTURES, 'lock-holder.mjs'), join(dir, '.GCC', '.local', 'lock')], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   children.push(child);
   await new Promise<void>((resolve, reject) => {
     child.stdout?.on('data', (d: Buffer) => d.toString().includes('held') && resolve());
@@ -85,10 +102,15 @@ async function holdLock(dir: string): Promise<() => void> {
 }
 
 describe('the 600-second request timeout', () => {
-  it('registers gcc with timeout 600, and Pi\'s connector applies each server\'s own timeout: a call longer than a short one fails on a twin server, ours completes', async () => {
+  it("registers gcc with timeout 600, and Pi's connector applies each server's own timeout: a call longer than a short one fails on a twin server, ours completes", async () => {
     const dir = await project();
     // The hook bridge would log the twin's call, which needs the very lock this test holds.
-    Object.assign(process.env, { GCC_PI_CHANNEL: 'mcp', GCC_BIN: join(FIXTURES, 'real-gctx'), GCC_TEST_NODE: process.execPath, GCC_PI_HOOK: 'false' });
+    Object.assign(process.env, {
+      GCC_PI_CHANNEL: 'mcp',
+      GCC_BIN: join(FIXTURES, 'real-gctx'),
+      GCC_TEST_NODE: process.execPath,
+      GCC_PI_HOOK: 'false',
+    });
     const o = observer();
     const h = await createHost({ cwd: dir, builtins: true, extraFactories: [o.factory] });
     hosts.push(h);
@@ -97,7 +119,10 @@ describe('the 600-second request timeout', () => {
     // What Pi's connector uses: it builds each server from getMcpServers()' config (Pi
     // dist/extensions/mcp/index.js:249-257) and times requests at config.timeout × 1000 ms,
     // 60 s when unset (dist/extensions/mcp/runtime.js:19, 144-146, 284; index.js:315; tools.js:207).
-    const gcc = o.api().getMcpServers().find((s) => s.name === 'gcc');
+    const gcc = o
+      .api()
+      .getMcpServers()
+      .find((s) => s.name === 'gcc');
     expect(gcc?.config).toMatchObject({ timeout: 600, exposure: 'direct' });
 
     // The same `gctx mcp`, on the same memory and session, differing only in a 5 s timeout. Pi
@@ -111,7 +136,12 @@ describe('the 600-second request timeout', () => {
     const release = await holdLock(dir);
     o.seen.afterEnd.set('mcp__twin__commit', release);
     await h.turn('commit twice', [
-      { calls: [{ name: 'mcp__twin__commit', args: { contribution: 'twin: gave up after 5 s' } }, { name: 'mcp__gcc__commit', args: { contribution: 'outlived the short timeout' } }] },
+      {
+        calls: [
+          { name: 'mcp__twin__commit', args: { contribution: 'twin: gave up after 5 s' } },
+          { name: 'mcp__gcc__commit', args: { contribution: 'outlived the short timeout' } },
+        ],
+      },
       say('ok'),
     ]);
     const twin = h.toolResults().find((r) => r.toolName === 'mcp__twin__commit');
@@ -119,7 +149,12 @@ describe('the 600-second request timeout', () => {
     expect(twin?.isError).toBe(true);
     expect(twin?.text).toMatch(/MCP request timed out after 5000ms/);
     expect(ours?.isError, ours?.text).toBe(false);
-    expect(o.seen.runs).toEqual(['start mcp__twin__commit', 'start mcp__gcc__commit', 'end mcp__twin__commit', 'end mcp__gcc__commit']);
+    expect(o.seen.runs).toEqual([
+      'start mcp__twin__commit',
+      'start mcp__gcc__commit',
+      'end mcp__twin__commit',
+      'end mcp__gcc__commit',
+    ]);
     expect(await commits(dir)).toContain('outlived the short timeout');
   });
 });
@@ -185,14 +220,28 @@ describe('an executable that does not resolve', () => {
   });
 });
 
-describe('a gcc entry in Pi\'s own mcp.json', () => {
+describe("a gcc entry in Pi's own mcp.json", () => {
   /** The user's server: the prototype's echo, so the test can tell whose tools are visible. */
   const userEntry = (log: string, extra: Record<string, unknown> = {}) => ({
-    mcpServers: { gcc: { command: process.execPath, args: [join(FIXTURES, 'echo-server.mjs')], exposure: 'direct', env: { ECHO_LOG: log }, ...extra } },
+    mcpServers: {
+      gcc: {
+        command: process.execPath,
+        args: [join(FIXTURES, 'echo-server.mjs')],
+        exposure: 'direct',
+        env: { ECHO_LOG: log },
+        ...extra,
+      },
+    },
   });
-  const spawned = (log: string) => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string; argv?: string[] }) : []);
+  const spawned = (log: string) =>
+    existsSync(log)
+      ? readFileSync(log, 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as { kind: string; argv?: string[] })
+      : [];
 
-  it('is what Pi connects in place of a registered server of that name (Pi\'s rule the channel relies on)', async () => {
+  it("is what Pi connects in place of a registered server of that name (Pi's rule the channel relies on)", async () => {
     const dir = await project();
     const agentDir = tempDir('gcc-pi-agent-');
     const echoLog = join(agentDir, 'echo.jsonl');
@@ -201,7 +250,9 @@ describe('a gcc entry in Pi\'s own mcp.json', () => {
     Object.assign(process.env, { GCC_TEST_NODE: process.execPath, FAKE_GCTX_LOG: gctxLog });
     // Another extension registers `gcc` the way the channel used to; the default channel registers nothing.
     const registersGcc: ExtensionFactory = (pi) => {
-      pi.on('session_start', () => pi.registerMcpServer('gcc', { command: join(FIXTURES, 'fake-gctx'), args: ['mcp'], exposure: 'direct' }));
+      pi.on('session_start', () =>
+        pi.registerMcpServer('gcc', { command: join(FIXTURES, 'fake-gctx'), args: ['mcp'], exposure: 'direct' }),
+      );
     };
     const h = await createHost({ cwd: dir, agentDir, builtins: true, extraFactories: [registersGcc] });
     hosts.push(h);
@@ -212,13 +263,18 @@ describe('a gcc entry in Pi\'s own mcp.json', () => {
     expect(spawned(gctxLog)).toEqual([]);
   });
 
-  it('serves memory in place of gctx mcp: the model sees the user\'s tools, ours is neither registered nor run, /gcc status says whose', async () => {
+  it("serves memory in place of gctx mcp: the model sees the user's tools, ours is neither registered nor run, /gcc status says whose", async () => {
     const dir = await project();
     const agentDir = tempDir('gcc-pi-agent-');
     const echoLog = join(agentDir, 'echo.jsonl');
     const gctxLog = join(agentDir, 'gctx.jsonl');
     writeFileSync(join(agentDir, 'mcp.json'), JSON.stringify(userEntry(echoLog)));
-    Object.assign(process.env, { GCC_PI_CHANNEL: 'mcp', GCC_BIN: join(FIXTURES, 'fake-gctx'), GCC_TEST_NODE: process.execPath, FAKE_GCTX_LOG: gctxLog });
+    Object.assign(process.env, {
+      GCC_PI_CHANNEL: 'mcp',
+      GCC_BIN: join(FIXTURES, 'fake-gctx'),
+      GCC_TEST_NODE: process.execPath,
+      FAKE_GCTX_LOG: gctxLog,
+    });
     const o = observer();
     const h = await createHost({ cwd: dir, agentDir, builtins: true, extraFactories: [o.factory] });
     hosts.push(h);
@@ -235,7 +291,7 @@ describe('a gcc entry in Pi\'s own mcp.json', () => {
     expect(await status(h)).toContain(`Channel: mcp (the "gcc" server in ${join(agentDir, 'mcp.json')}`);
   });
 
-  it('in the project\'s .pi/mcp.json, wins even when our executable does not resolve: no in-process duplicates', async () => {
+  it("in the project's .pi/mcp.json, wins even when our executable does not resolve: no in-process duplicates", async () => {
     const dir = await project();
     const echoLog = join(dir, 'echo.jsonl');
     mkdirSync(join(dir, '.pi'));
@@ -257,7 +313,11 @@ describe('a gcc entry in Pi\'s own mcp.json', () => {
     const agentDir = tempDir('gcc-pi-agent-');
     const echoLog = join(agentDir, 'echo.jsonl');
     writeFileSync(join(agentDir, 'mcp.json'), JSON.stringify(userEntry(echoLog, { enabled: false })));
-    Object.assign(process.env, { GCC_PI_CHANNEL: 'mcp', GCC_BIN: join(FIXTURES, 'fake-gctx'), GCC_TEST_NODE: process.execPath });
+    Object.assign(process.env, {
+      GCC_PI_CHANNEL: 'mcp',
+      GCC_BIN: join(FIXTURES, 'fake-gctx'),
+      GCC_TEST_NODE: process.execPath,
+    });
     const h = await createHost({ cwd: dir, agentDir, builtins: true });
     hosts.push(h);
     await h.turn('commit', [call('gcc_commit', { contribution: 'in-process, gcc disabled in mcp.json' }), say('ok')]);
@@ -270,14 +330,14 @@ describe('a gcc entry in Pi\'s own mcp.json', () => {
   });
 });
 
-describe('reading Pi\'s mcp.json for a gcc entry', () => {
+describe("reading Pi's mcp.json for a gcc entry", () => {
   const write = (file: string, servers: Record<string, unknown>) => {
     mkdirSync(join(file, '..'), { recursive: true });
     writeFileSync(file, JSON.stringify({ mcpServers: servers }));
   };
   const server = { command: 'gctx', args: ['mcp'] };
 
-  it('follows Pi\'s layering: project entries replace or override the global one, only in trusted projects', () => {
+  it("follows Pi's layering: project entries replace or override the global one, only in trusted projects", () => {
     const agent = tempDir('gcc-pi-agent-');
     const cwd = tempDir('gcc-pi-cwd-');
     const global = join(agent, 'mcp.json');

@@ -16,16 +16,26 @@ describe('Pi extension on the real host: repeat guard', () => {
     const dir = tempDir('gcc-pi-project-');
     const m = await Memory.open(dir, { create: true });
     await m.execute({ type: 'branch', name: 'try-pgroll', purpose: 'Use pgroll for zero-downtime migrations' });
-    await m.execute({ type: 'abandon', branch: 'try-pgroll', reason: "PgBouncer transaction pooling rejects pgroll's search_path option" });
+    await m.execute({
+      type: 'abandon',
+      branch: 'try-pgroll',
+      reason: "PgBouncer transaction pooling rejects pgroll's search_path option",
+    });
     m.close();
     const h = await createHost({ cwd: dir });
     hosts.push(h);
     expect(h.loadErrors).toEqual([]);
-    await h.turn('retry', [call('bash', { command: 'echo pgroll start --schema public' }), call('bash', { command: 'ls' }), say('done')]);
+    await h.turn('retry', [
+      call('bash', { command: 'echo pgroll start --schema public' }),
+      call('bash', { command: 'ls' }),
+      say('done'),
+    ]);
     const [retry, plain] = h.toolResults();
     expect(retry?.isError).toBe(false);
     expect(retry?.text).toContain('pgroll start');
-    expect(retry?.text).toContain("try-pgroll was abandoned: PgBouncer transaction pooling rejects pgroll's search_path option");
+    expect(retry?.text).toContain(
+      "try-pgroll was abandoned: PgBouncer transaction pooling rejects pgroll's search_path option",
+    );
     expect(plain?.text).not.toContain('abandoned');
   });
 });

@@ -36,7 +36,10 @@ describe('Pi extension on the real host: tools and hook bridge', () => {
   it('lets the model commit on the first turn of a new session', async () => {
     const dir = await project();
     const h = await host(dir);
-    await h.turn('do the thing', [call('gcc_commit', { contribution: 'Set up the parser skeleton', title: 'Parser skeleton' }), say('done')]);
+    await h.turn('do the thing', [
+      call('gcc_commit', { contribution: 'Set up the parser skeleton', title: 'Parser skeleton' }),
+      say('done'),
+    ]);
     // The memory tools Pi declares are the catalogue's operations offered to Pi, in its order.
     const declared = (h.requests[0]?.tools ?? []).filter((t) => t.startsWith('gcc_'));
     expect(declared).toEqual(operationsFor('pi').map((op) => `gcc_${op.name}`));
@@ -98,7 +101,9 @@ describe('Pi extension on the real host: tools and hook bridge', () => {
     // The log holds the blocked attempt as an entry, never the appended line itself.
     expect(readFileSync(join(dir, '.GCC/log.md'), 'utf8')).not.toMatch(/^forged$/m);
     // The attempts themselves are remembered.
-    const blocked = (await events(dir)).filter((e) => e.type === 'tool.recorded' && e.data.isError && e.data.result.startsWith('blocked'));
+    const blocked = (await events(dir)).filter(
+      (e) => e.type === 'tool.recorded' && e.data.isError && e.data.result.startsWith('blocked'),
+    );
     expect(blocked).toHaveLength(3);
   });
 
@@ -121,7 +126,12 @@ describe('Pi extension on the real host: tools and hook bridge', () => {
       call('write', { path: 'e.txt', content: 'e\n' }),
       say('done'),
     ]);
-    expect(h.toolResults().slice(4).map((r) => /record it with the memory commit tool \(gcc_commit/.test(r.text))).toEqual([false, false, true]);
+    expect(
+      h
+        .toolResults()
+        .slice(4)
+        .map((r) => /record it with the memory commit tool \(gcc_commit/.test(r.text)),
+    ).toEqual([false, false, true]);
   });
 
   it('keeps two Pi sessions on the same repository on their own memory branches', async () => {
@@ -130,7 +140,10 @@ describe('Pi extension on the real host: tools and hook bridge', () => {
     const a = await createHost({ cwd: dir, agentDir });
     const b = await createHost({ cwd: dir, agentDir });
     hosts.push(a, b);
-    await a.turn('explore', [call('gcc_branch', { name: 'try-cache', purpose: 'see whether caching helps' }), say('branched')]);
+    await a.turn('explore', [
+      call('gcc_branch', { name: 'try-cache', purpose: 'see whether caching helps' }),
+      say('branched'),
+    ]);
     await b.turn('main work', [call('gcc_commit', { contribution: 'Fixed the tokenizer on main' }), say('ok')]);
     await a.turn('more', [call('gcc_commit', { contribution: 'Cache prototype works' }), say('ok')]);
     expect([...a.toolResults(), ...b.toolResults()].map((r) => r.isError)).toEqual([false, false, false]);
@@ -140,7 +153,10 @@ describe('Pi extension on the real host: tools and hook bridge', () => {
     expect(a.toolResults()[1]?.details).toMatchObject({ branch: 'try-cache' });
     expect(b.toolResults()[0]?.details).toMatchObject({ branch: 'main' });
     // Merging shows the branch as it stood, framed as project data, and brings A back to main.
-    await a.turn('merge', [call('gcc_merge', { branch: 'try-cache', synthesis: 'Caching helps; kept the LRU' }), say('merged')]);
+    await a.turn('merge', [
+      call('gcc_merge', { branch: 'try-cache', synthesis: 'Caching helps; kept the LRU' }),
+      say('merged'),
+    ]);
     const merged = a.toolResults()[2];
     expect(merged?.isError, merged?.text).toBe(false);
     expect(merged?.text).toMatch(/<gcc-memory[^]*Cache prototype works[^]*<\/gcc-memory>/);
@@ -150,20 +166,38 @@ describe('Pi extension on the real host: tools and hook bridge', () => {
   it('gcc_log records one Observation–Thought–Action entry, and only that (no tool entry for itself)', async () => {
     const dir = await project();
     const h = await host(dir);
-    await h.turn('note it', [call('gcc_log', { observation: 'the cache misses on cold start', thought: 'warm it at boot', action: 'add a warm-up step' }), say('noted')]);
+    await h.turn('note it', [
+      call('gcc_log', {
+        observation: 'the cache misses on cold start',
+        thought: 'warm it at boot',
+        action: 'add a warm-up step',
+      }),
+      say('noted'),
+    ]);
     const [r] = h.toolResults();
     expect(r?.isError, r?.text).toBe(false);
     expect(r?.text).toBe('Logged on main');
     expect(r?.details).toMatchObject({ ok: true, branch: 'main' });
     const logged = (await events(dir)).filter((e) => e.type === 'ota.logged' || e.type === 'tool.recorded');
-    expect(logged.map((e) => [e.type, e.branch, e.data])).toEqual([['ota.logged', 'main', { observation: 'the cache misses on cold start', thought: 'warm it at boot', action: 'add a warm-up step' }]]);
+    expect(logged.map((e) => [e.type, e.branch, e.data])).toEqual([
+      [
+        'ota.logged',
+        'main',
+        { observation: 'the cache misses on cold start', thought: 'warm it at boot', action: 'add a warm-up step' },
+      ],
+    ]);
     expect(readFileSync(join(dir, '.GCC/log.md'), 'utf8')).toContain('the cache misses on cold start');
   });
 
   it('answers a bad memory call with a readable tool error carrying the engine code', async () => {
     const dir = await project();
     const h = await host(dir);
-    await h.turn('oops', [call('gcc_switch', { name: 'nope' }), call('gcc_context', { level: 'commit' }), call('gcc_commit', { title: 'no text' }), say('recovered')]);
+    await h.turn('oops', [
+      call('gcc_switch', { name: 'nope' }),
+      call('gcc_context', { level: 'commit' }),
+      call('gcc_commit', { title: 'no text' }),
+      say('recovered'),
+    ]);
     const [sw, cx, cm] = h.toolResults();
     expect(sw?.isError).toBe(true);
     expect(sw?.text).toMatch(/^E_BRANCH_NOT_FOUND/);

@@ -39,7 +39,10 @@ describe('Pi: the write guard on the real host', () => {
     const h = await createHost({ cwd: dir });
     hosts.push(h);
     await h.turn('plan', [
-      call('edit', { path: '.GCC/main.md', edits: [{ oldText: '## Objectives\n', newText: '## Objectives\n- [ ] Ship the parser\n' }] }),
+      call('edit', {
+        path: '.GCC/main.md',
+        edits: [{ oldText: '## Objectives\n', newText: '## Objectives\n- [ ] Ship the parser\n' }],
+      }),
       call('bash', { command: 'rm .GCC/main.md' }),
       say('ok'),
     ]);
@@ -61,12 +64,15 @@ describe('Pi bridge without an open memory', () => {
   /** The bridge's tool_call handler, on a stand-in for Pi's extension API. */
   function bridge(memoryRoot: string) {
     const handlers = new Map<string, (event: unknown, ctx: unknown) => Promise<unknown>>();
-    const pi = { on: (name: string, fn: (event: unknown, ctx: unknown) => Promise<unknown>) => handlers.set(name, fn) } as unknown as ExtensionAPI;
+    const pi = {
+      on: (name: string, fn: (event: unknown, ctx: unknown) => Promise<unknown>) => handlers.set(name, fn),
+    } as unknown as ExtensionAPI;
     const slot = new MemorySlot();
     slot.resolved = { memoryRoot, config: { hook: true } } as unknown as ResolvedConfig;
     installHookBridge(pi, slot);
     const toolCall = handlers.get('tool_call')!;
-    return (toolName: string, input: Record<string, unknown>) => toolCall({ toolName, input, toolCallId: 'c1' }, { cwd: memoryRoot });
+    return (toolName: string, input: Record<string, unknown>) =>
+      toolCall({ toolName, input, toolCallId: 'c1' }, { cwd: memoryRoot });
   }
 
   it('still refuses MCP writes and shell writes into a .GCC/ on disk', async () => {
@@ -74,7 +80,9 @@ describe('Pi bridge without an open memory', () => {
     mkdirSync(join(dir, '.GCC/events'), { recursive: true });
     writeFileSync(join(dir, '.GCC/main.md'), '# main\n');
     const guard = bridge(dir);
-    expect(await guard('mcp__filesystem__write_file', { path: '.GCC/main.md', content: 'x' })).toMatchObject({ block: true });
+    expect(await guard('mcp__filesystem__write_file', { path: '.GCC/main.md', content: 'x' })).toMatchObject({
+      block: true,
+    });
     expect(await guard('bash', { command: 'rm .GCC/main.md' })).toMatchObject({ block: true });
     expect(await guard('bash', { command: 'git checkout .' })).toBeUndefined();
     expect(await guard('bash', { command: 'cat .GCC/main.md' })).toBeUndefined();

@@ -5,7 +5,15 @@
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CommitItem, GraphSource, LogItem, MemoryEvent, Overview, Page, SearchResult } from '../../../src/adapters/serve/page/contract.js';
+import type {
+  CommitItem,
+  GraphSource,
+  LogItem,
+  MemoryEvent,
+  Overview,
+  Page,
+  SearchResult,
+} from '../../../src/adapters/serve/page/contract.js';
 import { Memory } from '../../../src/engine/memory.js';
 import { gctx } from '../../support/cli.js';
 import { cleanup, tempProject } from '../../support/tmp.js';
@@ -17,20 +25,37 @@ async function seed(dir: string): Promise<void> {
   const m = await Memory.open(dir, { create: true });
   try {
     await m.execute({ type: 'roadmap', action: 'add', target: 'Serve the memory locally' });
-    for (let i = 1; i <= MAIN_COMMITS; i++) await m.execute({ type: 'commit', contribution: `Main work ${i}: the wombat parser step ${i}.`, title: `main ${i}` });
+    for (let i = 1; i <= MAIN_COMMITS; i++)
+      await m.execute({
+        type: 'commit',
+        contribution: `Main work ${i}: the wombat parser step ${i}.`,
+        title: `main ${i}`,
+      });
     await m.execute({ type: 'branch', name: 'feature-x', purpose: 'Try the feature' });
     for (let i = 1; i <= 3; i++) await m.execute({ type: 'commit', contribution: `Feature work ${i}.` });
     await m.execute({ type: 'merge', branch: 'feature-x', synthesis: 'It worked: keep it.' });
     await m.execute({ type: 'branch', name: 'spike', purpose: 'A faster parser' });
     await m.execute({ type: 'abandon', branch: 'spike', reason: 'Too slow' });
-    await m.execute({ type: 'record-tool', tool: 'Bash', input: 'npm test', result: 'ok', isError: false, files: [], host: 'test' });
+    await m.execute({
+      type: 'record-tool',
+      tool: 'Bash',
+      input: 'npm test',
+      result: 'ok',
+      isError: false,
+      files: [],
+      host: 'test',
+    });
   } finally {
     m.close();
   }
 }
 
 /** Every page of a list, following `next`. */
-async function all<T extends { id: string }>(state: ServeState, path: string, limit: number): Promise<{ items: T[]; pages: Page<T>[] }> {
+async function all<T extends { id: string }>(
+  state: ServeState,
+  path: string,
+  limit: number,
+): Promise<{ items: T[]; pages: Page<T>[] }> {
   const pages: Page<T>[] = [];
   let before: string | null = null;
   do {
@@ -98,17 +123,18 @@ describe('gctx serve: the page API', () => {
     expect(feature.items.map((c) => c.contribution)).toEqual(['Feature work 3.', 'Feature work 2.', 'Feature work 1.']);
   });
 
-  it('pages the log with kinds and the log view\'s text, without its time', async () => {
+  it("pages the log with kinds and the log view's text, without its time", async () => {
     const log = await all<LogItem>(d.state, '/api/log', 100);
     expect(descending(log.items.map((e) => e.id))).toBe(true);
     const kinds = new Set(log.items.map((e) => e.kind));
-    for (const k of ['commit', 'branch', 'merge', 'abandon', 'tool', 'roadmap', 'memory']) expect(kinds, k).toContain(k);
+    for (const k of ['commit', 'branch', 'merge', 'abandon', 'tool', 'roadmap', 'memory'])
+      expect(kinds, k).toContain(k);
     const tool = log.items.find((e) => e.kind === 'tool')!;
     expect(tool.text).toMatch(/^Bash npm test/);
     expect(log.items.find((e) => e.kind === 'memory')!.text).toBe('Memory initialized');
   });
 
-  it('searches through CONTEXT\'s search, pages from 1, each hit with its event id', async () => {
+  it("searches through CONTEXT's search, pages from 1, each hit with its event id", async () => {
     const r = await json<SearchResult>(d.state, '/api/search?q=wombat');
     expect(r.total).toBe(MAIN_COMMITS);
     expect(r.pages).toBe(3);
@@ -118,7 +144,11 @@ describe('gctx serve: the page API', () => {
     expect(r.hits[0]!.snippet).toContain('wombat');
     const last = await json<SearchResult>(d.state, '/api/search?q=wombat&page=3');
     expect(last.hits).toHaveLength(3);
-    expect(await json<SearchResult>(d.state, '/api/search?q=nothing-like-this')).toEqual({ hits: [], total: 0, pages: 0 });
+    expect(await json<SearchResult>(d.state, '/api/search?q=nothing-like-this')).toEqual({
+      hits: [],
+      total: 0,
+      pages: 0,
+    });
   });
 
   it('answers mistakes as errors with a code and a fix', async () => {
@@ -147,7 +177,20 @@ describe('gctx serve: the page API', () => {
     expect((await json<Overview>(d.state, '/api/overview')).graphTag).toBe(g.tag);
     expect((await raw(d.state, { path: '/api/graph', headers: { 'If-None-Match': `"${g.tag}"` } })).status).toBe(304);
     // A logged tool call leaves the graph as it is.
-    expect(gctx(dir, ['hook'], JSON.stringify({ host: 'test', session: 's1', event: 'post-tool', tool: 'Bash', input: { command: 'ls' }, result: 'a b' })).code).toBe(0);
+    expect(
+      gctx(
+        dir,
+        ['hook'],
+        JSON.stringify({
+          host: 'test',
+          session: 's1',
+          event: 'post-tool',
+          tool: 'Bash',
+          input: { command: 'ls' },
+          result: 'a b',
+        }),
+      ).code,
+    ).toBe(0);
     expect((await raw(d.state, { path: '/api/graph', headers: { 'If-None-Match': `"${g.tag}"` } })).status).toBe(304);
     expect(gctx(dir, ['commit', 'graph moves']).code).toBe(0);
     const moved = await raw(d.state, { path: '/api/graph', headers: { 'If-None-Match': `"${g.tag}"` } });
@@ -157,7 +200,13 @@ describe('gctx serve: the page API', () => {
 
   it('announces on /events what another process appended', async () => {
     let stream = '';
-    const req = request({ host: '127.0.0.1', port: d.state.port, path: '/events', headers: { Host: `127.0.0.1:${d.state.port}`, Authorization: `Bearer ${d.state.token}` }, agent: false });
+    const req = request({
+      host: '127.0.0.1',
+      port: d.state.port,
+      path: '/events',
+      headers: { Host: `127.0.0.1:${d.state.port}`, Authorization: `Bearer ${d.state.token}` },
+      agent: false,
+    });
     const opened = new Promise<{ type: string }>((resolve, reject) => {
       req.on('response', (res) => {
         res.setEncoding('utf8');

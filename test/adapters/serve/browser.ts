@@ -15,7 +15,16 @@ export const NO_CHROMIUM = `no Chromium at ${CHROMIUM_PATH}: install Debian's \`
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -34,15 +43,36 @@ export interface Watched {
   close: () => Promise<void>;
 }
 
-export async function openPage(browser: Browser, opts: { width?: number; height?: number; colorScheme?: 'light' | 'dark' } = {}): Promise<Watched> {
-  const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 }, colorScheme: opts.colorScheme ?? 'light' });
+export async function openPage(
+  browser: Browser,
+  opts: { width?: number; height?: number; colorScheme?: 'light' | 'dark' } = {},
+): Promise<Watched> {
+  const context = await browser.newContext({
+    viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 },
+    colorScheme: opts.colorScheme ?? 'light',
+  });
   const page = await context.newPage();
-  const w: Watched = { context, page, dialogs: [], errors: [], requests: [], navigations: [], close: () => context.close() };
-  page.on('dialog', (d) => { w.dialogs.push(d.message()); void d.dismiss(); });
+  const w: Watched = {
+    context,
+    page,
+    dialogs: [],
+    errors: [],
+    requests: [],
+    navigations: [],
+    close: () => context.close(),
+  };
+  page.on('dialog', (d) => {
+    w.dialogs.push(d.message());
+    void d.dismiss();
+  });
   page.on('pageerror', (e) => w.errors.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error') w.errors.push(`console: ${m.text()}`); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') w.errors.push(`console: ${m.text()}`);
+  });
   page.on('request', (r) => w.requests.push(r.url()));
-  page.on('framenavigated', (f) => { if (f === page.mainFrame()) w.navigations.push(f.url()); });
+  page.on('framenavigated', (f) => {
+    if (f === page.mainFrame()) w.navigations.push(f.url());
+  });
   return w;
 }
 
@@ -76,7 +106,9 @@ export async function tabTo(page: Page, selector: string, max = 80): Promise<num
 
 /** The id (or tag) of the focused element. */
 export function focused(page: Page): Promise<string> {
-  return page.evaluate('(() => { const a = document.activeElement; return a ? (a.id || a.tagName.toLowerCase()) : ""; })()');
+  return page.evaluate(
+    '(() => { const a = document.activeElement; return a ? (a.id || a.tagName.toLowerCase()) : ""; })()',
+  );
 }
 
 /** A value kept on `window`: it survives in-place updates and is lost by any reload. */

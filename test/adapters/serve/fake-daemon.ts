@@ -11,12 +11,27 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
-import type { BranchInfo, CommitItem, FileChange, GraphSource, LogItem, Overview, Page, SearchHit, SearchResult } from '../../../src/adapters/serve/page/contract.js';
+import type {
+  BranchInfo,
+  CommitItem,
+  FileChange,
+  GraphSource,
+  LogItem,
+  Overview,
+  Page,
+  SearchHit,
+  SearchResult,
+} from '../../../src/adapters/serve/page/contract.js';
 import { gitGraphMermaid } from '../../../src/diagrams/gitgraph.js';
 import { machineMermaid } from '../../../src/diagrams/mermaid.js';
 import type { GccEvent, NewEvent } from '../../../src/events/types.js';
 
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.txt': 'text/plain; charset=utf-8' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+};
 const START = Date.UTC(2026, 0, 5, 9, 0, 0);
 
 /** The memory as the daemon would report it; tests change it "as another process would". */
@@ -32,9 +47,23 @@ export class MemoryModel {
 
   constructor(project: string) {
     this.overview = {
-      project, version: '0.1.0-test', events: 0, lastId: '', branch: 'main', objectives: [], milestones: [], branches: [], failed: [], graphTag: 'g-0',
-      machines: { branch: machineMermaid('branch'), session: machineMermaid('session'), readiness: machineMermaid('readiness') },
-      sessions: [], readiness: [],
+      project,
+      version: '0.1.0-test',
+      events: 0,
+      lastId: '',
+      branch: 'main',
+      objectives: [],
+      milestones: [],
+      branches: [],
+      failed: [],
+      graphTag: 'g-0',
+      machines: {
+        branch: machineMermaid('branch'),
+        session: machineMermaid('session'),
+        readiness: machineMermaid('readiness'),
+      },
+      sessions: [],
+      readiness: [],
     };
     this.addBranchInfo('main', null, 'The trunk');
   }
@@ -61,7 +90,18 @@ export class MemoryModel {
   }
 
   private addBranchInfo(name: string, parent: string | null, purpose: string): BranchInfo {
-    const b: BranchInfo = { name, parent, status: 'active', state: 'active', purpose, commits: 0, created: new Date(START).toISOString(), closed: null, reason: null, mergedInto: null };
+    const b: BranchInfo = {
+      name,
+      parent,
+      status: 'active',
+      state: 'active',
+      purpose,
+      commits: 0,
+      created: new Date(START).toISOString(),
+      closed: null,
+      reason: null,
+      mergedInto: null,
+    };
     this.overview.branches.push(b);
     return b;
   }
@@ -85,7 +125,14 @@ export class MemoryModel {
     b.commits += 1;
     const label = `C${String(b.commits).padStart(3, '0')}`;
     const hash = randomBytes(6).toString('hex');
-    const id = this.append(branch, { type: 'commit.recorded', data: { id: hash, label, title, contribution, purpose: b.purpose, previous: '', files } }, at);
+    const id = this.append(
+      branch,
+      {
+        type: 'commit.recorded',
+        data: { id: hash, label, title, contribution, purpose: b.purpose, previous: '', files },
+      },
+      at,
+    );
     const item: CommitItem = { id, label, hash, branch, at, title, contribution, files };
     this.commits.push(item);
     this.log.push({ id, at, branch, kind: 'commit', text: `COMMIT ${label} ${title}` });
@@ -110,7 +157,11 @@ export class MemoryModel {
 
   tool(branch: string, text: string): void {
     const at = this.now();
-    const id = this.append(branch, { type: 'tool.recorded', data: { tool: 'bash', input: text, result: '', isError: false, files: [] } }, at);
+    const id = this.append(
+      branch,
+      { type: 'tool.recorded', data: { tool: 'bash', input: text, result: '', isError: false, files: [] } },
+      at,
+    );
     this.log.push({ id, at, branch, kind: 'tool', text });
   }
 }
@@ -131,12 +182,39 @@ function search(model: MemoryModel, url: URL): SearchResult {
   const page = Math.max(1, Number(url.searchParams.get('page') ?? 1) || 1);
   const matches = (text: string) => words.length > 0 && words.every((w) => text.toLowerCase().includes(w));
   // As the real search marks what matched: «word».
-  const mark = (text: string) => words.reduce((t, w) => t.replace(new RegExp(w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), '«$&»'), text);
+  const mark = (text: string) =>
+    words.reduce((t, w) => t.replace(new RegExp(w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), '«$&»'), text);
   const hits: SearchHit[] = [
-    ...model.commits.filter((c) => matches(`${c.title} ${c.contribution}`)).map((c) => ({ id: c.id, at: c.at, branch: c.branch, kind: 'commit', ref: c.label, title: c.title, snippet: mark(c.contribution), score: 2 })),
-    ...model.log.filter((e) => e.kind !== 'commit' && matches(e.text)).map((e) => ({ id: e.id, at: e.at, branch: e.branch, kind: e.kind, ref: null, title: null, snippet: mark(e.text), score: 1 })),
+    ...model.commits
+      .filter((c) => matches(`${c.title} ${c.contribution}`))
+      .map((c) => ({
+        id: c.id,
+        at: c.at,
+        branch: c.branch,
+        kind: 'commit',
+        ref: c.label,
+        title: c.title,
+        snippet: mark(c.contribution),
+        score: 2,
+      })),
+    ...model.log
+      .filter((e) => e.kind !== 'commit' && matches(e.text))
+      .map((e) => ({
+        id: e.id,
+        at: e.at,
+        branch: e.branch,
+        kind: e.kind,
+        ref: null,
+        title: null,
+        snippet: mark(e.text),
+        score: 1,
+      })),
   ].sort((a, b) => (a.at < b.at ? 1 : -1));
-  return { hits: hits.slice((page - 1) * SEARCH_PAGE, page * SEARCH_PAGE), total: hits.length, pages: Math.ceil(hits.length / SEARCH_PAGE) };
+  return {
+    hits: hits.slice((page - 1) * SEARCH_PAGE, page * SEARCH_PAGE),
+    total: hits.length,
+    pages: Math.ceil(hits.length / SEARCH_PAGE),
+  };
 }
 
 export interface FakeDaemon {
@@ -156,7 +234,8 @@ export interface FakeDaemon {
 }
 
 export async function startFakeDaemon(pageDir: string, model: MemoryModel): Promise<FakeDaemon> {
-  if (!existsSync(join(pageDir, 'index.html'))) throw new Error(`${pageDir}/index.html is missing: run \`npm run build\` first`);
+  if (!existsSync(join(pageDir, 'index.html')))
+    throw new Error(`${pageDir}/index.html is missing: run \`npm run build\` first`);
   const token = randomBytes(16).toString('hex');
   const streams = new Set<ServerResponse>();
   const refused: string[] = [];
@@ -168,15 +247,20 @@ export async function startFakeDaemon(pageDir: string, model: MemoryModel): Prom
     res.writeHead(status, { 'Content-Type': 'text/plain' }).end(String(status));
   };
   const json = (res: ServerResponse, body: unknown): void => {
-    res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' }).end(JSON.stringify(body));
+    res
+      .writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' })
+      .end(JSON.stringify(body));
   };
 
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', origin);
-    if (req.headers.host !== url.host || (req.headers.origin !== undefined && req.headers.origin !== origin)) return refuse(req, res, 403);
+    if (req.headers.host !== url.host || (req.headers.origin !== undefined && req.headers.origin !== origin))
+      return refuse(req, res, 403);
     if (req.method !== 'GET') return refuse(req, res, 405);
     if (url.pathname === '/' && url.searchParams.get('token') === token) {
-      res.writeHead(303, { 'Set-Cookie': `gcc_token=${token}; HttpOnly; SameSite=Strict; Path=/`, Location: '/' }).end();
+      res
+        .writeHead(303, { 'Set-Cookie': `gcc_token=${token}; HttpOnly; SameSite=Strict; Path=/`, Location: '/' })
+        .end();
       return;
     }
     const cookie = /(?:^|;\s*)gcc_token=([^;]*)/.exec(req.headers.cookie ?? '')?.[1];
@@ -189,7 +273,13 @@ export async function startFakeDaemon(pageDir: string, model: MemoryModel): Prom
         res.writeHead(304, { ETag: `"${body.tag}"` }).end();
         return;
       }
-      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-cache', ETag: `"${body.tag}"` }).end(JSON.stringify(body));
+      res
+        .writeHead(200, {
+          'Content-Type': 'application/json; charset=utf-8',
+          'Cache-Control': 'no-cache',
+          ETag: `"${body.tag}"`,
+        })
+        .end(JSON.stringify(body));
       return;
     }
     if (url.pathname === '/api/commits') return json(res, pageOf(model.commits, url));
@@ -203,10 +293,18 @@ export async function startFakeDaemon(pageDir: string, model: MemoryModel): Prom
       req.on('close', () => streams.delete(res));
       return;
     }
-    const file = url.pathname === '/' ? 'index.html' : url.pathname.startsWith('/assets/') ? normalize(url.pathname.slice(1)) : null;
+    const file =
+      url.pathname === '/'
+        ? 'index.html'
+        : url.pathname.startsWith('/assets/')
+          ? normalize(url.pathname.slice(1))
+          : null;
     if (file === null || file.includes('..') || !existsSync(join(pageDir, file))) return refuse(req, res, 404);
     const immutable = file !== 'index.html';
-    res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Cache-Control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache' });
+    res.writeHead(200, {
+      'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'Cache-Control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+    });
     res.end(readFileSync(join(pageDir, file)));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

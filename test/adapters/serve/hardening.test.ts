@@ -16,7 +16,17 @@ import { gctx } from '../../support/cli.js';
 import { cleanup, tempProject } from '../../support/tmp.js';
 import { GCTX_JS, NODE } from '../mcp/client.js';
 import {
-  cleanEnv, postHook, raw, type Raw, type RawRequest, readServeState, type Served, type ServeState, startServe, stateFile, until,
+  cleanEnv,
+  postHook,
+  raw,
+  type Raw,
+  type RawRequest,
+  readServeState,
+  type Served,
+  type ServeState,
+  startServe,
+  stateFile,
+  until,
 } from './served.js';
 
 async function project(prefix: string): Promise<string> {
@@ -52,8 +62,12 @@ async function mcpSession(state: ServeState): Promise<string> {
   return r.headers['mcp-session-id'] as string;
 }
 
-const commitCall = (id: number, contribution: string) =>
-  ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'commit', arguments: { contribution } } });
+const commitCall = (id: number, contribution: string) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name: 'commit', arguments: { contribution } },
+});
 
 /** An answered commit call: true; refused before anything was recorded (404, E_LOCKED): false. */
 function answered(r: Raw): boolean {
@@ -142,7 +156,11 @@ describe('gctx serve, hardened', () => {
   it('refuses parallel large bodies past its budget rather than buffer them, and its memory comes back', async () => {
     const before = rss(d.state.pid);
     const body = Buffer.alloc(60 * 1024 * 1024, 'x');
-    const post = () => postHook(d.state, 'claude-code', body as unknown as string).then((r) => r.status, () => 'reset');
+    const post = () =>
+      postHook(d.state, 'claude-code', body as unknown as string).then(
+        (r) => r.status,
+        () => 'reset',
+      );
     const statuses = await Promise.all(Array.from({ length: 6 }, post));
     for (const s of statuses) expect([200, 503, 'reset']).toContain(s);
     expect(statuses.filter((s) => s === 503).length).toBeGreaterThan(0);
@@ -248,7 +266,11 @@ describe('gctx serve, hardened', () => {
     // Another program (a process of its own) listening on the port a stale state file names,
     // under its own pid: it answers anything, and notes every request it gets.
     const notes = join(stale, 'requests.jsonl');
-    const listener = spawn(NODE, ['-e', `
+    const listener = spawn(
+      NODE,
+      [
+        '-e',
+        `
       const { createServer } = require('node:http');
       const { appendFileSync } = require('node:fs');
       const s = createServer((req, res) => {
@@ -256,13 +278,22 @@ describe('gctx serve, hardened', () => {
         const answer = JSON.stringify({ ok: true, pid: process.pid, proof: 'f'.repeat(64) });
         res.writeHead(200, { 'Content-Type': 'application/json' }).end(answer);
       });
-      s.listen(0, '127.0.0.1', () => console.log(s.address().port));`], { stdio: ['ignore', 'pipe', 'inherit'] });
+      s.listen(0, '127.0.0.1', () => console.log(s.address().port));`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     children.push(listener);
     let out = '';
     listener.stdout!.on('data', (c: Buffer) => (out += c.toString()));
     const port = Number(await until('the other program to listen', () => (out.includes('\n') ? out.trim() : null)));
     const token = 'a'.repeat(64);
-    const state = { pid: listener.pid, port, url: `http://127.0.0.1:${port}/`, token, startedAt: '2026-01-01T00:00:00Z' };
+    const state = {
+      pid: listener.pid,
+      port,
+      url: `http://127.0.0.1:${port}/`,
+      token,
+      startedAt: '2026-01-01T00:00:00Z',
+    };
     writeFileSync(stateFile(stale), JSON.stringify(state), { mode: 0o600 });
     for (const verb of ['stop', 'status']) {
       const r = gctx(stale, ['serve', verb]);

@@ -31,11 +31,40 @@ const SESSION = [
   'session-end',
 ];
 
-const PATCH = ['*** Begin Patch', '*** Update File: .GCC/main.md', '@@', '-# Project Roadmap', '+# Mine now', '*** End Patch', ''].join('\n');
-const codex = (dir: string, rest: Record<string, unknown>) => JSON.stringify({ session_id: 'codex-thread-1', transcript_path: null, cwd: dir, model: 'gpt-5-codex', turn_id: 't1', ...rest });
+const PATCH = [
+  '*** Begin Patch',
+  '*** Update File: .GCC/main.md',
+  '@@',
+  '-# Project Roadmap',
+  '+# Mine now',
+  '*** End Patch',
+  '',
+].join('\n');
+const codex = (dir: string, rest: Record<string, unknown>) =>
+  JSON.stringify({
+    session_id: 'codex-thread-1',
+    transcript_path: null,
+    cwd: dir,
+    model: 'gpt-5-codex',
+    turn_id: 't1',
+    ...rest,
+  });
 const CODEX = [
-  (dir: string) => codex(dir, { hook_event_name: 'PreToolUse', tool_name: 'apply_patch', tool_use_id: 'c1', tool_input: { command: PATCH } }),
-  (dir: string) => codex(dir, { hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_use_id: 'c2', tool_input: { command: ['npm', 'test'] }, tool_response: 'ok: 12 tests' }),
+  (dir: string) =>
+    codex(dir, {
+      hook_event_name: 'PreToolUse',
+      tool_name: 'apply_patch',
+      tool_use_id: 'c1',
+      tool_input: { command: PATCH },
+    }),
+  (dir: string) =>
+    codex(dir, {
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Bash',
+      tool_use_id: 'c2',
+      tool_input: { command: ['npm', 'test'] },
+      tool_response: 'ok: 12 tests',
+    }),
 ];
 
 async function project(prefix: string): Promise<string> {
@@ -51,7 +80,9 @@ async function log(dir: string): Promise<string[]> {
   const m = await Memory.open(dir);
   try {
     const out: string[] = [];
-    m.store.stream((e) => out.push(JSON.stringify({ type: e.type, branch: e.branch, data: e.data }).replaceAll(dir, '<dir>')));
+    m.store.stream((e) =>
+      out.push(JSON.stringify({ type: e.type, branch: e.branch, data: e.data }).replaceAll(dir, '<dir>')),
+    );
     return out;
   } finally {
     m.close();
@@ -80,7 +111,11 @@ describe('POST /hooks/<agent> and gctx hook: one handler', () => {
       expect(p.status, name).toBe(0);
       const h = await postHook(d.state, 'claude-code', fixture(name, viaDaemon));
       expect(h.status, name).toBe(200);
-      answers.push({ event: name, process: p.stdout.replaceAll(viaProcess, '<dir>'), http: h.body.replaceAll(viaDaemon, '<dir>') });
+      answers.push({
+        event: name,
+        process: p.stdout.replaceAll(viaProcess, '<dir>'),
+        http: h.body.replaceAll(viaDaemon, '<dir>'),
+      });
     }
     for (const a of answers) expect(a.http, a.event).toBe(a.process);
     // The session exercised every kind of answer: none, a refusal, context, a suggestion.

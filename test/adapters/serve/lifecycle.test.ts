@@ -56,9 +56,17 @@ describe('gctx serve: start, status, stop', () => {
     expect(status.code).toBe(0);
     const s = JSON.parse(status.stdout) as Record<string, unknown>;
     expect(Object.keys(s).sort()).toEqual(['page', 'pid', 'token', 'url']);
-    expect(s).toMatchObject({ url: d.state.url, token: d.state.token, pid: d.state.pid, page: `http://127.0.0.1:${d.state.port}/?token=${d.state.token}` });
+    expect(s).toMatchObject({
+      url: d.state.url,
+      token: d.state.token,
+      pid: d.state.pid,
+      page: `http://127.0.0.1:${d.state.port}/?token=${d.state.token}`,
+    });
     // `page` opens as is: the daemon trades its token for the cookie the page then uses.
-    const opened = await raw(d.state, { path: new URL(s.page as string).pathname + new URL(s.page as string).search, anonymous: true });
+    const opened = await raw(d.state, {
+      path: new URL(s.page as string).pathname + new URL(s.page as string).search,
+      anonymous: true,
+    });
     expect(opened.status).toBe(303);
 
     const stop = gctx(dir, ['serve', 'stop']);
@@ -77,7 +85,13 @@ describe('gctx serve: start, status, stop', () => {
     const dir = await project('gcc-serve-stale-');
     // A live process that is no daemon (this test runner), and a port nothing answers on, in a
     // state file as a daemon writes it (mode 0600: one readable by others is not trusted at all).
-    const impostor = { pid: process.pid, port: 9, url: 'http://127.0.0.1:9/', token: 'x', startedAt: '2026-01-01T00:00:00Z' };
+    const impostor = {
+      pid: process.pid,
+      port: 9,
+      url: 'http://127.0.0.1:9/',
+      token: 'x',
+      startedAt: '2026-01-01T00:00:00Z',
+    };
     writeFileSync(stateFile(dir), JSON.stringify(impostor), { mode: 0o600 });
     for (const verb of ['status', 'stop']) {
       const r = gctx(dir, ['serve', verb]);
@@ -106,7 +120,12 @@ describe('gctx serve: start, status, stop', () => {
     const d = await startServe(dir);
     running.push(d);
     const payload = fixture('post-tool-use-edit', dir);
-    const answers = Array.from({ length: 40 }, () => postHook(d.state, 'claude-code', payload).then((r) => r.status, () => 'refused'));
+    const answers = Array.from({ length: 40 }, () =>
+      postHook(d.state, 'claude-code', payload).then(
+        (r) => r.status,
+        () => 'refused',
+      ),
+    );
     // Stop once the daemon is busy with them.
     await answers[0];
     d.child.kill('SIGTERM');

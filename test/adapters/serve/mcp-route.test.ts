@@ -12,8 +12,14 @@ import { gctx } from '../../support/cli.js';
 import { cleanup, tempProject } from '../../support/tmp.js';
 import { raw, type Served, type ServeState, startServe } from './served.js';
 
-async function client(state: ServeState, name: string, headers: Record<string, string> = {}): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
-  const transport = new StreamableHTTPClientTransport(new URL('/mcp', state.url), { requestInit: { headers: { Authorization: `Bearer ${state.token}`, ...headers } } });
+async function client(
+  state: ServeState,
+  name: string,
+  headers: Record<string, string> = {},
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const transport = new StreamableHTTPClientTransport(new URL('/mcp', state.url), {
+    requestInit: { headers: { Authorization: `Bearer ${state.token}`, ...headers } },
+  });
   const c = new Client({ name, version: '1.0.0' });
   await c.connect(transport);
   return { client: c, transport };
@@ -56,7 +62,7 @@ describe('gctx serve: MCP over Streamable HTTP', () => {
     cleanup();
   });
 
-  it('serves the catalogue\'s tools to two clients at once, each on its own branch', async () => {
+  it("serves the catalogue's tools to two clients at once, each on its own branch", async () => {
     const [a, b] = await Promise.all([client(d.state, 'client-a'), client(d.state, 'client-b')]);
     expect(a.transport.sessionId).toBeTruthy();
     expect(a.transport.sessionId).not.toBe(b.transport.sessionId);
@@ -67,10 +73,15 @@ describe('gctx serve: MCP over Streamable HTTP', () => {
     await Promise.all([call(a.client, 'switch', { name: 'alpha' }), call(b.client, 'switch', { name: 'beta' })]);
     const writes: Promise<CallToolResult>[] = [];
     for (let i = 1; i <= 5; i++) {
-      writes.push(call(a.client, 'commit', { contribution: `alpha step ${i}` }), call(b.client, 'commit', { contribution: `beta step ${i}` }));
+      writes.push(
+        call(a.client, 'commit', { contribution: `alpha step ${i}` }),
+        call(b.client, 'commit', { contribution: `beta step ${i}` }),
+      );
     }
     const results = await Promise.all(writes);
-    expect(results.map((r) => (r.structuredContent as { branch: string }).branch)).toEqual(Array.from({ length: 5 }, () => ['alpha', 'beta']).flat());
+    expect(results.map((r) => (r.structuredContent as { branch: string }).branch)).toEqual(
+      Array.from({ length: 5 }, () => ['alpha', 'beta']).flat(),
+    );
     expect(text(await call(a.client, 'context', {}))).toContain('On memory branch alpha');
     expect(text(await call(b.client, 'context', {}))).toContain('On memory branch beta');
 
@@ -84,7 +95,16 @@ describe('gctx serve: MCP over Streamable HTTP', () => {
     // DELETE ends a session; its id is no longer taken. The other client is untouched.
     const ended = a.transport.sessionId!;
     await a.transport.terminateSession();
-    const gone = await raw(d.state, { method: 'POST', path: '/mcp', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'Mcp-Session-Id': ended }, body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }) });
+    const gone = await raw(d.state, {
+      method: 'POST',
+      path: '/mcp',
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        'Mcp-Session-Id': ended,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+    });
     expect(gone.status).toBe(404);
     expect(text(await call(b.client, 'context', {}))).toContain('On memory branch beta');
     await Promise.all([a.client.close(), b.client.close()]);
@@ -95,11 +115,25 @@ describe('gctx serve: MCP over Streamable HTTP', () => {
     const c = await client(d.state, 'client-named', { 'X-GCC-Session': 'claude-7' });
     expect(text(await call(c.client, 'context', {}))).toContain('On memory branch alpha');
     await c.client.close();
-    const bad = await raw(d.state, { method: 'POST', path: '/mcp', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'X-GCC-Session': '../etc' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }) });
+    const bad = await raw(d.state, {
+      method: 'POST',
+      path: '/mcp',
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        'X-GCC-Session': '../etc',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      }),
+    });
     expect(bad.status).toBe(400);
   });
 
-  it('answers a tool error as an MCP error result carrying the engine\'s code, the session kept', async () => {
+  it("answers a tool error as an MCP error result carrying the engine's code, the session kept", async () => {
     const c = await client(d.state, 'client-c');
     const before = text(await call(c.client, 'context', {})).match(/On memory branch \S+/)![0];
     const r = (await c.client.callTool({ name: 'switch', arguments: { name: 'no-such-branch' } })) as CallToolResult;

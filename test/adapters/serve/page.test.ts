@@ -9,7 +9,18 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO } from '../mcp/client.js';
-import { focused, hasChromium, launchBrowser, markWindow, NO_CHROMIUM, openPage, tabTo, waitUntil, windowMark, type Watched } from './browser.js';
+import {
+  focused,
+  hasChromium,
+  launchBrowser,
+  markWindow,
+  NO_CHROMIUM,
+  openPage,
+  tabTo,
+  waitUntil,
+  windowMark,
+  type Watched,
+} from './browser.js';
 import { MemoryModel, startFakeDaemon, type FakeDaemon } from './fake-daemon.js';
 
 const XSS_BRANCH = '<img src=x onerror=alert(1)>';
@@ -18,10 +29,15 @@ const SAFETY_MS = 15_000;
 
 function memory(): MemoryModel {
   const m = new MemoryModel('demo <b>project</b>');
-  m.overview.objectives.push({ n: 1, text: 'Serve the memory locally', done: true }, { n: 2, text: 'Draw the history', done: false });
+  m.overview.objectives.push(
+    { n: 1, text: 'Serve the memory locally', done: true },
+    { n: 2, text: 'Draw the history', done: false },
+  );
   m.branch('feature-x', 'main', 'Try the feature');
-  for (let i = 1; i <= 14; i++) m.commit('main', `main step ${i}`, `Main work number ${i}.`, [{ path: `src/m${i}.ts`, added: i, removed: 1 }]);
-  for (let i = 1; i <= 12; i++) m.commit('feature-x', `feature step ${i}`, `Feature work ${i}; searchable quokka ${i}.`);
+  for (let i = 1; i <= 14; i++)
+    m.commit('main', `main step ${i}`, `Main work number ${i}.`, [{ path: `src/m${i}.ts`, added: i, removed: 1 }]);
+  for (let i = 1; i <= 12; i++)
+    m.commit('feature-x', `feature step ${i}`, `Feature work ${i}; searchable quokka ${i}.`);
   m.branch('spike', 'main', 'A faster parser');
   m.commit('spike', 'spike attempt');
   m.abandon('spike', 'Too slow: the benchmark showed 3x');
@@ -86,26 +102,34 @@ suite(hasChromium ? 'the serve page in Chromium' : `the serve page in Chromium (
   });
 
   it('finds the branches, the failed approach, the roadmap, commits and log, newest first', async () => {
-    const cards = await page.locator('#branch-list > li').evaluateAll((els) => els.map((e) => e.getAttribute('data-branch')));
+    const cards = await page
+      .locator('#branch-list > li')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-branch')));
     expect(cards).toEqual(daemon.model.overview.branches.map((b) => b.name));
     expect(await text(page, '[data-branch="spike"] .badge')).toBe('abandoned');
     expect(await text(page, '[data-branch="feature-x"] dd code')).toBe('main');
     expect(await page.locator('#failed').isVisible()).toBe(true);
     expect(await text(page, '#failed li')).toContain('Too slow: the benchmark showed 3x');
-    expect(await page.locator('#objectives input').evaluateAll((els) => els.map((e) => e.getAttribute('checked') !== null && e.hasAttribute('disabled')))).toEqual([true, false]);
+    expect(
+      await page
+        .locator('#objectives input')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('checked') !== null && e.hasAttribute('disabled'))),
+    ).toEqual([true, false]);
     const newest = daemon.model.commits.at(-1)!;
     expect(await text(page, '#commit-list > li .title')).toBe(newest.title);
     expect(await count(page, '#commit-list > li')).toBe(25);
     expect(await text(page, '#log-list > li .text')).toBe('npm test passed');
   });
 
-  it('draws the history graph and the machines, the sessions\' current states marked', async () => {
+  it("draws the history graph and the machines, the sessions' current states marked", async () => {
     await page.locator('#graph-box svg').waitFor();
     expect(await page.locator('#graph-box svg').textContent()).toContain('after merge 3');
     // The machines are drawn once they come near the viewport.
     await page.locator('#machines').scrollIntoViewIfNeeded();
     for (const m of ['session', 'readiness', 'branch']) await page.locator(`#machine-${m} svg`).waitFor();
-    const marked = await page.locator('#machine-session svg .gccCurrent').evaluateAll((els) => els.map((e) => e.textContent?.trim()));
+    const marked = await page
+      .locator('#machine-session svg .gccCurrent')
+      .evaluateAll((els) => els.map((e) => e.textContent?.trim()));
     expect(marked.sort()).toEqual(['opening', 'ready']);
     expect(await page.locator('#machine-readiness svg .gccCurrent').textContent()).toContain('awaitTools');
     expect(await text(page, '#sessions')).toContain('opening');
@@ -118,7 +142,10 @@ suite(hasChromium ? 'the serve page in Chromium' : `the serve page in Chromium (
     expect(await text(page, '#commit-list > li:last-child .title')).toBe('main step 1');
 
     await page.locator('#log-branch').selectOption('spike');
-    await waitUntil(page, `[...document.querySelectorAll('#log-list > li .branch')].every((e) => e.textContent === 'spike')`);
+    await waitUntil(
+      page,
+      `[...document.querySelectorAll('#log-list > li .branch')].every((e) => e.textContent === 'spike')`,
+    );
     expect(await count(page, '#log-list > li')).toBe(3);
     await page.locator('#log-branch').selectOption('');
     await waitUntil(page, `document.querySelectorAll('#log-list > li').length === 25`);
@@ -168,13 +195,15 @@ suite(hasChromium ? 'the serve page in Chromium' : `the serve page in Chromium (
     expect(await commit.locator('.contribution').innerText()).toContain('<b>not bold</b> <img src=y onerror=alert(2)>');
     expect(await count(page, 'main img, main script, main b')).toBe(0);
     // In the graph too the names are text: Mermaid's own escapes are shown as the characters.
-    const graphText = await page.locator('#graph-box svg').evaluate((svg) => [...svg.querySelectorAll('text')].map((t) => t.textContent).join('\n'));
+    const graphText = await page
+      .locator('#graph-box svg')
+      .evaluate((svg) => [...svg.querySelectorAll('text')].map((t) => t.textContent).join('\n'));
     expect(graphText).toContain(XSS_BRANCH);
     expect(graphText).toContain(`C001 <script>alert('commit')</script> escaped & shown`);
     expect(w.dialogs).toEqual([]);
   });
 
-  it('shows another process\'s commit without a reload, keeping loaded older pages', async () => {
+  it("shows another process's commit without a reload, keeping loaded older pages", async () => {
     await markWindow(page, 'still here');
     const navigations = w.navigations.length;
     const shown = await count(page, '#commit-list > li');

@@ -34,17 +34,41 @@ describe('gctx serve: who may talk to it', () => {
 
   it('refuses a request without the token, or with another one (401)', async () => {
     expect((await raw(d.state, { path: '/api/overview', anonymous: true })).status).toBe(401);
-    expect((await raw(d.state, { path: '/api/overview', headers: { Authorization: `Bearer ${'0'.repeat(64)}` } })).status).toBe(401);
-    expect((await raw(d.state, { path: '/api/overview', headers: { Authorization: `Bearer ${d.state.token.slice(0, -1)}` } })).status).toBe(401);
-    expect((await raw(d.state, { path: '/api/overview', anonymous: true, headers: { Cookie: `gcc_token_${d.state.port}=nope` } })).status).toBe(401);
+    expect(
+      (await raw(d.state, { path: '/api/overview', headers: { Authorization: `Bearer ${'0'.repeat(64)}` } })).status,
+    ).toBe(401);
+    expect(
+      (
+        await raw(d.state, {
+          path: '/api/overview',
+          headers: { Authorization: `Bearer ${d.state.token.slice(0, -1)}` },
+        })
+      ).status,
+    ).toBe(401);
+    expect(
+      (
+        await raw(d.state, {
+          path: '/api/overview',
+          anonymous: true,
+          headers: { Cookie: `gcc_token_${d.state.port}=nope` },
+        })
+      ).status,
+    ).toBe(401);
     // Hooks and MCP are held to the same rule.
-    expect((await raw(d.state, { method: 'POST', path: '/hooks/claude-code', anonymous: true, body: '{}' })).status).toBe(401);
+    expect(
+      (await raw(d.state, { method: 'POST', path: '/hooks/claude-code', anonymous: true, body: '{}' })).status,
+    ).toBe(401);
     expect((await raw(d.state, { method: 'POST', path: '/mcp', anonymous: true, body: '{}' })).status).toBe(401);
   });
 
   it('never writes the token into its log, however a refused request carries it in the query', async () => {
     const t = d.state.token;
-    for (const path of [`/x?token=nope&token=${t}`, `/nothere?TOKEN=${t}`, `/api/overview?a=1&t=${t}`, `/?%74oken=${t}`]) {
+    for (const path of [
+      `/x?token=nope&token=${t}`,
+      `/nothere?TOKEN=${t}`,
+      `/api/overview?a=1&t=${t}`,
+      `/?%74oken=${t}`,
+    ]) {
       await raw(d.state, { path, anonymous: true });
     }
     expect(d.stderr()).toMatch(/refused GET \/x\?…/);
@@ -52,7 +76,13 @@ describe('gctx serve: who may talk to it', () => {
   });
 
   it('refuses a Host that is not loopback with its port, token or not (DNS rebinding, 403)', async () => {
-    for (const host of ['evil.example', `evil.example:${d.state.port}`, `127.0.0.1:${d.state.port + 1}`, '127.0.0.1', `192.168.1.5:${d.state.port}`]) {
+    for (const host of [
+      'evil.example',
+      `evil.example:${d.state.port}`,
+      `127.0.0.1:${d.state.port + 1}`,
+      '127.0.0.1',
+      `192.168.1.5:${d.state.port}`,
+    ]) {
       const r = await raw(d.state, { path: '/api/overview', headers: { Host: host } });
       expect(r.status, host).toBe(403);
     }
@@ -62,11 +92,23 @@ describe('gctx serve: who may talk to it', () => {
   });
 
   it('refuses a foreign Origin (403), and takes its own', async () => {
-    for (const origin of ['https://evil.example', `http://localhost:${d.state.port}`, 'null', `http://127.0.0.1:${d.state.port + 1}`]) {
-      const r = await raw(d.state, { method: 'POST', path: '/hooks/claude-code', headers: { Origin: origin }, body: '{}' });
+    for (const origin of [
+      'https://evil.example',
+      `http://localhost:${d.state.port}`,
+      'null',
+      `http://127.0.0.1:${d.state.port + 1}`,
+    ]) {
+      const r = await raw(d.state, {
+        method: 'POST',
+        path: '/hooks/claude-code',
+        headers: { Origin: origin },
+        body: '{}',
+      });
       expect(r.status, origin).toBe(403);
     }
-    expect((await raw(d.state, { path: '/api/overview', headers: { Origin: `http://127.0.0.1:${d.state.port}` } })).status).toBe(200);
+    expect(
+      (await raw(d.state, { path: '/api/overview', headers: { Origin: `http://127.0.0.1:${d.state.port}` } })).status,
+    ).toBe(200);
   });
 
   it('trades the token in the page address for an HttpOnly, SameSite=Strict cookie, and takes that cookie', async () => {
@@ -80,7 +122,9 @@ describe('gctx serve: who may talk to it', () => {
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Strict/);
     const pair = cookie.split(';')[0]!;
-    expect((await raw(d.state, { path: '/api/overview', anonymous: true, headers: { Cookie: pair } })).status).toBe(200);
+    expect((await raw(d.state, { path: '/api/overview', anonymous: true, headers: { Cookie: pair } })).status).toBe(
+      200,
+    );
   });
 
   it('changes nothing on GET or HEAD: hooks and MCP take POST (and DELETE) only (405)', async () => {
@@ -99,7 +143,15 @@ describe('gctx serve: who may talk to it', () => {
       expect(r.headers.allow).toBeTruthy();
     }
     expect((await raw(d.state, { method: 'HEAD', path: '/events' })).status).toBe(200);
-    for (const path of ['/', '/api/overview', '/api/log', '/api/commits', '/api/graph', '/api/search?q=memory', '/healthz']) {
+    for (const path of [
+      '/',
+      '/api/overview',
+      '/api/log',
+      '/api/commits',
+      '/api/graph',
+      '/api/search?q=memory',
+      '/healthz',
+    ]) {
       expect((await raw(d.state, { path })).status, path).toBe(200);
       expect((await raw(d.state, { method: 'HEAD', path })).status, `HEAD ${path}`).toBe(200);
     }
@@ -108,9 +160,21 @@ describe('gctx serve: who may talk to it', () => {
 
   it('refuses a body over its limit (413)', async () => {
     // Refused on the declared length, before any of the body is read.
-    const declared = await raw(d.state, { method: 'POST', path: '/mcp', headers: { 'Content-Type': 'application/json' }, body: '{"pad":"', declaredLength: 5 * 1024 * 1024 });
+    const declared = await raw(d.state, {
+      method: 'POST',
+      path: '/mcp',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"pad":"',
+      declaredLength: 5 * 1024 * 1024,
+    });
     expect(declared.status).toBe(413);
-    const hook = await raw(d.state, { method: 'POST', path: '/hooks/claude-code', headers: { 'Content-Type': 'application/json' }, body: '{"pad":"', declaredLength: 65 * 1024 * 1024 });
+    const hook = await raw(d.state, {
+      method: 'POST',
+      path: '/hooks/claude-code',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"pad":"',
+      declaredLength: 65 * 1024 * 1024,
+    });
     expect(hook.status).toBe(413);
   });
 
@@ -127,14 +191,21 @@ describe('gctx serve: who may talk to it', () => {
     expect(a.headers['cache-control']).toContain('immutable');
     expect(a.headers['content-type']).toContain('text/javascript');
     expect((await raw(d.state, { path: '/api/overview' })).headers['cache-control']).toBe('no-store');
-    for (const path of ['/assets/../../package.json', '/assets/%2e%2e/%2e%2e/package.json', '/etc/passwd', '/assets/']) {
+    for (const path of [
+      '/assets/../../package.json',
+      '/assets/%2e%2e/%2e%2e/package.json',
+      '/etc/passwd',
+      '/assets/',
+    ]) {
       expect((await raw(d.state, { path })).status, path).toBe(404);
     }
   });
 
   it('listens on 127.0.0.1 only, and keeps its token and state readable by their owner only', async () => {
     expect(d.state.url).toBe(`http://127.0.0.1:${d.state.port}/`);
-    const outside = Object.values(networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal);
+    const outside = Object.values(networkInterfaces())
+      .flat()
+      .find((i) => i && i.family === 'IPv4' && !i.internal);
     if (outside) {
       const refused = await new Promise<string>((resolve) => {
         const s = connect({ host: outside.address, port: d.state.port }, () => {
@@ -145,6 +216,7 @@ describe('gctx serve: who may talk to it', () => {
       });
       expect(refused).toBe('ECONNREFUSED');
     }
-    for (const f of ['serve.json', 'serve.token']) expect(statSync(join(dir, '.GCC/.local', f)).mode & 0o777, f).toBe(0o600);
+    for (const f of ['serve.json', 'serve.token'])
+      expect(statSync(join(dir, '.GCC/.local', f)).mode & 0o777, f).toBe(0o600);
   });
 });

@@ -27,7 +27,8 @@ export const SAFETY_MS = 15_000;
 
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'GCC_SESSION' && k !== 'CLAUDE_CODE_SESSION_ID') env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && k !== 'GCC_SESSION' && k !== 'CLAUDE_CODE_SESSION_ID') env[k] = v;
   return { ...env, ...extra };
 }
 
@@ -44,7 +45,10 @@ export function readServeState(dir: string): ServeState | null {
 }
 
 /** Waits, polling, for `ok`; fails after the safety cap with `what`. */
-export async function until<T>(what: string, ok: () => T | null | undefined | false | Promise<T | null | undefined | false>): Promise<T> {
+export async function until<T>(
+  what: string,
+  ok: () => T | null | undefined | false | Promise<T | null | undefined | false>,
+): Promise<T> {
   const deadline = Date.now() + SAFETY_MS;
   for (;;) {
     const v = await ok();
@@ -57,7 +61,11 @@ export async function until<T>(what: string, ok: () => T | null | undefined | fa
 /** `gctx serve --dir <dir> [args]` (any free port unless args name one), once it listens. */
 export async function startServe(dir: string, args: string[] = ['--port', '0']): Promise<Served> {
   if (!existsSync(GCTX_JS)) throw new Error(`${GCTX_JS} is missing: run \`npm run build\` first`);
-  const child = spawn(NODE, [GCTX_JS, 'serve', '--dir', dir, ...args], { cwd: dir, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(NODE, [GCTX_JS, 'serve', '--dir', dir, ...args], {
+    cwd: dir,
+    env: cleanEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
@@ -102,15 +110,24 @@ export interface RawRequest {
 
 /** One request on a fresh connection; Host is the daemon's own unless the test names another. */
 export function raw(state: ServeState, r: RawRequest = {}): Promise<Raw> {
-  const headers: Record<string, string> = { Host: `127.0.0.1:${state.port}`, ...(r.anonymous ? {} : { Authorization: `Bearer ${state.token}` }), ...r.headers };
+  const headers: Record<string, string> = {
+    Host: `127.0.0.1:${state.port}`,
+    ...(r.anonymous ? {} : { Authorization: `Bearer ${state.token}` }),
+    ...r.headers,
+  };
   if (r.body !== undefined) headers['Content-Length'] = String(r.declaredLength ?? Buffer.byteLength(r.body));
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: state.port, method: r.method ?? 'GET', path: r.path ?? '/', headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = request(
+      { host: '127.0.0.1', port: state.port, method: r.method ?? 'GET', path: r.path ?? '/', headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     if (r.declaredLength === undefined) req.end(r.body);
     else req.write(r.body ?? '');
@@ -125,5 +142,10 @@ export async function json<T>(state: ServeState, path: string): Promise<T> {
 
 /** A hook payload posted as Claude Code's HTTP hook posts it. */
 export function postHook(state: ServeState, agent: string, payload: string): Promise<Raw> {
-  return raw(state, { method: 'POST', path: `/hooks/${agent}`, headers: { 'Content-Type': 'application/json' }, body: payload });
+  return raw(state, {
+    method: 'POST',
+    path: `/hooks/${agent}`,
+    headers: { 'Content-Type': 'application/json' },
+    body: payload,
+  });
 }

@@ -86,7 +86,10 @@ describe('the serve token is one this clone made', () => {
     const dir = await memory();
     const f = serveFiles(dir);
     mkdirSync(f.dir, { recursive: true });
-    writeFileSync(f.state, JSON.stringify({ pid: 1, port: 9, url: 'http://127.0.0.1:9/', token: KNOWN, startedAt: 'x' }));
+    writeFileSync(
+      f.state,
+      JSON.stringify({ pid: 1, port: 9, url: 'http://127.0.0.1:9/', token: KNOWN, startedAt: 'x' }),
+    );
     chmodSync(f.state, 0o644);
     expect(readState(dir)).toBeNull();
     chmodSync(f.state, 0o600);
@@ -98,7 +101,9 @@ describe('the serve token is one this clone made', () => {
     const d = await startServe(dir);
     try {
       expect(d.state.token).not.toBe(KNOWN);
-      expect((await raw(d.state, { path: '/api/overview', headers: { Authorization: `Bearer ${KNOWN}` } })).status).toBe(401);
+      expect(
+        (await raw(d.state, { path: '/api/overview', headers: { Authorization: `Bearer ${KNOWN}` } })).status,
+      ).toBe(401);
       expect((await raw(d.state, { path: '/api/overview' })).status).toBe(200);
       expect(d.stderr()).toMatch(/warning: .*serve\.token was not used as the token \(git tracks it/);
     } finally {

@@ -21,7 +21,9 @@ function setup(...names: string[]): { s: Sandbox; dirs: string[] } {
 
 /** The commits' contributions on a branch, as CONTEXT shows them. */
 function contributions(s: Sandbox, dir: string, branch = 'main'): string[] {
-  const data = JSON.parse(s.ok(dir, 'context', '--branch', branch, '--k', '100', '--json')) as { data: { commits: { contribution: string; label: string }[] } };
+  const data = JSON.parse(s.ok(dir, 'context', '--branch', branch, '--k', '100', '--json')) as {
+    data: { commits: { contribution: string; label: string }[] };
+  };
   return data.data.commits.map((c) => c.contribution).sort();
 }
 
@@ -33,7 +35,7 @@ function healthy(s: Sandbox, dir: string): void {
 }
 
 describe('a clone whose git converts line endings (core.autocrlf, the Git for Windows default)', () => {
-  it('says so and how to mend it; the repair restores git\'s bytes, and git converts the segments no more in that clone', () => {
+  it("says so and how to mend it; the repair restores git's bytes, and git converts the segments no more in that clone", () => {
     const s = new Sandbox(tempProject('gcc-git-'));
     const origin = s.origin();
     const crlf = join(s.root, 'windows');
@@ -51,7 +53,12 @@ describe('a clone whose git converts line endings (core.autocrlf, the Git for Wi
     for (const f of segs) expect(readFileSync(join(crlf, f), 'utf8')).not.toContain('\r\n');
     s.ok(crlf, 'commit', 'from the Windows clone');
     healthy(s, crlf);
-    expect(s.git(crlf, 'status', '--porcelain', '--', '.GCC/events').split('\n').filter((l) => l.startsWith(' M'))).toEqual([]);
+    expect(
+      s
+        .git(crlf, 'status', '--porcelain', '--', '.GCC/events')
+        .split('\n')
+        .filter((l) => l.startsWith(' M')),
+    ).toEqual([]);
   });
 });
 
@@ -72,7 +79,9 @@ describe('merging memory with plain git, nothing installed', () => {
     healthy(s, b);
     expect(contributions(s, b)).toEqual(['alice: config loader', 'bob: docs skeleton']);
     // Both clones numbered their commit C001: the labels readers see are unique, a bare C001 is ambiguous, the hash is stable.
-    const labels = (JSON.parse(s.ok(b, 'context', '--branch', '--k', '10', '--json')) as { data: { commits: { label: string }[] } }).data.commits.map((c) => c.label);
+    const labels = (
+      JSON.parse(s.ok(b, 'context', '--branch', '--k', '10', '--json')) as { data: { commits: { label: string }[] } }
+    ).data.commits.map((c) => c.label);
     expect(new Set(labels).size).toBe(labels.length);
     expect(labels.every((l) => /^C001\.[0-9a-f]{7}$/.test(l))).toBe(true);
     const bare = s.gctx(b, 'context', '--commit', 'C001');
@@ -129,7 +138,12 @@ describe('merging memory with plain git, nothing installed', () => {
       s.commitAll(d, 'work');
     }
     const [x, y, z] = dirs as [string, string, string];
-    for (const [to, from] of [[y, x], [z, y], [x, z], [y, x]] as const) {
+    for (const [to, from] of [
+      [y, x],
+      [z, y],
+      [x, z],
+      [y, x],
+    ] as const) {
       s.git(to, 'fetch', '-q', from, 'main');
       const r = s.tryGit(to, 'merge', '--no-edit', 'FETCH_HEAD');
       expect(r.status, r.out).toBe(0);
@@ -150,7 +164,13 @@ describe('merging memory with plain git, nothing installed', () => {
     expect(s.ok(me, 'status')).toMatch(/^On memory branch main/);
     expect(s.ok(me, 'commit', 'mine')).toMatch(/on main/);
     // Local state is not in git at all.
-    expect(s.git(mate, 'ls-files', '.GCC').split('\n').filter(Boolean).every((f) => f === '.GCC/.gitignore' || f.startsWith('.GCC/events/'))).toBe(true);
+    expect(
+      s
+        .git(mate, 'ls-files', '.GCC')
+        .split('\n')
+        .filter(Boolean)
+        .every((f) => f === '.GCC/.gitignore' || f.startsWith('.GCC/events/')),
+    ).toBe(true);
   });
 
   it('a pull request shows memory as new files of readable entries; no committed file is ever changed', () => {
@@ -161,7 +181,12 @@ describe('merging memory with plain git, nothing installed', () => {
     s.ok(d, 'commit', 'two');
     s.commitAll(d, 'two');
     const stat = s.git(d, 'diff', '--name-status', 'HEAD~1', 'HEAD', '--', '.GCC');
-    expect(stat.trim().split('\n').every((l) => l.startsWith('A\t.GCC/events/'))).toBe(true);
+    expect(
+      stat
+        .trim()
+        .split('\n')
+        .every((l) => l.startsWith('A\t.GCC/events/')),
+    ).toBe(true);
     const diff = s.git(d, 'diff', 'HEAD~1', 'HEAD', '--', '.GCC');
     expect(diff).toMatch(/\+- \*\*Action\*\*: Commit C00\d [0-9a-f]{7}: two/);
   });
@@ -172,7 +197,10 @@ describe('a conflicted .GCC/ is resolved by union, never refused', () => {
     const { s, dirs } = setup('h');
     const [d] = dirs as [string];
     s.ok(d, 'commit', 'base');
-    const [seg] = readdirSync(join(d, '.GCC', 'events'), { recursive: true }).map(String).filter((n) => n.endsWith('.md')).map((n) => join(d, '.GCC', 'events', n));
+    const [seg] = readdirSync(join(d, '.GCC', 'events'), { recursive: true })
+      .map(String)
+      .filter((n) => n.endsWith('.md'))
+      .map((n) => join(d, '.GCC', 'events', n));
     const copy = join(tempProject(), 'copy');
     cpSync(d, copy, { recursive: true });
     s.ok(d, 'commit', 'ours');
@@ -183,7 +211,10 @@ describe('a conflicted .GCC/ is resolved by union, never refused', () => {
     const theirsSeg = join(copy, seg!.slice(d.length));
     const theirs = existsSync(theirsSeg) ? readFileSync(theirsSeg, 'utf8') : '';
     const base = ours.slice(0, ours.indexOf('**[COMMIT', ours.indexOf('ours') - 300));
-    writeFileSync(seg!, `${base}<<<<<<< HEAD\n${ours.slice(base.length)}=======\n${theirs.slice(base.length)}>>>>>>> theirs\n`);
+    writeFileSync(
+      seg!,
+      `${base}<<<<<<< HEAD\n${ours.slice(base.length)}=======\n${theirs.slice(base.length)}>>>>>>> theirs\n`,
+    );
     const r = s.gctx(d, 'context', '--branch', '--k', '10');
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/resolved the conflict markers/);

@@ -24,7 +24,11 @@ async function run(dir: string, cmds: Command[]): Promise<void> {
 }
 
 /** Seed a memory, copy it twice, let each copy act, then put both copies' segments side by side in a third. */
-async function meet(seed: Command[], ours: Command[], theirs: Command[]): Promise<{ state: MemoryState; types: string[]; problems: number }> {
+async function meet(
+  seed: Command[],
+  ours: Command[],
+  theirs: Command[],
+): Promise<{ state: MemoryState; types: string[]; problems: number }> {
   const s = tempProject();
   await run(s, seed);
   const [a, b, merged] = [tempProject(), tempProject(), tempProject()];
@@ -45,34 +49,53 @@ async function meet(seed: Command[], ours: Command[], theirs: Command[]): Promis
 describe('conflict rules after a union', () => {
   it('one side merged a branch, the other later abandoned it: merged (the earlier event decides), both events kept', async () => {
     const r = await meet(
-      [{ type: 'branch', name: 'x', purpose: 'try x' }, { type: 'commit', contribution: 'x works' }],
+      [
+        { type: 'branch', name: 'x', purpose: 'try x' },
+        { type: 'commit', contribution: 'x works' },
+      ],
       [{ type: 'merge', branch: 'x', synthesis: 'adopted' }],
       [{ type: 'abandon', branch: 'x', reason: 'dropped' }],
     );
     expect(r.problems).toBe(0);
     expect(r.state.branches.x!.life).toBe('merged');
-    expect(r.types.filter((t) => t === 'branch.merged' || t === 'branch.abandoned').sort()).toEqual(['branch.abandoned', 'branch.merged']);
+    expect(r.types.filter((t) => t === 'branch.merged' || t === 'branch.abandoned').sort()).toEqual([
+      'branch.abandoned',
+      'branch.merged',
+    ]);
     expect(r.state.defaultBranch).toBe('main');
     // Listed once, as merged and abandoned: readers say both, not "do not retry".
-    expect(r.state.failed).toEqual([expect.objectContaining({ branch: 'x', reason: 'dropped', merged: { into: 'main', title: 'Merge x: adopted' } })]);
+    expect(r.state.failed).toEqual([
+      expect.objectContaining({ branch: 'x', reason: 'dropped', merged: { into: 'main', title: 'Merge x: adopted' } }),
+    ]);
   });
 
   it('one side abandoned a branch, the other later merged it: abandoned (the earlier event decides), listed as merged too', async () => {
     const r = await meet(
-      [{ type: 'branch', name: 'x', purpose: 'try x' }, { type: 'commit', contribution: 'x works' }],
+      [
+        { type: 'branch', name: 'x', purpose: 'try x' },
+        { type: 'commit', contribution: 'x works' },
+      ],
       [{ type: 'abandon', branch: 'x', reason: 'dropped' }],
       [{ type: 'merge', branch: 'x', synthesis: 'adopted' }],
     );
     expect(r.state.branches.x!.life).toBe('abandoned');
-    expect(r.state.failed).toEqual([expect.objectContaining({ branch: 'x', reason: 'dropped', merged: { into: 'main', title: 'Merge x: adopted' } })]);
+    expect(r.state.failed).toEqual([
+      expect.objectContaining({ branch: 'x', reason: 'dropped', merged: { into: 'main', title: 'Merge x: adopted' } }),
+    ]);
     expect(r.state.failedCount).toBe(1);
   });
 
   it('both created a branch of one name: one branch, the earlier purpose, commits from both', async () => {
     const r = await meet(
       [],
-      [{ type: 'branch', name: 'same', purpose: 'ours first' }, { type: 'commit', contribution: 'ours' }],
-      [{ type: 'branch', name: 'same', purpose: 'theirs later' }, { type: 'commit', contribution: 'theirs' }],
+      [
+        { type: 'branch', name: 'same', purpose: 'ours first' },
+        { type: 'commit', contribution: 'ours' },
+      ],
+      [
+        { type: 'branch', name: 'same', purpose: 'theirs later' },
+        { type: 'commit', contribution: 'theirs' },
+      ],
     );
     expect(r.problems).toBe(0);
     expect(r.state.branches.same!.purpose).toBe('ours first');
@@ -80,7 +103,11 @@ describe('conflict rules after a union', () => {
   });
 
   it('both committed on main: both kept with their own hashes; the repeated label is known, so readers see it qualified', async () => {
-    const r = await meet([{ type: 'commit', contribution: 'base' }], [{ type: 'commit', contribution: 'ours' }], [{ type: 'commit', contribution: 'theirs' }]);
+    const r = await meet(
+      [{ type: 'commit', contribution: 'base' }],
+      [{ type: 'commit', contribution: 'ours' }],
+      [{ type: 'commit', contribution: 'theirs' }],
+    );
     expect(r.problems).toBe(0);
     const main = r.state.branches.main!;
     expect(main.recent.map((c) => c.label)).toEqual(['C001', 'C002', 'C002']);
@@ -91,12 +118,21 @@ describe('conflict rules after a union', () => {
   });
 
   it('one ticked an objective, the other later unticked it: the later event wins', async () => {
-    const r = await meet([{ type: 'roadmap', action: 'add', target: 'goal' }], [{ type: 'roadmap', action: 'check', target: 'goal' }], [
-      { type: 'roadmap', action: 'check', target: 'goal' },
-      { type: 'roadmap', action: 'uncheck', target: 'goal' },
-    ]);
+    const r = await meet(
+      [{ type: 'roadmap', action: 'add', target: 'goal' }],
+      [{ type: 'roadmap', action: 'check', target: 'goal' }],
+      [
+        { type: 'roadmap', action: 'check', target: 'goal' },
+        { type: 'roadmap', action: 'uncheck', target: 'goal' },
+      ],
+    );
     expect(r.problems).toBe(0);
-    expect(r.types.filter((t) => t.startsWith('objective.'))).toEqual(['objective.added', 'objective.checked', 'objective.checked', 'objective.unchecked']);
+    expect(r.types.filter((t) => t.startsWith('objective.'))).toEqual([
+      'objective.added',
+      'objective.checked',
+      'objective.checked',
+      'objective.unchecked',
+    ]);
     expect(r.state.objectives).toEqual([expect.objectContaining({ text: 'goal', done: false })]);
   });
 });

@@ -57,7 +57,15 @@ function hook(s: Sandbox, dir: string): string {
 function memoryText(s: Sandbox, dir: string): { text: string; stderr: string } {
   const r = s.gctx(dir, 'status');
   expect(r.status, r.stderr).toBe(0);
-  const events = execFileSync(process.execPath, ['-e', `import('${join(import.meta.dirname, '..', '..', '..', 'dist', 'index.js')}').then(async ({ Memory }) => { const m = await Memory.open(process.argv[1]); process.stdout.write(JSON.stringify(m.events())); m.close(); })`, dir], { cwd: dir, env: s.env, encoding: 'utf8' });
+  const events = execFileSync(
+    process.execPath,
+    [
+      '-e',
+      `import('${join(import.meta.dirname, '..', '..', '..', 'dist', 'index.js')}').then(async ({ Memory }) => { const m = await Memory.open(process.argv[1]); process.stdout.write(JSON.stringify(m.events())); m.close(); })`,
+      dir,
+    ],
+    { cwd: dir, env: s.env, encoding: 'utf8' },
+  );
   return { text: events, stderr: r.stderr };
 }
 
@@ -202,7 +210,9 @@ describe('no work-tree command loses an acknowledged event', () => {
 });
 
 describe('doctor --repair never takes a copy holding less than was acknowledged as whole', () => {
-  it('a stash copy with fewer events than acknowledged: restored, the shortfall recorded as a loss', { timeout: T }, () => {
+  it('a stash copy with fewer events than acknowledged: restored, the shortfall recorded as a loss', {
+    timeout: T,
+  }, () => {
     const s = sandbox();
     const dir = repo(s);
     note(s, dir);
@@ -223,8 +233,31 @@ describe('doctor --repair never takes a copy holding less than was acknowledged 
 });
 
 describe('property: any sequence of work-tree commands between appends keeps every acknowledged event', () => {
-  type Step = 'note' | 'hook' | 'commit' | 'stash' | 'pop' | 'checkout' | 'clean' | 'reset' | 'rmGcc' | 'tarSave' | 'tarExtract';
-  const steps: Step[] = ['note', 'hook', 'commit', 'stash', 'pop', 'checkout', 'clean', 'reset', 'rmGcc', 'tarSave', 'tarExtract'];
+  type Step =
+    | 'note'
+    | 'hook'
+    | 'commit'
+    | 'stash'
+    | 'pop'
+    | 'checkout'
+    | 'clean'
+    | 'reset'
+    | 'rmGcc'
+    | 'tarSave'
+    | 'tarExtract';
+  const steps: Step[] = [
+    'note',
+    'hook',
+    'commit',
+    'stash',
+    'pop',
+    'checkout',
+    'clean',
+    'reset',
+    'rmGcc',
+    'tarSave',
+    'tarExtract',
+  ];
 
   it('acknowledged ids stay visible; no exit 2; verify OK', { timeout: 900_000 }, () => {
     fc.assert(
@@ -242,8 +275,7 @@ describe('property: any sequence of work-tree commands between appends keeps eve
             expect(s.gctx(dir, 'status').status).toBe(0);
             s.git(dir, 'add', '-A');
             s.tryGit(dir, 'commit', '-qm', 'memory');
-          }
-          else if (step === 'stash') s.tryGit(dir, 'stash', '-u');
+          } else if (step === 'stash') s.tryGit(dir, 'stash', '-u');
           else if (step === 'pop') s.tryGit(dir, 'stash', 'pop');
           else if (step === 'checkout') s.git(dir, 'checkout', '.');
           else if (step === 'clean') s.git(dir, 'clean', '-fdxq');
@@ -251,7 +283,8 @@ describe('property: any sequence of work-tree commands between appends keeps eve
             s.git(dir, 'add', '-A');
             s.git(dir, 'reset', '-q', '--hard');
           } else if (step === 'rmGcc') rmSync(join(dir, '.GCC'), { recursive: true, force: true });
-          else if (step === 'tarSave') saved ||= spawnSync('tar', ['-cf', archive, '.GCC'], { cwd: dir, stdio: 'ignore' }).status === 0;
+          else if (step === 'tarSave')
+            saved ||= spawnSync('tar', ['-cf', archive, '.GCC'], { cwd: dir, stdio: 'ignore' }).status === 0;
           else if (saved) execFileSync('tar', ['-xf', archive], { cwd: dir, stdio: 'ignore' });
         }
         acknowledged.push(hook(s, dir));
@@ -299,7 +332,10 @@ describe('the journal is trimmed once git holds a segment for good', () => {
       s.git(a, 'add', '-A'); // git has seen the open segment: the next append starts another
     }
     const journal = join(s.git(a, 'rev-parse', '--absolute-git-dir').trim(), 'gcc');
-    const copies = () => execFileSync('find', [journal, '-name', '*.md', '-path', '*/journal/2*'], { encoding: 'utf8' }).split('\n').filter(Boolean);
+    const copies = () =>
+      execFileSync('find', [journal, '-name', '*.md', '-path', '*/journal/2*'], { encoding: 'utf8' })
+        .split('\n')
+        .filter(Boolean);
     expect(copies().length).toBeGreaterThan(8);
     s.commitAll(a, 'memory');
     s.git(a, 'push', '-q', 'origin', 'main');

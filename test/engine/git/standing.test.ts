@@ -31,15 +31,19 @@ function flip(): { s: Sandbox; dir: string } {
   return { s, dir };
 }
 
-describe('a git merge of this clone\'s own work', () => {
+describe("a git merge of this clone's own work", () => {
   for (const how of [['--no-edit'], ['--squash']]) {
     it(`does not move the memory branch (git merge ${how[0]})`, () => {
       const { s, dir } = flip();
       const status = s.ok(dir, 'status');
       expect(first(status)).toMatch(/^On memory branch main/);
-      expect(status).toContain('exp, where gctx last put this clone, is not in this checkout (its events are on another git branch): the next commit goes to main');
+      expect(status).toContain(
+        'exp, where gctx last put this clone, is not in this checkout (its events are on another git branch): the next commit goes to main',
+      );
       const committed = s.ok(dir, 'commit', 'main work 1');
-      expect(committed).toMatch(/on main: main work 1\nexp, where gctx last put this clone, is not in this checkout .*now on main, and it stays there \(`gctx switch exp` once exp is back\)/);
+      expect(committed).toMatch(
+        /on main: main work 1\nexp, where gctx last put this clone, is not in this checkout .*now on main, and it stays there \(`gctx switch exp` once exp is back\)/,
+      );
       s.commitAll(dir, 'm');
       s.git(dir, 'merge', '-q', ...how, 'feat');
       const after = s.ok(dir, 'status');
@@ -68,15 +72,25 @@ describe('a teammate merges the branch this clone is on', () => {
     expect(s.ok(a, 'commit', 'feat two after the merge')).toMatch(/on feat/);
     s.commitAll(a, 'a2');
     s.git(a, 'pull', '-q', '--no-rebase', '--no-edit');
-    const said = 'feat, where gctx last put this clone, was merged into main without its later commits C002 "feat two after the merge"; now on main. Read them (`gctx context --commit feat@C002`)';
+    const said =
+      'feat, where gctx last put this clone, was merged into main without its later commits C002 "feat two after the merge"; now on main. Read them (`gctx context --commit feat@C002`)';
     const status = s.ok(a, 'status');
     expect(first(status)).toMatch(/^On memory branch main/);
     expect(status).toContain(said);
     expect(status).toMatch(/1 merged; commits made after their merge .*: feat: C002\./);
-    const hook = s.hook(a, 'claude-code', { session_id: 's1', hook_event_name: 'SessionStart', source: 'startup', cwd: a }).stdout;
-    expect((JSON.parse(hook) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext).toContain(said);
+    const hook = s.hook(a, 'claude-code', {
+      session_id: 's1',
+      hook_event_name: 'SessionStart',
+      source: 'startup',
+      cwd: a,
+    }).stdout;
+    expect(
+      (JSON.parse(hook) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext,
+    ).toContain(said);
     expect(s.ok(a, 'context', '--commit', 'feat@C002')).toMatch(/feat two after the merge/);
-    expect(s.ok(a, 'commit', 'carry on')).toMatch(/on main: carry on\n.*was merged into main without its later commits C002/);
+    expect(s.ok(a, 'commit', 'carry on')).toMatch(
+      /on main: carry on\n.*was merged into main without its later commits C002/,
+    );
     expect(s.ok(a, 'status')).not.toMatch(/where gctx last put/);
   });
 

@@ -43,7 +43,12 @@ export class Sandbox {
 
   /** `gctx hook` for an agent, the payload on stdin, as an agent host runs it. */
   hook(dir: string, agent: string, payload: object): { status: number; stdout: string; stderr: string } {
-    const r = spawnSync(process.execPath, [CLI, 'hook', '--agent', agent], { cwd: dir, env: this.env, encoding: 'utf8', input: JSON.stringify(payload) });
+    const r = spawnSync(process.execPath, [CLI, 'hook', '--agent', agent], {
+      cwd: dir,
+      env: this.env,
+      encoding: 'utf8',
+      input: JSON.stringify(payload),
+    });
     return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
   }
 
@@ -95,7 +100,11 @@ export class Sandbox {
 export function segmentFiles(dir: string): string[] {
   const root = join(dir, '.GCC', 'events');
   try {
-    return readdirSync(root, { recursive: true }).map(String).filter((n) => n.endsWith('.md')).sort().map((n) => join(root, n));
+    return readdirSync(root, { recursive: true })
+      .map(String)
+      .filter((n) => n.endsWith('.md'))
+      .sort()
+      .map((n) => join(root, n));
   } catch {
     return [];
   }

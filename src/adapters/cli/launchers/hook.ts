@@ -7,14 +7,25 @@ const INSTALL_USAGE = 'gctx hook install [--agent claude-code|codex] [--http] [-
 
 export default operation({
   name: 'hook',
-  summary: "read one hook event on stdin, print one decision (exits 0 whatever the input); install: write Claude Code's (or Codex's) hook settings",
+  summary:
+    "read one hook event on stdin, print one decision (exits 0 whatever the input); install: write Claude Code's (or Codex's) hook settings",
   args: {
-    verb: { kind: 'enum', values: ['install'], help: 'install: write the host\'s hook settings instead of handling an event.' },
-    agent: { kind: 'string', help: 'claude-code, codex, or generic: the normalized envelope, also when left out. install: claude-code (when left out) or codex.' },
+    verb: {
+      kind: 'enum',
+      values: ['install'],
+      help: "install: write the host's hook settings instead of handling an event.",
+    },
+    agent: {
+      kind: 'string',
+      help: 'claude-code, codex, or generic: the normalized envelope, also when left out. install: claude-code (when left out) or codex.',
+    },
     http: { kind: 'boolean', help: 'install: send events to `gctx serve` over HTTP instead of a process per event.' },
     project: { kind: 'boolean', help: "install: the project's .claude/settings.json (the default)." },
     user: { kind: 'boolean', help: 'install: ~/.claude/settings.json.' },
-    port: { kind: 'string', help: "install --http: the daemon's port (default: the running daemon's, else the project's own)." },
+    port: {
+      kind: 'string',
+      help: "install --http: the daemon's port (default: the running daemon's, else the project's own).",
+    },
   },
   cli: [
     { field: 'verb', as: 'positional' },
@@ -33,7 +44,9 @@ export default operation({
     if (a.verb === 'install') return install(a, ctx.dir);
     if (a.http || a.project || a.user || a.port !== undefined) {
       // A misconfigured hook must not block the agent: say so on stderr, decide nothing.
-      process.stderr.write(`gctx hook: ${gccError('E_INVALID_ARGUMENT', '--http, --project, --user and --port belong to `gctx hook install`', INSTALL_USAGE).oneLine()}\n`);
+      process.stderr.write(
+        `gctx hook: ${gccError('E_INVALID_ARGUMENT', '--http, --project, --user and --port belong to `gctx hook install`', INSTALL_USAGE).oneLine()}\n`,
+      );
       return { text: '', data: {} };
     }
     const { hookCommand } = await import('../hook-main.js');
@@ -42,14 +55,34 @@ export default operation({
   },
 });
 
-async function install(a: { agent?: string | undefined; http?: boolean | undefined; project?: boolean | undefined; user?: boolean | undefined; port?: string | undefined }, dir: string) {
+async function install(
+  a: {
+    agent?: string | undefined;
+    http?: boolean | undefined;
+    project?: boolean | undefined;
+    user?: boolean | undefined;
+    port?: string | undefined;
+  },
+  dir: string,
+) {
   const agent = a.agent ?? 'claude-code';
   if (agent !== 'claude-code' && agent !== 'codex') {
-    throw gccError('E_INVALID_ARGUMENT', `hook install writes the hooks of claude-code or codex, not --agent ${JSON.stringify(agent)}`, `${INSTALL_USAGE}; other hosts are set up by hand: docs/agents.md, "Any other host with hooks"`);
+    throw gccError(
+      'E_INVALID_ARGUMENT',
+      `hook install writes the hooks of claude-code or codex, not --agent ${JSON.stringify(agent)}`,
+      `${INSTALL_USAGE}; other hosts are set up by hand: docs/agents.md, "Any other host with hooks"`,
+    );
   }
-  if (a.http && agent !== 'claude-code') throw gccError('E_INVALID_ARGUMENT', '--http sends Claude Code\'s events to the daemon; Codex runs command hooks', 'gctx hook install --agent codex');
-  if (a.project && a.user) throw gccError('E_INVALID_ARGUMENT', '--project and --user name two different files', INSTALL_USAGE);
-  if (a.port !== undefined && !a.http) throw gccError('E_INVALID_ARGUMENT', '--port is the daemon\'s port: it goes with --http', INSTALL_USAGE);
+  if (a.http && agent !== 'claude-code')
+    throw gccError(
+      'E_INVALID_ARGUMENT',
+      "--http sends Claude Code's events to the daemon; Codex runs command hooks",
+      'gctx hook install --agent codex',
+    );
+  if (a.project && a.user)
+    throw gccError('E_INVALID_ARGUMENT', '--project and --user name two different files', INSTALL_USAGE);
+  if (a.port !== undefined && !a.http)
+    throw gccError('E_INVALID_ARGUMENT', "--port is the daemon's port: it goes with --http", INSTALL_USAGE);
   const { homedir } = await import('node:os');
   const { installClaudeHooks, resolveHookCommand, settingsFile, TOKEN_ENV } = await import('../../hook/install.js');
   let httpPort: number | undefined;
@@ -59,7 +92,12 @@ async function install(a: { agent?: string | undefined; http?: boolean | undefin
     const { defaultPort, ensureToken, readState, serveFiles } = await import('../../serve/state-file.js');
     if (a.port !== undefined) {
       httpPort = Number(a.port);
-      if (!/^\d{1,5}$/.test(a.port) || httpPort < 1 || httpPort > 65535) throw gccError('E_INVALID_ARGUMENT', `--port takes a port number from 1 to 65535, not ${JSON.stringify(a.port)}`, INSTALL_USAGE);
+      if (!/^\d{1,5}$/.test(a.port) || httpPort < 1 || httpPort > 65535)
+        throw gccError(
+          'E_INVALID_ARGUMENT',
+          `--port takes a port number from 1 to 65535, not ${JSON.stringify(a.port)}`,
+          INSTALL_USAGE,
+        );
     } else {
       httpPort = readState(dir)?.port ?? defaultPort(dir);
     }
@@ -96,5 +134,16 @@ async function install(a: { agent?: string | undefined; http?: boolean | undefin
     ...notes.map((n) => `warning: ${n}`),
     ...(hook.warning ? [`Warning: ${hook.warning}`] : []),
   ];
-  return { text: lines.join('\n'), data: { ok: true, file: r.file, changed: r.changed, command: hook.command, entries: r.entries, ...(hook.warning ? { warning: hook.warning } : {}), ...(httpPort !== undefined ? { port: httpPort, tokenEnv: TOKEN_ENV } : {}) } };
+  return {
+    text: lines.join('\n'),
+    data: {
+      ok: true,
+      file: r.file,
+      changed: r.changed,
+      command: hook.command,
+      entries: r.entries,
+      ...(hook.warning ? { warning: hook.warning } : {}),
+      ...(httpPort !== undefined ? { port: httpPort, tokenEnv: TOKEN_ENV } : {}),
+    },
+  };
 }

@@ -10,7 +10,12 @@ const USAGE = 'gctx serve [start|status|stop] [--port N]';
 function portOf(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const n = Number(text);
-  if (!/^\d{1,5}$/.test(text) || n > 65535) throw gccError('E_INVALID_ARGUMENT', `--port takes a port number from 0 to 65535, not ${JSON.stringify(text)}`, 'gctx serve --port 24242 (0: any free port)');
+  if (!/^\d{1,5}$/.test(text) || n > 65535)
+    throw gccError(
+      'E_INVALID_ARGUMENT',
+      `--port takes a port number from 0 to 65535, not ${JSON.stringify(text)}`,
+      'gctx serve --port 24242 (0: any free port)',
+    );
   return n;
 }
 
@@ -19,7 +24,10 @@ export default operation({
   summary: 'one local daemon on 127.0.0.1 for HTTP hooks, MCP over HTTP and a live page (start; status [--json]; stop)',
   args: {
     verb: { kind: 'enum', values: ['start', 'status', 'stop'], help: 'start (default), status or stop.' },
-    port: { kind: 'string', help: "Port on 127.0.0.1 (default: the project's own, the same each start; 0: any free port)." },
+    port: {
+      kind: 'string',
+      help: "Port on 127.0.0.1 (default: the project's own, the same each start; 0: any free port).",
+    },
     host: { kind: 'string', help: 'Refused: the daemon listens on 127.0.0.1 only.' },
     init: { kind: 'boolean', help: 'start: create the memory (.GCC/) first when there is none.' },
   },
@@ -35,7 +43,12 @@ export default operation({
   readOnly: false,
   needs: 'none',
   run: async (a, ctx) => {
-    if (a.host !== undefined) throw gccError('E_INVALID_ARGUMENT', `gctx serve listens on 127.0.0.1 only; --host ${JSON.stringify(a.host)} is refused`, `${USAGE}; reach it from elsewhere through an SSH tunnel (docs/serve.md)`);
+    if (a.host !== undefined)
+      throw gccError(
+        'E_INVALID_ARGUMENT',
+        `gctx serve listens on 127.0.0.1 only; --host ${JSON.stringify(a.host)} is refused`,
+        `${USAGE}; reach it from elsewhere through an SSH tunnel (docs/serve.md)`,
+      );
     const port = portOf(a.port);
     const control = await import('../../serve/control.js');
     if (a.verb === 'status') {
@@ -44,11 +57,18 @@ export default operation({
     }
     if (a.verb === 'stop') {
       const r = await control.serveStop(ctx.dir);
-      return r ? { text: `stopped gctx serve at ${r.url} (pid ${r.pid})`, data: { ok: true, stopped: true, pid: r.pid } } : { text: 'gctx serve is not running', data: { ok: true, stopped: false } };
+      return r
+        ? { text: `stopped gctx serve at ${r.url} (pid ${r.pid})`, data: { ok: true, stopped: true, pid: r.pid } }
+        : { text: 'gctx serve is not running', data: { ok: true, stopped: false } };
     }
     // A daemon with no memory would answer every call with an error, or make one unasked.
     if (!existsSync(join(ctx.dir, GCC_DIR))) {
-      if (!a.init) throw gccError('E_NOT_INITIALIZED', `no memory in ${ctx.dir} to serve`, 'run `gctx init` first, or `gctx serve --init` to create it and serve it');
+      if (!a.init)
+        throw gccError(
+          'E_NOT_INITIALIZED',
+          `no memory in ${ctx.dir} to serve`,
+          'run `gctx init` first, or `gctx serve --init` to create it and serve it',
+        );
       const { Memory } = await import('../../../engine/memory.js');
       (await Memory.open(ctx.dir, { create: true })).close();
     }

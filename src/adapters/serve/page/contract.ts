@@ -12,8 +12,18 @@ export type BranchStatus = 'active' | 'merged' | 'abandoned';
 /** The branch machine's state (src/machines/branch-machine.ts). */
 export type BranchState = 'unborn' | 'active' | 'merged' | 'abandoned';
 
-export interface Objective { n: number; text: string; done: boolean }
-export interface Milestone { n: number; title: string; branch: string; status: 'committed' | 'merged' | 'abandoned'; at: string }
+export interface Objective {
+  n: number;
+  text: string;
+  done: boolean;
+}
+export interface Milestone {
+  n: number;
+  title: string;
+  branch: string;
+  status: 'committed' | 'merged' | 'abandoned';
+  at: string;
+}
 export interface BranchInfo {
   name: string;
   parent: string | null;
@@ -26,10 +36,23 @@ export interface BranchInfo {
   reason: string | null;
   mergedInto: string | null;
 }
-export interface FailedApproach { branch: string; reason: string; at: string }
+export interface FailedApproach {
+  branch: string;
+  reason: string;
+  at: string;
+}
 /** `state`: the session machine's state (idle, opening, ready, compacting, degraded, ended). */
-export interface SessionInfo { id: string; host: string; state: string; branch: string; since: string }
-export interface ReadinessInfo { host: string; state: string }
+export interface SessionInfo {
+  id: string;
+  host: string;
+  state: string;
+  branch: string;
+  since: string;
+}
+export interface ReadinessInfo {
+  host: string;
+  state: string;
+}
 
 /** GET /api/overview */
 export interface Overview {
@@ -52,7 +75,11 @@ export interface Overview {
   readiness: ReadinessInfo[];
 }
 
-export interface FileChange { path: string; added: number; removed: number }
+export interface FileChange {
+  path: string;
+  added: number;
+  removed: number;
+}
 export interface CommitItem {
   id: string;
   label: string;
@@ -67,22 +94,60 @@ export interface CommitItem {
   stale?: string;
 }
 
-export type LogKind = 'tool' | 'ota' | 'commit' | 'branch' | 'merge' | 'abandon' | 'roadmap' | 'config' | 'session' | 'memory';
-export interface LogItem { id: string; at: string; branch: string; kind: LogKind; text: string }
+export type LogKind =
+  | 'tool'
+  | 'ota'
+  | 'commit'
+  | 'branch'
+  | 'merge'
+  | 'abandon'
+  | 'roadmap'
+  | 'config'
+  | 'session'
+  | 'memory';
+export interface LogItem {
+  id: string;
+  at: string;
+  branch: string;
+  kind: LogKind;
+  text: string;
+}
 
 /**
  * GET /api/commits and /api/log (`branch`, `before`, `limit` ≤ 100): one page, and `next`, the
  * `before` of the next older page (the id of the oldest item here), or null when none is left.
  */
-export interface Page<T> { items: T[]; next: string | null }
+export interface Page<T> {
+  items: T[];
+  next: string | null;
+}
 
 /** GET /api/graph: the Mermaid gitGraph source of the history, its tag also sent as the ETag. */
-export interface GraphSource { tag: string; source: string }
+export interface GraphSource {
+  tag: string;
+  source: string;
+}
 
 /** A commit's or a merge's title is said once, on the hit: its snippet does not repeat it. */
-export interface SearchHit { id: string; at: string; branch: string; kind: string; ref: string | null; title: string | null; snippet: string; score: number }
+export interface SearchHit {
+  id: string;
+  at: string;
+  branch: string;
+  kind: string;
+  ref: string | null;
+  title: string | null;
+  snippet: string;
+  score: number;
+}
 /** GET /api/search?q=&page= (pages are numbered from 1). */
-export interface SearchResult { hits: SearchHit[]; total: number; pages: number }
+export interface SearchResult {
+  hits: SearchHit[];
+  total: number;
+  pages: number;
+}
 
 /** The data of an `event: memory` on GET /events. */
-export interface MemoryEvent { events: number; lastId: string }
+export interface MemoryEvent {
+  events: number;
+  lastId: string;
+}

@@ -53,7 +53,27 @@ export function onColourSchemeChange(listener: () => void): void {
   dark.addEventListener('change', listener);
 }
 
-const ACTIVE_TAGS = new Set(['script', 'iframe', 'object', 'embed', 'link', 'meta', 'base', 'form', 'input', 'textarea', 'button', 'audio', 'video', 'image', 'img', 'animate', 'set', 'animatemotion', 'animatetransform']);
+const ACTIVE_TAGS = new Set([
+  'script',
+  'iframe',
+  'object',
+  'embed',
+  'link',
+  'meta',
+  'base',
+  'form',
+  'input',
+  'textarea',
+  'button',
+  'audio',
+  'video',
+  'image',
+  'img',
+  'animate',
+  'set',
+  'animatemotion',
+  'animatetransform',
+]);
 
 /**
  * Mermaid's SVG text as an inert element: parsed in a document that runs nothing, then every
@@ -65,7 +85,10 @@ function inertSvg(svgText: string): SVGSVGElement {
   const svg = doc.body.querySelector('svg');
   if (!svg) throw new Error('Mermaid returned no SVG');
   for (const el of [svg, ...svg.querySelectorAll('*')]) {
-    if (el !== svg && ACTIVE_TAGS.has(el.localName.toLowerCase())) { el.remove(); continue; }
+    if (el !== svg && ACTIVE_TAGS.has(el.localName.toLowerCase())) {
+      el.remove();
+      continue;
+    }
     if (el.localName === 'text' || el.localName === 'tspan') showPlain(el);
     for (const attr of [...el.attributes]) {
       const name = attr.name.toLowerCase();
@@ -99,7 +122,10 @@ function legibleSize(svg: SVGSVGElement): void {
 function showPlain(el: Element): void {
   for (const node of el.childNodes) {
     if (node.nodeType === Node.TEXT_NODE && node.nodeValue?.includes('&')) {
-      node.nodeValue = node.nodeValue.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&equals;/g, '=');
+      node.nodeValue = node.nodeValue
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&equals;/g, '=');
     }
   }
 }
@@ -166,7 +192,11 @@ export async function draw(box: HTMLElement, source: string, label: string, forc
   } catch (e) {
     if (drawn.get(box) !== source) return;
     const why = e instanceof Error ? e.message : String(e);
-    fill(box, h('p', { class: 'note error' }, `${label} could not be drawn: ${why}`), h('pre', { class: 'source' }, source));
+    fill(
+      box,
+      h('p', { class: 'note error' }, `${label} could not be drawn: ${why}`),
+      h('pre', { class: 'source' }, source),
+    );
   }
   box.scrollLeft = scrollLeft;
   box.scrollTop = scrollTop;
@@ -175,15 +205,18 @@ export async function draw(box: HTMLElement, source: string, label: string, forc
 
 /** Draws waiting for their box to come near the viewport, newest source only. */
 const waiting = new WeakMap<Element, () => void>();
-const nearView = new IntersectionObserver((entries) => {
-  for (const entry of entries) {
-    if (!entry.isIntersecting) continue;
-    nearView.unobserve(entry.target);
-    const run = waiting.get(entry.target);
-    waiting.delete(entry.target);
-    run?.();
-  }
-}, { rootMargin: '400px 0px' });
+const nearView = new IntersectionObserver(
+  (entries) => {
+    for (const entry of entries) {
+      if (!entry.isIntersecting) continue;
+      nearView.unobserve(entry.target);
+      const run = waiting.get(entry.target);
+      waiting.delete(entry.target);
+      run?.();
+    }
+  },
+  { rootMargin: '400px 0px' },
+);
 
 /**
  * Like draw, but a box that has never been near the viewport is drawn only once it comes
@@ -191,7 +224,10 @@ const nearView = new IntersectionObserver((entries) => {
  * scrolls to the machines should not pay on every load.
  */
 export function drawWhenSeen(box: HTMLElement, source: string, label: string): void {
-  if (box.dataset.seen === 'true') { void draw(box, source, label); return; }
+  if (box.dataset.seen === 'true') {
+    void draw(box, source, label);
+    return;
+  }
   waiting.set(box, () => {
     box.dataset.seen = 'true';
     void draw(box, source, label);
@@ -220,6 +256,9 @@ export function withCurrent(source: string, machineId: string, states: readonly 
     if (declared.has(alias)) aliases.add(alias);
   }
   if (aliases.size === 0) return source;
-  const lines = ['  classDef gccCurrent fill:#f59e0b,stroke:#b45309,stroke-width:3px,color:#111', ...[...aliases].map((a) => `  class ${a} gccCurrent`)];
+  const lines = [
+    '  classDef gccCurrent fill:#f59e0b,stroke:#b45309,stroke-width:3px,color:#111',
+    ...[...aliases].map((a) => `  class ${a} gccCurrent`),
+  ];
   return `${source.trimEnd()}\n${lines.join('\n')}\n`;
 }

@@ -8,7 +8,11 @@ type Child = Node | string | null | undefined | false;
 type Attrs = Record<string, string | number | boolean | null | undefined>;
 
 /** An element with attributes (false/null/undefined leave one out, true sets it empty) and children. */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Attrs = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) {
     if (value === false || value === null || value === undefined) continue;
@@ -40,7 +44,9 @@ export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
 /** A `<time>` showing a timestamp in the reader's locale, the ISO text kept in `datetime`. */
 export function time(iso: string): HTMLTimeElement {
   const d = new Date(iso);
-  const shown = Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  const shown = Number.isNaN(d.getTime())
+    ? iso
+    : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
   return h('time', { datetime: iso, title: iso }, shown);
 }
 

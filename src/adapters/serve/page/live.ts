@@ -35,14 +35,23 @@ export function followEvents(opts: LiveOptions): { stop: () => void } {
     if (running || wanted === null || gapTimer !== null) return;
     const wait = lastRun + MIN_GAP_MS - Date.now();
     if (wait > 0) {
-      gapTimer = setTimeout(() => { gapTimer = null; pump(); }, wait);
+      gapTimer = setTimeout(() => {
+        gapTimer = null;
+        pump();
+      }, wait);
       return;
     }
     const { events } = wanted;
     wanted = null;
     running = true;
     lastRun = Date.now();
-    opts.refresh(events).catch(() => undefined).finally(() => { running = false; pump(); });
+    opts
+      .refresh(events)
+      .catch(() => undefined)
+      .finally(() => {
+        running = false;
+        pump();
+      });
   };
   const request = (events: number | null): void => {
     const known = [events, wanted?.events ?? null].filter((n): n is number => n !== null);

@@ -14,7 +14,13 @@ import { installKeys } from './keys.js';
 import { followEvents, type LiveState } from './live.js';
 import { PagedList } from './paged-list.js';
 import {
-  fillBranchFilter, renderBranches, renderCommit, renderHit, renderLogEntry, renderRoadmap, renderSessions,
+  fillBranchFilter,
+  renderBranches,
+  renderCommit,
+  renderHit,
+  renderLogEntry,
+  renderRoadmap,
+  renderSessions,
 } from './views.js';
 
 /** Past this many lines the history graph waits to be asked for: drawing it takes seconds. */
@@ -82,7 +88,8 @@ let updatedAt: Date | null = null;
 function showLive(): void {
   const text = { connecting: 'Connecting…', connected: 'Live', reconnecting: 'Reconnecting…' }[liveState];
   el.live.dataset.state = liveState;
-  el.live.textContent = liveState === 'connected' && updatedAt ? `${text} · updated ${updatedAt.toLocaleTimeString()}` : text;
+  el.live.textContent =
+    liveState === 'connected' && updatedAt ? `${text} · updated ${updatedAt.toLocaleTimeString()}` : text;
 }
 
 function drawGraph(): void {
@@ -113,11 +120,27 @@ async function updateGraph(tag: string): Promise<void> {
 function drawDiagrams(o: Overview): void {
   drawGraph();
   // The captions say what is marked, and why nothing is when nothing is.
-  el.marks.session.textContent = o.sessions.length > 0 ? '(the open sessions\' states marked)' : '(no session open)';
+  el.marks.session.textContent = o.sessions.length > 0 ? "(the open sessions' states marked)" : '(no session open)';
   const none = '(none reported: the barrier runs inside the Pi extension)';
   el.marks.readiness.textContent = o.readiness.length > 0 ? '(current states marked)' : none;
-  drawWhenSeen(el.machines.session, withCurrent(o.machines.session, 'session', o.sessions.map((s) => s.state)), 'Session machine');
-  drawWhenSeen(el.machines.readiness, withCurrent(o.machines.readiness, 'readiness', o.readiness.map((r) => r.state)), 'Readiness machine');
+  drawWhenSeen(
+    el.machines.session,
+    withCurrent(
+      o.machines.session,
+      'session',
+      o.sessions.map((s) => s.state),
+    ),
+    'Session machine',
+  );
+  drawWhenSeen(
+    el.machines.readiness,
+    withCurrent(
+      o.machines.readiness,
+      'readiness',
+      o.readiness.map((r) => r.state),
+    ),
+    'Readiness machine',
+  );
   const branchStates = o.branches.map((b) => b.state);
   drawWhenSeen(el.machines.branch, withCurrent(o.machines.branch, 'branch', branchStates), 'Branch machine');
 }
@@ -171,7 +194,8 @@ async function refresh(events: number | null): Promise<void> {
   const [newCommits, newLog] = await Promise.all([commits.refresh(), log.refresh()]);
   updatedAt = new Date();
   showLive();
-  if (newCommits > 0 || newLog > 0) document.documentElement.dataset.updates = String(Number(document.documentElement.dataset.updates ?? 0) + 1);
+  if (newCommits > 0 || newLog > 0)
+    document.documentElement.dataset.updates = String(Number(document.documentElement.dataset.updates ?? 0) + 1);
 }
 
 // Search: one query at a time, its pages appended under "More results".
@@ -181,14 +205,20 @@ async function runSearch(q: string, page: number): Promise<void> {
   const gen = page === 1 ? ++search.generation : search.generation;
   if (page === 1) search = { q, page: 0, pages: 0, generation: gen };
   el.searchMore.disabled = true;
-  if (page === 1) { el.searchResults.replaceChildren(); el.searchStatus.textContent = `Searching for “${q}”…`; }
+  if (page === 1) {
+    el.searchResults.replaceChildren();
+    el.searchStatus.textContent = `Searching for “${q}”…`;
+  }
   try {
     const r = await api.search(q, page);
     if (gen !== search.generation) return;
     search.page = page;
     search.pages = r.pages;
     el.searchResults.append(...r.hits.map((hit) => renderHit(hit)));
-    el.searchStatus.textContent = r.total === 0 ? `Nothing found for “${q}”.` : `${r.total} ${r.total === 1 ? 'result' : 'results'} for “${q}”${r.pages > 1 ? ` · page ${page} of ${r.pages}` : ''}`;
+    el.searchStatus.textContent =
+      r.total === 0
+        ? `Nothing found for “${q}”.`
+        : `${r.total} ${r.total === 1 ? 'result' : 'results'} for “${q}”${r.pages > 1 ? ` · page ${page} of ${r.pages}` : ''}`;
   } catch (e) {
     if (gen === search.generation) el.searchStatus.textContent = describeError(e);
   } finally {
@@ -202,7 +232,12 @@ async function runSearch(q: string, page: number): Promise<void> {
 el.searchForm.addEventListener('submit', (ev) => {
   ev.preventDefault();
   const q = el.q.value.trim();
-  if (q === '') { el.searchResults.replaceChildren(); el.searchStatus.textContent = ''; el.searchMore.hidden = true; return; }
+  if (q === '') {
+    el.searchResults.replaceChildren();
+    el.searchStatus.textContent = '';
+    el.searchMore.hidden = true;
+    return;
+  }
   void runSearch(q, 1);
 });
 el.searchMore.addEventListener('click', () => void runSearch(search.q, search.page + 1));
@@ -225,7 +260,10 @@ installKeys({ nav: el.nav, help: el.help, search: el.q });
 void firstLoad().then(() => {
   followEvents({
     refresh,
-    onState: (state) => { liveState = state; showLive(); },
+    onState: (state) => {
+      liveState = state;
+      showLive();
+    },
   });
 });
 showLive();

@@ -108,7 +108,9 @@ export class PagedList<T> {
   private replace(page: Page<T>, fresh = false): void {
     this.shown.clear();
     for (const item of page.items) this.shown.add(this.p.key(item));
-    this.p.list.replaceChildren(...page.items.map((item) => (fresh ? this.mark(this.p.render(item)) : this.p.render(item))));
+    this.p.list.replaceChildren(
+      ...page.items.map((item) => (fresh ? this.mark(this.p.render(item)) : this.p.render(item))),
+    );
     this.setNext(page.next);
     note(this.p.status, page.items.length === 0 ? this.p.empty : '');
   }
