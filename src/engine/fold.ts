@@ -419,10 +419,10 @@ export class Fold {
     return n;
   }
 
-  saveSnapshot(closing: boolean): void {
+  saveSnapshot(closing: boolean, force = false): void {
     if (this.refold) return;
     const behind = this._state.events - this.snapshotAt;
-    const enough = !closing ? SNAPSHOT_EVERY : this.snapshotAt < 0 ? 1 : SNAPSHOT_ON_CLOSE;
+    const enough = force ? 1 : !closing ? SNAPSHOT_EVERY : this.snapshotAt < 0 ? 1 : SNAPSHOT_ON_CLOSE;
     if (!this.store.ledger.epoch || behind <= 0) return;
     if (
       behind < enough &&

@@ -45,6 +45,8 @@ export type { ExecResult, ExecuteOptions, OpenOptions } from './options.js';
 export class Memory {
   private readonly fold: Fold;
   private finder: MemorySearch | null = null;
+  /** A failed approach was recorded here: the snapshot the hooks' repeat guard reads is written on close. */
+  private approachesMoved = false;
   /**
    * What the caller should be told (the store's own among them): stale locks taken over, torn tails set aside, writes
    * that failed after the events were durable.
@@ -247,10 +249,14 @@ export class Memory {
           ...(git && clean.type === 'commit' ? { gitFiles: redactFiles(git.files) } : {}),
         });
         if (!d.ok) throw d.error;
+        const ruledOut = this.state.failedApproachCount;
         const events = this.fold.appendAndProject(
           git && clean.type === 'commit' ? citeBlobs(this.root, git, d.shared) : d.shared,
           d.local,
         );
+        if (events.some((e) => e.type === 'branch.abandoned') || this.state.failedApproachCount !== ruledOut) {
+          this.approachesMoved = true;
+        }
         if (git?.tree && this.store.repo) {
           const merged = events.find((e) => e.type === 'branch.merged');
           recordTree(this.store.repo, this.root, merged?.type === 'branch.merged' ? merged.data.into : here, git.tree);
@@ -437,7 +443,8 @@ export class Memory {
 
   close(): void {
     this.store.lock.release();
-    this.fold.saveSnapshot(true);
+    // The repeat guard of the next hook reads the snapshot alone: a new failed approach is written down now.
+    this.fold.saveSnapshot(true, this.approachesMoved);
   }
 
   /** Raised for callers that want to tell an integrity failure from others. */

@@ -32,6 +32,24 @@ const pre = (dir: string, command: string) =>
   });
 
 describe('repeat guard on PreToolUse', () => {
+  it('a failed approach recorded on a memory whose snapshot is large is seen by the next hook', { timeout: 60_000 }, async () => {
+    const dir = tempProject('gcc-repeat-big-');
+    const m = await Memory.open(dir, { create: true });
+    // Closed branches grow the snapshot past what a closing process rewrites for a few events.
+    for (let i = 0; i < 600; i++) {
+      await m.execute({ type: 'branch', name: `spike-${i}`, purpose: `Spike number ${i} on the parser's error recovery` });
+      await m.execute({ type: 'merge', branch: `spike-${i}`, synthesis: `spike ${i} kept` });
+    }
+    m.close();
+    const cli = await Memory.open(dir);
+    await cli.execute({ type: 'branch', name: 'try-pgroll', purpose: 'Use pgroll for zero-downtime migrations' });
+    await cli.execute({ type: 'abandon', branch: 'try-pgroll', reason: REASON });
+    cli.close();
+    const r = runHook(['--agent', 'claude-code'], pre(dir, 'npm install pgroll && npx pgroll start'), dir);
+    const out = JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext?: string } };
+    expect(out.hookSpecificOutput.additionalContext).toContain(`try-pgroll was abandoned: ${REASON}`);
+  });
+
   it('gctx hook answers a retry with context naming the approach and its reason, and an ordinary call with nothing', async () => {
     const dir = await project();
     for (const agent of ['claude-code', 'codex']) {
