@@ -32,12 +32,18 @@ const pre = (dir: string, command: string) =>
   });
 
 describe('repeat guard on PreToolUse', () => {
-  it('a failed approach recorded on a memory whose snapshot is large is seen by the next hook', { timeout: 60_000 }, async () => {
+  it('a failed approach recorded on a memory whose snapshot is large is seen by the next hook', {
+    timeout: 60_000,
+  }, async () => {
     const dir = tempProject('gcc-repeat-big-');
     const m = await Memory.open(dir, { create: true });
     // Closed branches grow the snapshot past what a closing process rewrites for a few events.
     for (let i = 0; i < 600; i++) {
-      await m.execute({ type: 'branch', name: `spike-${i}`, purpose: `Spike number ${i} on the parser's error recovery` });
+      await m.execute({
+        type: 'branch',
+        name: `spike-${i}`,
+        purpose: `Spike number ${i} on the parser's error recovery`,
+      });
       await m.execute({ type: 'merge', branch: `spike-${i}`, synthesis: `spike ${i} kept` });
     }
     m.close();
