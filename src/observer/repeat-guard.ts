@@ -7,7 +7,7 @@
  * approach's own subject (its branch name and what was tried) weighing most. The answer is
  * context for the agent, never a refusal: a new reason may justify trying again.
  *
- * Pure and in memory: no git, no log read (docs/stale.md gives the suite's rates).
+ * Pure and in memory: no git, no log read (docs/benchmarks.md gives the suite's rates).
  */
 
 /** A failed approach, from an abandoned branch or a recorded ruled-out approach. */

@@ -40,6 +40,7 @@ import { assertNoSymlink, type Layout } from './paths.js';
 import { differences, reconcileJournal, wantsTrim } from './journal-check.js';
 import { LOCAL, listSegments } from './segments.js';
 import { mergeById } from './stream.js';
+import { sleepSync } from '../runtime/sleep.js';
 
 export { LOCAL } from './segments.js';
 export type { CatchUp } from './catch-up.js';
@@ -89,7 +90,13 @@ export class Store implements OpenStore {
     const own = privateDir(layout.root, this.repo);
     this.journal = own ? new Journal(join(own, 'journal')) : null;
     this.ledgerSig = signatureOf(layout.ledger);
-    const ledger = readLedger(layout.ledger);
+    let ledger = readLedger(layout.ledger);
+    // Another process may be rewriting it this instant: damage is what is still there a moment later.
+    for (let i = 0; i < 5 && ledger === null && ledgerDamaged(layout.ledger); i++) {
+      sleepSync(5);
+      this.ledgerSig = signatureOf(layout.ledger);
+      ledger = readLedger(layout.ledger);
+    }
     this.ledgerLost = ledger === null && ledgerDamaged(layout.ledger);
     this.fresh = ledger === null;
     this.ledger = ledger ?? emptyLedger();
