@@ -81,7 +81,7 @@ interface NameVerdict {
 function wordStrength(w: string, previous: string | undefined, envStyle: boolean): Strength | null {
   if (/pass(?:word|wd|phrase|code)/.test(w) || w === 'pass' || (w.endsWith('pwd') && w !== 'oldpwd')) return 'strong';
   // SSHPASS (read by `sshpass -e`), DBPASS, SMTPPASS.
-  if (envStyle && /^(?:ssh|db|my|pg|root|admin|user|smtp|mail|ftp|ldap|redis|vault)pass$/.test(w)) return 'strong';
+  if (/^(?:ssh|db|my|pg|root|admin|user|smtp|mail|ftp|ldap|redis|vault)pass$/.test(w)) return 'strong';
   if (w.includes('secret') && !w.startsWith('secretar')) return 'strong';
   if (w.endsWith('token')) return 'strong';
   if (/(?:api|access|secret|private|account|master|encryption|signing)key$/.test(w)) return 'strong';
@@ -303,7 +303,18 @@ function punctuated(
   return name + sep + REDACTED;
 }
 
+const envAssignment = assignment(true);
+
 export const ASSIGN_RULES: readonly RedactionRule[] = [
+  // csh's `setenv NAME value` and fish's `set -x NAME value` put a space where sh has `=`.
+  rule(
+    'set-variable',
+    'setenv NAME value (csh) and set -x NAME value (fish) with a secret-named NAME',
+    ['setenv', 'set -'],
+    String.raw`((?:setenv|set[ \t]+-[gxUlu]{1,4})[ \t]{1,8})([A-Za-z_][A-Za-z0-9_]{0,95})([ \t]+)(${QUOTED_VALUE}|[^\s"'\x60;&|<>\\]{1,4096})`,
+    (match: string, lead: string, name: string, sep: string, value: string, offset: number, whole: string) =>
+      lead + envAssignment(match.slice(lead.length), name, sep, value, offset + lead.length, whole),
+  ),
   rule(
     'passphrase-line',
     'Two to eight words ending a line after a password or passphrase name and : or = (password: correct horse battery staple)',
@@ -329,7 +340,7 @@ export const ASSIGN_RULES: readonly RedactionRule[] = [
     String.raw`${NAME_START}(?=[A-Z0-9_]{0,96}?(?:PASS|PWD|SECRET|TOKEN|KEY|AUTH|CRED|PAT))([A-Z][A-Z0-9_]{0,95})(=)(${QUOTED_VALUE}|[^\s"'` +
       '`' +
       String.raw`;&|<>\\]{1,4096})`,
-    assignment(true),
+    envAssignment,
   ),
   rule(
     'keyword-assignment',

@@ -81,12 +81,36 @@ function userValue(match: string, flag: string, sep: string, user: string, value
   return isLiteral(value) && !value.includes(REDACTED) ? flag + sep + user + REDACTED : match;
 }
 
+const SECURE_STRING_ARG = new RegExp(
+  String.raw`(?:[ \t]+|(?<=-String:))(-[A-Za-z]{1,16}:?|${QUOTED_VALUE}|[^\s"'$(|;]{1,4096})`,
+  'g',
+);
+
+/**
+ * ConvertTo-SecureString's arguments with the password redacted: the value of `-String`, else
+ * the first positional argument; the switches (`-AsPlainText`, `-Force`) may come anywhere.
+ */
+function secureStringArgs(args: string): string {
+  let named = false;
+  for (const m of args.matchAll(SECURE_STRING_ARG)) {
+    const word = m[1]!;
+    if (/^-String:?$/i.test(word)) named = true;
+    else if (word.startsWith('-')) named = false;
+    else {
+      if (!isLiteral(unquote(word)) || word.includes(REDACTED)) return args;
+      const at = m.index + m[0].length - word.length;
+      return args.slice(0, at) + requote(word) + args.slice(at + word.length);
+    }
+  }
+  return args;
+}
+
 type Spacing = 'attached' | 'spaced' | 'either';
 /** The gap between flag and value, and a lookahead that the value can start there. */
 const SPACING: Record<Spacing, { gap: string; ahead: string }> = {
   attached: { gap: '()', ahead: '(?=[^\\s\\\\]|\\\\(?![nrt]))' },
   spaced: { gap: '([ \\t]+)', ahead: '(?=[ \\t]+[^\\s-])' },
-  either: { gap: '([ \\t]*)', ahead: '(?=[ \\t]*[^\\s-])' },
+  either: { gap: '(=|[ \\t]*)', ahead: '(?=[ \\t]*[^\\s-])' },
 };
 
 function commandFlag(
@@ -221,9 +245,25 @@ export const COMMAND_RULES: readonly RedactionRule[] = [
   ),
   rule(
     'powershell-secure-string',
-    'PowerShell ConvertTo-SecureString "<password>" -AsPlainText: its first argument or -String',
+    'PowerShell ConvertTo-SecureString: its -String or first positional argument, switches in any order',
     ['convertto-securestring'],
-    String.raw`(ConvertTo-SecureString[ \t]+(?:-String[ \t]+)?)(${QUOTED_VALUE}|[^\s"'$(|;]{1,4096})`,
+    String.raw`(ConvertTo-SecureString)((?:(?:[ \t]+|(?<=-String:))(?:-[A-Za-z]{1,16}:?|${QUOTED_VALUE}|[^\s"'$(|;]{1,4096})){1,6})`,
+    (match: string, head: string, args: string) => head + secureStringArgs(args),
+    'i',
+  ),
+  rule(
+    'powershell-piped-secure-string',
+    'PowerShell "<password>" | ConvertTo-SecureString -AsPlainText',
+    ['convertto-securestring'],
+    String.raw`(${QUOTED_VALUE})(?=[ \t]*\|[ \t]*ConvertTo-SecureString)`,
+    (match: string) => (isLiteral(unquote(match)) && !match.includes(REDACTED) ? requote(match) : match),
+    'i',
+  ),
+  rule(
+    'network-credential',
+    '.NET NetworkCredential / PSCredential built from a user and a literal password',
+    ['credential'],
+    String.raw`((?:NetworkCredential\]::new|NetworkCredential|PSCredential)[ \t]{0,4}\([ \t]{0,4}(?:${QUOTED_VALUE}|\$\w{1,64})[ \t]{0,4},[ \t]{0,4})(${QUOTED_VALUE})`,
     (match: string, head: string, value: string) =>
       isLiteral(unquote(value)) && !value.includes(REDACTED) ? head + requote(value) : match,
     'i',

@@ -130,8 +130,33 @@ export function cleanedWithPlaces(text: string): Cleaned {
       places = kept;
     }
   }
-  // Full-width forms (`password：x`, `ＡＰＩ_KEY`) read as their ASCII letters, one for one.
-  const wide = /[\uff01-\uff5e]/g;
-  if (wide.test(clean)) clean = clean.replace(wide, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
-  return { clean, places: places ?? Array.from({ length: clean.length + 1 }, (_, i) => i) };
+  return folded(clean, places ?? Array.from({ length: clean.length + 1 }, (_, i) => i));
+}
+
+/**
+ * What reads as ASCII to the rules, one for one or by whole words: full-width forms
+ * (`ＡＰＩ_KEY`), a colon of East Asian text with the spaces around it (`password ： x`), and the
+ * word for password in Chinese, Japanese and Korean, so the keyword rules see `password:x`.
+ */
+const FOLD = /[\uff01-\uff5e]|[ \t\u3000]{0,4}[：﹕︓][ \t\u3000]{0,4}|パスワード|暗証番号|密码|密碼|口令|비밀번호/g;
+
+function folded(clean: string, places: number[]): Cleaned {
+  if (!/[\uff01-\uff5e\ufe13\ufe55]|パスワード|暗証番号|密[码碼]|口令|비밀번호/.test(clean)) return { clean, places };
+  let out = '';
+  const kept: number[] = [];
+  let from = 0;
+  for (const m of clean.matchAll(FOLD)) {
+    out += clean.slice(from, m.index);
+    for (let i = from; i < m.index; i++) kept.push(places[i]!);
+    const c = m[0];
+    const ascii = c.length === 1 && c >= '\uff01' && c <= '\uff5e' ? String.fromCharCode(c.charCodeAt(0) - 0xfee0) : '';
+    const word = ascii || (/[：﹕︓]/.test(c) ? ':' : 'password');
+    out += word;
+    // Every character of a folded word stands where the whole was: spans around it map back whole.
+    for (let k = 0; k < word.length; k++) kept.push(places[m.index + Math.min(k, c.length - 1)]!);
+    from = m.index + c.length;
+  }
+  out += clean.slice(from);
+  for (let i = from; i <= clean.length; i++) kept.push(places[i]!);
+  return { clean: out, places: kept };
 }

@@ -472,6 +472,22 @@ export const TRUE_POSITIVES: TruePositive[] = [
     '-AsPlainText -Force',
   ]),
   tp('powershell-secure-string', `ConvertTo-SecureString -String '${password}' -AsPlainText -Force`, password),
+  tp('powershell-secure-string', `ConvertTo-SecureString -AsPlainText -Force -String "${password}"`, password, [
+    '-AsPlainText -Force -String',
+  ]),
+  tp('powershell-secure-string', `ConvertTo-SecureString -String:'${password}' -AsPlainText -Force`, password),
+  tp('powershell-secure-string', `ConvertTo-SecureString -AsPlainText "${password}" -Force`, password),
+  tp('powershell-secure-string', `$s = "${password}" | ConvertTo-SecureString -AsPlainText -Force`, password, [
+    '| ConvertTo-SecureString -AsPlainText -Force',
+  ]),
+  tp('powershell-credential', `[System.Net.NetworkCredential]::new('svc', '${password}')`, password, ["'svc'"]),
+  tp('sshpass-env', `$env:SSHPASS = '${password}'; sshpass -e ssh deploy@host`, password, ['sshpass -e']),
+  tp('sshpass-env', `setenv SSHPASS ${password}`, password, ['setenv SSHPASS']),
+  tp('sshpass-env', `set -gx SSHPASS '${password}'`, password, ['set -gx SSHPASS']),
+  tp('full-width-colon', `password ： ${password}`, password, ['password ：']),
+  tp('full-width-colon', `パスワード：${password}`, password, ['パスワード：']),
+  tp('full-width-colon', `数据库密码：${dbPassword}`, dbPassword, ['数据库密码：']),
+  tp('full-width-colon', `비밀번호: ${password}`, password, ['비밀번호']),
   tp(
     'url-encoded',
     `curl "https://api.example.com/login?form=password%3D${encodeURIComponent(password)}%26user%3Dbob"`,
@@ -574,6 +590,7 @@ export const FALSE_POSITIVES: string[] = [
   `// secretlint-disable-next-line\nconst example = 'placeholder';\naws_account_id = 123456789012`,
   `https://example.com/search?q=hello%20world&page=2\nprogress: 100% done (42/42)\nC%3A%5CUsers%5Cbob`,
   `getAuthenticationTokenRefreshHandlerForServiceAccountWithRetries ${gen(HEX, 64)} sha256:${gen(HEX, 64)}`,
-  `注意：パスワードを入力してください\n端口：8080`,
+  `注意：パスワードを入力してください\n端口：8080\nパスワード：\n密码：必填`,
+  `Get-Help ConvertTo-SecureString -Full\n$s = Read-Host -AsSecureString | ConvertFrom-SecureString`,
   `v1.2.3 ^4.17.21 ~2.0.0 >=18 <23\nsha1: da39a3ee5e6b4b0d3255bfef95601890afd80709\nmd5: d41d8cd98f00b204e9800998ecf8427e`,
 ];
