@@ -309,7 +309,6 @@ export const ASSIGN_RULES: readonly RedactionRule[] = [
   // csh's `setenv NAME value` and fish's `set -x NAME value` put a space where sh has `=`.
   rule(
     'set-variable',
-    'setenv NAME value (csh) and set -x NAME value (fish) with a secret-named NAME',
     ['setenv', 'set -'],
     String.raw`((?:setenv|set[ \t]+-[gxUlu]{1,4})[ \t]{1,8})([A-Za-z_][A-Za-z0-9_]{0,95})([ \t]+)(${QUOTED_VALUE}|[^\s"'\x60;&|<>\\]{1,4096})`,
     (match: string, lead: string, name: string, sep: string, value: string, offset: number, whole: string) =>
@@ -317,7 +316,6 @@ export const ASSIGN_RULES: readonly RedactionRule[] = [
   ),
   rule(
     'passphrase-line',
-    'Two to eight words ending a line after a password or passphrase name and : or = (password: correct horse battery staple)',
     ['pass', 'pwd'],
     String.raw`${NAME_START}(?=[A-Za-z0-9_.-]{0,64}?(?:pass|pwd))([A-Za-z0-9_.-]{1,64})([ \t]{0,4}[:=][ \t]{0,8})(${PHRASE_WORD}(?:[ \t]{1,4}${PHRASE_WORD}){1,7})${LINE_END}`,
     passphrase,
@@ -325,7 +323,6 @@ export const ASSIGN_RULES: readonly RedactionRule[] = [
   ),
   rule(
     'keyword-punctuated-value',
-    'A secret-named key whose bare value holds brackets, commas, ; & | < > and runs to the end of its line (SECRET_KEY = Zx9!abc(def)ghi)',
     ['pass', 'pwd', 'secret', 'token', 'key'],
     String.raw`${NAME_START}(?=[A-Za-z0-9_.-]{0,96}?(?:pass|pwd|secret|token|key))([A-Za-z0-9_.-]{1,96})([ \t]{0,4}(?:=(?!=)|:(?![:=]))[ \t]{0,8})([^\s"'\x60\\]{8,256})${LINE_END}`,
     punctuated,
@@ -335,7 +332,6 @@ export const ASSIGN_RULES: readonly RedactionRule[] = [
   // whitespace (commas and brackets included; a password may hold them).
   rule(
     'env-assignment',
-    'NAME=value with a secret-named NAME (PASSWORD, *_TOKEN, *_SECRET, *_API_KEY, *_PAT, PGPASSWORD, …): .env, export, env output, docker -e',
     ['pass', 'pwd', 'secret', 'token', 'key', 'auth', 'cred', 'pat'],
     String.raw`${NAME_START}(?=[A-Z0-9_]{0,96}?(?:PASS|PWD|SECRET|TOKEN|KEY|AUTH|CRED|PAT))([A-Z][A-Z0-9_]{0,95})(=)(${QUOTED_VALUE}|[^\s"'` +
       '`' +
@@ -344,7 +340,6 @@ export const ASSIGN_RULES: readonly RedactionRule[] = [
   ),
   rule(
     'keyword-assignment',
-    'Secret-named keys with a literal value in JSON, YAML, TOML, INI, properties, query strings and code ("api_key": "…", password: …, clientSecret = "…")',
     ['pass', 'pwd', 'secret', 'token', 'key', 'auth', 'cred'],
     String.raw`${NAME_START}(?=[A-Za-z0-9_.-]{0,96}?(?:pass|pwd|secret|token|key|auth|cred))([A-Za-z0-9_.-]{1,96})((?:\\?["'])?\]?[ \t]{0,4}(?::=|=>|\?=|=(?!=)|:(?![:=]))[ \t]{0,8})(${QUOTED_VALUE}|(?:\[REDACTED\]|[^\s"'` +
       '`' +

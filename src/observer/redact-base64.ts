@@ -19,8 +19,8 @@ import { Buffer } from 'node:buffer';
 import { isPrintableAscii } from './redact-context.js';
 import { leadStartingWord, REDACTED } from './redact-rule.js';
 
-export const MIN_BASE64_RUN = 16;
-export const MAX_BASE64_RUN = 8192;
+const MIN_BASE64_RUN = 16;
+const MAX_BASE64_RUN = 8192;
 export const MAX_DECODES = 200;
 const WRAP_WIDTHS = new Set([60, 64, 72, 76]);
 

@@ -115,7 +115,6 @@ const SPACING: Record<Spacing, { gap: string; ahead: string }> = {
 
 function commandFlag(
   name: string,
-  description: string,
   keywords: readonly string[],
   commands: string,
   flag: string,
@@ -123,7 +122,6 @@ function commandFlag(
 ): RedactionRule {
   return rule(
     name,
-    description,
     keywords,
     `(${onCommand(commands, flag, SPACING[spacing].ahead)})${SPACING[spacing].gap}(${VALUE})`,
     flagValue,
@@ -132,7 +130,6 @@ function commandFlag(
 
 function userFlag(
   name: string,
-  description: string,
   keywords: readonly string[],
   commands: string,
   flag: string,
@@ -140,7 +137,6 @@ function userFlag(
 ): RedactionRule {
   return rule(
     name,
-    description,
     keywords,
     `(${onCommand(commands, flag)})(=|[ \\t]*)(\\\\?["']?[^\\s${separator}"'@]{0,256}${separator})([^\\s"'\\\\]{1,4096})`,
     userValue,
@@ -163,16 +159,14 @@ const FLAG_WORDS = [
 export const COMMAND_RULES: readonly RedactionRule[] = [
   commandFlag(
     'mysql-password',
-    'mysql / mysqldump / mariadb … -p<password> (attached only; a bare -p prompts)',
     ['mysql', 'mariadb', 'mycli'],
     'mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlshow|mysqlpump|mysqlsh|mysqlbinlog|mariadb|mariadb-dump|mariadb-admin|mycli',
     '-p',
     'attached',
   ),
-  commandFlag('sshpass-password', 'sshpass -p <password>', ['sshpass'], 'sshpass', '-p', 'either'),
+  commandFlag('sshpass-password', ['sshpass'], 'sshpass', '-p', 'either'),
   commandFlag(
     'registry-login-password',
-    'docker / podman / nerdctl / buildah / skopeo / oras / helm registry login -p <password>',
     ['login'],
     String.raw`(?:docker|podman|nerdctl|buildah|skopeo|oras|finch)[ \t]+login|helm[ \t]+registry[ \t]+login|crane[ \t]+auth[ \t]+login|regctl[ \t]+registry[ \t]+login`,
     '-p',
@@ -180,72 +174,27 @@ export const COMMAND_RULES: readonly RedactionRule[] = [
   ),
   commandFlag(
     'mongo-password',
-    'mongo / mongosh / mongodump … -p <password>',
     ['mongo'],
     'mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|mongostat|mongotop|mongofiles',
     '-p',
     'either',
   ),
-  commandFlag(
-    'redis-cli-password',
-    'redis-cli / valkey-cli -a <password>',
-    ['-cli'],
-    'redis-cli|keydb-cli|valkey-cli',
-    '-a',
-    'spaced',
-  ),
-  commandFlag('zip-password', 'zip / unzip -P <password>', ['zip'], 'zip|unzip|zipcloak', '-P', 'spaced'),
-  commandFlag('7z-password', '7z -p<password>', ['7z'], '7z|7za|7zz|7zr', '-p', 'attached'),
-  commandFlag(
-    'ssh-keygen-passphrase',
-    'ssh-keygen -N / -P <passphrase>',
-    ['ssh-keygen'],
-    'ssh-keygen',
-    '-[NP]',
-    'either',
-  ),
-  commandFlag(
-    'gh-secret-body',
-    'gh secret set … --body / -b <value>',
-    ['secret'],
-    String.raw`gh[ \t]+secret[ \t]+set`,
-    '-b|--body',
-    'spaced',
-  ),
+  commandFlag('redis-cli-password', ['-cli'], 'redis-cli|keydb-cli|valkey-cli', '-a', 'spaced'),
+  commandFlag('zip-password', ['zip'], 'zip|unzip|zipcloak', '-P', 'spaced'),
+  commandFlag('7z-password', ['7z'], '7z|7za|7zz|7zr', '-p', 'attached'),
+  commandFlag('ssh-keygen-passphrase', ['ssh-keygen'], 'ssh-keygen', '-[NP]', 'either'),
+  commandFlag('gh-secret-body', ['secret'], String.raw`gh[ \t]+secret[ \t]+set`, '-b|--body', 'spaced'),
   rule(
     'kubectl-secret-literal',
-    'kubectl / oc create secret … --from-literal=key=<value> (the key is kept)',
     ['--from-literal'],
     `(${onCommand(String.raw`(?:kubectl|oc)[ \t]+create[ \t]+secret`, '--from-literal')}(?:=|[ \\t]+)\\\\?["']?[^\\s="']{1,256}=)()([^\\s"'\\\\]{1,4096})`,
     flagValue,
   ),
-  userFlag(
-    'curl-user-password',
-    'curl / wget -u, --user, --proxy-user user:<password> (the user is kept)',
-    ['curl', 'wget'],
-    'curl|wget|curlie',
-    '-u|--user|--proxy-user|-U|--http-user',
-    ':',
-  ),
-  userFlag(
-    'httpie-auth',
-    'HTTPie / xh -a, --auth user:<password>',
-    ['http', 'xh'],
-    'http|https|xh|xhs',
-    '-a|--auth',
-    ':',
-  ),
-  userFlag(
-    'smbclient-password',
-    'smbclient / rpcclient -U user%<password>',
-    ['smb', 'rpcclient'],
-    'smbclient|rpcclient|smbcacls|smbget|smbmap',
-    '-U|--user',
-    '%',
-  ),
+  userFlag('curl-user-password', ['curl', 'wget'], 'curl|wget|curlie', '-u|--user|--proxy-user|-U|--http-user', ':'),
+  userFlag('httpie-auth', ['http', 'xh'], 'http|https|xh|xhs', '-a|--auth', ':'),
+  userFlag('smbclient-password', ['smb', 'rpcclient'], 'smbclient|rpcclient|smbcacls|smbget|smbmap', '-U|--user', '%'),
   rule(
     'powershell-secure-string',
-    'PowerShell ConvertTo-SecureString: its -String or first positional argument, switches in any order',
     ['convertto-securestring'],
     String.raw`(ConvertTo-SecureString)((?:(?:[ \t]+|(?<=-String:))(?:-[A-Za-z]{1,16}:?|${QUOTED_VALUE}|[^\s"'$(|;]{1,4096})){1,6})`,
     (match: string, head: string, args: string) => head + secureStringArgs(args),
@@ -253,7 +202,6 @@ export const COMMAND_RULES: readonly RedactionRule[] = [
   ),
   rule(
     'powershell-piped-secure-string',
-    'PowerShell "<password>" | ConvertTo-SecureString -AsPlainText',
     ['convertto-securestring'],
     String.raw`(${QUOTED_VALUE})(?=[ \t]*\|[ \t]*ConvertTo-SecureString)`,
     (match: string) => (isLiteral(unquote(match)) && !match.includes(REDACTED) ? requote(match) : match),
@@ -261,7 +209,6 @@ export const COMMAND_RULES: readonly RedactionRule[] = [
   ),
   rule(
     'network-credential',
-    '.NET NetworkCredential / PSCredential built from a user and a literal password',
     ['credential'],
     String.raw`((?:NetworkCredential\]::new|NetworkCredential|PSCredential)[ \t]{0,4}\([ \t]{0,4}(?:${QUOTED_VALUE}|\$\w{1,64})[ \t]{0,4},[ \t]{0,4})(${QUOTED_VALUE})`,
     (match: string, head: string, value: string) =>
@@ -272,7 +219,6 @@ export const COMMAND_RULES: readonly RedactionRule[] = [
   // (-pass pass:x, -passin, -passout) and Go's (-token x).
   rule(
     'secret-flag',
-    'Any command: --password, --passwd, --pass, --passphrase, --token, --api-key, --secret, --client-secret, --*-token, --*-key (api, secret, access, account, private …), -passin/-passout',
     ['pass', 'pwd', 'secret', 'token', 'key', 'credential', 'sas'],
     String.raw`(-(?<=(?:^|[\s"'(\[,=]|\\[nrt])-)-?(?!no-)(?:[A-Za-z0-9]{1,24}[-_.]){0,4}(?:${FLAG_WORDS}))(=|[ \t]+|\\?["'][ \t]{0,4},[ \t]{0,4})(${VALUE})`,
     anyCommandFlagValue,

@@ -39,7 +39,6 @@ export function isPrintableAscii(bytes: Uint8Array): boolean {
 export const BLOCK_RULES: readonly RedactionRule[] = [
   rule(
     'private-key',
-    'PEM private keys of every kind (RSA, EC, DSA, OPENSSH, ENCRYPTED, PGP … BLOCK), multi-line or JSON-escaped, terminated or cut off',
     ['private key'],
     '-----BEGIN([ A-Z0-9]{0,40})PRIVATE KEY( BLOCK)?-----(?:(?!-----END[ A-Z0-9]{0,40}PRIVATE KEY)[\\s\\S])*(?:-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?(?:-----)?|$)',
     `-----BEGIN$1PRIVATE KEY$2----- ${REDACTED} -----END$1PRIVATE KEY$2-----`,
@@ -47,7 +46,6 @@ export const BLOCK_RULES: readonly RedactionRule[] = [
   // PuTTY's .ppk: the public half and the MAC are not secret, the Private-Lines are.
   rule(
     'putty-private-key',
-    'PuTTY .ppk private lines (up to Private-MAC)',
     ['private-lines:'],
     // The line break kept as written: raw, or JSON-escaped in a tool's input.
     '(Private-Lines:[ \\t]{0,4}[0-9]{1,4}(\\r?\\n|(?:\\\\r)?\\\\n))(?:(?!Private-MAC:)[\\s\\S]){1,16384}',
@@ -141,7 +139,6 @@ export const CONTEXT_RULES: readonly RedactionRule[] = [
   // --- URLs -------------------------------------------------------------------------------
   rule(
     'url-credentials',
-    'Passwords in URL userinfo (postgres://app:pw@db, mongodb+srv://, redis://:pw@, https://user:token@github.com), user and host kept',
     ['://'],
     // The password may itself hold '@': the run goes to the last '@' before the path.
     '(:\\/\\/[^\\s:/?#@"\'<>]{0,256}:)([^\\s/?#"\'<>]{1,1024})@',
@@ -149,7 +146,6 @@ export const CONTEXT_RULES: readonly RedactionRule[] = [
   ),
   rule(
     'signed-url-signature',
-    'Signatures and tokens in signed URLs: Azure SAS sig=, X-Amz-Signature, X-Amz-Security-Token, X-Goog-Signature, Signature=',
     ['sig', 'security-token', 'credential='],
     '([?&;](?:sig|signature|X-Amz-Signature|X-Goog-Signature|X-Amz-Security-Token|X-Goog-Credential)=)(?!\\[REDACTED\\])[^\\s&#"\'<>;]{8,4096}',
     `$1${REDACTED}`,
@@ -157,14 +153,12 @@ export const CONTEXT_RULES: readonly RedactionRule[] = [
   ),
   rule(
     'webhook-url',
-    'Slack, Discord and Microsoft Teams incoming-webhook URLs (the path is the credential; the host is kept)',
     ['hooks.slack.com', '/api/webhooks/', 'webhook.office.com'],
     '(hooks\\.slack\\.com\\/(?:services|workflows|triggers)\\/|discord(?:app)?\\.com\\/api\\/webhooks\\/[0-9]{1,30}\\/|\\.webhook\\.office\\.com\\/webhookb2\\/)(?!\\[REDACTED\\])[^\\s"\'<>]{20,1024}',
     `$1${REDACTED}`,
   ),
   rule(
     'connection-string',
-    'Connection-string secrets: AccountKey=, SharedAccessKey=, SharedAccessSignature= (Azure), Password=/Pwd= between semicolons (ADO.NET, ODBC)',
     ['accountkey', 'sharedaccess', 'password', 'pwd'],
     '((?:^|[;"\'\\s])[ \\t]{0,4}(?:AccountKey|SharedAccessKey|SharedAccessSignature|Password|Pwd)[ \\t]{0,4}=[ \\t]{0,4})(?!\\[REDACTED\\])([^;"\'\\n\\r\\s`][^;"\'\\n\\r`]{0,4095})',
     connectionString,
@@ -176,7 +170,6 @@ export const CONTEXT_RULES: readonly RedactionRule[] = [
   // their `sha512-` prefix is attached.
   rule(
     'azure-storage-key-shape',
-    'A bare 88-character base64 value ending in == (Azure storage account keys as the CLI prints them)',
     ['=='],
     String.raw`[A-Za-z0-9+/](?<=(?:^|[\s"'=:]|\\[nrt])[A-Za-z0-9+/])[A-Za-z0-9+/]{85}==(?![A-Za-z0-9+/=])`,
   ),
@@ -184,24 +177,15 @@ export const CONTEXT_RULES: readonly RedactionRule[] = [
   // --- HTTP -------------------------------------------------------------------------------
   rule(
     'authorization-header',
-    'Authorization / Proxy-Authorization header values (any scheme; the scheme is kept), in HTTP dumps, curl -H, JSON and code',
     ['authorization'],
     `(${word('(?:Proxy-)?Authorization')}\\\\?["'\`]?[ \\t]{0,8}[:=][ \\t]{0,8}\\\\?["'\`]?)(?:(${AUTH_SCHEMES})([ \\t]+))?([^\\n\\r"'\`\\\\]{1,4096})`,
     (match: string, head: string, scheme: string | undefined, space: string | undefined, value: string) =>
       authorizationHeader(match, head, scheme === undefined ? undefined : `${scheme}${space ?? ''}`, value),
     'i',
   ),
-  rule(
-    'bearer-token',
-    'Bearer tokens anywhere (Bearer <token>)',
-    ['bearer'],
-    '(' + word('Bearer') + '[ \\t]+)([A-Za-z0-9._~+/=-]{8,4096})',
-    bearer,
-    'i',
-  ),
+  rule('bearer-token', ['bearer'], '(' + word('Bearer') + '[ \\t]+)([A-Za-z0-9._~+/=-]{8,4096})', bearer, 'i'),
   rule(
     'basic-credentials',
-    'Basic credentials anywhere (Basic <base64 user:password>)',
     ['basic'],
     // The run may not be followed by more base64 letters, but may be by '=': whether a match
     // succeeds must not change when a later rule rewrites what follows it (idempotence).
@@ -210,7 +194,6 @@ export const CONTEXT_RULES: readonly RedactionRule[] = [
   ),
   rule(
     'cookie-header',
-    'Cookie and Set-Cookie header values (cookie names and attributes kept)',
     ['cookie'],
     '(' + word('(?:Set-)?Cookie') + '\\\\?["\']?[ \\t]{0,4}:[ \\t]{0,8}\\\\?["\']?)([^\\n\\r"\'\\\\]{1,4096})',
     cookieHeader,
@@ -229,7 +212,6 @@ export const FILE_RULES: readonly RedactionRule[] = [
   // `machine` that starts the entry, so "log in with password …" in prose is left alone.
   rule(
     'netrc-password',
-    '.netrc / _netrc password after machine (and login/account)',
     ['machine'],
     // Separators may be JSON-escaped (`\n`) when the file was printed inside a tool's output.
     String.raw`(password(?<=(?:^|[^\\A-Za-z0-9_]|\\[nrt])machine(?:[ \t\r\n]|\\[nrt]){1,64}[^\s\\]{1,256}(?:[ \t\r\n]|\\[nrt]){1,64}(?:(?:login|account)(?:[ \t\r\n]|\\[nrt]){1,64}[^\s\\]{1,256}(?:[ \t\r\n]|\\[nrt]){1,64}){0,2}password)[ \t]+)((?:[^\s\\]|\\(?![nrt])){1,4096})`,
@@ -238,7 +220,6 @@ export const FILE_RULES: readonly RedactionRule[] = [
   // ~/.docker/config.json and Kubernetes .dockerconfigjson: "auth" is base64 user:password.
   rule(
     'docker-config-auth',
-    'Docker config.json "auth", "identitytoken", "registrytoken" values',
     ['auth', 'identitytoken', 'registrytoken'],
     String.raw`(\\?"(?:auth|identitytoken|registrytoken)\\?"[ \t]{0,4}:[ \t]{0,4}\\?")(?!\[REDACTED\])[^"\\\n]{4,4096}`,
     `$1${REDACTED}`,
@@ -246,14 +227,12 @@ export const FILE_RULES: readonly RedactionRule[] = [
   // `npm config set //host/:_authToken <token>` puts a space where the file has `=`.
   rule(
     'npmrc-auth',
-    '.npmrc _auth= (base64 user:password) and _authToken= or, from npm config set, a space',
     ['_auth'],
     String.raw`(${leadStartingWord('_auth')}(?:Token)?[ \t]{0,4}=[ \t]{0,4}|_authToken[ \t]+(?=[^\s"']{8}))(?!\[REDACTED\])[^\s"']{1,4096}`,
     `$1${REDACTED}`,
   ),
   rule(
     'php-define-secret',
-    "PHP define('DB_PASSWORD' / '*_KEY' / '*_SALT' / '*_TOKEN' …, '<value>') (wp-config.php)",
     ['define('],
     String.raw`(${word('define')}\([ \t]{0,4}(['"])[A-Za-z0-9_]{0,64}(?:PASSWORD|PASS|PWD|SECRET|TOKEN|KEY|SALT|AUTH)[A-Za-z0-9_]{0,64}\2[ \t]{0,4},[ \t]{0,4})(['"])([^'"\n]{1,4096})`,
     (match: string, head: string, _q: string, quote: string, value: string) => quotedValue(match, head, quote, value),
@@ -261,7 +240,6 @@ export const FILE_RULES: readonly RedactionRule[] = [
   ),
   rule(
     'xml-secret',
-    'XML secrets: <add key="…Password|Secret|Token|ApiKey…" value="…"/> (NuGet.config, web.config) and <password>…</password> elements (Maven settings.xml)',
     ['<add', '</'],
     String.raw`(<add[ \t]+key=\\?(["'])[^"'\\\n]{0,64}(?:password|secret|token|apikey|api_key|api-key)[^"'\\\n]{0,64}\\?\2[ \t]+value=)(\\?["'])([^"'\\\n]{1,4096})` +
       String.raw`|(<((?:[A-Za-z0-9_.-]{0,32}[_.-])?(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|client[_-]?secret|private[_-]?key|access[_-]?key|secret[_-]?key))>)([^<\n]{1,4096})(?=<\/\6>)`,

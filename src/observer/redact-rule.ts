@@ -19,8 +19,6 @@ export type Replacement = string | Replacer;
 export interface RedactionRule {
   /** Stable id, used in docs and tests. */
   readonly name: string;
-  /** One line: what the rule matches. */
-  readonly description: string;
   /**
    * Lowercase literals of which every match contains at least one. The rule is only run when
    * the lowercased text contains one of them, so the many rules cost a substring search each on
@@ -56,13 +54,12 @@ export function leadStartingWord(lead: string, chars = 'A-Za-z0-9'): string {
 /** Build a rule; `source` is compiled with the `g` flag plus `flags`. */
 export function rule(
   name: string,
-  description: string,
   keywords: readonly string[],
   source: string,
   replace: Replacement = REDACTED,
   flags = '',
 ): RedactionRule {
-  return { name, description, keywords, pattern: new RegExp(source, `g${flags}`), replace };
+  return { name, keywords, pattern: new RegExp(source, `g${flags}`), replace };
 }
 
 /**

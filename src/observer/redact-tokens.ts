@@ -82,54 +82,38 @@ export const TOKEN_RULES: readonly RedactionRule[] = [
   // key-id rule alone would leave the secret next to a redacted id.
   rule(
     'aws-credential-pair',
-    'AWS access key id followed by its secret (CSV, table or line)',
     ['akia', 'asia'],
     `${leadStartingWord('AKIA|ASIA')}[A-Z0-9]{16}[ \\t]{0,4}[,:|;\\t ][ \\t]{0,4}[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])`,
   ),
   // `aws configure set` puts a space where files put `=`.
   rule(
     'aws-secret-access-key',
-    'AWS secret access key after its name, = : or space separated',
     ['secret'],
     '((?:aws_?)?secret_?access_?key|aws_?secret_?key)(\\\\?["\']?[ \\t]{0,4}(?:[:=]|[ \\t])[ \\t]{0,8}\\\\?["\']?)[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])',
     `$1$2${REDACTED}`,
     'i',
   ),
   ...SHAPES.map(([name, lead, body]) => {
-    const description = `${name.replace(/-/g, ' ')} (${lead.replace(/\\/g, '')} …)`;
-    return rule(name, description, keywords(lead), leadStartingWord(lead) + body);
+    return rule(name, keywords(lead), leadStartingWord(lead) + body);
   }),
   rule(
     'azure-ad-client-secret',
-    'Azure AD (Entra) client secrets: 3 chars, a digit, Q~, 31-34 more',
     ['q~'],
     leadStartingWord('[A-Za-z0-9_~.]', 'A-Za-z0-9_~.-') +
       '[A-Za-z0-9_~.]{2}[0-9]Q~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])',
   ),
   rule(
     'terraform-cloud-token',
-    'Terraform Cloud API tokens (….atlasv1.…)',
     ['.atlasv1.'],
     `${leadStartingWord('[A-Za-z0-9]')}[A-Za-z0-9]{13}\\.atlasv1\\.[0-9A-Za-z_=-]{60,255}`,
   ),
-  rule(
-    'mailchimp-key',
-    'Mailchimp API keys (32 hex + -us<dc>)',
-    ['-us'],
-    `${leadStartingWord('[a-f0-9]')}[a-f0-9]{31}-us[0-9]{1,2}(?![A-Za-z0-9])`,
-  ),
+  rule('mailchimp-key', ['-us'], `${leadStartingWord('[a-f0-9]')}[a-f0-9]{31}-us[0-9]{1,2}(?![A-Za-z0-9])`),
   rule(
     'discord-bot-token',
-    'Discord bot tokens (base64 bot id . timestamp . HMAC)',
     ['.'],
     leadStartingWord('[MNO]', '0-9A-Za-z_-') +
       '[0-9A-Za-z_-]{23,27}\\.[0-9A-Za-z_-]{6,7}\\.[0-9A-Za-z_-]{27,40}(?![0-9A-Za-z_-])',
     discordToken,
   ),
-  rule(
-    'telegram-bot-token',
-    'Telegram bot tokens (<bot id>:AA + 33)',
-    [':aa'],
-    '(?<![0-9])[0-9]{6,12}:AA[0-9A-Za-z_-]{30,255}',
-  ),
+  rule('telegram-bot-token', [':aa'], '(?<![0-9])[0-9]{6,12}:AA[0-9A-Za-z_-]{30,255}'),
 ];
