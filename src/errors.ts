@@ -134,7 +134,8 @@ export const fieldSays = {
   /** `kind`: text, a number, a whole number, true or false, a list, … */
   notA: (field: string, kind: string) => `${field} must be ${kind}`,
   oneOf: (field: string, values: readonly unknown[], got?: unknown) =>
-    `${field} must be one of ${values.map(String).join(', ')}${typeof got === 'string' ? `, not ${JSON.stringify(got)}` : ''}`,
+    `${field} must be one ` +
+    `of ${values.map(String).join(', ')}${typeof got === 'string' ? `, not ${JSON.stringify(got)}` : ''}`,
   atLeast: (field: string, min: number | bigint) => `${field} must be ${min} or more`,
   longer: (field: string, max: number | bigint) => `${field} is longer than ${max} characters`,
 };

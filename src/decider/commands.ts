@@ -26,18 +26,3 @@ export type Command =
   | { type: 'record-prompt'; text: string; host: string }
   /** A host session's lifecycle signals; the session machine decides what is logged. */
   | { type: 'session'; signals: SessionSignal[]; host: string };
-
-export type CommandType = Command['type'];
-export const COMMAND_TYPES: readonly CommandType[] = [
-  'commit',
-  'branch',
-  'switch',
-  'merge',
-  'abandon',
-  'roadmap',
-  'log',
-  'record-tool',
-  'record-prompt',
-  'config',
-  'session',
-];

@@ -13,18 +13,29 @@ export interface Constraint {
 }
 
 /** Words that make a sentence of a prompt a standing instruction. */
-const BINDING =
-  /\b(?:must(?:n't| not)?|never|do not|don't|does not|doesn't|cannot|can't|frozen|freeze|only|always|no new|not allowed|forbidden)\b/i;
+const BINDING = new RegExp(
+  String.raw`\b(?:must(?:n't| not)?|never|do not|don't|does not|doesn't|cannot|can't|frozen|freeze|only` +
+    String.raw`|always|no new|not allowed|forbidden)\b`,
+  'i',
+);
 /** Words that lift an earlier instruction. */
-const LIFTING =
-  /\b(?:no longer|not frozen any ?more|unfrozen|unfreeze|lifted|is lifted|you (?:may|can) now|feel free to|ignore (?:what i said|my earlier)|scratch that|forget (?:what i said|that))\b/i;
+const LIFTING = new RegExp(
+  String.raw`\b(?:no longer|not frozen any ?more|unfrozen|unfreeze|lifted|is lifted|you (?:may|can) now` +
+    String.raw`|feel free to|ignore (?:what i said|my earlier)|scratch that|forget (?:what i said|` +
+    String.raw`that))\b`,
+  'i',
+);
 const SENTENCE_MAX = 240;
 /** At most this many instructions read from one prompt: a long prompt is a task, not a rulebook. */
 const PER_PROMPT = 3;
 const STOP = new Set(
-  'must mustn never always only frozen freeze keep avoid allowed forbidden cannot dont does doesnt with from that this these those there their they them your yours have been will would should could into onto upon about after before when while what which where then than also just like make sure please more less very each every some other again still even here'.split(
-    ' ',
-  ),
+  (
+    'must mustn never always only frozen freeze keep avoid allowed forbidden cannot dont does ' +
+    'doesnt with from that this these those there their they them your yours have been will ' +
+    'would should could into onto upon about after before when while what which where then ' +
+    'than also just like make sure please more less very each every some other again still ' +
+    'even here'
+  ).split(' '),
 );
 
 /** The sentences of a prompt that bind the work, each clipped; none for a plain request. */

@@ -34,7 +34,10 @@ function said(s: MemoryState, e: BranchMachineEvent & GccEvent, code: RejectCode
   if (e.type === 'branch.created')
     return `creates branch ${q(e.data.name)}, which exists (${life(e.data.name)}): ignored, the first creation stands`;
   if (e.type === 'commit.recorded')
-    return `commits on branch ${q(e.branch)}, ${life(e.branch)} already: counted on it, the branch stays ${life(e.branch)}`;
+    return (
+      `commits on branch ${q(e.branch)}, ${life(e.branch)} already: counted on it, the branch ` +
+      `stays ${life(e.branch)}`
+    );
   const name = e.data.branch;
   const verb = e.type === 'branch.merged' ? 'merges' : 'abandons';
   switch (code) {

@@ -110,7 +110,11 @@ function previousOf(b: BranchInfo | undefined): string {
   const older = b.commits - b.recent.length;
   const list = b.recent.map((c) => `${c.label} ${c.title}`).join('; ');
   const last = b.last ? titleOf(b.last.contribution, 200) : '';
-  return `${b.commits} earlier commit${b.commits === 1 ? '' : 's'}${older > 0 ? ` (${older} not listed)` : ''}: ${list}.${last ? ` Last: ${last}` : ''}`;
+  return (
+    `${b.commits} earlier ` +
+    `commit${b.commits === 1 ? '' : 's'}${older > 0 ? ` (${older} not listed)` : ''}: ${list}` +
+    `.${last ? ` Last: ${last}` : ''}`
+  );
 }
 
 /** Files of several sources by path; the first source that counted a path's lines wins its counts. */
@@ -221,7 +225,8 @@ function rejection(r: BranchRejected, state: MemoryState): GccError {
       return gccError(
         'E_BRANCH_CLOSED',
         `branch "${b}" is closed: it takes no more commits, merges or switches`,
-        `read it with \`gctx context --branch ${b}\`; work on an open branch (\`gctx switch ${MAIN}\`) or start one (\`gctx branch <name> --purpose "…"\`)`,
+        `read it with \`gctx context --branch ${b}\`; work on an open branch (\`gctx ` +
+          `switch ${MAIN}\`) or start one (\`gctx branch <name> --purpose "…"\`)`,
       );
     case 'E_MERGE_SELF':
       return gccError(
@@ -378,7 +383,8 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
       const tried = [
         `Purpose: ${src.purpose}`,
         ...src.hypotheses.map((h) => `Hypothesis: ${h}`),
-        `${src.commits} commit(s)${src.recent.length ? `: ${src.recent.map((c) => `${c.label} ${c.title}`).join('; ')}` : ''}`,
+        `${src.commits} commit` +
+          `(s)${src.recent.length ? `: ${src.recent.map((c) => `${c.label} ${c.title}`).join('; ')}` : ''}`,
       ].join('\n');
       const files = mergeFiles(
         Object.entries(state.files)
@@ -436,7 +442,8 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
       const tried = [
         `Purpose: ${src.purpose}`,
         ...src.hypotheses.map((h) => `Hypothesis: ${h}`),
-        `${src.commits} commit(s)${src.recent.length ? `: ${src.recent.map((c) => `${c.label} ${c.title}`).join('; ')}` : ''}`,
+        `${src.commits} commit` +
+          `(s)${src.recent.length ? `: ${src.recent.map((c) => `${c.label} ${c.title}`).join('; ')}` : ''}`,
       ].join('\n');
       const label = labelOf(lastLabel(target) + 1);
       const title = normalizeLine(`Abandon ${cmd.branch}: ${titleOf(reason)}`).slice(0, 120);

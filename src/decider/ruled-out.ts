@@ -19,23 +19,43 @@ const WHY_MAX = 200;
 const PER_TEXT = 6;
 
 /** The verbs of a failed attempt, after what was attempted. */
-const VERDICT =
-  /^(?<what>.+?)[\s,:;—–-]*(?:\bbut\s+)?(?:\b(?:it|this|that)\s+)?\b(?<verb>did(?: not|n't) (?:help|work|fix (?:it|the \w+)|change anything)|does(?: not|n't) (?:help|work)|made no difference|makes no difference|(?:had|has|showed) no effect|(?:was|is)(?: not|n't) the (?:cause|culprit|problem|issue|reason)|(?:was|is|turned out to be|proved) a dead end|(?:was|is|were|got|has been) ruled out|still (?:fail(?:s|ed|ing)?|flak(?:y|es))|failed to help)\b(?<rest>.*)$/i;
+const VERDICT = new RegExp(
+  String.raw`^(?<what>.+?)[\s,:;—–-]*(?:\bbut\s+)?(?:\b(?:it|this|that)\s+)?\b(?<verb>did(?: not|n't) ` +
+    String.raw`(?:help|work|fix (?:it|the \w+)|change anything)|does(?: not|n't) (?:help|work)|` +
+    String.raw`made no difference|makes no difference|(?:had|has|showed) no effect|(?:was|is)(?: not|` +
+    String.raw`n't) the (?:cause|culprit|problem|issue|reason)|(?:was|is|turned out to be|` +
+    String.raw`proved) a dead end|(?:was|is|were|got|has been) ruled out|still (?:fail(?:s|ed|ing)?|flak` +
+    String.raw`(?:y|es))|failed to help)\b(?<rest>.*)$`,
+  'i',
+);
 /** "ruled out timing (still 3/20)", "ruled out X: reason", "ruled out X because reason". */
-const RULED_OUT =
-  /^(?:we\s+|also\s+|then\s+|and\s+)*ruled out\s+(?<what>.+?)(?:\s*\((?<paren>[^)]*)\)\s*$|\s*(?::|—|–| - )\s*(?<colon>.+)$|\s+(?:because|since|as)\s+(?<because>.+)$|$)/i;
+const RULED_OUT = new RegExp(
+  String.raw`^(?:we\s+|also\s+|then\s+|and\s+)*ruled out\s+(?<what>.+?)(?:\s*\((?<paren>[^)]*)\)\s*$` +
+    String.raw`|\s*(?::|—|–| - )\s*(?<colon>.+)$|\s+(?:because|since|as)\s+(?<because>.+)$|$)`,
+  'i',
+);
 /** "dead end: X", "not the cause: X". */
 const LEADING = /^(?<verb>dead end|not the cause|no effect|did not help|didn't help)\s*(?::|—|–| - )\s*(?<what>.+)$/i;
 /** "reverted X because Y": a revert counts only with its reason. */
-const REVERTED =
-  /^(?:we\s+|then\s+|and\s+)*(?:reverted\s+(?<what>.+?)|(?<what2>.+?)\s+(?:was|were|got) reverted)\s*(?:\bbecause\b|\bsince\b|:|—|–| - |\(|,\s*as\b)\s*(?<why>.+?)\)?$/i;
+const REVERTED = new RegExp(
+  String.raw`^(?:we\s+|then\s+|and\s+)*(?:reverted\s+(?<what>.+?)|(?<what2>.+?)\s+(?:was|were|` +
+    String.raw`got) reverted)\s*(?:\bbecause\b|\bsince\b|:|—|–| - |\(|,\s*as\b)\s*(?<why>.+?)\)?$`,
+  'i',
+);
 /** A subject that names no approach: the sentence before said it. */
-const NO_SUBJECT =
-  /^(?:it|this|that|these|those|which|they|there|nothing|none|the (?:test|tests|build|suite|ci|job|run|bug|issue|problem|flake))$/i;
+const NO_SUBJECT = new RegExp(
+  String.raw`^(?:it|this|that|these|those|which|they|there|nothing|none|the (?:test|tests|build|suite|` +
+    String.raw`ci|job|run|bug|issue|problem|flake))$`,
+  'i',
+);
 /** Only a state report, not an attempt, unless an attempt leads the clause. */
 const STATE_VERB = /^still\b|^(?:had|has|showed) no effect$/i;
-const ATTEMPT =
-  /^(?:we\s+)?(?:tried|trying|with|after|adding|added|bumping|bumped|raising|raised|increasing|increased|switching|switched|using|disabling|disabled|pinning|pinned|moving|moved|changing|changed|setting|replacing|retrying|running)\b/i;
+const ATTEMPT = new RegExp(
+  String.raw`^(?:we\s+)?(?:tried|trying|with|after|adding|added|bumping|bumped|raising|raised|` +
+    String.raw`increasing|increased|switching|switched|using|disabling|disabled|pinning|pinned|moving|` +
+    String.raw`moved|changing|changed|setting|replacing|retrying|running)\b`,
+  'i',
+);
 /** "no effect on behaviour" is what a refactor wants, not a failure. */
 const HARMLESS =
   /^\s*on\s+(?:the\s+)?(?:behaviou?r|output|results?|semantics|users|(?:public\s+)?api|callers|performance)\b/i;

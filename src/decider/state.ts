@@ -336,7 +336,11 @@ export function driftText(state: MemoryState, d: Drift, pinned: boolean): string
   if (!d.late.length) return `${closed}; now on ${d.to}.`;
   const labels = d.late.map((c) => `${displayLabel(b, c.label, c.id)} "${c.title.slice(0, 80)}"`).join(', ');
   const first = d.late[0]!;
-  return `${closed} without its later commits ${labels}; now on ${d.to}. Read them (\`gctx context --commit ${d.from}@${displayLabel(b, first.label, first.id)}\`) and commit what still matters here.`;
+  return (
+    `${closed} without its later commits ${labels}; now on ${d.to}. Read them (\`gctx context ` +
+    `--commit ${d.from}@${displayLabel(b, first.label, first.id)}\`) and commit what still ` +
+    `matters here.`
+  );
 }
 
 /** The highest label number a branch carries. */

@@ -115,7 +115,8 @@ class Drawing {
     const root = earlier > 0 ? `${earlier} earlier commit${earlier === 1 ? '' : 's'}` : 'init';
     if (earlier > 0)
       this.push(
-        `  %% the last ${drawn === 1 ? 'commit' : `${drawn} commits`} of ${drawn + earlier} ${drawn === 1 ? 'is' : 'are'} drawn`,
+        `  %% the last ${drawn === 1 ? 'commit' : `${drawn} commits`} ` +
+          `of ${drawn + earlier} ${drawn === 1 ? 'is' : 'are'} drawn`,
       );
     this.push(`  commit id: "${root}"`);
     this.heads = new Map([[MAIN, root]]);

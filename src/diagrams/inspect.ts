@@ -201,7 +201,8 @@ export function websocketInspector(url: string): InspectorHandle {
       stopped = true;
       drained?.();
       process.stderr.write(
-        'gctx: GCC_INSPECT is set but @statelyai/inspect is not installed: `npm install @statelyai/inspect` turns live inspection on (docs/machines.md)\n',
+        'gctx: GCC_INSPECT is set but @statelyai/inspect is not installed: `npm install ' +
+          '@statelyai/inspect` turns live inspection on (docs/machines.md)\n',
       );
     });
 

@@ -56,7 +56,8 @@ export function assertEntrySize(events: readonly Pick<GccEvent, 'branch' | 'type
     if (bytes > MAX_ENTRY_BYTES) {
       throw gccError(
         'E_INVALID_ARGUMENT',
-        `this ${ev.type} would take ${(bytes / 1024 / 1024).toFixed(1)} MiB of the log; an entry is at most ${MAX_ENTRY_BYTES / 1024 / 1024} MiB`,
+        `this ${ev.type} would take ${(bytes / 1024 / 1024).toFixed(1)} MiB of the log; an entry ` +
+          `is at most ${MAX_ENTRY_BYTES / 1024 / 1024} MiB`,
         'summarize the text (the log keeps what matters, not whole outputs), or record fewer files',
       );
     }

@@ -57,7 +57,8 @@ function decode(buf: Buffer, start: number, end: number): string {
 
 /** How to get past a damaged entry: git first, else salvage with the loss on record. */
 const REPAIR =
-  'restore the file from git (`git checkout -- <file>`), or run `gctx doctor --repair`: what still reads is kept and the loss recorded';
+  'restore the file from git (`git checkout -- <file>`), or run `gctx doctor --repair`: what ' +
+  'still reads is kept and the loss recorded';
 /** Text that is not an entry: git's copy, or the text moved out. */
 const STRAY = 'restore the file from git, or move the stray text out of it: only gctx writes memory logs';
 /**
@@ -65,18 +66,22 @@ const STRAY = 'restore the file from git, or move the stray text out of it: only
  * again.
  */
 const CRLF_FIX =
-  "run `gctx doctor --repair`: it restores the file as git holds it, and gctx has told git (in .git/info/attributes) not to convert the memory's segments again";
+  'run `gctx doctor --repair`: it restores the file as git holds it, and gctx has told git ' +
+  "(in .git/info/attributes) not to convert the memory's segments again";
 const CR = 0x0d;
 /** An event this gctx cannot read may come from a newer one: repairing would drop it. */
 const UPGRADE =
-  'if a newer gctx wrote it, upgrade (`npm install -g git-context-controller@latest`) and do not repair: `gctx doctor --repair` drops what this version cannot read. Otherwise restore the file from git (`git checkout -- <file>`)';
+  'if a newer gctx wrote it, upgrade (`npm install -g git-context-controller@latest`) and do ' +
+  'not repair: `gctx doctor --repair` drops what this version cannot read. Otherwise restore ' +
+  'the file from git (`git checkout -- <file>`)';
 
 /** The fixes above for a log git holds no copy of (the open segment before its first commit, the local log). */
 const WITHOUT_GIT: [string, string][] = [
   [REPAIR, 'run `gctx doctor --repair`: what still reads is kept and the loss recorded'],
   [
     STRAY,
-    'move the stray text out of it (only gctx writes memory logs), or run `gctx doctor --repair`: it keeps the file aside and every event that reads',
+    'move the stray text out of it (only gctx writes memory logs), or run `gctx doctor ' +
+      '--repair`: it keeps the file aside and every event that reads',
   ],
   [
     UPGRADE,
@@ -145,7 +150,8 @@ export class EntryParser {
           // An entry longer than any gctx writes is refused, torn or not, rather than read to its end.
           if (view.length - pos > MAX_ENTRY_READ) {
             throw this.corrupt(
-              `log entry runs past ${MAX_ENTRY_READ / 1024 / 1024} MiB without its end (gctx writes at most ${MAX_ENTRY_BYTES / 1024 / 1024} MiB an entry)`,
+              `log entry runs past ${MAX_ENTRY_READ / 1024 / 1024} MiB without its end (gctx writes at ` +
+                `most ${MAX_ENTRY_BYTES / 1024 / 1024} MiB an entry)`,
               REPAIR,
               base + pos,
             );

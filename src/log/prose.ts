@@ -123,9 +123,15 @@ export function summaryLine(e: GccEvent): string {
     case 'ota.logged':
       return oneLine([e.data.observation, e.data.thought, e.data.action].filter((x) => x.trim()).join(' — '), 300);
     case 'tool.recorded':
-      return `${e.data.isError ? 'Failed: ' : ''}${oneLine(e.data.input ? `${e.data.tool} ${e.data.input}` : e.data.tool, 300)}`;
+      return (
+        (e.data.isError ? 'Failed: ' : '') + oneLine(e.data.input ? `${e.data.tool} ${e.data.input}` : e.data.tool, 300)
+      );
     case 'memory.repaired':
-      return `Repaired ${flatText(e.data.segment)}: ${e.data.lost} ${e.data.lost === 1 ? 'event' : 'events'} lost, ${e.data.kept} kept (${oneLine(e.data.reason, 200)})`;
+      return (
+        `Repaired ${flatText(e.data.segment)}: ${e.data.lost}` +
+        ` ${e.data.lost === 1 ? 'event' : 'events'} lost, ${e.data.kept} kept ` +
+        `(${oneLine(e.data.reason, 200)})`
+      );
     case 'session.started':
       return `Session started (${flatText(e.data.reason)}) in ${flatText(e.data.host)}`;
     case 'session.compacted':

@@ -25,7 +25,10 @@ export type ReadinessEvent = { type: 'SESSION_HOOK_RAN' } | { type: 'TOOLS_READY
 
 export function readinessNotice(missing: readonly Missing[], capMs: number): string {
   const what = missing.includes('sessionHook') ? 'the session hook had not run' : 'the memory tools had not appeared';
-  return `GCC memory may not be callable yet: after ${capMs} ms ${what}. If a memory tool is missing or fails, run /reload.`;
+  return (
+    `GCC memory may not be callable yet: after ${capMs} ms ${what}. If a memory tool is ` +
+    `missing or fails, run /reload.`
+  );
 }
 
 function defineReadinessMachine() {

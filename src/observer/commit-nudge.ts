@@ -23,8 +23,11 @@ export function commitNudge(before: PendingWork, after: PendingWork, config: Con
     (after.files.length > 6 ? `, +${after.files.length - 6} more` : '');
   const where = branch ? ` on memory branch "${branch}"` : '';
   return (
-    `[gcc] ${after.edits} ${after.edits === 1 ? 'edit' : 'edits'} and ${after.turns} ${after.turns === 1 ? 'tool call' : 'tool calls'} since the last memory commit${where}` +
+    `[gcc] ${after.edits} ${after.edits === 1 ? 'edit' : 'edits'} ` +
+    `and ${after.turns} ${after.turns === 1 ? 'tool call' : 'tool calls'} since the last ` +
+    `memory commit${where}` +
     (files ? ` (files: ${files})` : '') +
-    '. If this is a coherent step, record it with the memory commit tool (gcc_commit, mcp__gcc__commit or `gctx commit`): one or two sentences on what changed and why.'
+    ('. If this is a coherent step, record it with the memory commit tool (gcc_commit, ' +
+      'mcp__gcc__commit or `gctx commit`): one or two sentences on what changed and why.')
   );
 }

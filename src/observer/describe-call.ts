@@ -38,8 +38,10 @@ export function describeInput(
       return `${path(input.file_path)}${range}`;
     }
     case 'Grep':
-    case 'Glob':
-      return `${typeof input.pattern === 'string' ? JSON.stringify(input.pattern) : ''}${input.path ? ` in ${path(input.path)}` : ''}`;
+    case 'Glob': {
+      const pattern = typeof input.pattern === 'string' ? JSON.stringify(input.pattern) : '';
+      return `${pattern}${input.path ? ` in ${path(input.path)}` : ''}`;
+    }
     default:
       try {
         return local(JSON.stringify(input));
@@ -67,11 +69,17 @@ export function projectPath(path: string, cwd: string, root: string): string {
 }
 
 /** What marks a line as the verdict of a failing call: a failed test's id, an error's head, an exit code. */
-const VERDICT =
-  /^(FAILED|ERROR)\b|^(FAIL|✗|✕|×|●)\s|\bFAIL:|\berror( TS\d+|\[[A-Z]?\d+\])?:|^\w*(Error|Exception)\b|\bpanicked at\b|\b(exit(ed)? (code|status)|exited with)\b|^npm ERR!|\b\d+ (failed|errors?)\b/i;
+const VERDICT = new RegExp(
+  String.raw`^(FAILED|ERROR)\b|^(FAIL|✗|✕|×|●)\s|\bFAIL:|\berror( TS\d+|\[[A-Z]?\d+\])?:|^\w*(Error|` +
+    String.raw`Exception)\b|\bpanicked at\b|\b(exit(ed)? (code|status)|exited with)\b|^npm ERR!|\b\d+ ` +
+    String.raw`(failed|errors?)\b`,
+  'i',
+);
 /** Lines that say where and why: assertions, pytest's `E` lines, a traceback's frames, a diff's two sides. */
-const DETAIL =
-  /^E\s|\bassert(ion)?\b|^\s*(Expected|Received|expected|actual|got)\b|^\s*at\s|Traceback|^\s*File "|\.\w+:\d+(:\d+)?\b/;
+const DETAIL = new RegExp(
+  String.raw`^E\s|\bassert(ion)?\b|^\s*(Expected|Received|expected|actual|got)\b|^\s*at\s|Traceback|` +
+    String.raw`^\s*File "|\.\w+:\d+(:\d+)?\b`,
+);
 /** Progress and rulers: dots and percentages of a test run, lines of `=`/`-`/`_` with or without a heading. */
 const NOISE =
   /^[\s.sxXFE]*(\[\s*\d+%\])?\s*$|^\s*[=\-_*~#]{4,}.*[=\-_*~#]{4,}\s*$|^\s*[=\-_*~#]{4,}\s*$|^\s*\d+%\s*[|█▏▎▍▌▋▊▉ ]*$/;

@@ -79,8 +79,11 @@ const DASH = /^\p{Pd}$/u;
  * other characters, or a slash; `gcc`, separators, `memory` as a whole word; a closing bracket
  * after it. Spaces anywhere in it. Not `gcc-memory_`: that is the neutral form.
  */
-const TOKEN =
-  /(?:(<|&lt;?|&#0*60;?|&#x0*3c;?)((?:\s*[^a-z0-9<>&\s]){0,8}?\s*)|(\/)\s*)?gcc[^a-z0-9<>]*?memory(?![a-z0-9_])((?:\s*[^a-z0-9<>\s]{0,8}?\s*>)?)/g;
+const TOKEN = new RegExp(
+  String.raw`(?:(<|&lt;?|&#0*60;?|&#x0*3c;?)((?:\s*[^a-z0-9<>&\s]){0,8}?\s*)|` +
+    String.raw`(\/)\s*)?gcc[^a-z0-9<>]*?memory(?![a-z0-9_])((?:\s*[^a-z0-9<>\s]{0,8}?\s*>)?)`,
+  'g',
+);
 
 /** What one character looks like, folded: '' for an invisible one. */
 const folds = new Map<number, string>();
@@ -227,7 +230,8 @@ export function neutralizeTags(text: string): string {
     const start = from ? from[m.index]! : m.index;
     const endAt = m.index + whole.length - 1;
     const end = to ? to[endAt]! : endAt + 1;
-    out += `${text.slice(last, start)}${bracket ? '<' : ''}${slash || between?.includes('/') ? '/' : ''}${TAG}_${close ? '>' : ''}`;
+    const tag = `${bracket ? '<' : ''}${slash || between?.includes('/') ? '/' : ''}${TAG}_${close ? '>' : ''}`;
+    out += text.slice(last, start) + tag;
     last = end;
   }
   return last === 0 ? text : out + text.slice(last);

@@ -230,13 +230,16 @@ export async function recordCheckpoint(memory: HookMemory, env: HookEnvelope): P
     );
   const work = pending(memory, env.session);
   const files = work?.files.length
-    ? `; files in flight: ${work.files.slice(0, 8).join(', ')}${work.files.length > 8 ? `, +${work.files.length - 8} more` : ''}`
+    ? `; files in flight: ${work.files.slice(0, 8).join(', ')}` +
+      (work.files.length > 8 ? `, +${work.files.length - 8} more` : '')
     : '';
   if (!cp.said?.trim() && !files) return;
   await memory.execute(
     {
       type: 'log',
-      observation: `Checkpoint before a compaction${work?.turns ? ` (${work.turns} step${work.turns === 1 ? '' : 's'} since the last commit${files})` : ''}`,
+      observation:
+        `Checkpoint before a compactio` +
+        `n${work?.turns ? ` (${work.turns} step${work.turns === 1 ? '' : 's'} since the last commit${files})` : ''}`,
       thought: cp.said?.trim() ? clean(cp.said, SAID_LIMIT) : '',
       action: '',
     },

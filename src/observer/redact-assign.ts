@@ -36,32 +36,41 @@ import {
 
 /** Qualifiers that make a following `key` a secret (`api_key`, `clientKey`, `SIGNING_KEY`). */
 const KEY_QUALIFIERS = new Set(
-  'api access secret private account master encryption signing client app auth license subscription consumer shared service admin sas deploy ssh jwt hmac webhook bot integration'.split(
-    ' ',
-  ),
+  (
+    'api access secret private account master encryption signing client app auth license ' +
+    'subscription consumer shared service admin sas deploy ssh jwt hmac webhook bot integration'
+  ).split(' '),
 );
 /** Env names ending in _KEY that are not secrets. */
 const NON_SECRET_KEY_QUALIFIERS = new Set(
-  'primary foreign sort partition cache public pub gpg pgp hash lookup index map group object s3 idempotency routing storage session'.split(
-    ' ',
-  ),
+  (
+    'primary foreign sort partition cache public pub gpg pgp hash lookup index map group ' +
+    'object s3 idempotency routing storage session'
+  ).split(' '),
 );
 /** Words after the secret word that make the name metadata, not a secret. */
 const METADATA_WORDS = new Set(
   (
-    'file files path paths dir directory url uri urls endpoint host hostname port name names id ids type types length len size count limit ' +
-    'budget min max ttl expiry expires expiration expire exp lifetime timeout field fields label placeholder hint prompt policy policies rules ' +
-    'regex pattern required enabled disabled header param mode format version ref arn location provider source strength validation visible ' +
-    'reset changed updated created at rotation kind class validator input error errors message msg schema help text description title env var ' +
-    'prefix suffix store manager generator algorithm alg method methods scope scopes audience issuer usage encoding mask masked column ' +
+    'file files path paths dir directory url uri urls endpoint host hostname port name names ' +
+    'id ids type types length len size count limit ' +
+    ('budget min max ttl expiry expires expiration expire exp lifetime timeout field fields ' +
+      'label placeholder hint prompt policy policies rules ') +
+    ('regex pattern required enabled disabled header param mode format version ref arn location ' +
+      'provider source strength validation visible ') +
+    ('reset changed updated created at rotation kind class validator input error errors message ' +
+      'msg schema help text description title env var ') +
+    ('prefix suffix store manager generator algorithm alg method methods scope scopes audience ' +
+      'issuer usage encoding mask masked column ') +
     'scheme schemes strategy strategies flow flows level config options settings plan plans model models sentinel'
   ).split(' '),
 );
 /** Bare words that are code or config keywords, never a secret's literal value. */
 const CODE_WORDS = new Set(
   (
-    'null nil none undefined true false yes no on off string str number int integer bool boolean bytes any unknown object optional required ' +
-    'void await new this self function class lambda async yield typeof return not and or env sensitive hidden masked redacted omitted value flag list text'
+    'null nil none undefined true false yes no on off string str number int integer bool ' +
+    'boolean bytes any unknown object optional required ' +
+    ('void await new this self function class lambda async yield typeof return not and or env ' +
+      'sensitive hidden masked redacted omitted value flag list text')
   ).split(' '),
 );
 
@@ -161,9 +170,10 @@ function secretWordOf(name: string): string {
 
 /** A member read: `smallR.commit.median`, `req.body.password`, `opts?.token`, `Config::KEY`, `this.#field`. */
 function isMemberRead(v: string): boolean {
-  return /^(?:this\.#[A-Za-z_$][\w$]*|[A-Za-z_$][\w$]*(?:\?\.|\.|::|->)[A-Za-z_$][\w$]*)(?:(?:\?\.|\.|::|->)[A-Za-z_$][\w$]*)*$/.test(
-    v,
-  );
+  return new RegExp(
+    String.raw`^(?:this\.#[A-Za-z_$][\w$]*|[A-Za-z_$][\w$]*(?:\?\.|\.|::|->)[A-Za-z_$][\w$]*)(?:(?:\?\.` +
+      String.raw`|\.|::|->)[A-Za-z_$][\w$]*)*$`,
+  ).test(v);
 }
 
 /** An expression: a name or member read followed by an operator (`apiKey??null`, `a.b===c`, `opts?x:y`). */
@@ -310,21 +320,24 @@ export const ASSIGN_RULES: readonly RedactionRule[] = [
   rule(
     'set-variable',
     ['setenv', 'set -'],
-    String.raw`((?:setenv|set[ \t]+-[gxUlu]{1,4})[ \t]{1,8})([A-Za-z_][A-Za-z0-9_]{0,95})([ \t]+)(${QUOTED_VALUE}|[^\s"'\x60;&|<>\\]{1,4096})`,
+    String.raw`((?:setenv|set[ \t]+-[gxUlu]{1,4})[ \t]{1,8})([A-Za-z_][A-Za-z0-9_]{0,95})([ \t]+)` +
+      String.raw`(${QUOTED_VALUE}|[^\s"'\x60;&|<>\\]{1,4096})`,
     (match: string, lead: string, name: string, sep: string, value: string, offset: number, whole: string) =>
       lead + envAssignment(match.slice(lead.length), name, sep, value, offset + lead.length, whole),
   ),
   rule(
     'passphrase-line',
     ['pass', 'pwd'],
-    String.raw`${NAME_START}(?=[A-Za-z0-9_.-]{0,64}?(?:pass|pwd))([A-Za-z0-9_.-]{1,64})([ \t]{0,4}[:=][ \t]{0,8})(${PHRASE_WORD}(?:[ \t]{1,4}${PHRASE_WORD}){1,7})${LINE_END}`,
+    String.raw`${NAME_START}(?=[A-Za-z0-9_.-]{0,64}?(?:pass|pwd))([A-Za-z0-9_.-]{1,64})` +
+      String.raw`([ \t]{0,4}[:=][ \t]{0,8})(${PHRASE_WORD}(?:[ \t]{1,4}${PHRASE_WORD}){1,7})${LINE_END}`,
     passphrase,
     'i',
   ),
   rule(
     'keyword-punctuated-value',
     ['pass', 'pwd', 'secret', 'token', 'key'],
-    String.raw`${NAME_START}(?=[A-Za-z0-9_.-]{0,96}?(?:pass|pwd|secret|token|key))([A-Za-z0-9_.-]{1,96})([ \t]{0,4}(?:=(?!=)|:(?![:=]))[ \t]{0,8})([^\s"'\x60\\]{8,256})${LINE_END}`,
+    String.raw`${NAME_START}(?=[A-Za-z0-9_.-]{0,96}?(?:pass|pwd|secret|token|key))([A-Za-z0-9_.-]{1,96})` +
+      String.raw`([ \t]{0,4}(?:=(?!=)|:(?![:=]))[ \t]{0,8})([^\s"'\x60\\]{8,256})${LINE_END}`,
     punctuated,
     'i',
   ),
@@ -333,7 +346,8 @@ export const ASSIGN_RULES: readonly RedactionRule[] = [
   rule(
     'env-assignment',
     ['pass', 'pwd', 'secret', 'token', 'key', 'auth', 'cred', 'pat'],
-    String.raw`${NAME_START}(?=[A-Z0-9_]{0,96}?(?:PASS|PWD|SECRET|TOKEN|KEY|AUTH|CRED|PAT))([A-Z][A-Z0-9_]{0,95})(=)(${QUOTED_VALUE}|[^\s"'` +
+    String.raw`${NAME_START}(?=[A-Z0-9_]{0,96}?(?:PASS|PWD|SECRET|TOKEN|KEY|AUTH|CRED|PAT))` +
+      String.raw`([A-Z][A-Z0-9_]{0,95})(=)(${QUOTED_VALUE}|[^\s"'` +
       '`' +
       String.raw`;&|<>\\]{1,4096})`,
     envAssignment,
@@ -341,7 +355,9 @@ export const ASSIGN_RULES: readonly RedactionRule[] = [
   rule(
     'keyword-assignment',
     ['pass', 'pwd', 'secret', 'token', 'key', 'auth', 'cred'],
-    String.raw`${NAME_START}(?=[A-Za-z0-9_.-]{0,96}?(?:pass|pwd|secret|token|key|auth|cred))([A-Za-z0-9_.-]{1,96})((?:\\?["'])?\]?[ \t]{0,4}(?::=|=>|\?=|=(?!=)|:(?![:=]))[ \t]{0,8})(${QUOTED_VALUE}|(?:\[REDACTED\]|[^\s"'` +
+    String.raw`${NAME_START}(?=[A-Za-z0-9_.-]{0,96}?(?:pass|pwd|secret|token|key|auth|cred))` +
+      String.raw`([A-Za-z0-9_.-]{1,96})((?:\\?["'])?\]?[ \t]{0,4}(?::=|=>|\?=|=(?!=)|:(?![:=]))[ \t]{0,8})` +
+      String.raw`(${QUOTED_VALUE}|(?:\[REDACTED\]|[^\s"'` +
       '`' +
       String.raw`,;&|<>(){}\[\]\\]){1,4096})`,
     assignment(false),

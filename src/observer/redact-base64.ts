@@ -29,11 +29,15 @@ const WRAP_WIDTHS = new Set([60, 64, 72, 76]);
  * 4-character quanta with their padding, as an encoder writes it (`QQ==`), so a stray word on
  * the next line is not glued on.
  */
-const TAIL =
-  /(?:\r?\n|(?:\\r)?\\n)[ \t]{0,16}((?:[A-Za-z0-9+/_-]{4}){0,18}(?:[A-Za-z0-9+/_-]{4}|[A-Za-z0-9+/_-]{3}=|[A-Za-z0-9+/_-]{2}==))(?![A-Za-z0-9+/=_-])/y;
+const TAIL = new RegExp(
+  String.raw`(?:\r?\n|(?:\\r)?\\n)[ \t]{0,16}((?:[A-Za-z0-9+/_-]{4}){0,18}(?:[A-Za-z0-9+/_-]{4}` +
+    String.raw`|[A-Za-z0-9+/_-]{3}=|[A-Za-z0-9+/_-]{2}==))(?![A-Za-z0-9+/=_-])`,
+  'y',
+);
 
 const RUN = new RegExp(
-  `${leadStartingWord('[A-Za-z0-9+/_-]', 'A-Za-z0-9+/_-')}[A-Za-z0-9+/_-]{${MIN_BASE64_RUN - 1},${MAX_BASE64_RUN - 1}}={0,2}(?![A-Za-z0-9+/=_-])`,
+  `${leadStartingWord('[A-Za-z0-9+/_-]', 'A-Za-z0-9+/_-')}[A-Za-z0-9+/_-]` +
+    `{${MIN_BASE64_RUN - 1},${MAX_BASE64_RUN - 1}}={0,2}(?![A-Za-z0-9+/=_-])`,
   'g',
 );
 

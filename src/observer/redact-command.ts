@@ -34,14 +34,18 @@ const VALUE = `${QUOTED_VALUE}|(?:[^\\s"'\`;&|<>\\\\]|\\\\(?![nrt"])){1,4096}`;
  */
 function onCommand(commands: string, flag: string, ahead = ''): string {
   const start = String.raw`(?:^|[\s;&|(` + '`' + String.raw`"'/]|\\[nrt])`;
-  return String.raw`(?:${flag})${ahead}(?<=${start}(?:${commands})[ \t](?:(?:[^\n|;&]|\\\r?\n){0,512}[ \t])?(?:${flag}))`;
+  return (
+    String.raw`(?:${flag})${ahead}(?<=${start}(?:${commands})[ \t](?:(?:[^\n|;&]|\\\r?\n){0,512}[ \t])?` +
+    String.raw`(?:${flag}))`
+  );
 }
 
 /** Words that follow a flag in prose ("pass --token or --password to …"), never a password. */
 const PROSE_WORDS = new Set(
-  'a an and are as at be by can flag flags for from if in instead is it must not of on option options or parameter should switch that the this to value when which will with'.split(
-    ' ',
-  ),
+  (
+    'a an and are as at be by can flag flags for from if in instead is it must not of on ' +
+    'option options or parameter should switch that the this to value when which will with'
+  ).split(' '),
 );
 
 /** Redact a flag's value, keeping its quotes; spaced values that are the next flag are left. */
@@ -138,7 +142,8 @@ function userFlag(
   return rule(
     name,
     keywords,
-    `(${onCommand(commands, flag)})(=|[ \\t]*)(\\\\?["']?[^\\s${separator}"'@]{0,256}${separator})([^\\s"'\\\\]{1,4096})`,
+    `(${onCommand(commands, flag)})(=|[ \\t]*)` +
+      `(\\\\?["']?[^\\s${separator}"'@]{0,256}${separator})([^\\s"'\\\\]{1,4096})`,
     userValue,
   );
 }
@@ -151,7 +156,8 @@ const FLAG_WORDS = [
   'token',
   'apikey',
   'api-?key',
-  '(?:secret|access|account|private|master|client|storage|encryption|signing|auth|app|license|subscription|admin|sas|deploy|bot)[-_]?key',
+  '(?:secret|access|account|private|master|client|storage|encryption|signing|auth|app|license' +
+    '|subscription|admin|sas|deploy|bot)[-_]?key',
   'credentials?',
   'sas',
 ].join('|');
@@ -160,7 +166,8 @@ export const COMMAND_RULES: readonly RedactionRule[] = [
   commandFlag(
     'mysql-password',
     ['mysql', 'mariadb', 'mycli'],
-    'mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlshow|mysqlpump|mysqlsh|mysqlbinlog|mariadb|mariadb-dump|mariadb-admin|mycli',
+    'mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlshow|mysqlpump|mysqlsh|mysqlbinlog' +
+      '|mariadb|mariadb-dump|mariadb-admin|mycli',
     '-p',
     'attached',
   ),
@@ -168,7 +175,8 @@ export const COMMAND_RULES: readonly RedactionRule[] = [
   commandFlag(
     'registry-login-password',
     ['login'],
-    String.raw`(?:docker|podman|nerdctl|buildah|skopeo|oras|finch)[ \t]+login|helm[ \t]+registry[ \t]+login|crane[ \t]+auth[ \t]+login|regctl[ \t]+registry[ \t]+login`,
+    String.raw`(?:docker|podman|nerdctl|buildah|skopeo|oras|finch)[ \t]+login|` +
+      String.raw`helm[ \t]+registry[ \t]+login|crane[ \t]+auth[ \t]+login|regctl[ \t]+registry[ \t]+login`,
     '-p',
     'either',
   ),
@@ -187,7 +195,8 @@ export const COMMAND_RULES: readonly RedactionRule[] = [
   rule(
     'kubectl-secret-literal',
     ['--from-literal'],
-    `(${onCommand(String.raw`(?:kubectl|oc)[ \t]+create[ \t]+secret`, '--from-literal')}(?:=|[ \\t]+)\\\\?["']?[^\\s="']{1,256}=)()([^\\s"'\\\\]{1,4096})`,
+    `(${onCommand(String.raw`(?:kubectl|oc)[ \t]+create[ \t]+secret`, '--from-literal')}(?:=` +
+      `|[ \\t]+)\\\\?["']?[^\\s="']{1,256}=)()([^\\s"'\\\\]{1,4096})`,
     flagValue,
   ),
   userFlag('curl-user-password', ['curl', 'wget'], 'curl|wget|curlie', '-u|--user|--proxy-user|-U|--http-user', ':'),
@@ -196,7 +205,8 @@ export const COMMAND_RULES: readonly RedactionRule[] = [
   rule(
     'powershell-secure-string',
     ['convertto-securestring'],
-    String.raw`(ConvertTo-SecureString)((?:(?:[ \t]+|(?<=-String:))(?:-[A-Za-z]{1,16}:?|${QUOTED_VALUE}|[^\s"'$(|;]{1,4096})){1,6})`,
+    String.raw`(ConvertTo-SecureString)((?:(?:[ \t]+|(?<=-String:))(?:-[A-Za-z]{1,16}:?|${QUOTED_VALUE}|` +
+      String.raw`[^\s"'$(|;]{1,4096})){1,6})`,
     (match: string, head: string, args: string) => head + secureStringArgs(args),
     'i',
   ),
@@ -210,7 +220,8 @@ export const COMMAND_RULES: readonly RedactionRule[] = [
   rule(
     'network-credential',
     ['credential'],
-    String.raw`((?:NetworkCredential\]::new|NetworkCredential|PSCredential)[ \t]{0,4}\([ \t]{0,4}(?:${QUOTED_VALUE}|\$\w{1,64})[ \t]{0,4},[ \t]{0,4})(${QUOTED_VALUE})`,
+    String.raw`((?:NetworkCredential\]::new|NetworkCredential|PSCredential)[ \t]{0,4}\([ \t]{0,4}` +
+      String.raw`(?:${QUOTED_VALUE}|\$\w{1,64})[ \t]{0,4},[ \t]{0,4})(${QUOTED_VALUE})`,
     (match: string, head: string, value: string) =>
       isLiteral(unquote(value)) && !value.includes(REDACTED) ? head + requote(value) : match,
     'i',
@@ -220,7 +231,8 @@ export const COMMAND_RULES: readonly RedactionRule[] = [
   rule(
     'secret-flag',
     ['pass', 'pwd', 'secret', 'token', 'key', 'credential', 'sas'],
-    String.raw`(-(?<=(?:^|[\s"'(\[,=]|\\[nrt])-)-?(?!no-)(?:[A-Za-z0-9]{1,24}[-_.]){0,4}(?:${FLAG_WORDS}))(=|[ \t]+|\\?["'][ \t]{0,4},[ \t]{0,4})(${VALUE})`,
+    String.raw`(-(?<=(?:^|[\s"'(\[,=]|\\[nrt])-)-?(?!no-)(?:[A-Za-z0-9]{1,24}[-_.]){0,4}` +
+      String.raw`(?:${FLAG_WORDS}))(=|[ \t]+|\\?["'][ \t]{0,4},[ \t]{0,4})(${VALUE})`,
     anyCommandFlagValue,
     'i',
   ),

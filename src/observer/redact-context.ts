@@ -40,7 +40,8 @@ export const BLOCK_RULES: readonly RedactionRule[] = [
   rule(
     'private-key',
     ['private key'],
-    '-----BEGIN([ A-Z0-9]{0,40})PRIVATE KEY( BLOCK)?-----(?:(?!-----END[ A-Z0-9]{0,40}PRIVATE KEY)[\\s\\S])*(?:-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?(?:-----)?|$)',
+    '-----BEGIN([ A-Z0-9]{0,40})PRIVATE KEY( BLOCK)?-----(?:(?!-----END[ A-Z0-9]{0,40}PRIVATE ' +
+      'KEY)[\\s\\S])*(?:-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?(?:-----)?|$)',
     `-----BEGIN$1PRIVATE KEY$2----- ${REDACTED} -----END$1PRIVATE KEY$2-----`,
   ),
   // PuTTY's .ppk: the public half and the MAC are not secret, the Private-Lines are.
@@ -147,20 +148,24 @@ export const CONTEXT_RULES: readonly RedactionRule[] = [
   rule(
     'signed-url-signature',
     ['sig', 'security-token', 'credential='],
-    '([?&;](?:sig|signature|X-Amz-Signature|X-Goog-Signature|X-Amz-Security-Token|X-Goog-Credential)=)(?!\\[REDACTED\\])[^\\s&#"\'<>;]{8,4096}',
+    '([?&;](?:sig|signature|X-Amz-Signature|X-Goog-Signature|X-Amz-Security-Token' +
+      '|X-Goog-Credential)=)(?!\\[REDACTED\\])[^\\s&#"\'<>;]{8,4096}',
     `$1${REDACTED}`,
     'i',
   ),
   rule(
     'webhook-url',
     ['hooks.slack.com', '/api/webhooks/', 'webhook.office.com'],
-    '(hooks\\.slack\\.com\\/(?:services|workflows|triggers)\\/|discord(?:app)?\\.com\\/api\\/webhooks\\/[0-9]{1,30}\\/|\\.webhook\\.office\\.com\\/webhookb2\\/)(?!\\[REDACTED\\])[^\\s"\'<>]{20,1024}',
+    '(hooks\\.slack\\.com\\/(?:services|workflows|triggers)\\/|discord' +
+      '(?:app)?\\.com\\/api\\/webhooks\\/[0-9]{1,30}\\/|\\.webhook\\.office\\.com\\/webhookb2\\/)' +
+      '(?!\\[REDACTED\\])[^\\s"\'<>]{20,1024}',
     `$1${REDACTED}`,
   ),
   rule(
     'connection-string',
     ['accountkey', 'sharedaccess', 'password', 'pwd'],
-    '((?:^|[;"\'\\s])[ \\t]{0,4}(?:AccountKey|SharedAccessKey|SharedAccessSignature|Password|Pwd)[ \\t]{0,4}=[ \\t]{0,4})(?!\\[REDACTED\\])([^;"\'\\n\\r\\s`][^;"\'\\n\\r`]{0,4095})',
+    '((?:^|[;"\'\\s])[ \\t]{0,4}(?:AccountKey|SharedAccessKey|SharedAccessSignature|Password' +
+      '|Pwd)[ \\t]{0,4}=[ \\t]{0,4})(?!\\[REDACTED\\])([^;"\'\\n\\r\\s`][^;"\'\\n\\r`]{0,4095})',
     connectionString,
     'i',
   ),
@@ -178,7 +183,8 @@ export const CONTEXT_RULES: readonly RedactionRule[] = [
   rule(
     'authorization-header',
     ['authorization'],
-    `(${word('(?:Proxy-)?Authorization')}\\\\?["'\`]?[ \\t]{0,8}[:=][ \\t]{0,8}\\\\?["'\`]?)(?:(${AUTH_SCHEMES})([ \\t]+))?([^\\n\\r"'\`\\\\]{1,4096})`,
+    `(${word('(?:Proxy-)?Authorization')}\\\\?["'\`]?[ \\t]{0,8}[:=][ \\t]{0,8}\\\\?["'\`]?)(?:` +
+      `(${AUTH_SCHEMES})([ \\t]+))?([^\\n\\r"'\`\\\\]{1,4096})`,
     (match: string, head: string, scheme: string | undefined, space: string | undefined, value: string) =>
       authorizationHeader(match, head, scheme === undefined ? undefined : `${scheme}${space ?? ''}`, value),
     'i',
@@ -214,7 +220,9 @@ export const FILE_RULES: readonly RedactionRule[] = [
     'netrc-password',
     ['machine'],
     // Separators may be JSON-escaped (`\n`) when the file was printed inside a tool's output.
-    String.raw`(password(?<=(?:^|[^\\A-Za-z0-9_]|\\[nrt])machine(?:[ \t\r\n]|\\[nrt]){1,64}[^\s\\]{1,256}(?:[ \t\r\n]|\\[nrt]){1,64}(?:(?:login|account)(?:[ \t\r\n]|\\[nrt]){1,64}[^\s\\]{1,256}(?:[ \t\r\n]|\\[nrt]){1,64}){0,2}password)[ \t]+)((?:[^\s\\]|\\(?![nrt])){1,4096})`,
+    String.raw`(password(?<=(?:^|[^\\A-Za-z0-9_]|\\[nrt])machine(?:[ \t\r\n]|\\[nrt]){1,64}[^\s\\]{1,256}` +
+      String.raw`(?:[ \t\r\n]|\\[nrt]){1,64}(?:(?:login|account)(?:[ \t\r\n]|\\[nrt]){1,64}[^\s\\]{1,256}` +
+      String.raw`(?:[ \t\r\n]|\\[nrt]){1,64}){0,2}password)[ \t]+)((?:[^\s\\]|\\(?![nrt])){1,4096})`,
     (match: string, head: string, value: string) => (isLiteral(value) ? head + REDACTED : match),
   ),
   // ~/.docker/config.json and Kubernetes .dockerconfigjson: "auth" is base64 user:password.
@@ -228,21 +236,26 @@ export const FILE_RULES: readonly RedactionRule[] = [
   rule(
     'npmrc-auth',
     ['_auth'],
-    String.raw`(${leadStartingWord('_auth')}(?:Token)?[ \t]{0,4}=[ \t]{0,4}|_authToken[ \t]+(?=[^\s"']{8}))(?!\[REDACTED\])[^\s"']{1,4096}`,
+    String.raw`(${leadStartingWord('_auth')}(?:Token)?[ \t]{0,4}=[ \t]{0,4}|_authToken[ \t]+` +
+      String.raw`(?=[^\s"']{8}))(?!\[REDACTED\])[^\s"']{1,4096}`,
     `$1${REDACTED}`,
   ),
   rule(
     'php-define-secret',
     ['define('],
-    String.raw`(${word('define')}\([ \t]{0,4}(['"])[A-Za-z0-9_]{0,64}(?:PASSWORD|PASS|PWD|SECRET|TOKEN|KEY|SALT|AUTH)[A-Za-z0-9_]{0,64}\2[ \t]{0,4},[ \t]{0,4})(['"])([^'"\n]{1,4096})`,
+    String.raw`(${word('define')}\([ \t]{0,4}(['"])[A-Za-z0-9_]{0,64}(?:PASSWORD|PASS|PWD|SECRET|TOKEN|` +
+      String.raw`KEY|SALT|AUTH)[A-Za-z0-9_]{0,64}\2[ \t]{0,4},[ \t]{0,4})(['"])([^'"\n]{1,4096})`,
     (match: string, head: string, _q: string, quote: string, value: string) => quotedValue(match, head, quote, value),
     'i',
   ),
   rule(
     'xml-secret',
     ['<add', '</'],
-    String.raw`(<add[ \t]+key=\\?(["'])[^"'\\\n]{0,64}(?:password|secret|token|apikey|api_key|api-key)[^"'\\\n]{0,64}\\?\2[ \t]+value=)(\\?["'])([^"'\\\n]{1,4096})` +
-      String.raw`|(<((?:[A-Za-z0-9_.-]{0,32}[_.-])?(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|client[_-]?secret|private[_-]?key|access[_-]?key|secret[_-]?key))>)([^<\n]{1,4096})(?=<\/\6>)`,
+    String.raw`(<add[ \t]+key=\\?(["'])[^"'\\\n]{0,64}(?:password|secret|token|apikey|api_key|` +
+      String.raw`api-key)[^"'\\\n]{0,64}\\?\2[ \t]+value=)(\\?["'])([^"'\\\n]{1,4096})` +
+      (String.raw`|(<((?:[A-Za-z0-9_.-]{0,32}[_.-])?(?:password|passwd|passphrase|secret|token|api[_-]?key|` +
+        String.raw`apikey|client[_-]?secret|private[_-]?key|access[_-]?key|secret[_-]?key))>)([^<\n]{1,4096})` +
+        String.raw`(?=<\/\6>)`),
     (
       match: string,
       addHead?: string,

@@ -21,17 +21,27 @@
  * the pass is linear in the input.
  */
 
+/** Invisible characters that may split a word, and the introducers of escape sequences. */
+const INVISIBLE =
+  String.raw`\u001b\u0090\u0098\u009b\u009d\u009e\u009f\u00ad\u061c\u180e\u200b\u200e\u200f` +
+  String.raw`\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff`;
 /** Escape sequences, left-over introducers and invisible characters, as raw characters. */
-const RAW =
-  /(?:\u001b\[|\u009b)[0-?]{0,64}[ -/]{0,16}[@-~]|(?:\u001b[\]PX^_]|[\u0090\u0098\u009d\u009e\u009f])[^\u0007\u001b\u009c]{0,4096}(?:\u0007|\u001b\\|\u009c)|\u001b[ -/]{0,16}[0-~]|[\u001b\u0090\u0098\u009b\u009d\u009e\u009f\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
-const HAS_RAW =
-  /[\u001b\u0090\u0098\u009b\u009d\u009e\u009f\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
+const RAW = new RegExp(
+  String.raw`(?:\u001b\[|\u009b)[0-?]{0,64}[ -/]{0,16}[@-~]|(?:\u001b[\]PX^_]` +
+    String.raw`|[\u0090\u0098\u009d\u009e\u009f])[^\u0007\u001b\u009c]{0,4096}(?:\u0007|\u001b\\|\u009c)` +
+    String.raw`|\u001b[ -/]{0,16}[0-~]` +
+    `|[${INVISIBLE}]`,
+  'g',
+);
+const HAS_RAW = new RegExp(`[${INVISIBLE}]`);
 
 /**
  * What follows a JSON-escaped ESC in a sequence: a CSI; an OSC, DCS, SOS, PM or APC up to its
  * BEL or ST (escaped too); or one character, a backslash being escaped as `\\`.
  */
-const ESCAPED_REST = String.raw`\[[0-?]{0,64}[ -/]{0,16}[@-~]|[\]PX^_][^\\\n]{0,4096}(?:\\u0007|\\u001b\\\\)|[ -/]{0,16}(?:\\\\|[0-\[\]-~])`;
+const ESCAPED_REST =
+  String.raw`\[[0-?]{0,64}[ -/]{0,16}[@-~]|[\]PX^_][^\\\n]{0,4096}(?:\\u0007|\\u001b\\\\)|[ -/]{0,16}` +
+  String.raw`(?:\\\\|[0-\[\]-~])`;
 /** A JSON-escaped ESC, with the rest of its sequence when one follows. */
 const ESCAPED = new RegExp(String.raw`\\u001b(?:${ESCAPED_REST})?`, 'gi');
 const ESCAPED_TAIL = new RegExp(ESCAPED_REST, 'iy');

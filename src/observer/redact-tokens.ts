@@ -89,7 +89,8 @@ export const TOKEN_RULES: readonly RedactionRule[] = [
   rule(
     'aws-secret-access-key',
     ['secret'],
-    '((?:aws_?)?secret_?access_?key|aws_?secret_?key)(\\\\?["\']?[ \\t]{0,4}(?:[:=]|[ \\t])[ \\t]{0,8}\\\\?["\']?)[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])',
+    '((?:aws_?)?secret_?access_?key|aws_?secret_?key)(\\\\?["\']?[ \\t]{0,4}(?:[:=]' +
+      '|[ \\t])[ \\t]{0,8}\\\\?["\']?)[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])',
     `$1$2${REDACTED}`,
     'i',
   ),
