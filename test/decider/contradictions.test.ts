@@ -201,7 +201,8 @@ describe('gctx verify on forged contradictory events', () => {
       ),
       expect.stringMatching(
         new RegExp(
-          `^warning: ${rel}: event 3 \\(branch\\.merged, [^)]+\\) merges branch "ghost", which no earlier event creates: ignored`,
+          `^warning: ${rel}: event 3 \\(branch\\.merged, [^)]+\\) merges branch "ghost", which no ` +
+            `earlier event creates: ignored`,
         ),
       ),
       expect.stringMatching(

@@ -174,7 +174,7 @@ describe('decide: BRANCH, SWITCH', () => {
     }
   });
 
-  it('BRANCH on a name taken: an open branch is switched to; a closed one cannot be, so a free name is suggested', () => {
+  it('BRANCH on a taken name: an open one is switched to; a closed one cannot be, so a free name is suggested', () => {
     spec([init, created('try-sqlite')], { type: 'branch', name: 'try-sqlite', purpose: 'x' }).fails('E_BRANCH_EXISTS');
     const fixOf = (history: Placed[], name: string) => {
       const d = decide(replay(given(history)), { type: 'branch', name, purpose: 'x' }, { nonce: '0123456789abcdef' });
@@ -201,7 +201,11 @@ describe('decide: BRANCH, SWITCH', () => {
       expect(fix).toContain(how);
       expect(fix).not.toMatch(/gctx switch/);
       expect(fix).toMatch(
-        /pick another name, e\.g\. `gctx branch try-sqlite-2 --purpose "…"`; read what it did with `gctx context --branch try-sqlite`/,
+        new RegExp(
+          String.raw`pick another name, e\.g\. \x60gctx branch try-sqlite-2 --purpose "…"\x60; ` +
+            String.raw`read what it did with ` +
+            String.raw`\x60gctx context --branch try-sqlite\x60`,
+        ),
       );
     }
     // The suggestion is free, whatever case the taken names use, and counts on from a number.
@@ -235,15 +239,19 @@ describe('decide: BRANCH, SWITCH', () => {
 });
 
 describe('decide: where the session stands', () => {
-  it('a commit where the pointer names a branch not in this checkout records here, pins the session here and says why', () => {
-    const d = spec([init, switched('exp')], { type: 'commit', contribution: 'on main' }).then(
-      [{ type: 'commit.recorded', branch: 'main' }],
-      [switched('main')],
-    );
-    expect(d.message).toMatch(
-      /exp, where gctx last put this clone, is not in this checkout .*now on main, and it stays there/,
-    );
-  });
+  it(
+    'a commit where the pointer names a branch not in this checkout records here, pins the ' +
+      'session here and says why',
+    () => {
+      const d = spec([init, switched('exp')], { type: 'commit', contribution: 'on main' }).then(
+        [{ type: 'commit.recorded', branch: 'main' }],
+        [switched('main')],
+      );
+      expect(d.message).toMatch(
+        /exp, where gctx last put this clone, is not in this checkout .*now on main, and it stays there/,
+      );
+    },
+  );
 
   it('a commit after a merge made elsewhere names the commits the merge did not include', () => {
     const merged: Placed = {
@@ -256,7 +264,10 @@ describe('decide: where the session stands', () => {
       { type: 'commit', contribution: 'next' },
     ).then([{ type: 'commit.recorded', branch: 'main' }], [switched('main')]);
     expect(d.message).toMatch(
-      /feat, where gctx last put this clone, was merged into main without its later commits C002 "work C002"; now on main\. Read them \(`gctx context --commit feat@C002`\)/,
+      new RegExp(
+        String.raw`feat, where gctx last put this clone, was merged into main without its later commits C002 ` +
+          String.raw`"work C002"; now on main\. Read them \(\x60gctx context --commit feat@C002\x60\)`,
+      ),
     );
   });
 
@@ -337,31 +348,35 @@ describe('decide: MERGE, ABANDON', () => {
     spec([init], { type: 'merge', branch: 'nope', synthesis: 's' }).fails('E_BRANCH_NOT_FOUND');
   });
 
-  it('ABANDON records what was tried and why on the parent, then closes the branch; the session on it moves with it', () => {
-    const d = spec([init, created('try-redis'), switched('try-redis')], {
-      type: 'abandon',
-      branch: 'try-redis',
-      reason: 'too heavy',
-    }).then(
-      [
-        {
-          type: 'commit.recorded',
-          branch: 'main',
-          data: { label: 'C001', abandon: { from: 'try-redis', reason: 'too heavy' } },
-        },
-        { type: 'branch.abandoned', branch: 'try-redis', data: { branch: 'try-redis', reason: 'too heavy' } },
-      ],
-      // Moved by this command, so status tells it of no drift afterwards.
-      [{ type: 'branch.switched', data: { to: 'main' } }],
-    );
-    expect((d.shared[0]!.data as { abandon: { tried: string } }).abandon.tried).toMatch(/Purpose: try try-redis/);
-    // Abandoning another branch leaves the session where it is.
-    spec([init, created('try-redis'), switched('main')], {
-      type: 'abandon',
-      branch: 'try-redis',
-      reason: 'too heavy',
-    }).then([{ type: 'commit.recorded' }, { type: 'branch.abandoned' }], []);
-  });
+  it(
+    'ABANDON records what was tried and why on the parent, then closes the branch; the session ' +
+      'on it moves with it',
+    () => {
+      const d = spec([init, created('try-redis'), switched('try-redis')], {
+        type: 'abandon',
+        branch: 'try-redis',
+        reason: 'too heavy',
+      }).then(
+        [
+          {
+            type: 'commit.recorded',
+            branch: 'main',
+            data: { label: 'C001', abandon: { from: 'try-redis', reason: 'too heavy' } },
+          },
+          { type: 'branch.abandoned', branch: 'try-redis', data: { branch: 'try-redis', reason: 'too heavy' } },
+        ],
+        // Moved by this command, so status tells it of no drift afterwards.
+        [{ type: 'branch.switched', data: { to: 'main' } }],
+      );
+      expect((d.shared[0]!.data as { abandon: { tried: string } }).abandon.tried).toMatch(/Purpose: try try-redis/);
+      // Abandoning another branch leaves the session where it is.
+      spec([init, created('try-redis'), switched('main')], {
+        type: 'abandon',
+        branch: 'try-redis',
+        reason: 'too heavy',
+      }).then([{ type: 'commit.recorded' }, { type: 'branch.abandoned' }], []);
+    },
+  );
 
   it('ABANDON refuses main and closed branches', () => {
     spec([init], { type: 'abandon', branch: 'main', reason: 'r' }).fails('E_ABANDON_MAIN');
@@ -428,41 +443,45 @@ describe('decide: SESSION (the session machine decides what is logged)', () => {
 });
 
 describe('decide: fields shown on one line are flattened as they come in', () => {
-  it("a host sends a session reason and host with line breaks and escapes: logged on one line, within the log's size for them", () => {
-    const d = spec(
-      [init],
-      {
-        type: 'session',
-        signals: [{ type: 'START', reason: 'x\n# SYSTEM\u001b]0;t\u0007' }, { type: 'OPENED' }],
-        host: 'claude-code\r\n## host',
-      },
-      's',
-    ).then(
-      [],
-      [{ type: 'session.started', data: { session: 's', host: 'claude-code ## host', reason: 'x # SYSTEM ]0;t' } }],
-    );
-    expect(d.message).not.toMatch(/[\n\r\u001b]/);
-    // A new start ends the running session as `restarted: <reason>`: both fit the 200 characters a log holds.
-    const long = spec(
-      [init],
-      {
-        type: 'session',
-        signals: [
-          { type: 'START', reason: 'r'.repeat(500) },
-          { type: 'OPENED' },
-          { type: 'START', reason: 's'.repeat(500) },
-          { type: 'OPENED' },
-        ],
-        host: 'h'.repeat(500),
-      },
-      's',
-    );
-    const local = long.then(
-      [],
-      [{ type: 'session.started' }, { type: 'session.ended' }, { type: 'session.started' }],
-    ).local;
-    for (const e of local) for (const v of Object.values(e.data)) expect(String(v).length).toBeLessThanOrEqual(200);
-  });
+  it(
+    'a host sends a session reason and host with line breaks and escapes: logged on one line, ' +
+      "within the log's size for them",
+    () => {
+      const d = spec(
+        [init],
+        {
+          type: 'session',
+          signals: [{ type: 'START', reason: 'x\n# SYSTEM\u001b]0;t\u0007' }, { type: 'OPENED' }],
+          host: 'claude-code\r\n## host',
+        },
+        's',
+      ).then(
+        [],
+        [{ type: 'session.started', data: { session: 's', host: 'claude-code ## host', reason: 'x # SYSTEM ]0;t' } }],
+      );
+      expect(d.message).not.toMatch(/[\n\r\u001b]/);
+      // A new start ends the running session as `restarted: <reason>`: both fit the 200 characters a log holds.
+      const long = spec(
+        [init],
+        {
+          type: 'session',
+          signals: [
+            { type: 'START', reason: 'r'.repeat(500) },
+            { type: 'OPENED' },
+            { type: 'START', reason: 's'.repeat(500) },
+            { type: 'OPENED' },
+          ],
+          host: 'h'.repeat(500),
+        },
+        's',
+      );
+      const local = long.then(
+        [],
+        [{ type: 'session.started' }, { type: 'session.ended' }, { type: 'session.started' }],
+      ).local;
+      for (const e of local) for (const v of Object.values(e.data)) expect(String(v).length).toBeLessThanOrEqual(200);
+    },
+  );
 
   it('a tool name and host lose line breaks and control characters; a name of nothing else is refused', () => {
     spec([init], {

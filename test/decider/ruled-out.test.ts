@@ -1,4 +1,7 @@
-/** Failed approaches read from what commits and merges say: a table of phrasings, and ordinary sentences that are none. */
+/**
+ * Failed approaches read from what commits and merges say: a table of phrasings, and ordinary
+ * sentences that are none.
+ */
 import { describe, expect, it } from 'vitest';
 import { ruledOut } from '../../src/decider/ruled-out.js';
 

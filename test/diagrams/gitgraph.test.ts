@@ -234,7 +234,8 @@ describe('GitGraph: the recent commits of a long history', () => {
     expect(text).toContain('step 27"');
     expect(text).toContain('branch "old"'); // created before the window, drawn from its parent when first needed
     const db = await check(text);
-    expect(db.commits).toHaveLength(1 + 5 + 1); // the root, the window, the placeholder for the merge of an empty branch
+    // The root, the window, the placeholder for the merge of an empty branch.
+    expect(db.commits).toHaveLength(1 + 5 + 1);
     const model = g.model();
     expect(model.commits.map((c) => c.title)).toEqual([
       'step 27',
@@ -278,38 +279,42 @@ describe('GitGraph: the recent commits of a long history', () => {
     expect(lines.every((l, i) => i === 0 || i === lines.length - 1 || l.startsWith('  commit id: "'))).toBe(true);
   });
 
-  it('random histories drawn through any window satisfy Mermaid, and the window is the tail of everything (fast-check)', async () => {
-    const name = fc.constantFrom('a', 'b', 'feat/x', 'main');
-    const op: fc.Arbitrary<BranchOp> = fc.oneof(
-      name.map((n) => ({ type: 'create' as const, name: n, purpose: 'p' })),
-      name.map((to) => ({ type: 'switch' as const, to })),
-      fc.string({ maxLength: 8 }).map((t) => ({ type: 'commit' as const, title: t })),
-      name.map((b) => ({ type: 'merge' as const, branch: b, title: 'm' })),
-      name.map((b) => ({ type: 'abandon' as const, branch: b, reason: 'r' })),
-    );
-    await fc.assert(
-      fc.asyncProperty(fc.array(op, { maxLength: 30 }), fc.integer({ min: 1, max: 12 }), async (ops, n) => {
-        const events = history(ops);
-        const window = gitGraphOf(events, n);
-        await check(window.mermaid());
-        const all = gitGraphModel(events);
-        for (const format of ['mermaid', 'json'] as const) {
-          const printed: string[] = [];
-          const live = GitGraph.printing(format, (chunk) => printed.push(chunk));
-          for (const e of events) live.add(e);
-          live.finish();
-          expect(printed.join('')).toBe(
-            format === 'json' ? `${JSON.stringify(all, null, 2)}\n` : gitGraphMermaid(events),
-          );
-        }
-        const model = window.model();
-        expect(model.commits).toEqual(all.commits.slice(-n));
-        expect(model.branches).toEqual(all.branches);
-        expect(model.earlier ?? 0).toBe(Math.max(0, all.commits.length - n));
-      }),
-      { numRuns: 100 },
-    );
-  });
+  it(
+    'random histories drawn through any window satisfy Mermaid, and the window is the tail of ' +
+      'everything (fast-check)',
+    async () => {
+      const name = fc.constantFrom('a', 'b', 'feat/x', 'main');
+      const op: fc.Arbitrary<BranchOp> = fc.oneof(
+        name.map((n) => ({ type: 'create' as const, name: n, purpose: 'p' })),
+        name.map((to) => ({ type: 'switch' as const, to })),
+        fc.string({ maxLength: 8 }).map((t) => ({ type: 'commit' as const, title: t })),
+        name.map((b) => ({ type: 'merge' as const, branch: b, title: 'm' })),
+        name.map((b) => ({ type: 'abandon' as const, branch: b, reason: 'r' })),
+      );
+      await fc.assert(
+        fc.asyncProperty(fc.array(op, { maxLength: 30 }), fc.integer({ min: 1, max: 12 }), async (ops, n) => {
+          const events = history(ops);
+          const window = gitGraphOf(events, n);
+          await check(window.mermaid());
+          const all = gitGraphModel(events);
+          for (const format of ['mermaid', 'json'] as const) {
+            const printed: string[] = [];
+            const live = GitGraph.printing(format, (chunk) => printed.push(chunk));
+            for (const e of events) live.add(e);
+            live.finish();
+            expect(printed.join('')).toBe(
+              format === 'json' ? `${JSON.stringify(all, null, 2)}\n` : gitGraphMermaid(events),
+            );
+          }
+          const model = window.model();
+          expect(model.commits).toEqual(all.commits.slice(-n));
+          expect(model.branches).toEqual(all.branches);
+          expect(model.earlier ?? 0).toBe(Math.max(0, all.commits.length - n));
+        }),
+        { numRuns: 100 },
+      );
+    },
+  );
 
   it('`gctx graph` states the default the graph keeps', () => {
     expect(graphOperation.summary).toContain(`last ${RECENT_COMMITS} commits`);

@@ -46,18 +46,22 @@ describe('settings in events', () => {
     expect(s.config.commit_after_edits).toBe(4);
   });
 
-  it('named __proto__ or constructor, as a forged log parses them, are kept in the log and reach neither the state nor its prototype', () => {
-    const e = {
-      ...init({}),
-      data: {
-        format: 2,
-        config: JSON.parse('{"commit_after_edits":4,"__proto__":"x","constructor":"y"}') as Record<string, unknown>,
-      },
-    };
-    expect(eventProblem(e)).toBeNull();
-    const s = replay([e, set('__proto__', 'x'), set('constructor', 'y')] as unknown as GccEvent[]);
-    expect(Object.keys(s.config).sort()).toEqual(['commit_after_edits', 'commit_after_turns', 'proactive_commits']);
-    expect(Object.getPrototypeOf(s.config)).toBe(Object.prototype);
-    expect(Object.hasOwn(s.config, '__proto__') || Object.hasOwn(s.config, 'constructor')).toBe(false);
-  });
+  it(
+    'named __proto__ or constructor, as a forged log parses them, are kept in the log and ' +
+      'reach neither the state nor its prototype',
+    () => {
+      const e = {
+        ...init({}),
+        data: {
+          format: 2,
+          config: JSON.parse('{"commit_after_edits":4,"__proto__":"x","constructor":"y"}') as Record<string, unknown>,
+        },
+      };
+      expect(eventProblem(e)).toBeNull();
+      const s = replay([e, set('__proto__', 'x'), set('constructor', 'y')] as unknown as GccEvent[]);
+      expect(Object.keys(s.config).sort()).toEqual(['commit_after_edits', 'commit_after_turns', 'proactive_commits']);
+      expect(Object.getPrototypeOf(s.config)).toBe(Object.prototype);
+      expect(Object.hasOwn(s.config, '__proto__') || Object.hasOwn(s.config, 'constructor')).toBe(false);
+    },
+  );
 });

@@ -125,29 +125,33 @@ describe('events read from a log are validated like commands', () => {
     expect(eventProblem(base({ at: 'yesterday' }))).toMatch(/time/);
   });
 
-  it('a format above this version or an unknown type reads as a newer gctx: the fix is an upgrade, never a repair that drops it', () => {
-    const init = (format: number) => base({ type: 'memory.initialized', data: { format, config: {} } });
-    expect(eventProblem(init(FORMAT_VERSION))).toBeNull();
-    expect(eventProblem(init(1))).toBeNull();
-    expect(eventProblem(init(99_999))).toMatch(/above the 2 this gctx reads/);
-    // An entry of a type this version has no prose for, written as a newer gctx would: prose, machine line, CRC.
-    const json = JSON.stringify({ ...base({ type: 'branch.teleported' as never }), data: { to: 'mars' } });
-    const prose = '**[EVT-001]** 2026-12-01T00:00:00.000Z | Branch: main';
-    const crc = crc32(Buffer.from(`${prose}\n<!-- gcc:e ${json}`))
-      .toString(16)
-      .padStart(8, '0');
-    const teleported = `${prose}\n<!-- gcc:e ${json} ${crc} -->\n\n---\n\n`;
-    for (const text of [serialize([init(99_999) as unknown as GccEvent]), teleported]) {
-      let err: unknown;
-      try {
-        parse(text, '.GCC/events/x.md');
-      } catch (x) {
-        err = x;
+  it(
+    'a format above this version or an unknown type reads as a newer gctx: the fix is an ' +
+      'upgrade, never a repair that drops it',
+    () => {
+      const init = (format: number) => base({ type: 'memory.initialized', data: { format, config: {} } });
+      expect(eventProblem(init(FORMAT_VERSION))).toBeNull();
+      expect(eventProblem(init(1))).toBeNull();
+      expect(eventProblem(init(99_999))).toMatch(/above the 2 this gctx reads/);
+      // An entry of a type this version has no prose for, written as a newer gctx would: prose, machine line, CRC.
+      const json = JSON.stringify({ ...base({ type: 'branch.teleported' as never }), data: { to: 'mars' } });
+      const prose = '**[EVT-001]** 2026-12-01T00:00:00.000Z | Branch: main';
+      const crc = crc32(Buffer.from(`${prose}\n<!-- gcc:e ${json}`))
+        .toString(16)
+        .padStart(8, '0');
+      const teleported = `${prose}\n<!-- gcc:e ${json} ${crc} -->\n\n---\n\n`;
+      for (const text of [serialize([init(99_999) as unknown as GccEvent]), teleported]) {
+        let err: unknown;
+        try {
+          parse(text, '.GCC/events/x.md');
+        } catch (x) {
+          err = x;
+        }
+        expect(err).toMatchObject({ code: 'E_CORRUPT', file: '.GCC/events/x.md' });
+        expect((err as { fix: string }).fix).toMatch(/upgrade .*do not repair/);
       }
-      expect(err).toMatchObject({ code: 'E_CORRUPT', file: '.GCC/events/x.md' });
-      expect((err as { fix: string }).fix).toMatch(/upgrade .*do not repair/);
-    }
-  });
+    },
+  );
 
   it('an invalid event in a log is corruption naming the file and line, even with a correct CRC', () => {
     const forged = {

@@ -1,4 +1,7 @@
-/** A failing call told from its error lines, not its head: test ids, errors, exit codes; progress and rulers dropped. */
+/**
+ * A failing call told from its error lines, not its head: test ids, errors, exit codes; progress
+ * and rulers dropped.
+ */
 import { describe, expect, it } from 'vitest';
 import { describeFailure } from '../../src/observer/describe-call.js';
 
@@ -21,7 +24,8 @@ const PYTEST = [
   '',
   'tests/test_invoice.py:42: AssertionError',
   '=========================== short test summary info ============================',
-  "FAILED tests/test_invoice.py::test_invoice_total_rounds_half_even - AssertionError: assert Decimal('10.01') == Decimal('10.00')",
+  'FAILED tests/test_invoice.py::test_invoice_total_rounds_half_even - AssertionError: ' +
+    "assert Decimal('10.01') == Decimal('10.00')",
   '======================== 1 failed, 213 passed in 4.12s =========================',
 ].join('\n');
 
@@ -29,7 +33,8 @@ describe('describeFailure', () => {
   it('pytest: the FAILED line leads, the assertion follows, progress and rulers are gone', () => {
     const d = describeFailure(PYTEST, 1_500);
     expect(d.split('\n')[0]).toBe(
-      "FAILED tests/test_invoice.py::test_invoice_total_rounds_half_even - AssertionError: assert Decimal('10.01') == Decimal('10.00')",
+      'FAILED tests/test_invoice.py::test_invoice_total_rounds_half_even - AssertionError: ' +
+        "assert Decimal('10.01') == Decimal('10.00')",
     );
     expect(d).toContain('1 failed, 213 passed');
     expect(d).toContain("E       AssertionError: assert Decimal('10.01')");

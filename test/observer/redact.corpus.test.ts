@@ -11,7 +11,8 @@ const CONTEXTS: Record<string, (text: string) => string> = {
   raw: (t) => t,
   'json tool input': (t) => JSON.stringify({ tool: 'Bash', input: { command: t, description: 'run it' } }),
   'stack trace': (t) =>
-    `Error: request failed\n    at handler (/app/src/server.ts:12:5)\n${t}\n    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)`,
+    `Error: request failed\n    at handler (/app/src/server.ts:12:5)\n${t}\n    at ` +
+    `process.processTicksAndRejections (node:internal/process/task_queues:95:5)`,
   'log line': (t) =>
     `2025-03-03T10:12:00.000Z INFO worker[4242]: ${t}\n2025-03-03T10:12:00.001Z INFO worker[4242]: done\n`,
   'markdown fence': (t) => `Output:\n\n\`\`\`\n${t}\n\`\`\`\n`,

@@ -164,7 +164,8 @@ export const TRUE_POSITIVES: TruePositive[] = [
   ]),
   tp(
     'aws-secret-access-key',
-    `{"Credentials": {"AccessKeyId": "${awsId.replace('AKIA', 'ASIA')}", "SecretAccessKey": "${awsSecret}", "SessionToken": "${awsSession}"}}`,
+    `{"Credentials": {"AccessKeyId": "${awsId.replace('AKIA', 'ASIA')}", "SecretAccessKey": ` +
+      `"${awsSecret}", "SessionToken": "${awsSession}"}}`,
     [awsSecret, awsSession, awsId.replace('AKIA', 'ASIA')],
   ),
   tp(
@@ -191,25 +192,29 @@ export const TRUE_POSITIVES: TruePositive[] = [
   ),
   tp(
     'azure-storage-connection-string',
-    `AZURE_STORAGE_CONNECTION_STRING="DefaultEndpointsProtocol=https;AccountName=demo;AccountKey=${azureKey};EndpointSuffix=core.windows.net"`,
+    `AZURE_STORAGE_CONNECTION_STRING="DefaultEndpointsProtocol=https;AccountName=demo;AccountKe` +
+      `y=${azureKey};EndpointSuffix=core.windows.net"`,
     azureKey,
     ['AccountName=demo'],
   ),
   tp(
     'azure-storage-key',
-    `$ az storage account keys list -n demo\n[\n  {\n    "keyName": "key1",\n    "permissions": "FULL",\n    "value": "${azureKey}"\n  }\n]`,
+    `$ az storage account keys list -n demo\n[\n  {\n    "keyName": "key1",\n    ` +
+      `"permissions": "FULL",\n    "value": "${azureKey}"\n  }\n]`,
     azureKey,
     ['"keyName": "key1"'],
   ),
   tp(
     'azure-sas',
-    `GET https://demo.blob.core.windows.net/c/report.csv?sv=2022-11-02&ss=b&srt=o&sp=r&se=2030-01-01T00:00:00Z&sig=${azureSig} HTTP/1.1`,
+    `GET https://demo.blob.core.windows.net/c/report.csv?sv=2022-11-02&ss=b&srt=o&sp=r&se=2030-` +
+      `01-01T00:00:00Z&sig=${azureSig} HTTP/1.1`,
     azureSig,
     ['demo.blob.core.windows.net'],
   ),
   tp(
     'azure-ad-client-secret',
-    `az login --service-principal -u 0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0 --tenant contoso.onmicrosoft.com\n  "password": "${azureAd}"`,
+    `az login --service-principal -u 0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0 --tenant ` +
+      `contoso.onmicrosoft.com\n  "password": "${azureAd}"`,
     azureAd,
   ),
   tp(
@@ -246,7 +251,9 @@ export const TRUE_POSITIVES: TruePositive[] = [
   tp('stripe-key', `# .env\nSTRIPE_SECRET_KEY=${stripe}\nSTRIPE_PUBLISHABLE_KEY=pk_live_placeholder`, stripe),
   tp(
     'stripe-webhook-secret',
-    `Error: No signatures found matching the expected signature for payload.\n    at Webhooks.constructEvent (node_modules/stripe/lib/Webhooks.js:41:15)\n  secret used: ${whsec}`,
+    `Error: No signatures found matching the expected signature for payload.\n    at ` +
+      `Webhooks.constructEvent (node_modules/stripe/lib/Webhooks.js:41:15)\n  secret ` +
+      `used: ${whsec}`,
     whsec,
   ),
   tp('openai-key', `client = OpenAI(api_key="${openai}")`, openai, ['client = OpenAI(api_key=']),
@@ -271,7 +278,8 @@ export const TRUE_POSITIVES: TruePositive[] = [
   ),
   tp(
     'nuget-config-password',
-    `<packageSourceCredentials>\n  <github>\n    <add key="Username" value="bob" />\n    <add key="ClearTextPassword" value="${password}" />\n  </github>\n</packageSourceCredentials>`,
+    `<packageSourceCredentials>\n  <github>\n    <add key="Username" value="bob" />\n    <add ` +
+      `key="ClearTextPassword" value="${password}" />\n  </github>\n</packageSourceCredentials>`,
     password,
     ['value="bob"'],
   ),
@@ -299,7 +307,8 @@ export const TRUE_POSITIVES: TruePositive[] = [
   tp('heroku', `heroku config:set HEROKU_API_KEY=${heroku} -a demo`, heroku),
   tp(
     'heroku-netrc',
-    `machine api.heroku.com\n  login bob@example.com\n  password ${heroku}\nmachine git.heroku.com\n  login bob@example.com\n  password ${password}`,
+    `machine api.heroku.com\n  login bob@example.com\n  password ${heroku}\nmachine ` +
+      `git.heroku.com\n  login bob@example.com\n  password ${password}`,
     [heroku, password],
     ['login bob@example.com'],
   ),
@@ -334,12 +343,14 @@ export const TRUE_POSITIVES: TruePositive[] = [
   ),
   tp(
     'pgp-private-key',
-    `-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n${pemBody.slice(2).join('\n')}\n=AbCd\n-----END PGP PRIVATE KEY BLOCK-----`,
+    `-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n${pemBody.slice(2).join('\n')}\n=AbCd\n-----END ` +
+      `PGP PRIVATE KEY BLOCK-----`,
     pemBody.slice(2),
   ),
   tp(
     'pem-json-escaped',
-    `{"tls": {"key": "-----BEGIN EC PRIVATE KEY-----\\n${pemBody[0]}\\n${pemBody[1]}\\n-----END EC PRIVATE KEY-----\\n"}}`,
+    `{"tls": {"key": "-----BEGIN EC PRIVATE ` +
+      `KEY-----\\n${pemBody[0]}\\n${pemBody[1]}\\n-----END EC PRIVATE KEY-----\\n"}}`,
     [pemBody[0]!, pemBody[1]!],
   ),
   tp('database-url', `DATABASE_URL=postgres://app:${dbPassword}@db.internal:5432/app?sslmode=require`, dbPassword, [
@@ -348,7 +359,8 @@ export const TRUE_POSITIVES: TruePositive[] = [
   ]),
   tp(
     'database-url',
-    `Error: connect ECONNREFUSED\n    at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1555:16)\n  url: 'mysql://root:${dbPassword}@127.0.0.1:3306/shop'`,
+    `Error: connect ECONNREFUSED\n    at TCPConnectWrap.afterConnect [as oncomplete] ` +
+      `(node:net:1555:16)\n  url: 'mysql://root:${dbPassword}@127.0.0.1:3306/shop'`,
     dbPassword,
     ['mysql://root:', '@127.0.0.1:3306/shop'],
   ),
@@ -535,7 +547,9 @@ export const TRUE_POSITIVES: TruePositive[] = [
   ]),
   tp(
     'k8s-secret-data',
-    `apiVersion: v1\nkind: Secret\nmetadata:\n  name: app\ntype: Opaque\ndata:\n  DATABASE_URL: ${b64(`postgres://app:${dbPassword}@db/app`)}\n  .dockerconfigjson: ${b64(JSON.stringify({ auths: { 'ghcr.io': { auth: b64(`bob:${ghp}`) } } }))}`,
+    'apiVersion: v1\nkind: Secret\nmetadata:\n  name: app\ntype: Opaque\ndata:\n' +
+      `  DATABASE_URL: ${b64(`postgres://app:${dbPassword}@db/app`)}\n` +
+      `  .dockerconfigjson: ${b64(JSON.stringify({ auths: { 'ghcr.io': { auth: b64(`bob:${ghp}`) } } }))}`,
     [dbPassword, ghp, b64(`postgres://app:${dbPassword}@db/app`)],
     ['name: app'],
   ),
@@ -548,49 +562,86 @@ const pngBytes = Buffer.concat([
 
 /** Ordinary text, code and tool output that must come out unchanged. */
 export const FALSE_POSITIVES: string[] = [
-  `commit 3f2a9c1e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a39\nAuthor: Bob <bob@example.com>\nDate:   Mon Mar 3 10:12:00 2025 +0100\n\n    Fix token refresh`,
+  `commit 3f2a9c1e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a39\nAuthor: Bob <bob@example.com>\nDate:   ` +
+    `Mon Mar 3 10:12:00 2025 +0100\n\n    Fix token refresh`,
   `a1b2c3d Fix password reset\n9f8e7d6 Add token rotation (#412)\nMerge: 4e5f6a7 8b9c0d1`,
   `{"id": "123e4567-e89b-12d3-a456-426614174000", "requestId": "c0a8012e-7f3b-4d2a-9e1c-5b6a7d8e9f00"}`,
-  `"node_modules/lodash": {\n  "version": "4.17.21",\n  "resolved": "https://registry.npmjs.org/lodash/-/lodash-4.17.21.tgz",\n  "integrity": "sha512-${gen(B64, 86)}=="\n}`,
+  `"node_modules/lodash": {\n  "version": "4.17.21",\n  "resolved": ` +
+    `"https://registry.npmjs.org/lodash/-/lodash-4.17.21.tgz",\n  "integrity": ` +
+    `"sha512-${gen(B64, 86)}=="\n}`,
   `lodash@^4.17.21:\n  version "4.17.21"\n  integrity sha512-${gen(B64, 86)}==\n  integrity sha256-${gen(B64, 43)}=`,
   `<img alt="logo" src="data:image/png;base64,${pngBytes.toString('base64')}">`,
   `.button { color: #ff00aa; background: rgba(0, 0, 0, .5); border-color: #1e90ff; }`,
-  `const handleAuthenticationTokenRefreshRequestWithExponentialBackoff = createHandler();\nconst passwordResetTokenExpirationMinutes = 30;`,
-  `Enter your password to continue. The password must be at least 12 characters.\nForgot your password: use the link below.`,
-  `if (!password) throw new Error('password is required');\nconst passwordField = document.querySelector('#password');\nconst hash = await hashPassword(pw);`,
-  `function validatePassword(password: string): boolean {\n  return password.length >= 12;\n}\ninterface Config { apiKey: string; token?: string; secret: string | undefined }`,
-  `def login(username, password):\n    self.password = password\n    user.password = hash_password(raw)\n    password = getpass.getpass("Password: ")`,
+  `const handleAuthenticationTokenRefreshRequestWithExponentialBackoff = createHandler` +
+    `();\nconst passwordResetTokenExpirationMinutes = 30;`,
+  `Enter your password to continue. The password must be at least 12 characters.\nForgot ` +
+    `your password: use the link below.`,
+  `if (!password) throw new Error('password is required');\nconst passwordField = ` +
+    `document.querySelector('#password');\nconst hash = await hashPassword(pw);`,
+  `function validatePassword(password: string): boolean {\n  return password.length >= ` +
+    `12;\n}\ninterface Config { apiKey: string; token?: string; secret: string | undefined }`,
+  `def login(username, password):\n    self.password = password\n    user.password = ` +
+    `hash_password(raw)\n    password = getpass.getpass("Password: ")`,
   `$ echo "$REGISTRY_PASSWORD" | docker login -u ci --password-stdin registry.example.com\nLogin Succeeded`,
   `$ mysql -u root -p\nEnter password:\n$ mysql -h db -u root -p shop`,
-  `const token = req.headers.authorization?.split(' ')[1];\nconst { token: accessToken } = await res.json();\nconst token = await getToken();`,
-  `fetch(url, { headers: { Authorization: \`Bearer \${token}\` } });\ncurl -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com/user`,
-  `env:\n  GITHUB_TOKEN: \${{ secrets.GITHUB_TOKEN }}\n  NPM_TOKEN: \${{ secrets.NPM_TOKEN }}\nwith:\n  password: \${{ secrets.DB_PASSWORD }}`,
+  `const token = req.headers.authorization?.split(' ')[1];\nconst { token: accessToken } = ` +
+    `await res.json();\nconst token = await getToken();`,
+  `fetch(url, { headers: { Authorization: \`Bearer \${token}\` } });\ncurl -H ` +
+    `"Authorization: Bearer $GITHUB_TOKEN" https://api.github.com/user`,
+  `env:\n  GITHUB_TOKEN: \${{ secrets.GITHUB_TOKEN }}\n  NPM_TOKEN: \${{ secrets.NPM_TOKEN ` +
+    `}}\nwith:\n  password: \${{ secrets.DB_PASSWORD }}`,
   `export GITHUB_TOKEN=$GH_TOKEN\nexport DB_PASSWORD="\${DB_PASSWORD:-}"\ntoken: process.env.API_TOKEN,`,
-  `exports[\`LoginForm renders 1\`] = \`<form><label for="password">Password</label><input type="password" name="password" /></form>\`;`,
-  `!function(e,t){"use strict";var n=e.token||t.token,r=function(e){return e.password};e.exports={token:n,secret:r}}(this,window);`,
-  `added 312 packages, and audited 313 packages in 4s\n\n45 packages are looking for funding\n  run \`npm fund\` for details\n\nfound 0 vulnerabilities\nnpm WARN deprecated inflight@1.0.6: This module is not supported`,
-  `Collecting requests\n  Downloading requests-2.31.0-py3-none-any.whl (62 kB)\nRequirement already satisfied: keyring>=15.1 in ./venv/lib/python3.11/site-packages\nSuccessfully installed certifi-2024.2.2 requests-2.31.0`,
-  `-rw-r--r--  1 bob  staff   1204 Mar  3 10:12 secrets.example.yaml\ndrwxr-xr-x  4 bob  staff    128 Mar  3 10:12 tokens\n-rw-------  1 bob  staff    411 Mar  3 10:12 id_ed25519.pub`,
-  `https://github.com/org/repo/blob/main/src/auth/token.ts#L10\npostgres://localhost:5432/app\ngit@github.com:org/repo.git\nssh://git@github.com:22/org/repo\nhttps://bob@example.com/path?page=2`,
-  `docker run --rm -u 1000:1000 -p 8080:80 -v "$PWD":/app node:22\nssh -p 2222 deploy@host\nmkdir -p build/out && cp -pR src build/`,
+  `exports[\`LoginForm renders 1\`] = \`<form><label for="password">Password</label><input ` +
+    `type="password" name="password" /></form>\`;`,
+  `!function(e,t){"use strict";var n=e.token||t.token,r=function(e){return ` +
+    `e.password};e.exports={token:n,secret:r}}(this,window);`,
+  `added 312 packages, and audited 313 packages in 4s\n\n45 packages are looking for ` +
+    `funding\n  run \`npm fund\` for details\n\nfound 0 vulnerabilities\nnpm WARN deprecated ` +
+    `inflight@1.0.6: This module is not supported`,
+  `Collecting requests\n  Downloading requests-2.31.0-py3-none-any.whl (62 kB)\nRequirement ` +
+    `already satisfied: keyring>=15.1 in ./venv/lib/python3.11/site-packages\nSuccessfully ` +
+    `installed certifi-2024.2.2 requests-2.31.0`,
+  `-rw-r--r--  1 bob  staff   1204 Mar  3 10:12 secrets.example.yaml\ndrwxr-xr-x  4 bob  ` +
+    `staff    128 Mar  3 10:12 tokens\n-rw-------  1 bob  staff    411 Mar  3 10:12 ` +
+    `id_ed25519.pub`,
+  `https://github.com/org/repo/blob/main/src/auth/token.ts#L10\npostgres://localhost:5432/ap` +
+    `p\ngit@github.com:org/repo.git\nssh://git@github.com:22/org/repo\nhttps://bob@example.com/` +
+    `path?page=2`,
+  `docker run --rm -u 1000:1000 -p 8080:80 -v "$PWD":/app node:22\nssh -p 2222 ` +
+    `deploy@host\nmkdir -p build/out && cp -pR src build/`,
   `model: gpt-4o\nmax_tokens: 4096\ntoken_count = 12\ntokenizer = AutoTokenizer.from_pretrained("gpt2")`,
-  `PWD=/home/bob/project\nOLDPWD=/home/bob\nPATH=/usr/local/bin:/usr/bin\nDB_PASSWORD_FILE=/run/secrets/db_password\nGNUPGHOME=/home/bob/.gnupg`,
+  `PWD=/home/bob/project\nOLDPWD=/home/bob\nPATH=/usr/local/bin:/usr/bin\nDB_PASSWORD_FILE=/r` +
+    `un/secrets/db_password\nGNUPGHOME=/home/bob/.gnupg`,
   `{"access_token_url": "https://auth.example.com/token", "token_type": "Bearer", "expires_in": 3600}`,
-  `Basic authentication sends a base64 header; Bearer authentication sends a token.\nAuthorization: required for every write.`,
+  `Basic authentication sends a base64 header; Bearer authentication sends a ` +
+    `token.\nAuthorization: required for every write.`,
   `Pass \`--token\` to authenticate, or use the --password option. See --api-key.`,
   `scikit-learn (sk-learn) task-management-system disk-based-approach risk-assessment-2024-q1`,
-  `env:\n  - name: DB_PASSWORD\n    valueFrom:\n      secretKeyRef:\n        name: db-creds\n        key: password\nsecretName: tls-cert\npasswordPolicy: strong`,
-  `use crate::secret::SecretKey;\nfunc (c *Client) Token() string { return c.token }\nSELECT id, password_hash FROM users WHERE email = $1;`,
-  `{\n  "dependencies": {\n    "jsonwebtoken": "^9.0.2",\n    "@aws-sdk/token-providers": "3.1127.0",\n    "passport-http-bearer": "^1.0.1",\n    "keytar": "7.9.0",\n    "secret-handshake": "latest"\n  }\n}`,
-  `[http-bearer-auth-trait]: https://smithy.io/2.0/spec/authentication-traits.html\n[auth]: https://cloud.google.com/docs/authentication\nexport GOOGLE_APPLICATION_CREDENTIALS=/path/to/service-account.json`,
-  `export const CHARS_PER_TOKEN = 4;\nconst AUTH_SCHEMES = 'Bearer|Basic|Digest|Token';\nconst ai = new GoogleGenAI({ apiKey: 'GEMINI_API_KEY' });\nexport ANTHROPIC_API_KEY=sk-ant-...\nconst pass = results.commit.median < 3;`,
-  `Anthropic also reads \`ANTHROPIC_AUTH_TOKEN\` as bearer authentication. The \`Pwd=\` and \`Password=\` keys are left to the assignment rules; \`mongosh -p\`, but a port for ssh.`,
-  `SECRET_KEY = get_secret("DJANGO_SECRET_KEY")\nAPI_TOKEN = os.environ["API_TOKEN"]\nsecret_key=settings[KEY_NAME]\ntoken=useToken(ctx)`,
-  `password: string | undefined;\napi_key: Optional[str] = None\nconst token = foo(bar);\n  password: your password here\nPassword: at least 12 characters, one digit.`,
+  `env:\n  - name: DB_PASSWORD\n    valueFrom:\n      secretKeyRef:\n        name: ` +
+    `db-creds\n        key: password\nsecretName: tls-cert\npasswordPolicy: strong`,
+  `use crate::secret::SecretKey;\nfunc (c *Client) Token() string { return c.token }\nSELECT ` +
+    `id, password_hash FROM users WHERE email = $1;`,
+  `{\n  "dependencies": {\n    "jsonwebtoken": "^9.0.2",\n    "@aws-sdk/token-providers": ` +
+    `"3.1127.0",\n    "passport-http-bearer": "^1.0.1",\n    "keytar": "7.9.0",\n    ` +
+    `"secret-handshake": "latest"\n  }\n}`,
+  `[http-bearer-auth-trait]: https://smithy.io/2.0/spec/authentication-traits.html\n[auth]: ` +
+    `https://cloud.google.com/docs/authentication\nexport ` +
+    `GOOGLE_APPLICATION_CREDENTIALS=/path/to/service-account.json`,
+  `export const CHARS_PER_TOKEN = 4;\nconst AUTH_SCHEMES = 'Bearer|Basic|Digest` +
+    `|Token';\nconst ai = new GoogleGenAI({ apiKey: 'GEMINI_API_KEY' });\nexport ` +
+    `ANTHROPIC_API_KEY=sk-ant-...\nconst pass = results.commit.median < 3;`,
+  `Anthropic also reads \`ANTHROPIC_AUTH_TOKEN\` as bearer authentication. The \`Pwd=\` ` +
+    `and \`Password=\` keys are left to the assignment rules; \`mongosh -p\`, but a port for ` +
+    `ssh.`,
+  `SECRET_KEY = get_secret("DJANGO_SECRET_KEY")\nAPI_TOKEN = ` +
+    `os.environ["API_TOKEN"]\nsecret_key=settings[KEY_NAME]\ntoken=useToken(ctx)`,
+  `password: string | undefined;\napi_key: Optional[str] = None\nconst token = foo(bar);\n  ` +
+    `password: your password here\nPassword: at least 12 characters, one digit.`,
   `// secretlint-disable-next-line\nconst example = 'placeholder';\naws_account_id = 123456789012`,
   `https://example.com/search?q=hello%20world&page=2\nprogress: 100% done (42/42)\nC%3A%5CUsers%5Cbob`,
   `getAuthenticationTokenRefreshHandlerForServiceAccountWithRetries ${gen(HEX, 64)} sha256:${gen(HEX, 64)}`,
   `注意：パスワードを入力してください\n端口：8080\nパスワード：\n密码：必填`,
   `Get-Help ConvertTo-SecureString -Full\n$s = Read-Host -AsSecureString | ConvertFrom-SecureString`,
-  `v1.2.3 ^4.17.21 ~2.0.0 >=18 <23\nsha1: da39a3ee5e6b4b0d3255bfef95601890afd80709\nmd5: d41d8cd98f00b204e9800998ecf8427e`,
+  `v1.2.3 ^4.17.21 ~2.0.0 >=18 <23\nsha1: da39a3ee5e6b4b0d3255bfef95601890afd80709\nmd5: ` +
+    `d41d8cd98f00b204e9800998ecf8427e`,
 ];

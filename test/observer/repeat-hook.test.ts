@@ -56,20 +56,23 @@ describe('repeat guard on PreToolUse', () => {
     expect(out.hookSpecificOutput.additionalContext).toContain(`try-pgroll was abandoned: ${REASON}`);
   });
 
-  it('gctx hook answers a retry with context naming the approach and its reason, and an ordinary call with nothing', async () => {
-    const dir = await project();
-    for (const agent of ['claude-code', 'codex']) {
-      const r = runHook(['--agent', agent], pre(dir, 'npm install pgroll && npx pgroll start'), dir);
-      expect(r.status).toBe(0);
-      const out = JSON.parse(r.stdout) as {
-        hookSpecificOutput: { hookEventName: string; additionalContext?: string; permissionDecision?: string };
-      };
-      expect(out.hookSpecificOutput.permissionDecision).toBeUndefined();
-      expect(out.hookSpecificOutput.additionalContext).toContain(`try-pgroll was abandoned: ${REASON}`);
-      const plain = runHook(['--agent', agent], pre(dir, 'npm test'), dir);
-      expect(plain.stdout).toBe('');
-    }
-  });
+  it(
+    'gctx hook answers a retry with context naming the approach and its reason, and an ' + 'ordinary call with nothing',
+    async () => {
+      const dir = await project();
+      for (const agent of ['claude-code', 'codex']) {
+        const r = runHook(['--agent', agent], pre(dir, 'npm install pgroll && npx pgroll start'), dir);
+        expect(r.status).toBe(0);
+        const out = JSON.parse(r.stdout) as {
+          hookSpecificOutput: { hookEventName: string; additionalContext?: string; permissionDecision?: string };
+        };
+        expect(out.hookSpecificOutput.permissionDecision).toBeUndefined();
+        expect(out.hookSpecificOutput.additionalContext).toContain(`try-pgroll was abandoned: ${REASON}`);
+        const plain = runHook(['--agent', agent], pre(dir, 'npm test'), dir);
+        expect(plain.stdout).toBe('');
+      }
+    },
+  );
 
   it('the shared observer uses the folded state a host holds open', async () => {
     const dir = await project();
