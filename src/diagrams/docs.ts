@@ -21,8 +21,8 @@ const ABOUT: Record<MachineName, { title: string; text: string }> = {
     title: 'Session lifecycle',
     text: [
       'One per host session, the same for every host — Pi, Claude Code and Codex hooks, MCP clients,',
-      'the daemon: START, the memory OPENED (or FAILED, or an opening that outlasts `openCap`: then',
-      '`degraded`, which never blocks the host), COMPACT/COMPACTED, SHUTDOWN. Reaching `ready` emits',
+      'the daemon: START, the memory OPENED, COMPACT/COMPACTED, SHUTDOWN. A host whose memory does',
+      'not open sends nothing more (hosts fail open). Reaching `ready` emits',
       '`session.started`, finishing a compaction `session.compacted`, shutting down or starting again',
       "`session.ended`; those are appended to the local log as emitted. The fold keeps each session's",
       'state, so a host that runs a process per event (a hook) restores it, sends a signal, and',

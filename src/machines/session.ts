@@ -1,15 +1,15 @@
 /**
  * The lifecycle of one host session, the same for every host — Pi, Claude Code and Codex
  * hooks, MCP clients, the daemon: START (startup, reload, new, resume, fork, …), the memory
- * OPENED (or FAILED), ready, COMPACT/COMPACTED, SHUTDOWN.
+ * OPENED, ready, COMPACT/COMPACTED, SHUTDOWN.
  *
  * What it emits is what gets logged: reaching ready emits `session.started`, finishing a
  * compaction `session.compacted`, shutting down (or a new START of the same instance)
  * `session.ended`. The fold keeps each session's state value, so a host that runs a fresh
  * process per event (a hook) restores the snapshot, sends the signal and appends what the
  * machine emits; replay moves the snapshot with the signals each logged event stands for
- * (SIGNALS_OF). An opening that fails, or outlasts its cap (a wedged lock), lands in
- * `degraded`, which records why and never blocks the host (fail open).
+ * (SIGNALS_OF). A host whose memory fails to open sends nothing more (hosts fail open), so
+ * the machine has no state for it.
  */
 import type { NewEvent } from '../events/types.js';
 import { xstateLib, type XState } from '../runtime/lazy-deps.js';
@@ -17,13 +17,11 @@ import { xstateLib, type XState } from '../runtime/lazy-deps.js';
 export type SessionSignal =
   | { type: 'START'; reason: string }
   | { type: 'OPENED' }
-  | { type: 'FAILED'; reason: string }
   | { type: 'COMPACT' }
   | { type: 'COMPACTED' }
   | { type: 'SHUTDOWN'; reason?: string };
 
 export type SessionDomainEvent = Extract<NewEvent, { type: 'session.started' | 'session.compacted' | 'session.ended' }>;
-export type SessionEmitted = SessionDomainEvent | { type: 'gcc.degraded'; reason: string };
 
 export interface SessionContext {
   host: string;
@@ -31,11 +29,9 @@ export interface SessionContext {
   reason: string;
   /** session.started was emitted, so a session.ended is owed. */
   started: boolean;
-  openCapMs: number;
-  degraded: string | null;
 }
 
-export type SessionLifecycle = 'idle' | 'opening' | 'ready' | 'compacting' | 'degraded' | 'ended';
+export type SessionLifecycle = 'idle' | 'opening' | 'ready' | 'compacting' | 'ended';
 
 function defineSessionMachine() {
   // Annotated: an assertion (assertEvent) is called through a name with a declared type.
@@ -43,17 +39,15 @@ function defineSessionMachine() {
   const { assign, emit, setup } = xstate;
   return setup({
     types: {
-      input: {} as { host: string; session: string; openCapMs?: number },
+      input: {} as { host: string; session: string },
       context: {} as SessionContext,
       events: {} as SessionSignal,
-      emitted: {} as SessionEmitted,
+      emitted: {} as SessionDomainEvent,
     },
-    delays: { openCap: ({ context }) => context.openCapMs },
-    guards: { owesEnd: ({ context }) => context.started },
     actions: {
       begin: assign(({ event }) => {
         xstate.assertEvent(event, 'START');
-        return { reason: event.reason, started: false, degraded: null };
+        return { reason: event.reason, started: false };
       }),
       emitStarted: emit(({ context }) => ({
         type: 'session.started' as const,
@@ -78,10 +72,6 @@ function defineSessionMachine() {
         },
       })),
       markEnded: assign({ started: false }),
-      recordFailure: assign(({ context, event }) => ({
-        degraded: event.type === 'FAILED' ? event.reason : `opening took longer than ${context.openCapMs} ms`,
-      })),
-      emitDegraded: emit(({ context }) => ({ type: 'gcc.degraded' as const, reason: context.degraded ?? 'unknown' })),
     },
   }).createMachine({
     id: 'session',
@@ -90,17 +80,13 @@ function defineSessionMachine() {
       session: input.session,
       reason: '',
       started: false,
-      openCapMs: input.openCapMs ?? 10_000,
-      degraded: null,
     }),
     initial: 'idle',
     states: {
       idle: { on: { START: { target: 'opening', actions: 'begin' }, SHUTDOWN: 'ended' } },
       opening: {
-        after: { openCap: { target: 'degraded', actions: 'recordFailure' } },
         on: {
           OPENED: { target: 'ready', actions: ['markStarted', 'emitStarted'] },
-          FAILED: { target: 'degraded', actions: 'recordFailure' },
           SHUTDOWN: 'ended',
         },
       },
@@ -110,24 +96,12 @@ function defineSessionMachine() {
           // A new start of the same session ends what was running, so the log shows the seam.
           START: { target: 'opening', actions: ['emitEnded', 'markEnded', 'begin'] },
           SHUTDOWN: { target: 'ended', actions: ['emitEnded', 'markEnded'] },
-          FAILED: { target: 'degraded', actions: 'recordFailure' },
         },
       },
       compacting: {
         on: {
           COMPACTED: { target: 'ready', actions: 'emitCompacted' },
-          FAILED: { target: 'degraded', actions: 'recordFailure' },
           SHUTDOWN: { target: 'ended', actions: ['emitEnded', 'markEnded'] },
-        },
-      },
-      degraded: {
-        entry: 'emitDegraded',
-        on: {
-          START: [
-            { guard: 'owesEnd', target: 'opening', actions: ['emitEnded', 'markEnded', 'begin'] },
-            { target: 'opening', actions: 'begin' },
-          ],
-          SHUTDOWN: [{ guard: 'owesEnd', target: 'ended', actions: ['emitEnded', 'markEnded'] }, { target: 'ended' }],
         },
       },
       // A resumed host session starts again from here (Claude Code resumes a session by id).

@@ -13,13 +13,7 @@ import {
   guardKey,
 } from './branch-machine.js';
 import { emittedBy } from './effects.js';
-import {
-  type SessionDomainEvent,
-  type SessionEmitted,
-  type SessionLifecycle,
-  sessionMachine,
-  type SessionSignal,
-} from './session.js';
+import { type SessionDomainEvent, type SessionLifecycle, sessionMachine, type SessionSignal } from './session.js';
 import type { NewEvent } from '../events/types.js';
 import { xstateLib } from '../runtime/lazy-deps.js';
 
@@ -109,7 +103,6 @@ export interface SessionMemo {
 
 export interface SessionStep extends SessionMemo {
   emitted: SessionDomainEvent[];
-  degraded: string | null;
 }
 
 export function sessionStep(
@@ -127,12 +120,9 @@ export function sessionStep(
       session: who.session,
       reason: memo.reason,
       started: memo.started,
-      openCapMs: 10_000,
-      degraded: null,
     },
   });
   const emitted: SessionDomainEvent[] = [];
-  let degraded: string | null = null;
   for (const s of signals) {
     const [next, actions] = transition(machine, snapshot, s);
     observer?.({
@@ -144,16 +134,12 @@ export function sessionStep(
       origin,
     });
     snapshot = next;
-    for (const e of emittedBy<SessionEmitted>(actions)) {
-      if (e.type === 'gcc.degraded') degraded = e.reason;
-      else emitted.push(e);
-    }
+    emitted.push(...emittedBy<SessionDomainEvent>(actions));
   }
   return {
     life: snapshot.value as SessionLifecycle,
     started: snapshot.context.started,
     reason: snapshot.context.reason,
     emitted,
-    degraded,
   };
 }
