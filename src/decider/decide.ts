@@ -117,6 +117,16 @@ function previousOf(b: BranchInfo | undefined): string {
   );
 }
 
+/** What a branch tried, for the record of its merge or abandon: its purpose, hypotheses and commits. */
+function triedOn(src: BranchInfo): string {
+  const commits = src.recent.map((c) => `${c.label} ${c.title}`).join('; ');
+  return [
+    `Purpose: ${src.purpose}`,
+    ...src.hypotheses.map((h) => `Hypothesis: ${h}`),
+    `${src.commits} commit(s)${commits ? `: ${commits}` : ''}`,
+  ].join('\n');
+}
+
 /** Files of several sources by path; the first source that counted a path's lines wins its counts. */
 export function mergeFiles(...lists: readonly (readonly FileChange[])[]): FileChange[] {
   const map = new Map<string, FileChange>();
@@ -380,12 +390,7 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
       const into = cmd.into ?? (src.parent !== null && isOpen(state.branches[src.parent]) ? src.parent : MAIN);
       const target = state.branches[into];
       if (!target) return fail(notFound(into));
-      const tried = [
-        `Purpose: ${src.purpose}`,
-        ...src.hypotheses.map((h) => `Hypothesis: ${h}`),
-        `${src.commits} commit` +
-          `(s)${src.recent.length ? `: ${src.recent.map((c) => `${c.label} ${c.title}`).join('; ')}` : ''}`,
-      ].join('\n');
+      const tried = triedOn(src);
       const files = mergeFiles(
         Object.entries(state.files)
           .filter(([, f]) => f.branch === cmd.branch)
@@ -439,12 +444,7 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
       if (closed instanceof GccError) return fail(closed);
       const to = landing(state, src.parent ?? MAIN);
       const target = state.branches[to]!;
-      const tried = [
-        `Purpose: ${src.purpose}`,
-        ...src.hypotheses.map((h) => `Hypothesis: ${h}`),
-        `${src.commits} commit` +
-          `(s)${src.recent.length ? `: ${src.recent.map((c) => `${c.label} ${c.title}`).join('; ')}` : ''}`,
-      ].join('\n');
+      const tried = triedOn(src);
       const label = labelOf(lastLabel(target) + 1);
       const title = normalizeLine(`Abandon ${cmd.branch}: ${titleOf(reason)}`).slice(0, 120);
       const id = shortHash(to, label, title, reason, ctx.nonce);
