@@ -1,5 +1,5 @@
 /**
- * The readiness barrier (seed 001): a turn waits, under one cap, for this instance's session
+ * The readiness barrier: a turn waits, under one cap, for this instance's session
  * hook to have run, then for the memory tools to be callable. In-process tools are callable
  * at once (the host calls toolsReady() right away); MCP tools appear later. If the cap expires
  * first, exactly one turn is told that memory may not be callable yet and pointed at /reload.

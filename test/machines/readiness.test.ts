@@ -1,10 +1,7 @@
 /**
- * Mutation checks done by hand (not committed), both caught:
- * - `timedOut.reported` also handling TURN with the notice action: 12 tests fail (the
- *   'timedOut.reported' assertion, the wrapper test and the property: two notices).
- * - the `after: { cap }` moved from `waiting` onto `awaitHook` (so the hook cancels the cap):
- *   the path-coverage, replay and property tests fail (turns stay parked; the cap never fires
- *   while waiting for tools).
+ * The readiness barrier: its paths, a replay of recorded steps and a property over any order of
+ * events. They are written to fail when a reported timeout gives a second notice, or when the cap
+ * moves onto one step so that a hook arriving first cancels it.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

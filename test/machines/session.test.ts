@@ -1,9 +1,8 @@
 /**
- * The session lifecycle machine, every host's: model-based over xstate/graph paths, and the pure stepping the engine does (restore the folded state, send a
- * signal, append what is emitted) agreeing with an actor driven through the same signals.
- *
- * Mutation check done by hand (not committed), caught: dropping 'emitEnded' from ready's
- * SHUTDOWN makes the '#session.ended' assertion fail on the paths that shut down from ready.
+ * The session lifecycle machine, every host's: model-based over xstate/graph paths, and the
+ * pure stepping the engine does (restore the folded state, send a signal, append what is
+ * emitted) agreeing with an actor driven through the same signals. Each state's assertion checks
+ * that session boundaries balance, so a transition that forgets to emit `session.ended` fails.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
