@@ -6,15 +6,19 @@
  * view says it in a few words — both by these words, which logs written before carry too.
  */
 export const GCC_WRITE_REASON =
-  'The files under .GCC/ are the memory log or generated from the memory log; writing them directly would corrupt it. ' +
-  'Use the memory tools instead (commit, branch, merge, roadmap — gcc_* in Pi, mcp__gcc__* over MCP — or `gctx` on the command line). ' +
-  '.GCC/main.md alone may be edited, with a file edit tool: ticked, added or reworded Objectives and Notes are recorded as events.';
+  'The files under .GCC/ are the memory log or generated from the memory log; ' +
+  'writing them directly would corrupt it. ' +
+  'Use the memory tools instead (commit, branch, merge, roadmap — gcc_* in Pi, mcp__gcc__* over MCP — ' +
+  'or `gctx` on the command line). ' +
+  '.GCC/main.md alone may be edited, with a file edit tool: ' +
+  'ticked, added or reworded Objectives and Notes are recorded as events.';
 
 /** The write refusal's first sentence as gctx worded it before: logs written then carry it. */
 const EARLIER_WRITE_HEAD = 'The files under .GCC/ are generated from the memory log';
 
 export const GIT_UNCOMMITTED_REASON =
-  'This git command rewrites .GCC/ in the work tree while the memory holds events that are not committed to git yet: they would be lost. ' +
+  'This git command rewrites .GCC/ in the work tree while the memory holds events that are not ' +
+  'committed to git yet: they would be lost. ' +
   "Commit the memory first (`git add .GCC && git commit -m 'agent memory'`), or leave it out of the command " +
   "(`git stash push -- ':!.GCC'`, `git checkout -- . ':!.GCC'`, `git clean -fd -e .GCC`).";
 
