@@ -81,7 +81,7 @@ const esm = {
 
 /** Modules loaded on demand that reach part of the engine (src/engine/memory.ts); see the header. */
 const AFTER_ENGINE =
-  /\/dist\/(engine\/search|engine\/redact-command|decider\/decide|diagrams\/gitgraph|engine\/git\/install|engine\/git\/merge-driver|diagrams\/cli|diagrams\/inspect)\.js$/;
+  /\/dist\/(engine\/search|diagrams\/gitgraph|engine\/git\/install|engine\/git\/merge-driver|diagrams\/cli|diagrams\/inspect)\.js$/;
 const engineFirst = {
   name: 'engine-first',
   setup(b) {
