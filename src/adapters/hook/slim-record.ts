@@ -21,9 +21,7 @@ import { redactCommand } from '../../engine/redact-command.js';
 import { reviveState, SNAPSHOT_FORMAT } from '../../engine/revive.js';
 import { type GccEvent, MAIN } from '../../events/types.js';
 import { assertEntrySize, parse, serialize } from '../../log/codec.js';
-import { VIEWS_FORMAT } from '../../projections/files.js';
 import { LOG_WINDOW, logEntry } from '../../projections/render-log.js';
-import { VERSION } from '../../runtime/version.js';
 import { findRepo, type GitRepo, headOf, indexLock, indexSignature } from '../../store/git-probe.js';
 import { nextId } from '../../store/ids.js';
 import { Journal, privateDir } from '../../store/journal.js';
@@ -127,8 +125,12 @@ function gitQuiet(repo: GitRepo | null, ledger: Ledger): boolean {
   return sig === null || sig === ledger.index;
 }
 
+/**
+ * The views' checkpoint of `s` (Fold.stamp), with the gctx and views format the checkpoint names: views another gctx
+ * wrote are rewritten whole by the engine at the next open, which a stamp still naming that gctx tells it.
+ */
 const stampOf = (ledger: Ledger, s: MemoryState) =>
-  `${ledger.epoch} ${s.lastId} ${s.events} ${VERSION}/${VIEWS_FORMAT}`;
+  `${ledger.epoch} ${s.lastId} ${s.events} ${String(ledger.views?.stamp).split(' ')[3]}`;
 
 /**
  * What folding a recorded call changes of what this path reads (decider/evolve.ts, which the
