@@ -34,8 +34,11 @@ import { SEGMENT_MAX } from '../../store/append.js';
 import { LOCAL, listSegments } from '../../store/segments.js';
 import { ledgerIdentity, readSnapshot } from '../../store/snapshot.js';
 
-/** Entries since the snapshot past which the engine takes the call (and its close writes a new snapshot). */
-const MAX_TAIL = 24;
+/**
+ * Entries since the snapshot past which the engine takes the call: engine/fold.ts's SNAPSHOT_ON_CLOSE, so that its
+ * close writes a new snapshot, and the slim path takes the calls after it again.
+ */
+const MAX_TAIL = 32;
 
 /** What the slim path read: the state as the ledger stands, and the signatures it was read at. */
 export interface SlimState {
