@@ -195,7 +195,7 @@ export async function slimRecord(
   });
   try {
     // Under the lock: as read, or read again.
-    const fresh = (current(s) ? s : read(l)) ?? null;
+    const fresh = current(s) ? s : readSlim(l.root);
     if (!fresh) return null;
     return record(fresh, redactCommand(cmd) as typeof cmd, session, now, warnings);
   } finally {
@@ -205,6 +205,14 @@ export async function slimRecord(
 
 /** Whether the ledger, the logs and git are still as `s` read them. */
 function current(s: SlimState): boolean {
+  try {
+    return unchanged(s);
+  } catch {
+    return false;
+  }
+}
+
+function unchanged(s: SlimState): boolean {
   const sigs = [`${signatureOf(s.l.ledger)} ${signatureOf(`${s.l.ledger}.sealed`)}`];
   const names = listSegments(s.l).names;
   for (const name of [...names, LOCAL]) {
