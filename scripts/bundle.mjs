@@ -79,19 +79,25 @@ const esm = {
   external: ['@statelyai/inspect'],
 };
 
-/** Modules loaded on demand that reach part of the engine (src/engine/memory.ts); see the header. */
+/**
+ * Modules loaded on demand that reach part of the engine (src/engine/memory.ts); see the header. In the hook's door
+ * the slim path (adapters/hook/slim-record) records a call with the decider and the command redactor but without the
+ * engine: there they stay apart from it.
+ */
 const AFTER_ENGINE =
-  /\/dist\/(engine\/search|engine\/redact-command|decider\/decide|diagrams\/gitgraph|engine\/git\/install|engine\/git\/merge-driver|diagrams\/cli|diagrams\/inspect)\.js$/;
-const engineFirst = {
+  /\/dist\/(engine\/search|engine\/redact-command|decider\/decide|adapters\/hook\/slim-record|diagrams\/gitgraph|engine\/git\/install|engine\/git\/merge-driver|diagrams\/cli|diagrams\/inspect)\.js$/;
+const HOOK_AFTER_ENGINE =
+  /\/dist\/(engine\/search|diagrams\/gitgraph|engine\/git\/install|engine\/git\/merge-driver|diagrams\/cli|diagrams\/inspect)\.js$/;
+const engineFirst = (filter) => ({
   name: 'engine-first',
   setup(b) {
-    b.onLoad({ filter: AFTER_ENGINE }, (args) => ({
+    b.onLoad({ filter }, (args) => ({
       contents: `import ${JSON.stringify(`${root}dist/engine/memory.js`)};\n${readFileSync(args.path, 'utf8')}`,
       loader: 'js',
       resolveDir: dirname(args.path),
     }));
   },
-};
+});
 
 /**
  * The `main` door's modules loaded on demand, each after main.js: each imports it in the
@@ -271,7 +277,13 @@ await emit({
   plugins: [doorsOutside, builtins],
 });
 for (const door of DOORS) {
-  const plugins = [lazyAjv, builtins, providerData, ...(door === 'main' ? [mainFirst, mainHolds] : []), engineFirst];
+  const plugins = [
+    lazyAjv,
+    builtins,
+    providerData,
+    ...(door === 'main' ? [mainFirst, mainHolds] : []),
+    engineFirst(door === 'hook-main' ? HOOK_AFTER_ENGINE : AFTER_ENGINE),
+  ];
   await emit({ ...common, ...esm, entryPoints: { [door]: `dist/adapters/cli/${door}.js` }, splitting: true, plugins });
 }
 for (const [name, contents, resolveDir] of [

@@ -83,7 +83,7 @@ const CRC_TAIL = /^,"crc":(\d{1,10})\}$/;
  * one, loading included, costs less than the JavaScript one does before it is optimised (a
  * few ms on a snapshot of a few hundred KB, about what parsing it costs).
  */
-const NATIVE_FROM = 64 * 1024;
+const NATIVE_FROM = 256 * 1024;
 
 const checksum = (data: Uint8Array | string, initial: number, native: boolean): number =>
   native ? zlib().crc32(data, initial) : crc32(data, initial);

@@ -62,7 +62,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const { run } = await import('./main.js');
-  return run(argv, true);
+  return run(argv);
 }
 
 // Global options may come before the command (`gctx --dir x hook …`): the command first, so the

@@ -24,7 +24,6 @@ import { VERSION } from '../../runtime/version.js';
 import { helpOf, helpOfAll, nearest, parseArgs, usageOf } from './args.js';
 import { commandFirst } from './globals.js';
 import { keepHeapSmall } from './heap-flags.js';
-import { leanFlags, runLean } from './lean-process.js';
 import { LAUNCHERS } from './launchers/index.js';
 import { jsonText, writeErr, writeOut } from './write-out.js';
 
@@ -57,11 +56,7 @@ function commandNamed(name: string): Operation {
   );
 }
 
-/**
- * @param own true when this process is gctx itself (run from its bootstrap or as the program):
- * a pass over the whole history may then be run in a lean child (lean-process.ts).
- */
-export async function run(argv: readonly string[], own = false): Promise<number> {
+export async function run(argv: readonly string[]): Promise<number> {
   const [name, ...rest] = commandFirst(argv);
   if (!name || name === '--help' || name === '-h' || (name === 'help' && !rest.length)) {
     writeOut(`${helpOfAll(commands())}\n`, 0);
@@ -106,16 +101,9 @@ export async function run(argv: readonly string[], own = false): Promise<number>
         `--budget takes a whole number of tokens, ${MIN_BUDGET} or more`,
         '--budget 800',
       );
-    const pass = op.wholePass?.(args);
-    const whole = leanFlags(pass);
-    // Not while inspecting the machines live: the child would be the one to show them.
-    if (whole && own && !inspector) {
-      const code = await runLean(argv, whole);
-      if (code !== null) return code;
-    }
-    // A pass over the whole history (here, or as the lean child), or an open that is one: the
-    // heap kept small from the start, before the engine loads; otherwise when a pass starts.
-    if (whole || pass === 'replay' || (op.needs !== 'none' && openIsLong(dir))) keepHeapSmall();
+    // A pass over the whole history, or an open that is one: the heap kept small from the start,
+    // before the engine loads; otherwise when a pass starts.
+    if (op.wholePass?.(args) || (op.needs !== 'none' && openIsLong(dir))) keepHeapSmall();
     const out: Answer = await perform(op, args, CLI, {
       dir,
       explicitDir,
@@ -171,7 +159,7 @@ function isEntry(): boolean {
 }
 
 if (isEntry()) {
-  run(process.argv.slice(2), true).then(
+  run(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;
     },

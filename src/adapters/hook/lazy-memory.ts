@@ -14,6 +14,11 @@ import { SNAPSHOT_FORMAT } from '../../engine/revive.js';
 import { type ApproachSource, approachSourceOf } from '../../observer/repeat-guard.js';
 import { layout } from '../../store/paths.js';
 import { ledgerIdentity, readSnapshot } from '../../store/snapshot.js';
+import type { SlimState } from './slim-record.js';
+
+/** Loaded by the first event that records: a PreToolUse that decides nothing never loads it. */
+const slimPath = () => import('./slim-record.js');
+type SlimPath = Awaited<ReturnType<typeof slimPath>>;
 
 const GCC = '.GCC';
 
@@ -30,6 +35,10 @@ export class LazyHookMemory implements HookMemory {
   private memory: Memory | null = null;
   private opening: Promise<Memory> | null = null;
   private readonly inflight = new Set<Promise<unknown>>();
+  /** The memory as the slim path read it (slim-record.ts), while the engine is not needed. */
+  private slim: SlimState | null = null;
+  private slimCode: SlimPath | null = null;
+  private readonly slimWarnings: string[] = [];
 
   constructor(
     readonly root: string,
@@ -42,7 +51,20 @@ export class LazyHookMemory implements HookMemory {
     return join(this.root, GCC);
   }
 
-  async open(): Promise<Memory> {
+  /**
+   * Ready to read. `slim`: the event only records calls (PostToolUse), so the memory is read as
+   * the slim path needs it when it can be (slim-record.ts), and the engine is opened otherwise.
+   */
+  async open(slim = false): Promise<unknown> {
+    if (slim && !this.memory) {
+      this.slimCode ??= await slimPath();
+      this.slim ??= this.slimCode.readSlim(this.root);
+      if (this.slim) return this.slim;
+    }
+    return this.engine();
+  }
+
+  private async engine(): Promise<Memory> {
     if (this.memory) return this.memory;
     if (this.onLongPass && openIsLong(this.root)) this.onLongPass();
     this.opening ??= import('../../engine/memory.js').then(({ Memory }) =>
@@ -63,15 +85,31 @@ export class LazyHookMemory implements HookMemory {
   }
 
   get config(): Config {
-    return this.opened().config;
+    return this.memory || !this.slim ? this.opened().config : this.slim.state.config;
   }
 
   execute(cmd: HookCommand, opts?: { session?: string }): Promise<{ branch: string; message: string }> {
-    const work = this.open().then((m) => m.execute(cmd, opts));
+    const work = this.record(cmd, opts);
     this.inflight.add(work);
     const done = () => this.inflight.delete(work);
     work.then(done, done);
     return work;
+  }
+
+  /** A call recorded by the slim path when it can be, else by the engine. */
+  private async record(cmd: HookCommand, opts?: { session?: string }): Promise<{ branch: string; message: string }> {
+    if (!this.memory && cmd.type === 'record-tool') {
+      const code = (this.slimCode ??= await slimPath());
+      const slim = this.slim ?? code.readSlim(this.root);
+      const done = slim && (await code.slimRecord(slim, cmd, opts?.session ?? this.session, HOOK_LOCK_TIMEOUT_MS));
+      if (done) {
+        this.slim = done.slim;
+        this.slimWarnings.push(...done.warnings);
+        return done;
+      }
+      this.slim = null;
+    }
+    return (await this.engine()).execute(cmd, opts);
   }
 
   briefing(opts?: { session?: string; budget?: number }): string {
@@ -79,6 +117,8 @@ export class LazyHookMemory implements HookMemory {
   }
 
   pendingWork(session?: string): { edits: number; turns: number; files: string[] } {
+    if (!this.memory && this.slim && this.slimCode)
+      return this.slimCode.slimPending(this.slim, session ?? this.session);
     return this.opened().pendingWork(session);
   }
 
@@ -102,7 +142,7 @@ export class LazyHookMemory implements HookMemory {
 
   /** Engine warnings (a stale lock taken over, a torn tail quarantined), for stderr. */
   get warnings(): readonly string[] {
-    return this.memory?.warnings ?? [];
+    return this.memory ? [...this.slimWarnings, ...this.memory.warnings] : this.slimWarnings;
   }
 
   close(): void {

@@ -35,8 +35,8 @@ export interface HookRequest {
 
 /** The memory of one event, as the hook logic uses it and its caller releases it. */
 export interface EventMemory extends HookMemory {
-  /** Ready to read (opened, caught up with other writers). */
-  open(): Promise<unknown>;
+  /** Ready to read (opened, caught up with other writers); `slim`: the event only records calls. */
+  open(slim?: boolean): Promise<unknown>;
   /** Every write the hook logic started, including fire-and-forget ones, has landed. */
   drain(): Promise<void>;
   /** Engine warnings raised for this event. */
@@ -105,7 +105,7 @@ export async function runHook(req: HookRequest, memories: HookMemories = process
   if (!root && !preTool) return { stdout: null, stderr };
   const memory = memories.forEvent(root ?? start, req.session);
   try {
-    if (!preTool) await memory.open();
+    if (!preTool) await memory.open(envelopes.every((e) => e.event === 'post-tool'));
   } catch (err) {
     return { stdout: null, stderr: [`gctx hook: memory unavailable, no decision: ${oneLine(err)}`] };
   }

@@ -218,10 +218,11 @@ describe('the gctx executable', () => {
     );
   });
 
-  it('logs a PostToolUse with the engine, still without the CLI table or the MCP SDK', () => {
+  it('logs a PostToolUse without the engine (the slim path), the CLI table or the MCP SDK', () => {
     const dir = project();
     const r = traced(['hook', '--agent', 'claude-code'], fixture('post-tool-use-edit', dir), dir);
-    expect(r.loaded.some((f) => chunk('memory').test(f))).toBe(true);
+    expect(r.loaded.some((f) => chunk('slim-record').test(f))).toBe(true);
+    none(r.loaded, chunk('memory'));
     // Line counts of the edit come from diff, bundled next to the executable.
     expect(r.loaded).toContain('diff.cjs');
     expect(r.loaded.filter((f) => f.includes('/node_modules/'))).toEqual([]);
@@ -229,9 +230,8 @@ describe('the gctx executable', () => {
     none(r.loaded, 'main.js', 'mcp-main.js', chunk('server'), 'ajv.cjs', 'xstate.cjs');
     // Nor the write guard's reading of shell commands, loaded by a PreToolUse only.
     none(r.loaded, chunk('gcc-write-guard'));
-    // The door, the engine, the decider, the redactors and diff, each in few files (the lazy
-    // loaders the door shares with the write guard are one small file of their own).
-    expect(r.loaded.length).toBeLessThanOrEqual(11);
+    // The door, the slim path with the store and the decider, the redactors and diff, each in few files.
+    expect(r.loaded.length).toBeLessThanOrEqual(15);
   });
 
   it('serves MCP without the CLI table and without ajv', () => {
