@@ -9,10 +9,11 @@
  * would, so that later counts and stale checks can read it. A branch's first commit starts
  * from its parent's baseline, else from HEAD.
  *
- * A commit asks git two things at once: `git status` (what differs from HEAD now, untracked
- * files included) and `git diff <the baseline's HEAD>` (tracked files' line counts since). A
- * path counts when its content differs from what the baseline had: the blob it kept, else
- * HEAD's then. Of those, what git commits brought that was not this clone's work is left
+ * A commit asks git once: `git status` (what differs from HEAD now, untracked files included,
+ * with HEAD's blob of each). A path counts when its content, hashed here as git would, differs
+ * from what the baseline had: the blob it kept, else HEAD's; lines are counted here between
+ * the two (a blob git keeps packed is read by one `git cat-file`). Only after HEAD moved is
+ * `git diff <the baseline's HEAD>` asked too, beside it. Of those paths, what git commits brought that was not this clone's work is left
  * out: when HEAD moved since (a pull, a merge, a switch of git branch, a rebase), a path
  * counts only if it differs from HEAD now (work not committed to git yet) or a non-merge
  * commit since the baseline's HEAD, authored by this clone's git identity after the baseline
@@ -93,16 +94,19 @@ function rawNumstat(out: string): Map<string, Row> {
   return rows;
 }
 
-/** `status --porcelain=v2 -z` output: each path that differs from HEAD, and whether it is untracked. */
-function statusPaths(out: string): Map<string, boolean> {
-  const paths = new Map<string, boolean>();
+/**
+ * `status --porcelain=v2 -z` output: each path that differs from HEAD, with the blob HEAD has
+ * of it ('' when untracked; zeros when HEAD has none).
+ */
+function statusPaths(out: string): Map<string, string> {
+  const paths = new Map<string, string>();
   for (const tok of out.split('\0')) {
-    if (tok.startsWith('? ')) paths.set(tok.slice(2), true);
+    if (tok.startsWith('? ')) paths.set(tok.slice(2), '');
     else if (tok.startsWith('1 ') || tok.startsWith('u ')) {
       const f = tok.split(' ');
-      const n = tok[0] === '1' ? 8 : 10;
+      const unmerged = tok[0] === 'u';
       // A submodule's own changes are not files of this project.
-      if (f[2]?.startsWith('N')) paths.set(f.slice(n).join(' '), false);
+      if (f[2]?.startsWith('N')) paths.set(f.slice(unmerged ? 10 : 8).join(' '), unmerged ? '0' : f[6]!);
     }
   }
   return paths;
@@ -261,13 +265,41 @@ function ask(repo: GitRepo, root: string, cache: string, branch: string, parent:
   return { repo, root, from: kept ?? { head, time: 0, files: {} }, kept: kept !== undefined, head };
 }
 
-/** The files that changed since the baseline, from git's answers, and the baseline to keep next. */
+/** A tree with nothing in it, by the repository's hash. */
+const EMPTY_TREE = {
+  sha1: '4b825dc642cb6eb9a060e54bf8d69288fbee4904',
+  sha256: '6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321',
+};
+const ZEROS = /^0+$/;
+
+/** Blobs' bytes: loose ones read here, the others from one `git cat-file`. */
+function bodies(repo: GitRepo, root: string, ids: readonly string[], timeout: number): Map<string, Buffer> {
+  const got = new Map<string, Buffer>();
+  for (const id of ids) {
+    const b = readLoose(repo, id);
+    if (b) got.set(id, b);
+  }
+  const packed = ids.filter((id) => !got.has(id));
+  try {
+    if (packed.length) for (const [id, b] of readBlobs(root, packed, timeout)) got.set(id, b);
+  } catch {
+    /* not counted in lines */
+  }
+  return got;
+}
+
+/**
+ * The files that changed since the baseline, from git's answers, and the baseline to keep
+ * next. `diff`: while HEAD is where the baseline left it, none is needed (what the baseline
+ * had of a path is the blob it kept, else HEAD's, which status names); after HEAD moved, git's
+ * rows since the baseline's HEAD.
+ */
 function count(a: Asked, status: string, diff: string | null, run: Run, write: boolean, timeout: number): GitFiles {
   const { repo, from } = a;
   const busy = midOperation(repo);
   const algo = algoOf(repo, a.head ?? from.head);
   const dirty = statusPaths(status);
-  const rows = diff === null ? new Map<string, Row>() : rawNumstat(diff);
+  const rows = diff === null ? null : rawNumstat(diff);
   const prefix = relative(repo.top, a.root).split(sep).join('/');
   const within = (p: string) => !prefix || p.startsWith(`${prefix}/`);
   const now = new Map<string, { blob: string; body: Buffer } | null>();
@@ -279,42 +311,39 @@ function count(a: Asked, status: string, diff: string | null, run: Run, write: b
     }
     return now.get(p)!;
   };
-  const paths = [...new Set([...dirty.keys(), ...rows.keys(), ...Object.keys(from.files)])].filter(within).sort();
-  const kept = paths.filter((p) => Object.hasOwn(from.files, p) && from.files[p]);
-  const keptBodies = new Map(kept.map((p) => [from.files[p]!, readLoose(repo, from.files[p]!)]));
-  const lost = [...keptBodies].filter(([, b]) => !b).map(([id]) => id);
-  if (lost.length) {
-    try {
-      for (const [id, body] of readBlobs(a.root, lost, timeout)) keptBodies.set(id, body);
-    } catch {
-      /* counted from git's own rows where there are some */
-    }
-  }
-  const changed = new Map<string, FileChange & { was: string }>();
+  /** What the baseline had of a path: a blob ('' none) or git's row since its HEAD; null when unchanged since. */
+  const baseOf = (p: string): string | Row | null => {
+    if (Object.hasOwn(from.files, p)) return from.files[p] ?? '';
+    const h = dirty.get(p);
+    if (rows) return rows.get(p) ?? (h === '' ? '' : null);
+    if (h === undefined) return null;
+    return ZEROS.test(h) ? '' : h;
+  };
+  const paths = [...new Set([...dirty.keys(), ...(rows?.keys() ?? []), ...Object.keys(from.files)])]
+    .filter(within)
+    .sort();
+  const found: { p: string; base: string | Row; cur: { blob: string; body: Buffer } | null }[] = [];
   for (const p of paths) {
+    const base = baseOf(p);
+    if (base === null) continue;
     const cur = hashed(p);
-    const row = rows.get(p);
-    let counts: [number, number] | null = null;
-    let was = row?.was ?? '';
-    if (Object.hasOwn(from.files, p)) {
-      const id = from.files[p] ?? null;
-      was = id ?? '';
-      if ((cur?.blob ?? null) === id) continue;
-      const body = id ? keptBodies.get(id) : Buffer.alloc(0);
-      counts = body ? lines(body, cur?.body ?? null) : row ? [row.added, row.removed] : [0, 0];
-    } else if (row) counts = [row.added, row.removed];
-    // Untracked, or any file before the first git commit: all of it is new.
-    else if (cur && (dirty.get(p) || (!from.head && dirty.has(p)))) counts = lines(null, cur.body);
-    else continue;
+    if (typeof base === 'string' && (cur?.blob ?? '') === base) continue;
+    found.push({ p, base, cur });
+  }
+  const ids = found.flatMap((f) => (typeof f.base === 'string' && f.base ? [f.base] : []));
+  const old = bodies(repo, a.root, [...new Set(ids)], timeout);
+  const changed = new Map<string, FileChange & { was: string }>();
+  for (const { p, base, cur } of found) {
     const path = prefix ? p.slice(prefix.length + 1) : p;
     if (path === '.GCC' || path.startsWith('.GCC/')) continue;
-    changed.set(p, {
-      path: shown(path),
-      added: counts[0],
-      removed: counts[1],
-      ...(cur ? { blob: cur.blob } : {}),
-      was,
-    });
+    const [added, removed] =
+      typeof base !== 'string'
+        ? [base.added, base.removed]
+        : !base || old.has(base)
+          ? lines(old.get(base) ?? null, cur?.body ?? null)
+          : [0, 0];
+    const was = typeof base === 'string' ? base : base.was;
+    changed.set(p, { path: shown(path), added, removed, ...(cur ? { blob: cur.blob } : {}), was });
   }
   const own = ownPaths(a, changed, dirty, busy, run, timeout);
   const files = [...changed].filter(([p]) => own === null || own.has(p)).map(([, { was: _, ...f }]) => f);
@@ -324,7 +353,8 @@ function count(a: Asked, status: string, diff: string | null, run: Run, write: b
     if (!within(p)) continue;
     const cur = hashed(p);
     next.files[p] = cur?.blob ?? null;
-    if (cur && write) writeLoose(repo, cur.blob, cur.body);
+    // A blob the baseline kept already was written then.
+    if (cur && write && from.files[p] !== cur.blob) writeLoose(repo, cur.blob, cur.body);
   }
   return { files, next, algo };
 }
@@ -339,7 +369,7 @@ function count(a: Asked, status: string, diff: string | null, run: Run, write: b
 function ownPaths(
   a: Asked,
   changed: ReadonlyMap<string, { was: string }>,
-  dirty: ReadonlyMap<string, boolean>,
+  dirty: ReadonlyMap<string, string>,
   busy: boolean,
   run: Run,
   timeout: number,
@@ -388,13 +418,14 @@ export async function changedSince(
   parent: string | null,
 ): Promise<GitFiles | null> {
   const a = ask(repo, root, cache, branch, parent);
+  if (a.head === a.from.head && midOperation(repo)) return { files: [], next: null, algo: algoOf(repo, a.head) };
   const [status, diff] = await Promise.all([
     runAsync(root, STATUS),
-    a.from.head ? runAsync(root, diffArgs(a.from.head)) : Promise.resolve(''),
+    a.head === a.from.head ? null : runAsync(root, diffArgs(a.from.head ?? EMPTY_TREE[algoOf(repo, a.head)])),
   ]);
   if (status === null) return null;
   try {
-    return count(a, status, diff, runSync(root), true, TIMEOUT_MS);
+    return count(a, status, a.head === a.from.head ? null : (diff ?? ''), runSync(root), true, TIMEOUT_MS);
   } catch {
     return null;
   }
@@ -416,9 +447,8 @@ export function uncommittedSince(
   const run = runSync(root);
   try {
     const status = run(STATUS, READ_TIMEOUT_MS);
-    // Nothing differs from HEAD, which has not moved: no tracked file differs from the baseline's HEAD either.
-    const quiet = !statusPaths(status).size && a.head === a.from.head;
-    const diff = a.from.head && !quiet ? run(diffArgs(a.from.head), READ_TIMEOUT_MS) : '';
+    const diff =
+      a.head === a.from.head ? null : run(diffArgs(a.from.head ?? EMPTY_TREE[algoOf(repo, a.head)]), READ_TIMEOUT_MS);
     return count(a, status, diff, run, false, READ_TIMEOUT_MS).files.map(({ blob: _, ...f }) => f);
   } catch {
     return null;
