@@ -41,6 +41,7 @@ const TIMEOUT_MS = 15_000;
 const READ_TIMEOUT_MS = 3_000;
 /** Files larger than this are not counted in lines (as stale.ts). */
 const COUNT_MAX = 2 * 1024 * 1024;
+const EDITS_MAX = 1_000;
 
 const BLOB = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const NUMSTAT = /^(\d+|-)\t(\d+|-)\t(.+)$/s;
@@ -160,9 +161,14 @@ function writeLoose(repo: GitRepo, id: string, body: Buffer): void {
 function lines(old: Buffer | null, now: Buffer | null): [number, number] {
   const [a, b] = [old ?? Buffer.alloc(0), now ?? Buffer.alloc(0)];
   if (a.length > COUNT_MAX || b.length > COUNT_MAX || a.includes(0) || b.includes(0)) return [0, 0];
+  const [x, y] = [a.toString('utf8'), b.toString('utf8')];
+  // A diff past this many lines' edits costs seconds: both whole files count instead.
+  const parts = diffLib().diffLines(x, y, { maxEditLength: EDITS_MAX });
+  if (!parts)
+    return [y.split('\n').length - (y.endsWith('\n') ? 1 : 0), x.split('\n').length - (x.endsWith('\n') ? 1 : 0)];
   let added = 0;
   let removed = 0;
-  for (const part of diffLib().diffLines(a.toString('utf8'), b.toString('utf8'))) {
+  for (const part of parts) {
     if (part.added) added += part.count ?? 0;
     else if (part.removed) removed += part.count ?? 0;
   }

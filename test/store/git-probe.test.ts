@@ -161,8 +161,7 @@ describe('git commands gctx runs: repository config chooses no program', () => {
       all.map((a) => a[a.findIndex((x, i) => x !== '-c' && a[i - 1] !== '-c' && !x.startsWith('--'))]),
     );
     // The flows above did run the commands that could have run those programs.
-    for (const c of ['status', 'diff', 'ls-files'])
-      expect(subcommands, c).toContain(c);
+    for (const c of ['status', 'diff', 'ls-files']) expect(subcommands, c).toContain(c);
     for (const a of all) {
       expect(a.slice(0, 5), a.join(' ')).toEqual([
         '--no-pager',
