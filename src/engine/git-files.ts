@@ -22,7 +22,7 @@
  * slow, there are none (hooks and `--files` still count). Git runs from PATH with an argument
  * vector and safeGit's options; nothing in the project chooses what runs.
  */
-import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { FileChange, Placed } from '../events/types.js';
 import { readBlobs, gitEnv } from '../store/git-blobs.js';
@@ -150,7 +150,12 @@ function writeLoose(repo: GitRepo, id: string, body: Buffer): void {
       mode: 0o444,
       flag: 'wx',
     });
-    linkSync(tmp, path);
+    try {
+      linkSync(tmp, path);
+    } catch (err) {
+      // A file system without hard links: moved into place, as git does there.
+      if ((err as { code?: string }).code !== 'EEXIST') renameSync(tmp, path);
+    }
   } catch {
     /* another writer put it there, or the store is read-only: the counts and stale checks go without */
   } finally {
