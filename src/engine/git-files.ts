@@ -13,8 +13,9 @@
  * with HEAD's blob of each). A path counts when its content, hashed here as git would, differs
  * from what the baseline had: the blob it kept, else HEAD's; lines are counted here between
  * the two (a blob git keeps packed is read by one `git cat-file`). Only after HEAD moved is
- * `git diff <the baseline's HEAD>` asked too, beside it. Of those paths, what git commits brought that was not this clone's work is left
- * out: when HEAD moved since (a pull, a merge, a switch of git branch, a rebase), a path
+ * `git diff <the baseline's HEAD>` asked too. Of those paths, what git commits brought that
+ * was not this clone's work is left out: when HEAD moved since (a pull, a merge, a switch of
+ * git branch, a rebase), a path
  * counts only if it differs from HEAD now (work not committed to git yet) or a non-merge
  * commit since the baseline's HEAD, authored by this clone's git identity after the baseline
  * was taken, changed it. While a merge, rebase, cherry-pick or revert is under way, only those
@@ -239,21 +240,6 @@ function runSync(cwd: string): Run {
     });
 }
 
-function runAsync(cwd: string, args: readonly string[]): Promise<string | null> {
-  return new Promise((done) => {
-    try {
-      childProcess().execFile(
-        gitProgram(cwd),
-        safeGit(args),
-        { cwd, env: env(), encoding: 'utf8', timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 },
-        (err, out) => done(err ? null : out),
-      );
-    } catch {
-      done(null);
-    }
-  });
-}
-
 const SPEC = ['--', '.', ':(exclude).GCC'];
 const STATUS = ['status', '--porcelain=v2', '-z', '--untracked-files=all', '--no-renames', ...SPEC];
 const diffArgs = (head: string) => ['diff', '-z', '--no-abbrev', '--raw', '--numstat', '--no-renames', head, ...SPEC];
@@ -416,27 +402,30 @@ function ownPaths(
   return own;
 }
 
+/** Git's answers (status; the diff since the baseline's HEAD only when HEAD moved), counted. */
+function since(a: Asked, write: boolean, timeout: number): GitFiles {
+  const run = runSync(a.root);
+  const status = run(STATUS, timeout);
+  const diff =
+    a.head === a.from.head ? null : run(diffArgs(a.from.head ?? EMPTY_TREE[algoOf(a.repo, a.head)]), timeout);
+  return count(a, status, diff, run, write, timeout);
+}
+
 /**
  * What changed under the project since `branch`'s baseline (or `parent`'s, or HEAD), and the
- * baseline to keep next: git's two answers asked at once, the blobs to keep written. Null
- * when git fails.
+ * baseline to keep next, its blobs written. Null when git fails.
  */
-export async function changedSince(
+export function changedSince(
   repo: GitRepo,
   root: string,
   cache: string,
   branch: string,
   parent: string | null,
-): Promise<GitFiles | null> {
+): GitFiles | null {
   const a = ask(repo, root, cache, branch, parent);
   if (a.head === a.from.head && midOperation(repo)) return { files: [], next: null, algo: algoOf(repo, a.head) };
-  const [status, diff] = await Promise.all([
-    runAsync(root, STATUS),
-    a.head === a.from.head ? null : runAsync(root, diffArgs(a.from.head ?? EMPTY_TREE[algoOf(repo, a.head)])),
-  ]);
-  if (status === null) return null;
   try {
-    return count(a, status, a.head === a.from.head ? null : (diff ?? ''), runSync(root), true, TIMEOUT_MS);
+    return since(a, true, TIMEOUT_MS);
   } catch {
     return null;
   }
@@ -454,13 +443,8 @@ export function uncommittedSince(
   branch: string,
   parent: string | null,
 ): FileChange[] | null {
-  const a = ask(repo, root, cache, branch, parent);
-  const run = runSync(root);
   try {
-    const status = run(STATUS, READ_TIMEOUT_MS);
-    const diff =
-      a.head === a.from.head ? null : run(diffArgs(a.from.head ?? EMPTY_TREE[algoOf(repo, a.head)]), READ_TIMEOUT_MS);
-    return count(a, status, diff, run, false, READ_TIMEOUT_MS).files.map(({ blob: _, ...f }) => f);
+    return since(ask(repo, root, cache, branch, parent), false, READ_TIMEOUT_MS).files.map(({ blob: _, ...f }) => f);
   } catch {
     return null;
   }

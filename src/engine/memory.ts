@@ -231,7 +231,7 @@ export class Memory {
       const clean = redactCommand(cmd);
       // A merge records no files of its own, but what it brings in is the receiving branch's from
       // now on: its tree is kept as that branch's baseline, as a commit's is.
-      const git = clean.type === 'commit' || clean.type === 'merge' ? await this.gitFiles(session) : null;
+      const git = clean.type === 'commit' || clean.type === 'merge' ? this.gitFiles(session) : null;
       return await this.store.withLock(() => {
         this.fold.catchUp();
         this.fold.settleLocked(false, redact, false);
