@@ -89,7 +89,10 @@ export async function run({ quick = false, long = false } = {}) {
   const worst = Math.max(...mems.map(ratioOf));
   const big = mems[mems.length - 1];
   const growth = stats(big.samples).median / base;
-  const summary = `COMMIT in git / its floor: ${mems.map((x) => `${fmt(ratioOf(x))}× at ${x.size.toLocaleString('en-US')}`).join(', ')} (target ≤ 2); at ${big.size.toLocaleString('en-US')} events / at ${sizes[0]}: ${fmt(growth)}× (target ≤ 1.3)`;
+  const at = (x) => `${fmt(ratioOf(x))}× at ${x.size.toLocaleString('en-US')}`;
+  const summary =
+    `COMMIT in git / its floor: ${mems.map(at).join(', ')} (target ≤ 2); ` +
+    `at ${big.size.toLocaleString('en-US')} events / at ${sizes[0]}: ${fmt(growth)}× (target ≤ 1.3)`;
   for (const x of mems) removeDir(x.fx.dir);
   return {
     title,

@@ -225,7 +225,7 @@ export function keepBaseline(root: string, cache: string, branch: string, baseli
 
 type Run = (args: readonly string[], timeout: number) => string;
 
-/** No index refresh written back: gctx's own look must not move the index other code watches (append.ts), nor lock it. */
+/** No index refresh written back: gctx's own look must not move the index append.ts watches, nor lock it. */
 const env = () => gitEnv({ GIT_OPTIONAL_LOCKS: '0' });
 
 function runSync(cwd: string): Run {

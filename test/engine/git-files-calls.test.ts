@@ -51,7 +51,7 @@ const filesOf = (m: Memory) =>
   ).commits[0]!.files.map(({ path, added, removed }) => `${path} +${added} -${removed}`);
 
 describe('COMMIT asks git once', () => {
-  it('one status per commit while HEAD stays; an edit, a revert and a new file are counted against the baseline', async () => {
+  it('one status per commit while HEAD stays; edits, a revert and a new file count against the baseline', async () => {
     const dir = tempProject();
     git(dir, 'init', '-q', '-b', 'main');
     git(dir, 'config', 'user.email', 't@e.invalid');
