@@ -48,20 +48,20 @@ interface Cache {
 }
 
 /** A path from a log that may be read: relative, inside the project, not under .GCC/. */
-function safePath(p: string): boolean {
+export function safePath(p: string): boolean {
   if (!p || p.startsWith('/') || /^[A-Za-z]:/.test(p) || p.includes('\\') || p.includes('\0')) return false;
   const parts = p.split('/');
   return parts[0] !== '.GCC' && parts.every((x) => x !== '..' && x !== '.' && x !== '');
 }
 
-const gitHash = (algo: string, body: Buffer): string =>
+export const gitHash = (algo: string, body: Buffer): string =>
   crypto().createHash(algo).update(`blob ${body.length}\0`).update(body).digest('hex');
 
 /**
  * The file's stat signature, and its bytes as git would store them (a link's target, a file's
  * content) read only when asked; null when absent, 'unread' when it cannot be hashed.
  */
-function statOf(root: string, path: string): { sig: string; read: () => Buffer | null } | null | 'unread' {
+export function statOf(root: string, path: string): { sig: string; read: () => Buffer | null } | null | 'unread' {
   let st;
   try {
     st = lstatSync(join(root, path), { bigint: true });

@@ -25,7 +25,7 @@ import { layout, type Layout } from '../store/paths.js';
 import { journalHolds } from '../store/journal.js';
 import { asFolderError, makeFolders, makeProblem } from '../store/project-folder.js';
 import { type Checked, Store } from '../store/store.js';
-import { changedSince, citeBlobs, recordTree, uncommittedSince } from './git-files.js';
+import { changedSince, citeBlobs, keepBaseline, uncommittedSince } from './git-files.js';
 import { isHistory, newest, recentHistory, scanNewest } from './reader.js';
 import { briefing } from '../context/briefing.js';
 import { type ContextAnswer, type ContextQuery, type ContextSource, contextQuery } from '../context/query.js';
@@ -257,9 +257,10 @@ export class Memory {
         if (events.some((e) => e.type === 'branch.abandoned') || this.state.failedApproachCount !== ruledOut) {
           this.approachesMoved = true;
         }
-        if (git?.tree && this.store.repo) {
+        if (git?.next) {
           const merged = events.find((e) => e.type === 'branch.merged');
-          recordTree(this.store.repo, this.root, merged?.type === 'branch.merged' ? merged.data.into : here, git.tree);
+          const into = merged?.type === 'branch.merged' ? merged.data.into : here;
+          keepBaseline(this.root, this.store.layout.cache, into, git.next);
         }
         // Under the lock nobody else appended since: the state just folded is current.
         return { events, branch: currentBranch(this.state, session), message: d.message };
@@ -274,7 +275,7 @@ export class Memory {
     const repo = this.store.repo;
     if (!repo) return null;
     const here = currentBranch(this.state, session);
-    return changedSince(repo, this.root, here, this.state.branches[here]?.parent ?? null);
+    return changedSince(repo, this.root, this.store.layout.cache, here, this.state.branches[here]?.parent ?? null);
   }
 
   /** What CONTEXT reads: the state, and events read back newest first. */
@@ -316,7 +317,7 @@ export class Memory {
     const repo = this.store.repo;
     const b = this.state.branches[branch];
     if (!repo || !b || b.pending.turns > 0) return null;
-    return uncommittedSince(repo, this.root, branch, b.parent ?? null);
+    return uncommittedSince(repo, this.root, this.store.layout.cache, branch, b.parent ?? null);
   }
 
   /**

@@ -238,25 +238,30 @@ function parseCheckpoint(c: Record<string, unknown> | null): Checkpoint {
 
 /**
  * Every view of a memory rebuilt from its events, fed in id order as a replay streams them:
- * commit.md files grow in temporary files (the history is never held); each open branch keeps
- * a ring of its latest log entries and the tail of its commit.md not yet written, both
- * written out when the branch closes (its merge or abandon is its last event), so memory holds
+ * each open branch keeps a ring of its latest log entries and its commit.md as it grows, in
+ * memory until it passes 64 KiB and in a temporary file after (the history is never held),
+ * both settled when the branch closes (its merge or abandon is its last event), so memory holds
  * what the branches still open have pending, not the history, nor anything per closed branch
- * but its name (a commit arriving after the close opens its file again). `finish` moves
- * everything into place.
+ * but its name. A view that comes out as the file already holds is not written at all (a
+ * `gctx replay` over current views writes next to nothing); a commit arriving after its
+ * branch's close has that commit.md rebuilt on its own. `finish` moves everything into place.
  */
 export class FullRebuild {
   private readonly dir: string;
   /**
-   * Per branch with commits: its temporary commit.md, open (fd ≥ 0) while the branch is, and the text not yet written.
+   * Per branch with commits: its commit.md not yet written, and once spilled its temporary file (open while fd ≥ 0);
+   * `same` once it closed as the file on disk already was.
    */
-  private readonly commitFiles = new Map<string, { path: string; fd: number; pending: string }>();
+  private readonly commitFiles = new Map<string, { text: string; tmp: string | null; fd: number; same: boolean }>();
   private readonly rings = new Map<string, GccEvent[]>();
   private readonly counts = new Map<string, number>();
-  /** Branches whose log view was written when they closed. */
+  /** Branches whose log view was settled when they closed: its temporary file, '' when the file on disk was current. */
   private readonly written = new Map<string, string>();
   /** Branches with events after their log view was written (a union can do that): rebuilt on their own. */
   private readonly late = new Set<string>();
+  /** Branches with commits after their commit.md was found current: rebuilt on their own. */
+  private readonly lateCommits = new Set<string>();
+  private spills = 0;
 
   constructor(
     private readonly l: Layout,
@@ -283,69 +288,85 @@ export class FullRebuild {
     }
     if (e.type !== 'commit.recorded') return;
     let f = this.commitFiles.get(e.branch);
-    if (!f) {
-      const path = join(this.dir, `c${this.commitFiles.size}.md`);
-      f = { path, fd: openSync(path, 'w'), pending: commitHeader(e.branch) };
-      this.commitFiles.set(e.branch, f);
-    } else if (f.fd < 0) f.fd = openSync(f.path, 'a');
-    // Written in pieces of about 64 KiB: one system call per commit was a tenth of a replay.
-    f.pending += renderCommit(e);
-    if (f.pending.length >= 65_536) {
-      writeSync(f.fd, f.pending);
-      f.pending = '';
+    if (!f) this.commitFiles.set(e.branch, (f = { text: commitHeader(e.branch), tmp: null, fd: -1, same: false }));
+    if (f.same) {
+      this.lateCommits.add(e.branch);
+      return;
     }
+    if (f.tmp && f.fd < 0) f.fd = openSync(f.tmp, 'a');
+    // Written in pieces of about 64 KiB: one system call per commit was a tenth of a replay.
+    f.text += renderCommit(e);
+    if (f.text.length >= 65_536) this.spill(f);
   }
 
-  /** A closed branch's commit.md written out so far and its file closed. */
+  private spill(f: { text: string; tmp: string | null; fd: number }): void {
+    if (!f.tmp) {
+      f.tmp = join(this.dir, `c${this.spills++}.md`);
+      f.fd = openSync(f.tmp, 'w');
+    }
+    if (f.text) writeSync(f.fd, f.text);
+    f.text = '';
+  }
+
+  /** A closed branch's commit.md settled: left alone when the file holds it already, else written out so far. */
   private closeCommits(branch: string): void {
     const f = this.commitFiles.get(branch);
-    if (!f || f.fd < 0) return;
-    if (f.pending) writeSync(f.fd, f.pending);
-    f.pending = '';
+    if (!f || f.same || (f.tmp && f.fd < 0)) return;
+    if (!f.tmp && sameText(this.l.commitOf(branch), f.text)) {
+      f.same = true;
+      f.text = '';
+      return;
+    }
+    this.spill(f);
     closeSync(f.fd);
     f.fd = -1;
   }
 
   private closeLog(branch: string, n: number, ring: GccEvent[]): void {
-    const path = join(this.dir, `l${this.written.size}.md`);
-    writeFileSync(path, logHeader(branch) + ring.slice(-shownOf(n)).map(logEntry).join(''));
+    const text = logHeader(branch) + ring.slice(-shownOf(n)).map(logEntry).join('');
+    let path = '';
+    if (!sameText(this.l.logOf(branch), text)) {
+      path = join(this.dir, `l${this.written.size}.md`);
+      writeFileSync(path, text);
+    }
     this.written.set(branch, path);
     this.rings.delete(branch);
   }
 
   /**
    * Move the views into place. Returns branches whose commit.md needs relabelling (duplicate
-   * labels) and whose log.md must be rebuilt on its own (events after its close).
+   * labels, or commits after it was found current) and whose log.md must be rebuilt on its own
+   * (events after its close).
    */
   finish(views: ViewWriter, state: MemoryState): { relabel: string[]; relog: string[] } {
-    const relabel: string[] = [];
+    const relabel = new Set(this.lateCommits);
     try {
       views.batch(() => this.place(views, state, relabel));
     } finally {
       for (const f of this.commitFiles.values()) if (f.fd >= 0) closeSync(f.fd);
       rmSync(this.dir, { recursive: true, force: true });
     }
-    return { relabel, relog: [...this.late] };
+    return { relabel: [...relabel], relog: [...this.late] };
   }
 
-  private place(views: ViewWriter, state: MemoryState, relabel: string[]): void {
+  private place(views: ViewWriter, state: MemoryState, relabel: Set<string>): void {
     views.writeSmall(state);
     for (const b of Object.values(state.branches)) {
       const f = this.commitFiles.get(b.name);
       const target = this.l.commitOf(b.name);
       views.assertReal(target);
       views.ensureDir(dirname(target));
-      if (f) {
-        this.closeCommits(b.name);
-        this.commitFiles.delete(b.name);
-        renameSync(f.path, target);
-        if (b.dupLabels.length) relabel.push(b.name);
-      } else {
-        views.put(target, commitHeader(b.name));
-      }
+      if (!f) views.put(target, commitHeader(b.name));
+      else if (f.tmp) {
+        if (f.fd >= 0) this.spill(f);
+        if (f.fd >= 0) closeSync(f.fd);
+        f.fd = -1;
+        renameSync(f.tmp, target);
+      } else if (!f.same) views.put(target, f.text);
+      if (f && b.dupLabels.length) relabel.add(b.name);
       const closed = this.written.get(b.name);
       if (closed && !this.late.has(b.name)) renameSync(closed, this.l.logOf(b.name));
-      else if (!closed)
+      else if (closed === undefined)
         views.put(
           this.l.logOf(b.name),
           logHeader(b.name) + (this.rings.get(b.name) ?? []).slice(-shownOf(b.logged)).map(logEntry).join(''),
