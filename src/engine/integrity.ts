@@ -17,7 +17,7 @@ import { intactDamage, ledgerDisagrees } from '../store/intact.js';
 import { layout, type Layout } from '../store/paths.js';
 import type { LogFile } from '../store/logfile.js';
 import { LOCAL, Store } from '../store/store.js';
-import { newest } from './reader.js';
+import { newest, shared } from './reader.js';
 import { branchViews, FullRebuild, ViewWriter } from './views.js';
 import { type Redact, REDACTED_NOTE, setAside } from './aside.js';
 
@@ -175,7 +175,7 @@ function verifyLogs(l: Layout, now: number, hooks: VerifyHooks, store: Store): P
       views.writeCommits(state, name, (add) => store.stream((e) => e.type === 'commit.recorded' && add(e), now, name));
     }
     for (const name of after.relog)
-      views.writeLog(state, name, newest(store, { branch: name, limit: 2 * LOG_WINDOW }).reverse());
+      views.writeLog(state, name, newest(store, { branch: name, limit: 2 * LOG_WINDOW, filter: shared }).reverse());
     const blocks: Blocks = [Buffer.allocUnsafe(1 << 16), Buffer.allocUnsafe(1 << 16)];
     const rebuilt = filesUnder(shadow.gcc);
     const want = new Set(rebuilt);

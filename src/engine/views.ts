@@ -23,7 +23,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { displayLabel, type MemoryState } from '../decider/state.js';
-import { type EventOf, type GccEvent, MAIN } from '../events/types.js';
+import { type EventOf, type GccEvent, isLocalType, MAIN } from '../events/types.js';
 import type { FileWrite } from '../projections/files.js';
 import { commitHeader, renderCommit } from '../projections/render-commit.js';
 import { logEntry, logHeader, shownOf } from '../projections/render-log.js';
@@ -279,6 +279,7 @@ export class FullRebuild {
   }
 
   add(e: GccEvent): void {
+    if (isLocalType(e.type)) return; // a clone's own moves are in no view
     const n = (this.counts.get(e.branch) ?? 0) + 1;
     this.counts.set(e.branch, n);
     if (this.written.has(e.branch)) this.late.add(e.branch);
