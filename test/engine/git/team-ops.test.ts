@@ -38,6 +38,7 @@ function revertThroughMerge(s: Sandbox) {
   s.git(bob, 'pull', '-q');
   expect(s.ok(bob, 'context', '--log', '--on', 'exp')).toMatch(/Stream tokens/);
   expect(existsSync(join(bob, '.GCC', 'branches', 'exp', 'log.md'))).toBe(true);
+  s.ok(bob, 'switch', 'exp'); // this clone's own move: it must not keep the branch alive once reverted
   s.git(alice, 'revert', '--no-edit', 'HEAD');
   s.git(alice, 'push', '-q', 'origin', 'main');
   // Carol never pulled the segment: her merge's first parent never had it.
@@ -62,6 +63,8 @@ describe("a teammate's revert", () => {
     const log = s.ok(bob, 'context', '--log');
     expect(log).not.toMatch(/Repaired|lost/);
     expect(s.gctx(bob, 'context', '--log', '--on', 'exp').status).toBe(1);
+    expect(readFileSync(join(bob, '.GCC', 'metadata.yaml'), 'utf8')).not.toMatch(/exp/);
+    expect(readFileSync(join(bob, '.GCC', 'main.md'), 'utf8')).toMatch(/^> This clone: on `main`\.$/m);
     // The views of the branch the revert removed are gone, and no fix brought its events back.
     expect(existsSync(join(bob, '.GCC', 'branches', 'exp'))).toBe(false);
     expect(s.git(bob, 'status', '--porcelain')).toBe('');
