@@ -141,7 +141,7 @@ function views(dir: string): Map<string, string> {
 }
 
 describe("one clone's own moves do not shift the shared views", () => {
-  for (const seed of [7, 30]) {
+  for (const seed of [7]) {
     it(`three clones, seed ${seed}: commits, branches, switches, merges, pulls and pushes; then every view is the same`, () => {
       const s = new Sandbox(tempProject());
       const origin = s.origin();
