@@ -18,7 +18,8 @@ import { layout, type Layout } from '../store/paths.js';
 import type { LogFile } from '../store/logfile.js';
 import { LOCAL, Store } from '../store/store.js';
 import { newest, shared } from './reader.js';
-import { branchViews, FullRebuild, ViewWriter } from './views.js';
+import { branchViews } from './branch-views.js';
+import { FullRebuild, ViewWriter } from './views.js';
 import { type Redact, REDACTED_NOTE, setAside } from './aside.js';
 
 export interface Problem {

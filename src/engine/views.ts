@@ -9,18 +9,7 @@
  * Signatures of main.md and metadata.yaml as gctx last wrote them, kept in the checkpoint,
  * tell a person's edits (anything on disk that changed since) from gctx's own writes.
  */
-import {
-  closeSync,
-  constants,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  renameSync,
-  rmdirSync,
-  rmSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { displayLabel, type MemoryState } from '../decider/state.js';
 import { type EventOf, type GccEvent, isLocalType, MAIN } from '../events/types.js';
@@ -33,6 +22,7 @@ import { renderSummary } from '../projections/render-summary.js';
 import { signatureOf } from '../store/log-meta.js';
 import { assertNoSymlink, type Layout, openNoFollow } from '../store/paths.js';
 import { freshText, replaceText, sameText, writePieces } from '../store/text-file.js';
+import { removeGoneViews } from './branch-views.js';
 
 /** What the checkpoint file holds. */
 interface Checkpoint {
@@ -363,46 +353,6 @@ export class FullRebuild {
           this.l.logOf(b.name),
           logHeader(b.name) + (this.rings.get(b.name) ?? []).slice(-shownOf(b.logged)).map(logEntry).join(''),
         );
-    }
-  }
-}
-
-const BRANCH_VIEWS = new Set(['commit.md', 'log.md', 'summary.md']);
-
-/**
- * The views under `.GCC/branches/` (relative to `.GCC/`, forward slashes), each with the branch
- * its folder names. Links are not followed, and other files are not views.
- */
-export function branchViews(gcc: string): { rel: string; branch: string }[] {
-  const out: { rel: string; branch: string }[] = [];
-  const walk = (parts: string[]) => {
-    let ents;
-    try {
-      ents = readdirSync(join(gcc, 'branches', ...parts), { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const d of ents) {
-      if (d.isDirectory()) walk([...parts, d.name]);
-      else if (d.isFile() && parts.length && BRANCH_VIEWS.has(d.name))
-        out.push({ rel: ['branches', ...parts, d.name].join('/'), branch: parts.join('/') });
-    }
-  };
-  walk([]);
-  return out;
-}
-
-/** Views of branches no longer in memory (a revert took their events): removed, and their emptied folders. */
-function removeGoneViews(l: Layout, state: MemoryState): void {
-  for (const v of branchViews(l.gcc)) {
-    if (state.branches[v.branch]) continue;
-    rmSync(join(l.gcc, v.rel), { force: true });
-    for (let dir = dirname(join(l.gcc, v.rel)); dir.startsWith(join(l.gcc, 'branches', '')); dir = dirname(dir)) {
-      try {
-        rmdirSync(dir);
-      } catch {
-        break; // not empty: another branch's or a person's files
-      }
     }
   }
 }
