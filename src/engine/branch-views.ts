@@ -2,7 +2,7 @@
  * The views under `.GCC/branches/`, found on disk: a full rebuild removes those of branches no
  * longer in memory (a revert took their events), and verify reports them.
  */
-import { readdirSync, rmdirSync, rmSync } from 'node:fs';
+import { lstatSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { MemoryState } from '../decider/state.js';
 import type { Layout } from '../store/paths.js';
@@ -28,7 +28,8 @@ export function branchViews(gcc: string): { rel: string; branch: string }[] {
         out.push({ rel: ['branches', ...parts, d.name].join('/'), branch: parts.join('/') });
     }
   };
-  walk([]);
+  // A link in place of the folder is never walked: what it leads to is not the memory's.
+  if (lstatSync(join(gcc, 'branches'), { throwIfNoEntry: false })?.isDirectory()) walk([]);
   return out;
 }
 
