@@ -6,7 +6,7 @@
  */
 import { yamlLib } from '../runtime/lazy-deps.js';
 import { currentBranch, displayLabel, type BranchInfo, type MemoryState } from '../decider/state.js';
-import { type EventOf, type FileChange, type GccEvent, MAIN } from '../events/types.js';
+import { type EventOf, type FileChange, type GccEvent, isLocalType, MAIN } from '../events/types.js';
 import { gccError } from '../errors.js';
 import { filesFitted } from '../log/prose.js';
 import { flatText } from '../log/safe-text.js';
@@ -364,7 +364,7 @@ function fullView(
   return { text: fit.text, truncated: next !== null, tokens: estimateTokens(fit.text), next, data };
 }
 
-const notSession = (e: GccEvent): boolean => !e.type.startsWith('session.');
+const shared = (e: GccEvent): boolean => !isLocalType(e.type);
 
 function logView(
   src: ContextSource,
@@ -381,11 +381,10 @@ function logView(
     );
   const n = q.n && q.n > 0 ? Math.min(q.n, 500) : DEFAULT_LOG;
   const p = page(q.page);
-  // Session starts, compactions and ends are left out: a front end that comes and goes (an MCP
-  // client per task) would crowd the work out of a read. The event log keeps them.
-  const b = src.state.branches[branch]!;
-  const total = b.logged - b.sessionLogged;
-  const events = src.newest({ branch, limit: p * n, filter: notSession }).slice((p - 1) * n);
+  // This clone's own moves (switches, sessions, prompts) are left out: the log is the branch's,
+  // the same in every clone.
+  const total = src.state.branches[branch]!.logged;
+  const events = src.newest({ branch, limit: p * n, filter: shared }).slice((p - 1) * n);
   const stale = src.stale?.(events.map((e) => (e.type === 'commit.recorded' ? e.data.files : []))).map(staleText) ?? [];
   const items = events.map((e, i) => `${entryLine(e)}${stale[i] ? ` (${stale[i]})` : ''}\n`);
   const spell = o.spell ?? defaultSpell;

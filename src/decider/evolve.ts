@@ -12,7 +12,7 @@
  */
 import { type Draft, freeze, Immer, produce } from 'immer';
 import { diffLib } from '../runtime/lazy-deps.js';
-import { type Config, DEFAULT_CONFIG, type GccEvent, MAIN } from '../events/types.js';
+import { type Config, DEFAULT_CONFIG, type GccEvent, isLocalType, MAIN } from '../events/types.js';
 import { guardRefusal } from '../events/guard.js';
 import { MAX_OBJECTIVES } from '../events/rules.js';
 import { branchStep, sessionStep } from '../machines/steps.js';
@@ -109,7 +109,9 @@ function lifecycle(
 export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
   d.lastId = e.id > d.lastId ? e.id : d.lastId;
   d.events += 1;
-  branchOf(d, e.branch, e.at).logged += 1;
+  // A clone's own moves (switches, sessions, prompts) stay out of the branches every clone shares:
+  // they neither lengthen a log view nor make a branch a revert removed come back as unborn.
+  if (!isLocalType(e.type)) branchOf(d, e.branch, e.at).logged += 1;
   switch (e.type) {
     case 'memory.initialized': {
       d.format = e.data.format;
@@ -163,7 +165,6 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
         // Events of the branch arrived before its creation (a union): keep what they recorded.
         b.commits = existing.commits;
         b.logged = existing.logged;
-        b.sessionLogged = existing.sessionLogged;
         b.labels = existing.labels;
         b.dupLabels = existing.dupLabels;
         b.recent = existing.recent;
@@ -340,7 +341,6 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
     case 'memory.repaired':
       return;
     case 'prompt.recorded': {
-      branchOf(d, e.branch, e.at).sessionLogged += 1;
       d.lastPrompt = { text: e.data.text.slice(0, PROMPT_KEPT), at: e.at, branch: e.branch };
       liftConstraints(d, e.data.text);
       // A newer instruction on the same subject supersedes the older one: the user's newest words stand.
@@ -371,7 +371,6 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
     case 'session.started':
     case 'session.compacted':
     case 'session.ended': {
-      branchOf(d, e.branch, e.at).sessionLogged += 1;
       const s = sessionOf(d, e.data.session, e.data.host, e.at);
       const step = sessionStep(s, { host: e.data.host, session: e.data.session }, signalsOf(e), 'fold');
       s.life = step.life;

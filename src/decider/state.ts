@@ -79,7 +79,7 @@ export interface BranchInfo {
   mergedInto: string | null;
   closed: string | null;
   commits: number;
-  /** Events recorded on this branch: how long its log view is. */
+  /** Shared events recorded on this branch: how long its log view is (a clone's own moves are not in it). */
   logged: number;
   /** Label numbers in use, as ranges, and the labels more than one commit carries (after a union). */
   labels: [number, number][];
@@ -92,8 +92,6 @@ export interface BranchInfo {
    * include.
    */
   late?: CommitRef[];
-  /** Session starts, compactions and ends logged on this branch: log reads leave them out. */
-  sessionLogged: number;
   /**
    * Work logged on this branch since its last commit: the calls still failing, newest last (one
    * per call: a call that fails again moves to the end), and how many older ones fell out of the window.
@@ -233,7 +231,6 @@ export function newBranch(
     closed: null,
     commits: 0,
     logged: 0,
-    sessionLogged: 0,
     labels: [],
     dupLabels: [],
     recent: [],

@@ -22,7 +22,7 @@ import type { Layout } from '../store/paths.js';
 import { ledgerIdentity, type SnapshotLog, writeSnapshot } from '../store/snapshot.js';
 import type { Store } from '../store/store.js';
 import type { Problem, VerifyHooks } from './integrity.js';
-import { newest } from './reader.js';
+import { newest, shared } from './reader.js';
 import { RecentEvents } from './recent.js';
 import type { Redact } from './aside.js';
 import { reconcileEdits, setAsideUnexplained } from './reconcile.js';
@@ -193,7 +193,8 @@ export class Fold {
   private rewriteLog(branch: string): void {
     const shown = shownOf(this._state.branches[branch]?.logged ?? 0);
     const latest =
-      this.recent.latest(this._state, branch, shown) ?? newest(this.store, { branch, limit: 2 * LOG_WINDOW }).reverse();
+      this.recent.latest(this._state, branch, shown) ??
+      newest(this.store, { branch, limit: 2 * LOG_WINDOW, filter: shared }).reverse();
     this.views.writeLog(this._state, branch, latest);
   }
 

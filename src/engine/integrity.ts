@@ -17,7 +17,8 @@ import { intactDamage, ledgerDisagrees } from '../store/intact.js';
 import { layout, type Layout } from '../store/paths.js';
 import type { LogFile } from '../store/logfile.js';
 import { LOCAL, Store } from '../store/store.js';
-import { newest } from './reader.js';
+import { newest, shared } from './reader.js';
+import { branchViews } from './branch-views.js';
 import { FullRebuild, ViewWriter } from './views.js';
 import { type Redact, REDACTED_NOTE, setAside } from './aside.js';
 
@@ -175,9 +176,17 @@ function verifyLogs(l: Layout, now: number, hooks: VerifyHooks, store: Store): P
       views.writeCommits(state, name, (add) => store.stream((e) => e.type === 'commit.recorded' && add(e), now, name));
     }
     for (const name of after.relog)
-      views.writeLog(state, name, newest(store, { branch: name, limit: 2 * LOG_WINDOW }).reverse());
+      views.writeLog(state, name, newest(store, { branch: name, limit: 2 * LOG_WINDOW, filter: shared }).reverse());
     const blocks: Blocks = [Buffer.allocUnsafe(1 << 16), Buffer.allocUnsafe(1 << 16)];
-    for (const rel of filesUnder(shadow.gcc)) {
+    const rebuilt = filesUnder(shadow.gcc);
+    const want = new Set(rebuilt);
+    for (const v of branchViews(l.gcc))
+      if (!want.has(v.rel))
+        problems.push({
+          file: relative(l.root, join(l.gcc, v.rel)),
+          message: `view of ${v.branch}, which is no longer in memory; run \`gctx replay\` (it removes it)`,
+        });
+    for (const rel of rebuilt) {
       if (rel.startsWith('.local/')) continue;
       const path = join(l.gcc, rel);
       const file = relative(l.root, path);

@@ -5,7 +5,7 @@
  * one log's bytes are in memory at a time. Every read holds the bytes against what was
  * acknowledged (LogFile.readAll), so damage found here is reported, never folded in.
  */
-import type { GccEvent } from '../events/types.js';
+import { type GccEvent, isLocalType } from '../events/types.js';
 import type { LogFile } from '../store/logfile.js';
 import type { Store } from '../store/store.js';
 
@@ -46,6 +46,9 @@ function candidates(
 }
 
 const newestFirst = (a: GccEvent, b: GccEvent) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+/** A shared event, not one of this clone's own moves: what log views and log reads show. */
+export const shared = (e: GccEvent): boolean => !isLocalType(e.type);
 
 /** The newest events matching a query, newest first; at most about twice `limit` held while reading. */
 export function newest(store: Store, q: NewestQuery): GccEvent[] {

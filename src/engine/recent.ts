@@ -7,7 +7,7 @@
  * before, whenever an event arrives out of id order (another clone's, from a clock behind).
  */
 import type { MemoryState } from '../decider/state.js';
-import type { GccEvent } from '../events/types.js';
+import { type GccEvent, isLocalType } from '../events/types.js';
 
 interface Ring {
   events: GccEvent[];
@@ -27,6 +27,7 @@ export class RecentEvents {
   add(before: MemoryState, events: readonly GccEvent[]): void {
     const seen = new Map<string, number>();
     for (const e of events) {
+      if (isLocalType(e.type)) continue; // not in log.md
       const count = (before.branches[e.branch]?.logged ?? 0) + (seen.get(e.branch) ?? 0);
       seen.set(e.branch, (seen.get(e.branch) ?? 0) + 1);
       let r = this.rings.get(e.branch);

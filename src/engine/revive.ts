@@ -8,7 +8,7 @@ import { branchNameProblem } from '../events/rules.js';
 import { type BranchInfo, dict, type MemoryState } from '../decider/state.js';
 
 /** Bump whenever MemoryState's shape or meaning changes. */
-export const SNAPSHOT_FORMAT = 11;
+export const SNAPSHOT_FORMAT = 12;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

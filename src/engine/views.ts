@@ -12,7 +12,7 @@
 import { closeSync, constants, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { displayLabel, type MemoryState } from '../decider/state.js';
-import { type EventOf, type GccEvent, MAIN } from '../events/types.js';
+import { type EventOf, type GccEvent, isLocalType, MAIN } from '../events/types.js';
 import type { FileWrite } from '../projections/files.js';
 import { commitHeader, renderCommit } from '../projections/render-commit.js';
 import { logEntry, logHeader, shownOf } from '../projections/render-log.js';
@@ -22,6 +22,7 @@ import { renderSummary } from '../projections/render-summary.js';
 import { signatureOf } from '../store/log-meta.js';
 import { assertNoSymlink, type Layout, openNoFollow } from '../store/paths.js';
 import { freshText, replaceText, sameText, writePieces } from '../store/text-file.js';
+import { removeGoneViews } from './branch-views.js';
 
 /** What the checkpoint file holds. */
 interface Checkpoint {
@@ -273,6 +274,7 @@ export class FullRebuild {
   }
 
   add(e: GccEvent): void {
+    if (isLocalType(e.type)) return; // a clone's own moves are in no view
     const n = (this.counts.get(e.branch) ?? 0) + 1;
     this.counts.set(e.branch, n);
     if (this.written.has(e.branch)) this.late.add(e.branch);
@@ -350,6 +352,7 @@ export class FullRebuild {
   }
 
   private place(views: ViewWriter, state: MemoryState, relabel: Set<string>): void {
+    removeGoneViews(this.l, state);
     views.writeSmall(state);
     for (const b of Object.values(state.branches)) {
       const f = this.commitFiles.get(b.name);

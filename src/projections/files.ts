@@ -6,7 +6,7 @@
  */
 import type { BranchInfo, MemoryState } from '../decider/state.js';
 import { displayLabel } from '../decider/state.js';
-import { type GccEvent, MAIN } from '../events/types.js';
+import { type GccEvent, isLocalType, MAIN } from '../events/types.js';
 import type { Layout } from '../store/paths.js';
 import { commitHeader, renderCommit } from './render-commit.js';
 import { LOG_WINDOW, logEntry, logHeader } from './render-log.js';
@@ -27,7 +27,7 @@ export type FileWrite =
  * The views' format: bump it whenever a render changes, so views written by an earlier gctx
  * are rebuilt at the next open rather than found to differ from a rebuild.
  */
-export const VIEWS_FORMAT = 3;
+export const VIEWS_FORMAT = 4;
 
 export interface ViewPlan {
   writes: Map<string, FileWrite>;
@@ -77,7 +77,8 @@ function sameMainFields(a: MemoryState, b: MemoryState): boolean {
     a.failed === b.failed &&
     a.failedCount === b.failedCount &&
     a.notes === b.notes &&
-    sameBranches(a, b, ['life', 'purpose', 'parent'])
+    a.defaultBranch === b.defaultBranch &&
+    sameBranches(a, b, ['life', 'purpose', 'parent', 'mergedInto'])
   );
 }
 
@@ -87,8 +88,6 @@ function sameMetadataFields(a: MemoryState, b: MemoryState): boolean {
     a.files === b.files &&
     a.config === b.config &&
     a.created === b.created &&
-    a.defaultBranch === b.defaultBranch &&
-    a.lastMoved === b.lastMoved &&
     sameBranches(a, b, ['life', 'created', 'parent', 'reason', 'mergedInto'])
   );
 }
@@ -104,7 +103,7 @@ export function incrementalPlan(
   const summaries = new Set<string>();
   for (const e of events) {
     const b = after.branches[e.branch];
-    if (!b) continue;
+    if (!b || isLocalType(e.type)) continue;
     summaries.add(e.branch);
     if (e.type === 'branch.merged' || e.type === 'branch.abandoned') summaries.add(e.data.branch);
     // An event sorting before one already folded (another clone's id from a clock running

@@ -1,10 +1,11 @@
 /**
- * metadata.yaml: branches, default branch, file tree and configuration, through `yaml`. Text from
+ * metadata.yaml: branches, file tree and configuration, through `yaml`: the same in every clone
+ * (where this clone stands is in main.md's one line of its own). Text from
  * the logs is written without control characters (log/safe-text.ts), and a path on one line.
  */
 import { yamlLib } from '../runtime/lazy-deps.js';
 import { FORMAT_VERSION } from '../events/types.js';
-import { type BranchInfo, type FileInfo, landing, type MemoryState } from '../decider/state.js';
+import type { BranchInfo, FileInfo, MemoryState } from '../decider/state.js';
 import { flatText, safeText } from '../log/safe-text.js';
 
 export const METADATA_COMMENT =
@@ -50,7 +51,6 @@ export function metadataObject(state: MemoryState): Record<string, unknown> {
   return {
     version: FORMAT_VERSION,
     created: state.created,
-    default_branch: landing(state, state.defaultBranch),
     branches: Object.values(state.branches).sort(byCreated).map(branchItem),
     file_tree: fileEntries(state)
       .sort(byPath)
@@ -159,7 +159,6 @@ function render(state: MemoryState): string {
   const head = block({
     version: FORMAT_VERSION,
     created: state.created,
-    default_branch: landing(state, state.defaultBranch),
   });
   const config = direct({ ...state.config }, '  ', '  ');
   return (

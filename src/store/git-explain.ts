@@ -27,9 +27,16 @@ export interface LogPlace {
 /**
  * Every ref's commits but a stash's and gctx's own baselines (a snapshot of the work tree and
  * index at a memory commit, for the files it touched: not a commit anyone made, so it explains
- * nothing). `--exclude` applies to the `--all` after it.
+ * nothing). `--exclude` applies to the `--all` after it. `--full-history`: a merge whose first
+ * parent never had the file would otherwise hide the side that added and reverted it.
  */
-const PEOPLES_COMMITS = ['--exclude=refs/stash', '--exclude=refs/worktree/gcc/*', '--exclude=refs/gcc/*', '--all'];
+const PEOPLES_COMMITS = [
+  '--full-history',
+  '--exclude=refs/stash',
+  '--exclude=refs/worktree/gcc/*',
+  '--exclude=refs/gcc/*',
+  '--all',
+];
 
 /**
  * Whether git holds `rel` in some commit that is not only a stash: it was committed, so a checkout may take it away.
@@ -137,6 +144,27 @@ function stashHolding(root: string, rel: string): { stash: string; rev: string }
   return null;
 }
 
+/**
+ * The commit of HEAD's history that removed `rel` (a revert, a committed `git rm`), however it
+ * arrived: the newest commit touching it, merges' every side walked, when it no longer holds
+ * it. What the team removed on purpose stays removed: no fix may bring it back. Null otherwise.
+ */
+export function removedByHistory(root: string, rel: string): string | null {
+  let last: string;
+  try {
+    last = runGit(root, ['log', '-1', '--full-history', '--format=%H', 'HEAD', '--', rel]).trim();
+  } catch {
+    return null;
+  }
+  if (!last) return null;
+  try {
+    runGit(root, ['cat-file', '-e', `${last}:./${rel}`]);
+    return null;
+  } catch {
+    return last;
+  }
+}
+
 /** Whether the commit HEAD names holds `rel`. */
 function inHead(root: string, rel: string): boolean {
   try {
@@ -179,6 +207,7 @@ export function explainVanished({ root, inGit, path, acknowledged }: LogPlace): 
         `restore it: \`git checkout HEAD -- ${rel}\``,
         { file: shown },
       );
+    if (!inIndex && removedByHistory(root, rel)) return null;
     if (!inIndex) {
       const h = holding(root, rel, acknowledged);
       if (h?.reachable) return null;

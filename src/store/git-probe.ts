@@ -128,12 +128,41 @@ export function headOf(repo: GitRepo): string | null {
 /**
  * A merge, rebase, cherry-pick or revert under way in this work tree (git's state files are
  * present): the work tree is git's until it finishes — files taken away for a while, a stash
- * git will apply at the end (`--autostash`), others' changes not committed yet.
+ * git will apply at the end (`--autostash`), others' changes not committed yet. Git runs
+ * post-merge and post-rewrite before it removes those files: a merge whose commit HEAD already
+ * is, or a rebase with nothing left to do and no stash to apply, is done.
  */
 export function midOperation(repo: GitRepo): boolean {
-  return ['rebase-merge', 'rebase-apply', 'MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD'].some((f) =>
-    existsSync(join(repo.gitDir, f)),
+  const at = (f: string) => join(repo.gitDir, f);
+  if (['rebase-apply', 'CHERRY_PICK_HEAD', 'REVERT_HEAD'].some((f) => existsSync(at(f)))) return true;
+  if (existsSync(at('rebase-merge')) && !rebaseDone(repo)) return true;
+  return existsSync(at('MERGE_HEAD')) && !mergeCommitted(repo);
+}
+
+/** A rebase's last pick made and its branch moved: nothing left to do, stopped at, or applied after (an autostash). */
+function rebaseDone(repo: GitRepo): boolean {
+  const dir = join(repo.gitDir, 'rebase-merge');
+  const todo = readQuiet(join(dir, 'git-rebase-todo'));
+  if (todo === null || todo.split('\n').some((l) => l.trim() && !l.trimStart().startsWith('#'))) return false;
+  return (
+    !['autostash', 'stopped-sha', 'amend'].some((f) => existsSync(join(dir, f))) &&
+    !existsSync(join(repo.gitDir, 'REBASE_HEAD'))
   );
+}
+
+/** MERGE_HEAD names only parents of HEAD beside the first: the merge commit is made, git is about to clean up. */
+function mergeCommitted(repo: GitRepo): boolean {
+  const merging = (readQuiet(join(repo.gitDir, 'MERGE_HEAD')) ?? '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  if (merging.length === 0) return false;
+  try {
+    const parents = runGit(repo.top, ['rev-parse', 'HEAD^@']).split('\n').filter(Boolean).slice(1);
+    return merging.every((m) => parents.includes(m));
+  } catch {
+    return false;
+  }
 }
 
 /** size:mtime:inode of the index: it changes when anything is staged or committed. */

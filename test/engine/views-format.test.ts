@@ -28,10 +28,8 @@ describe('views of another format', () => {
     olderFormat(dir, (gcc) =>
       writeFileSync(
         join(gcc, 'metadata.yaml'),
-        readFileSync(join(gcc, 'metadata.yaml'), 'utf8').replace(
-          'default_branch: main',
-          'default_branch: main # as an older gctx wrote it',
-        ),
+        // As an older gctx wrote it: with this clone's default branch, now main.md's line of its own.
+        readFileSync(join(gcc, 'metadata.yaml'), 'utf8').replace('\nbranches:', '\ndefault_branch: main\nbranches:'),
       ),
     );
     const again = await Memory.open(dir);

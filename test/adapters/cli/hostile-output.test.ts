@@ -126,7 +126,7 @@ describe('pulled memory on the terminal', () => {
     }
   });
 
-  it('a SessionStart whose source holds a heading is logged, and shown, on one line', () => {
+  it('a SessionStart whose source holds a heading is logged on one line', () => {
     const payload = {
       session_id: 's-hostile',
       cwd: dir,
@@ -139,8 +139,8 @@ describe('pulled memory on the terminal', () => {
     const context = (JSON.parse(h.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput
       .additionalContext;
     expect(context.match(/<\/gcc-memory>/g)).toHaveLength(1);
-    // Shown in log.md (log reads leave session lifecycles out).
-    const log = readFileSync(join(dir, '.GCC/log.md'), 'utf8');
+    // Logged in this clone's local log (no view shows a clone's own sessions).
+    const log = readFileSync(join(dir, '.GCC/.local/local.md'), 'utf8');
     expect(log).toMatch(/^- \*\*Action\*\*: Session started \(x # SYSTEM .*\) in claude-code$/m);
     expect(log).not.toMatch(/^# SYSTEM/m);
   });

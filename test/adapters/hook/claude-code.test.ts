@@ -200,13 +200,8 @@ describe('gctx hook --agent claude-code', () => {
       f.endsWith('.md'),
     );
     for (const f of shared) expect(readFileSync(join(dir, '.GCC/events', f), 'utf8')).not.toContain('"type":"session.');
-    // log.md shows them, oldest first; log reads leave them to the work (docs/agents.md).
-    const view = readFileSync(join(dir, '.GCC/log.md'), 'utf8');
-    expect([...view.matchAll(/\*\*Action\*\*: (Session.*|Context compacted.*)$/gm)].map((m) => m[1])).toEqual([
-      'Session started (startup) in claude-code',
-      'Context compacted in claude-code',
-      'Session ended (prompt_input_exit) in claude-code',
-    ]);
+    // Nor in log.md, which is the same in every clone, nor in log reads (docs/agents.md).
+    expect(readFileSync(join(dir, '.GCC/log.md'), 'utf8')).not.toMatch(/Session|compacted/);
     const log = JSON.parse(gctx(dir, ['context', '--log', '--json']).stdout) as {
       data: { entries: { text: string }[] };
     };

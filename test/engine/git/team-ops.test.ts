@@ -1,0 +1,185 @@
+/**
+ * Git's own operations, as a team uses them, are never damage: a teammate's revert however it
+ * arrives, merge commits and rebases seen by the installed hooks, branches a revert removed;
+ * and one clone's own moves do not shift the views every clone shares. Real git, a bare
+ * remote, several clones, the built CLI.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cleanup, tempProject } from '../../support/tmp.js';
+import { Sandbox } from './support.js';
+
+afterAll(cleanup);
+
+/** Push this clone's memory: commit it, pull (merge or rebase), push. */
+function share(s: Sandbox, dir: string, rebase = false): void {
+  s.git(dir, 'add', '-A');
+  if (s.tryGit(dir, 'diff', '--cached', '--quiet').status !== 0) s.git(dir, 'commit', '-qm', 'memory');
+  for (let i = 0; i < 3; i++) {
+    const pull = s.tryGit(dir, 'pull', '-q', rebase ? '--rebase' : '--no-rebase', 'origin', 'main');
+    expect(pull.status, pull.out).toBe(0);
+    if (s.tryGit(dir, 'push', '-q', 'origin', 'HEAD:main').status === 0) return;
+  }
+  throw new Error('push kept failing');
+}
+
+/** A teammate's revert of a memory commit, after this clone had the segment, reaching it through a merge. */
+function revertThroughMerge(s: Sandbox) {
+  const origin = s.origin();
+  const alice = s.clone(origin, 'alice');
+  const bob = s.clone(origin, 'bob');
+  const carol = s.clone(origin, 'carol');
+  for (const d of [alice, bob, carol]) s.ok(d, 'status');
+  s.ok(alice, 'branch', 'exp', '--purpose', 'Try the streaming tokenizer');
+  s.ok(alice, 'commit', 'tokenizer streams', '--title', 'Stream tokens');
+  s.commitAll(alice, 'alice memory');
+  s.git(alice, 'push', '-q', 'origin', 'main');
+  s.git(bob, 'pull', '-q');
+  expect(s.ok(bob, 'context', '--log', '--on', 'exp')).toMatch(/Stream tokens/);
+  expect(existsSync(join(bob, '.GCC', 'branches', 'exp', 'log.md'))).toBe(true);
+  s.ok(bob, 'switch', 'exp'); // this clone's own move: it must not keep the branch alive once reverted
+  s.git(alice, 'revert', '--no-edit', 'HEAD');
+  s.git(alice, 'push', '-q', 'origin', 'main');
+  // Carol never pulled the segment: her merge's first parent never had it.
+  writeFileSync(join(carol, 'code.txt'), 'c\n');
+  s.commitAll(carol, 'carol code');
+  s.git(carol, 'pull', '-q', '--no-rebase', 'origin', 'main');
+  s.git(carol, 'push', '-q', 'origin', 'main');
+  return { alice, bob, carol };
+}
+
+describe("a teammate's revert", () => {
+  it('reaching this clone through a merge whose first parent never had the segment: not damage, not a loss', () => {
+    const s = new Sandbox(tempProject());
+    const { bob } = revertThroughMerge(s);
+    s.git(bob, 'pull', '-q');
+    const status = s.gctx(bob, 'status');
+    expect(status.status, status.stderr).toBe(0);
+    expect(status.stderr).not.toMatch(/git checkout/);
+    expect(s.ok(bob, 'verify')).toMatch(/^OK/);
+    const repair = s.gctx(bob, 'doctor', '--repair');
+    expect(repair.stdout).toMatch(/repair: nothing to repair/);
+    const log = s.ok(bob, 'context', '--log');
+    expect(log).not.toMatch(/Repaired|lost/);
+    expect(s.gctx(bob, 'context', '--log', '--on', 'exp').status).toBe(1);
+    expect(readFileSync(join(bob, '.GCC', 'metadata.yaml'), 'utf8')).not.toMatch(/exp/);
+    expect(readFileSync(join(bob, '.GCC', 'main.md'), 'utf8')).toMatch(/^> This clone: on `main`\.$/m);
+    // The views of the branch the revert removed are gone, and no fix brought its events back.
+    expect(existsSync(join(bob, '.GCC', 'branches', 'exp'))).toBe(false);
+    expect(s.git(bob, 'status', '--porcelain')).toBe('');
+  }, 300_000);
+
+  it('verify reports a view of a branch no longer in memory, and replay removes it', () => {
+    const s = new Sandbox(tempProject());
+    const { bob } = revertThroughMerge(s);
+    s.git(bob, 'pull', '-q');
+    s.ok(bob, 'status');
+    const ghost = join(bob, '.GCC', 'branches', 'gone', 'log.md');
+    mkdirSync(join(bob, '.GCC', 'branches', 'gone'), { recursive: true });
+    writeFileSync(ghost, '# Log\n');
+    const v = s.gctx(bob, 'verify');
+    expect(v.status).toBe(2);
+    expect(v.stdout + v.stderr).toMatch(/branches\/gone\/log\.md: view of gone, which is no longer in memory/);
+    s.ok(bob, 'replay');
+    expect(existsSync(ghost)).toBe(false);
+    expect(s.ok(bob, 'verify')).toMatch(/^OK/);
+  }, 300_000);
+});
+
+describe('the installed hooks refresh the views after every pull', () => {
+  for (const how of ['--no-rebase', '--rebase'] as const) {
+    it(`git pull ${how} that makes a new commit: the views show the teammate's entry with no gctx call`, () => {
+      const s = new Sandbox(tempProject());
+      const origin = s.origin();
+      const alice = s.clone(origin, 'alice');
+      const bob = s.clone(origin, 'bob');
+      s.ok(alice, 'status');
+      s.ok(alice, 'git', 'install');
+      s.ok(bob, 'log', '--action', 'bob found the lock order');
+      s.commitAll(bob, 'bob memory');
+      s.git(bob, 'push', '-q', 'origin', 'main');
+      writeFileSync(join(alice, 'code.txt'), 'a\n');
+      s.commitAll(alice, 'alice code');
+      const pull = s.tryGit(alice, 'pull', '-q', how, 'origin', 'main');
+      expect(pull.status, pull.out).toBe(0);
+      expect(s.git(alice, 'rev-list', '--count', 'HEAD').trim()).toBe(how === '--rebase' ? '3' : '4');
+      expect(readFileSync(join(alice, '.GCC', 'log.md'), 'utf8')).toMatch(/bob found the lock order/);
+    }, 300_000);
+  }
+});
+
+/** A small seeded generator (mulberry32): the same steps on every run. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Every view of a memory, by path under .GCC/, main.md's one line of this clone's own cut out. */
+function views(dir: string): Map<string, string> {
+  const gcc = join(dir, '.GCC');
+  const out = new Map<string, string>();
+  const walk = (rel: string) => {
+    for (const e of readdirSync(join(gcc, rel), { withFileTypes: true })) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) {
+        if (!['events', '.local', 'aside', 'quarantine'].includes(r)) walk(r);
+      } else if (r !== '.gitignore') {
+        const text = readFileSync(join(gcc, r), 'utf8');
+        out.set(r, r === 'main.md' ? text.replace(/^> This clone: .*\n/m, '') : text);
+      }
+    }
+  };
+  walk('');
+  return out;
+}
+
+describe("one clone's own moves do not shift the shared views", () => {
+  for (const seed of [7]) {
+    it(`three clones, seed ${seed}: commits, branches, switches, merges, pulls and pushes; then every view is the same`, () => {
+      const s = new Sandbox(tempProject());
+      const origin = s.origin();
+      const clones = ['ann', 'ben', 'cat'].map((n) => s.clone(origin, n));
+      const rand = rng(seed);
+      const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+      const branches = ['main'];
+      for (let step = 0; step < 30; step++) {
+        const dir = pick(clones);
+        const r = rand();
+        let out: { status: number; stdout: string; stderr: string } | null = null;
+        if (r < 0.25) out = s.gctx(dir, 'commit', `step ${step}: progress`);
+        else if (r < 0.35) out = s.gctx(dir, 'log', '--action', `step ${step}: looked`);
+        else if (r < 0.45) {
+          const name = `b${step}`;
+          out = s.gctx(dir, 'branch', name, '--purpose', `try ${name}`);
+          if (out.status === 0) branches.push(name);
+        } else if (r < 0.6) out = s.gctx(dir, 'switch', pick(branches));
+        else if (r < 0.7) out = s.gctx(dir, 'merge', pick(branches), '--synthesis', `step ${step}: kept`);
+        else share(s, dir, rand() < 0.5);
+        // A command may be refused (no such branch here): never for damage.
+        if (out) expect(out.status, `${out.stdout}${out.stderr}`).not.toBe(2);
+      }
+      for (let round = 0; round < 2; round++) for (const dir of clones) share(s, dir, round === 0);
+      for (const dir of clones) {
+        s.git(dir, 'pull', '-q', 'origin', 'main');
+        expect(s.ok(dir, 'verify')).toMatch(/^OK/);
+      }
+      const [first, ...rest] = clones.map(views);
+      for (const other of rest) {
+        expect([...other.keys()].sort()).toEqual([...first!.keys()].sort());
+        for (const [path, text] of first!) expect(other.get(path), path).toBe(text);
+      }
+      // Each clone still says where it stands.
+      for (const dir of clones) {
+        expect(readFileSync(join(dir, '.GCC', 'main.md'), 'utf8')).toMatch(/^> This clone: on `[^`]+`\.$/m);
+        expect(s.ok(dir, 'status')).toMatch(/^On memory branch /);
+      }
+    }, 900_000);
+  }
+});
