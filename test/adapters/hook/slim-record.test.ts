@@ -23,7 +23,7 @@ async function project(): Promise<string> {
   execFileSync('git', ['init', '-q'], { cwd: dir });
   const m = await Memory.open(dir, { create: true });
   await m.execute({ type: 'config', key: 'commit_after_edits', value: 3 });
-  await m.execute({ type: 'record-tool', tool: 'Bash', input: 'ls', result: 'a', files: [] });
+  await m.execute({ type: 'record-tool', tool: 'Bash', input: 'ls', result: 'a', isError: false, files: [] });
   m.close();
   return dir;
 }
@@ -33,6 +33,7 @@ const call = (i: number) => ({
   tool: 'Edit',
   input: `edit ${i}`,
   result: i === 2 ? 'token=ghp_0123456789abcdefghijklmnopqrstuvwxyzAB' : 'ok',
+  isError: false,
   files: [{ path: `src/f${i % 2}.ts`, added: i, removed: 1 }],
   host: 'claude-code',
 });
