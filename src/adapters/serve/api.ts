@@ -12,7 +12,6 @@ import { staleText } from '../../context/stale.js';
 import { GitGraph, knownHistory, RECENT_COMMITS } from '../../diagrams/gitgraph.js';
 import { machineMermaid } from '../../diagrams/mermaid.js';
 import type { Memory } from '../../engine/memory.js';
-import { newest } from '../../engine/reader.js';
 import type { GccEvent } from '../../events/types.js';
 import { gccError } from '../../errors.js';
 import { VERSION } from '../../runtime/version.js';
@@ -44,7 +43,7 @@ let machines: Overview['machines'] | null = null;
  * newest logs, is rebuilt only when it changes, not with every logged tool call.
  */
 export function graphTag(m: Memory): string {
-  const h = createHash('sha256').update(m.store.ledger.epoch);
+  const h = createHash('sha256').update(m.epoch);
   for (const b of Object.values(m.state.branches))
     h.update(`\u0000${b.name}\u0000${b.life}\u0000${b.commits}\u0000${b.mergedInto ?? ''}`);
   return `g-${h.digest('hex').slice(0, 20)}`;
@@ -154,7 +153,7 @@ function pageOf<T>(
   filter: ((e: GccEvent) => boolean) | undefined,
   item: (e: GccEvent) => T,
 ): Page<T> {
-  const events = newest(m.store, {
+  const events = m.newestEvents({
     ...(q.branch ? { branch: q.branch } : {}),
     ...(q.before ? { before: q.before } : {}),
     limit: q.limit + 1,

@@ -109,10 +109,7 @@ export async function startDaemon(opts: ServeOptions): Promise<Daemon> {
   };
   const live = new Live(
     {
-      watch: [
-        { dir: memory.layout.events, recursive: true },
-        { dir: memory.layout.local, recursive: false },
-      ],
+      watch: memory.logFolders,
       check: () =>
         exclusive(() => {
           memory.refresh();
