@@ -1,5 +1,4 @@
 import type { ExtensionAPI } from '@earendil-works/pi-coding-agent';
-import { execFile } from 'node:child_process';
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { onPathOutside } from '../../runtime/on-path.js';
@@ -19,8 +18,6 @@ import { MCP_TOOL_PREFIX } from './translate.js';
 export const SERVER_NAME = 'gcc';
 /** Seconds per MCP request: generous, a CONTEXT over a long history may take a while. */
 export const MCP_TIMEOUT_S = 600;
-/** Oldest `gctx` whose MCP tools this adapter knows how to use. Advisory only. */
-export const MCP_VERSION_FLOOR = '0.1.0';
 
 export interface McpCommand {
   command: string;
@@ -185,29 +182,6 @@ export async function waitForMcpTools(pi: ExtensionAPI, capMs: number, isStale: 
     await new Promise((r) => setTimeout(r, 25).unref());
   }
   return mcpToolsVisible(pi);
-}
-
-/** `gctx --version`, compared against the floor. Null when fine or unknown. */
-export function checkVersion(cmd: McpCommand): Promise<string | null> {
-  return new Promise((resolve) => {
-    const args = [...cmd.args.slice(0, -1), '--version'];
-    execFile(cmd.command, args, { timeout: 5_000 }, (err, stdout) => {
-      if (err) return resolve(null);
-      const v = /(\d+)\.(\d+)\.(\d+)/.exec(stdout);
-      if (!v) return resolve(null);
-      const found = v.slice(1, 4).map(Number);
-      const floor = MCP_VERSION_FLOOR.split('.').map(Number);
-      for (let i = 0; i < 3; i++) {
-        if ((found[i] ?? 0) > (floor[i] ?? 0)) return resolve(null);
-        if ((found[i] ?? 0) < (floor[i] ?? 0)) {
-          return resolve(
-            `gctx ${v[0]} is older than ${MCP_VERSION_FLOOR}, the oldest this extension is built for: a memory tool may misbehave. Update git-context-controller.`,
-          );
-        }
-      }
-      resolve(null);
-    });
-  });
 }
 
 function executable(p: string): boolean {

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
-import { currentBranch, displayLabel } from '../../decider/state.js';
+import { branchOrder, currentBranch, displayLabel } from '../../decider/state.js';
 import { entryLine } from '../../context/lines.js';
 import { staleText } from '../../context/stale.js';
 import { GitGraph, knownHistory, RECENT_COMMITS } from '../../diagrams/gitgraph.js';
@@ -101,21 +101,7 @@ export function overview(m: Memory): Overview {
     milestones: [...s.milestones]
       .reverse()
       .map((x) => ({ n: x.n, title: x.title, branch: x.branch, status: x.status, at: x.at })),
-    branches: Object.values(s.branches)
-      .sort((a, b) =>
-        a.parent === null
-          ? -1
-          : b.parent === null
-            ? 1
-            : a.created < b.created
-              ? -1
-              : a.created > b.created
-                ? 1
-                : a.name < b.name
-                  ? -1
-                  : 1,
-      )
-      .map(branchInfo),
+    branches: Object.values(s.branches).sort(branchOrder).map(branchInfo),
     failed: [...s.failed].reverse().map((f) => ({ branch: f.branch, reason: f.reason, at: f.at })),
     graphTag: graphTag(m),
     machines,
