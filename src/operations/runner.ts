@@ -27,7 +27,7 @@ export interface Speaker {
 }
 
 /** Where a call runs. */
-export interface Place {
+interface Place {
   /** The folder: what an operation that needs no memory works in, and where a guard looks. */
   dir: string;
   explicitDir?: string | undefined;

@@ -15,11 +15,11 @@ import { MCP_TOOL_PREFIX } from './translate.js';
  * so then that server is the channel, and nothing is registered.
  */
 
-export const SERVER_NAME = 'gcc';
+const SERVER_NAME = 'gcc';
 /** Seconds per MCP request: generous, a CONTEXT over a long history may take a while. */
-export const MCP_TIMEOUT_S = 600;
+const MCP_TIMEOUT_S = 600;
 
-export interface McpCommand {
+interface McpCommand {
   command: string;
   args: string[];
   /** Where the executable came from, for messages. */
@@ -27,7 +27,7 @@ export interface McpCommand {
 }
 
 /** A `gcc` server in Pi's own mcp.json. */
-export interface UserServer {
+interface UserServer {
   /** The mcp.json that settles it: the defining file, or a project file overriding the global entry. */
   file: string;
   enabled: boolean;
@@ -37,7 +37,7 @@ export interface UserServer {
  * How memory is served: our `gctx mcp` (`cmd`, to register), or the user's own `gcc` server from
  * Pi's mcp.json (`user`, its file), which Pi connects instead of any registration of that name.
  */
-export type McpPlan = { ok: true; cmd: McpCommand } | { ok: true; user: string } | { ok: false; why: string };
+type McpPlan = { ok: true; cmd: McpCommand } | { ok: true; user: string } | { ok: false; why: string };
 
 /** Decide whether the MCP channel can be used, and with which command or whose server. */
 export function planMcp(
@@ -86,7 +86,7 @@ export function planMcp(
  * up on PATH is never found in a relative folder or inside `project` (the session's folder): a
  * repository does not choose what Pi runs.
  */
-export function resolveGctx(
+function resolveGctx(
   bin: string | null,
   env: NodeJS.ProcessEnv = process.env,
   project: string | null = null,
@@ -164,7 +164,7 @@ export function registerMcp(pi: ExtensionAPI, cmd: McpCommand, cwd: string, sess
 }
 
 /** Whether a callable `mcp__gcc__` tool is registered (withdrawn tools linger as hidden). */
-export function mcpToolsVisible(pi: ExtensionAPI): boolean {
+function mcpToolsVisible(pi: ExtensionAPI): boolean {
   try {
     return pi
       .getAllTools()

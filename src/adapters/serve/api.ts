@@ -28,7 +28,7 @@ import type {
   SessionInfo,
 } from './page/contract.js';
 
-export const PAGE_LIMIT = 25;
+const PAGE_LIMIT = 25;
 const MAX_LIMIT = 100;
 /** Sessions the overview lists, newest first. */
 const MAX_SESSIONS = 50;
@@ -111,7 +111,7 @@ export function overview(m: Memory): Overview {
   };
 }
 
-export interface PageQuery {
+interface PageQuery {
   branch: string | undefined;
   before: string | undefined;
   limit: number;
