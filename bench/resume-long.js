@@ -2,15 +2,16 @@
  * Long sessions for the resume benchmark (bench/resume.js), generated from templates so the
  * facts are met in many wordings, not in one example's: 60+ tool calls, user prompts that carry
  * a constraint, an investigation merged with its dead ends in its synthesis, a half-done change
- * with a failing test at the end, then a compaction. Each is played through what `gctx hook
- * install` registers (Claude Code's JSON payloads to the real `gctx hook`: UserPromptSubmit,
- * PostToolUse, PostToolUseFailure, PreCompact with a transcript, SessionStart "compact") and the
- * memory tools (the `gctx` command line, the catalogue MCP serves too).
+ * with a failing test at the end, then a compaction. Each is played as Claude Code plays it:
+ * every hook event through the command `gctx hook install` registered for it in
+ * `.claude/settings.json` (SessionStart, UserPromptSubmit, PreToolUse, PostToolUse,
+ * PostToolUseFailure, PreCompact with a transcript), and every memory operation through the
+ * real MCP SDK client over stdio to `gctx mcp`.
  *
- * `longShape(dir, seed, kind)`: kind 'migration' (an online schema change abandoned behind a
- * pooler, then a dual-write plan) or 'flaky' (a flaky test investigated on a branch, merged).
+ * `longShape(c, seed, kind, helpers)`: kind 'migration' (an online schema change abandoned
+ * behind a pooler, then a dual-write plan) or 'flaky' (a flaky test investigated on a branch,
+ * merged); `helpers.reads` scales the ordinary tool calls (1 the benchmark's, less for a test).
  */
-
 /** A small deterministic generator: the same seed, the same session. */
 function rng(seed) {
   let s = seed >>> 0 || 1;
@@ -127,7 +128,7 @@ function failingRun(r, test, file) {
  * with `prompt(text)` and `preCompact(transcript)`. Returns the steps, the facts and the transcript's
  * text (the agent's last words), which the runner writes where PreCompact says it is.
  */
-export function longShape(c, seed, kind, { cli, ev, fact, flight }) {
+export function longShape(c, seed, kind, { cli, ev, mcp, fact, flight, reads = 1 }) {
   const r = rng(seed);
   const d = DOMAINS[kind];
   const frozen = pick(r, d.frozen);
@@ -152,7 +153,7 @@ export function longShape(c, seed, kind, { cli, ev, fact, flight }) {
   ];
   // Reading around: the bulk of a long session.
   const pad = (n, tag) => {
-    for (let i = 0; i < n; i++) {
+    for (let i = 0; i < Math.max(1, Math.round(n * reads)); i++) {
       const p = `src/${tag}/module_${i % 7}.py`;
       const roll = r();
       if (roll < 0.45) steps.push(ev(c.read(p, `def f_${i}():\n    return ${i}\n`)));
@@ -165,22 +166,18 @@ export function longShape(c, seed, kind, { cli, ev, fact, flight }) {
   };
   pad(14, 'survey');
   steps.push(
-    cli(
-      'branch',
-      branch,
-      '--purpose',
-      kind === 'flaky' ? `find why ${test} fails 1 run in 7` : `try an online schema change tool on the orders table`,
-    ),
+    mcp('branch', {
+      name: branch,
+      purpose:
+        kind === 'flaky' ? `find why ${test} fails 1 run in 7` : 'try an online schema change tool on the orders table',
+    }),
   );
   pad(12, 'probe');
-  steps.push(cli('commit', `${cap(deadEnds[0])}.`));
+  steps.push(mcp('commit', { contribution: `${cap(deadEnds[0])}.` }));
   pad(10, 'probe2');
-  steps.push(cli('commit', `${cap(deadEnds[1])}.`));
-  if (kind === 'flaky') {
-    steps.push(cli('merge', branch, '--synthesis', `${cap(d.cause)}`, '--learned', deadEnds.join('; ')));
-  } else {
-    steps.push(cli('abandon', branch, '--reason', `${cap(d.cause)}; ${deadEnds.join('; ')}`));
-  }
+  steps.push(mcp('commit', { contribution: `${cap(deadEnds[1])}.` }));
+  if (kind === 'flaky') steps.push(mcp('merge', { branch, synthesis: cap(d.cause), learned: deadEnds.join('; ') }));
+  else steps.push(mcp('abandon', { branch, reason: `${cap(d.cause)}; ${deadEnds.join('; ')}` }));
   steps.push(ev(c.prompt(request)));
   pad(16, 'refactor');
   steps.push(ev(c.edit(file, 'ROUND_HALF_UP', 'ROUND_HALF_EVEN')));
@@ -205,6 +202,8 @@ export function longShape(c, seed, kind, { cli, ev, fact, flight }) {
     steps,
     facts,
     said,
-    toolCalls: steps.filter((s) => s.hook && /ToolUse/.test(s.hook.hook_event_name)).length,
+    toolCalls:
+      steps.filter((s) => s.hook && /^PostToolUse/.test(s.hook.hook_event_name)).length +
+      steps.filter((s) => s.mcp).length,
   };
 }

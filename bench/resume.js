@@ -173,6 +173,8 @@ function claude(dir, session, transcript = `/home/dev/.claude/projects/-bench/${
         tool_response: { stdout, stderr, interrupted: false, isImage: false },
         tool_use_id: id(),
       }),
+    mcpTool: (name, input, content) =>
+      base('PostToolUse', { tool_name: name, tool_input: input, tool_response: content, tool_use_id: id() }),
     fail: (command, error) =>
       base('PostToolUseFailure', {
         tool_name: 'Bash',
@@ -234,6 +236,8 @@ const pct = (n, d) => `${n}/${d} (${Math.round((n / d) * 100)}%)`;
  */
 const cli = (...args) => ({ cli: args });
 const ev = (payload) => ({ hook: payload });
+/** A memory operation as an agent calls it: an MCP tool and its arguments. */
+const mcp = (tool, args) => ({ mcp: [tool, args] });
 
 /** Shape A: a long single-branch session — a rate limiter for an API gateway. */
 export function shapeA(dir) {
@@ -725,11 +729,11 @@ export function shapeB(dir) {
  * Shapes D and E: long sessions generated from templates (bench/resume-long.js) — `seed` varies
  * the wording, `kind` the story — resumed after a compaction.
  */
-export function shapeLong(dir, seed, kind) {
+export function shapeLong(dir, seed, kind, reads = 1) {
   const session = `d1e2f3a4-0000-4000-8000-${String(seed).padStart(12, '0')}`;
   const transcript = join(dir || '.', 'transcript.jsonl');
   const c = claude(dir, session, transcript);
-  const s = longShape(c, seed, kind, { cli, ev, fact, flight });
+  const s = longShape(c, seed, kind, { cli, ev, mcp, fact, flight, reads });
   const said = JSON.stringify({
     type: 'assistant',
     message: { role: 'assistant', content: [{ type: 'text', text: s.said }] },
@@ -771,6 +775,100 @@ export const shapeCFacts = {
     fact('next', 'next: read the marker back as null', ['marker back as null', 'test/fixtures/configs']),
   ],
 };
+
+// ---------------------------------------------------------------- playing as Claude Code does
+
+/** The hook commands `gctx hook install` wrote to the project's `.claude/settings.json`, by event. */
+function installedHooks(dir) {
+  gctx(dir, ['hook', 'install']);
+  const settings = JSON.parse(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8'));
+  return (payload) => {
+    const tool = payload.tool_name;
+    return (settings.hooks[payload.hook_event_name] ?? [])
+      .filter((m) => !tool || !m.matcher || m.matcher === '*' || new RegExp(`^(?:${m.matcher})$`).test(tool))
+      .flatMap((m) => m.hooks.map((h) => h.command));
+  };
+}
+
+/** Every command registered for the payload's event, as Claude Code runs them; the context they hand back. */
+function playHook(dir, commands, payload) {
+  const registered = commands(payload);
+  if (!registered.length && !payload.tool_name) throw new Error(`${payload.hook_event_name} is not registered`);
+  let said = '';
+  for (const command of registered) {
+    const r = spawnSync('sh', ['-c', command], { cwd: dir, input: JSON.stringify(payload), encoding: 'utf8' });
+    if (r.status !== 0 || r.stderr) throw new Error(`hook ${payload.hook_event_name} exited ${r.status}: ${r.stderr}`);
+    if (r.stdout) said += JSON.parse(r.stdout).hookSpecificOutput?.additionalContext ?? '';
+  }
+  return said;
+}
+
+/** The real MCP SDK client on `gctx mcp` over stdio, with the session id Claude Code gives its servers. */
+async function mcpClient(dir, session) {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const client = new Client({ name: 'resume-bench', version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [GCTX, 'mcp'],
+      cwd: dir,
+      env: { ...clean(), CLAUDE_CODE_SESSION_ID: session },
+    }),
+  );
+  await client.listTools();
+  return client;
+}
+
+const answerText = (r) => r.content.map((c) => c.text ?? '').join('');
+
+/**
+ * A long shape as Claude Code plays it: hook events through the installed commands (a
+ * PreToolUse before each tool call its matcher takes), memory operations through the MCP
+ * client, each followed by the PostToolUse Claude Code sends for an MCP tool. Then the
+ * compaction's SessionStart, asked twice, and the follow-up CONTEXT call over MCP. Returns
+ * the resume view and the per-turn overhead.
+ */
+export async function playLong(dir, shape) {
+  const turns = { events: 0, ms: 0, tokens: 0, mcpCalls: 0, mcpTokens: 0 };
+  const commands = installedHooks(dir);
+  const hookOnce = (payload) => {
+    const t0 = performance.now();
+    const said = playHook(dir, commands, payload);
+    turns.ms += performance.now() - t0;
+    turns.events += 1;
+    if (payload.hook_event_name !== 'SessionStart') turns.tokens += said ? estimateTokens(said) : 0;
+    return said;
+  };
+  let client = null;
+  const c = claude(dir, shape.session);
+  try {
+    for (const s of shape.steps) {
+      if (s.write) writeFileSync(s.write[0], s.write[1]);
+      else if (s.cli) gctx(dir, s.cli);
+      else if (s.mcp) {
+        client ??= await mcpClient(dir, shape.session);
+        const [tool, args] = s.mcp;
+        const r = await client.callTool({ name: tool, arguments: args });
+        if (r.isError) throw new Error(`MCP ${tool}: ${answerText(r)}`);
+        turns.mcpCalls += 1;
+        turns.mcpTokens += estimateTokens(answerText(r));
+        hookOnce(c.mcpTool(`mcp__gcc__${tool}`, args, r.content));
+      } else {
+        const { tool_response, error, is_interrupt, ...pre } = s.hook;
+        if (/^PostToolUse/.test(s.hook.hook_event_name)) hookOnce({ ...pre, hook_event_name: 'PreToolUse' });
+        hookOnce(s.hook);
+      }
+    }
+    const briefing = hookOnce(c.start('compact'));
+    const again = hookOnce(c.start('compact'));
+    client ??= await mcpClient(dir, shape.session);
+    const context = answerText(await client.callTool({ name: 'context', arguments: {} }));
+    return { view: { briefing, identical: briefing === again, context }, turns };
+  } finally {
+    await client?.close();
+  }
+}
 
 // ---------------------------------------------------------------- running a script
 
@@ -824,6 +922,10 @@ export async function replayWithBound(dir, steps, bound) {
   for (const s of steps) {
     if (s.write) {
       writeFileSync(s.write[0], s.write[1]);
+      continue;
+    }
+    if (s.mcp) {
+      await memory.execute({ type: s.mcp[0], ...s.mcp[1] });
       continue;
     }
     if (s.cli) {
@@ -1115,8 +1217,7 @@ export async function run({ quick = false } = {}) {
       for (const kind of ['flaky', 'migration']) {
         const dir = dirFor('gcc-bench-resume-long-');
         const shape = shapeLong(dir, seed, kind);
-        const turns = runScript(dir, shape.steps);
-        const view = resumeView(dir, shape.session, 'compact');
+        const { view, turns } = await playLong(dir, shape);
         const scored = { name: `${shape.name}${seed}`, label: shape.label, ...score(shape.facts, view), view };
         shapes.push(scored);
         long.push({
@@ -1125,6 +1226,7 @@ export async function run({ quick = false } = {}) {
           hookEvents: turns.events,
           msPerHook: Math.round(turns.ms / turns.events),
           tokensPerTurn: +(turns.tokens / turns.events).toFixed(1),
+          mcpTokensPerCall: Math.round(turns.mcpTokens / turns.mcpCalls),
         });
       }
     }
@@ -1181,6 +1283,7 @@ export async function run({ quick = false } = {}) {
     const allFacts = shapes.every((s) => s.inBoth === s.facts);
     const pass =
       allFacts &&
+      long.every((l) => l.briefingTokens + l.contextTokens <= BRIEFING_TARGET) &&
       maxBriefing <= BRIEFING_TARGET &&
       shapes.every((s) => s.identical !== false) &&
       scale.every((s) => s.identical && s.frames === 1);
@@ -1191,21 +1294,25 @@ export async function run({ quick = false } = {}) {
     const more = [
       {
         title:
-          "Long sessions after a compaction (D: flaky test merged, E: migration abandoned; wording varied by seed): key facts in the briefing alone, and the hooks' cost per turn",
+          'Long sessions after a compaction (D: flaky test merged, E: migration abandoned; wording varied by seed), played through the installed hooks and the MCP client: key facts in the briefing and in briefing + follow-up CONTEXT, and the cost per turn',
         columns: [
           'shape',
           'tool calls',
           'facts in briefing',
-          'briefing tokens',
-          'tokens injected per hook event (besides the briefing)',
+          'in briefing + follow-up',
+          'briefing + follow-up tokens',
+          'tokens per hook event (besides the briefing)',
+          'tokens per MCP memory answer',
           'ms per hook process',
         ],
         rows: long.map((l) => [
           l.name,
           String(l.toolCalls),
           pct(l.inBriefing, l.facts),
-          String(l.briefingTokens),
+          pct(l.inBoth, l.facts),
+          String(l.briefingTokens + l.contextTokens),
           String(l.tokensPerTurn),
+          String(l.mcpTokensPerCall),
           String(l.msPerHook),
         ]),
       },

@@ -264,6 +264,13 @@ export function initialState(): MemoryState {
   };
 }
 
+/** The order branches are listed and drawn in: main first, then by creation, then by name. */
+export function branchOrder(a: BranchInfo, b: BranchInfo): number {
+  if (a.name === MAIN || b.name === MAIN) return a.name === MAIN ? -1 : 1;
+  if (a.created !== b.created) return a.created < b.created ? -1 : 1;
+  return a.name < b.name ? -1 : 1;
+}
+
 export const isOpen = (b: BranchInfo | undefined): b is BranchInfo => b !== undefined && b.life === 'active';
 
 /**

@@ -15,7 +15,7 @@
  * a placeholder commit or a suffix where Mermaid would otherwise fail to draw. Free text is
  * sanitized: no quote, backslash, newline or `;` can leave the string it is written in.
  */
-import type { MemoryState } from '../decider/state.js';
+import { branchOrder, type MemoryState } from '../decider/state.js';
 import { MAIN, type GccEvent } from '../events/types.js';
 
 export interface GitGraphModel {
@@ -55,19 +55,7 @@ export interface KnownHistory {
 
 /** The branches (main first, then in order of creation) and the number of commits of a folded state. */
 export function knownHistory(state: MemoryState): KnownHistory {
-  const all = Object.values(state.branches).sort((a, b) =>
-    a.name === MAIN
-      ? -1
-      : b.name === MAIN
-        ? 1
-        : a.created < b.created
-          ? -1
-          : a.created > b.created
-            ? 1
-            : a.name < b.name
-              ? -1
-              : 1,
-  );
+  const all = Object.values(state.branches).sort(branchOrder);
   return {
     branches: all.map((b) => ({
       name: b.name,

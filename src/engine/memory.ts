@@ -26,7 +26,7 @@ import { journalHolds } from '../store/journal.js';
 import { asFolderError, makeFolders, makeProblem } from '../store/project-folder.js';
 import { type Checked, Store } from '../store/store.js';
 import { changedSince, citeBlobs, keepBaseline, uncommittedSince } from './git-files.js';
-import { isHistory, newest, recentHistory, scanNewest } from './reader.js';
+import { isHistory, newest, type NewestQuery, recentHistory, scanNewest } from './reader.js';
 import { briefing } from '../context/briefing.js';
 import { type ContextAnswer, type ContextQuery, type ContextSource, contextQuery } from '../context/query.js';
 import { staleChecker } from '../context/stale.js';
@@ -52,12 +52,12 @@ export class Memory {
    * that failed after the events were durable.
    */
   readonly warnings: string[];
-  readonly views: ViewWriter;
+  private readonly views: ViewWriter;
   private readonly now: () => Date;
 
   private constructor(
-    readonly layout: Layout,
-    readonly store: Store,
+    private readonly layout: Layout,
+    private readonly store: Store,
     private readonly opts: OpenOptions,
   ) {
     this.warnings = store.warnings;
@@ -422,6 +422,24 @@ export class Memory {
   /** The events of one branch, in id order (see events()). */
   eventsOf(branch: string): GccEvent[] {
     return this.events().filter((e) => e.branch === branch);
+  }
+
+  /** The newest events matching `q`, newest first, reading only the logs that reach that far. */
+  newestEvents(q: NewestQuery): GccEvent[] {
+    return newest(this.store, q);
+  }
+
+  /** Changes whenever the logs were rewritten under this memory (a repair, a restore): caches keyed on it start over. */
+  get epoch(): string {
+    return this.store.ledger.epoch;
+  }
+
+  /** The folders whose files change when any writer appends: what a watcher of this memory watches. */
+  get logFolders(): { dir: string; recursive: boolean }[] {
+    return [
+      { dir: this.layout.events, recursive: true },
+      { dir: this.layout.local, recursive: false },
+    ];
   }
 
   /**

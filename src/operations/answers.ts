@@ -1,15 +1,7 @@
 /** How operations turn the engine's results into answers: one way for every front end. */
 import type { ContextQuery } from '../context/query.js';
 import type { Command } from '../decider/commands.js';
-import { countInjection } from '../observer/token-ledger.js';
 import type { Answer, RunContext } from './operation.js';
-
-/** What a model reads (an MCP or Pi tool's answer) is counted in the token ledger; a person's CLI output is not. */
-function counted(ctx: RunContext, text: string): string {
-  if (ctx.front === 'mcp' || ctx.front === 'pi')
-    countInjection(ctx.memory.gccDir, ctx.session ?? 'default', ctx.front, 'tool-answer', text);
-  return text;
-}
 
 export async function write(ctx: RunContext, cmd: Command): Promise<Answer> {
   const r = await ctx.memory.execute(cmd, { session: ctx.session });
@@ -23,7 +15,7 @@ export async function write(ctx: RunContext, cmd: Command): Promise<Answer> {
       : [];
   const message = [r.message, ...checked.map((i) => `Objective ${i + 1} done: ${objectives[i]!.text}`)].join('\n');
   return {
-    text: counted(ctx, message),
+    text: message,
     data: {
       ok: true,
       branch: r.branch,
@@ -38,7 +30,7 @@ export async function read(ctx: RunContext, q: ContextQuery, budget?: number, at
   if (q.level === 'search' && at === undefined) await ctx.memory.loadSearch();
   const a = ctx.memory.context(q, { session: ctx.session, budget: budget ?? ctx.budget, spell: ctx.spell, at });
   return {
-    text: counted(ctx, a.text),
+    text: a.text,
     data: { ok: true, level: q.level, truncated: a.truncated, tokens: a.tokens, next: a.next, data: a.data },
   };
 }

@@ -55,7 +55,7 @@ export type ArgsOf<F extends Fields> = string extends keyof F
  * memory (handed to a model framed as project data); `result` says what a write did; `report`
  * is a check's findings (its exit code says whether it found problems).
  */
-export type AnswerKind = 'memory' | 'result' | 'report';
+type AnswerKind = 'memory' | 'result' | 'report';
 
 /** What an operation needs before it runs. */
 export type Needs = 'memory' | 'create' | 'none';

@@ -9,6 +9,7 @@ import type { ContextQuery } from '../context/query.js';
 import type { Memory } from '../engine/memory.js';
 import { asGccError, type GccError } from '../errors.js';
 import { safeText } from '../log/safe-text.js';
+import { countInjection } from '../observer/token-ledger.js';
 import { validAsGiven } from './fields.js';
 import type { Answer, Front, Operation } from './operation.js';
 
@@ -26,7 +27,7 @@ export interface Speaker {
 }
 
 /** Where a call runs. */
-export interface Place {
+interface Place {
   /** The folder: what an operation that needs no memory works in, and where a guard looks. */
   dir: string;
   explicitDir?: string | undefined;
@@ -73,9 +74,13 @@ export async function perform(op: Operation, args: Record<string, unknown>, sp: 
   if (!sp.tool) return out;
   // Memory is text other people and agents wrote: what quotes it is handed to a model framed as
   // data, once; any other answer may still quote some (an objective checked off): no control character either way.
-  if (op.answer !== 'memory' && !preview) return { ...out, text: safeText(out.text) };
-  const { asProjectData } = await import('../observer/framing.js');
-  return { ...out, text: asProjectData(out.text) };
+  const text =
+    op.answer !== 'memory' && !preview
+      ? safeText(out.text)
+      : (await import('../observer/framing.js')).asProjectData(out.text);
+  // The ledger counts what the model reads: the answer as framed, not the operation's text.
+  countInjection(memory.gccDir, at.session ?? 'default', sp.front, 'tool-answer', text);
+  return { ...out, text };
 }
 
 /** Anything thrown, as a GccError whose fix is said in the speaker's words. */

@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GitGraph, knownHistory, type GitGraphModel } from '../../src/diagrams/gitgraph.js';
+import type { Store } from '../../src/store/store.js';
 import { Memory } from '../../src/engine/memory.js';
 import { GccError } from '../../src/errors.js';
 import { cleanup, tempProject } from '../support/tmp.js';
@@ -107,7 +108,7 @@ describe('the recent history graph', () => {
         git('-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qm', batch);
       }
       await m.execute({ type: 'commit', contribution: 'newest' });
-      const logs = [...m.store.logs.values()].filter((f) => f.meta.size > 0);
+      const logs = [...(m as unknown as { store: Store }).store.logs.values()].filter((f) => f.meta.size > 0);
       expect(logs.length).toBeGreaterThanOrEqual(4);
       const opened = new Set<string>();
       for (const f of logs) {

@@ -11,7 +11,7 @@ import { Memory } from '../../src/engine/memory.js';
 import type { GccEvent } from '../../src/events/types.js';
 import { serialize } from '../../src/log/codec.js';
 import { LogFile } from '../../src/store/logfile.js';
-import { newSegmentName } from '../../src/store/paths.js';
+import { type Layout, newSegmentName } from '../../src/store/paths.js';
 import { resetWindowPeaks, windowPeaks } from '../../src/store/window.js';
 import { cleanup, tempProject } from '../support/tmp.js';
 
@@ -32,7 +32,7 @@ function pulled(m: Memory, count: number, size: number): void {
       data: { observation: `${i} `.padEnd(size, 'pulled text '), thought: '', action: '' },
     } as GccEvent;
   });
-  const path = m.layout.segment(newSegmentName(new Date(t), 'abcdef'));
+  const path = (m as unknown as { layout: Layout }).layout.segment(newSegmentName(new Date(t), 'abcdef'));
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, serialize(events));
 }

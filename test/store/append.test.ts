@@ -61,7 +61,8 @@ describe('appends', () => {
       });
       fromB.push(...r.events.map((e) => e.id));
     }
-    expect(b.store.ledger.open).not.toBe(a.store.ledger.open);
+    const ledgerOf = (m: object) => (m as { store: Store }).store.ledger;
+    expect(ledgerOf(b).open).not.toBe(ledgerOf(a).open);
     await a.execute({ type: 'log', observation: 'a after the rotation', thought: 't', action: 'x' });
     const seen = new Set(a.events().map((e) => e.id));
     expect(fromB.filter((id) => !seen.has(id))).toEqual([]);

@@ -13,7 +13,7 @@ export async function readEvents(dir: string): Promise<GccEvent[]> {
   const m = await Memory.open(dir);
   try {
     const out: GccEvent[] = [];
-    m.store.stream((e) => out.push(e));
+    m.events().forEach((e) => out.push(e));
     return out;
   } finally {
     m.close();

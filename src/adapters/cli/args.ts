@@ -46,26 +46,12 @@ function flagsOf(op: Operation): Map<string, Flag> {
 /** `gctx commit <contribution…> [--title <title>] …`, from the declaration. */
 export function usageOf(op: Operation, prefix = 'gctx'): string {
   const parts = [prefix, op.name];
-  const kinds = fieldKinds(op);
   if (op.usage) parts.push(op.usage);
   for (const arg of op.cli) {
-    const req = isRequired(op, arg.field);
-    const slot = `<${kebab(arg.field)}${arg.as === 'rest' ? '…' : ''}>`;
-    if (arg.as === 'positional' || arg.as === 'rest') {
-      if (op.usage && arg.field === 'action') continue;
-      parts.push(req ? slot : `[${slot}]`);
-      continue;
-    }
-    const name = arg.flag ?? kebab(arg.field);
-    const kind = kinds[arg.field];
-    const flag =
-      kind === 'boolean' || (arg.sets && kind === 'enum')
-        ? `--${name}`
-        : arg.optionalValue
-          ? `--${name} [${kebab(arg.field)}]`
-          : `--${name} <${kebab(arg.field)}>`;
-    const many = kind === 'strings' ? '…' : '';
-    parts.push(req && !arg.sets ? `${flag}${many}` : `[${flag}]${many}`);
+    if (op.usage && arg.field === 'action' && arg.as !== 'flag') continue;
+    const req = isRequired(op, arg.field) && !arg.sets;
+    const many = arg.as === 'flag' && fieldKinds(op)[arg.field] === 'strings' ? '…' : '';
+    parts.push(req ? `${shown(op, arg)}${many}` : `[${shown(op, arg)}]${many}`);
   }
   return parts.join(' ');
 }

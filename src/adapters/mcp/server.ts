@@ -33,7 +33,7 @@ import { VERSION } from '../../runtime/version.js';
 import { StdioTransport, type Screen } from './stdio.js';
 import { argumentsFor, callTool, describeTools, errorResult, type McpTool, mcpTools } from './tools.js';
 
-export interface McpOptions {
+interface McpOptions {
   /** Project folder; `.GCC/` is created there by the first tool call if missing. */
   dir: string;
   /** Session from `--session` or GCC_SESSION; see {@link defaultSession}. */
@@ -51,7 +51,7 @@ const INSTRUCTIONS =
  * else the host's own (Claude Code gives stdio servers CLAUDE_CODE_SESSION_ID, the same id its
  * hooks receive, so `gctx hook` and this server agree on the branch), else one per process.
  */
-export function defaultSession(explicit: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+function defaultSession(explicit: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
   return explicit || env.CLAUDE_CODE_SESSION_ID || `mcp-${process.pid}-${randomBytes(3).toString('hex')}`;
 }
 
@@ -93,7 +93,7 @@ function screenToolCall(tools: ReadonlyMap<string, McpTool>): Screen {
 }
 
 /** Opens the memory once, creating `.GCC/` on first use; a failed open is retried next call. */
-export class MemoryHolder {
+class MemoryHolder {
   private opening: Promise<Memory> | null = null;
   private memory: Memory | null = null;
   private warned = 0;
@@ -158,7 +158,7 @@ export class MemoryHolder {
 }
 
 /** What a server needs besides the tools: the memory, and how its calls take turns. */
-export interface McpServerParts {
+interface McpServerParts {
   /** The session calls act for. */
   session: string;
   budget?: number | undefined;
@@ -210,7 +210,7 @@ export function buildMcpServer(parts: McpServerParts): Server {
   return server;
 }
 
-export function createMcpServer(opts: McpOptions): {
+function createMcpServer(opts: McpOptions): {
   server: Server;
   holder: MemoryHolder;
   idle: () => Promise<void>;

@@ -119,7 +119,7 @@ function digestOf(request: JSONRPCRequest): string {
  */
 export type Screen = (request: JSONRPCRequest) => JSONRPCRequest | JSONRPCResponse;
 
-export interface StdioTransportOptions {
+interface StdioTransportOptions {
   stdin?: Readable;
   stdout?: Writable;
   /** Bytes of one message at most (default {@link MESSAGE_LIMIT}). */

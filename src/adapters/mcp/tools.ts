@@ -35,7 +35,7 @@ export function describeTools(tools: Map<string, McpTool>): Tool[] {
 }
 
 /** How a model calls CONTEXT over MCP, for the "how to see more" notes. */
-export const spellMcp = (q: ContextQuery): string => `context ${JSON.stringify(toolArgsOf(q))}`;
+const spellMcp = (q: ContextQuery): string => `context ${JSON.stringify(toolArgsOf(q))}`;
 
 export const MCP: Speaker = {
   front: 'mcp',

@@ -50,9 +50,9 @@ export const DEFAULTS: PiConfig = {
 };
 
 /** Project file, relative to the project root: beside Pi's own `.pi/settings.json`. */
-export const PROJECT_FILE = join('.pi', 'gcc.json');
+const PROJECT_FILE = join('.pi', 'gcc.json');
 /** Global file name, in Pi's agent directory (`$PI_CODING_AGENT_DIR` or `~/.pi/agent`). */
-export const GLOBAL_FILE = 'gcc.json';
+const GLOBAL_FILE = 'gcc.json';
 
 /** Environment variable of each key. */
 export const ENV_VARS: Record<keyof PiConfig, string> = {
@@ -199,7 +199,7 @@ function insideProject(root: string, dir: string): boolean {
 }
 
 /** Nearest ancestor holding `.GCC/`; else the nearest holding `.git`; else `cwd` itself. */
-export function findProjectRoot(cwd: string): string {
+function findProjectRoot(cwd: string): string {
   const start = resolve(cwd);
   let gitRoot: string | null = null;
   for (let dir = start, i = 0; i < 128; i++) {

@@ -15,7 +15,7 @@ import { callIn, helpOf, nearest, parseArgs, splitWords, usageOf } from '../cli/
 import { writeErr, writeOut } from '../cli/write-out.js';
 import type { MemorySlot } from './memory-slot.js';
 
-export const OUTPUT_ENTRY = 'gcc-output';
+const OUTPUT_ENTRY = 'gcc-output';
 const PREFIX = '/gcc';
 
 const SLASH: Speaker = {
@@ -31,7 +31,7 @@ function usage(): string {
     .join('\n');
 }
 
-export interface GcCommandDeps {
+interface GcCommandDeps {
   /** Re-open memory after `/gcc init`. */
   reopen(create: boolean): Promise<void>;
   /** Extra lines for `/gcc status`: channel, config sources, warnings. */
@@ -60,14 +60,14 @@ export function registerGccCommand(pi: ExtensionAPI, slot: MemorySlot, deps: GcC
   });
 }
 
-export interface GccOutput {
+interface GccOutput {
   title: string;
   text: string;
   level: 'info' | 'warning' | 'error';
 }
 
 /** Run one `/gcc` line. Exported for tests; never throws. What the terminal shows carries no control character. */
-export async function runGcc(line: string, slot: MemorySlot, deps: GcCommandDeps): Promise<GccOutput> {
+async function runGcc(line: string, slot: MemorySlot, deps: GcCommandDeps): Promise<GccOutput> {
   const out = await runLine(line, slot, deps);
   return { ...out, title: safeText(out.title), text: safeText(out.text) };
 }

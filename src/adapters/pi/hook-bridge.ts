@@ -122,7 +122,7 @@ export function installHookBridge(pi: ExtensionAPI, slot: MemorySlot): void {
 }
 
 /** The newest user message and the newest assistant text of what a compaction summarises. */
-export function checkpointOf(messages: readonly unknown[]): Checkpoint {
+function checkpointOf(messages: readonly unknown[]): Checkpoint {
   const out: Checkpoint = {};
   for (let i = messages.length - 1; i >= 0 && (out.prompt === undefined || out.said === undefined); i--) {
     const m = messages[i] as { role?: unknown; content?: unknown } | null;
@@ -154,7 +154,7 @@ function envelope(
   return { host: HOST, session: slot.session, event, cwd, tool: call.tool, hostTool: call.hostTool, input: call.input };
 }
 
-export function hookOptions(slot: MemorySlot, signal?: AbortSignal): Parameters<typeof handleHook>[2] {
+function hookOptions(slot: MemorySlot, signal?: AbortSignal): Parameters<typeof handleHook>[2] {
   const opts: NonNullable<Parameters<typeof handleHook>[2]> = {};
   const cfg = slot.resolved?.config;
   if (cfg) {

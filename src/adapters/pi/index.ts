@@ -18,7 +18,7 @@ import { BRIEFING_TYPE, NOTICE_TYPE, briefingInContext } from './briefing-messag
 import { agentDir, DEFAULTS, ENV_VARS, resolveConfig } from './config.js';
 import { registerGccCommand } from './gcc-command.js';
 import { HOST, installHookBridge } from './hook-bridge.js';
-import { checkVersion, planMcp, registerMcp, userServer, waitForMcpTools } from './mcp-channel.js';
+import { planMcp, registerMcp, userServer, waitForMcpTools } from './mcp-channel.js';
 import { MemorySlot } from './memory-slot.js';
 import { registerMemoryTools } from './memory-tools.js';
 import type { SessionSignal } from '../../machines/session.js';
@@ -72,6 +72,20 @@ export default function gccPiExtension(pi: ExtensionAPI): void {
   const lifecycleState = (): string => {
     if (degraded) return `degraded: ${degraded}`;
     return slot.memory?.state.sessions[slot.session]?.life ?? 'idle';
+  };
+
+  /** The briefing as a hidden message, unless switched off or already in the context. */
+  const sendBriefing = (memory: Memory, ctx: ExtensionContext, details: { afterCompaction?: true }) => {
+    const cfg = slot.resolved?.config ?? DEFAULTS;
+    if (!cfg.briefing || briefingInContext(ctx.sessionManager)) return;
+    const briefing = asProjectData(memory.briefing({ session: slot.session, budget: cfg.briefingBudget }));
+    pi.sendMessage({
+      customType: BRIEFING_TYPE,
+      content: briefing,
+      display: false,
+      details: { session: slot.session, ...details },
+    });
+    countInjection(memory.gccDir, slot.session, HOST, 'briefing', briefing);
   };
 
   const ensureInProcessTools = () => {
@@ -137,18 +151,7 @@ export default function gccPiExtension(pi: ExtensionAPI): void {
       if (memory) {
         if (identity.forkedFrom) await carryBranch(memory, identity.forkedFrom, identity.id);
         await signal([{ type: 'START', reason: event.reason }, { type: 'OPENED' }]);
-        const briefing = asProjectData(
-          memory.briefing({ session: slot.session, budget: resolved.config.briefingBudget }),
-        );
-        if (resolved.config.briefing && !briefingInContext(ctx.sessionManager)) {
-          pi.sendMessage({
-            customType: BRIEFING_TYPE,
-            content: briefing,
-            display: false,
-            details: { session: slot.session },
-          });
-          countInjection(memory.gccDir, slot.session, HOST, 'briefing', briefing);
-        }
+        sendBriefing(memory, ctx, {});
         for (const w of memory.warnings) notify(ctx, `gcc: ${w}`, 'warning');
       } else {
         degraded = slot.describeProblem();
@@ -181,23 +184,15 @@ export default function gccPiExtension(pi: ExtensionAPI): void {
       return;
     }
     channel.name = 'mcp';
-    // A `gcc` entry in Pi's mcp.json serves memory in place of ours: nothing to register, and
-    // our executable's version says nothing about the server in use.
+    // A `gcc` entry in Pi's mcp.json serves memory in place of ours: nothing to register.
     const cmd = 'cmd' in plan ? plan.cmd : null;
     const server = 'user' in plan ? `the "gcc" server in ${plan.user}` : 'the gctx MCP server';
     const refused = cmd ? registerMcp(pi, cmd, slot.resolved?.memoryRoot ?? ctx.cwd, slot.session) : null;
     channel.note = cmd ? `gctx mcp from ${cmd.source}` : `${server}, which takes precedence over gctx mcp`;
-    // Pi reports no connection event (nor a failure): watch for the tools, and read the
-    // server's version meanwhile, so the first turn (held by the barrier) hears of both. The
-    // watch gives up before the turn's cap, so a fallback still lands in the first turn.
-    const waitMs = Math.floor(cfg.readyTimeoutMs * MCP_WAIT_SHARE);
-    const version = cmd ? withCap(checkVersion(cmd), waitMs) : Promise.resolve(null);
-    void Promise.all([waitForMcpTools(pi, waitMs, () => stale), version]).then(([seen, warning]) => {
+    // Pi reports no connection event (nor a failure): watch for the tools, giving up before the
+    // first turn's cap (the barrier holds it), so a fallback still lands in the first turn.
+    void waitForMcpTools(pi, Math.floor(cfg.readyTimeoutMs * MCP_WAIT_SHARE), () => stale).then((seen) => {
       if (stale) return;
-      if (warning) {
-        notices.push(warning);
-        notify(ctx, `gcc: ${warning}`, 'warning');
-      }
       if (seen) barrier.toolsReady();
       else fallBack(ctx, refused ? `Pi refused the MCP registration (${refused})` : `${server} did not come up`);
     });
@@ -229,21 +224,7 @@ export default function gccPiExtension(pi: ExtensionAPI): void {
     try {
       await signal([{ type: 'COMPACT' }, { type: 'COMPACTED' }]);
       // The compaction dropped the briefing with the history it summarised: send it again.
-      if (slot.resolved?.config.briefing !== false && !briefingInContext(ctx.sessionManager)) {
-        const briefing = asProjectData(
-          memory.briefing({
-            session: slot.session,
-            budget: slot.resolved?.config.briefingBudget ?? DEFAULTS.briefingBudget,
-          }),
-        );
-        pi.sendMessage({
-          customType: BRIEFING_TYPE,
-          content: briefing,
-          display: false,
-          details: { session: slot.session, afterCompaction: true },
-        });
-        countInjection(memory.gccDir, slot.session, HOST, 'briefing', briefing);
-      }
+      sendBriefing(memory, ctx, { afterCompaction: true });
     } catch {
       // fail open
     }
@@ -271,24 +252,6 @@ async function carryBranch(memory: Memory, from: string, to: string): Promise<vo
   } catch {
     // The parent's branch may be closed by now; the fork starts on the default.
   }
-}
-
-/** The promise's value, or null once `ms` have passed. */
-function withCap<T>(work: Promise<T | null>, ms: number): Promise<T | null> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(null), ms);
-    timer.unref();
-    work.then(
-      (v) => {
-        clearTimeout(timer);
-        resolve(v);
-      },
-      () => {
-        clearTimeout(timer);
-        resolve(null);
-      },
-    );
-  });
 }
 
 /** Whether Pi reads this project's `.pi/mcp.json` (it does only for trusted projects). */

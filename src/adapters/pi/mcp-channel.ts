@@ -1,5 +1,4 @@
 import type { ExtensionAPI } from '@earendil-works/pi-coding-agent';
-import { execFile } from 'node:child_process';
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { onPathOutside } from '../../runtime/on-path.js';
@@ -16,13 +15,11 @@ import { MCP_TOOL_PREFIX } from './translate.js';
  * so then that server is the channel, and nothing is registered.
  */
 
-export const SERVER_NAME = 'gcc';
+const SERVER_NAME = 'gcc';
 /** Seconds per MCP request: generous, a CONTEXT over a long history may take a while. */
-export const MCP_TIMEOUT_S = 600;
-/** Oldest `gctx` whose MCP tools this adapter knows how to use. Advisory only. */
-export const MCP_VERSION_FLOOR = '0.1.0';
+const MCP_TIMEOUT_S = 600;
 
-export interface McpCommand {
+interface McpCommand {
   command: string;
   args: string[];
   /** Where the executable came from, for messages. */
@@ -30,7 +27,7 @@ export interface McpCommand {
 }
 
 /** A `gcc` server in Pi's own mcp.json. */
-export interface UserServer {
+interface UserServer {
   /** The mcp.json that settles it: the defining file, or a project file overriding the global entry. */
   file: string;
   enabled: boolean;
@@ -40,7 +37,7 @@ export interface UserServer {
  * How memory is served: our `gctx mcp` (`cmd`, to register), or the user's own `gcc` server from
  * Pi's mcp.json (`user`, its file), which Pi connects instead of any registration of that name.
  */
-export type McpPlan = { ok: true; cmd: McpCommand } | { ok: true; user: string } | { ok: false; why: string };
+type McpPlan = { ok: true; cmd: McpCommand } | { ok: true; user: string } | { ok: false; why: string };
 
 /** Decide whether the MCP channel can be used, and with which command or whose server. */
 export function planMcp(
@@ -89,7 +86,7 @@ export function planMcp(
  * up on PATH is never found in a relative folder or inside `project` (the session's folder): a
  * repository does not choose what Pi runs.
  */
-export function resolveGctx(
+function resolveGctx(
   bin: string | null,
   env: NodeJS.ProcessEnv = process.env,
   project: string | null = null,
@@ -167,7 +164,7 @@ export function registerMcp(pi: ExtensionAPI, cmd: McpCommand, cwd: string, sess
 }
 
 /** Whether a callable `mcp__gcc__` tool is registered (withdrawn tools linger as hidden). */
-export function mcpToolsVisible(pi: ExtensionAPI): boolean {
+function mcpToolsVisible(pi: ExtensionAPI): boolean {
   try {
     return pi
       .getAllTools()
@@ -185,29 +182,6 @@ export async function waitForMcpTools(pi: ExtensionAPI, capMs: number, isStale: 
     await new Promise((r) => setTimeout(r, 25).unref());
   }
   return mcpToolsVisible(pi);
-}
-
-/** `gctx --version`, compared against the floor. Null when fine or unknown. */
-export function checkVersion(cmd: McpCommand): Promise<string | null> {
-  return new Promise((resolve) => {
-    const args = [...cmd.args.slice(0, -1), '--version'];
-    execFile(cmd.command, args, { timeout: 5_000 }, (err, stdout) => {
-      if (err) return resolve(null);
-      const v = /(\d+)\.(\d+)\.(\d+)/.exec(stdout);
-      if (!v) return resolve(null);
-      const found = v.slice(1, 4).map(Number);
-      const floor = MCP_VERSION_FLOOR.split('.').map(Number);
-      for (let i = 0; i < 3; i++) {
-        if ((found[i] ?? 0) > (floor[i] ?? 0)) return resolve(null);
-        if ((found[i] ?? 0) < (floor[i] ?? 0)) {
-          return resolve(
-            `gctx ${v[0]} is older than ${MCP_VERSION_FLOOR}, the oldest this extension is built for: a memory tool may misbehave. Update git-context-controller.`,
-          );
-        }
-      }
-      resolve(null);
-    });
-  });
 }
 
 function executable(p: string): boolean {

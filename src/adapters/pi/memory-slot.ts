@@ -7,7 +7,7 @@ import type { ResolvedConfig } from './config.js';
  * Fail open: a missing or broken store leaves `memory` null and `problem` set; the tools answer
  * with the problem and its remedy, the hook stays quiet, and the session goes on.
  */
-export interface Unavailable {
+interface Unavailable {
   code: string;
   what: string;
   remedy: string;

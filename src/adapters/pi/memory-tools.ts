@@ -18,7 +18,7 @@ import type { MemorySlot } from './memory-slot.js';
 
 export const TOOL_PREFIX = 'gcc_';
 
-export interface MemoryToolDetails {
+interface MemoryToolDetails {
   ok: boolean;
   code?: string;
   branch?: string;

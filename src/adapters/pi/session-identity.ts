@@ -12,7 +12,7 @@ type ReadonlySessionManager = ExtensionContext['sessionManager'];
 
 export const IDENTITY_ENTRY = 'gcc-session';
 
-export interface MemoryIdentity {
+interface MemoryIdentity {
   /** Session id to pass to the engine. */
   id: string;
   /** The memory session this one was forked from (its marker came along with the fork). */

@@ -8,7 +8,7 @@ import type { CanonicalInput, CanonicalTool } from '../../observer/envelope.js';
  */
 
 /** Prefix of the in-process memory tools. */
-export const MEMORY_TOOL_PREFIX = 'gcc_';
+const MEMORY_TOOL_PREFIX = 'gcc_';
 /** Prefix Pi gives the tools of the `gcc` MCP server. */
 export const MCP_TOOL_PREFIX = 'mcp__gcc__';
 
@@ -18,7 +18,7 @@ export interface CanonicalCall {
   input: CanonicalInput;
 }
 
-export function isMemoryTool(name: string): boolean {
+function isMemoryTool(name: string): boolean {
   return name.startsWith(MEMORY_TOOL_PREFIX) || name.startsWith(MCP_TOOL_PREFIX);
 }
 

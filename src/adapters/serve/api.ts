@@ -6,13 +6,12 @@
  */
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
-import { currentBranch, displayLabel } from '../../decider/state.js';
+import { branchOrder, currentBranch, displayLabel } from '../../decider/state.js';
 import { entryLine } from '../../context/lines.js';
 import { staleText } from '../../context/stale.js';
 import { GitGraph, knownHistory, RECENT_COMMITS } from '../../diagrams/gitgraph.js';
 import { machineMermaid } from '../../diagrams/mermaid.js';
 import type { Memory } from '../../engine/memory.js';
-import { newest } from '../../engine/reader.js';
 import type { GccEvent } from '../../events/types.js';
 import { gccError } from '../../errors.js';
 import { VERSION } from '../../runtime/version.js';
@@ -29,7 +28,7 @@ import type {
   SessionInfo,
 } from './page/contract.js';
 
-export const PAGE_LIMIT = 25;
+const PAGE_LIMIT = 25;
 const MAX_LIMIT = 100;
 /** Sessions the overview lists, newest first. */
 const MAX_SESSIONS = 50;
@@ -44,7 +43,7 @@ let machines: Overview['machines'] | null = null;
  * newest logs, is rebuilt only when it changes, not with every logged tool call.
  */
 export function graphTag(m: Memory): string {
-  const h = createHash('sha256').update(m.store.ledger.epoch);
+  const h = createHash('sha256').update(m.epoch);
   for (const b of Object.values(m.state.branches))
     h.update(`\u0000${b.name}\u0000${b.life}\u0000${b.commits}\u0000${b.mergedInto ?? ''}`);
   return `g-${h.digest('hex').slice(0, 20)}`;
@@ -102,21 +101,7 @@ export function overview(m: Memory): Overview {
     milestones: [...s.milestones]
       .reverse()
       .map((x) => ({ n: x.n, title: x.title, branch: x.branch, status: x.status, at: x.at })),
-    branches: Object.values(s.branches)
-      .sort((a, b) =>
-        a.parent === null
-          ? -1
-          : b.parent === null
-            ? 1
-            : a.created < b.created
-              ? -1
-              : a.created > b.created
-                ? 1
-                : a.name < b.name
-                  ? -1
-                  : 1,
-      )
-      .map(branchInfo),
+    branches: Object.values(s.branches).sort(branchOrder).map(branchInfo),
     failed: [...s.failed].reverse().map((f) => ({ branch: f.branch, reason: f.reason, at: f.at })),
     graphTag: graphTag(m),
     machines,
@@ -126,7 +111,7 @@ export function overview(m: Memory): Overview {
   };
 }
 
-export interface PageQuery {
+interface PageQuery {
   branch: string | undefined;
   before: string | undefined;
   limit: number;
@@ -154,7 +139,7 @@ function pageOf<T>(
   filter: ((e: GccEvent) => boolean) | undefined,
   item: (e: GccEvent) => T,
 ): Page<T> {
-  const events = newest(m.store, {
+  const events = m.newestEvents({
     ...(q.branch ? { branch: q.branch } : {}),
     ...(q.before ? { before: q.before } : {}),
     limit: q.limit + 1,

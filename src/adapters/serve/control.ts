@@ -12,7 +12,7 @@ import { identityProof } from './security.js';
 import { pageUrl, pidAlive, readState, removeState, serveFiles, type ServeState } from './state-file.js';
 
 /** Whether the listener at the state's port is the daemon it names (pid, token), proven without sending the token. */
-export function provenDaemon(state: ServeState, timeoutMs = 5_000): Promise<boolean> {
+function provenDaemon(state: ServeState, timeoutMs = 5_000): Promise<boolean> {
   const nonce = randomBytes(32).toString('hex');
   return new Promise((resolve) => {
     const req = request(
@@ -57,7 +57,7 @@ export function provenDaemon(state: ServeState, timeoutMs = 5_000): Promise<bool
  * removed; one whose process lives but whose listener does not prove it is this daemon (busy,
  * hung, a reused pid, another program on the port) is left alone and reported, never signalled.
  */
-export async function runningDaemon(root: string): Promise<ServeState | null> {
+async function runningDaemon(root: string): Promise<ServeState | null> {
   const state = readState(root);
   if (!state) return null;
   if (!pidAlive(state.pid)) {

@@ -38,7 +38,7 @@ import {
 } from './state-file.js';
 import { PageFiles, pageDir } from './static.js';
 
-export interface ServeOptions {
+interface ServeOptions {
   /** The project folder holding `.GCC/`. */
   dir: string;
   /** undefined: the project's own port (state-file.ts defaultPort); 0: any free port. */
@@ -51,7 +51,7 @@ export interface ServeOptions {
   log?: (line: string) => void;
 }
 
-export interface Daemon {
+interface Daemon {
   port: number;
   /** `http://127.0.0.1:PORT/` */
   url: string;
@@ -109,10 +109,7 @@ export async function startDaemon(opts: ServeOptions): Promise<Daemon> {
   };
   const live = new Live(
     {
-      watch: [
-        { dir: memory.layout.events, recursive: true },
-        { dir: memory.layout.local, recursive: false },
-      ],
+      watch: memory.logFolders,
       check: () =>
         exclusive(() => {
           memory.refresh();

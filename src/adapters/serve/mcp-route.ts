@@ -46,7 +46,7 @@ interface Session {
   answers: Map<string, { request: string; answer: Promise<Answer | null> }>;
 }
 
-export interface McpRouteOptions {
+interface McpRouteOptions {
   memory: Memory;
   /** The daemon's queue: one memory operation at a time. */
   serial: <T>(fn: () => Promise<T>) => Promise<T>;

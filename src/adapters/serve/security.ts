@@ -20,19 +20,19 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 
-export interface Refusal {
+interface Refusal {
   status: 401 | 403;
   why: string;
 }
 
 /** The cookie is named for the port: cookies ignore ports, and two daemons may share 127.0.0.1. */
-export const cookieName = (port: number): string => `gcc_page_${port}`;
+const cookieName = (port: number): string => `gcc_page_${port}`;
 
 /** What a credential may do: `write` is the token itself; `read` the page's cookie. */
 export type Access = 'write' | 'read';
 
 /** The page's credential: derived from the token (so it outlives a restart), never usable as it. */
-export function pageCredential(token: string): string {
+function pageCredential(token: string): string {
   return createHmac('sha256', token).update('gctx serve: page, read only').digest('hex');
 }
 
@@ -46,7 +46,7 @@ export function identityProof(token: string, nonce: string, pid: number): string
 
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
 
-export function loopbackHost(host: string | undefined, port: number): boolean {
+function loopbackHost(host: string | undefined, port: number): boolean {
   if (!host) return false;
   const h = host.toLowerCase();
   return LOOPBACK_NAMES.some((name) => h === `${name}:${port}`);
@@ -58,12 +58,12 @@ export function sameToken(given: string, token: string): boolean {
   return timingSafeEqual(digest(given), digest(token));
 }
 
-export function bearerOf(req: IncomingMessage): string | null {
+function bearerOf(req: IncomingMessage): string | null {
   const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
   return m ? m[1]! : null;
 }
 
-export function cookieOf(req: IncomingMessage, name: string): string | null {
+function cookieOf(req: IncomingMessage, name: string): string | null {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const eq = part.indexOf('=');
     if (eq !== -1 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();

@@ -67,7 +67,7 @@ export function sendText(
 }
 
 /** A GccError as an answer: 400 for the caller's mistake, 500 for damage or a fault. */
-export function sendError(res: ServerResponse, e: GccError): void {
+function sendError(res: ServerResponse, e: GccError): void {
   sendJson(res, e.exitCode === 1 ? (e.code === 'E_BRANCH_NOT_FOUND' ? 404 : 400) : 500, { error: e.toJSON() });
 }
 
@@ -155,9 +155,9 @@ export function allow(req: IncomingMessage, methods: readonly string[]): void {
     throw new HttpError(405, `${req.method} is not accepted here`, { Allow: methods.join(', ') });
 }
 
-export type Handler = (req: IncomingMessage, res: ServerResponse, url: URL, access: Access) => Promise<void> | void;
+type Handler = (req: IncomingMessage, res: ServerResponse, url: URL, access: Access) => Promise<void> | void;
 
-export interface HttpOptions {
+interface HttpOptions {
   port: number;
   token: string;
   handle: Handler;

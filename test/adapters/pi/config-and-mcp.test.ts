@@ -174,25 +174,6 @@ describe('MCP channel on the real host', () => {
     expect(notices(h)).toEqual([]);
   });
 
-  it('warns once when the server is older than the version floor', async () => {
-    const dir = await project();
-    Object.assign(process.env, {
-      GCC_PI_CHANNEL: 'mcp',
-      GCC_BIN: join(FIXTURES, 'fake-gctx'),
-      GCC_TEST_NODE: process.execPath,
-      FAKE_GCTX_VERSION: '0.0.1',
-    });
-    const h = await createHost({ cwd: dir, builtins: true });
-    hosts.push(h);
-    // The first turn waits for the connection and the version check alike.
-    await h.turn('a', [call('mcp__gcc__context', {}), say('ok')]);
-    await h.turn('b', [say('ok')]);
-    await h.turn('c', [say('ok')]);
-    const older = notices(h).filter((t) => /older than 0\.1\.0/.test(t));
-    expect(older).toHaveLength(1);
-    expect(h.requests[0]?.messages.some((m) => /older than 0\.1\.0/.test(m.text))).toBe(true);
-  });
-
   it('falls back to in-process tools, and says so once, when no extension connects MCP', async () => {
     const dir = await project();
     Object.assign(process.env, {

@@ -39,7 +39,7 @@ async function commitCount(dir: string, contribution: string): Promise<number> {
   const m = await Memory.open(dir);
   try {
     let n = 0;
-    m.store.stream((e) => {
+    m.events().forEach((e) => {
       if (e.type === 'commit.recorded' && e.data.contribution === contribution) n++;
     });
     return n;

@@ -80,7 +80,7 @@ async function log(dir: string): Promise<string[]> {
   const m = await Memory.open(dir);
   try {
     const out: string[] = [];
-    m.store.stream((e) =>
+    m.events().forEach((e) =>
       out.push(JSON.stringify({ type: e.type, branch: e.branch, data: e.data }).replaceAll(dir, '<dir>')),
     );
     return out;

@@ -24,7 +24,7 @@ async function check(dir: string): Promise<{ tools: number; problems: string[] }
   const m = await Memory.open(dir);
   try {
     let tools = 0;
-    m.store.stream((e) => {
+    m.events().forEach((e) => {
       if (e.type === 'tool.recorded') tools++;
     });
     const problems = m.verify().map((p) => `${p.file}: ${p.message}`);

@@ -37,7 +37,7 @@ async function commitsByBranch(dir: string): Promise<Record<string, string[]>> {
   const m = await Memory.open(dir);
   try {
     const out: Record<string, string[]> = {};
-    m.store.stream((e) => {
+    m.events().forEach((e) => {
       if (e.type === 'commit.recorded') (out[e.branch] ??= []).push(e.data.contribution);
     });
     return out;

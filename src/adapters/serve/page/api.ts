@@ -4,7 +4,7 @@
  */
 import type { CommitItem, GraphSource, LogItem, Overview, Page, SearchResult } from './contract.js';
 
-export class ApiError extends Error {
+class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
@@ -32,7 +32,7 @@ async function getJson<T>(
   return (await res.json()) as T;
 }
 
-export const PAGE_SIZE = 25;
+const PAGE_SIZE = 25;
 
 export const api = {
   overview: () => getJson<Overview>('/api/overview'),

@@ -8,9 +8,9 @@
  * shown is the cursor of the next older page, and stays valid however much is appended.
  */
 
-export type BranchStatus = 'active' | 'merged' | 'abandoned';
+type BranchStatus = 'active' | 'merged' | 'abandoned';
 /** The branch machine's state (src/machines/branch-machine.ts). */
-export type BranchState = 'unborn' | 'active' | 'merged' | 'abandoned';
+type BranchState = 'unborn' | 'active' | 'merged' | 'abandoned';
 
 export interface Objective {
   n: number;
@@ -49,7 +49,7 @@ export interface SessionInfo {
   branch: string;
   since: string;
 }
-export interface ReadinessInfo {
+interface ReadinessInfo {
   host: string;
   state: string;
 }

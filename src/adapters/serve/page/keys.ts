@@ -18,7 +18,7 @@ function typing(target: EventTarget | null): boolean {
 }
 
 /** Moves to a section: scrolls to it and puts focus on its heading, so Tab continues from there. */
-export function goToSection(id: string): void {
+function goToSection(id: string): void {
   const section = document.getElementById(id);
   const heading = section?.querySelector<HTMLElement>('h2');
   if (!section || !heading) return;

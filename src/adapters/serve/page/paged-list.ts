@@ -8,7 +8,7 @@ import type { Page } from './contract.js';
 import { describeError } from './api.js';
 import { h, note } from './dom.js';
 
-export interface PagedListParts<T> {
+interface PagedListParts<T> {
   /** The scrolling box around the list. */
   scroller: HTMLElement;
   list: HTMLOListElement;
