@@ -49,9 +49,14 @@ function runner(cwd: string, timeout: number, env?: NodeJS.ProcessEnv): Run {
     });
 }
 
+/** The first 8 hex digits of the SHA-256 of nothing. */
+const EMPTY_SHA256 = 'e3b0c442';
+
 /** The ref of this git worktree that keeps a memory branch's baseline. */
 export function treeRef(repo: GitRepo, root: string, branch: string): string {
-  const project = crypto().createHash('sha256').update(relative(repo.top, root)).digest('hex').slice(0, 8);
+  const rel = relative(repo.top, root);
+  // A memory at the top of its repository, the common case, needs no hashing: loading crypto costs a status process.
+  const project = rel === '' ? EMPTY_SHA256 : crypto().createHash('sha256').update(rel).digest('hex').slice(0, 8);
   return `refs/worktree/gcc/${project}/${branch}`;
 }
 
