@@ -6,13 +6,15 @@
  * acknowledged (LogFile.readAll), so damage found here is reported, never folded in.
  *
  * The newest logs' events stay decoded in a long-lived process (a server asked for a branch view
- * after each call): a log whose size and CRC are those it was read at is not read again, and one
- * that grew has only its new bytes parsed (each entry holds its own CRC).
+ * after each call): a log whose bytes still have the CRC they were read at is not decoded again,
+ * and one that grew has only its new bytes parsed (each entry holds its own CRC).
  */
 import type { GccEvent } from '../events/types.js';
 import type { LogFile } from '../store/logfile.js';
 import type { Store } from '../store/store.js';
 import { SEGMENT_MAX } from '../store/append.js';
+import { signatureOf } from '../store/log-meta.js';
+import { crcOfRange } from '../store/window.js';
 
 export interface NewestQuery {
   /** Only events of this branch. */
@@ -60,10 +62,25 @@ interface Decoded {
   crc: number;
   seq: number;
   lastId: string;
+  /** The file's signature when its events were read or extended. */
+  sig: string | null;
   events: GccEvent[];
 }
 
 const decoded = new WeakMap<Store, Map<LogFile, Decoded>>();
+
+/**
+ * The kept bytes are still on disk as they were read: the file's signature unchanged (size, time, inode: what the
+ * open trusts a log by), else their CRC (zlib's, far cheaper than decoding them again).
+ */
+function stillHolds(f: LogFile, had: Decoded): boolean {
+  if (had.sig !== null && signatureOf(f.path) === had.sig) return true;
+  try {
+    return crcOfRange(f.path, 0, had.size) === had.crc;
+  } catch {
+    return false;
+  }
+}
 
 /** A log's events, oldest first: kept ones, those kept and what it gained since, or a read of it; null for a log too large to keep. */
 function keptEvents(store: Store, f: LogFile): GccEvent[] | null {
@@ -73,12 +90,21 @@ function keptEvents(store: Store, f: LogFile): GccEvent[] | null {
   const had = kept.get(f);
   kept.delete(f);
   let events: GccEvent[];
-  if (had && had.size === f.meta.size && had.crc === f.meta.crc) events = had.events;
-  else if (had && had.size < f.meta.size && had.seq > 0)
+  if (had && had.size === f.meta.size && had.crc === f.meta.crc && stillHolds(f, had)) events = had.events;
+  else if (had && had.size < f.meta.size && had.seq > 0 && stillHolds(f, had))
     events = had.events.concat(f.readAfter(had.size, had.seq, had.lastId));
   else events = f.readAll();
   const m = f.meta;
-  kept.set(f, { size: m.size, crc: m.crc, seq: m.seq, lastId: m.lastId, events });
+  const sig = signatureOf(f.path);
+  // A signature that no longer says this size (the file grew meanwhile) is none to trust.
+  kept.set(f, {
+    size: m.size,
+    crc: m.crc,
+    seq: m.seq,
+    lastId: m.lastId,
+    sig: sig?.startsWith(`${m.size}:`) ? sig : null,
+    events,
+  });
   for (const old of kept.keys()) if (kept.size > KEEP_LOGS) kept.delete(old);
   return events;
 }

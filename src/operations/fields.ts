@@ -24,7 +24,7 @@ function fits(f: Field, v: unknown): boolean {
     case 'strings':
       return Array.isArray(v) && v.every((s) => typeof s === 'string');
     case 'number':
-      return Number.isInteger(v) && (v as number) >= (f.min ?? 1);
+      return Number.isSafeInteger(v) && (v as number) >= (f.min ?? 1);
     case 'boolean':
       return typeof v === 'boolean';
     case 'enum':
