@@ -9,6 +9,7 @@ import { join, relative } from 'node:path';
 import { type GccEvent, MAIN, type Placed } from '../events/types.js';
 import { GccError, gccError } from '../errors.js';
 import { parseBytes, rebuildLog, salvage, serialize } from '../log/codec.js';
+import { crc32 } from '../log/crc32.js';
 import { randomHex } from '../runtime/random.js';
 import { fileHasConflictMarkers } from '../store/conflicted.js';
 import { blobOf, runGit } from '../store/git-probe.js';
@@ -16,7 +17,6 @@ import { intactDamage, ledgerDisagrees } from '../store/intact.js';
 import { resolveConflict } from '../store/resolve-conflict.js';
 import { layout, newSegmentName } from '../store/paths.js';
 import { LOCAL, Store } from '../store/store.js';
-import { zlib } from '../runtime/lazy-deps.js';
 
 export interface RepairReport {
   /** The ledger was missing or damaged, and the logs were acknowledged as they stood. */
@@ -63,7 +63,7 @@ function fromGit(
   for (const rev of revs) {
     const blob = blobOf(root, rev, path);
     if (!blob || blob.length === 0 || !readsWhole(blob)) continue;
-    if (!entry || (blob.length >= entry.size && zlib().crc32(blob.subarray(0, entry.size)) === entry.crc))
+    if (!entry || (blob.length >= entry.size && crc32(blob.subarray(0, entry.size)) === entry.crc))
       return { blob, short: false };
     if (!longest || blob.length > longest.length) longest = blob;
   }

@@ -14,10 +14,10 @@
 import { MAX_ENTRY_BYTES } from '../events/rules.js';
 import type { GccEvent } from '../events/types.js';
 import { gccError } from '../errors.js';
+import { crc32 } from './crc32.js';
 import { EntryParser, lineOf, MACHINE_PREFIX, MACHINE_SUFFIX, TERMINATOR } from './parser.js';
 import { renderProse } from './prose.js';
 import { validateEvent } from './validate.js';
-import { zlib } from '../runtime/lazy-deps.js';
 
 function escapeJson(json: string): string {
   return json.replace(/[<>\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
@@ -25,7 +25,9 @@ function escapeJson(json: string): string {
 
 /** CRC-32 of the entry's bytes as they stand in the file, from its first byte to the end of the JSON. */
 function crcHex(prose: string, json: string): string {
-  return zlib().crc32(`${prose}\n${MACHINE_PREFIX}${json}`).toString(16).padStart(8, '0');
+  return crc32(Buffer.from(`${prose}\n${MACHINE_PREFIX}${json}`, 'utf8'))
+    .toString(16)
+    .padStart(8, '0');
 }
 
 /** The envelope in its canonical key order, so bytes are deterministic. */
@@ -214,7 +216,7 @@ export function rebuildLog(events: readonly GccEvent[], ack: { size: number; crc
     const b = Buffer.from(serializeEvent(e), 'utf8');
     parts.push(b);
     size += b.length;
-    crc = zlib().crc32(b, crc);
+    crc = crc32(b, crc);
     if (e.more) continue;
     whole = parts.length;
     if (size === ack.size) reached = crc === ack.crc;

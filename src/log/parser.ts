@@ -9,8 +9,8 @@ import { isAscii } from 'node:buffer';
 import type { GccEvent } from '../events/types.js';
 import { type GccError, gccError } from '../errors.js';
 import { MAX_ENTRY_BYTES, MAX_ENTRY_READ } from '../events/rules.js';
+import { crc32 } from './crc32.js';
 import { NEWER_GCTX, validateEvent } from './validate.js';
-import { zlib } from '../runtime/lazy-deps.js';
 
 export const MACHINE_PREFIX = '<!-- gcc:e ';
 export const MACHINE_SUFFIX = ' -->';
@@ -189,7 +189,7 @@ export class EntryParser {
       const shaped = jsonEnd > jsonStart && view[jsonEnd] === 0x20 && matchesAt(view, suffixAt, SUFFIX_BYTES);
       // A whole entry (terminator present) with a bad CRC was edited or damaged, even at the
       // end: a crash mid-append can only leave an entry without its terminator.
-      if (!shaped || readHex(view, crcAt) !== zlib().crc32(view.subarray(entryStart, jsonEnd))) {
+      if (!shaped || readHex(view, crcAt) !== crc32(view.subarray(entryStart, jsonEnd))) {
         throw this.corrupt('log entry fails its integrity check (edited or damaged)', REPAIR, base + m + 1);
       }
       let event: GccEvent;

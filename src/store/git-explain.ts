@@ -9,10 +9,10 @@
  */
 import { relative } from 'node:path';
 import { gccError, type GccError } from '../errors.js';
+import { crc32 } from '../log/crc32.js';
 import { fixWithoutGit } from '../log/parser.js';
 import { gitPath, runGit, runGitBuffer } from './git-probe.js';
 import type { LogMeta } from './log-meta.js';
-import { zlib } from '../runtime/lazy-deps.js';
 
 /**
  * Where a log stands: the project root, whether it is inside a git work tree, and what the ledger acknowledged of it.
@@ -96,7 +96,7 @@ function firstHolding(root: string, rel: string, commits: readonly string[], ack
     at = eol + 1;
     if (header[1] !== 'blob') continue; // `<name> missing`: this commit has no such file
     const size = Number(header[2]);
-    if (size >= ack.size && zlib().crc32(out.subarray(at, at + ack.size)) === ack.crc) return c;
+    if (size >= ack.size && crc32(out.subarray(at, at + ack.size)) === ack.crc) return c;
     at += size + 1;
   }
   return null;

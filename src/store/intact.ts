@@ -10,11 +10,11 @@ import { relative } from 'node:path';
 import { type GccError, gccError } from '../errors.js';
 import { rebuildLog, salvage } from '../log/codec.js';
 import { MACHINE_SUFFIX } from '../log/parser.js';
+import { crc32 } from '../log/crc32.js';
 import { events } from './git-explain.js';
 import { type LedgerEntry, ledgerFileOf } from './ledger.js';
 import { signatureOf } from './log-meta.js';
 import { MAX_LOG_BYTES } from './logfile.js';
-import { zlib } from '../runtime/lazy-deps.js';
 
 /** Where a log stands, for these questions. */
 export interface Held {
@@ -41,7 +41,7 @@ export function intactDamage(h: Held, entry: LedgerEntry, now?: number): GccErro
   if (bytes.length > MAX_LOG_BYTES || !rebuildLog(salvage(bytes, now).events, entry)) return null;
   const appended =
     bytes.length > entry.size &&
-    zlib().crc32(bytes.subarray(0, entry.size)) === entry.crc &&
+    crc32(bytes.subarray(0, entry.size)) === entry.crc &&
     bytes.subarray(entry.size).toString('latin1').trim() !== '';
   const what = appended
     ? 'ends in text that is not an entry (written by something other than gctx)'

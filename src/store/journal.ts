@@ -22,7 +22,7 @@ import {
 } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { findRepo, type GitRepo } from './git-probe.js';
-import { zlib } from '../runtime/lazy-deps.js';
+import { crc32 } from '../log/crc32.js';
 
 const MONTH_DIR = /^\d{4}-\d{2}$/;
 
@@ -33,7 +33,7 @@ export function privateDir(root: string, repo: GitRepo | null): string | null {
   if (!repo) return null;
   const rel = relative(repo.top, root).split(sep).join('/');
   // A CRC-32 names it: a hook that appends loads no node:crypto, and memories per work tree are few.
-  return join(repo.gitDir, 'gcc', zlib().crc32(rel).toString(16).padStart(8, '0'));
+  return join(repo.gitDir, 'gcc', crc32(rel).toString(16).padStart(8, '0'));
 }
 
 /** Whether this clone's journal holds a copy of a log of the memory at `root` (its `.GCC/` may be gone). */

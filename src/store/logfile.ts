@@ -21,13 +21,13 @@ import { dirname, join } from 'node:path';
 import type { GccEvent } from '../events/types.js';
 import { gccError } from '../errors.js';
 import { parseBytes } from '../log/codec.js';
+import { crc32 } from '../log/crc32.js';
 import { EntryParser } from '../log/parser.js';
 import { type CursorSource, type EventCursor, LogCursor } from './cursor.js';
 import type { Journal } from './journal.js';
 import { emptyMeta, type LogMeta, note, statSignature } from './log-meta.js';
 import { assertNoSymlink, openNoFollow } from './paths.js';
 import { eachWindow, type LogWindow } from './window.js';
-import { zlib } from '../runtime/lazy-deps.js';
 
 /** A log larger than this was not written by gctx (segments roll over at ~1 MiB). */
 export const MAX_LOG_BYTES = 256 * 1024 * 1024;
@@ -325,7 +325,7 @@ export class LogFile implements CursorSource {
       closeSync(fd);
     }
     if (created) fsyncDir(dirname(this.path));
-    this.meta.crc = zlib().crc32(buf, this.meta.crc);
+    this.meta.crc = crc32(buf, this.meta.crc);
     this.meta.size += buf.length;
     note(this.meta, events);
   }

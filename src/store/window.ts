@@ -15,8 +15,8 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { MAX_ENTRY_READ } from '../events/rules.js';
 import type { GccEvent } from '../events/types.js';
+import { crc32 } from '../log/crc32.js';
 import { EntryParser } from '../log/parser.js';
-import { zlib } from '../runtime/lazy-deps.js';
 
 /** Bytes read at once; a window holds this much of a log plus an entry cut at its end. */
 export const WINDOW = 256 * 1024;
@@ -76,7 +76,7 @@ export function crcOfRange(path: string, from: number, to: number, seed = 0): nu
     for (let pos = from; pos < to; ) {
       const n = readSync(fd, buf, 0, Math.min(buf.length, to - pos), pos);
       if (n === 0) break;
-      crc = zlib().crc32(buf.subarray(0, n), crc);
+      crc = crc32(buf.subarray(0, n), crc);
       pos += n;
     }
   } finally {
@@ -182,7 +182,7 @@ export class LogWindow {
     }
     if (this.prefix > 0 && this.pos < this.prefix) {
       const upto = Math.min(got, this.prefix - this.pos);
-      this.prefixCrc = zlib().crc32(buf.subarray(kept, kept + upto), this.prefixCrc);
+      this.prefixCrc = crc32(buf.subarray(kept, kept + upto), this.prefixCrc);
     }
     this.pos += got;
     windowPeaks.reads++;
@@ -190,7 +190,7 @@ export class LogWindow {
     const view = buf.subarray(0, kept + got);
     const eof = this.pos >= this.to || got < want;
     this.parser.feed(view, base, eof);
-    this.crcConsumed = zlib().crc32(view.subarray(0, this.parser.consumed - base), this.crcConsumed);
+    this.crcConsumed = crc32(view.subarray(0, this.parser.consumed - base), this.crcConsumed);
     const events = this.parser.take();
     if (eof) this.end();
     else this.carry = Buffer.from(view.subarray(this.parser.consumed - base));

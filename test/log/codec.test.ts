@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { GccEvent } from '../../src/events/types.js';
 import { GccError } from '../../src/errors.js';
 import { parse, rebuildLog, salvage, serialize, serializeEvent } from '../../src/log/codec.js';
-import { crc32 } from 'node:zlib';
+import { crc32 } from '../../src/log/crc32.js';
 import { conflictSides, hasConflictMarkers } from '../../src/log/conflict.js';
 import { eventLog, hostileText } from '../support/arbitraries.js';
 
