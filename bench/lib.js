@@ -3,8 +3,22 @@
  * build a big, valid history. Benchmarks import the built library from ../dist/ (run
  * `npm run build` first; `npm run bench` does).
  */
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  cpSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir, cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -335,11 +349,115 @@ export async function fixture(key, opts) {
   return info;
 }
 
-export async function fixtureCopy(key, opts) {
+/**
+ * A writable copy of a shared fixture, in a git repository as users run (`{ git: false }`: a bare
+ * folder): the memory committed with a small project beside it, so status and COMMIT ask git
+ * what they ask it in a user's project.
+ */
+export async function fixtureCopy(key, opts, { git = true } = {}) {
   const info = await fixture(key, opts);
   const dir = tempDir('gcc-bench-copy-');
   cpSync(join(info.dir, '.GCC'), join(dir, '.GCC'), { recursive: true });
+  if (git) gitRepo(dir);
   return { ...info, dir };
+}
+
+/** Make `dir` a git repository with one commit of what it holds and a small project. */
+export function gitRepo(dir) {
+  mkdirSync(join(dir, 'src'), { recursive: true });
+  for (let i = 0; i < 20; i++) writeFileSync(join(dir, 'src', `m${i}.ts`), `export const m${i} = ${i};\n`);
+  const git = (...args) => {
+    const r = spawnSync('git', args, {
+      cwd: dir,
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 'bench',
+        GIT_AUTHOR_EMAIL: 'bench@example.com',
+        GIT_COMMITTER_NAME: 'bench',
+        GIT_COMMITTER_EMAIL: 'bench@example.com',
+      },
+    });
+    if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+  };
+  git('init', '-q');
+  git('add', '-A');
+  git('commit', '-qm', 'bench fixture');
+}
+
+// ---------------------------------------------------------------- floors
+
+/** A machine line of the logs, the JSON of an event (the floor of reading them). */
+const MACHINE = '<!-- gcc:e ';
+
+function* logFilesOf(dir) {
+  const events = join(dir, '.GCC', 'events');
+  for (const month of readdirSync(events).sort())
+    for (const n of readdirSync(join(events, month)).sort()) yield join(events, month, n);
+}
+
+/** Read every log of the memory at `dir` and JSON.parse each event's machine line; returns the events. */
+export function readAndParse(dir) {
+  let n = 0;
+  for (const f of logFilesOf(dir)) {
+    const text = readFileSync(f, 'utf8');
+    for (let i = text.indexOf(MACHINE); i !== -1; i = text.indexOf(MACHINE, i + 1)) {
+      const line = text.slice(i + MACHINE.length, text.indexOf('\n', i + 1));
+      JSON.parse(line.slice(0, line.lastIndexOf(' ', line.length - 5)));
+      n++;
+    }
+  }
+  return n;
+}
+
+/**
+ * What a figure cannot go below on this machine now, measured interleaved in one run: starting
+ * node (`node -e 0`), appending one entry-sized write with fsync, a `git status` process in a
+ * git repository, and reading and JSON-parsing the logs of a 10,000-event memory. Medians in ms.
+ */
+export async function measureFloors({ runs = 15 } = {}) {
+  const fx = await fixtureCopy('h10000', { events: 10_000 });
+  const file = join(fx.dir, 'append-floor.log');
+  const entry = Buffer.alloc(664, 'x');
+  const samples = { nodeStart: [], appendFsync: [], gitStatus: [], readParse: [] };
+  const time = (fn) => {
+    const t0 = process.hrtime.bigint();
+    fn();
+    return Number(process.hrtime.bigint() - t0) / 1e6;
+  };
+  const fd = openSync(file, 'a');
+  for (let r = 0; r < runs; r++) {
+    samples.nodeStart.push(time(() => spawnSync(process.execPath, ['-e', '0'])));
+    samples.appendFsync.push(
+      time(() => {
+        writeSync(fd, entry);
+        fsyncSync(fd);
+      }),
+    );
+    samples.gitStatus.push(time(() => spawnSync('git', ['status', '--porcelain'], { cwd: fx.dir })));
+    samples.readParse.push(time(() => readAndParse(fx.dir)));
+  }
+  closeSync(fd);
+  removeDir(fx.dir);
+  return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, stats(v)]));
+}
+
+export const FLOOR_NAMES = {
+  nodeStart: 'node start (`node -e 0`)',
+  appendFsync: 'append one entry + fsync',
+  gitStatus: '`git status` process (git repository)',
+  readParse: 'read + JSON.parse the logs of 10,000 events',
+};
+
+/**
+ * The floors of this run: measured once by bench/run.js and handed to each benchmark's process
+ * (GCC_BENCH_FLOORS), or measured here when a benchmark runs on its own.
+ */
+export async function floors() {
+  if (process.env.GCC_BENCH_FLOORS) return JSON.parse(process.env.GCC_BENCH_FLOORS);
+  const f = await measureFloors({ runs: process.env.GCC_BENCH_QUICK === '1' ? 5 : 15 });
+  process.env.GCC_BENCH_FLOORS = JSON.stringify(f);
+  return f;
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

@@ -14,12 +14,28 @@
  * that returns `{ title, columns, rows, summary, json, pass?, more? }` (see bench/commit.js);
  * `more` holds further tables, `{ title, columns, rows }`, printed after the first.
  * `mcp` and `hook` are picked up when bench/mcp.js and bench/hook.js exist.
+ *
+ * First the floors are measured (bench/lib.js measureFloors: node start, append + fsync, a `git
+ * status` process, read + JSON.parse of the logs) and handed to every benchmark, which prints its
+ * figures beside them; the floors table heads the output and latest.md.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BENCH_DIR, machine, removeDir, resultsDir, table, tempDir, writeResult } from './lib.js';
+import {
+  BENCH_DIR,
+  FLOOR_NAMES,
+  fmt,
+  machine,
+  measureFloors,
+  removeDir,
+  resultsDir,
+  spread,
+  table,
+  tempDir,
+  writeResult,
+} from './lib.js';
 
 const CORE = ['commit', 'append', 'cli', 'hook', 'mcp', 'briefing', 'resume', 'replay', 'rss', 'growth', 'search'];
 const OPTIONAL = new Set(['hook', 'mcp']);
@@ -59,6 +75,7 @@ async function main() {
   for (const n of asked) if (!CORE.includes(n)) throw new Error(`unknown benchmark ${n}; known: ${CORE.join(', ')}`);
   const names = (asked.length ? asked : CORE).filter((n) => existsSync(join(BENCH_DIR, `${n}.js`)) || !OPTIONAL.has(n));
   const skipped = CORE.filter((n) => OPTIONAL.has(n) && !existsSync(join(BENCH_DIR, `${n}.js`)));
+  const ownFixtures = !process.env.GCC_BENCH_FIXTURES;
   const fixtures = process.env.GCC_BENCH_FIXTURES ?? tempDir('gcc-bench-fixtures-');
   const command = `node bench/run.js${argv.length ? ` ${argv.join(' ')}` : ''}`;
   const m = machine();
@@ -67,18 +84,24 @@ async function main() {
   );
   if (skipped.length)
     process.stdout.write(`(not present yet, skipped: ${skipped.map((n) => `bench/${n}.js`).join(', ')})\n`);
-  const failed = [];
   const started = Date.now();
+  process.env.GCC_BENCH_FIXTURES = fixtures;
+  const fl = await measureFloors({ runs: quick ? 5 : 21 });
+  const floorRows = Object.entries(FLOOR_NAMES).map(([k, name]) => [name, spread(fl[k], 2)]);
+  const floorTable = table(['floor (same run)', 'ms median (p10–p90)'], floorRows);
+  process.stdout.write(`\n## Floors\n\n${floorTable}\n`);
+  writeResult('floors', { floors: fl });
+  const failed = [];
   for (const name of names) {
     const t0 = Date.now();
     const r = spawnSync(process.execPath, ['--expose-gc', join(BENCH_DIR, 'run.js'), '--child', name, ...flags], {
       stdio: 'inherit',
-      env: { ...process.env, GCC_BENCH_FIXTURES: fixtures },
+      env: { ...process.env, GCC_BENCH_FIXTURES: fixtures, GCC_BENCH_FLOORS: JSON.stringify(fl) },
     });
     process.stdout.write(`(${name}: ${((Date.now() - t0) / 1000).toFixed(1)} s)\n`);
     if (r.status !== 0) failed.push(name);
   }
-  if (!flags.has('--keep') && !process.env.GCC_BENCH_FIXTURES) removeDir(fixtures);
+  if (!flags.has('--keep') && ownFixtures) removeDir(fixtures);
   // Gather what this run wrote into one summary and one markdown page.
   const results = [];
   for (const name of names) {
@@ -90,6 +113,10 @@ async function main() {
   const md = [
     `Command: \`npm run bench${argv.length ? ` -- ${argv.join(' ')}` : ''}\` (${command} after a build), ${new Date().toISOString().slice(0, 10)}`,
     `Machine: node ${m.node}, ${m.cpus} × ${m.cpu}, ${m.memGiB} GiB`,
+    '',
+    '### Floors, measured in the same run',
+    '',
+    floorTable,
     '',
     ...results.flatMap((r) => [
       `### ${r.title}`,
@@ -107,11 +134,12 @@ async function main() {
     quick,
     long,
     failed,
+    floors: Object.fromEntries(Object.entries(fl).map(([k, v]) => [k, v.median])),
     results: results.map((r) => ({ name: r.name, summary: r.summary, pass: r.pass })),
   });
   if (quick) process.stdout.write(`\n(quick run: results written to ${resultsDir()}, not bench/results/)\n`);
   process.stdout.write(
-    `\nSummary (${((Date.now() - started) / 1000).toFixed(0)} s):\n${results.map((r) => `- ${r.summary}${r.pass === null || r.pass === undefined ? '' : r.pass ? ' — meets target' : ' — MISSES target'}`).join('\n')}\n`,
+    `\nSummary (${((Date.now() - started) / 1000).toFixed(0)} s; floors: node start ${fmt(fl.nodeStart.median, 0)} ms, append+fsync ${fmt(fl.appendFsync.median)} ms, git status ${fmt(fl.gitStatus.median, 1)} ms, read+parse ${fmt(fl.readParse.median, 0)} ms):\n${results.map((r) => `- ${r.summary}${r.pass === null || r.pass === undefined ? '' : r.pass ? ' — meets target' : ' — MISSES target'}`).join('\n')}\n`,
   );
   if (failed.length) {
     process.stdout.write(`Benchmarks that crashed: ${failed.join(', ')}\n`);

@@ -3,7 +3,7 @@
  * 10,000 commits, against the floor of starting node itself. Reports the first query (the
  * SQLite index built from the logs), a query on a warm index (open, one query), one after an
  * entry was appended (that entry fed), and each one's peak RSS through GNU time.
- * The bar: a warm query within 1.75 × `node -e 0`.
+ * The memory is in a git repository, as users run it. The bar: a warm query within 1.75 × `node -e 0`.
  */
 import { spawnSync } from 'node:child_process';
 import { rmSync, statSync } from 'node:fs';

@@ -12,7 +12,7 @@ import { filesFitted } from '../log/prose.js';
 import { flatText } from '../log/safe-text.js';
 import { renderCommit } from '../projections/render-commit.js';
 import { renderMain } from '../projections/render-main.js';
-import { metadataObject } from '../projections/render-metadata.js';
+import { METADATA_COMMENT, metadataObject, renderMetadata } from '../projections/render-metadata.js';
 import { CHARS_PER_TOKEN, clip, estimateTokens, fitItems, fitText, MIN_BUDGET } from './budget.js';
 import { disputedLines, entryLine, failedLines, failureLines, pendingLine } from './lines.js';
 import type { SearchResult } from './search-index.js';
@@ -537,11 +537,12 @@ export function contextQuery(src: ContextSource, q: ContextQuery, o: ContextOpti
         );
       }
       const value = q.segment === undefined ? meta : { [q.segment]: meta[q.segment] };
-      const fit = fitText(
-        yamlLib().stringify(value, { lineWidth: 0 }),
-        budget,
-        'ask for one segment (branches, file_tree, config)',
-      );
+      // The whole of it is the view's text, rendered once per state (the same bytes as `yaml`'s).
+      const yaml =
+        q.segment === undefined
+          ? renderMetadata(src.state).slice(METADATA_COMMENT.length)
+          : yamlLib().stringify(value, { lineWidth: 0 });
+      const fit = fitText(yaml, budget, 'ask for one segment (branches, file_tree, config)');
       return { text: fit.text, truncated: fit.truncated, tokens: estimateTokens(fit.text), next: null, data: value };
     }
     case 'full':

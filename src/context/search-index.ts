@@ -271,34 +271,47 @@ export class SearchIndex {
               MAX_RANKED - 1,
             ) as { n: number }
           ).n;
-    // Ranked first, then only the page's rows read and cut into snippets (CROSS JOIN keeps that order).
-    const rows = this.stmt(
-      `WITH top AS (SELECT fts.rowid AS n, bm25(fts, 2.0, 1.0, 1.0, 1.0) AS score, d.at, d.id FROM fts JOIN docs d ON d.n = fts.rowid
-         WHERE fts MATCH ?1 AND fts.rowid >= ?4 ORDER BY score, d.at DESC, d.id DESC LIMIT ?2 OFFSET ?3)
-       SELECT d.id, d.at, d.branch, d.kind, d.hash, fts.ref, fts.title, top.score,
-         snippet(fts, 2, char(2), char(3), '…', ${SNIPPET_WORDS}) AS snip
-       FROM top CROSS JOIN docs d ON d.n = top.n CROSS JOIN fts ON fts.rowid = top.n
-       WHERE fts MATCH ?1 ORDER BY top.score, top.at DESC, top.id DESC`,
-    ).all(fts, limit, (page - 1) * limit, floor) as unknown as Row[];
-    const hits = rows.map((r) => {
+    // The page ranked, then its snippets cut in one more pass over the matches in its rowid range: a MATCH per row
+    // would merge a prefix's doclists once a row. The row filter is an expression SQLite cannot hand to FTS5.
+    const top = this.stmt(
+      `SELECT fts.rowid AS n, bm25(fts, 2.0, 1.0, 1.0, 1.0) AS score, d.id, d.at, d.branch, d.kind, d.hash
+       FROM fts JOIN docs d ON d.n = fts.rowid WHERE fts MATCH ?1 AND fts.rowid >= ?4
+       ORDER BY score, d.at DESC, d.id DESC LIMIT ?2 OFFSET ?3`,
+    ).all(fts, limit, (page - 1) * limit, floor) as unknown as Ranked[];
+    const cut = new Map<number, Cut>();
+    if (top.length) {
+      const ns = top.map((r) => r.n);
+      const rows = this.stmt(
+        `SELECT rowid AS n, ref, title, snippet(fts, 2, char(2), char(3), '…', ${SNIPPET_WORDS}) AS snip FROM fts
+         WHERE fts MATCH ?1 AND rowid >= ?2 AND rowid <= ?3 AND instr(?4, ',' || rowid || ',') > 0`,
+      ).all(fts, Math.min(...ns), Math.max(...ns), `,${ns.join(',')},`) as unknown as Cut[];
+      for (const r of rows) cut.set(r.n, r);
+    }
+    const hits = top.map((r) => {
+      const c = cut.get(r.n);
       const doc: SearchHit['doc'] = { id: r.id, branch: r.branch, kind: r.kind, at: r.at };
-      if (r.ref) doc.ref = r.ref;
-      if (r.title) doc.title = r.title;
+      if (c?.ref) doc.ref = c.ref;
+      if (c?.title) doc.title = c.title;
       if (r.hash) doc.hash = r.hash;
-      return { doc, score: -r.score, snippet: showSnippet(r.snip) };
+      return { doc, score: -r.score, snippet: showSnippet(c?.snip ?? '') };
     });
     return { hits, total, pages: Math.ceil(Math.min(total, MAX_RANKED) / limit), match };
   }
 }
 
-interface Row {
+interface Ranked {
+  n: number;
+  score: number;
   id: string;
   at: string;
   branch: string;
   kind: SearchKind;
   hash: string | null;
+}
+
+interface Cut {
+  n: number;
   ref: string;
   title: string;
-  score: number;
   snip: string;
 }

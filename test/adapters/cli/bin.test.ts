@@ -172,11 +172,11 @@ describe('the gctx executable', () => {
     none(r.loaded, chunk('schema'), chunk('memory'), 'hook-main.js', 'mcp-main.js');
   });
 
-  it('checks the arguments of a command that takes some against its schema', () => {
+  it('runs a command whose arguments fit their declaration without its schema (zod words the misfits)', () => {
     const dir = project();
     const r = traced(['commit', 'first', '--dir', dir], '', dir);
     expect(r.stdout).toMatch(/^Committed C001 /);
-    expect(r.loaded.some((f) => chunk('schema').test(f))).toBe(true);
+    none(r.loaded, chunk('schema'));
     // A commit moves the branch's machine.
     expect(r.loaded).toContain('xstate.cjs');
   });
