@@ -33,6 +33,7 @@ import { staleChecker } from '../context/stale.js';
 import { defaultSpell } from '../context/status.js';
 import { sourceAt } from './at-ref.js';
 import { keepAside, type Problem, verifyMemory } from './integrity.js';
+import { setAsideTeammate } from './aside.js';
 import type { MemorySearch } from './search.js';
 import { assertHoldsMemory, assertMayInitialize, checkLogs, type Disk, ensureIgnore, hasAnyLog } from './open-logs.js';
 import { Fold } from './fold.js';
@@ -118,13 +119,21 @@ export class Memory {
         throw asGccError(makeProblem(l.root, err));
       }
     }
-    try {
-      const m = new Memory(l, new Store(l), opts);
-      await m.openLogs(exists || restore);
-      if (opts.search !== 'on-demand') await m.loadSearch();
-      return m;
-    } catch (err) {
-      throw asGccError(err);
+    // A teammate's segment that stops the open is set aside (aside.ts) and the open tried again.
+    const told: string[] = [];
+    for (let tries = 0; ; tries++) {
+      try {
+        const m = new Memory(l, new Store(l), opts);
+        await m.openLogs(exists || restore);
+        if (opts.search !== 'on-demand') await m.loadSearch();
+        m.warnings.unshift(...told);
+        return m;
+      } catch (err) {
+        const e = asGccError(err);
+        const said = tries < 16 ? setAsideTeammate(l, e, (opts.now ?? (() => new Date()))()) : null;
+        if (!said) throw e;
+        told.push(said);
+      }
     }
   }
 
