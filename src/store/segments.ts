@@ -17,12 +17,17 @@ export interface Listing {
 /**
  * Segment names on disk, in name order; anything else in events/ is reported, never read. A
  * month folder or a segment that is a symbolic link is never followed: it would be read as the
- * memory, and this clone's appends would land wherever it leads. Git brings one as a link
- * (a teammate committed it): it is set aside (set-aside.ts), with the files set aside before,
- * and the listing that reports (`warnings`) records it and says so once. events/ itself a link
- * is E_PATH_ESCAPE.
+ * memory, and this clone's appends would land wherever it leads: E_PATH_ESCAPE. One that
+ * `teammates` says git brought (a teammate committed it) is set aside instead (set-aside.ts),
+ * like the files set aside before, and the listing that reports (`warnings`) records it and
+ * says so once.
  */
-export function listSegments(layout: Layout, warnings?: string[], now = new Date()): Listing {
+export function listSegments(
+  layout: Layout,
+  warnings?: string[],
+  teammates?: (name: string) => boolean,
+  now = new Date(),
+): Listing {
   const out: string[] = [];
   const mtimes = new Map<string, number>();
   const rel = (path: string) => relative(layout.root, path);
@@ -38,7 +43,9 @@ export function listSegments(layout: Layout, warnings?: string[], now = new Date
     return { names: out, mtimes };
   }
   const aside = setAsideNames(layout);
-  const link = (name: string) => {
+  const link = (name: string, path: string) => {
+    // This clone's own file (or one git does not hold) a link: refused, as damage to mend.
+    if (!teammates?.(name)) throw linkRefused(rel(path));
     if (!warnings) return;
     const said = recordSetAside(layout, name, 'it is a symbolic link, which gctx never follows', now);
     if (said) warnings.push(said);
@@ -47,7 +54,7 @@ export function listSegments(layout: Layout, warnings?: string[], now = new Date
     const dir = join(layout.events, m.name);
     if (aside.has(m.name)) continue;
     if (m.isSymbolicLink()) {
-      link(m.name);
+      link(m.name, dir);
       continue;
     }
     if (!MONTH_DIR.test(m.name)) {
@@ -66,7 +73,7 @@ export function listSegments(layout: Layout, warnings?: string[], now = new Date
       const name = `${m.name}/${n.name}`;
       if (aside.has(name)) continue;
       if (n.isSymbolicLink()) {
-        link(name);
+        link(name, join(dir, n.name));
         continue;
       }
       if (SEGMENT_NAME.test(name)) out.push(name);
