@@ -5,7 +5,7 @@
  * dated days ahead); the victim pulls, and every command keeps working, nothing is adopted as
  * the victim's own edit, nothing committed is deleted, and the user is told once.
  */
-import { readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { GccEvent } from '../../src/events/types.js';
@@ -180,5 +180,47 @@ describe("a teammate's segment that cannot be folded is set aside, never deleted
     toldOnceAndWorking(s, a, /set aside and is not read: .* dated in the future/);
     keptAndListed(s, a, rel);
     expect(readdirSync(join(a, '.GCC', 'events', '2026-12'))).toContain('20261201T000000Z-abcdef.md');
+  });
+});
+
+describe('memory leaves only when asked (`gctx forget`)', SLOW, () => {
+  it("a teammate's segment deleted by hand is restored from git, told once; forgotten, it stays gone", () => {
+    const { s, a, b } = team();
+    s.ok(b, 'log', '--observation', 'teammate note');
+    s.git(b, 'add', '-A');
+    arrive(s, a, b, 'teammate log');
+    s.ok(a, 'status');
+    const rel = s.git(a, 'log', '-1', '--name-only', '--format=', '--', '.GCC/events').trim();
+    rmSync(join(a, rel));
+    toldOnceAndWorking(s, a, /had been deleted from the work tree and is restored from git/);
+    expect(segmentText(a)).toContain('teammate note');
+
+    const f = s.gctx(a, 'forget', rel);
+    expect(f.status, f.stderr).toBe(0);
+    expect(f.stdout).toMatch(/Forgot .* \(1 event\).*git rm --cached/);
+    const after = s.gctx(a, 'status');
+    expect(after.status, after.stderr).toBe(0);
+    expect(existsSync(join(a, rel))).toBe(false);
+    expect(segmentText(a)).not.toContain('teammate note');
+    expect(s.gctx(a, 'verify').status).toBe(0);
+  });
+
+  it('an own segment removed by hand comes back from the journal until `gctx forget` says it goes', () => {
+    const { s, a } = team();
+    s.ok(a, 'log', '--observation', 'an own secret');
+    const own = segmentFiles(a).find((f) => readFileSync(f, 'utf8').includes('an own secret'))!;
+    rmSync(own);
+    expect(s.gctx(a, 'status').stderr).toMatch(/restored .* from this clone's journal.*gctx forget/);
+    rmSync(own);
+    const f = s.gctx(a, 'forget');
+    expect(f.status, f.stderr).toBe(0);
+    expect(f.stdout).toMatch(/^Forgot /);
+    const after = s.gctx(a, 'status');
+    expect(after.status, after.stderr).toBe(0);
+    expect(after.stderr).toBe('');
+    expect(segmentText(a)).not.toContain('an own secret');
+    const bad = s.gctx(a, 'forget', 'notes.txt');
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/E_INVALID_ARGUMENT: .* Fix: .*gctx forget \.GCC\/events\//);
   });
 });
