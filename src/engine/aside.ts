@@ -57,6 +57,11 @@ function namesIn(err: GccError): string[] {
  * Returns what the user is told, or null when nothing was set aside.
  */
 export function setAsideTeammate(l: Layout, err: GccError, now: Date): string | null {
+  return setAsideNamed(l, err, now)?.said ?? null;
+}
+
+/** setAsideTeammate, with the segment's name (relative to events/). */
+export function setAsideNamed(l: Layout, err: GccError, now: Date): { name: string; said: string } | null {
   if (err.code !== 'E_CORRUPT') return null;
   const names = namesIn(err);
   if (names.length === 0) return null;
@@ -66,5 +71,5 @@ export function setAsideTeammate(l: Layout, err: GccError, now: Date): string | 
   const pick = names.filter((n) => !store.ledger.logs[n]).find((n) => teammateSegment(l, n, own));
   if (!pick) return null;
   const why = err.message.replace(/\s*\(\.GCC\/events\/[^)]*\)$/, '');
-  return recordSetAside(l, pick, why, now) ?? `.GCC/events/${pick} is set aside (${why})`;
+  return { name: pick, said: recordSetAside(l, pick, why, now) ?? `.GCC/events/${pick} is set aside (${why})` };
 }

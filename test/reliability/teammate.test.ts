@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSy
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { GccEvent } from '../../src/events/types.js';
+import { Memory } from '../../src/engine/memory.js';
 import { serialize } from '../../src/log/codec.js';
 import { cleanup, tempProject } from '../support/tmp.js';
 import { Sandbox, segmentFiles } from '../engine/git/support.js';
@@ -160,6 +161,32 @@ describe("a teammate's segment that cannot be folded is set aside, never deleted
     expect(r.status, r.stderr).toBe(0);
     expect(segmentText(a)).toContain('after-the-link');
     keptAndListed(s, a, rel);
+  });
+
+  it('in a process that holds the memory open across the pull (MCP server, daemon), the next call works', async () => {
+    const { s, a, b } = team();
+    const m = await Memory.open(a);
+    try {
+      const ahead = Date.now() + 30 * 24 * 3600 * 1000;
+      const rel = teammateSegment(b, '20261201T000000Z-abcdef.md', [
+        {
+          id: `${ahead.toString(16).padStart(12, '0')}0000000000`,
+          seq: 1,
+          at: new Date(ahead).toISOString(),
+          branch: 'main',
+          type: 'objective.added',
+          data: { id: 'o-00000003', text: 'From the future' },
+        } as GccEvent,
+      ]);
+      s.git(b, 'add', rel);
+      arrive(s, a, b, 'from the future');
+      await m.execute({ type: 'log', observation: 'after the pull', thought: 't', action: 'a' });
+      expect(m.warnings.join('\n')).toMatch(/set aside and is not read: .* dated in the future/);
+      expect(m.state.objectives.map((o) => o.text)).not.toContain('From the future');
+    } finally {
+      m.close();
+    }
+    expect(s.git(a, 'status', '--porcelain', '--', '.GCC/events/2026-12/20261201T000000Z-abcdef.md')).toBe('');
   });
 
   it('an event dated days ahead: no clone stops, and repair keeps the committed segment', () => {
