@@ -53,7 +53,8 @@ export function ensureIgnore({ store, warn }: Disk): void {
     try {
       writeTextAtomic(ignore, GITIGNORE); // a rename: never through a link
       warn(
-        '.GCC/.gitignore was changed (by hand or by a commit) and is restored: gctx owns it, so that only events/ and aside/ travel through git; commit it: `git add .GCC/.gitignore`',
+        '.GCC/.gitignore was changed (by hand or by a commit) and is restored: gctx owns it, so that only ' +
+          'events/ and aside/ travel through git; commit it: `git add .GCC/.gitignore`',
       );
     } catch (err) {
       warn(`could not restore ${ignore}: ${asGccError(err).message}`);

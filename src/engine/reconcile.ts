@@ -62,7 +62,9 @@ function trackedView(l: Layout, path: string): 'git' | 'edited' | null {
 /** Said of a view git tracks, which is regenerated: how to stop git carrying it. */
 function fromGitWarning(l: Layout, path: string, how: 'git' | 'edited', redact: Redact): string {
   const rel = `.GCC/${basename(path)}`;
-  const head = `${rel} is tracked by git (a commit added it; gctx generates it on each machine), so it was not taken as an edit of yours`;
+  const head =
+    `${rel} is tracked by git (a commit added it; gctx generates it on each machine), ` +
+    'so it was not taken as an edit of yours';
   const untrack = `stop git carrying it: \`git rm --cached ${rel}\` and commit`;
   if (how === 'git') return `${head}; it was regenerated — ${untrack}`;
   return `${keepAside(l, path, ["it differs from git's copy too"], redact)}. ${head}; ${untrack}`;
@@ -180,5 +182,9 @@ export function viewsFromGit(l: Layout): string[] {
 
 /** What the user is told of views git brought (viewsFromGit), regenerated. */
 export function viewsFromGitWarning(paths: readonly string[]): string {
-  return `${paths.join(', ')} came from git (a commit tracks ${paths.length === 1 ? 'it' : 'them'}; gctx generates views on each machine): regenerated from the logs — stop git carrying ${paths.length === 1 ? 'it' : 'them'}: \`git rm --cached ${paths.join(' ')}\` and commit`;
+  const them = paths.length === 1 ? 'it' : 'them';
+  return (
+    `${paths.join(', ')} came from git (a commit tracks ${them}; gctx generates views on each machine): ` +
+    `regenerated from the logs — stop git carrying ${them}: \`git rm --cached ${paths.join(' ')}\` and commit`
+  );
 }

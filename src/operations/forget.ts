@@ -4,7 +4,8 @@ import { operation } from './operation.js';
 export default operation({
   name: 'forget',
   summary:
-    'remove memory on purpose: the named segments (or those deleted by hand) go, with the copy that would bring them back',
+    'remove memory on purpose: the named segments (or those deleted by hand) go, ' +
+    'with the copy that would bring them back',
   args: {
     segments: {
       kind: 'strings',
@@ -23,11 +24,14 @@ export default operation({
     const r = await forgetSegments(ctx.dir, a.segments ?? [], () => new Date());
     if (r.files.length === 0)
       return {
-        text: 'Nothing to forget: no segment was named, and none was deleted from the work tree. Name one: `gctx forget .GCC/events/<month>/<segment>.md`',
+        text:
+          'Nothing to forget: no segment was named, and none was deleted from the work tree. ' +
+          'Name one: `gctx forget .GCC/events/<month>/<segment>.md`',
         data: { ok: true, ...r },
       };
     const git = r.inGit.length
-      ? ` Git still holds ${r.inGit.join(', ')}: commit the removal (\`git rm --cached ${r.inGit.join(' ')}\`, then \`git commit\`) so that teammates' clones drop it too.`
+      ? ` Git still holds ${r.inGit.join(', ')}: commit the removal ` +
+        `(\`git rm --cached ${r.inGit.join(' ')}\`, then \`git commit\`) so that teammates' clones drop it too.`
       : '';
     return {
       text: `Forgot ${r.files.join(', ')} (${count(r.events, 'event')}); the loss is recorded.${git}`,

@@ -63,7 +63,10 @@ export function recordSetAside(l: Layout, name: string, why: string, now: Date):
   for (const n of Object.keys(list)) if (sizeOf(l, n) === null) delete list[n];
   list[name] = { why, size, at: now.toISOString() };
   writeTextAtomic(fileOf(l), `${JSON.stringify(list, null, 2)}\n`);
-  return `.GCC/events/${name} (from git) was set aside and is not read: ${why}. It stays where git put it; \`gctx doctor\` lists it (record: .GCC/.local/set-aside.json)`;
+  return (
+    `.GCC/events/${name} (from git) was set aside and is not read: ${why}. It stays where git put it; ` +
+    '`gctx doctor` lists it (record: .GCC/.local/set-aside.json)'
+  );
 }
 
 /**
