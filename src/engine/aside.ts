@@ -8,7 +8,7 @@ import { mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GccError } from '../errors.js';
 import { assertNoSymlink, type Layout } from '../store/paths.js';
-import { recordSetAside, teammateSegment } from '../store/set-aside.js';
+import { asCommitted, recordSetAside, teammateSegment } from '../store/set-aside.js';
 import { Store } from '../store/store.js';
 import { readText } from '../store/text-file.js';
 import type { Redact } from '../projections/adopt.js';
@@ -68,7 +68,7 @@ export function setAsideNamed(l: Layout, err: GccError, now: Date): { name: stri
   const store = new Store(l);
   const own = (n: string) => n === store.ledger.open || store.journaled(n);
   // Of a repeated id, the copy this clone acknowledged stays; the other is set aside.
-  const pick = names.filter((n) => !store.ledger.logs[n]).find((n) => teammateSegment(l, n, own));
+  const pick = names.filter((n) => !store.ledger.logs[n]).find((n) => teammateSegment(l, n, own) && asCommitted(l, n));
   if (!pick) return null;
   const why = err.message.replace(/\s*\(\.GCC\/events\/[^)]*\)$/, '');
   return { name: pick, said: recordSetAside(l, pick, why, now) ?? `.GCC/events/${pick} is set aside (${why})` };

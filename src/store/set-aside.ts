@@ -6,10 +6,10 @@
  * file's size: a file that changes is looked at again. Nothing committed by a teammate may
  * stop the memory; doctor lists what is set aside.
  */
-import { lstatSync, readFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Layout } from './paths.js';
-import { runGit } from './git-probe.js';
+import { blobOf, runGit } from './git-probe.js';
 import { writeTextAtomic } from './text-file.js';
 
 export interface SetAsideRecord {
@@ -62,6 +62,7 @@ export function recordSetAside(l: Layout, name: string, why: string, now: Date):
   if (list[name]?.size === size) return null;
   for (const n of Object.keys(list)) if (sizeOf(l, n) === null) delete list[n];
   list[name] = { why, size, at: now.toISOString() };
+  mkdirSync(l.local, { recursive: true });
   writeTextAtomic(fileOf(l), `${JSON.stringify(list, null, 2)}\n`);
   return (
     `.GCC/events/${name} (from git) was set aside and is not read: ${why}. It stays where git put it; ` +
@@ -73,6 +74,21 @@ export function recordSetAside(l: Layout, name: string, why: string, now: Date):
  * Whether `name` is a teammate's segment: git holds it (index or HEAD) and it is not one this
  * clone writes. Only such a file is set aside; this clone's own damage is repaired, not hidden.
  */
+/**
+ * Whether the segment's bytes are git's own (index or HEAD): what is wrong came in a commit, not
+ * from a change here (a line-ending conversion, an edit), which repair mends from git instead.
+ */
+export function asCommitted(l: Layout, name: string): boolean {
+  const path = join(l.events, name);
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch {
+    return false;
+  }
+  return ['index', 'HEAD'].some((rev) => blobOf(l.root, rev, path)?.equals(bytes) === true);
+}
+
 export function teammateSegment(l: Layout, name: string, own: (name: string) => boolean): boolean {
   if (own(name)) return false;
   try {
