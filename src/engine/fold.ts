@@ -24,7 +24,7 @@ import type { Store } from '../store/store.js';
 import type { Problem, VerifyHooks } from './integrity.js';
 import { newest, shared } from './reader.js';
 import { RecentEvents } from './recent.js';
-import type { Redact } from './aside.js';
+import { type Redact, setAsideNamed } from './aside.js';
 import { reconcileEdits, setAsideUnexplained } from './reconcile.js';
 import { SNAPSHOT_FORMAT } from './revive.js';
 import { FullRebuild, type ViewWriter } from './views.js';
@@ -211,8 +211,27 @@ export class Fold {
     );
   }
 
-  /** Catch up with other writers (replaying from scratch when logs were replaced); also without the lock, for reads. */
+  /**
+   * Catch up with other writers (replaying from scratch when logs were replaced); also without the lock, for reads.
+   * A teammate's segment a pull brought that cannot be folded is set aside (aside.ts), as on open, and the logs
+   * folded again: a long-lived process keeps working too.
+   */
   catchUp(): void {
+    for (let tries = 0; ; tries++) {
+      try {
+        return this.catchUpOnce();
+      } catch (err) {
+        const aside = tries < 8 ? setAsideNamed(this.layout, asGccError(err), this.now()) : null;
+        if (!aside) throw err;
+        this.warnings.push(aside.said);
+        this.store.logs.delete(aside.name);
+        this.store.dirMtimes.clear();
+        this.refold = true;
+      }
+    }
+  }
+
+  private catchUpOnce(): void {
     const cu = this.store.catchUp(this._state.lastId, this.now().getTime());
     if (cu.reset || this.refold) {
       this.replayAll(false);

@@ -33,6 +33,8 @@ import { staleChecker } from '../context/stale.js';
 import { defaultSpell } from '../context/status.js';
 import { sourceAt } from './at-ref.js';
 import { keepAside, type Problem, verifyMemory } from './integrity.js';
+import { setAsideTeammate } from './aside.js';
+import { viewsFromGit, viewsFromGitWarning } from './reconcile.js';
 import type { MemorySearch } from './search.js';
 import { assertHoldsMemory, assertMayInitialize, checkLogs, type Disk, ensureIgnore, hasAnyLog } from './open-logs.js';
 import { Fold } from './fold.js';
@@ -118,13 +120,21 @@ export class Memory {
         throw asGccError(makeProblem(l.root, err));
       }
     }
-    try {
-      const m = new Memory(l, new Store(l), opts);
-      await m.openLogs(exists || restore);
-      if (opts.search !== 'on-demand') await m.loadSearch();
-      return m;
-    } catch (err) {
-      throw asGccError(err);
+    // A teammate's segment that stops the open is set aside (aside.ts) and the open tried again.
+    const told: string[] = [];
+    for (let tries = 0; ; tries++) {
+      try {
+        const m = new Memory(l, new Store(l), opts);
+        await m.openLogs(exists || restore);
+        if (opts.search !== 'on-demand') await m.loadSearch();
+        m.warnings.unshift(...told);
+        return m;
+      } catch (err) {
+        const e = asGccError(err);
+        const said = tries < 16 ? setAsideTeammate(l, e, (opts.now ?? (() => new Date()))()) : null;
+        if (!said) throw e;
+        told.push(said);
+      }
     }
   }
 
@@ -177,7 +187,9 @@ export class Memory {
       checked.grew.length > 0 ||
       checked.resigned.length > 0 ||
       checked.torn.length > 0;
-    const stale = this.views.readCheckpoint() !== this.fold.stamp() || this.fold.viewsGone();
+    // Views a commit brought (a teammate force-added them) are regenerated: asked only when HEAD moved.
+    const fromGit = this.store.repo && this.store.head !== this.store.ledger.head ? viewsFromGit(this.layout) : [];
+    const stale = fromGit.length > 0 || this.views.readCheckpoint() !== this.fold.stamp() || this.fold.viewsGone();
     if (!changed && !stale && !this.fold.editsPending()) return;
     // Settling may adopt hand edits or set files aside: their text is redacted.
     const { redactSecrets } = await redactors();
@@ -191,6 +203,10 @@ export class Memory {
         this.fold.catchUp();
         if (changed) this.store.acknowledge('all', checked.replaced.length > 0);
         this.fold.settleLocked(checked.replaced.length > 0 || checked.added.length > 0, redactSecrets);
+        if (fromGit.length) {
+          this.fold.rebuildViews();
+          this.warnings.push(viewsFromGitWarning(fromGit));
+        }
       }, this.lockOpts());
     } catch (err) {
       const e = asGccError(err);

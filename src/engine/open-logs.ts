@@ -3,13 +3,14 @@
  * every log held against the ledger (a segment git left conflicted resolved by union first),
  * and the ignore rules written once all of it checked out.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, writeFileSync } from 'node:fs';
 import { asGccError, gccError } from '../errors.js';
 import { ensureExclude } from '../store/git-exclude.js';
 import { takenByGit } from '../store/git-explain.js';
 import type { LockOptions } from '../store/lock.js';
 import { fileHasConflictMarkers } from '../store/conflicted.js';
-import { runGit } from '../store/git-probe.js';
+import { midOperation, runGit } from '../store/git-probe.js';
+import { writeTextAtomic } from '../store/text-file.js';
 import { resolveConflict } from '../store/resolve-conflict.js';
 import { EVENTS_DIR, GCC_DIR, GITIGNORE } from '../store/paths.js';
 import { type Checked, LOCAL, type Store } from '../store/store.js';
@@ -38,11 +39,27 @@ export function ensureIgnore({ store, warn }: Disk): void {
     }
   }
   const ignore = `${store.layout.gcc}/.gitignore`;
+  keepLocalIgnored(store, warn);
+  let text: string | null = null;
   try {
-    readFileSync(ignore);
-    return;
+    text = readFileSync(ignore, 'utf8');
   } catch {
     /* missing */
+  }
+  if (text !== null) {
+    // gctx owns it: rules a commit brought (`!.local/`) would let `git add -A` take the ledger,
+    // the snapshot, the serve token. Not during a merge or rebase, which may be resolving it.
+    if (text === GITIGNORE || lstatSync(ignore).isSymbolicLink() || (store.repo && midOperation(store.repo))) return;
+    try {
+      writeTextAtomic(ignore, GITIGNORE); // a rename: never through a link
+      warn(
+        '.GCC/.gitignore was changed (by hand or by a commit) and is restored: gctx owns it, so that only ' +
+          'events/ and aside/ travel through git; commit it: `git add .GCC/.gitignore`',
+      );
+    } catch (err) {
+      warn(`could not restore ${ignore}: ${asGccError(err).message}`);
+    }
+    return;
   }
   if (store.repo && takenByGit(store.layout.root, `${GCC_DIR}/.gitignore`)) return;
   // A stash may hold it (`git stash -u`): one written here would make `git stash pop` fail.
@@ -54,6 +71,28 @@ export function ensureIgnore({ store, warn }: Disk): void {
     warn(`could not write ${ignore}: ${asGccError(err).message}`);
   }
 }
+
+/**
+ * `.GCC/.local/.gitignore` ignoring everything there: the nearest rules win, so whatever
+ * `.GCC/.gitignore` says for a moment (a pull that changed it, before gctx restores it), git
+ * never takes this clone's own state.
+ */
+function keepLocalIgnored(store: Store, warn: (warning: string) => void): void {
+  const path = `${store.layout.local}/.gitignore`;
+  try {
+    if (readFileSync(path, 'utf8') === LOCAL_IGNORE) return;
+  } catch {
+    /* missing */
+  }
+  try {
+    if (!existsSync(store.layout.local)) return;
+    writeTextAtomic(path, LOCAL_IGNORE);
+  } catch (err) {
+    warn(`could not write ${path}: ${asGccError(err).message}`);
+  }
+}
+
+const LOCAL_IGNORE = "# Written by gctx: this clone's own state never travels through git (docs/git.md).\n*\n";
 
 function stashed(root: string): boolean {
   try {

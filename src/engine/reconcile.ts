@@ -4,12 +4,13 @@
  * cannot, and the file regenerated either way. Fail safe: an edit that cannot be read (too
  * large, a missing heading, anything that throws) changes nothing in memory.
  */
-import { basename } from 'node:path';
+import { basename, relative } from 'node:path';
 import type { MemoryState } from '../decider/state.js';
 import type { NewEvent } from '../events/types.js';
 import { adoptMain, adoptMetadata, type Adoption } from '../projections/adopt.js';
 import { renderMain } from '../projections/render-main.js';
 import { renderMetadata } from '../projections/render-metadata.js';
+import { runGit } from '../store/git-probe.js';
 import { assertNoSymlink, type Layout } from '../store/paths.js';
 import { readText } from '../store/text-file.js';
 import { type Redact, REDACTED_NOTE, setAside } from './aside.js';
@@ -34,6 +35,39 @@ function keepAside(l: Layout, path: string, why: string[], redact: Redact): stri
   const reason = `${basename(path)}: ${redact(why.join('; '))}.`;
   if (!kept) return `${reason} It could not be read to be kept, and the file was regenerated`;
   return `${reason} Your version is kept at ${kept.target}${kept.redacted ? REDACTED_NOTE : ''} and the file was regenerated`;
+}
+
+/**
+ * Whether git tracks a view (a teammate force-added it: views are ignored): then what stands
+ * there came from git, or is an edit of git's copy; either way not this clone's own edit to
+ * adopt. 'git' when it is git's copy (index or HEAD), 'edited' when it differs from both.
+ */
+function trackedView(l: Layout, path: string): 'git' | 'edited' | null {
+  try {
+    if (runGit(l.root, ['ls-files', '--with-tree=HEAD', '--', path]).trim() === '') return null;
+  } catch {
+    return null; // no git, or git cannot tell: the edit is this clone's
+  }
+  const same = (args: string[]) => {
+    try {
+      runGit(l.root, ['diff', '--quiet', '--no-ext-diff', ...args, '--', path]);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  return same([]) || same(['HEAD']) ? 'git' : 'edited';
+}
+
+/** Said of a view git tracks, which is regenerated: how to stop git carrying it. */
+function fromGitWarning(l: Layout, path: string, how: 'git' | 'edited', redact: Redact): string {
+  const rel = `.GCC/${basename(path)}`;
+  const head =
+    `${rel} is tracked by git (a commit added it; gctx generates it on each machine), ` +
+    'so it was not taken as an edit of yours';
+  const untrack = `stop git carrying it: \`git rm --cached ${rel}\` and commit`;
+  if (how === 'git') return `${head}; it was regenerated — ${untrack}`;
+  return `${keepAside(l, path, ["it differs from git's copy too"], redact)}. ${head}; ${untrack}`;
 }
 
 /**
@@ -74,6 +108,11 @@ export function reconcileEdits(
     }
     dirty = true;
     if (!redact) continue;
+    const tracked = trackedView(l, path);
+    if (tracked) {
+      warnings.push(fromGitWarning(l, path, tracked, redact));
+      continue;
+    }
     let a: Adoption;
     try {
       a = adopt(rendered, disk, redact);
@@ -107,7 +146,45 @@ export function setAsideUnexplained(
     assertNoSymlink(l.root, path);
     const disk = readText(path);
     if (disk === null || disk === '' || w.isSeen(path) || disk === render(state)) continue;
+    const tracked = trackedView(l, path);
+    if (tracked) {
+      warnings.push(fromGitWarning(l, path, tracked, redact));
+      continue;
+    }
     warnings.push(keepAside(l, path, [`it differs from what gctx wrote, and ${why}`], redact));
   }
   return warnings;
+}
+
+/**
+ * Views other than main.md and metadata.yaml that git tracks and that stand as git's copy (a
+ * teammate force-added them): paths relative to the project. Only asked when HEAD moved; once
+ * regenerated they differ from git's copy, so they are found (and the user told) once.
+ */
+export function viewsFromGit(l: Layout): string[] {
+  try {
+    const dir = relative(l.root, l.gcc);
+    const tracked = runGit(l.root, ['ls-files', '-z', '--with-tree=HEAD', '--', dir])
+      .split('\0')
+      .filter((p) => {
+        const rest = p.slice(dir.length + 1);
+        return p && !/^(events|aside)\//.test(rest) && !['.gitignore', 'main.md', 'metadata.yaml'].includes(rest);
+      });
+    if (tracked.length === 0) return [];
+    const edited = new Set(
+      runGit(l.root, ['diff', '--name-only', '-z', '--no-ext-diff', '--', ...tracked]).split('\0'),
+    );
+    return tracked.filter((p) => !edited.has(p));
+  } catch {
+    return [];
+  }
+}
+
+/** What the user is told of views git brought (viewsFromGit), regenerated. */
+export function viewsFromGitWarning(paths: readonly string[]): string {
+  const them = paths.length === 1 ? 'it' : 'them';
+  return (
+    `${paths.join(', ')} came from git (a commit tracks ${them}; gctx generates views on each machine): ` +
+    `regenerated from the logs — stop git carrying ${them}: \`git rm --cached ${paths.join(' ')}\` and commit`
+  );
 }

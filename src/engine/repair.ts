@@ -17,6 +17,7 @@ import { intactDamage, ledgerDisagrees } from '../store/intact.js';
 import { resolveConflict } from '../store/resolve-conflict.js';
 import { layout, newSegmentName } from '../store/paths.js';
 import { LOCAL, Store } from '../store/store.js';
+import { setAsideTeammate } from './aside.js';
 
 export interface RepairReport {
   /** The ledger was missing or damaged, and the logs were acknowledged as they stood. */
@@ -32,6 +33,8 @@ export interface RepairReport {
   lost: { file: string; events: number }[];
   /** What the journal put back (journal-check.ts), as said. */
   journal: string[];
+  /** Teammates' segments set aside, never deleted (aside.ts), as said. */
+  setAside: string[];
 }
 
 function hasMarkers(path: string): boolean {
@@ -247,6 +250,7 @@ export async function repairMemory(root: string, now: () => Date): Promise<Repai
     reacknowledged: [],
     lost: [],
     journal: [],
+    setAside: [],
   };
   await store.withLock(() => {
     // This clone's own logs first, from its journal: nothing of them needs git then.
@@ -280,6 +284,13 @@ export async function repairMemory(root: string, now: () => Date): Promise<Repai
       const name = m ? m[1]! : rel.endsWith('local.md') ? LOCAL : null;
       if (!name) continue;
       const entry = store.ledger.logs[name];
+      // A teammate's committed segment is set aside where it stands: deleted, it would be gone for the whole team.
+      const said = entry || name === LOCAL ? null : setAsideTeammate(l, d, now());
+      if (said) {
+        report.setAside.push(said);
+        store.logs.delete(name);
+        continue;
+      }
       // Whatever stands on disk after the repair is acknowledged afresh.
       delete store.ledger.logs[name];
       store.logs.delete(name);

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { asGccError } from '../errors.js';
 import { layout } from '../store/paths.js';
+import { readSetAside } from '../store/set-aside.js';
 import { count } from './answers.js';
 import { operation } from './operation.js';
 
@@ -78,6 +79,7 @@ export default operation({
                 `salvaged ${count(s.kept, 'event')} of ${s.file} (${s.lost} lost; the damaged file is kept at ${s.aside})`,
             ),
             ...r.lost.map((x) => `${x.file}: ${count(x.events, 'event')} lost, recorded`),
+            ...r.setAside,
           ];
           checks.push({ check: 'repair', ok: true, detail: said.length ? said.join('; ') : 'nothing to repair' });
         } catch (err) {
@@ -120,6 +122,14 @@ export default operation({
         check: 'quarantine',
         ok: true,
         detail: q.length ? `${count(q.length, 'torn fragment')} in ${l.quarantine}` : 'empty',
+      });
+      const teammates = Object.entries(readSetAside(l));
+      checks.push({
+        check: 'set aside',
+        ok: true,
+        detail: teammates.length
+          ? `${count(teammates.length, 'file')} from git left unread: ${teammates.map(([n, r]) => `.GCC/events/${n} (${r.why})`).join('; ')}`
+          : 'none',
       });
       const aside = listDir(l.aside);
       checks.push({

@@ -10,6 +10,7 @@ import commit from './commit.js';
 import config from './config.js';
 import context from './context.js';
 import doctor from './doctor.js';
+import forget from './forget.js';
 import git from './git.js';
 import graph from './graph.js';
 import init from './init.js';
@@ -43,6 +44,7 @@ export const CATALOGUE: readonly Operation[] = [
   verify,
   replay,
   doctor,
+  forget,
   stats,
   git,
 ];

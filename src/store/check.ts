@@ -1,6 +1,8 @@
 /** The open's check: every log on disk held against the ledger of what was acknowledged. */
-import { existsSync } from 'node:fs';
-import { relative } from 'node:path';
+import { existsSync, linkSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, relative } from 'node:path';
+import { crc32 } from '../log/crc32.js';
+import { blobOf } from './git-probe.js';
 import { GccError, gccError } from '../errors.js';
 import { events, explainChange, explainVanished, fixFor } from './git-explain.js';
 import { type LedgerEntry, ledgerFault } from './ledger.js';
@@ -29,6 +31,28 @@ export interface Checked {
   /** Logs that read whole but that the ledger is at odds with (intact.ts): the ledger is at fault. */
   ledgerFaults: string[];
   warnings: string[];
+}
+
+/**
+ * A teammate's segment deleted from the work tree (`rm`, an agent's clean-up) while git's index
+ * still holds it: git's copy put back when it holds every acknowledged byte. Created whole or
+ * not at all (a link of a finished temporary file), so a reader beside never sees half of it.
+ */
+function restoreFromIndex(store: OpenStore, name: string, entry: LedgerEntry): boolean {
+  const path = store.layout.segment(name);
+  const blob = blobOf(store.layout.root, 'index', path);
+  if (!blob || blob.length < entry.size || crc32(blob.subarray(0, entry.size)) !== entry.crc) return false;
+  const tmp = `${path}.tmp-${process.pid}`;
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(tmp, blob, { flag: 'wx' });
+    linkSync(tmp, path);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    rmSync(tmp, { force: true });
+  }
 }
 
 const metaOf = (e: LedgerEntry): LogMeta => {
@@ -69,7 +93,13 @@ export function checkLogs(store: OpenStore, now: number, collect?: GccError[]): 
     if (name === LOCAL || onDisk.has(name)) continue;
     const why = explainVanished(store.place(store.layout.segment(name), name));
     if (why === null) out.replaced.push(name);
-    else damage.push(why);
+    else if (!own(name) && restoreFromIndex(store, name, store.ledger.logs[name]!)) {
+      out.warnings.push(
+        `.GCC/events/${name} had been deleted from the work tree and is restored from git; \`gctx forget\` removes memory on purpose`,
+      );
+      names.push(name);
+      onDisk.add(name);
+    } else damage.push(why);
   }
   for (const name of [...names, LOCAL]) {
     const f = store.file(name);

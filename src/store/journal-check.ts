@@ -256,7 +256,10 @@ export function reconcileJournal(
     writeDurably(path, copy);
     const cut = work !== null && copy.subarray(0, work.length).equals(work);
     const was = !work ? 'missing' : cut ? 'cut short' : 'damaged (the damaged file is in .GCC/quarantine/)';
-    said.push(`restored ${rel} (${plural(eventsIn(copy))}) from this clone's journal in git's folder: it was ${was}`);
+    const forget = '`gctx forget` removes memory on purpose';
+    said.push(
+      `restored ${rel} (${plural(eventsIn(copy))}) from this clone's journal in git's folder: it was ${was} (${forget})`,
+    );
   }
   if (trim && facts) {
     for (const name of segments) {

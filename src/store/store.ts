@@ -39,6 +39,7 @@ import type { OpenStore } from './open-store.js';
 import { assertNoSymlink, type Layout } from './paths.js';
 import { differences, reconcileJournal, wantsTrim } from './journal-check.js';
 import { LOCAL, listSegments } from './segments.js';
+import { teammateSegment } from './set-aside.js';
 import { mergeById } from './stream.js';
 import { sleepSync } from '../runtime/sleep.js';
 
@@ -117,6 +118,11 @@ export class Store implements OpenStore {
     return this.journal !== null && (differences(this).length > 0 || wantsTrim(this));
   }
 
+  /** Whether the journal holds a log of the month folder `month`. */
+  private journalUnder(month: string): boolean {
+    return !month.includes('/') && (this.journal?.names().some((n) => n.startsWith(`${month}/`)) ?? false);
+  }
+
   journaled(name: string): boolean {
     return this.journal?.size(name) != null;
   }
@@ -159,7 +165,9 @@ export class Store implements OpenStore {
    * (segments.ts). The folders' times are kept, to tell whether anything moved since.
    */
   listSegments(warnings?: string[]): string[] {
-    const { names, mtimes } = listSegments(this.layout, warnings);
+    const own = (name: string) =>
+      this.ledger.open?.startsWith(name) === true || this.journaled(name) || this.journalUnder(name);
+    const { names, mtimes } = listSegments(this.layout, warnings, (name) => teammateSegment(this.layout, name, own));
     this.dirMtimes = mtimes;
     if (this.fromJournal.size === 0) return names;
     return [...new Set([...names, ...this.fromJournal])].sort();
