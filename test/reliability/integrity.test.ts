@@ -100,11 +100,13 @@ describe('damage at any byte of what was acknowledged', () => {
     const r = gctx(dir, ['status']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(seg);
+    expect(gctx(dir, ['verify']).code).toBe(2);
+    expect(gctx(dir, ['doctor']).code).toBe(2);
   });
 
   const CASES: [string, (dir: string) => void, RegExp][] = [
     ['the open segment emptied', (dir) => truncateSync(join(dir, openSegment(dir)!), 0), /acknowledged bytes/],
-    ['the open segment removed', (dir) => rmSync(join(dir, openSegment(dir)!)), /vanished/],
+    ['the open segment removed', (dir) => rmSync(join(dir, openSegment(dir)!)), /vanished \(it held \d+ acknowledged/],
     // The final newline is all that went: every event reads, and the repair gives it back (test/store/intact.test.ts).
     [
       'the open segment shrunk by one byte',
@@ -130,6 +132,7 @@ describe('damage at any byte of what was acknowledged', () => {
       expect(e?.code).toBe('E_CORRUPT');
       expect(e?.file).toBe(rel);
       expect(e?.message).toMatch(message);
+      expect(e?.fix).toMatch(/doctor --repair/);
       expect(readFileSync(join(dir, '.GCC', 'main.md')).equals(mainMd)).toBe(true);
     });
   }
