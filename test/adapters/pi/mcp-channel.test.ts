@@ -37,7 +37,7 @@ async function project(): Promise<string> {
 }
 
 /** Wait for a condition; the cap only stops a broken run from hanging. */
-async function until(what: string, cond: () => boolean, capMs = 20_000): Promise<void> {
+async function until(what: string, cond: () => boolean, capMs = 120_000): Promise<void> {
   const deadline = Date.now() + capMs;
   while (!cond()) {
     if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
