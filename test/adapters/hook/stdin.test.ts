@@ -8,10 +8,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, constants, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Memory } from '../../../src/engine/memory.js';
 import { STDIN_WAIT_MS } from '../../../src/adapters/hook/stdin.js';
-import { GCTX_JS, NODE, tempProject } from '../mcp/client.js';
+import { GCTX_JS, NODE } from '../mcp/client.js';
 import { fixture } from './run.js';
+import { initialized as project } from '../../support/project.js';
 
 const ARGS = [GCTX_JS, 'hook', '--agent', 'claude-code'];
 const env = () => {
@@ -19,12 +19,6 @@ const env = () => {
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'GCC_SESSION') clean[k] = v;
   return clean;
 };
-
-async function project(): Promise<string> {
-  const dir = tempProject('gcc-stdin-');
-  (await Memory.open(dir, { create: true })).close();
-  return dir;
-}
 
 /** A Write into .GCC/ (which the hook denies), its content padded to `size` bytes of payload. */
 function denied(dir: string, size = 0): string {
