@@ -22,6 +22,7 @@ import { renderMain } from '../../src/projections/render-main.js';
 import { renderMetadata } from '../../src/projections/render-metadata.js';
 import { renderSummary } from '../../src/projections/render-summary.js';
 import { diffLib } from '../../src/runtime/lazy-deps.js';
+import { runs } from '../support/runs.js';
 
 /** Control characters (C0 but newline and tab, DEL, C1) and the bidi controls that reorder what is shown. */
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
@@ -358,7 +359,7 @@ describe('memory text renders as data, whatever the events hold', () => {
         }
         expect(problems).toEqual([]);
       }),
-      { numRuns: 150 },
+      { numRuns: runs(50, 500) },
     );
   });
 

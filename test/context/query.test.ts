@@ -6,35 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import { type ContextSource, findCommit } from '../../src/context/query.js';
 import { replay } from '../../src/decider/evolve.js';
-import { DEFAULT_CONFIG, type GccEvent, type Placed } from '../../src/events/types.js';
+import type { Placed } from '../../src/events/types.js';
 import { GccError } from '../../src/errors.js';
+import { created, given, init, commit as milestone } from '../support/given.js';
 
-let clock = 1_700_000_000_000;
-function given(events: Placed[]): GccEvent[] {
-  return events.map(
-    (e, i) =>
-      ({
-        id: `${(clock++).toString(16).padStart(12, '0')}00000000${String(i % 100).padStart(2, '0')}`,
-        seq: i + 1,
-        at: new Date(clock).toISOString(),
-        branch: e.branch,
-        type: e.type,
-        data: e.data,
-      }) as GccEvent,
-  );
-}
-
-const init: Placed = { type: 'memory.initialized', data: { format: 2, config: DEFAULT_CONFIG }, branch: 'main' };
-const created = (name: string): Placed => ({
-  type: 'branch.created',
-  data: { name, parent: 'main', purpose: `try ${name}`, hypotheses: [] },
-  branch: name,
-});
-const commit = (branch: string, label: string, id: string): Placed => ({
-  type: 'commit.recorded',
-  data: { id, label, title: `work ${label} ${id}`, contribution: 'did it', purpose: 'p', previous: 'none', files: [] },
-  branch,
-});
+const commit = (branch: string, label: string, id: string): Placed =>
+  milestone(branch, label, { id, title: `work ${label} ${id}`, contribution: 'did it' });
 
 /** A source over events held in memory: the fold's state, and the events read back newest first. */
 function source(placed: Placed[]): ContextSource {

@@ -10,28 +10,8 @@ import { decide } from '../../src/decider/decide.js';
 import { replay } from '../../src/decider/evolve.js';
 import { currentBranch } from '../../src/decider/state.js';
 import { branchNameLike, newBranchNameProblem } from '../../src/events/rules.js';
-import { DEFAULT_CONFIG, type GccEvent, type Placed } from '../../src/events/types.js';
+import { created, given, init } from '../support/given.js';
 
-let clock = 1_700_000_000_000;
-function given(events: Placed[]): GccEvent[] {
-  return events.map(
-    (e, i) =>
-      ({
-        id: `${(clock++).toString(16).padStart(12, '0')}00000000${String(i % 100).padStart(2, '0')}`,
-        seq: i + 1,
-        at: new Date(clock).toISOString(),
-        branch: e.branch,
-        type: e.type,
-        data: e.data,
-      }) as GccEvent,
-  );
-}
-const init: Placed = { type: 'memory.initialized', data: { format: 2, config: DEFAULT_CONFIG }, branch: 'main' };
-const created = (name: string): Placed => ({
-  type: 'branch.created',
-  data: { name, parent: 'main', purpose: `try ${name}`, hypotheses: [] },
-  branch: name,
-});
 const ctx = { session: 's1', nonce: '0123456789abcdef' };
 
 /** Names git refuses for a branch, one per rule of check-ref-format. */

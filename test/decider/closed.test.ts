@@ -7,52 +7,24 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { evolve, evolveUnfrozen, replay } from '../../src/decider/evolve.js';
-import { DEFAULT_CONFIG, type GccEvent, type Placed } from '../../src/events/types.js';
+import type { Placed } from '../../src/events/types.js';
+import { given, init, commit as milestone, created as opened, merged as mergedInto } from '../support/given.js';
 
-let clock = 1_700_000_000_000;
-function given(events: Placed[]): GccEvent[] {
-  return events.map(
-    (e, i) =>
-      ({
-        id: `${(clock++).toString(16).padStart(12, '0')}00000000${String(i % 100).padStart(2, '0')}`,
-        seq: i + 1,
-        at: new Date(clock).toISOString(),
-        branch: e.branch,
-        type: e.type,
-        data: e.data,
-      }) as GccEvent,
-  );
-}
-
-const init: Placed = { type: 'memory.initialized', data: { format: 2, config: DEFAULT_CONFIG }, branch: 'main' };
-const created = (name: string): Placed => ({
-  type: 'branch.created',
-  data: { name, parent: 'main', purpose: `try ${name}`, hypotheses: ['h'] },
-  branch: name,
-});
-const commit = (branch: string, label: string, extra: object = {}): Placed => ({
-  type: 'commit.recorded',
-  data: {
+const created = (name: string): Placed => opened(name, 'main', ['h']);
+/** A milestone with its own id and a file, its contribution long enough to be cut short in a summary. */
+const commit = (branch: string, label: string, extra: object = {}): Placed =>
+  milestone(branch, label, {
     id: `c${label.slice(1)}${branch.length}`.padEnd(7, '0'),
-    label,
-    title: `work ${label}`,
     contribution: `did ${label} on ${branch}, at length`,
-    purpose: 'p',
-    previous: 'none',
     files: [{ path: `src/${branch}.ts`, added: 1, removed: 0 }],
     ...extra,
-  },
-  branch,
-});
+  });
 const merged = (branch: string): Placed[] => {
   const record = commit('main', 'C002', {
     contribution: 'merged',
     merge: { from: branch, tried: 't', learned: 'l', integrated: 'i' },
   });
-  return [
-    record,
-    { type: 'branch.merged', data: { branch, into: 'main', commit: (record.data as { id: string }).id }, branch },
-  ];
+  return [record, mergedInto(branch, 'main', (record.data as { id: string }).id)];
 };
 
 describe('a closed branch in the state', () => {

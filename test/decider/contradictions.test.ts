@@ -12,46 +12,13 @@ import { contradictionOf, Contradictions } from '../../src/decider/contradiction
 import type { BranchLifecycle } from '../../src/machines/branch-machine.js';
 import { branchStep } from '../../src/machines/steps.js';
 import { replayer } from '../../src/decider/evolve.js';
-import { DEFAULT_CONFIG, type GccEvent, type Placed } from '../../src/events/types.js';
+import type { GccEvent, Placed } from '../../src/events/types.js';
+import { abandoned, commit, created, given, init, merged } from '../support/given.js';
 import { serialize } from '../../src/log/codec.js';
 import { gctx } from '../support/cli.js';
 import { cleanup, tempProject } from '../support/tmp.js';
 
 afterAll(cleanup);
-
-let clock = 1_700_000_000_000;
-function given(events: Placed[], start = clock): GccEvent[] {
-  clock = start;
-  return events.map(
-    (e, i) =>
-      ({
-        id: `${(clock++).toString(16).padStart(12, '0')}f0f0f0f0f0`,
-        seq: i + 1,
-        at: new Date(clock).toISOString(),
-        branch: e.branch,
-        type: e.type,
-        data: e.data,
-      }) as GccEvent,
-  );
-}
-
-const init: Placed = { type: 'memory.initialized', data: { format: 2, config: DEFAULT_CONFIG }, branch: 'main' };
-const created = (name: string): Placed => ({
-  type: 'branch.created',
-  data: { name, parent: 'main', purpose: `try ${name}`, hypotheses: [] },
-  branch: name,
-});
-const commit = (branch: string, label = 'C001'): Placed => ({
-  type: 'commit.recorded',
-  data: { id: 'abcdef1', label, title: 't', contribution: 'c', purpose: 'p', previous: '', files: [] },
-  branch,
-});
-const merged = (branch: string, into = 'main'): Placed => ({
-  type: 'branch.merged',
-  data: { branch, into, commit: 'abcdef1' },
-  branch,
-});
-const abandoned = (branch: string): Placed => ({ type: 'branch.abandoned', data: { branch, reason: 'no' }, branch });
 
 /** The contradictions of a replay, as `position type: what`. */
 function found(events: GccEvent[]): string[] {

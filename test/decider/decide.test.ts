@@ -7,48 +7,8 @@ import type { Command } from '../../src/decider/commands.js';
 import { decide } from '../../src/decider/decide.js';
 import { replay } from '../../src/decider/evolve.js';
 import { currentBranch } from '../../src/decider/state.js';
-import { DEFAULT_CONFIG, type GccEvent, type Placed } from '../../src/events/types.js';
-
-let clock = 1_700_000_000_000;
-function given(events: Placed[]): GccEvent[] {
-  return events.map(
-    (e, i) =>
-      ({
-        id: `${(clock++).toString(16).padStart(12, '0')}00000000${String(i % 100).padStart(2, '0')}`,
-        seq: i + 1,
-        at: new Date(clock).toISOString(),
-        branch: e.branch,
-        type: e.type,
-        data: e.data,
-      }) as GccEvent,
-  );
-}
-
-const init: Placed = { type: 'memory.initialized', data: { format: 2, config: DEFAULT_CONFIG }, branch: 'main' };
-const created = (name: string, parent = 'main'): Placed => ({
-  type: 'branch.created',
-  data: { name, parent, purpose: `try ${name}`, hypotheses: [] },
-  branch: name,
-});
-const switched = (to: string, session?: string): Placed => ({
-  type: 'branch.switched',
-  data: session ? { to, session } : { to },
-  branch: to,
-});
-const commit = (branch: string, label: string, id = 'abcdef1', extra: object = {}): Placed => ({
-  type: 'commit.recorded',
-  data: {
-    id,
-    label,
-    title: `work ${label}`,
-    contribution: `did ${label}`,
-    purpose: 'p',
-    previous: 'none',
-    files: [],
-    ...extra,
-  },
-  branch,
-});
+import type { Placed } from '../../src/events/types.js';
+import { commit, created, given, init, switched } from '../support/given.js';
 
 function spec(history: Placed[], when: Command, session?: string) {
   const state = replay(given(history));
@@ -130,7 +90,7 @@ describe('decide: COMMIT', () => {
   });
 
   it('labels follow the highest label on the branch, so a union never makes the next one collide', () => {
-    spec([init, commit('main', 'C001', 'aaaaaa1'), commit('main', 'C007', 'aaaaaa2')], {
+    spec([init, commit('main', 'C001', { id: 'aaaaaa1' }), commit('main', 'C007', { id: 'aaaaaa2' })], {
       type: 'commit',
       contribution: 'x',
     }).then([{ data: { label: 'C008' } }]);
@@ -260,7 +220,14 @@ describe('decide: where the session stands', () => {
       branch: 'feat',
     };
     const d = spec(
-      [init, created('feat'), switched('feat'), commit('feat', 'C001'), merged, commit('feat', 'C002', 'bbbbbb2')],
+      [
+        init,
+        created('feat'),
+        switched('feat'),
+        commit('feat', 'C001'),
+        merged,
+        commit('feat', 'C002', { id: 'bbbbbb2' }),
+      ],
       { type: 'commit', contribution: 'next' },
     ).then([{ type: 'commit.recorded', branch: 'main' }], [switched('main')]);
     expect(d.message).toMatch(
@@ -303,7 +270,7 @@ describe('decide: MERGE, ABANDON', () => {
   });
 
   it("MERGE records its own next step when given one, and none when not: the branch's is not carried", () => {
-    const given = [init, created('exp'), switched('exp'), commit('exp', 'C001', 'abcdef1', { next: 'merge exp back' })];
+    const given = [init, created('exp'), switched('exp'), commit('exp', 'C001', { next: 'merge exp back' })];
     const d = spec(given, { type: 'merge', branch: 'exp', synthesis: 'Keep it', next: 'measure it on main' }).then(
       [
         {

@@ -9,39 +9,19 @@
 import { evolve, evolveUnfrozen, replay } from '../../src/decider/evolve.js';
 import type { MemoryState } from '../../src/decider/state.js';
 import { reviveState } from '../../src/engine/revive.js';
-import { DEFAULT_CONFIG, type GccEvent, type Placed } from '../../src/events/types.js';
+import type { Placed } from '../../src/events/types.js';
+import { given, init, commit as milestone } from '../support/given.js';
 
 const hasFastProperties = new Function('o', 'return %HasFastProperties(o)') as (o: object) => boolean;
 
-let clock = 1_700_000_000_000;
-function given(events: Placed[]): GccEvent[] {
-  return events.map(
-    (e, i) =>
-      ({
-        id: `${(clock++).toString(16).padStart(12, '0')}00000000${String(i % 100).padStart(2, '0')}`,
-        seq: i + 1,
-        at: new Date(clock).toISOString(),
-        branch: e.branch,
-        type: e.type,
-        data: e.data,
-      }) as GccEvent,
-  );
-}
-const commit = (branch: string, label: string, extra: object = {}): Placed => ({
-  type: 'commit.recorded',
-  data: {
+const commit = (branch: string, label: string, extra: object = {}): Placed =>
+  milestone(branch, label, {
     id: `c${label.slice(1)}${branch.length}`.padEnd(7, '0'),
-    label,
-    title: `work ${label}`,
     contribution: `did ${label} on ${branch}, at length`,
-    purpose: 'p',
-    previous: 'none',
     next: 'then more',
     files: [{ path: `src/${branch}.ts`, added: 1, removed: 0 }],
     ...extra,
-  },
-  branch,
-});
+  });
 function branch(name: string, close: 'merged' | 'abandoned' | 'open'): Placed[] {
   const out: Placed[] = [
     { type: 'branch.created', data: { name, parent: 'main', purpose: `try ${name}`, hypotheses: ['h'] }, branch: name },
@@ -73,7 +53,6 @@ function branch(name: string, close: 'merged' | 'abandoned' | 'open'): Placed[] 
   return out;
 }
 
-const init: Placed = { type: 'memory.initialized', data: { format: 2, config: DEFAULT_CONFIG }, branch: 'main' };
 const first = given([init, commit('main', 'C001'), ...branch('a', 'merged'), ...branch('b', 'abandoned')]);
 const more = given([...branch('c', 'merged'), ...branch('d', 'abandoned'), ...branch('e', 'open')]);
 

@@ -17,6 +17,7 @@ import { parse, serialize } from '../../src/log/codec.js';
 import { Memory } from '../../src/engine/memory.js';
 import { cleanup, tempProject } from '../support/tmp.js';
 import { call, connect, textOf } from '../adapters/mcp/client.js';
+import { runs } from '../support/runs.js';
 
 afterAll(cleanup);
 
@@ -178,9 +179,9 @@ describe('memory at a git ref', () => {
           expect(at.state.branches.main!.commits).toBe(seen.length);
         }
       }),
-      { numRuns: 12 },
+      { numRuns: runs(4, 30) },
     );
-  }, 600_000);
+  });
 
   it('a finding on a git branch never merged is absent at main, present at the branch; --at answers without a checkout', async () => {
     const dir = tempProject('gcc-at-');

@@ -12,6 +12,7 @@ import type { Store } from '../../src/store/store.js';
 import { Memory } from '../../src/engine/memory.js';
 import { GccError } from '../../src/errors.js';
 import { cleanup, tempProject } from '../support/tmp.js';
+import { runs } from '../support/runs.js';
 
 afterAll(cleanup);
 
@@ -78,7 +79,7 @@ describe('the recent history graph', () => {
         },
       ),
       {
-        numRuns: 25,
+        numRuns: runs(10, 50),
         // Found by CI: exactly as many commits as the window holds, a branch created before the first.
         examples: [
           [

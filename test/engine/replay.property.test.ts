@@ -14,6 +14,7 @@ import { GccError } from '../../src/errors.js';
 import type { GccEvent } from '../../src/events/types.js';
 import { hostileText } from '../support/arbitraries.js';
 import { cleanup, tempProject } from '../support/tmp.js';
+import { runs } from '../support/runs.js';
 
 interface Model {
   branches: Map<string, { status: 'active' | 'merged' | 'abandoned'; parent: string; into?: string }>;
@@ -290,7 +291,7 @@ describe('engine against a reference model', () => {
           real.memory.close();
         }
       }),
-      { numRuns: Number(process.env.GCC_RUNS ?? 40) },
+      { numRuns: Number(process.env.GCC_RUNS ?? runs(15, 100)) },
     );
   });
 });

@@ -17,6 +17,7 @@ import type { Store } from '../../src/store/store.js';
 import type { GccEvent } from '../../src/events/types.js';
 import { CLI } from '../support/cli.js';
 import { cleanup, tempProject } from '../support/tmp.js';
+import { runs } from '../support/runs.js';
 
 afterAll(cleanup);
 
@@ -455,7 +456,7 @@ describe('feeding', () => {
           for (const q of [...WORDS, 'alpha run', 'gam']) expect(find(inc, q, 100)).toEqual(find(fresh, q, 100));
         }
       }),
-      { numRuns: 15 },
+      { numRuns: runs(6, 30) },
     );
   });
 });

@@ -12,6 +12,7 @@ import { Memory } from '../../src/engine/memory.js';
 import { FileLock } from '../../src/store/lock.js';
 import { layout } from '../../src/store/paths.js';
 import { cleanup, tempProject } from '../support/tmp.js';
+import { runs } from '../support/runs.js';
 
 type Step = { who: 0 | 1; op: 'log' | 'commit' | 'branch' | 'merge' | 'read' };
 
@@ -51,7 +52,7 @@ describe('two writers on one memory', () => {
         }
       }),
       {
-        numRuns: 25,
+        numRuns: runs(10, 50),
         // Found by a longer run: the other writer merges the branch this one is on, and this one
         // must see that it is back on main rather than merge the closed branch again.
         examples: [

@@ -32,9 +32,7 @@ const pre = (dir: string, command: string) =>
   });
 
 describe('repeat guard on PreToolUse', () => {
-  it('a failed approach recorded on a memory whose snapshot is large is seen by the next hook', {
-    timeout: 60_000,
-  }, async () => {
+  it('a failed approach recorded on a memory whose snapshot is large is seen by the next hook', async () => {
     const dir = tempProject('gcc-repeat-big-');
     const m = await Memory.open(dir, { create: true });
     // Closed branches grow the snapshot past what a closing process rewrites for a few events.

@@ -12,6 +12,7 @@ import { renderMain } from '../../src/projections/render-main.js';
 import { renderMetadata } from '../../src/projections/render-metadata.js';
 import { layout } from '../../src/store/paths.js';
 import { eventLog } from '../support/arbitraries.js';
+import { runs } from '../support/runs.js';
 
 const l = layout('/project');
 
@@ -49,7 +50,7 @@ describe('incremental plan for main.md and metadata.yaml', () => {
           before = after;
         }
       }),
-      { numRuns: 300 },
+      { numRuns: runs(100, 1000) },
     );
   });
 });

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { renderMetadata, renderMetadataWhole } from '../../src/projections/render-metadata.js';
 import { dict, initialState, newBranch, type MemoryState } from '../../src/decider/state.js';
 import { hostileText } from '../support/arbitraries.js';
+import { runs } from '../support/runs.js';
 
 // Strings near the edge of what YAML writes unquoted (the direct path) as well as hostile ones.
 const nearPlain = fc.string({ unit: fc.constantFrom(...'aZ_/09.+@ ,()=-:#\'"yn~'), maxLength: 12 });
@@ -98,7 +99,7 @@ describe('metadata.yaml rendering', () => {
         expect(renderMetadata(s)).toBe(renderMetadataWhole(s));
         expect(renderMetadata(s)).toBe(renderMetadataWhole(s)); // and again, from the cache
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(200, 5000) },
     );
   });
 });

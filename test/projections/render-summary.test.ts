@@ -1,37 +1,16 @@
 /** A branch's summary.md (src/projections/render-summary.ts): its recent commits, and how many came before them. */
 import { describe, expect, it } from 'vitest';
 import { replay } from '../../src/decider/evolve.js';
-import { DEFAULT_CONFIG, type GccEvent, type Placed } from '../../src/events/types.js';
+import type { Placed } from '../../src/events/types.js';
+import { given, init, commit as milestone } from '../support/given.js';
 import { renderSummary } from '../../src/projections/render-summary.js';
 
-let clock = 1_700_000_000_000;
-function given(events: Placed[]): GccEvent[] {
-  return events.map(
-    (e, i) =>
-      ({
-        id: `${(clock++).toString(16).padStart(12, '0')}00000000${String(i % 100).padStart(2, '0')}`,
-        seq: i + 1,
-        at: new Date(clock).toISOString(),
-        branch: e.branch,
-        type: e.type,
-        data: e.data,
-      }) as GccEvent,
-  );
-}
-const init: Placed = { type: 'memory.initialized', data: { format: 2, config: DEFAULT_CONFIG }, branch: 'main' };
-const commit = (n: number): Placed => ({
-  type: 'commit.recorded',
-  data: {
+const commit = (n: number): Placed =>
+  milestone('main', `C${String(n).padStart(3, '0')}`, {
     id: `abcdef${n % 10}`,
-    label: `C${String(n).padStart(3, '0')}`,
     title: `step ${n}`,
     contribution: `did ${n}`,
-    purpose: 'p',
-    previous: 'none',
-    files: [],
-  },
-  branch: 'main',
-});
+  });
 
 describe('renderSummary', () => {
   it('says how many commits came before the recent ones it lists', () => {

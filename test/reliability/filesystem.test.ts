@@ -13,6 +13,7 @@ import { Memory } from '../../src/engine/memory.js';
 import { GccError } from '../../src/errors.js';
 import type { GccEvent } from '../../src/events/types.js';
 import { cleanup, tempProject } from '../support/tmp.js';
+import { skipping } from '../support/needs.js';
 import { quarantined, SCRIPTS, sleep, start, TIMEOUT, treeState } from './helpers.js';
 
 afterAll(cleanup);
@@ -55,6 +56,11 @@ const asNobody = (() => {
   const r = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '-e', probe]);
   return r.status === 0 ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] : null;
 })();
+if (!asNobody && process.getuid?.() === 0)
+  skipping(
+    'test/reliability/filesystem.test.ts',
+    "as root a read-only memory needs another user: install Debian's `util-linux` (setpriv), checkout readable by nobody",
+  );
 
 describe('filesystem: a memory this process cannot write', () => {
   // As root without a way to drop privileges, nothing can make the memory read-only: skipped.

@@ -100,17 +100,14 @@ describe('damage at any byte of what was acknowledged', () => {
     const r = gctx(dir, ['status']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(seg);
+    expect(gctx(dir, ['verify']).code).toBe(2);
+    expect(gctx(dir, ['doctor']).code).toBe(2);
   });
 
   const CASES: [string, (dir: string) => void, RegExp][] = [
     ['the open segment emptied', (dir) => truncateSync(join(dir, openSegment(dir)!), 0), /acknowledged bytes/],
-    ['the open segment removed', (dir) => rmSync(join(dir, openSegment(dir)!)), /vanished/],
-    // The final newline is all that went: every event reads, and the repair gives it back (test/store/intact.test.ts).
-    [
-      'the open segment shrunk by one byte',
-      (dir) => truncateSync(join(dir, openSegment(dir)!), readFileSync(join(dir, openSegment(dir)!)).length - 1),
-      /spacing edited .*acknowledged events? (is|are) intact/,
-    ],
+    ['the open segment removed', (dir) => rmSync(join(dir, openSegment(dir)!)), /vanished \(it held \d+ acknowledged/],
+    // The final newline alone gone is a spacing edit, intact and repaired: test/store/intact.test.ts.
     ['the local log emptied', (dir) => truncateSync(join(dir, LOCAL_LOG), 0), /acknowledged bytes/],
     ['the local log removed', (dir) => rmSync(join(dir, LOCAL_LOG)), /vanished/],
     [
@@ -130,6 +127,7 @@ describe('damage at any byte of what was acknowledged', () => {
       expect(e?.code).toBe('E_CORRUPT');
       expect(e?.file).toBe(rel);
       expect(e?.message).toMatch(message);
+      expect(e?.fix).toMatch(/doctor --repair/);
       expect(readFileSync(join(dir, '.GCC', 'main.md')).equals(mainMd)).toBe(true);
     });
   }

@@ -1,41 +1,15 @@
-/**
- * Damage that spares every acknowledged event is said as such and repaired without a loss: an
- * editor's trim of a log's spacing (the final separator, blank lines, trailing spaces) or a
- * newline it adds, and text appended to a log. A ledger at odds with a log that reads whole is
- * the ledger's fault. A crash mid-write, which the ledger never acknowledged, is still a torn
- * tail set aside, even when it stops right after a complete machine line. Every case runs the
- * real `gctx` in a child process on real files (and real git where it matters).
- */
-import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse, serialize } from '../../src/log/codec.js';
 import { gctx } from '../support/cli.js';
+import { git, gitRepo, ok, segments } from '../support/project.js';
 import { cleanup, tempProject } from '../support/tmp.js';
 
 afterAll(cleanup);
 
 const TERMINATOR = '\n\n---\n\n';
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-
-function ok(dir: string, ...args: string[]): string {
-  const r = gctx(dir, args);
-  expect(r.code, `gctx ${args.join(' ')}: ${r.stderr}`).toBe(0);
-  return r.stdout;
-}
-
-function segments(dir: string): string[] {
-  const root = join(dir, '.GCC', 'events');
-  return readdirSync(root, { recursive: true })
-    .map(String)
-    .filter((n) => n.endsWith('.md'))
-    .sort()
-    .map((n) => join(root, n));
-}
 
 /** Every event id in the memory's segments. */
 const ids = (dir: string) => segments(dir).flatMap((s) => parse(readFileSync(s)).events.map((e) => e.id));
@@ -44,9 +18,7 @@ const ids = (dir: string) => segments(dir).flatMap((s) => parse(readFileSync(s))
 function project(withGit = false): { dir: string; seg: string } {
   const dir = tempProject();
   if (withGit) {
-    git(dir, 'init', '-q', '-b', 'main');
-    git(dir, 'config', 'user.email', 't@example.invalid');
-    git(dir, 'config', 'user.name', 'T');
+    gitRepo(dir);
   }
   ok(dir, 'init');
   ok(dir, 'log', '--observation', 'first');

@@ -82,7 +82,7 @@ describe('gctx --help', () => {
         .find((l) => l.startsWith(`  ${flag} `))!
         .replace(/^ +\S+( [<[]\S+)? +/, '');
     expect(said('--branch')).not.toBe(said('--on'));
-  }, 180_000);
+  });
 
   it('the example of every command is a call the command line takes', async () => {
     const { parseArgs, splitWords } = await import('../../../src/adapters/cli/args.js');

@@ -32,13 +32,13 @@ function runs(bin: string): void {
 }
 
 describe('install routes', () => {
-  it('from a clone: npm install -g . links an executable gctx', { timeout: 60_000 }, () => {
+  it('from a clone: npm install -g . links an executable gctx', () => {
     const prefix = tempProject('gcc-prefix-');
     npm(['install', '-g', '--prefix', prefix, '--offline', '--ignore-scripts', '--no-audit', '--no-fund', REPO], REPO);
     runs(join(prefix, 'bin', 'gctx'));
   });
 
-  it('from the packed tarball: its files alone run gctx', { timeout: 60_000 }, () => {
+  it('from the packed tarball: its files alone run gctx', () => {
     const out = tempProject('gcc-pack-');
     npm(['pack', '--ignore-scripts', '--pack-destination', out], REPO);
     const tgz = readdirSync(out).find((f) => f.endsWith('.tgz'))!;

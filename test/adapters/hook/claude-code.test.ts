@@ -8,15 +8,10 @@ import { gctx } from '../../support/cli.js';
 import { lifecycle, localEvents, readEvents } from '../../support/events.js';
 import { tempProject } from '../mcp/client.js';
 import { fixture, MAIN_JS, runHook } from './run.js';
+import { initialized as project } from '../../support/project.js';
 
 const SESSION = '3f1c9a52-7be0-4d3e-9b8a-1c2d3e4f5a6b';
 const CC = ['--agent', 'claude-code'];
-
-async function project(): Promise<string> {
-  const dir = tempProject('gcc-hook-');
-  (await Memory.open(dir, { create: true })).close();
-  return dir;
-}
 
 const events = (dir: string): Promise<readonly GccEvent[]> => readEvents(dir);
 

@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { Memory } from '../../../src/engine/memory.js';
 import type { GccEvent } from '../../../src/events/types.js';
 import { readEvents } from '../../support/events.js';
-import { tempProject } from '../mcp/client.js';
 import { runHook } from './run.js';
-
-async function project(): Promise<string> {
-  const dir = tempProject('gcc-hook-');
-  (await Memory.open(dir, { create: true })).close();
-  return dir;
-}
+import { initialized as project } from '../../support/project.js';
 
 async function tools(dir: string): Promise<GccEvent[]> {
   return (await readEvents(dir)).filter((e) => e.type === 'tool.recorded');

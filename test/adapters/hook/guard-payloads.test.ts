@@ -1,18 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { Memory } from '../../../src/engine/memory.js';
-import { tempProject } from '../mcp/client.js';
 import { runHook } from './run.js';
+import { initialized as project } from '../../support/project.js';
 
 /**
  * The write guard as hosts reach it: real Claude Code and Codex PreToolUse payloads through the
  * `gctx hook` process, for Codex patches in every form and for MCP tools that write files.
  */
-
-async function project(): Promise<string> {
-  const dir = tempProject('gcc-guard-hook-');
-  (await Memory.open(dir, { create: true })).close();
-  return dir;
-}
 
 const pre = (dir: string, tool_name: string, tool_input: Record<string, unknown>) =>
   JSON.stringify({

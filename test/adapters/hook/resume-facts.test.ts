@@ -7,18 +7,12 @@ import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { estimateTokens } from '../../../src/context/budget.js';
-import { Memory } from '../../../src/engine/memory.js';
 import { gctx } from '../../support/cli.js';
-import { call, connect, exchange, GCTX_JS, INITIALIZE, tempProject, textOf } from '../mcp/client.js';
+import { call, connect, exchange, GCTX_JS, INITIALIZE, textOf } from '../mcp/client.js';
 import { runHook } from './run.js';
+import { initialized as project } from '../../support/project.js';
 
 const SESSION = '3f1c9a52-7be0-4d3e-9b8a-1c2d3e4f5a6b';
-
-async function project(): Promise<string> {
-  const dir = tempProject('gcc-resume-');
-  (await Memory.open(dir, { create: true })).close();
-  return dir;
-}
 
 function hook(dir: string, payload: Record<string, unknown>): string {
   const r = runHook(['--agent', 'claude-code'], JSON.stringify({ session_id: SESSION, cwd: dir, ...payload }), dir);

@@ -7,6 +7,7 @@ import { FileLock } from '../../../src/store/lock.js';
 import { layout } from '../../../src/store/paths.js';
 import { tempProject } from './client.js';
 import { byId, bytesOf, exchange, HANDSHAKE, rawServer, textOf, toolCall, type Message } from './raw.js';
+import { initialized as project } from '../../support/project.js';
 
 async function contributions(dir: string): Promise<string[]> {
   const memory = await Memory.open(dir);
@@ -180,11 +181,6 @@ async function holdLock(dir: string): Promise<FileLock> {
 }
 
 /** A folder whose memory exists, so the lock file's folder does. */
-async function project(): Promise<string> {
-  const dir = tempProject();
-  (await Memory.open(dir, { create: true })).close();
-  return dir;
-}
 
 describe('gctx mcp: a request repeating an id (a retry)', () => {
   it('is answered again with the same bytes and not run again, whether it came while the first ran or after', async () => {

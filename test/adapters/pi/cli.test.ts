@@ -50,7 +50,7 @@ describe('the real `pi` CLI (print mode) with this package loaded', () => {
       {
         cwd: dir,
         env: { ...process.env, PI_CODING_AGENT_DIR: agentDir, FAKE_LLM_SCRIPT: script, FAKE_LLM_LOG: llmLog },
-        timeout: 50_000,
+        timeout: 300_000,
       },
     );
     // Print mode reads piped stdin into the prompt: end it, or pi waits for it forever.

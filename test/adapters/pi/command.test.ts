@@ -155,7 +155,7 @@ describe('`pi -p "/gcc …"` (print mode, the real pi CLI)', () => {
       {
         cwd: dir,
         env: { ...process.env, PI_CODING_AGENT_DIR: agentDir, FAKE_LLM_SCRIPT: script },
-        timeout: 50_000,
+        timeout: 300_000,
       },
     );
     // Print mode reads piped stdin into the prompt: end it, or pi waits for it forever.
@@ -163,5 +163,5 @@ describe('`pi -p "/gcc …"` (print mode, the real pi CLI)', () => {
     const { stdout, stderr } = await child;
     expect(stdout, stderr).toMatch(/^On memory branch \S+/);
     expect(stdout).toContain('Memory session: ');
-  }, 60_000);
+  });
 });

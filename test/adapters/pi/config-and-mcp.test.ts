@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/adapters/pi/config.js';
-import { Memory } from '../../../src/index.js';
 import { readEvents } from '../../support/events.js';
 import { call, createHost, FIXTURES, type Host, say, tempDir } from './harness.js';
+import { initialized as project } from '../../support/project.js';
 
 const hosts: Host[] = [];
 const ENV_KEYS = [
@@ -20,12 +20,6 @@ afterEach(async () => {
   for (const h of hosts.splice(0)) await h.dispose();
   for (const k of ENV_KEYS) delete process.env[k];
 });
-
-async function project(): Promise<string> {
-  const dir = tempDir('gcc-pi-project-');
-  (await Memory.open(dir, { create: true })).close();
-  return dir;
-}
 
 const notices = (h: Host) =>
   h

@@ -9,9 +9,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { userServer } from '../../../src/adapters/pi/mcp-channel.js';
-import { Memory } from '../../../src/index.js';
 import { readEvents } from '../../support/events.js';
 import { call, createHost, FIXTURES, type Host, say, tempDir } from './harness.js';
+import { initialized as project } from '../../support/project.js';
 
 const hosts: Host[] = [];
 const children: ChildProcess[] = [];
@@ -30,14 +30,8 @@ afterEach(async () => {
   for (const k of ENV_KEYS) delete process.env[k];
 });
 
-async function project(): Promise<string> {
-  const dir = tempDir('gcc-pi-project-');
-  (await Memory.open(dir, { create: true })).close();
-  return dir;
-}
-
 /** Wait for a condition; the cap only stops a broken run from hanging. */
-async function until(what: string, cond: () => boolean, capMs = 20_000): Promise<void> {
+async function until(what: string, cond: () => boolean, capMs = 120_000): Promise<void> {
   const deadline = Date.now() + capMs;
   while (!cond()) {
     if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);

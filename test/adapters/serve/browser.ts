@@ -81,7 +81,7 @@ export async function openPage(
  * in the page every 20 ms. Playwright's own waitForFunction cannot be used: it evaluates the
  * predicate with eval(), which the page's Content-Security-Policy forbids.
  */
-export async function waitUntil(page: Page, expression: string, timeoutMs = 15_000): Promise<unknown> {
+export async function waitUntil(page: Page, expression: string, timeoutMs = 120_000): Promise<unknown> {
   return page.evaluate(`new Promise((resolve, reject) => {
     const until = Date.now() + ${timeoutMs};
     const check = () => {

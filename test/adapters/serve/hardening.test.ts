@@ -13,7 +13,7 @@ import { pidAlive } from '../../../src/adapters/serve/state-file.js';
 import { FileLock } from '../../../src/store/lock.js';
 import { layout } from '../../../src/store/paths.js';
 import { gctx } from '../../support/cli.js';
-import { cleanup, tempProject } from '../../support/tmp.js';
+import { cleanup } from '../../support/tmp.js';
 import { GCTX_JS, NODE } from '../mcp/client.js';
 import {
   cleanEnv,
@@ -28,12 +28,7 @@ import {
   stateFile,
   until,
 } from './served.js';
-
-async function project(prefix: string): Promise<string> {
-  const dir = tempProject(prefix);
-  (await Memory.open(dir, { create: true })).close();
-  return dir;
-}
+import { initialized as project } from '../../support/project.js';
 
 async function commitCount(dir: string, contribution: string): Promise<number> {
   const m = await Memory.open(dir);

@@ -9,15 +9,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Memory } from '../../../src/engine/memory.js';
 import { gctx } from '../../support/cli.js';
-import { cleanup, tempProject } from '../../support/tmp.js';
+import { cleanup } from '../../support/tmp.js';
 import { fixture } from '../hook/run.js';
 import { postHook, raw, readServeState, type Served, startServe, stateFile } from './served.js';
-
-async function project(prefix: string): Promise<string> {
-  const dir = tempProject(prefix);
-  (await Memory.open(dir, { create: true })).close();
-  return dir;
-}
+import { initialized as project } from '../../support/project.js';
 
 /** Tool calls logged, and what is wrong with the logs (each byte checked against the ledger). */
 async function check(dir: string): Promise<{ tools: number; problems: string[] }> {

@@ -25,7 +25,7 @@ import { MemoryModel, startFakeDaemon, type FakeDaemon } from './fake-daemon.js'
 
 const XSS_BRANCH = '<img src=x onerror=alert(1)>';
 const XSS_TITLE = '<script>alert("commit")</script> escaped & shown';
-const SAFETY_MS = 15_000;
+const SAFETY_MS = 120_000;
 
 function memory(): MemoryModel {
   const m = new MemoryModel('demo <b>project</b>');

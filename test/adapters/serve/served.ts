@@ -23,7 +23,7 @@ export interface Served {
   stop: () => Promise<number | null>;
 }
 
-export const SAFETY_MS = 15_000;
+export const SAFETY_MS = 120_000;
 
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};

@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Sandbox } from './support.js';
+import { runs } from '../../support/runs.js';
 
-const T = 120_000;
+const T = 600_000;
 
 function sandbox(): Sandbox {
   return new Sandbox(mkdtempSync(join(tmpdir(), 'gcc-net-')));
@@ -291,7 +292,7 @@ describe('property: any sequence of work-tree commands between appends keeps eve
         expectAll(s, dir, acknowledged);
         rmSync(s.root, { recursive: true, force: true });
       }),
-      { numRuns: Number(process.env.GCC_NET_RUNS ?? 5) },
+      { numRuns: Number(process.env.GCC_NET_RUNS ?? runs(2, 20)) },
     );
   });
 });

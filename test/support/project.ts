@@ -1,0 +1,51 @@
+/**
+ * Project folders for the tests that run gctx for real: one with memory set up in this process
+ * (no child process to start), a git repository with an identity, and gctx that must succeed.
+ */
+import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { Memory } from '../../src/engine/memory.js';
+import { gctx } from './cli.js';
+import { tempProject } from './tmp.js';
+
+/** A temporary folder with an initialised memory; `setup` runs operations on it first. */
+export async function initialized(prefix = 'gcc-test-', setup?: (m: Memory) => Promise<unknown>): Promise<string> {
+  const dir = tempProject(prefix);
+  const m = await Memory.open(dir, { create: true });
+  try {
+    await setup?.(m);
+  } finally {
+    m.close();
+  }
+  return dir;
+}
+
+/** Real git in `cwd`, its output as text; throws when git fails. */
+export const git = (cwd: string, ...args: string[]): string =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+
+/** Makes `dir` a git repository on `main` with a committer identity. */
+export function gitRepo(dir: string): string {
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'config', 'user.email', 't@example.invalid');
+  git(dir, 'config', 'user.name', 'T');
+  return dir;
+}
+
+/** The built gctx in `dir`, which must exit 0; its stdout. */
+export function ok(dir: string, ...args: string[]): string {
+  const r = gctx(dir, args);
+  expect(r.code, `gctx ${args.join(' ')}: ${r.stderr}`).toBe(0);
+  return r.stdout;
+}
+
+/** The segment files under .GCC/events/, as full paths, oldest first. */
+export function segments(dir: string): string[] {
+  const root = join(dir, '.GCC', 'events');
+  return readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .filter((n) => n.endsWith('.md'))
+    .sort()
+    .map((n) => join(root, n));
+}
