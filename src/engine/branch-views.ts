@@ -33,10 +33,12 @@ export function branchViews(gcc: string): { rel: string; branch: string }[] {
   return out;
 }
 
-/** Views of branches no longer in memory: removed, and their emptied folders. */
+/** Views a rebuild does not make (a branch no longer in memory, or the summary of one whose creation a
+ * revert took): removed, and their emptied folders. */
 export function removeGoneViews(l: Layout, state: MemoryState): void {
   for (const v of branchViews(l.gcc)) {
-    if (state.branches[v.branch]) continue;
+    const b = state.branches[v.branch];
+    if (b && !(b.life === 'unborn' && v.rel.endsWith('/summary.md'))) continue;
     rmSync(join(l.gcc, v.rel), { force: true });
     for (let dir = dirname(join(l.gcc, v.rel)); dir.startsWith(join(l.gcc, 'branches', '')); dir = dirname(dir)) {
       try {

@@ -198,9 +198,10 @@ export class Fold {
     this.views.writeLog(this._state, branch, latest);
   }
 
-  /** main.md or main's log.md is missing (deleted, or taken by a git command): the views are rebuilt whole. */
+  /** A top-level view is missing (deleted, or taken by a git command): the views are rebuilt whole. */
   viewsGone(): boolean {
-    return !existsSync(this.layout.mainMd) || !existsSync(this.layout.logOf(MAIN));
+    const l = this.layout;
+    return [l.mainMd, l.metadata, l.logOf(MAIN), l.commitOf(MAIN)].some((p) => !existsSync(p));
   }
 
   /** A person edited main.md or metadata.yaml, or gctx never saw main.md as it is. */
@@ -255,7 +256,7 @@ export class Fold {
     // An operation, which rebuilds a log view it finds missing as it appends, asks only after
     // main.md, whose signature serves the hand-edit check below too.
     const main = this.views.lookAt(this.layout.mainMd);
-    const gone = main === null || (opening && !existsSync(this.layout.logOf(MAIN)));
+    const gone = main === null || (opening && this.viewsGone());
     const cp = gone ? null : this.views.readCheckpoint();
     let looked: ReadonlyMap<string, string | null> | undefined = new Map([[this.layout.mainMd, main]]);
     if (cp !== this.stamp()) {

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { asGccError } from '../errors.js';
 import { layout } from '../store/paths.js';
-import { readSetAside } from '../store/set-aside.js';
+import { readSetAside, setAsideNames } from '../store/set-aside.js';
 import { count } from './answers.js';
 import { operation } from './operation.js';
 
@@ -123,7 +123,9 @@ export default operation({
         ok: true,
         detail: q.length ? `${count(q.length, 'torn fragment')} in ${l.quarantine}` : 'empty',
       });
-      const teammates = Object.entries(readSetAside(l));
+      // Only records that still describe the file: a segment fixed since is read again.
+      const still = setAsideNames(l);
+      const teammates = Object.entries(readSetAside(l)).filter(([n]) => still.has(n));
       checks.push({
         check: 'set aside',
         ok: true,

@@ -30,6 +30,16 @@ describe('views of gone branches', () => {
     expect(existsSync(join(l.gcc, 'branches', 'feat', 'kept', 'log.md'))).toBe(true);
   });
 
+  it('include the summary of a branch whose creation a revert took (a rebuild writes none for it)', () => {
+    const l = layout(tempProject());
+    for (const f of ['commit.md', 'log.md', 'summary.md']) put(join(l.gcc, 'branches', 'exp', f));
+    const state = initialState();
+    state.branches.exp = { ...newBranch('exp', 'main', '', '', []), life: 'unborn' };
+    removeGoneViews(l, state);
+    expect(existsSync(join(l.gcc, 'branches', 'exp', 'summary.md'))).toBe(false);
+    expect(existsSync(join(l.gcc, 'branches', 'exp', 'log.md'))).toBe(true);
+  });
+
   it('are never looked for through a link in place of .GCC/branches', () => {
     const outside = tempProject();
     put(join(outside, 'gone', 'log.md'));
