@@ -65,6 +65,21 @@ function toldOnceAndWorking(s: Sandbox, a: string, warning: RegExp): void {
   expect(v.status, v.stdout + v.stderr).toBe(0);
 }
 
+/** A teammate's segment holding one event dated a month ahead. */
+function futureSegment(b: string, oid: string): string {
+  const ahead = Date.now() + 30 * 24 * 3600 * 1000;
+  return teammateSegment(b, '20261201T000000Z-abcdef.md', [
+    {
+      id: `${ahead.toString(16).padStart(12, '0')}0000000000`,
+      seq: 1,
+      at: new Date(ahead).toISOString(),
+      branch: 'main',
+      type: 'objective.added',
+      data: { id: oid, text: 'From the future' },
+    } as GccEvent,
+  ]);
+}
+
 describe('views a teammate force-added are not this clone’s edits', SLOW, () => {
   it('a committed main.md removing and ticking objectives, with injected Notes, is regenerated, never adopted', () => {
     const { s, a, b } = team();
@@ -167,17 +182,7 @@ describe("a teammate's segment that cannot be folded is set aside, never deleted
     const { s, a, b } = team();
     const m = await Memory.open(a);
     try {
-      const ahead = Date.now() + 30 * 24 * 3600 * 1000;
-      const rel = teammateSegment(b, '20261201T000000Z-abcdef.md', [
-        {
-          id: `${ahead.toString(16).padStart(12, '0')}0000000000`,
-          seq: 1,
-          at: new Date(ahead).toISOString(),
-          branch: 'main',
-          type: 'objective.added',
-          data: { id: 'o-00000003', text: 'From the future' },
-        } as GccEvent,
-      ]);
+      const rel = futureSegment(b, 'o-00000003');
       s.git(b, 'add', rel);
       arrive(s, a, b, 'from the future');
       await m.execute({ type: 'log', observation: 'after the pull', thought: 't', action: 'a' });
@@ -191,17 +196,7 @@ describe("a teammate's segment that cannot be folded is set aside, never deleted
 
   it('an event dated days ahead: no clone stops, and repair keeps the committed segment', () => {
     const { s, a, b } = team();
-    const ahead = Date.now() + 30 * 24 * 3600 * 1000;
-    const rel = teammateSegment(b, '20261201T000000Z-abcdef.md', [
-      {
-        id: `${ahead.toString(16).padStart(12, '0')}0000000000`,
-        seq: 1,
-        at: new Date(ahead).toISOString(),
-        branch: 'main',
-        type: 'objective.added',
-        data: { id: 'o-00000002', text: 'From the future' },
-      } as GccEvent,
-    ]);
+    const rel = futureSegment(b, 'o-00000002');
     s.git(b, 'add', rel);
     arrive(s, a, b, 'from the future');
     toldOnceAndWorking(s, a, /set aside and is not read: .* dated in the future/);

@@ -4,6 +4,7 @@
  * and one clone's own moves do not shift the views every clone shares. Real git, a bare
  * remote, several clones, the built CLI.
  */
+import { prng } from '../../reliability/helpers.js';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -109,18 +110,6 @@ describe('the installed hooks refresh the views after every pull', () => {
   }
 });
 
-/** A small seeded generator (mulberry32): the same steps on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Every view of a memory, by path under .GCC/, main.md's one line of this clone's own cut out. */
 function views(dir: string): Map<string, string> {
   const gcc = join(dir, '.GCC');
@@ -146,7 +135,7 @@ describe("one clone's own moves do not shift the shared views", () => {
       const s = new Sandbox(tempProject());
       const origin = s.origin();
       const clones = ['ann', 'ben', 'cat'].map((n) => s.clone(origin, n));
-      const rand = rng(seed);
+      const rand = prng(seed);
       const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
       const branches = ['main'];
       for (let step = 0; step < 30; step++) {
