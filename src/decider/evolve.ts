@@ -269,38 +269,14 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
       if (!lifecycle(d, e)) {
         // Merged on another clone first: listed with the failed approaches all the same, as
         // merged and abandoned — whichever came first, readers see the one line.
-        if (b.life === 'merged') {
-          d.failedCount += 1;
-          pushWindow(
-            d.failed,
-            {
-              branch: b.name,
-              parent: b.parent ?? MAIN,
-              purpose: b.purpose.slice(0, 300),
-              reason: e.data.reason.slice(0, REASON_KEPT),
-              at: e.at,
-              merged: { into: b.mergedInto ?? MAIN, title: mergeTitle(d, b.name) },
-            },
-            FAILED_WINDOW,
-          );
-        }
+        if (b.life === 'merged')
+          listFailed(d, b, e.data.reason, e.at, { into: b.mergedInto ?? MAIN, title: mergeTitle(d, b.name) });
         return;
       }
       b.reason = e.data.reason;
       b.closed = e.at;
       shelve(b);
-      d.failedCount += 1;
-      pushWindow(
-        d.failed,
-        {
-          branch: b.name,
-          parent: b.parent ?? MAIN,
-          purpose: b.purpose.slice(0, 300),
-          reason: e.data.reason.slice(0, REASON_KEPT),
-          at: e.at,
-        },
-        FAILED_WINDOW,
-      );
+      listFailed(d, b, e.data.reason, e.at);
       return;
     }
     case 'ota.logged':
@@ -381,6 +357,25 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
       return;
     }
   }
+}
+
+/** An abandoned branch listed among the failed approaches (`merged`: another clone merged it first). */
+function listFailed(
+  d: Draft<MemoryState>,
+  b: Draft<BranchInfo>,
+  reason: string,
+  at: string,
+  merged?: { into: string; title: string },
+): void {
+  d.failedCount += 1;
+  const f = {
+    branch: b.name,
+    parent: b.parent ?? MAIN,
+    purpose: b.purpose.slice(0, 300),
+    reason: reason.slice(0, REASON_KEPT),
+    at,
+  };
+  pushWindow(d.failed, merged ? { ...f, merged } : f, FAILED_WINDOW);
 }
 
 /**
