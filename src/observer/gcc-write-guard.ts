@@ -3,8 +3,6 @@ import { isAbsolute, resolve } from 'node:path';
 import { GCC_WRITE_REASON } from '../events/guard.js';
 import type { CanonicalInput, CanonicalTool } from './envelope.js';
 import { GccDir, resolveFrom, resolveToolPath } from './gcc-paths.js';
-import { mcpEffects } from './mcp-writes.js';
-import { patchTargets } from './patch-targets.js';
 import { simpleCommands, type Word } from './shell-commands.js';
 import { commandWrites } from './shell-writes.js';
 
@@ -33,6 +31,27 @@ export interface GuardInput {
   hostTool?: string;
 }
 
+/**
+ * MCP tools known to write files, by their own name in snake case, whatever the user called the
+ * server (`mcp__<server>__<tool>`): the official filesystem server, Desktop Commander, Serena and
+ * JetBrains' built-in server. A tool not listed is not inspected; the store catches what it wrote.
+ */
+const MCP_FILE_TOOLS = new Set(
+  (
+    'write_file edit_file create_directory move_file edit_block write_pdf create_text_file replace_content ' +
+    'replace_regex delete_lines replace_lines insert_at_line replace_symbol_body insert_after_symbol ' +
+    'insert_before_symbol rename_symbol create_new_file replace_text_in_file reformat_file'
+  ).split(' '),
+);
+/** Their arguments that hold a path they write, create, move or remove. */
+const MCP_PATH_ARGS = 'path file_path source destination outputPath relative_path pathInProject filePath'.split(' ');
+/** MCP tools that run shell code (`command`, `input`) in `cwd`. */
+const MCP_SHELL_TOOLS = new Set(
+  'start_process execute_command interact_with_process execute_shell_command execute_terminal_command'.split(' '),
+);
+/** The memory's own MCP servers: never guarded, they are the way in. */
+const MEMORY_MCP_SERVERS = new Set(['gcc', 'gctx']);
+
 /** The reason to stop the call, or null when it does not plainly write into `.GCC/`. */
 export function gccWriteReason(call: GuardInput): string | null {
   const what = findWrite(call, new GccDir(call.gccDir));
@@ -42,7 +61,7 @@ export function gccWriteReason(call: GuardInput): string | null {
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 function findWrite(call: GuardInput, gcc: GccDir): string | null {
-  const { tool, input, cwd } = call;
+  const { tool, input, cwd, hostTool } = call;
   if (tool === 'Write' || tool === 'Edit') {
     const path = str(input.file_path) ?? str(input.path) ?? '';
     if (!path) return null;
@@ -59,24 +78,57 @@ function findWrite(call: GuardInput, gcc: GccDir): string | null {
     const workdir = str(input.workdir);
     return command ? shellWrite(command, workdir ? resolve(cwd, workdir) : cwd, gcc) : null;
   }
-  if (!call.hostTool) return null;
-  const fx = mcpEffects(call.hostTool, input);
-  const strings = Object.values(input).filter((v): v is string => typeof v === 'string');
-  const patches = fx?.patches ?? (call.hostTool === 'apply_patch' ? strings : []);
-  for (const p of fx?.paths ?? []) if (p && fileInside(p, cwd, gcc) !== null) return `${call.hostTool} ${p}`;
-  for (const text of patches) {
-    for (const p of patchTargets(text)) if (fileInside(p, cwd, gcc) !== null) return `${call.hostTool} ${p}`;
+  const mcp = /^mcp__(.+?)__(.+)$/.exec(hostTool ?? '');
+  if (mcp && MEMORY_MCP_SERVERS.has(mcp[1]!)) return null;
+  const name = mcp
+    ? mcp[2]!
+        .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+        .replace(/-/g, '_')
+        .toLowerCase()
+    : hostTool === 'apply_patch'
+      ? hostTool
+      : '';
+  const strings = (key: string): string[] => [input[key]].flat().filter((v): v is string => typeof v === 'string');
+  const inside = (p: string) =>
+    gcc.inside(resolveFrom(cwd, p.replace(/^@/, ''))) ?? gcc.inside(resolveToolPath(p, cwd));
+  const paths =
+    name === 'apply_patch'
+      ? Object.values(input)
+          .filter((v) => typeof v === 'string')
+          .flatMap(patchTargets)
+      : [];
+  if (MCP_FILE_TOOLS.has(name)) {
+    paths.push(...MCP_PATH_ARGS.flatMap(strings));
+    // Desktop Commander's older edit_block names its file on the first line of `blockContent`.
+    paths.push(...strings('blockContent').map((s) => s.split('\n')[0]!.trim()));
   }
-  for (const s of fx?.shell ?? []) {
-    const hit = shellWrite(s.command, s.cwd ? resolve(cwd, s.cwd) : cwd, gcc);
+  for (const p of paths) if (p && inside(p) !== null) return `${hostTool} ${p}`;
+  if (!MCP_SHELL_TOOLS.has(name)) return null;
+  const dir = strings('cwd')[0];
+  for (const command of [...strings('command'), ...strings('input')]) {
+    const hit = shellWrite(command, dir ? resolve(cwd, dir) : cwd, gcc);
     if (hit) return hit;
   }
   return null;
 }
 
-/** Where in `.GCC/` a file tool's target lands, as written or once links are followed; null: outside. */
-function fileInside(path: string, cwd: string, gcc: GccDir): string | null {
-  return gcc.inside(resolveFrom(cwd, path.replace(/^@/, ''))) ?? gcc.inside(resolveToolPath(path, cwd));
+/**
+ * The files a patch writes, from its text alone: Codex's `apply_patch` format (`*** Add File:`,
+ * `*** Update File:`, `*** Delete File:`, `*** Move to:`, the line trimmed as Codex does) and
+ * unified or git diffs (`--- a/x`, `+++ b/x`, `diff --git a/x b/x`, renames).
+ */
+function patchTargets(text: string): string[] {
+  const out: string[] = [];
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    const codex = /^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/.exec(line);
+    const git = /^diff --git (\S+) (\S+)$/.exec(line);
+    const diff = /^(?:\+\+\+|---) ([^\t]+?)(?:\t.*)?$|^(?:rename|copy) (?:from|to) (.+)$/.exec(line);
+    if (codex) out.push(codex[1]!.trim());
+    else if (git) out.push(git[1]!, git[2]!);
+    else if (diff && !line.startsWith('*** ')) out.push((diff[1] ?? diff[2])!.trim().replace(/^"(.*)"$/, '$1'));
+  }
+  return out.filter((p) => p && p !== '/dev/null');
 }
 
 /** A shell command's first plain write into `.GCC/`; a nested `sh -c` is read one level deep. */

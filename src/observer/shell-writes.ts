@@ -1,11 +1,10 @@
-import type { SimpleCommand, Word } from './shell-commands.js';
-
 /**
  * The paths a simple command plainly writes: its output redirections, and the operands of a short
  * list of programs whose job is writing files (rm, mv, cp, tee, sed -i, tar -x -C, git rm…). Any
  * other program, and any word that is not plain, is taken to write nothing: the guard is a
  * courtesy that must never stop an ordinary command, not a model of what programs do.
  */
+import type { SimpleCommand, Word } from './shell-commands.js';
 
 export interface ShellWrite {
   /** The path as written in the command. */
@@ -26,236 +25,188 @@ export interface CommandWrites {
   nested?: { command: string; cwd: string | undefined };
 }
 
+/** Operands, the options given, and the values of those that take one. */
 interface Args {
   operands: Word[];
   flags: Set<string>;
-  values: Map<string, Word[]>;
+  values: Map<string, Word>;
 }
 
 /**
- * Options that take a value: short letters, long names; `attached`: letters whose value is the
- * rest of their word only (`-i.bak`).
+ * Getopt's reading, as far as the guard needs it. `takes`: the short letters, then the long names,
+ * of options whose value is the rest of their word or the next one (`-tDIR`, `-t DIR`, `--file=x`).
+ * `--` ends options; with `stop`, so does the first operand (a wrapper's command).
  */
-interface Spec {
-  short?: string;
-  long?: readonly string[];
-  attached?: string;
+function readArgs(words: Word[], takes = '', stop = false): Args {
+  const [short = '', ...longs] = takes.split(' ');
+  const a: Args = { operands: [], flags: new Set(), values: new Map() };
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (w === null || !w.startsWith('-') || w === '-' || w === '--') {
+      if (w === '--' || stop) {
+        a.operands.push(...words.slice(w === '--' ? i + 1 : i));
+        break;
+      }
+      a.operands.push(w);
+      continue;
+    }
+    const long = /^--([^=]+)(=?)(.*)$/.exec(w);
+    if (long) {
+      a.flags.add(long[1]!);
+      if (long[2]) a.values.set(long[1]!, long[3]!);
+      else if (longs.includes(long[1]!)) a.values.set(long[1]!, words[++i] ?? null);
+      continue;
+    }
+    for (let j = 1; j < w.length; j++) {
+      a.flags.add(w[j]!);
+      if (!short.includes(w[j]!)) continue;
+      a.values.set(w[j]!, j + 1 < w.length ? w.slice(j + 1) : (words[++i] ?? null));
+      break;
+    }
+  }
+  return a;
 }
 
-interface Writer {
-  spec: Spec;
-  writes: (a: Args) => Word[];
-}
-
-const TARGET_DIR = ['t', 'target-directory'];
-const targetDirs = (a: Args) => TARGET_DIR.flatMap((k) => a.values.get(k) ?? []);
-const all = (a: Args) => [...a.operands, ...targetDirs(a)];
+const COPY = 'tS target-directory suffix backup';
 /** The destination: `-t DIR`, else the last of two or more operands (the others are read). */
-const last = (a: Args) => (targetDirs(a).length ? targetDirs(a) : a.operands.length > 1 ? a.operands.slice(-1) : []);
-const writer = (writes: Writer['writes'], short?: string, long?: readonly string[], attached?: string): Writer => ({
-  spec: { ...(short ? { short } : {}), ...(long ? { long } : {}), ...(attached ? { attached } : {}) },
-  writes,
-});
-const COPY_OPTIONS = ['target-directory', 'suffix', 'backup', 'sparse', 'reflink'];
+const last = (a: Args): Word[] => {
+  const dir = a.values.get('t') ?? a.values.get('target-directory');
+  return dir !== undefined ? [dir] : a.operands.length > 1 ? a.operands.slice(-1) : [];
+};
+/** sed's and perl's files, when they edit in place: the operands after the script, unless -e gave it. */
+const inPlace =
+  (scripts: string[]) =>
+  (a: Args): Word[] =>
+    !a.flags.has('i') && !a.flags.has('in-place') ? [] : a.operands.slice(scripts.some((s) => a.values.has(s)) ? 0 : 1);
 
-const WRITERS: Record<string, Writer> = {
-  rm: writer(all),
-  rmdir: writer(all),
-  unlink: writer(all),
-  shred: writer(all, 'ns', ['iterations', 'size', 'remove']),
-  touch: writer(all, 'rdt', ['reference', 'date']),
-  mkdir: writer(all, 'm', ['mode', 'context']),
-  truncate: writer(all, 'sr', ['size', 'reference']),
-  chmod: writer(all, '', ['reference']),
-  chown: writer(all, '', ['reference', 'from']),
-  chgrp: writer(all, '', ['reference']),
-  tee: writer(all, '', ['output-error']),
-  mv: writer(all, 'tS', COPY_OPTIONS),
-  cp: writer(last, 'tS', COPY_OPTIONS),
-  ln: writer(last, 'tS', COPY_OPTIONS),
-  install: writer((a) => (a.flags.has('d') || a.flags.has('directory') ? a.operands : last(a)), 'gmotS', [
-    'group',
-    'mode',
-    'owner',
-    ...COPY_OPTIONS,
-  ]),
-  rsync: writer(last, 'eBfT', ['exclude', 'include', 'filter', 'rsh', 'files-from', 'exclude-from', 'temp-dir']),
-  dd: writer((a) => a.operands.flatMap((w) => (w?.startsWith('of=') ? [w.slice(3)] : []))),
-  sed: writer(
-    (a) => (a.flags.has('i') || a.flags.has('in-place') ? afterScript(a, ['e', 'f', 'expression', 'file']) : []),
-    'efl',
-    ['expression', 'file', 'line-length'],
-    'i',
-  ),
-  perl: writer((a) => (a.flags.has('i') ? afterScript(a, ['e', 'E']) : []), 'eEIM', [], 'i0lx'),
-  tar: writer(tarWrites, 'fCTXbgHKLNV', ['file', 'directory', 'files-from', 'exclude-from', 'exclude', 'format']),
+/** Each writing program: the options that take a value, and which of its words it writes. */
+const WRITERS: Record<string, [takes: string, writes: (a: Args) => Word[]]> = {
+  rm: ['', (a) => a.operands],
+  rmdir: ['', (a) => a.operands],
+  unlink: ['', (a) => a.operands],
+  shred: ['ns iterations size', (a) => a.operands],
+  touch: ['rdt reference date', (a) => a.operands],
+  mkdir: ['m mode context', (a) => a.operands],
+  truncate: ['sr size reference', (a) => a.operands],
+  chmod: [' reference', (a) => a.operands],
+  chown: [' reference from', (a) => a.operands],
+  chgrp: [' reference', (a) => a.operands],
+  tee: [' output-error', (a) => a.operands],
+  mv: [COPY, (a) => [...a.operands, ...last(a)]],
+  cp: [COPY, last],
+  ln: [COPY, last],
+  install: [
+    `gmo${COPY} group mode owner`,
+    (a) => (a.flags.has('d') || a.flags.has('directory') ? a.operands : last(a)),
+  ],
+  rsync: ['eBfT exclude include filter rsh files-from exclude-from temp-dir', last],
+  dd: ['', (a) => a.operands.flatMap((w) => (w?.startsWith('of=') ? [w.slice(3)] : []))],
+  sed: ['ef expression file line-length', inPlace(['e', 'f', 'expression', 'file'])],
+  perl: ['eEIM', inPlace(['e', 'E'])],
+  tar: ['fCTXbgHKLNV file directory files-from exclude-from exclude format', tarWrites],
   // Listing, testing or printing extracts nothing; otherwise into -d, or here.
-  unzip: writer((a) => ([...'ltpvZz'].some((f) => a.flags.has(f)) ? [] : (a.values.get('d') ?? ['.'])), 'dP'),
+  unzip: ['dP', (a) => ([...'ltpvZz'].some((f) => a.flags.has(f)) ? [] : [a.values.get('d') ?? '.'])],
 };
 
-/** Programs that run the rest of their words as a command; `skip`: operands before it; `stop`: flags for none. */
-const WRAPPERS: Record<string, { spec: Spec; skip?: number; stop?: string }> = {
-  sudo: { spec: { short: 'ugCDhprtTU', long: ['user', 'group', 'chdir', 'host', 'prompt', 'role', 'type'] } },
-  doas: { spec: { short: 'uC' } },
-  env: { spec: { short: 'uCS', long: ['unset', 'chdir', 'split-string'] } },
-  nohup: { spec: {} },
-  nice: { spec: { short: 'n', long: ['adjustment'] } },
-  time: { spec: {} },
-  command: { spec: {}, stop: 'vV' },
-  builtin: { spec: {} },
-  exec: { spec: { short: 'a' } },
-  timeout: { spec: { short: 'sk', long: ['signal', 'kill-after'] }, skip: 1 },
-  xargs: { spec: { short: 'IdEnPLsa', long: ['replace', 'delimiter', 'eof', 'max-args', 'max-procs', 'arg-file'] } },
-  stdbuf: { spec: { short: 'ioe', long: ['input', 'output', 'error'] } },
+/** Programs that run the rest of their words as a command: the options that take a value, operands skipped. */
+const WRAPPERS: Record<string, [takes: string, skip?: number]> = {
+  sudo: ['ugCDhprtTU user group chdir host prompt role type'],
+  doas: ['uC'],
+  env: ['uCS unset chdir split-string'],
+  nohup: [''],
+  nice: ['n adjustment'],
+  time: [''],
+  command: [''],
+  builtin: [''],
+  exec: ['a'],
+  timeout: ['sk signal kill-after', 1],
+  xargs: ['IdEnPLsa replace delimiter eof max-args max-procs arg-file'],
+  stdbuf: ['ioe input output error'],
 };
 
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh']);
-/** Words that open or close a compound command: what follows them is the command. */
-const KEYWORDS = new Set(['if', 'then', 'else', 'elif', 'do', 'while', 'until', '!', '{', '}', 'fi', 'done', 'esac']);
+/** Words that open or close a compound command, and assignments: what follows them is the command. */
+const LEAD = /^(?:if|then|else|elif|do|while|until|!|\{|\}|fi|done|esac|[A-Za-z_]\w*=.*)$/s;
 const FIND_WRITERS = new Set(['rm', 'rmdir', 'unlink', 'shred', 'mv', 'truncate']);
-const ASSIGNMENT = /^[A-Za-z_]\w*=/;
+const GIT_WRITERS: Record<string, string> = {
+  rm: ' pathspec-from-file',
+  mv: '',
+  checkout: 'bB orphan conflict pathspec-from-file',
+  restore: 's source pathspec-from-file',
+  clean: 'e exclude',
+};
 
 export function commandWrites(cmd: SimpleCommand): CommandWrites {
   const out: CommandWrites = { writes: [] };
-  for (const w of cmd.writes) if (w) out.writes.push({ path: w, cwd: cmd.cwd, what: `> ${w}` });
+  const write = (path: Word, verb: string, cwd = cmd.cwd, named?: boolean, after = '') => {
+    if (path && path !== '-')
+      out.writes.push({ path, cwd, what: `${verb} ${path}${after}`, ...(named ? { named } : {}) });
+  };
+  for (const w of cmd.writes) write(w, '>');
   let words = cmd.words;
-  for (let guard = 0; guard < 8; guard++) {
-    let i = 0;
-    while (i < words.length && (KEYWORDS.has(words[i] ?? '') || ASSIGNMENT.test(words[i] ?? ''))) i++;
-    const name = words[i];
-    if (!name) return out;
+  for (let depth = 0; depth < 8; depth++) {
+    const at = words.findIndex((w) => !LEAD.test(w ?? ''));
+    const name = words[at];
+    if (at < 0 || !name) return out;
     const program = name.slice(name.lastIndexOf('/') + 1);
-    const rest = words.slice(i + 1);
+    const rest = words.slice(at + 1);
     // tar's old-style bundle: `tar xzf a.tar` is `tar -xzf a.tar`.
     if (program === 'tar' && /^[A-Za-z]+$/.test(rest[0] ?? '')) rest[0] = `-${rest[0]}`;
     const wrapper = WRAPPERS[program];
     if (wrapper) {
-      const a = readArgs(rest, wrapper.spec, true);
-      if (wrapper.stop && [...wrapper.stop].some((f) => a.flags.has(f))) return out;
-      words = a.operands.slice(wrapper.skip ?? 0);
+      const a = readArgs(rest, wrapper[0], true);
+      if (program === 'command' && (a.flags.has('v') || a.flags.has('V'))) return out;
+      words = a.operands.slice(wrapper[1] ?? 0);
       continue;
     }
-    const known = WRITERS[program];
-    if (known) {
-      for (const p of known.writes(readArgs(rest, known.spec))) {
-        if (p && p !== '-') out.writes.push({ path: p, cwd: cmd.cwd, what: `${program} ${p}` });
-      }
-    } else if (program === 'git') gitWrites(rest, cmd.cwd, out);
-    else if (program === 'find') findWrites(rest, cmd.cwd, out);
+    const writer = WRITERS[program];
+    if (writer) for (const p of writer[1](readArgs(rest, writer[0]))) write(p, program);
+    else if (program === 'git') {
+      const g = readArgs(rest, 'Cc git-dir work-tree namespace config-env', true);
+      const [sub, ...args] = g.operands;
+      const takes = GIT_WRITERS[sub ?? ''];
+      if (takes === undefined) return out;
+      const dir = g.values.get('C');
+      const cwd =
+        dir === undefined
+          ? cmd.cwd
+          : dir === null
+            ? undefined
+            : dir.startsWith('/')
+              ? dir
+              : cmd.cwd && `${cmd.cwd}/${dir}`;
+      // Pathspec magic (`:!.GCC`, `:(exclude)`) leaves paths out or means more than it says.
+      for (const p of readArgs(args, takes).operands) if (!p?.startsWith(':')) write(p, `git ${sub}`, cwd, true);
+    } else if (program === 'find') for (const p of findDeletes(rest)) write(p, 'find', cmd.cwd, false, ' -delete');
     else if (program === 'apply_patch' || program === 'applypatch') out.patch = { cwd: cmd.cwd };
     else if (SHELLS.has(program)) {
-      const a = readArgs(rest, { short: 'oO' }, true);
-      const code = a.operands[0];
-      if (a.flags.has('c') && code) out.nested = { command: code, cwd: cmd.cwd };
+      const a = readArgs(rest, 'oO', true);
+      if (a.flags.has('c') && a.operands[0]) out.nested = { command: a.operands[0], cwd: cmd.cwd };
     }
     return out;
   }
   return out;
 }
 
-/** git rm, mv, checkout, restore and clean with a pathspec naming `.GCC`; `-C` moves the directory. */
-function gitWrites(words: Word[], cwd: string | undefined, out: CommandWrites): void {
-  const global = readArgs(words, { short: 'Cc', long: ['git-dir', 'work-tree', 'namespace', 'config-env'] }, true);
-  const [sub, ...args] = global.operands;
-  const specs: Record<string, Spec> = {
-    rm: { long: ['pathspec-from-file'] },
-    mv: {},
-    checkout: { short: 'bB', long: ['orphan', 'conflict', 'pathspec-from-file'] },
-    restore: { short: 's', long: ['source', 'pathspec-from-file'] },
-    clean: { short: 'e', long: ['exclude'] },
-  };
-  const spec = sub ? specs[sub] : undefined;
-  if (!sub || !spec) return;
-  let at = cwd;
-  for (const d of global.values.get('C') ?? []) {
-    at = d === null ? undefined : d.startsWith('/') ? d : at === undefined ? undefined : `${at}/${d}`;
-  }
-  for (const p of readArgs(args, spec).operands) {
-    // Pathspec magic (`:!.GCC`, `:(exclude)`) leaves paths out or means more than it says.
-    if (p && !p.startsWith(':')) out.writes.push({ path: p, cwd: at, what: `git ${sub} ${p}`, named: true });
-  }
-}
-
 /** find's starting points, when the expression deletes what it finds (`-delete`, `-exec rm`). */
-function findWrites(words: Word[], cwd: string | undefined, out: CommandWrites): void {
+function findDeletes(words: Word[]): Word[] {
   let i = 0;
-  while (i < words.length && /^-([HLP]|O\d*)$/.test(words[i] ?? '')) i++;
+  while (/^-([HLP]|O\d*)$/.test(words[i] ?? '')) i++;
   if (words[i] === '-D') i += 2;
   const starts: Word[] = [];
   while (i < words.length && !/^[-(!),]/.test(words[i] ?? '-')) starts.push(words[i++]!);
-  let deletes = false;
-  for (; i < words.length; i++) {
-    const w = words[i];
-    if (w === '-delete') deletes = true;
-    const runs = w === '-exec' || w === '-execdir' || w === '-ok' || w === '-okdir';
-    if (runs && FIND_WRITERS.has((words[i + 1] ?? '').replace(/^.*\//, ''))) deletes = true;
-  }
-  if (deletes) for (const s of starts) if (s) out.writes.push({ path: s, cwd, what: `find ${s} -delete` });
+  const deletes = words.some(
+    (w, k) =>
+      w === '-delete' ||
+      (/^-(exec|execdir|ok|okdir)$/.test(w ?? '') && FIND_WRITERS.has((words[k + 1] ?? '').replace(/^.*\//, ''))),
+  );
+  return deletes ? starts : [];
 }
 
 /** tar writes its archive when creating (`-cf x.tar`), and the directory it extracts into. */
 function tarWrites(a: Args): Word[] {
   const has = (...f: string[]) => f.some((x) => a.flags.has(x));
-  if (has('x', 'extract', 'get')) return a.values.get('C') ?? a.values.get('directory') ?? ['.'];
-  if (has('c', 'r', 'u', 'create', 'append', 'update')) return ['f', 'file'].flatMap((k) => a.values.get(k) ?? []);
+  if (has('x', 'extract', 'get')) return [a.values.get('C') ?? a.values.get('directory') ?? '.'];
+  if (has('c', 'r', 'u', 'create', 'append', 'update')) return [a.values.get('f') ?? a.values.get('file') ?? null];
   return [];
-}
-
-/** sed's and perl's operands are files after the script, unless the script came with -e. */
-function afterScript(a: Args, scriptOptions: string[]): Word[] {
-  return scriptOptions.some((o) => a.values.has(o)) ? a.operands : a.operands.slice(1);
-}
-
-/**
- * Options and operands, getopt-style: bundled short flags (`-rf`), a value joined or in the next
- * word (`-tDIR`, `-t DIR`, `--target-directory=DIR`), `--` ending options. A wrapper's options
- * end at its first operand (`sudo rm -rf x`); a first word without a dash is tar's old-style
- * bundle (`tar xzf a.tar`).
- */
-function readArgs(words: Word[], spec: Spec, stopAtOperand = false): Args {
-  const a: Args = { operands: [], flags: new Set(), values: new Map() };
-  const put = (k: string, v: Word) => {
-    const list = a.values.get(k);
-    if (list) list.push(v);
-    else a.values.set(k, [v]);
-  };
-  const rest = (from: number) => {
-    for (let k = from; k < words.length; k++) a.operands.push(words[k]!);
-  };
-  for (let i = 0; i < words.length; i++) {
-    const w = words[i]!;
-    if (w === '--') {
-      rest(i + 1);
-      break;
-    }
-    if (w === null || !w.startsWith('-') || w === '-') {
-      if (stopAtOperand) {
-        rest(i);
-        break;
-      }
-      a.operands.push(w);
-      continue;
-    }
-    if (w.startsWith('--')) {
-      const eq = w.indexOf('=');
-      const key = w.slice(2, eq < 0 ? undefined : eq);
-      a.flags.add(key);
-      if (eq >= 0) put(key, w.slice(eq + 1));
-      else if (spec.long?.includes(key)) put(key, words[++i] ?? null);
-      continue;
-    }
-    for (let j = 1; j < w.length; j++) {
-      const f = w[j]!;
-      a.flags.add(f);
-      if (spec.attached?.includes(f)) {
-        put(f, w.slice(j + 1));
-        break;
-      }
-      if (spec.short?.includes(f)) {
-        put(f, j + 1 < w.length ? w.slice(j + 1) : (words[++i] ?? null));
-        break;
-      }
-    }
-  }
-  return a;
 }
