@@ -110,6 +110,11 @@ function secureStringArgs(args: string): string {
 }
 
 type Spacing = 'attached' | 'spaced' | 'either';
+const MYSQL_TOOLS = 'mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlshow|mysqlpump|mysqlsh|mysqlbinlog';
+const MONGO_TOOLS = 'mongodump|mongorestore|mongoexport|mongoimport|mongostat|mongotop|mongofiles';
+const REGISTRY_LOGINS =
+  String.raw`(?:docker|podman|nerdctl|buildah|skopeo|oras|finch)[ \t]+login|helm[ \t]+registry[ \t]+login|` +
+  String.raw`crane[ \t]+auth[ \t]+login|regctl[ \t]+registry[ \t]+login`;
 /** The gap between flag and value, and a lookahead that the value can start there. */
 const SPACING: Record<Spacing, { gap: string; ahead: string }> = {
   attached: { gap: '()', ahead: '(?=[^\\s\\\\]|\\\\(?![nrt]))' },
@@ -117,36 +122,31 @@ const SPACING: Record<Spacing, { gap: string; ahead: string }> = {
   either: { gap: '(=|[ \\t]*)', ahead: '(?=[ \\t]*[^\\s-])' },
 };
 
-function commandFlag(
-  name: string,
-  keywords: readonly string[],
-  commands: string,
-  flag: string,
-  spacing: Spacing,
-): RedactionRule {
-  return rule(
-    name,
-    keywords,
-    `(${onCommand(commands, flag, SPACING[spacing].ahead)})${SPACING[spacing].gap}(${VALUE})`,
-    flagValue,
-  );
-}
+/** A password given to `flag` on one of `commands`: [name, keywords, commands, flag, spacing]. */
+const COMMAND_FLAGS: readonly (readonly [string, string, string, string, Spacing])[] = [
+  [
+    'mysql-password',
+    'mysql mariadb mycli',
+    `mysql|${MYSQL_TOOLS}|mariadb|mariadb-dump|mariadb-admin|mycli`,
+    '-p',
+    'attached',
+  ],
+  ['sshpass-password', 'sshpass', 'sshpass', '-p', 'either'],
+  ['registry-login-password', 'login', REGISTRY_LOGINS, '-p', 'either'],
+  ['mongo-password', 'mongo', `mongo|mongosh|${MONGO_TOOLS}`, '-p', 'either'],
+  ['redis-cli-password', '-cli', 'redis-cli|keydb-cli|valkey-cli', '-a', 'spaced'],
+  ['zip-password', 'zip', 'zip|unzip|zipcloak', '-P', 'spaced'],
+  ['7z-password', '7z', '7z|7za|7zz|7zr', '-p', 'attached'],
+  ['ssh-keygen-passphrase', 'ssh-keygen', 'ssh-keygen', '-[NP]', 'either'],
+  ['gh-secret-body', 'secret', String.raw`gh[ \t]+secret[ \t]+set`, '-b|--body', 'spaced'],
+];
 
-function userFlag(
-  name: string,
-  keywords: readonly string[],
-  commands: string,
-  flag: string,
-  separator: string,
-): RedactionRule {
-  return rule(
-    name,
-    keywords,
-    `(${onCommand(commands, flag)})(=|[ \\t]*)` +
-      `(\\\\?["']?[^\\s${separator}"'@]{0,256}${separator})([^\\s"'\\\\]{1,4096})`,
-    userValue,
-  );
-}
+/** A `user:password` given to `flag` on one of `commands`: [name, keywords, commands, flag, separator]. */
+const USER_FLAGS: readonly (readonly [string, string, string, string, string])[] = [
+  ['curl-user-password', 'curl wget', 'curl|wget|curlie', '-u|--user|--proxy-user|-U|--http-user', ':'],
+  ['httpie-auth', 'http xh', 'http|https|xh|xhs', '-a|--auth', ':'],
+  ['smbclient-password', 'smb rpcclient', 'smbclient|rpcclient|smbcacls|smbget|smbmap', '-U|--user', '%'],
+];
 
 /** Last word of a flag that names a secret. */
 const FLAG_WORDS = [
@@ -163,35 +163,23 @@ const FLAG_WORDS = [
 ].join('|');
 
 export const COMMAND_RULES: readonly RedactionRule[] = [
-  commandFlag(
-    'mysql-password',
-    ['mysql', 'mariadb', 'mycli'],
-    'mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlshow|mysqlpump|mysqlsh|mysqlbinlog' +
-      '|mariadb|mariadb-dump|mariadb-admin|mycli',
-    '-p',
-    'attached',
+  ...COMMAND_FLAGS.map(([name, keywords, commands, flag, spacing]) =>
+    rule(
+      name,
+      keywords.split(' '),
+      `(${onCommand(commands, flag, SPACING[spacing].ahead)})${SPACING[spacing].gap}(${VALUE})`,
+      flagValue,
+    ),
   ),
-  commandFlag('sshpass-password', ['sshpass'], 'sshpass', '-p', 'either'),
-  commandFlag(
-    'registry-login-password',
-    ['login'],
-    String.raw`(?:docker|podman|nerdctl|buildah|skopeo|oras|finch)[ \t]+login|` +
-      String.raw`helm[ \t]+registry[ \t]+login|crane[ \t]+auth[ \t]+login|regctl[ \t]+registry[ \t]+login`,
-    '-p',
-    'either',
+  ...USER_FLAGS.map(([name, keywords, commands, flag, separator]) =>
+    rule(
+      name,
+      keywords.split(' '),
+      `(${onCommand(commands, flag)})(=|[ \\t]*)` +
+        `(\\\\?["']?[^\\s${separator}"'@]{0,256}${separator})([^\\s"'\\\\]{1,4096})`,
+      userValue,
+    ),
   ),
-  commandFlag(
-    'mongo-password',
-    ['mongo'],
-    'mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|mongostat|mongotop|mongofiles',
-    '-p',
-    'either',
-  ),
-  commandFlag('redis-cli-password', ['-cli'], 'redis-cli|keydb-cli|valkey-cli', '-a', 'spaced'),
-  commandFlag('zip-password', ['zip'], 'zip|unzip|zipcloak', '-P', 'spaced'),
-  commandFlag('7z-password', ['7z'], '7z|7za|7zz|7zr', '-p', 'attached'),
-  commandFlag('ssh-keygen-passphrase', ['ssh-keygen'], 'ssh-keygen', '-[NP]', 'either'),
-  commandFlag('gh-secret-body', ['secret'], String.raw`gh[ \t]+secret[ \t]+set`, '-b|--body', 'spaced'),
   rule(
     'kubectl-secret-literal',
     ['--from-literal'],
@@ -199,9 +187,6 @@ export const COMMAND_RULES: readonly RedactionRule[] = [
       `|[ \\t]+)\\\\?["']?[^\\s="']{1,256}=)()([^\\s"'\\\\]{1,4096})`,
     flagValue,
   ),
-  userFlag('curl-user-password', ['curl', 'wget'], 'curl|wget|curlie', '-u|--user|--proxy-user|-U|--http-user', ':'),
-  userFlag('httpie-auth', ['http', 'xh'], 'http|https|xh|xhs', '-a|--auth', ':'),
-  userFlag('smbclient-password', ['smb', 'rpcclient'], 'smbclient|rpcclient|smbcacls|smbget|smbmap', '-U|--user', '%'),
   rule(
     'powershell-secure-string',
     ['convertto-securestring'],

@@ -42,70 +42,11 @@ const HAS_RAW = new RegExp(`[${INVISIBLE}]`);
 const ESCAPED_REST =
   String.raw`\[[0-?]{0,64}[ -/]{0,16}[@-~]|[\]PX^_][^\\\n]{0,4096}(?:\\u0007|\\u001b\\\\)|[ -/]{0,16}` +
   String.raw`(?:\\\\|[0-\[\]-~])`;
-/** A JSON-escaped ESC, with the rest of its sequence when one follows. */
-const ESCAPED = new RegExp(String.raw`\\u001b(?:${ESCAPED_REST})?`, 'gi');
 const ESCAPED_TAIL = new RegExp(ESCAPED_REST, 'iy');
-const ESC_WORD = '\\u001b';
 
 /** The text without terminal escape sequences and invisible characters that could split a secret. */
 export function withoutTerminalCodes(text: string): string {
-  const raw = HAS_RAW.test(text) ? text.replace(RAW, '') : text;
-  return raw.includes('\\') ? withoutEscapedEsc(raw) : raw;
-}
-
-/**
- * Every JSON-escaped ESC (and the sequence it opens) removed, including one that a removal forms by
- * joining what was on either side of it (`\u00` + `\u001b[m` + `1b`): the kept text never holds
- * one, checked at each join, where only its last five characters can begin one.
- */
-function withoutEscapedEsc(text: string): string {
-  if (!/\\u001b/i.test(text)) return text;
-  const kept: string[] = [];
-  let tail = ''; // the last characters kept, at most five
-  let i = 0;
-  for (;;) {
-    ESCAPED.lastIndex = i;
-    const m = ESCAPED.exec(text);
-    if (!m) break;
-    const piece = text.slice(i, m.index);
-    if (piece !== '') {
-      kept.push(piece);
-      tail = piece.length >= 5 ? piece.slice(-5) : (tail + piece).slice(-5);
-    }
-    i = m.index + m[0].length;
-    // A removal joined the kept text to the text ahead: an ESC across the join goes too.
-    for (let k = joined(tail, text, i); k > 0; k = joined(tail, text, i)) {
-      dropLast(kept, k);
-      tail = lastChars(kept, 5);
-      i += ESC_WORD.length - k;
-      ESCAPED_TAIL.lastIndex = i;
-      if (ESCAPED_TAIL.test(text)) i = ESCAPED_TAIL.lastIndex;
-    }
-  }
-  kept.push(text.slice(i));
-  return kept.join('');
-}
-
-/** How many of the kept text's last characters begin an escaped ESC that the text at `i` completes; 0 if none. */
-function joined(tail: string, text: string, i: number): number {
-  for (let k = Math.min(tail.length, ESC_WORD.length - 1); k >= 1; k--) {
-    if (`${tail.slice(-k)}${text.slice(i, i + ESC_WORD.length - k)}`.toLowerCase() === ESC_WORD) return k;
-  }
-  return 0;
-}
-
-function dropLast(parts: string[], n: number): void {
-  while (n > 0 && parts.length > 0) {
-    const last = parts.pop()!;
-    if (last.length > n) parts.push(last.slice(0, last.length - n));
-    n -= Math.min(n, last.length);
-  }
-}
-
-function lastChars(parts: readonly string[], n: number): string {
-  let out = '';
-  for (let j = parts.length - 1; j >= 0 && out.length < n; j--) out = parts[j]! + out;
-  return out.slice(-n);
+  return stripped(text, false).clean;
 }
 
 /** Text without terminal codes, and where each of its characters was in the text (one more place: the end). */
@@ -117,30 +58,59 @@ export interface Cleaned {
 /**
  * The same removals with each kept character's place in `text`, and full-width forms as ASCII,
  * for text that keeps its codes (a commit, a note): its secrets are found in the clean copy and
- * redacted where they are in the original. A removal that joins its neighbours into a new
- * sequence is caught by the next of a few passes.
+ * redacted where they are in the original.
  */
 export function cleanedWithPlaces(text: string): Cleaned {
+  const { clean, places } = stripped(text, true);
+  return folded(clean, places ?? Array.from({ length: clean.length + 1 }, (_, i) => i));
+}
+
+/**
+ * Raw sequences and characters in one pass (what it removes can join into nothing raw), then
+ * every JSON-escaped ESC with the sequence it opens, read onto a stack: an ESC that a removal
+ * forms by joining what was on either side of it (`\u00` + `\u001b[m` + `1b`) is found as it
+ * forms, so the kept text never holds one and the pass stays linear however the codes nest.
+ */
+function stripped(text: string, track: boolean): { clean: string; places: number[] | undefined } {
   let clean = text;
   let places: number[] | undefined;
-  for (let pass = 0; pass < 4 && (HAS_RAW.test(clean) || /\\u001b/i.test(clean)); pass++) {
-    for (const re of [RAW, ESCAPED]) {
-      places ??= Array.from({ length: text.length + 1 }, (_, i) => i);
-      const kept: number[] = [];
-      let out = '';
-      let from = 0;
-      for (const m of clean.matchAll(re)) {
-        out += clean.slice(from, m.index);
-        for (let i = from; i < m.index; i++) kept.push(places[i]!);
-        from = m.index + m[0].length;
-      }
-      out += clean.slice(from);
-      for (let i = from; i <= clean.length; i++) kept.push(places[i]!);
-      clean = out;
-      places = kept;
+  if (HAS_RAW.test(text)) {
+    const kept: number[] = [];
+    let from = 0;
+    clean = '';
+    for (const m of text.matchAll(RAW)) {
+      clean += text.slice(from, m.index);
+      if (track) for (let i = from; i < m.index; i++) kept.push(i);
+      from = m.index + m[0].length;
+    }
+    clean += text.slice(from);
+    if (track) for (let i = from; i <= text.length; i++) kept.push(i);
+    if (track) places = kept;
+  }
+  if (!/\\u001b/i.test(clean)) return { clean, places };
+  const chars: string[] = [];
+  const at: number[] = [];
+  for (let i = 0; i < clean.length; ) {
+    chars.push(clean[i]!);
+    if (track) at.push(places ? places[i]! : i);
+    i++;
+    const n = chars.length;
+    if (
+      n >= 6 &&
+      chars[n - 6] === '\\' &&
+      chars
+        .slice(n - 5)
+        .join('')
+        .toLowerCase() === 'u001b'
+    ) {
+      chars.length = n - 6;
+      at.length = Math.min(at.length, n - 6);
+      ESCAPED_TAIL.lastIndex = i;
+      if (ESCAPED_TAIL.test(clean)) i = ESCAPED_TAIL.lastIndex;
     }
   }
-  return folded(clean, places ?? Array.from({ length: clean.length + 1 }, (_, i) => i));
+  if (track) at.push(places ? places[clean.length]! : clean.length);
+  return { clean: chars.join(''), places: track ? at : undefined };
 }
 
 /**
