@@ -51,7 +51,8 @@ export function describeInput(
   }
 }
 
-function lineCount(text: string): number {
+/** Lines of a text, a last line without its line break counted. */
+export function lineCount(text: string): number {
   if (!text) return 0;
   let n = 1;
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) n++;

@@ -1,7 +1,7 @@
 import { diffLib } from '../runtime/lazy-deps.js';
 import type { FileChange } from '../events/types.js';
 import type { CanonicalInput, CanonicalTool, FileState } from './envelope.js';
-import { projectPath } from './describe-call.js';
+import { lineCount, projectPath } from './describe-call.js';
 
 /**
  * Line counts of an edit, so COMMIT can fill "Files touched" from the log. Exact when the host
@@ -60,11 +60,4 @@ export function countLines(before: string, after: string): { added: number; remo
     else if (c.removed) removed += c.count;
   }
   return { added, removed };
-}
-
-function lineCount(text: string): number {
-  if (!text) return 0;
-  let n = 1;
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) n++;
-  return text.endsWith('\n') ? n - 1 : n;
 }

@@ -173,45 +173,22 @@ function entityAt(text: string, i: number): { ch: string; length: number } | nul
  * The text folded to what it looks like, and for each UTF-16 unit of the fold, where in the
  * text the character it came from starts (`from`) and ends (`to`).
  */
-function fold(text: string): { folded: string; from: Int32Array | null; to: Int32Array | null } {
+function fold(text: string): { folded: string; from: number[] | null; to: number[] | null } {
   if (!/[^\u0000-\u007f]|&/.test(text))
     return { folded: text.toLowerCase().replaceAll('\\', '/'), from: null, to: null };
   let folded = '';
-  let from = new Int32Array(text.length + 16);
-  let to = new Int32Array(text.length + 16);
-  let n = 0;
+  const from: number[] = [];
+  const to: number[] = [];
   for (let i = 0; i < text.length; ) {
     const c = text.charCodeAt(i);
     const entity = c === 0x26 ? entityAt(text, i) : null;
-    const cp = entity
-      ? entity.ch === ''
-        ? 0x200b
-        : entity.ch.codePointAt(0)!
-      : c < 0xd800 || c > 0xdbff
-        ? c
-        : text.codePointAt(i)!;
-    const f =
-      c < 0x80 && !entity
-        ? c === 0x5c
-          ? '/'
-          : c >= 0x41 && c <= 0x5a
-            ? String.fromCharCode(c + 32)
-            : text[i]!
-        : cp === 0x5c
-          ? '/'
-          : foldOf(cp);
+    const cp = entity ? (entity.ch === '' ? 0x200b : entity.ch.codePointAt(0)!) : text.codePointAt(i)!;
+    const ascii = c < 0x80 && !entity;
+    const f = cp === 0x5c ? '/' : ascii ? text[i]!.toLowerCase() : foldOf(cp);
     const next = i + (entity ? entity.length : cp > 0xffff ? 2 : 1);
-    if (n + f.length > from.length) {
-      const more = new Int32Array(from.length * 2 + f.length);
-      more.set(from);
-      from = more;
-      const moreTo = new Int32Array(more.length);
-      moreTo.set(to);
-      to = moreTo;
-    }
     for (let k = 0; k < f.length; k++) {
-      from[n] = i;
-      to[n++] = next;
+      from.push(i);
+      to.push(next);
     }
     folded += f;
     i = next;

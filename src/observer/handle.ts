@@ -95,37 +95,29 @@ function repeatGuard(memory: HookMemory, env: HookEnvelope): HookDecision {
   return hit ? { kind: 'context', text: asProjectData(safeText(repeatText(hit))) } : NONE;
 }
 
+/** The session machine's signals for each lifecycle event of a host. */
+const SIGNALS: Record<'session-start' | 'compaction' | 'compacted' | 'stop', (reason?: string) => SessionSignal[]> = {
+  // Claude Code starts a session again after a compaction (source "compact"): that finishes it.
+  'session-start': (reason) =>
+    reason === 'compact'
+      ? [{ type: 'COMPACT' }, { type: 'COMPACTED' }]
+      : [{ type: 'START', reason: reason ?? 'startup' }, { type: 'OPENED' }],
+  compaction: () => [{ type: 'COMPACT' }],
+  compacted: () => [{ type: 'COMPACT' }, { type: 'COMPACTED' }],
+  stop: (reason) => [{ type: 'SHUTDOWN', reason: reason ?? 'quit' }],
+};
+
 async function decide(memory: HookMemory, env: HookEnvelope, opts: HookOptions): Promise<HookDecision> {
   const session = env.session;
   switch (env.event) {
-    case 'session-start': {
-      // Claude Code starts a session again after a compaction (source "compact"): that finishes it.
-      const signals: SessionSignal[] =
-        env.reason === 'compact'
-          ? [{ type: 'COMPACT' }, { type: 'COMPACTED' }]
-          : [{ type: 'START', reason: env.reason ?? 'startup' }, { type: 'OPENED' }];
-      await memory.execute({ type: 'session', signals, host: env.host }, { session });
-      return briefing(memory, session, opts);
-    }
-    case 'compaction': {
-      // Before a compaction: the briefing rides along; the new context gets it again when it starts.
-      await memory.execute({ type: 'session', signals: [{ type: 'COMPACT' }], host: env.host }, { session });
-      await recordCheckpoint(memory, env);
-      return briefing(memory, session, opts);
-    }
-    case 'compacted': {
-      await memory.execute(
-        { type: 'session', signals: [{ type: 'COMPACT' }, { type: 'COMPACTED' }], host: env.host },
-        { session },
-      );
-      return briefing(memory, session, opts);
-    }
+    case 'session-start':
+    case 'compaction':
+    case 'compacted':
     case 'stop': {
-      await memory.execute(
-        { type: 'session', signals: [{ type: 'SHUTDOWN', reason: env.reason ?? 'quit' }], host: env.host },
-        { session },
-      );
-      return NONE;
+      await memory.execute({ type: 'session', signals: SIGNALS[env.event](env.reason), host: env.host }, { session });
+      // Before a compaction the briefing rides along; the new context gets it again when it starts.
+      if (env.event === 'compaction') await recordCheckpoint(memory, env);
+      return env.event === 'stop' ? NONE : briefing(memory, session, opts);
     }
     case 'prompt': {
       // The user's own words: their instructions outlive the transcript (decider/constraints.ts).
@@ -257,23 +249,12 @@ function pending(memory: HookMemory, session: string): PendingWork | null {
 
 function bounded<T>(work: Promise<T>, opts: HookOptions): Promise<T> {
   const ms = opts.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
+  // AbortSignal.timeout's timer does not keep the process alive.
+  const stop = AbortSignal.any([AbortSignal.timeout(ms), ...(opts.signal ? [opts.signal] : [])]);
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`hook timed out after ${ms} ms`)), ms);
-    timer.unref?.();
-    const onAbort = () => reject(new Error('hook aborted'));
-    if (opts.signal?.aborted) onAbort();
-    opts.signal?.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (v) => {
-        clearTimeout(timer);
-        opts.signal?.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        clearTimeout(timer);
-        opts.signal?.removeEventListener('abort', onAbort);
-        reject(e instanceof Error ? e : new Error(String(e)));
-      },
-    );
+    const onAbort = () => reject(new Error(opts.signal?.aborted ? 'hook aborted' : `hook timed out after ${ms} ms`));
+    if (stop.aborted) onAbort();
+    stop.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => stop.removeEventListener('abort', onAbort));
   });
 }

@@ -94,8 +94,7 @@ export function statsText(ledger: TokenLedger): string {
   for (const [id, s] of rows.slice(0, 20))
     lines.push(`${id.slice(0, 36)} | ${s.host} | ${kinds.map((k) => cell(s, k)).join(' | ')} | ${total(s)}`);
   const all = kinds.map((k) => rows.reduce((n, [, s]) => n + (s.kinds[k]?.tokens ?? 0), 0));
-  lines.push(
-    `all ${rows.length} session${rows.length === 1 ? '' : 's'} | | ${all.join(' | ')} | ${all.reduce((a, b) => a + b, 0)}`,
-  );
+  const sum = all.reduce((a, b) => a + b, 0);
+  lines.push(`all ${rows.length} session${rows.length === 1 ? '' : 's'} | | ${all.join(' | ')} | ${sum}`);
   return lines.join('\n');
 }
