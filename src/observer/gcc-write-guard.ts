@@ -20,7 +20,7 @@ export { GCC_WRITE_REASON };
  * removal (a patch's Delete File, the old path of a Move to) and the shell are refused there as
  * everywhere under `.GCC/`.
  */
-export interface GuardInput {
+interface GuardInput {
   tool: CanonicalTool;
   input: CanonicalInput;
   /** Directory the call runs in. */

@@ -29,9 +29,9 @@ export interface HookOptions {
   onError?: (err: unknown) => void;
 }
 
-export const DEFAULT_HOOK_TIMEOUT_MS = 5_000;
+const DEFAULT_HOOK_TIMEOUT_MS = 5_000;
 /** Characters kept of a user's prompt: their instructions are in its sentences, not in pasted logs. */
-export const PROMPT_LIMIT = 2_000;
+const PROMPT_LIMIT = 2_000;
 
 const NONE: HookDecision = { kind: 'none' };
 

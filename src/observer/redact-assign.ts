@@ -19,10 +19,10 @@
  * - Weak words (auth, credentials, an env `*_KEY`) need a value that looks random.
  */
 
-import { matchPlace } from './redact-context.js';
 import {
   isLiteral,
   isProseAfterQuote,
+  matchPlace,
   isStandIn,
   QUOTED_VALUE,
   REDACTED,

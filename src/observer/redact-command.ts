@@ -11,10 +11,10 @@
  *   `\`-continued lines count) for the command that gives the flag its meaning.
  */
 
-import { matchPlace } from './redact-context.js';
 import {
   isLiteral,
   isProseAfterQuote,
+  matchPlace,
   QUOTED_VALUE,
   REDACTED,
   type RedactionRule,

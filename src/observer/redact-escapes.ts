@@ -50,7 +50,7 @@ export function withoutTerminalCodes(text: string): string {
 }
 
 /** Text without terminal codes, and where each of its characters was in the text (one more place: the end). */
-export interface Cleaned {
+interface Cleaned {
   readonly clean: string;
   readonly places: readonly number[];
 }

@@ -1,9 +1,4 @@
-/**
- * The shape every redaction rule shares, and the value checks several rules need. The rules
- * themselves live in redact-tokens.ts (provider tokens, found by their literal prefixes),
- * redact-context.ts (secrets found by what surrounds them: a URL, a header, a command line) and
- * redact-assign.ts (keyworded assignments); redact.ts runs them.
- */
+/** The shape every redaction rule shares, and the value checks several rules need. */
 
 export const REDACTED = '[REDACTED]';
 
@@ -11,10 +6,10 @@ export const REDACTED = '[REDACTED]';
  * A replacer gets what String.replace passes: the match, the groups (undefined when a group did
  * not take part), the offset and the whole text. Each declares the leading ones it reads.
  */
-export type Replacer = (match: string, ...rest: never[]) => string;
+type Replacer = (match: string, ...rest: never[]) => string;
 
 /** What a rule does with its match: a fixed replacement (`$1` keeps a group) or a function. */
-export type Replacement = string | Replacer;
+type Replacement = string | Replacer;
 
 export interface RedactionRule {
   /** Stable id, used in docs and tests. */
@@ -67,7 +62,7 @@ export function rule(
  * `${{ secrets.X }}`, `{{ .Values.x }}`, `%TOKEN%`, `<your-token>`, `process.env.X`,
  * `os.environ[...]`, openssl's `env:VAR` / `file:path`. Logging one leaks nothing.
  */
-export function isReference(value: string): boolean {
+function isReference(value: string): boolean {
   return (
     // `${…` and `$(…` may be cut short by the quote or space that ends the value.
     /^\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[^}\n]{1,200}\}?|\{\{[^}\n]{1,200}\}\}|\([^)\n]{1,200}\)?)$/.test(value) ||
@@ -157,4 +152,15 @@ export function isProseAfterQuote(raw: string): boolean {
 export function unquote(value: string): string {
   const m = /^(\\?["'`])([\s\S]*?)(\1)?$/.exec(value);
   return m ? (m[2] ?? '') : value;
+}
+
+/** Offset and whole text, which String.replace passes last to a replacer. */
+export function matchPlace(rest: readonly (string | number | undefined)[]): { offset: number; whole: string } {
+  return { offset: rest[rest.length - 2] as number, whole: rest[rest.length - 1] as string };
+}
+
+/** Bytes of printable ASCII text (tabs and line breaks allowed). */
+export function isPrintableAscii(bytes: Uint8Array): boolean {
+  for (const b of bytes) if ((b < 0x20 || b > 0x7e) && b !== 0x09 && b !== 0x0a && b !== 0x0d) return false;
+  return true;
 }

@@ -1,33 +1,21 @@
 /**
- * Secret redaction for everything written under `.GCC/`, which is committed and shared.
- *
- * The rules:
- * - redact-provider.ts: secretlint's recommended preset, the maintained rule set, for provider
- *   tokens of known shape.
- * - redact-tokens.ts: provider prefixes the preset misses or takes at one exact length only.
- * - redact-context.ts: private-key blocks; URL userinfo, signed URLs, webhooks, connection
- *   strings; HTTP Authorization / Bearer / Basic / Cookie; credential files.
- * - redact-command.ts: passwords on command lines (`--password x`, `mysql -pX`, `sshpass -p` …).
- * - redact-assign.ts: keyworded values (`PASSWORD=…`, `"api_key": "…"`, `clientSecret: …`).
- * - redact-base64.ts and URL-encoded runs here: wrapped text whose decoding holds any of the above.
- *
- * Text is matched on a copy without terminal escape sequences and invisible characters
- * (redact-escapes.ts), since colour codes or a zero-width space inside a token would hide it. A
- * tool call's text is logged without them; a person's text keeps them, redacted in place.
- *
- * Every pattern is bounded and anchored on a literal or a word start, so the pass stays linear
- * in the input. Where a value's status is unclear, the risk decides: a real credential shape is
- * redacted even if it might be a fixture, a bare word in code is not.
+ * Secret redaction for everything written under `.GCC/`, which is committed and shared: one rule
+ * engine running secretlint's recommended preset (redact-provider.ts) and our rules as tables
+ * (redact-rules.ts: provider tokens, context; redact-command.ts: command lines; redact-assign.ts:
+ * keyworded values), then the same rules on what base64 and URL encoding wrap. Text is matched on
+ * a copy without terminal codes and invisible characters (redact-escapes.ts), which could split a
+ * secret. Every pattern is bounded and anchored on a literal or a word start, so the pass stays
+ * linear; where a value's status is unclear, a credential shape is redacted, a bare word in code
+ * is not.
  */
 
 import { ASSIGN_RULES } from './redact-assign.js';
-import { type DecodeBudget, MAX_DECODES, redactBase64 } from './redact-base64.js';
 import { COMMAND_RULES } from './redact-command.js';
-import { BLOCK_RULES, CONTEXT_RULES, FILE_RULES } from './redact-context.js';
+import { BLOCK_RULES, CONTEXT_RULES, FILE_RULES, TOKEN_RULES } from './redact-rules.js';
 import { cleanedWithPlaces, withoutTerminalCodes } from './redact-escapes.js';
 import { PROVIDER_PATTERNS } from './redact-provider.js';
-import { REDACTED, type RedactionRule } from './redact-rule.js';
-import { TOKEN_RULES } from './redact-tokens.js';
+import { Buffer } from 'node:buffer';
+import { isPrintableAscii, leadStartingWord, REDACTED, type RedactionRule } from './redact-rule.js';
 
 export { REDACTED };
 
@@ -145,6 +133,103 @@ function applyRules(text: string, gated: boolean): string {
     else out = replaceEach(out, r.pattern, (m) => (replace as (...args: unknown[]) => string)(...m, m.index, m.input));
   }
   return out;
+}
+
+/**
+ * Secrets wrapped in base64 (`echo Z2hwX… | base64 -d`, a Kubernetes Secret's `data:`, a
+ * `.dockerconfigjson`): a run of 16 to 8,192 characters whose first 9 bytes decode to printable
+ * text is decoded, lines wrapped at 60, 64, 72 or 76 columns joined first, at most MAX_DECODES
+ * times per input, and redacted whole when the rules find a secret in it.
+ */
+const MIN_BASE64_RUN = 16;
+const MAX_BASE64_RUN = 8192;
+const MAX_DECODES = 200;
+const WRAP_WIDTHS = new Set([60, 64, 72, 76]);
+
+/**
+ * The short last line of a wrapped block, read from where the block's full lines end: whole
+ * 4-character quanta with their padding, as an encoder writes it (`QQ==`), so a stray word on
+ * the next line is not glued on.
+ */
+const TAIL = new RegExp(
+  String.raw`(?:\r?\n|(?:\\r)?\\n)[ \t]{0,16}((?:[A-Za-z0-9+/_-]{4}){0,18}(?:[A-Za-z0-9+/_-]{4}` +
+    String.raw`|[A-Za-z0-9+/_-]{3}=|[A-Za-z0-9+/_-]{2}==))(?![A-Za-z0-9+/=_-])`,
+  'y',
+);
+
+const RUN = new RegExp(
+  `${leadStartingWord('[A-Za-z0-9+/_-]', 'A-Za-z0-9+/_-')}[A-Za-z0-9+/_-]` +
+    `{${MIN_BASE64_RUN - 1},${MAX_BASE64_RUN - 1}}={0,2}(?![A-Za-z0-9+/=_-])`,
+  'g',
+);
+
+/** Whole decodes left for one input, shared across nesting levels. */
+interface DecodeBudget {
+  left: number;
+}
+
+/** Decoded text: no control characters (UTF-8 beyond ASCII is allowed). */
+function isText(bytes: Uint8Array): boolean {
+  for (const b of bytes) if ((b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) || b === 0x7f) return false;
+  return true;
+}
+
+function holdsSecret(b64: string, hasSecret: (decoded: string) => boolean, budget: DecodeBudget): boolean {
+  if (!isPrintableAscii(Buffer.from(b64.slice(0, 12), 'base64'))) return false;
+  if (budget.left <= 0) return false;
+  budget.left--;
+  const bytes = Buffer.from(b64, 'base64');
+  return isText(bytes) && hasSecret(bytes.toString('utf8'));
+}
+
+interface Group {
+  start: number;
+  end: number;
+  b64: string;
+  lastLength: number;
+}
+
+/** Redact every base64 run (or wrapped block) whose decoded text `hasSecret` flags. */
+function redactBase64(text: string, hasSecret: (decoded: string) => boolean, budget: DecodeBudget): string {
+  if (text.length < MIN_BASE64_RUN) return text;
+  let out = '';
+  let last = 0;
+  let group: Group | undefined;
+  const flush = (g: Group) => {
+    // A wrapped block's last line may be too short to be a run of its own (`QQ==`).
+    if (WRAP_WIDTHS.has(g.lastLength)) {
+      TAIL.lastIndex = g.end;
+      const tail = TAIL.exec(text);
+      if (tail) {
+        g.b64 += tail[1];
+        g.end = TAIL.lastIndex;
+      }
+    }
+    if (!holdsSecret(g.b64, hasSecret, budget)) return;
+    out += text.slice(last, g.start) + REDACTED;
+    last = g.end;
+  };
+  for (const m of text.matchAll(RUN)) {
+    const run = m[0];
+    const start = m.index;
+    // A wrapped block: the previous line was full width and only a line break (and the same
+    // block's indentation) separates it from this one.
+    const continues =
+      group !== undefined &&
+      WRAP_WIDTHS.has(group.lastLength) &&
+      run.length % 4 === 0 &&
+      run.length <= group.lastLength;
+    if (group && continues && /^(?:\r?\n|(?:\\r)?\\n)[ \t]{0,16}$/.test(text.slice(group.end, start))) {
+      group.b64 += run;
+      group.end = start + run.length;
+      group.lastLength = run.length;
+      continue;
+    }
+    if (group) flush(group);
+    group = { start, end: start + run.length, b64: run, lastLength: run.length };
+  }
+  if (group) flush(group);
+  return out + text.slice(last);
 }
 
 /** A run of URL-encoded text: at least one `%XX` among URL characters. */

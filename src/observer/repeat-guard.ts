@@ -21,7 +21,7 @@ export interface Approach {
 }
 
 /** The call as the hook sees it: its tool and its input's text. */
-export interface CallShape {
+interface CallShape {
   tool?: string | undefined;
   input?: unknown;
 }
@@ -162,7 +162,7 @@ interface Prepared {
 }
 
 /** A call repeats an approach when it shares one of the approach's subject tokens (weight 2). */
-export const THRESHOLD = 2;
+const THRESHOLD = 2;
 const PROSE = 0.7;
 
 function prepare(a: Approach): Prepared {

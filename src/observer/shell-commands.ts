@@ -35,7 +35,7 @@ const INPUT = new Set(['<', '<<', '<<-', '<<<', '<&']);
 const HEREDOC = /(?<!<)<<(-?)[ \t]*(?:'([^'\n]*)'|"([^"\n]*)"|\\?([^\s;&|<>()'"]+))/g;
 
 /** Where a `cd` to `dir` goes from `cwd`; undefined when that is not plain. */
-export type MoveDir = (cwd: string | undefined, dir: Word) => string | undefined;
+type MoveDir = (cwd: string | undefined, dir: Word) => string | undefined;
 
 type Token = string | { op: string } | { comment: string } | { pattern: string };
 

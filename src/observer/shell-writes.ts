@@ -6,7 +6,7 @@
  */
 import type { SimpleCommand, Word } from './shell-commands.js';
 
-export interface ShellWrite {
+interface ShellWrite {
   /** The path as written in the command. */
   path: string;
   /** The directory it is relative to; undefined when a `cd` went somewhere not plain. */
@@ -18,7 +18,7 @@ export interface ShellWrite {
 }
 
 /** What one simple command plainly writes; `patch`: it is Codex's apply_patch, its patch in the text. */
-export interface CommandWrites {
+interface CommandWrites {
   writes: ShellWrite[];
   patch?: { cwd: string | undefined };
   /** A nested `sh -c '…'`, read as a command line of its own. */

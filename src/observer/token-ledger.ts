@@ -11,7 +11,7 @@ import { estimateTokens } from '../context/budget.js';
 
 export type InjectionKind = 'briefing' | 'guidance' | 'tool-answer';
 
-export interface SessionTokens {
+interface SessionTokens {
   host: string;
   first: string;
   last: string;
@@ -26,7 +26,7 @@ export interface TokenLedger {
 /** Sessions kept: the oldest are let go. */
 const SESSIONS_KEPT = 200;
 
-export const ledgerFile = (gccDir: string): string => join(gccDir, '.local', 'tokens.json');
+const ledgerFile = (gccDir: string): string => join(gccDir, '.local', 'tokens.json');
 
 export function readTokenLedger(gccDir: string): TokenLedger {
   try {
