@@ -22,8 +22,8 @@
 import {
   isLiteral,
   isProseAfterQuote,
-  matchPlace,
   isStandIn,
+  matchPlace,
   QUOTED_VALUE,
   REDACTED,
   type RedactionRule,

@@ -9,13 +9,13 @@
  * is not.
  */
 
+import { Buffer } from 'node:buffer';
 import { ASSIGN_RULES } from './redact-assign.js';
 import { COMMAND_RULES } from './redact-command.js';
-import { BLOCK_RULES, CONTEXT_RULES, FILE_RULES, TOKEN_RULES } from './redact-rules.js';
 import { cleanedWithPlaces, withoutTerminalCodes } from './redact-escapes.js';
 import { PROVIDER_PATTERNS } from './redact-provider.js';
-import { Buffer } from 'node:buffer';
 import { isPrintableAscii, leadStartingWord, REDACTED, type RedactionRule } from './redact-rule.js';
+import { BLOCK_RULES, CONTEXT_RULES, FILE_RULES, TOKEN_RULES } from './redact-rules.js';
 
 export { REDACTED };
 
