@@ -91,20 +91,16 @@ const SECURE_STRING_ARG = new RegExp(
 );
 
 /**
- * ConvertTo-SecureString's arguments with the password redacted: the value of `-String`, else
- * the first positional argument; the switches (`-AsPlainText`, `-Force`) may come anywhere.
+ * ConvertTo-SecureString's arguments with the password redacted: the first word that is not a
+ * switch (the value of `-String`, or the positional one); `-AsPlainText` and `-Force` may come anywhere.
  */
 function secureStringArgs(args: string): string {
-  let named = false;
   for (const m of args.matchAll(SECURE_STRING_ARG)) {
     const word = m[1]!;
-    if (/^-String:?$/i.test(word)) named = true;
-    else if (word.startsWith('-')) named = false;
-    else {
-      if (!isLiteral(unquote(word)) || word.includes(REDACTED)) return args;
-      const at = m.index + m[0].length - word.length;
-      return args.slice(0, at) + requote(word) + args.slice(at + word.length);
-    }
+    if (word.startsWith('-')) continue;
+    if (!isLiteral(unquote(word)) || word.includes(REDACTED)) return args;
+    const at = m.index + m[0].length - word.length;
+    return args.slice(0, at) + requote(word) + args.slice(at + word.length);
   }
   return args;
 }
