@@ -1,10 +1,9 @@
 import { lstatSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { GCC_WRITE_REASON } from '../events/guard.js';
 import type { CanonicalInput, CanonicalTool } from './envelope.js';
 import { GccDir, resolveFrom, resolveToolPath } from './gcc-paths.js';
-import { simpleCommands, type Word } from './shell-commands.js';
-import { commandWrites } from './shell-writes.js';
+import { patchTargets, shellWrite } from './shell-writes.js';
 
 export { GCC_WRITE_REASON };
 
@@ -111,56 +110,6 @@ function findWrite(call: GuardInput, gcc: GccDir): string | null {
   }
   return null;
 }
-
-/**
- * The files a patch writes, from its text alone: Codex's `apply_patch` format (`*** Add File:`,
- * `*** Update File:`, `*** Delete File:`, `*** Move to:`, the line trimmed as Codex does) and
- * unified or git diffs (`--- a/x`, `+++ b/x`, `diff --git a/x b/x`, renames).
- */
-function patchTargets(text: string): string[] {
-  const out: string[] = [];
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    const codex = /^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/.exec(line);
-    const git = /^diff --git (\S+) (\S+)$/.exec(line);
-    const diff = /^(?:\+\+\+|---) ([^\t]+?)(?:\t.*)?$|^(?:rename|copy) (?:from|to) (.+)$/.exec(line);
-    if (codex) out.push(codex[1]!.trim());
-    else if (git) out.push(git[1]!, git[2]!);
-    else if (diff && !line.startsWith('*** ')) out.push((diff[1] ?? diff[2])!.trim().replace(/^"(.*)"$/, '$1'));
-  }
-  return out.filter((p) => p && p !== '/dev/null');
-}
-
-/** A shell command's first plain write into `.GCC/`; a nested `sh -c` is read one level deep. */
-function shellWrite(command: string, cwd: string, gcc: GccDir, depth = 0): string | null {
-  // A plain write lands in .GCC/ only through a word naming it, or from a directory inside it.
-  if (!/\.gcc/i.test(command) && gcc.inside(cwd) === null) return null;
-  const lands = (dir: string | undefined, path: string) => {
-    if (isAbsolute(path) || path.startsWith('~')) return gcc.inside(resolveFrom('/', path));
-    return dir === undefined ? null : gcc.inside(resolveFrom(dir, path));
-  };
-  let patch: string[] | undefined;
-  for (const cmd of simpleCommands(command, cwd, moveDir)) {
-    const w = commandWrites(cmd);
-    for (const x of w.writes) if ((!x.named || namesGcc(x.path)) && lands(x.cwd, x.path) !== null) return x.what;
-    // Codex's apply_patch: the patch is in the command's text (an argument or a heredoc).
-    if (w.patch) {
-      for (const p of (patch ??= patchTargets(command))) if (lands(w.patch.cwd, p) !== null) return `apply_patch ${p}`;
-    }
-    const hit = w.nested && depth < 1 ? shellWrite(w.nested.command, w.nested.cwd ?? '', gcc, depth + 1) : null;
-    if (hit) return hit;
-  }
-  return null;
-}
-
-/** Where a plain `cd` goes; undefined when it is not plain (`cd "$X"`, `cd -`). */
-function moveDir(cwd: string | undefined, dir: Word): string | undefined {
-  if (dir === null || dir === '-') return undefined;
-  if (isAbsolute(dir) || dir === '~' || dir.startsWith('~/')) return resolveFrom('/', dir);
-  return cwd === undefined ? undefined : resolve(cwd, dir);
-}
-
-const namesGcc = (path: string) => path.split('/').some((s) => s.toLowerCase() === '.gcc');
 
 /** gctx never writes a link as main.md; a dangling one would be written through, wherever it points. */
 function isLink(path: string): boolean {

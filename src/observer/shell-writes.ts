@@ -1,29 +1,13 @@
 /**
- * The paths a simple command plainly writes: its output redirections, and the operands of a short
- * list of programs whose job is writing files (rm, mv, cp, tee, sed -i, tar -x -C, git rm…). Any
- * other program, and any word that is not plain, is taken to write nothing: the guard is a
- * courtesy that must never stop an ordinary command, not a model of what programs do.
+ * Whether a shell command plainly writes into `.GCC/`: its output redirections, and the operands
+ * of a short list of programs whose job is writing files (rm, mv, cp, tee, sed -i, tar -x -C, git
+ * rm…), read from shell-commands.ts. Any other program, and any word that is not plain, is taken
+ * to write nothing: the guard is a courtesy that must never stop an ordinary command, not a model
+ * of what programs do.
  */
-import type { SimpleCommand, Word } from './shell-commands.js';
-
-interface ShellWrite {
-  /** The path as written in the command. */
-  path: string;
-  /** The directory it is relative to; undefined when a `cd` went somewhere not plain. */
-  cwd: string | undefined;
-  /** What to quote back: `rm .GCC/x`, `> .GCC/x`. */
-  what: string;
-  /** Counts only when the path itself names `.GCC` (a git pathspec, not a branch name). */
-  named?: boolean;
-}
-
-/** What one simple command plainly writes; `patch`: it is Codex's apply_patch, its patch in the text. */
-interface CommandWrites {
-  writes: ShellWrite[];
-  patch?: { cwd: string | undefined };
-  /** A nested `sh -c '…'`, read as a command line of its own. */
-  nested?: { command: string; cwd: string | undefined };
-}
+import { isAbsolute, resolve } from 'node:path';
+import { type GccDir, resolveFrom } from './gcc-paths.js';
+import { type SimpleCommand, simpleCommands, type Word } from './shell-commands.js';
 
 /** Operands, the options given, and the values of those that take one. */
 interface Args {
@@ -136,18 +120,58 @@ const GIT_WRITERS: Record<string, string> = {
   clean: 'e exclude',
 };
 
-export function commandWrites(cmd: SimpleCommand): CommandWrites {
-  const out: CommandWrites = { writes: [] };
-  const write = (path: Word, verb: string, cwd = cmd.cwd, named?: boolean, after = '') => {
-    if (path && path !== '-')
-      out.writes.push({ path, cwd, what: `${verb} ${path}${after}`, ...(named ? { named } : {}) });
+/** Where a path of the command lands inside `.GCC/`, relative to a directory; null: outside or unknown. */
+type Lands = (dir: string | undefined, path: string) => string | null;
+
+/** A shell command's first plain write into `.GCC/`, quoted back (`rm .GCC/x`); a nested `sh -c` is read once. */
+export function shellWrite(command: string, cwd: string, gcc: GccDir, depth = 0): string | null {
+  // A plain write lands in .GCC/ only through a word naming it, or from a directory inside it.
+  if (!/\.gcc/i.test(command) && gcc.inside(cwd) === null) return null;
+  const lands: Lands = (dir, path) => {
+    if (isAbsolute(path) || path.startsWith('~')) return gcc.inside(resolveFrom('/', path));
+    return dir === undefined ? null : gcc.inside(resolveFrom(dir, path));
   };
-  for (const w of cmd.writes) write(w, '>');
+  // Codex's apply_patch reads its patch from the command's text (an argument or a heredoc): read once.
+  let patch: string[] | undefined;
+  const patched = () => (patch ??= patchTargets(command));
+  for (const cmd of simpleCommands(command, cwd, moveDir)) {
+    const hit = commandWrite(cmd, lands, patched, (code, dir) =>
+      depth < 1 ? shellWrite(code, dir ?? '', gcc, 1) : null,
+    );
+    if (hit) return hit;
+  }
+  return null;
+}
+
+/** Where a plain `cd` goes; undefined when it is not plain (`cd "$X"`, `cd -`). */
+function moveDir(cwd: string | undefined, dir: Word): string | undefined {
+  if (dir === null || dir === '-') return undefined;
+  if (isAbsolute(dir) || dir === '~' || dir.startsWith('~/')) return resolveFrom('/', dir);
+  return cwd === undefined ? undefined : resolve(cwd, dir);
+}
+
+/** One simple command's first plain write into `.GCC/`; `nested` reads a `sh -c` script. */
+function commandWrite(
+  cmd: SimpleCommand,
+  lands: Lands,
+  patched: () => string[],
+  nested: (code: string, cwd: string | undefined) => string | null,
+): string | null {
+  // A git pathspec counts only when it names `.GCC` itself (not a branch name that happens to land there).
+  const into = (paths: Word[], verb: string, cwd = cmd.cwd, pathspec = false, after = '') => {
+    for (const p of paths) {
+      if (!p || p === '-' || (pathspec && !p.split('/').some((s) => s.toLowerCase() === '.gcc'))) continue;
+      if (lands(cwd, p) !== null) return `${verb} ${p}${after}`;
+    }
+    return null;
+  };
+  const redirect = into(cmd.writes, '>');
+  if (redirect) return redirect;
   let words = cmd.words;
   for (let depth = 0; depth < 8; depth++) {
     const at = words.findIndex((w) => !LEAD.test(w ?? ''));
     const name = words[at];
-    if (at < 0 || !name) return out;
+    if (at < 0 || !name) return null;
     const program = name.slice(name.lastIndexOf('/') + 1);
     const rest = words.slice(at + 1);
     // tar's old-style bundle: `tar xzf a.tar` is `tar -xzf a.tar`.
@@ -155,37 +179,35 @@ export function commandWrites(cmd: SimpleCommand): CommandWrites {
     const wrapper = WRAPPERS[program];
     if (wrapper) {
       const a = readArgs(rest, wrapper[0], true);
-      if (program === 'command' && (a.flags.has('v') || a.flags.has('V'))) return out;
+      if (program === 'command' && (a.flags.has('v') || a.flags.has('V'))) return null;
       words = a.operands.slice(wrapper[1] ?? 0);
       continue;
     }
     const writer = WRITERS[program];
-    if (writer) for (const p of writer[1](readArgs(rest, writer[0]))) write(p, program);
-    else if (program === 'git') {
+    if (writer) return into(writer[1](readArgs(rest, writer[0])), program);
+    if (program === 'git') {
       const g = readArgs(rest, 'Cc git-dir work-tree namespace config-env', true);
       const [sub, ...args] = g.operands;
       const takes = GIT_WRITERS[sub ?? ''];
-      if (takes === undefined) return out;
+      if (takes === undefined) return null;
+      // `-C dir` moves where the pathspecs are read from.
       const dir = g.values.get('C');
-      const cwd =
-        dir === undefined
-          ? cmd.cwd
-          : dir === null
-            ? undefined
-            : dir.startsWith('/')
-              ? dir
-              : cmd.cwd && `${cmd.cwd}/${dir}`;
+      const moved = dir === undefined ? cmd.cwd : dir === null ? undefined : moveDir(cmd.cwd, dir);
       // Pathspec magic (`:!.GCC`, `:(exclude)`) leaves paths out or means more than it says.
-      for (const p of readArgs(args, takes).operands) if (!p?.startsWith(':')) write(p, `git ${sub}`, cwd, true);
-    } else if (program === 'find') for (const p of findDeletes(rest)) write(p, 'find', cmd.cwd, false, ' -delete');
-    else if (program === 'apply_patch' || program === 'applypatch') out.patch = { cwd: cmd.cwd };
-    else if (SHELLS.has(program)) {
-      const a = readArgs(rest, 'oO', true);
-      if (a.flags.has('c') && a.operands[0]) out.nested = { command: a.operands[0], cwd: cmd.cwd };
+      return into(
+        readArgs(args, takes).operands.filter((p) => !p?.startsWith(':')),
+        `git ${sub}`,
+        moved,
+        true,
+      );
     }
-    return out;
+    if (program === 'find') return into(findDeletes(rest), 'find', cmd.cwd, false, ' -delete');
+    if (program === 'apply_patch' || program === 'applypatch') return into(patched(), 'apply_patch');
+    if (!SHELLS.has(program)) return null;
+    const a = readArgs(rest, 'oO', true);
+    return a.flags.has('c') && a.operands[0] ? nested(a.operands[0], cmd.cwd) : null;
   }
-  return out;
+  return null;
 }
 
 /** find's starting points, when the expression deletes what it finds (`-delete`, `-exec rm`). */
@@ -209,4 +231,23 @@ function tarWrites(a: Args): Word[] {
   if (has('x', 'extract', 'get')) return [a.values.get('C') ?? a.values.get('directory') ?? '.'];
   if (has('c', 'r', 'u', 'create', 'append', 'update')) return [a.values.get('f') ?? a.values.get('file') ?? null];
   return [];
+}
+
+/**
+ * The files a patch writes, from its text alone: Codex's `apply_patch` format (`*** Add File:`,
+ * `*** Update File:`, `*** Delete File:`, `*** Move to:`, the line trimmed as Codex does) and
+ * unified or git diffs (`--- a/x`, `+++ b/x`, `diff --git a/x b/x`, renames).
+ */
+export function patchTargets(text: string): string[] {
+  const out: string[] = [];
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    const codex = /^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/.exec(line);
+    const git = /^diff --git (\S+) (\S+)$/.exec(line);
+    const diff = /^(?:\+\+\+|---) ([^\t]+?)(?:\t.*)?$|^(?:rename|copy) (?:from|to) (.+)$/.exec(line);
+    if (codex) out.push(codex[1]!.trim());
+    else if (git) out.push(git[1]!, git[2]!);
+    else if (diff && !line.startsWith('*** ')) out.push((diff[1] ?? diff[2])!.trim().replace(/^"(.*)"$/, '$1'));
+  }
+  return out.filter((p) => p && p !== '/dev/null');
 }
