@@ -40,8 +40,9 @@ class LentMemory implements EventMemory {
     return this.memory.gccDir;
   }
 
-  open(): Promise<Memory> {
-    this.memory.refresh();
+  /** `slim` (the event only records calls): no catch-up here, the append catches up under its lock. */
+  open(slim?: boolean): Promise<Memory> {
+    if (!slim) this.memory.refresh();
     return Promise.resolve(this.memory);
   }
 

@@ -88,7 +88,8 @@ export class Live {
 
   /** Something on disk changed: check once the burst has settled. */
   private soon(): void {
-    if (this.closed || this.settle) return;
+    // With no page listening, nobody needs the check (the daemon's own writes are announced as they end).
+    if (this.closed || this.settle || this.clients.size === 0) return;
     this.settle = setTimeout(() => {
       this.settle = null;
       void this.run();
