@@ -1,11 +1,14 @@
 /**
- * The page's only way to make elements. Text always goes in as text nodes, so data from the
- * memory (which may hold markup) can never become markup; attributes are set one by one, and
- * nothing here accepts HTML.
+ * The page's only way to make elements. Text always goes in as text nodes (`append` makes a
+ * string one), so data from the memory (which may hold markup) can never become markup;
+ * attributes are set one by one, and nothing here accepts HTML.
  */
 
 type Child = Node | string | null | undefined | false;
 type Attrs = Record<string, string | number | boolean | null | undefined>;
+
+const present = (children: Child[]) =>
+  children.filter((c): c is Node | string => c !== null && c !== undefined && c !== false);
 
 /** An element with attributes (false/null/undefined leave one out, true sets it empty) and children. */
 export function h<K extends keyof HTMLElementTagNameMap>(
@@ -15,24 +18,16 @@ export function h<K extends keyof HTMLElementTagNameMap>(
 ): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) {
-    if (value === false || value === null || value === undefined) continue;
-    el.setAttribute(name, value === true ? '' : String(value));
+    if (value !== false && value !== null && value !== undefined)
+      el.setAttribute(name, value === true ? '' : String(value));
   }
-  append(el, children);
+  el.append(...present(children));
   return el;
-}
-
-export function append(parent: Node, children: readonly Child[]): void {
-  for (const c of children) {
-    if (c === null || c === undefined || c === false) continue;
-    parent.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
-  }
 }
 
 /** Replaces an element's children. */
 export function fill(parent: Element, ...children: Child[]): void {
-  parent.replaceChildren();
-  append(parent, children);
+  parent.replaceChildren(...present(children));
 }
 
 export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
