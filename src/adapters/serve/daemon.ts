@@ -20,7 +20,8 @@ import { VERSION } from '../../runtime/version.js';
 import { HOOK_LOCK_TIMEOUT_MS } from '../hook/lazy-memory.js';
 import { STDIN_LIMIT } from '../hook/stdin.js';
 import { commitsPage, GraphCache, logPage, overview, pageQuery, searchPage } from './api.js';
-import { answerHook, daemonMemories, hookAgent, hookBody } from './hooks-route.js';
+import { answerHook } from './hooks-route.js';
+import { HOOK_AGENTS, type HookAgent } from '../hook/run-hook.js';
 import { Live } from './live.js';
 import { McpSessions } from './mcp-route.js';
 import type { MemoryEvent } from './page/contract.js';
@@ -107,29 +108,17 @@ export async function startDaemon(opts: ServeOptions): Promise<Daemon> {
     tail = run.catch(() => undefined).then(afterOp);
     return run;
   };
-  const live = new Live(
-    {
-      watch: memory.logFolders,
-      check: () =>
-        exclusive(() => {
-          memory.refresh();
-          return where();
-        }),
-    },
-    where(),
-  );
-  const hooks = daemonMemories(memory);
-  const bodies = new BodyBudget(BODY_BUDGET);
-  const mcp = new McpSessions({ memory, serial: exclusive, afterCall: () => undefined, budget: opts.budget });
-  const graphs = new GraphCache();
-  const page = new PageFiles(opts.pageDir ?? pageDir());
-  if (!page.built) log(`warning: no built page in ${page.dir} (run \`npm run build\`); hooks and MCP work without it`);
-
   const read = <T>(fn: (m: Memory) => T): Promise<T> =>
     exclusive(() => {
       memory.refresh();
       return fn(memory);
     });
+  const live = new Live(() => read(where), where());
+  const bodies = new BodyBudget(BODY_BUDGET);
+  const mcp = new McpSessions({ memory, serial: exclusive, budget: opts.budget });
+  const graphs = new GraphCache();
+  const page = new PageFiles(opts.pageDir ?? pageDir());
+  if (!page.built) log(`warning: no built page in ${page.dir} (run \`npm run build\`); hooks and MCP work without it`);
 
   async function handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const path = url.pathname;
@@ -139,22 +128,19 @@ export async function startDaemon(opts: ServeOptions): Promise<Daemon> {
     }
     if (path.startsWith('/hooks/')) {
       allow(req, ['POST']);
-      const agent = hookAgent(path.slice('/hooks/'.length));
-      if (!agent)
+      const agent = path.slice('/hooks/'.length) as HookAgent;
+      if (!HOOK_AGENTS.includes(agent))
         throw new HttpError(404, `no hook route ${path}: use /hooks/claude-code, /hooks/codex or /hooks/generic`);
       const body = (await readBody(req, res, STDIN_LIMIT, bodies)).toString('utf8');
-      let text = '';
+      let out = { body: '', log: [] as string[] };
       try {
-        const out = await exclusive(() => answerHook(agent, body, hooks, root));
-        for (const line of out.stderr) log(line);
-        text = hookBody(out);
+        out = await exclusive(() => answerHook(agent, body, memory));
       } catch (err) {
         // As `gctx hook` exits 0 on an internal error: no decision, never a failure the host sees.
-        log(`gctx hook: internal error, no decision: ${err instanceof Error ? err.message : String(err)}`);
+        out.log = [`gctx hook: internal error, no decision: ${err instanceof Error ? err.message : String(err)}`];
       }
-      return text
-        ? sendText(res, 200, text, { 'Content-Type': 'application/json; charset=utf-8' })
-        : sendText(res, 200, '');
+      for (const line of out.log) log(line);
+      return sendText(res, 200, out.body, out.body ? { 'Content-Type': 'application/json; charset=utf-8' } : {});
     }
     if (path === '/mcp') {
       allow(req, ['POST', 'DELETE']);

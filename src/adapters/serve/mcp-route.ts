@@ -50,7 +50,6 @@ interface McpRouteOptions {
   memory: Memory;
   /** The daemon's queue: one memory operation at a time. */
   serial: <T>(fn: () => Promise<T>) => Promise<T>;
-  afterCall: () => void;
   budget?: number | undefined;
   /** Sessions kept at once; past it the least recently used idle one is closed. */
   maxSessions?: number;
@@ -188,7 +187,6 @@ export class McpSessions {
         return { memory: this.opts.memory, initialized: false };
       },
       serial: this.opts.serial,
-      afterCall: this.opts.afterCall,
     });
     transport.onclose = () => void this.close(sid);
     this.sessions.set(sid, s);
