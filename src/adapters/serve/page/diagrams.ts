@@ -5,7 +5,6 @@
  * `securityLevel: 'strict'` and SVG labels (no HTML in labels).
  */
 import type { Mermaid } from 'mermaid';
-import { fill, h } from './dom.js';
 
 let loading: Promise<Mermaid> | null = null;
 let theme = '';
@@ -146,15 +145,16 @@ async function draw(box: HTMLElement, source: string, label: string): Promise<vo
     legibleSize(el);
     el.setAttribute('role', 'img');
     el.setAttribute('aria-label', label);
-    fill(box, el);
+    box.replaceChildren(el);
   } catch (e) {
     if (drawn.get(box) !== key) return;
-    const why = e instanceof Error ? e.message : String(e);
-    fill(
-      box,
-      h('p', { class: 'note error' }, `${label} could not be drawn: ${why}`),
-      h('pre', { class: 'source' }, source),
-    );
+    const why = document.createElement('p');
+    why.className = 'note error';
+    why.textContent = `${label} could not be drawn: ${e instanceof Error ? e.message : String(e)}`;
+    const text = document.createElement('pre');
+    text.className = 'source';
+    text.textContent = source;
+    box.replaceChildren(why, text);
   }
   box.scrollLeft = scrollLeft;
   box.scrollTop = scrollTop;

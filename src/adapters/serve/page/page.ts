@@ -9,11 +9,11 @@
  */
 import type { CommitItem, GraphSource, LogItem, Overview, Page, SearchResult } from './contract.js';
 import { drawWhenSeen, onColourSchemeChange, withCurrent } from './diagrams.js';
-import { byId } from './dom.js';
 import { installKeys } from './keys.js';
 import { followEvents, type LiveState } from './live.js';
 import { PagedList } from './paged-list.js';
 import {
+  byId,
   fillBranchFilter,
   renderBranches,
   renderCommit,

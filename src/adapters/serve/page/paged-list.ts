@@ -5,7 +5,7 @@
  * already loaded stay, and so does the reader's place in the list.
  */
 import type { Page } from './contract.js';
-import { byId, h, note } from './dom.js';
+import { byId, note } from './views.js';
 
 /** How long an entry that arrived live keeps its "new" mark. */
 const FRESH_MS = 120_000;
@@ -109,7 +109,8 @@ export class PagedList<T extends { id: string }> {
   }
 
   private mark(li: HTMLLIElement): HTMLLIElement {
-    const badge = h('span', { class: 'badge new', title: 'arrived while the page was open' }, 'new');
+    const badge = Object.assign(document.createElement('span'), { className: 'badge new', textContent: 'new' });
+    badge.title = 'arrived while the page was open';
     li.classList.add('fresh');
     li.prepend(badge);
     setTimeout(() => {
