@@ -6,7 +6,10 @@
  * and the daemon's checks), and an append + fsync of a small file beside the memory (a logged call
  * fsyncs twice: the journal copy, then the log). Target: a median of at most 2 ms.
  *
- *   node bench/http-hook.js [--quick] [--runs N]   (after `npm run build`)
+ * `--before <gctx.js>` serves a second project with another build (say, the main branch's) in the
+ * same rounds, for a before/after on the same machine load.
+ *
+ *   node bench/http-hook.js [--quick] [--runs N] [--before <gctx.js>]   (after `npm run build`)
  *   node bench/run.js http-hook                    (through the harness)
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -38,8 +41,8 @@ function project() {
   return dir;
 }
 
-async function serve(dir) {
-  const child = spawn(process.execPath, [CLI, 'serve', '--dir', dir, '--port', '0'], {
+async function serve(dir, cli) {
+  const child = spawn(process.execPath, [cli, 'serve', '--dir', dir, '--port', '0'], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -71,15 +74,13 @@ function send(agent, state, method, path, body) {
   });
 }
 
-export async function run({ quick = false, runs } = {}) {
+export async function run({ quick = false, runs, before } = {}) {
   const n = runs ?? (quick ? 200 : 1000);
-  const dir = project();
-  const daemon = await serve(dir);
+  const builds = [['', CLI], ...(before ? [[' (before)', before]] : [])];
+  const served = [];
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const postBody = payload('post-tool-use-edit', dir);
-  const preBody = payload('pre-tool-use-bash', dir);
-  const samples = { floor: [], fsync: [], post: [], pre: [] };
-  const fd = openSync(join(dir, 'fsync-floor'), 'a');
+  const samples = { floor: [], fsync: [] };
+  const fd = openSync(join(tmpdir(), `gcc-bench-fsync-${process.pid}`), 'a');
   const line = 'x'.repeat(400);
   const appendFsync = async () => {
     const t0 = process.hrtime.bigint();
@@ -88,15 +89,20 @@ export async function run({ quick = false, runs } = {}) {
     return { ms: Number(process.hrtime.bigint() - t0) / 1e6, status: 200 };
   };
   try {
-    const hook = (body) => send(agent, daemon.state, 'POST', '/hooks/claude-code', body);
-    for (let i = 0; i < 50; i++) await hook(postBody);
+    const steps = [['fsync', appendFsync]];
+    for (const [suffix, cli] of builds) {
+      const dir = project();
+      const daemon = await serve(dir, cli);
+      served.push({ dir, daemon });
+      const hook = (body) => send(agent, daemon.state, 'POST', '/hooks/claude-code', body);
+      const [postBody, preBody] = [payload('post-tool-use-edit', dir), payload('pre-tool-use-bash', dir)];
+      for (let i = 0; i < 50; i++) await hook(postBody);
+      if (!suffix) steps.push(['floor', () => send(agent, daemon.state, 'GET', '/healthz', '')]);
+      steps.push([`post${suffix}`, () => hook(postBody)], [`pre${suffix}`, () => hook(preBody)]);
+    }
+    for (const [name] of steps) samples[name] ??= [];
     for (let i = 0; i < n; i++) {
-      for (const [name, once] of [
-        ['floor', () => send(agent, daemon.state, 'GET', '/healthz', '')],
-        ['fsync', appendFsync],
-        ['post', () => hook(postBody)],
-        ['pre', () => hook(preBody)],
-      ]) {
+      for (const [name, once] of steps) {
         const r = await once();
         if (r.status !== 200) throw new Error(`${name}: ${r.status}`);
         samples[name].push(r.ms);
@@ -105,19 +111,22 @@ export async function run({ quick = false, runs } = {}) {
   } finally {
     agent.destroy();
     closeSync(fd);
-    await daemon.stop();
-    rmSync(dir, { recursive: true, force: true });
+    for (const { dir, daemon } of served) {
+      await daemon.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
   const st = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, stats(v)]));
-  const rows = [
-    ['GET /healthz (floor)', spread(st.floor, 2), '1.00×'],
-    ['append + fsync, no HTTP (floor)', spread(st.fsync, 2), `${(st.fsync.median / st.floor.median).toFixed(2)}×`],
-    ['PostToolUse Edit → logged', spread(st.post, 2), `${(st.post.median / st.floor.median).toFixed(2)}×`],
-    ['PreToolUse Bash → no decision', spread(st.pre, 2), `${(st.pre.median / st.floor.median).toFixed(2)}×`],
-  ];
+  const row = (name, key) => [name, spread(st[key], 2), `${(st[key].median / st.floor.median).toFixed(2)}×`];
+  const rows = [row('GET /healthz (floor)', 'floor'), row('append + fsync, no HTTP (floor)', 'fsync')];
+  for (const [suffix] of builds)
+    rows.push(
+      row(`PostToolUse Edit → logged${suffix}`, `post${suffix}`),
+      row(`PreToolUse Bash → no decision${suffix}`, `pre${suffix}`),
+    );
   return {
     title,
-    columns: ['request', 'ms median (p10–p90)', '÷ floor'],
+    columns: ['request', 'ms median (p10–p90)', '÷ GET /healthz'],
     rows,
     summary:
       `${n} rounds: PostToolUse ${fmt(st.post.median)} ms, PreToolUse ${fmt(st.pre.median)} ms, ` +
@@ -131,7 +140,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { table } = await import('./lib.js');
   const at = process.argv.indexOf('--runs');
   const runs = at === -1 ? undefined : Number(process.argv[at + 1]);
-  const r = await run({ quick: process.argv.includes('--quick'), runs });
+  const b = process.argv.indexOf('--before');
+  const before = b === -1 ? undefined : process.argv[b + 1];
+  const r = await run({ quick: process.argv.includes('--quick'), runs, before });
   process.stdout.write(
     `## ${r.title}\n\n${table(r.columns, r.rows)}\n\n${r.summary}${r.pass ? '  [meets target]' : '  [MISSES target]'}\n`,
   );

@@ -47,7 +47,7 @@ async function runningDaemon(root: string): Promise<ServeState | null> {
     throw gccError(
       'E_NOT_RUNNING',
       `process ${state.pid} is named in ${serveFiles(root).state} but does not prove itself gctx serve at ${state.url}`,
-      `wait and retry; if it is a hung gctx serve, end it (kill ${state.pid}); if it is another program, remove that file`,
+      `wait and retry; a hung gctx serve: kill ${state.pid}; another program: remove that file`,
     );
   }
   return state;

@@ -1,17 +1,11 @@
 /**
- * /mcp: MCP over Streamable HTTP through the official SDK's transport, one SDK `Server` per MCP
- * session, built by the same generator as the stdio server (adapters/mcp/server.ts). Each MCP
- * session is its own GCC session, `mcp-http-<session id>`, so two clients each keep their own
- * current memory branch; a client that knows its host's session (the id the host's hooks
- * receive) names it in `X-GCC-Session` when it initializes, so the tools and the hooks act on
- * one branch, as `gctx mcp` does with CLAUDE_CODE_SESSION_ID. POST carries the protocol
- * (answers come back as JSON, no stream); DELETE ends a session. GET, the optional
- * server-to-client stream, is refused (405), which the protocol allows: these tools never
- * speak unasked, and GET never changes state here.
- *
+ * /mcp: MCP over Streamable HTTP through the SDK's transport, one SDK `Server` per MCP session,
+ * built as the stdio server is (adapters/mcp/server.ts). Each MCP session is its own GCC session,
+ * `mcp-http-<id>`, unless the client names its host's in `X-GCC-Session` when it initializes.
+ * POST answers as JSON; DELETE ends a session; GET (the optional stream) is refused (405).
  * A call that was read is answered: a session with calls in flight is never evicted, and one
- * ended (DELETE, the daemon stopping) closes only once they are answered. A request id sent
- * again in the same session (a client's retry) gets the first answer, without a second run.
+ * ended closes only once they are answered. A request id sent again in the same session (a
+ * client's retry) gets the first answer, without a second run.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
@@ -108,8 +102,14 @@ export class McpSessions {
 
   constructor(private readonly opts: McpRouteOptions) {}
 
-  /** `body`: the parsed JSON of a POST (the daemon read it within its limit), undefined for DELETE. */
-  async handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  /** `text`: the body of a POST (the daemon read it within its limit), undefined for DELETE. */
+  async handle(req: IncomingMessage, res: ServerResponse, text: string | undefined): Promise<void> {
+    let body: unknown;
+    try {
+      body = text === undefined ? undefined : JSON.parse(text);
+    } catch {
+      return rpcError(res, 400, -32700, 'Parse error: the body is not JSON');
+    }
     const id = req.headers['mcp-session-id'];
     if (typeof id === 'string') {
       const s = this.sessions.get(id);

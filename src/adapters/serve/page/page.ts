@@ -34,7 +34,7 @@ async function get<T>(
 ): Promise<T> {
   const url = new URL(path, location.href);
   for (const [k, v] of Object.entries(params)) if (v !== null && v !== '') url.searchParams.set(k, String(v));
-  const res = await fetch(url, { headers: { Accept: 'application/json' }, cache: cache as RequestCache });
+  const res = await fetch(url, { headers: { Accept: 'application/json' }, cache: 'no-store' });
   if (res.ok) return (await res.json()) as T;
   const why =
     res.status === 401 || res.status === 403 ? 'not authorized: open the address `gctx serve status` prints' : '';
@@ -117,7 +117,7 @@ async function updateGraph(o: Overview): Promise<void> {
   if (graph?.tag === o.graphTag || graphWanted === o.graphTag) return;
   graphWanted = o.graphTag;
   try {
-    const g = await get<GraphSource>('/api/graph', {}, 'no-cache');
+    const g = await get<GraphSource>('/api/graph');
     if (graphWanted !== o.graphTag) return;
     graph = g;
     drawDiagrams(shown ?? o);
