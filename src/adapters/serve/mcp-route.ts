@@ -27,15 +27,13 @@ interface Answer {
 interface Session {
   transport: StreamableHTTPServerTransport;
   server: Server;
-  lastUsed: number;
   /** The GCC session its calls act for. */
   gcc: string;
   /** Its own (not a host's): the daemon tells the session machine when it starts and ends. */
   own: boolean;
   started: boolean;
   /** POSTs being answered. */
-  inFlight: number;
-  drained: Array<() => void>;
+  calls: Set<Promise<void>>;
   /** Answers by request id, newest last, with the request they answer. */
   answers: Map<string, { request: string; answer: Promise<Answer | null> }>;
 }
@@ -45,9 +43,10 @@ interface McpRouteOptions {
   /** The daemon's queue: one memory operation at a time. */
   serial: <T>(fn: () => Promise<T>) => Promise<T>;
   budget?: number | undefined;
-  /** Sessions kept at once; past it the least recently used idle one is closed. */
-  maxSessions?: number;
 }
+
+/** Sessions kept at once; past it the least recently used idle one is closed. */
+const MAX_SESSIONS = 64;
 
 /** A session id a client may name: what hosts use (UUIDs, thread ids), nothing that could be a path or markup. */
 const NAMED_SESSION = /^[\w.:@-]{1,128}$/;
@@ -98,6 +97,7 @@ function recording(res: ServerResponse): { answer: Promise<Answer | null>; settl
 }
 
 export class McpSessions {
+  /** Least recently used first. */
   private readonly sessions = new Map<string, Session>();
 
   constructor(private readonly opts: McpRouteOptions) {}
@@ -114,7 +114,8 @@ export class McpSessions {
     if (typeof id === 'string') {
       const s = this.sessions.get(id);
       if (!s) return rpcError(res, 404, -32001, 'Session not found: initialize a new one');
-      s.lastUsed = Date.now();
+      this.sessions.delete(id);
+      this.sessions.set(id, s);
       return req.method === 'POST' ? this.post(s, req, res, body) : s.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST' || !isInitializeRequest(body))
@@ -146,13 +147,12 @@ export class McpSessions {
       s.answers.set(key, { request, answer: rec.answer });
       if (s.answers.size > KEPT_ANSWERS) s.answers.delete(s.answers.keys().next().value!);
     }
-    s.inFlight++;
-    try {
-      await s.transport.handleRequest(req, res, body);
-    } finally {
+    const call = s.transport.handleRequest(req, res, body).finally(() => {
       rec?.settle();
-      if (--s.inFlight === 0) for (const wake of s.drained.splice(0)) wake();
-    }
+      s.calls.delete(call);
+    });
+    s.calls.add(call);
+    await call;
   }
 
   private async open(named: string | undefined): Promise<Session> {
@@ -167,12 +167,10 @@ export class McpSessions {
     const s: Session = {
       transport,
       server: null as unknown as Server,
-      lastUsed: Date.now(),
       gcc,
       own: named === undefined,
       started: false,
-      inFlight: 0,
-      drained: [],
+      calls: new Set(),
       answers: new Map(),
     };
     s.server = buildMcpServer({
@@ -205,14 +203,10 @@ export class McpSessions {
 
   /** Makes room for one more session; false when every session has a call in flight. */
   private evict(): boolean {
-    const max = this.opts.maxSessions ?? 64;
-    while (this.sessions.size >= max) {
-      let oldest: [string, Session] | null = null;
-      for (const e of this.sessions) {
-        if (e[1].inFlight === 0 && (!oldest || e[1].lastUsed < oldest[1].lastUsed)) oldest = e;
-      }
-      if (!oldest) return false;
-      void this.close(oldest[0]);
+    while (this.sessions.size >= MAX_SESSIONS) {
+      const idle = [...this.sessions].find(([, s]) => s.calls.size === 0);
+      if (!idle) return false;
+      void this.close(idle[0]);
     }
     return true;
   }
@@ -222,7 +216,7 @@ export class McpSessions {
     const s = this.sessions.get(sid);
     if (!s) return;
     this.sessions.delete(sid);
-    if (s.inFlight > 0) await new Promise<void>((r) => s.drained.push(r));
+    while (s.calls.size) await Promise.allSettled([...s.calls]);
     if (s.started) await this.opts.serial(() => this.tell(s, [{ type: 'SHUTDOWN', reason: 'client left' }]));
     await s.server.close().catch(() => undefined);
   }

@@ -10,18 +10,21 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, closeSync, lstatSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import * as z from 'zod';
 import { findRepo, gitPath, runGit } from '../../store/git-probe.js';
 import { assertNoSymlink, layout } from '../../store/paths.js';
 import { makeFolders } from '../../store/project-folder.js';
 
-export interface ServeState {
-  pid: number;
-  port: number;
+/** The running daemon, as `serve.json` holds it. */
+const ServeState = z.object({
+  pid: z.number(),
+  port: z.number(),
   /** The daemon's origin with a trailing slash: `http://127.0.0.1:PORT/`. */
-  url: string;
-  token: string;
-  startedAt: string;
-}
+  url: z.string(),
+  token: z.string(),
+  startedAt: z.string(),
+});
+export type ServeState = z.infer<typeof ServeState>;
 
 const OWNER_ONLY = 0o600;
 
@@ -114,16 +117,7 @@ export function readState(root: string): ServeState | null {
   try {
     // A state file this clone did not write names no daemon of its own.
     if (notOwn(path)) return null;
-    const s = JSON.parse(readFileSync(path, 'utf8')) as Partial<ServeState>;
-    if (
-      typeof s.pid !== 'number' ||
-      typeof s.port !== 'number' ||
-      typeof s.url !== 'string' ||
-      typeof s.token !== 'string' ||
-      typeof s.startedAt !== 'string'
-    )
-      return null;
-    return s as ServeState;
+    return ServeState.safeParse(JSON.parse(readFileSync(path, 'utf8'))).data ?? null;
   } catch {
     return null;
   }
