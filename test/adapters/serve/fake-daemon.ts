@@ -15,7 +15,6 @@ import type {
   BranchInfo,
   CommitItem,
   FileChange,
-  GraphSource,
   LogItem,
   Overview,
   Page,

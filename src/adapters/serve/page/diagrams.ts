@@ -161,16 +161,15 @@ async function draw(box: HTMLElement, source: string, label: string): Promise<vo
   box.dataset.drawn = String(seq);
 }
 
-/** Draws waiting for their box to come near the viewport, newest source only. */
+/** Boxes that came near the viewport, and for the others the newest draw waiting for that. */
+const seen = new WeakSet<Element>();
 const waiting = new WeakMap<Element, () => void>();
 const nearView = new IntersectionObserver(
   (entries) => {
-    for (const entry of entries) {
-      if (!entry.isIntersecting) continue;
-      nearView.unobserve(entry.target);
-      const run = waiting.get(entry.target);
-      waiting.delete(entry.target);
-      run?.();
+    for (const { target } of entries.filter((e) => e.isIntersecting)) {
+      nearView.unobserve(target);
+      seen.add(target);
+      waiting.get(target)?.();
     }
   },
   { rootMargin: '400px 0px' },
@@ -182,14 +181,9 @@ const nearView = new IntersectionObserver(
  * scrolls to the machines should not pay on every load.
  */
 export function drawWhenSeen(box: HTMLElement, source: string, label: string): void {
-  if (box.dataset.seen === 'true') {
-    void draw(box, source, label);
-    return;
-  }
-  waiting.set(box, () => {
-    box.dataset.seen = 'true';
-    void draw(box, source, label);
-  });
+  const run = () => void draw(box, source, label);
+  if (seen.has(box)) return run();
+  waiting.set(box, run);
   nearView.observe(box);
 }
 

@@ -23,15 +23,8 @@ import {
   renderSessions,
 } from './views.js';
 
-/** Past this many lines the history graph waits to be asked for: drawing it takes seconds. */
-const LARGE_GRAPH_LINES = 2000;
-
-/** GET `path` as JSON; `no-cache` revalidates with the ETag the daemon sent (a 304 when unchanged). */
-async function get<T>(
-  path: string,
-  params: Record<string, string | number | null> = {},
-  cache = 'no-store',
-): Promise<T> {
+/** GET `path` as JSON. */
+async function get<T>(path: string, params: Record<string, string | number | null> = {}): Promise<T> {
   const url = new URL(path, location.href);
   for (const [k, v] of Object.entries(params)) if (v !== null && v !== '') url.searchParams.set(k, String(v));
   const res = await fetch(url, { headers: { Accept: 'application/json' }, cache: 'no-store' });
@@ -47,8 +40,6 @@ const el = {
   live: byId('live'),
   pageStatus: byId('page-status'),
   graph: byId('graph-box'),
-  graphLarge: byId('graph-large'),
-  graphDraw: byId<HTMLButtonElement>('graph-draw'),
   commitsBranch: byId<HTMLSelectElement>('commits-branch'),
   logBranch: byId<HTMLSelectElement>('log-branch'),
   q: byId<HTMLInputElement>('q'),
@@ -72,7 +63,6 @@ let shown: Overview | null = null;
 /** The history graph as last fetched (GET /api/graph), redrawn when the overview names another tag. */
 let graph: GraphSource | null = null;
 let graphWanted = '';
-let drawLargeGraph = false;
 let liveState: LiveState = 'connecting';
 let updatedAt: Date | null = null;
 
@@ -89,13 +79,8 @@ function pageError(text: string): void {
 }
 
 function drawDiagrams(o: Overview): void {
-  if (graph !== null) {
-    const lines = graph.source.split('\n').length;
-    const large = lines > LARGE_GRAPH_LINES && !drawLargeGraph;
-    el.graphLarge.hidden = !large;
-    if (large) el.graphDraw.textContent = `Draw the graph (${lines} lines; may take a while)`;
-    else drawWhenSeen(el.graph, graph.source, 'History graph');
-  }
+  // The graph holds the last commits only (gctx graph's window): it is always drawn.
+  if (graph !== null) drawWhenSeen(el.graph, graph.source, 'History graph');
   byId('marks-session').textContent =
     o.sessions.length > 0 ? "(the open sessions' states marked)" : '(no session open)';
   const sessions = withCurrent(
@@ -203,10 +188,6 @@ byId<HTMLFormElement>('search-form').addEventListener('submit', (ev) => {
 el.searchMore.addEventListener('click', () => void runSearch(search.q, search.page + 1));
 el.commitsBranch.addEventListener('change', () => void commits.reset(el.commitsBranch.value));
 el.logBranch.addEventListener('change', () => void log.reset(el.logBranch.value));
-el.graphDraw.addEventListener('click', () => {
-  drawLargeGraph = true;
-  if (shown) drawDiagrams(shown);
-});
 onColourSchemeChange(() => shown && drawDiagrams(shown));
 installKeys({ nav: byId('sections'), help: byId<HTMLDialogElement>('help'), search: el.q });
 
