@@ -9,8 +9,6 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { asGccError, type GccError } from '../../errors.js';
 import {
   type Access,
@@ -53,26 +51,9 @@ function sendError(res: ServerResponse, e: GccError): void {
   sendJson(res, e.exitCode === 1 ? (e.code === 'E_BRANCH_NOT_FOUND' ? 404 : 400) : 500, { error: e.toJSON() });
 }
 
-/**
- * A full collection, when V8 lets this process ask for one: a large body leaves garbage that
- * an idle daemon would otherwise hold for as long as nothing else allocates.
- */
-const collect: (() => void) | null = (() => {
-  try {
-    setFlagsFromString('--expose-gc');
-    return runInNewContext('gc') as () => void;
-  } catch {
-    return null;
-  }
-})();
-
-/** Past this many bytes of bodies released, the daemon collects once it has answered them. */
-const COLLECT_AFTER = 8 * 1024 * 1024;
-
 /** Bytes of request bodies held at once, across all requests, until their answers are sent. */
 export class BodyBudget {
   private used = 0;
-  private released = 0;
   constructor(readonly bytes: number) {}
 
   /** Takes `n` bytes, held until `res` closes; false when they are not there. */
@@ -81,10 +62,6 @@ export class BodyBudget {
     this.used += n;
     res.once('close', () => {
       this.used -= n;
-      this.released += n;
-      if (this.released < COLLECT_AFTER || this.used > 0) return;
-      this.released = 0;
-      setImmediate(() => collect?.());
     });
     return true;
   }
