@@ -37,7 +37,20 @@ import {
   writeResult,
 } from './lib.js';
 
-const CORE = ['commit', 'append', 'cli', 'hook', 'mcp', 'briefing', 'resume', 'replay', 'rss', 'growth', 'search'];
+const CORE = [
+  'commit',
+  'append',
+  'cli',
+  'hook',
+  'http-hook',
+  'mcp',
+  'briefing',
+  'resume',
+  'replay',
+  'rss',
+  'growth',
+  'search',
+];
 const OPTIONAL = new Set(['hook', 'mcp']);
 
 const argv = process.argv.slice(2);

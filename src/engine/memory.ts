@@ -450,14 +450,6 @@ export class Memory {
     return this.store.ledger.epoch;
   }
 
-  /** The folders whose files change when any writer appends: what a watcher of this memory watches. */
-  get logFolders(): { dir: string; recursive: boolean }[] {
-    return [
-      { dir: this.layout.events, recursive: true },
-      { dir: this.layout.local, recursive: false },
-    ];
-  }
-
   /**
    * Each branch lifecycle and commit event, in id order: what the history graph draws. Streams
    * the whole history, a window of each log at a time; nothing is gathered here.

@@ -84,7 +84,6 @@ export function overview(m: Memory): Overview {
   machines ??= {
     branch: machineMermaid('branch'),
     session: machineMermaid('session'),
-    readiness: machineMermaid('readiness'),
   };
   const sessions: SessionInfo[] = Object.entries(s.sessions)
     .filter(([, x]) => x.life !== 'ended')
@@ -106,8 +105,6 @@ export function overview(m: Memory): Overview {
     graphTag: graphTag(m),
     machines,
     sessions,
-    // Readiness barriers live inside in-process hosts (Pi); the daemon has none to report.
-    readiness: [],
   };
 }
 
@@ -178,28 +175,15 @@ export function commitsPage(m: Memory, q: PageQuery): Page<CommitItem> {
   return { ...page, items: page.items.map((c, i) => (stale[i] ? { ...c, stale: stale[i] } : c)) };
 }
 
-const KINDS: Record<GccEvent['type'], LogKind> = {
-  'memory.initialized': 'memory',
-  'memory.repaired': 'memory',
-  'objective.added': 'roadmap',
-  'objective.checked': 'roadmap',
-  'objective.unchecked': 'roadmap',
-  'objective.removed': 'roadmap',
-  'objective.edited': 'roadmap',
-  'notes.patched': 'roadmap',
-  'config.set': 'config',
-  'branch.created': 'branch',
-  'branch.switched': 'session',
-  'commit.recorded': 'commit',
-  'branch.merged': 'merge',
-  'branch.abandoned': 'abandon',
-  'ota.logged': 'ota',
-  'tool.recorded': 'tool',
-  'session.started': 'session',
-  'session.compacted': 'session',
-  'session.ended': 'session',
-  'prompt.recorded': 'session',
-};
+/** The page's badge for an event: what kind of change it made. */
+function kindOf(type: GccEvent['type']): LogKind {
+  const [head, tail] = type.split('.') as [string, string];
+  if (head === 'objective' || head === 'notes') return 'roadmap';
+  if (head === 'branch')
+    return ({ created: 'branch', merged: 'merge', abandoned: 'abandon' } as const)[tail] ?? 'session';
+  if (head === 'prompt') return 'session';
+  return head as LogKind;
+}
 
 /** The log view's line for the event, without its leading time (the page shows `at`). */
 function logText(e: GccEvent): string {
@@ -213,24 +197,9 @@ export function logPage(m: Memory, q: PageQuery): Page<LogItem> {
     id: e.id,
     at: e.at,
     branch: e.branch,
-    kind: KINDS[e.type] ?? 'memory',
+    kind: kindOf(e.type),
     text: logText(e),
   }));
-}
-
-interface SearchData {
-  total: number;
-  pages: number;
-  hits: Array<{
-    id: string;
-    branch: string;
-    kind: string;
-    at: string;
-    ref?: string;
-    title?: string;
-    score: number;
-    snippet: string;
-  }>;
 }
 
 export function searchPage(m: Memory, params: URLSearchParams): SearchResult {
@@ -241,16 +210,19 @@ export function searchPage(m: Memory, params: URLSearchParams): SearchResult {
     throw gccError('E_INVALID_ARGUMENT', 'page must be a whole number from 1', 'page=1');
   // A budget no page of hits reaches: the page shows every hit of the page it asked for.
   const a = m.context({ level: 'search', text, page, limit: SEARCH_PAGE }, { budget: 1_000_000 });
-  const d = a.data as SearchData;
-  const hits: SearchHit[] = d.hits.map((h) => ({
-    id: h.id,
-    at: h.at,
-    branch: h.branch,
-    kind: h.kind,
-    ref: h.ref ?? null,
-    title: h.title ?? null,
-    snippet: h.snippet,
-    score: h.score,
-  }));
+  type Found = Omit<SearchHit, 'ref' | 'title'> & { ref?: string; title?: string };
+  const d = a.data as { total: number; pages: number; hits: Found[] };
+  const hits = d.hits.map(
+    ({ id, at, branch, kind, ref, title, snippet, score }): SearchHit => ({
+      id,
+      at,
+      branch,
+      kind,
+      snippet,
+      score,
+      ref: ref ?? null,
+      title: title ?? null,
+    }),
+  );
   return { hits, total: d.total, pages: d.total === 0 ? 0 : d.pages };
 }

@@ -6,50 +6,29 @@
  * is signalled on the word of a state file whose listener cannot prove it.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { request } from 'node:http';
 import { gccError } from '../../errors.js';
 import { identityProof } from './security.js';
-import { pageUrl, pidAlive, readState, removeState, serveFiles, type ServeState } from './state-file.js';
+import { originOf, pageUrl, pidAlive, readState, removeState, serveFiles, type ServeState } from './state-file.js';
 
 /** Whether the listener at the state's port is the daemon it names (pid, token), proven without sending the token. */
-function provenDaemon(state: ServeState, timeoutMs = 5_000): Promise<boolean> {
+async function provenDaemon(state: ServeState): Promise<boolean> {
   const nonce = randomBytes(32).toString('hex');
-  return new Promise((resolve) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port: state.port,
-        path: `/identify?nonce=${nonce}`,
-        agent: false,
-        headers: { Host: `127.0.0.1:${state.port}` },
-        timeout: timeoutMs,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (c: Buffer) => {
-          size += c.length;
-          if (size > 4096) req.destroy();
-          else chunks.push(c);
-        });
-        res.on('end', () => {
-          try {
-            const a = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { pid?: unknown; proof?: unknown };
-            const want = Buffer.from(identityProof(state.token, nonce, state.pid));
-            const got = Buffer.from(typeof a.proof === 'string' ? a.proof : '');
-            const same = got.length === want.length && timingSafeEqual(got, want);
-            resolve(res.statusCode === 200 && a.pid === state.pid && same);
-          } catch {
-            resolve(false);
-          }
-        });
-        res.on('error', () => resolve(false));
-      },
-    );
-    req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve(false));
-    req.end();
-  });
+  try {
+    const url = `${originOf(state.port)}/identify?nonce=${nonce}`;
+    const res = await fetch(url, { signal: AbortSignal.timeout(5_000), redirect: 'error' });
+    // Whatever listens there may answer anything: no more than a proof's worth is read.
+    let text = '';
+    for await (const chunk of res.body ?? []) {
+      text += Buffer.from(chunk).toString('utf8');
+      if (text.length > 4096) return false;
+    }
+    const a = JSON.parse(text) as { pid?: unknown; proof?: unknown };
+    const want = Buffer.from(identityProof(state.token, nonce, state.pid));
+    const got = Buffer.from(typeof a.proof === 'string' ? a.proof : '');
+    return res.status === 200 && a.pid === state.pid && got.length === want.length && timingSafeEqual(got, want);
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -68,7 +47,7 @@ async function runningDaemon(root: string): Promise<ServeState | null> {
     throw gccError(
       'E_NOT_RUNNING',
       `process ${state.pid} is named in ${serveFiles(root).state} but does not prove itself gctx serve at ${state.url}`,
-      `wait and retry; if it is a hung gctx serve, end it (kill ${state.pid}); if it is another program, remove that file`,
+      `wait and retry; a hung gctx serve: kill ${state.pid}; another program: remove that file`,
     );
   }
   return state;

@@ -1,15 +1,9 @@
 /**
  * `gctx serve`: one daemon per memory, on 127.0.0.1, for HTTP hooks (/hooks/<agent>), MCP over
- * Streamable HTTP (/mcp) and the page (/, /api/*, /events). It adds no operation of its own:
- * hooks go through `gctx hook`'s handler, MCP through the catalogue's tools, the page reads
- * the engine.
- *
- * It keeps ONE open Memory and runs one memory operation at a time (a request's reads, a
- * hook's decision, an MCP tool call): the engine's lock keeps it in step with every other
- * writer (the CLI, hook processes, other daemons' clients), and each request first catches
- * up with what they appended. SIGTERM or SIGINT stops it in order: no new connections, what
- * is in flight finishes (bounded), MCP sessions close, the memory closes (releasing its lock,
- * saving its snapshot), the state file goes, exit 0.
+ * Streamable HTTP (/mcp) and the page (/, /api/*, /events). It adds no operation of its own. It
+ * keeps one open Memory and runs one memory operation at a time, each caught up with what other
+ * writers appended (their lock keeps them in step). Stopping: no new connections, what is in
+ * flight finishes (bounded), MCP sessions close, the memory closes, the state file goes.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
@@ -20,12 +14,13 @@ import { VERSION } from '../../runtime/version.js';
 import { HOOK_LOCK_TIMEOUT_MS } from '../hook/lazy-memory.js';
 import { STDIN_LIMIT } from '../hook/stdin.js';
 import { commitsPage, GraphCache, logPage, overview, pageQuery, searchPage } from './api.js';
-import { answerHook, daemonMemories, hookAgent, hookBody } from './hooks-route.js';
+import { answerHook } from './hooks-route.js';
+import { HOOK_AGENTS, type HookAgent } from '../hook/run-hook.js';
 import { Live } from './live.js';
 import { McpSessions } from './mcp-route.js';
 import type { MemoryEvent } from './page/contract.js';
 import { FileLock } from '../../store/lock.js';
-import { allow, BodyBudget, HttpError, HttpServer, readBody, sendJson, sendText } from './server.js';
+import { allow, BodyBudget, HttpError, HttpServer, PLAIN, readBody, send, sendJson } from './server.js';
 import {
   defaultPort,
   ensureToken,
@@ -45,17 +40,11 @@ interface ServeOptions {
   port?: number | undefined;
   /** Default token budget of CONTEXT answers over MCP. */
   budget?: number | undefined;
-  /** Where the built page is (default: next to the executable or in the package). */
-  pageDir?: string;
-  /** Log lines (refusals, failures, engine warnings); default: stderr. */
-  log?: (line: string) => void;
 }
 
 interface Daemon {
-  port: number;
   /** `http://127.0.0.1:PORT/` */
   url: string;
-  token: string;
   /** The address a person opens, token included. */
   page: string;
   /** Resolves once the daemon has stopped. */
@@ -72,7 +61,8 @@ const BODY_BUDGET = STDIN_LIMIT + 2 * MCP_BODY_LIMIT;
 
 export async function startDaemon(opts: ServeOptions): Promise<Daemon> {
   const root = resolve(opts.dir);
-  const log = opts.log ?? ((line: string) => process.stderr.write(safeText(`gctx serve: ${line}\n`)));
+  // Refusals, failures and engine warnings; successes are not logged.
+  const log = (line: string) => process.stderr.write(safeText(`gctx serve: ${line}\n`));
   // One daemon per memory, decided under a lock held for the daemon's life: two starts at once
   // cannot both run. A daemon that died leaves a lock whose holder is provably dead: taken over.
   const token = ensureToken(root, (why) => log(`warning: ${why}`));
@@ -107,29 +97,17 @@ export async function startDaemon(opts: ServeOptions): Promise<Daemon> {
     tail = run.catch(() => undefined).then(afterOp);
     return run;
   };
-  const live = new Live(
-    {
-      watch: memory.logFolders,
-      check: () =>
-        exclusive(() => {
-          memory.refresh();
-          return where();
-        }),
-    },
-    where(),
-  );
-  const hooks = daemonMemories(memory);
-  const bodies = new BodyBudget(BODY_BUDGET);
-  const mcp = new McpSessions({ memory, serial: exclusive, afterCall: () => undefined, budget: opts.budget });
-  const graphs = new GraphCache();
-  const page = new PageFiles(opts.pageDir ?? pageDir());
-  if (!page.built) log(`warning: no built page in ${page.dir} (run \`npm run build\`); hooks and MCP work without it`);
-
   const read = <T>(fn: (m: Memory) => T): Promise<T> =>
     exclusive(() => {
       memory.refresh();
       return fn(memory);
     });
+  const live = new Live(() => read(where), where());
+  const bodies = new BodyBudget(BODY_BUDGET);
+  const mcp = new McpSessions({ memory, serial: exclusive, budget: opts.budget });
+  const graphs = new GraphCache();
+  const page = new PageFiles(pageDir());
+  if (!page.built) log(`warning: no built page in ${page.dir} (run \`npm run build\`); hooks and MCP work without it`);
 
   async function handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const path = url.pathname;
@@ -139,56 +117,34 @@ export async function startDaemon(opts: ServeOptions): Promise<Daemon> {
     }
     if (path.startsWith('/hooks/')) {
       allow(req, ['POST']);
-      const agent = hookAgent(path.slice('/hooks/'.length));
-      if (!agent)
+      const agent = path.slice('/hooks/'.length) as HookAgent;
+      if (!HOOK_AGENTS.includes(agent))
         throw new HttpError(404, `no hook route ${path}: use /hooks/claude-code, /hooks/codex or /hooks/generic`);
       const body = (await readBody(req, res, STDIN_LIMIT, bodies)).toString('utf8');
-      let text = '';
+      let out = { body: '', log: [] as string[] };
       try {
-        const out = await exclusive(() => answerHook(agent, body, hooks, root));
-        for (const line of out.stderr) log(line);
-        text = hookBody(out);
+        out = await exclusive(() => answerHook(agent, body, memory));
       } catch (err) {
         // As `gctx hook` exits 0 on an internal error: no decision, never a failure the host sees.
-        log(`gctx hook: internal error, no decision: ${err instanceof Error ? err.message : String(err)}`);
+        out.log = [`gctx hook: internal error, no decision: ${err instanceof Error ? err.message : String(err)}`];
       }
-      return text
-        ? sendText(res, 200, text, { 'Content-Type': 'application/json; charset=utf-8' })
-        : sendText(res, 200, '');
+      for (const line of out.log) log(line);
+      return send(res, 200, out.body, out.body ? {} : PLAIN);
     }
     if (path === '/mcp') {
       allow(req, ['POST', 'DELETE']);
-      let body: unknown;
-      if (req.method === 'POST') {
-        try {
-          body = JSON.parse((await readBody(req, res, MCP_BODY_LIMIT, bodies)).toString('utf8'));
-        } catch (err) {
-          if (err instanceof HttpError) throw err;
-          return sendJson(res, 400, {
-            jsonrpc: '2.0',
-            error: { code: -32700, message: 'Parse error: the body is not JSON' },
-            id: null,
-          });
-        }
-      }
-      return mcp.handle(req, res, body);
+      const body = req.method === 'POST' ? await readBody(req, res, MCP_BODY_LIMIT, bodies) : undefined;
+      return mcp.handle(req, res, body?.toString('utf8'));
     }
     // Everything else reads: GET and HEAD only.
     allow(req, ['GET', 'HEAD']);
     if (path === '/events')
       return req.method === 'HEAD'
-        ? sendText(res, 200, '', { 'Content-Type': 'text/event-stream; charset=utf-8' })
+        ? send(res, 200, '', { 'Content-Type': 'text/event-stream; charset=utf-8' })
         : live.follow(req, res);
     if (path === '/api/overview') return sendJson(res, 200, await read(overview));
-    if (path === '/api/graph') {
-      const g = await read((m) => graphs.get(m));
-      const etag = `"${g.tag}"`;
-      if (req.headers['if-none-match'] === etag) {
-        res.writeHead(304, { ETag: etag, 'Cache-Control': 'no-cache' });
-        return void res.end();
-      }
-      return sendJson(res, 200, g, { ETag: etag, 'Cache-Control': 'no-cache' });
-    }
+    // The page asks for the graph only when the overview names a new tag: no revalidation needed.
+    if (path === '/api/graph') return sendJson(res, 200, await read((m) => graphs.get(m)));
     if (path === '/api/commits')
       return sendJson(res, 200, await read((m) => commitsPage(m, pageQuery(m, url.searchParams))));
     if (path === '/api/log') return sendJson(res, 200, await read((m) => logPage(m, pageQuery(m, url.searchParams))));
@@ -231,5 +187,5 @@ export async function startDaemon(opts: ServeOptions): Promise<Daemon> {
       stopped();
     })());
 
-  return { port, url, token, page: pageUrl(port, token), stopped: done, stop };
+  return { url, page: pageUrl(port, token), stopped: done, stop };
 }

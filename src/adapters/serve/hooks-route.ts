@@ -10,73 +10,40 @@
  */
 import { realpathSync } from 'node:fs';
 import type { Memory } from '../../engine/memory.js';
-import type { HookCommand } from '../../observer/memory-port.js';
-import {
-  type EventMemory,
-  HOOK_AGENTS,
-  type HookAgent,
-  type HookMemories,
-  type HookOutcome,
-  processMemories,
-  runHook,
-} from '../hook/run-hook.js';
+import { type EventMemory, type HookAgent, processMemories, runHook } from '../hook/run-hook.js';
 
 /** The open memory, lent for one event: writes tracked so the answer waits for them, as the process does. */
-class LentMemory implements EventMemory {
-  private readonly inflight = new Set<Promise<unknown>>();
-  private readonly from: number;
-
-  constructor(private readonly memory: Memory) {
-    this.from = memory.warnings.length;
-  }
-
-  get config() {
-    return this.memory.config;
-  }
-  get root() {
-    return this.memory.root;
-  }
-  get gccDir() {
-    return this.memory.gccDir;
-  }
-
-  open(): Promise<Memory> {
-    this.memory.refresh();
-    return Promise.resolve(this.memory);
-  }
-
-  async execute(cmd: HookCommand, opts?: { session?: string }): Promise<{ branch: string; message: string }> {
-    const work = this.memory.execute(cmd, opts);
-    this.inflight.add(work);
-    const done = () => this.inflight.delete(work);
-    work.then(done, done);
-    const r = await work;
-    return { branch: r.branch, message: r.message };
-  }
-
-  briefing(opts?: { session?: string; budget?: number }): string {
-    return this.memory.briefing(opts);
-  }
-
-  pendingWork(session?: string): { edits: number; turns: number; files: string[] } {
-    return this.memory.pendingWork(session);
-  }
-
-  approaches() {
-    return this.memory.state;
-  }
-
-  async drain(): Promise<void> {
-    while (this.inflight.size) await Promise.allSettled([...this.inflight]);
-  }
-
-  get warnings(): readonly string[] {
-    return this.memory.warnings.slice(this.from);
-  }
-
-  close(): void {
-    // Lent: the daemon keeps it open.
-  }
+function lend(memory: Memory): EventMemory {
+  const inflight = new Set<Promise<unknown>>();
+  const from = memory.warnings.length;
+  return {
+    get config() {
+      return memory.config;
+    },
+    root: memory.root,
+    gccDir: memory.gccDir,
+    // `slim` (the event only records calls): no catch-up here, the append catches up under its lock.
+    open: async (slim) => (slim ? undefined : memory.refresh()),
+    execute: (cmd, opts) => {
+      const work = memory.execute(cmd, opts);
+      inflight.add(work);
+      work.then(
+        () => inflight.delete(work),
+        () => inflight.delete(work),
+      );
+      return work;
+    },
+    briefing: (opts) => memory.briefing(opts),
+    pendingWork: (session) => memory.pendingWork(session),
+    approaches: () => memory.state,
+    drain: async () => {
+      while (inflight.size) await Promise.allSettled([...inflight]);
+    },
+    get warnings() {
+      return memory.warnings.slice(from);
+    },
+    close: () => undefined,
+  };
 }
 
 function real(path: string): string {
@@ -87,24 +54,20 @@ function real(path: string): string {
   }
 }
 
-export function daemonMemories(memory: Memory): HookMemories {
-  const own = real(memory.root);
-  return {
-    forEvent: (root, session) =>
-      root === memory.root || real(root) === own ? new LentMemory(memory) : processMemories.forEvent(root, session),
+/**
+ * One event through the shared handler, the daemon's project being where events without a cwd
+ * belong: what `gctx hook` prints (empty for no decision) and its lines for stderr.
+ */
+export async function answerHook(
+  agent: HookAgent,
+  body: string,
+  memory: Memory,
+): Promise<{ body: string; log: string[] }> {
+  const memories = {
+    forEvent: (root: string, session: string | undefined) =>
+      root === memory.root || real(root) === real(memory.root) ? lend(memory) : processMemories.forEvent(root, session),
   };
-}
-
-export function hookAgent(name: string): HookAgent | null {
-  return (HOOK_AGENTS as readonly string[]).includes(name) ? (name as HookAgent) : null;
-}
-
-/** One event through the shared handler; the daemon's project is where events without a cwd belong. */
-export function answerHook(agent: HookAgent, body: string, memories: HookMemories, root: string): Promise<HookOutcome> {
-  return runHook({ agent, input: body, cwd: root }, memories);
-}
-
-/** What `gctx hook` prints for the outcome, as the HTTP body (empty for no decision). */
-export function hookBody(out: HookOutcome): string {
-  return out.stdout === null || out.stdout === '' ? '' : out.stdout.endsWith('\n') ? out.stdout : `${out.stdout}\n`;
+  const out = await runHook({ agent, input: body, cwd: memory.root }, memories);
+  const text = out.stdout ?? '';
+  return { body: text === '' || text.endsWith('\n') ? text : `${text}\n`, log: out.stderr };
 }

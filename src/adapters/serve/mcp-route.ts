@@ -1,17 +1,11 @@
 /**
- * /mcp: MCP over Streamable HTTP through the official SDK's transport, one SDK `Server` per MCP
- * session, built by the same generator as the stdio server (adapters/mcp/server.ts). Each MCP
- * session is its own GCC session, `mcp-http-<session id>`, so two clients each keep their own
- * current memory branch; a client that knows its host's session (the id the host's hooks
- * receive) names it in `X-GCC-Session` when it initializes, so the tools and the hooks act on
- * one branch, as `gctx mcp` does with CLAUDE_CODE_SESSION_ID. POST carries the protocol
- * (answers come back as JSON, no stream); DELETE ends a session. GET, the optional
- * server-to-client stream, is refused (405), which the protocol allows: these tools never
- * speak unasked, and GET never changes state here.
- *
+ * /mcp: MCP over Streamable HTTP through the SDK's transport, one SDK `Server` per MCP session,
+ * built as the stdio server is (adapters/mcp/server.ts). Each MCP session is its own GCC session,
+ * `mcp-http-<id>`, unless the client names its host's in `X-GCC-Session` when it initializes.
+ * POST answers as JSON; DELETE ends a session; GET (the optional stream) is refused (405).
  * A call that was read is answered: a session with calls in flight is never evicted, and one
- * ended (DELETE, the daemon stopping) closes only once they are answered. A request id sent
- * again in the same session (a client's retry) gets the first answer, without a second run.
+ * ended closes only once they are answered. A request id sent again in the same session (a
+ * client's retry) gets the first answer, without a second run.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
@@ -33,15 +27,13 @@ interface Answer {
 interface Session {
   transport: StreamableHTTPServerTransport;
   server: Server;
-  lastUsed: number;
   /** The GCC session its calls act for. */
   gcc: string;
   /** Its own (not a host's): the daemon tells the session machine when it starts and ends. */
   own: boolean;
   started: boolean;
   /** POSTs being answered. */
-  inFlight: number;
-  drained: Array<() => void>;
+  calls: Set<Promise<void>>;
   /** Answers by request id, newest last, with the request they answer. */
   answers: Map<string, { request: string; answer: Promise<Answer | null> }>;
 }
@@ -50,11 +42,11 @@ interface McpRouteOptions {
   memory: Memory;
   /** The daemon's queue: one memory operation at a time. */
   serial: <T>(fn: () => Promise<T>) => Promise<T>;
-  afterCall: () => void;
   budget?: number | undefined;
-  /** Sessions kept at once; past it the least recently used idle one is closed. */
-  maxSessions?: number;
 }
+
+/** Sessions kept at once; past it the least recently used idle one is closed. */
+const MAX_SESSIONS = 64;
 
 /** A session id a client may name: what hosts use (UUIDs, thread ids), nothing that could be a path or markup. */
 const NAMED_SESSION = /^[\w.:@-]{1,128}$/;
@@ -105,17 +97,25 @@ function recording(res: ServerResponse): { answer: Promise<Answer | null>; settl
 }
 
 export class McpSessions {
+  /** Least recently used first. */
   private readonly sessions = new Map<string, Session>();
 
   constructor(private readonly opts: McpRouteOptions) {}
 
-  /** `body`: the parsed JSON of a POST (the daemon read it within its limit), undefined for DELETE. */
-  async handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  /** `text`: the body of a POST (the daemon read it within its limit), undefined for DELETE. */
+  async handle(req: IncomingMessage, res: ServerResponse, text: string | undefined): Promise<void> {
+    let body: unknown;
+    try {
+      body = text === undefined ? undefined : JSON.parse(text);
+    } catch {
+      return rpcError(res, 400, -32700, 'Parse error: the body is not JSON');
+    }
     const id = req.headers['mcp-session-id'];
     if (typeof id === 'string') {
       const s = this.sessions.get(id);
       if (!s) return rpcError(res, 404, -32001, 'Session not found: initialize a new one');
-      s.lastUsed = Date.now();
+      this.sessions.delete(id);
+      this.sessions.set(id, s);
       return req.method === 'POST' ? this.post(s, req, res, body) : s.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST' || !isInitializeRequest(body))
@@ -147,13 +147,12 @@ export class McpSessions {
       s.answers.set(key, { request, answer: rec.answer });
       if (s.answers.size > KEPT_ANSWERS) s.answers.delete(s.answers.keys().next().value!);
     }
-    s.inFlight++;
-    try {
-      await s.transport.handleRequest(req, res, body);
-    } finally {
+    const call = s.transport.handleRequest(req, res, body).finally(() => {
       rec?.settle();
-      if (--s.inFlight === 0) for (const wake of s.drained.splice(0)) wake();
-    }
+      s.calls.delete(call);
+    });
+    s.calls.add(call);
+    await call;
   }
 
   private async open(named: string | undefined): Promise<Session> {
@@ -168,12 +167,10 @@ export class McpSessions {
     const s: Session = {
       transport,
       server: null as unknown as Server,
-      lastUsed: Date.now(),
       gcc,
       own: named === undefined,
       started: false,
-      inFlight: 0,
-      drained: [],
+      calls: new Set(),
       answers: new Map(),
     };
     s.server = buildMcpServer({
@@ -188,7 +185,6 @@ export class McpSessions {
         return { memory: this.opts.memory, initialized: false };
       },
       serial: this.opts.serial,
-      afterCall: this.opts.afterCall,
     });
     transport.onclose = () => void this.close(sid);
     this.sessions.set(sid, s);
@@ -207,14 +203,10 @@ export class McpSessions {
 
   /** Makes room for one more session; false when every session has a call in flight. */
   private evict(): boolean {
-    const max = this.opts.maxSessions ?? 64;
-    while (this.sessions.size >= max) {
-      let oldest: [string, Session] | null = null;
-      for (const e of this.sessions) {
-        if (e[1].inFlight === 0 && (!oldest || e[1].lastUsed < oldest[1].lastUsed)) oldest = e;
-      }
-      if (!oldest) return false;
-      void this.close(oldest[0]);
+    while (this.sessions.size >= MAX_SESSIONS) {
+      const idle = [...this.sessions].find(([, s]) => s.calls.size === 0);
+      if (!idle) return false;
+      void this.close(idle[0]);
     }
     return true;
   }
@@ -224,7 +216,7 @@ export class McpSessions {
     const s = this.sessions.get(sid);
     if (!s) return;
     this.sessions.delete(sid);
-    if (s.inFlight > 0) await new Promise<void>((r) => s.drained.push(r));
+    while (s.calls.size) await Promise.allSettled([...s.calls]);
     if (s.started) await this.opts.serial(() => this.tell(s, [{ type: 'SHUTDOWN', reason: 'client left' }]));
     await s.server.close().catch(() => undefined);
   }

@@ -1,21 +1,11 @@
 /**
- * Who may talk to `gctx serve`: the daemon listens on 127.0.0.1 only, and every request must
- * also pass three checks, in this order, before any route sees it:
- *
- * 1. Host is 127.0.0.1, localhost or [::1] with the daemon's port. A web page that points a
- *    name it controls at 127.0.0.1 (DNS rebinding) sends its own name here, and is refused.
- * 2. Origin, when a browser sends one, is the daemon's own (`http://` + that Host). Another
- *    site's page cannot drive it, not even with a request the browser lets through unread.
- *    `Sec-Fetch-Site`, when a browser sends one, is `same-origin` or `none`: another port on
- *    127.0.0.1 is the same *site*, and a browser sends it this daemon's cookies.
- * 3. A credential: `Authorization: Bearer <token>` (hooks, MCP clients), which may do anything,
- *    or the page's cookie (`GET /?token=…` trades the token for it), which only reads. Cookies
- *    are not scoped to a port, so every other server on 127.0.0.1 the browser visits receives
- *    it: it is therefore never the token, only an HMAC of it that nothing accepts for a write.
- *    Compared in constant time.
- *
- * Refusals are 403 (Host, Origin, Sec-Fetch-Site) and 401 (credential), each with one line
- * saying why.
+ * Who may talk to `gctx serve` (docs/serve.md, security model): besides listening on 127.0.0.1
+ * only, every request passes, in this order, before any route sees it: Host is loopback with
+ * the daemon's port (no DNS rebinding); Origin and `Sec-Fetch-Site`, when sent, are the
+ * daemon's own (another port on 127.0.0.1 is the same *site*, and gets its cookies); and a
+ * credential: the bearer token, which may do anything, or the page's cookie, which only reads.
+ * Cookies ignore ports, so the cookie is an HMAC of the token, never the token. 403 for place,
+ * 401 for credential, each with one line saying why.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
@@ -94,7 +84,7 @@ export function checkCredential(req: IncomingMessage, port: number, token: strin
   if (cookie === null) {
     return {
       status: 401,
-      why: 'no token: send Authorization: Bearer <token> (gctx serve status --json), or open the page address it prints',
+      why: 'no token: send Authorization: Bearer <token> (gctx serve status --json), or open its page address',
     };
   }
   if (sameToken(cookie, pageCredential(token))) return 'read';
@@ -113,7 +103,9 @@ export function pageCookies(port: number, token: string): string[] {
  * inline styles only because Mermaid's SVG carries its own.
  */
 export const PAGE_CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+  "font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; " +
+  "frame-ancestors 'none'";
 
 /** Sent with every answer: nothing is sniffed, framed, cached unasked, or leaks an address. */
 export const BASE_HEADERS: OutgoingHttpHeaders = {

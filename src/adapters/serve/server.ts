@@ -1,19 +1,14 @@
 /**
- * The daemon's HTTP plumbing: a node:http server on 127.0.0.1 that checks every request
- * (security.ts) before any route sees it, reads bodies within a size limit, answers JSON and
- * errors in one shape, counts requests in flight, and closes in order: stop accepting, let
- * what is in flight finish (bounded), then cut what is left.
- *
- * Another local process must not be able to starve the hooks: connections are capped, and
- * when the cap is reached the oldest one that never authenticated makes room; a connection
- * that has not authenticated within a few seconds is closed, as is one after a refusal; and
- * request bodies share one byte budget, counted while they stream, so parallel large bodies
- * are refused (503) rather than buffered.
+ * The daemon's HTTP plumbing: node:http on 127.0.0.1, every request checked (security.ts)
+ * before any route sees it, bodies read within limits, one shape for answers and errors, and
+ * an orderly close. Another local process must not starve the hooks: connections are capped
+ * (the oldest that never authenticated makes room), one that has not authenticated within a
+ * few seconds is closed, as is one after a refusal, and bodies share one byte budget counted
+ * while they stream, so parallel large bodies are refused (503) rather than buffered.
  */
+import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { asGccError, type GccError } from '../../errors.js';
 import {
   type Access,
@@ -35,13 +30,8 @@ export class HttpError extends Error {
   }
 }
 
-export function sendJson(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  const text = JSON.stringify(body);
+/** Answers `text` (JSON unless `headers` name another type), with the headers every answer carries. */
+export function send(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, {
     ...BASE_HEADERS,
     'Content-Type': 'application/json; charset=utf-8',
@@ -51,46 +41,19 @@ export function sendJson(
   res.end(text);
 }
 
-export function sendText(
-  res: ServerResponse,
-  status: number,
-  text: string,
-  headers: Record<string, string> = {},
-): void {
-  res.writeHead(status, {
-    ...BASE_HEADERS,
-    'Content-Type': 'text/plain; charset=utf-8',
-    'Content-Length': Buffer.byteLength(text),
-    ...headers,
-  });
-  res.end(text);
-}
+export const sendJson = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
+  send(res, status, JSON.stringify(body), headers);
+
+export const PLAIN = { 'Content-Type': 'text/plain; charset=utf-8' };
 
 /** A GccError as an answer: 400 for the caller's mistake, 500 for damage or a fault. */
 function sendError(res: ServerResponse, e: GccError): void {
   sendJson(res, e.exitCode === 1 ? (e.code === 'E_BRANCH_NOT_FOUND' ? 404 : 400) : 500, { error: e.toJSON() });
 }
 
-/**
- * A full collection, when V8 lets this process ask for one: a large body leaves garbage that
- * an idle daemon would otherwise hold for as long as nothing else allocates.
- */
-const collect: (() => void) | null = (() => {
-  try {
-    setFlagsFromString('--expose-gc');
-    return runInNewContext('gc') as () => void;
-  } catch {
-    return null;
-  }
-})();
-
-/** Past this many bytes of bodies released, the daemon collects once it has answered them. */
-const COLLECT_AFTER = 8 * 1024 * 1024;
-
 /** Bytes of request bodies held at once, across all requests, until their answers are sent. */
 export class BodyBudget {
   private used = 0;
-  private released = 0;
   constructor(readonly bytes: number) {}
 
   /** Takes `n` bytes, held until `res` closes; false when they are not there. */
@@ -99,10 +62,6 @@ export class BodyBudget {
     this.used += n;
     res.once('close', () => {
       this.used -= n;
-      this.released += n;
-      if (this.released < COLLECT_AFTER || this.used > 0) return;
-      this.released = 0;
-      setImmediate(() => collect?.());
     });
     return true;
   }
@@ -163,10 +122,6 @@ interface HttpOptions {
   handle: Handler;
   /** For every refused or failed request: one line for the daemon's log. */
   log: (line: string) => void;
-  /** Connections open at once (default 128). */
-  maxConnections?: number;
-  /** How long a connection may stay open without authenticating (default 3 s). */
-  preAuthMs?: number;
 }
 
 /** A connection and whether it has sent a valid credential yet. */
@@ -177,6 +132,9 @@ interface Conn {
 }
 
 const NONCE = /^[0-9a-f]{64}$/;
+const MAX_CONNECTIONS = 128;
+/** How long a connection may stay open without authenticating. */
+const PRE_AUTH_MS = 3_000;
 
 export class HttpServer {
   readonly server: Server;
@@ -196,8 +154,7 @@ export class HttpServer {
   }
 
   private admit(socket: Socket): void {
-    const max = this.opts.maxConnections ?? 128;
-    if (this.conns.size >= max) {
+    if (this.conns.size >= MAX_CONNECTIONS) {
       // Room is made from what never authenticated, oldest first; with none, the newcomer goes.
       const stranger = [...this.conns.values()].find((c) => !c.authed);
       if (!stranger) {
@@ -208,7 +165,7 @@ export class HttpServer {
       this.forget(stranger.socket);
     }
     const conn: Conn = { socket, authed: false, timer: null };
-    conn.timer = setTimeout(() => socket.destroy(), this.opts.preAuthMs ?? 3_000);
+    conn.timer = setTimeout(() => socket.destroy(), PRE_AUTH_MS);
     conn.timer.unref();
     this.conns.set(socket, conn);
     socket.once('close', () => this.forget(socket));
@@ -230,13 +187,8 @@ export class HttpServer {
 
   /** Listens on 127.0.0.1 only; the port actually bound (for port 0). */
   async listen(): Promise<number> {
-    await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen({ port: this.opts.port, host: '127.0.0.1', exclusive: true }, () => {
-        this.server.off('error', reject);
-        resolve();
-      });
-    });
+    this.server.listen({ port: this.opts.port, host: '127.0.0.1', exclusive: true });
+    await once(this.server, 'listening');
     this.port = (this.server.address() as AddressInfo).port;
     return this.port;
   }
@@ -293,7 +245,7 @@ export class HttpServer {
       // A refused connection is not kept: it would hold a place a hook needs.
       const keep = this.conns.get(req.socket)?.authed && err.status !== 413 && err.status !== 503;
       const close: Record<string, string> = keep ? {} : { Connection: 'close' };
-      if (!res.headersSent) sendText(res, err.status, `${err.message}\n`, { ...close, ...err.headers });
+      if (!res.headersSent) send(res, err.status, `${err.message}\n`, { ...PLAIN, ...close, ...err.headers });
       else res.destroy();
       return;
     }

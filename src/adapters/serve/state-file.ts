@@ -1,39 +1,30 @@
 /**
- * What `gctx serve` keeps on disk, under `.GCC/.local/` (this clone's own folder, which git
- * never sees: `.GCC/.gitignore` ignores everything but events/):
- *
- *   serve.token   the token every request must carry. Made once and kept, so the
- *                 GCC_SERVE_TOKEN a person exported for Claude Code's HTTP hooks stays
- *                 good across restarts.
- *   serve.json    the running daemon: { pid, port, url, token, startedAt }. Written once it
- *                 listens, removed when it stops; a second start reads it to say where the
- *                 first runs.
- *   serve.lock    held (store/lock.ts) for the daemon's life: one daemon per memory.
- *
- * Both are readable by their owner only (mode 0600), written whole (a temporary file renamed
- * into place), and re-checked for their mode each time they are written.
- *
- * Both are trusted only as files this clone made for itself (`ownFile`): git checks out a file
- * someone force-added under `.GCC/.local/` despite `.gitignore`, so a token that came with a
- * clone would be one its author knows, and a state file could name any pid to signal. One
- * that is a link, another user's, readable by others, or tracked by git is not used: a token
- * is made anew (the daemon says so), a state file counts as absent.
+ * What `gctx serve` keeps in `.GCC/.local/` (which git never sees): `serve.token`, made once and
+ * kept so an exported GCC_SERVE_TOKEN stays good; `serve.json`, the running daemon, written once
+ * it listens and removed when it stops; `serve.lock`, held for the daemon's life. Written whole,
+ * mode 0600, and trusted only as files this clone made (`notOwn`, `tracked`): git checks out a
+ * file someone force-added, so a token that came with a clone is one its author knows, and a
+ * state file could name any pid to signal. Such a token is made anew; such a state file counts
+ * as absent.
  */
 import { randomBytes } from 'node:crypto';
 import { chmodSync, closeSync, lstatSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import * as z from 'zod';
 import { findRepo, gitPath, runGit } from '../../store/git-probe.js';
 import { assertNoSymlink, layout } from '../../store/paths.js';
 import { makeFolders } from '../../store/project-folder.js';
 
-export interface ServeState {
-  pid: number;
-  port: number;
+/** The running daemon, as `serve.json` holds it. */
+const ServeState = z.object({
+  pid: z.number(),
+  port: z.number(),
   /** The daemon's origin with a trailing slash: `http://127.0.0.1:PORT/`. */
-  url: string;
-  token: string;
-  startedAt: string;
-}
+  url: z.string(),
+  token: z.string(),
+  startedAt: z.string(),
+});
+export type ServeState = z.infer<typeof ServeState>;
 
 const OWNER_ONLY = 0o600;
 
@@ -115,7 +106,8 @@ export function ensureToken(root: string, replaced?: (why: string) => void): str
   writePrivate(root, f.token, `${token}\n`);
   if (why)
     replaced?.(
-      `${f.token} was not used as the token (${why}): a new one was made; set GCC_SERVE_TOKEN from it again, and untrack the file if git tracks it (git rm --cached)`,
+      `${f.token} was not used as the token (${why}): a new one was made; set GCC_SERVE_TOKEN from it ` +
+        'again, and untrack the file if git tracks it (git rm --cached)',
     );
   return token;
 }
@@ -125,16 +117,7 @@ export function readState(root: string): ServeState | null {
   try {
     // A state file this clone did not write names no daemon of its own.
     if (notOwn(path)) return null;
-    const s = JSON.parse(readFileSync(path, 'utf8')) as Partial<ServeState>;
-    if (
-      typeof s.pid !== 'number' ||
-      typeof s.port !== 'number' ||
-      typeof s.url !== 'string' ||
-      typeof s.token !== 'string' ||
-      typeof s.startedAt !== 'string'
-    )
-      return null;
-    return s as ServeState;
+    return ServeState.safeParse(JSON.parse(readFileSync(path, 'utf8'))).data ?? null;
   } catch {
     return null;
   }

@@ -5,21 +5,16 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { extname, join, relative, resolve, sep } from 'node:path';
+import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BASE_HEADERS, PAGE_CSP } from './security.js';
 
 /** Set by scripts/bundle.mjs in the `gctx` executable, which sits in dist/bin next to dist/page. */
 declare const GCTX_BUNDLED: boolean | undefined;
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-};
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
+/** An asset's name as the build writes it: no folder, nothing but what a hashed name holds. */
+const ASSET = /^\/assets\/[\w.-]+$/;
 
 /**
  * Where the page was built: next to the executable for the bundle (dist/bin → dist/page), in
@@ -33,51 +28,35 @@ export function pageDir(): string {
 }
 
 export class PageFiles {
+  /** Hashed assets never change: read once. */
   private readonly cache = new Map<string, Buffer>();
+  readonly built: boolean;
 
-  constructor(readonly dir: string) {}
-
-  get built(): boolean {
-    return existsSync(join(this.dir, 'index.html'));
+  constructor(readonly dir: string) {
+    this.built = existsSync(join(dir, 'index.html'));
   }
 
   /** `/` or `/assets/<file>`; false when there is no such file (the caller answers 404). */
   serve(pathname: string, res: ServerResponse): boolean {
     const index = pathname === '/' || pathname === '/index.html';
-    if (!index && !pathname.startsWith('/assets/')) return false;
-    let name: string;
+    if (!index && !ASSET.test(pathname)) return false;
+    const file = join(this.dir, index ? 'index.html' : pathname.slice(1));
+    let body = this.cache.get(file);
     try {
-      name = index ? 'index.html' : decodeURIComponent(pathname.slice(1));
+      // index.html is read each time: a rebuild changes it.
+      body ??= readFileSync(file);
     } catch {
       return false;
     }
-    if (name.includes('\u0000')) return false;
-    const file = resolve(this.dir, name);
-    const rel = relative(this.dir, file);
-    if (rel.startsWith('..') || rel.split(sep).includes('..')) return false;
-    const body = this.read(file, index);
-    if (!body) return false;
+    if (!index) this.cache.set(file, body);
     res.writeHead(200, {
       ...BASE_HEADERS,
-      'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'Content-Type': `${TYPES[extname(file)] ?? 'text/plain'}; charset=utf-8`,
       'Content-Length': body.length,
       'Cache-Control': index ? 'no-cache' : 'public, max-age=31536000, immutable',
       ...(index ? { 'Content-Security-Policy': PAGE_CSP } : {}),
     });
     res.end(body);
     return true;
-  }
-
-  private read(file: string, index: boolean): Buffer | null {
-    // index.html is read each time (a rebuild changes it); hashed assets never change.
-    const hit = index ? undefined : this.cache.get(file);
-    if (hit) return hit;
-    try {
-      const body = readFileSync(file);
-      if (!index) this.cache.set(file, body);
-      return body;
-    } catch {
-      return null;
-    }
   }
 }

@@ -15,7 +15,6 @@ import type {
   BranchInfo,
   CommitItem,
   FileChange,
-  GraphSource,
   LogItem,
   Overview,
   Page,
@@ -60,10 +59,8 @@ export class MemoryModel {
       machines: {
         branch: machineMermaid('branch'),
         session: machineMermaid('session'),
-        readiness: machineMermaid('readiness'),
       },
       sessions: [],
-      readiness: [],
     };
     this.addBranchInfo('main', null, 'The trunk');
   }
@@ -267,21 +264,7 @@ export async function startFakeDaemon(pageDir: string, model: MemoryModel): Prom
     if (cookie !== token) return refuse(req, res, 401);
 
     if (url.pathname === '/api/overview') return json(res, model.overview);
-    if (url.pathname === '/api/graph') {
-      const body: GraphSource = { tag: model.overview.graphTag, source: model.graph };
-      if (req.headers['if-none-match'] === `"${body.tag}"`) {
-        res.writeHead(304, { ETag: `"${body.tag}"` }).end();
-        return;
-      }
-      res
-        .writeHead(200, {
-          'Content-Type': 'application/json; charset=utf-8',
-          'Cache-Control': 'no-cache',
-          ETag: `"${body.tag}"`,
-        })
-        .end(JSON.stringify(body));
-      return;
-    }
+    if (url.pathname === '/api/graph') return json(res, { tag: model.overview.graphTag, source: model.graph });
     if (url.pathname === '/api/commits') return json(res, pageOf(model.commits, url));
     if (url.pathname === '/api/log') return json(res, pageOf(model.log, url));
     if (url.pathname === '/api/search') return json(res, search(model, url));

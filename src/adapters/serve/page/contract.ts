@@ -1,45 +1,23 @@
 /**
  * The HTTP contract between `gctx serve` and its page, as types only (no DOM, no Node), so the
- * page, the daemon and the browser test's fake daemon can all be checked against one text.
- * All JSON, UTF-8; every list newest first. Every string is untrusted: it comes from a
- * repository's memory and may hold markup.
- *
- * Ids are the memory's event ids: unique, and ordered by time, so the id of the oldest item
+ * page, the daemon and the browser test's fake daemon are checked against one text. All JSON,
+ * every list newest first, every string untrusted: it comes from a repository's memory and may
+ * hold markup. Ids are the memory's event ids, ordered by time, so the id of the oldest item
  * shown is the cursor of the next older page, and stays valid however much is appended.
  */
 
-type BranchStatus = 'active' | 'merged' | 'abandoned';
-/** The branch machine's state (src/machines/branch-machine.ts). */
-type BranchState = 'unborn' | 'active' | 'merged' | 'abandoned';
-
-export interface Objective {
-  n: number;
-  text: string;
-  done: boolean;
-}
-export interface Milestone {
-  n: number;
-  title: string;
-  branch: string;
-  status: 'committed' | 'merged' | 'abandoned';
-  at: string;
-}
 export interface BranchInfo {
   name: string;
   parent: string | null;
-  status: BranchStatus;
-  state: BranchState;
+  status: 'active' | 'merged' | 'abandoned';
+  /** The branch machine's state. */
+  state: 'unborn' | 'active' | 'merged' | 'abandoned';
   purpose: string;
   commits: number;
   created: string;
   closed: string | null;
   reason: string | null;
   mergedInto: string | null;
-}
-export interface FailedApproach {
-  branch: string;
-  reason: string;
-  at: string;
 }
 /** `state`: the session machine's state (idle, opening, ready, compacting, degraded, ended). */
 export interface SessionInfo {
@@ -48,10 +26,6 @@ export interface SessionInfo {
   state: string;
   branch: string;
   since: string;
-}
-interface ReadinessInfo {
-  host: string;
-  state: string;
 }
 
 /** GET /api/overview */
@@ -63,16 +37,21 @@ export interface Overview {
   lastId: string;
   /** The clone's current memory branch. */
   branch: string;
-  objectives: Objective[];
-  milestones: Milestone[];
+  objectives: Array<{ n: number; text: string; done: boolean }>;
+  milestones: Array<{
+    n: number;
+    title: string;
+    branch: string;
+    status: 'committed' | 'merged' | 'abandoned';
+    at: string;
+  }>;
   branches: BranchInfo[];
-  failed: FailedApproach[];
+  failed: Array<{ branch: string; reason: string; at: string }>;
   /** Names the history graph's current version: GET /api/graph when it differs from the one drawn. */
   graphTag: string;
   /** Mermaid stateDiagram-v2 sources, one per machine definition. */
-  machines: { branch: string; session: string; readiness: string };
+  machines: { branch: string; session: string };
   sessions: SessionInfo[];
-  readiness: ReadinessInfo[];
 }
 
 export interface FileChange {
@@ -94,6 +73,7 @@ export interface CommitItem {
   stale?: string;
 }
 
+/** What kind of change a log entry made: the page's badge. */
 export type LogKind =
   | 'tool'
   | 'ota'
@@ -122,7 +102,7 @@ export interface Page<T> {
   next: string | null;
 }
 
-/** GET /api/graph: the Mermaid gitGraph source of the history, its tag also sent as the ETag. */
+/** GET /api/graph: the Mermaid gitGraph source of the history and its tag. */
 export interface GraphSource {
   tag: string;
   source: string;
