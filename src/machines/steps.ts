@@ -12,10 +12,18 @@ import {
   type BranchRejected,
   guardKey,
 } from './branch-machine.js';
-import { emittedBy } from './effects.js';
 import { type SessionDomainEvent, type SessionLifecycle, sessionMachine, type SessionSignal } from './session.js';
 import type { NewEvent } from '../events/types.js';
 import { xstateLib } from '../runtime/lazy-deps.js';
+
+/**
+ * What `transition()` emitted. Emits come back typed by their setup names, but at run time every
+ * `emit` action is the built-in `xstate.emit` carrying the event in `params.event`
+ * (reference/xstate.md §1.4), so we match on that.
+ */
+export function emittedBy<E>(actions: readonly { type: string; params?: unknown }[]): E[] {
+  return actions.filter((a) => a.type === 'xstate.emit').map((a) => (a.params as { event: E }).event);
+}
 
 /** One transition of a branch or session machine, as an inspector sees it. */
 export interface StepRecord {
