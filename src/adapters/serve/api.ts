@@ -84,7 +84,6 @@ export function overview(m: Memory): Overview {
   machines ??= {
     branch: machineMermaid('branch'),
     session: machineMermaid('session'),
-    readiness: machineMermaid('readiness'),
   };
   const sessions: SessionInfo[] = Object.entries(s.sessions)
     .filter(([, x]) => x.life !== 'ended')
@@ -106,8 +105,6 @@ export function overview(m: Memory): Overview {
     graphTag: graphTag(m),
     machines,
     sessions,
-    // Readiness barriers live inside in-process hosts (Pi); the daemon has none to report.
-    readiness: [],
   };
 }
 

@@ -98,7 +98,6 @@ describe('gctx serve: the page API', () => {
     expect(o.failed).toEqual([expect.objectContaining({ branch: 'spike', reason: 'Too slow' })]);
     expect(o.graphTag).toMatch(/^g-/);
     expect(o.machines.branch).toContain('state "merged" as branch_merged');
-    expect(o.readiness).toEqual([]);
     expect('graph' in o).toBe(false);
   });
 

@@ -60,10 +60,8 @@ export class MemoryModel {
       machines: {
         branch: machineMermaid('branch'),
         session: machineMermaid('session'),
-        readiness: machineMermaid('readiness'),
       },
       sessions: [],
-      readiness: [],
     };
     this.addBranchInfo('main', null, 'The trunk');
   }

@@ -53,7 +53,6 @@ function memory(): MemoryModel {
     { id: 's-1', host: 'pi', state: 'ready', branch: 'main', since: m.commits[0]!.at },
     { id: 's-2', host: 'claude-code', state: 'opening', branch: 'feature-x', since: m.commits[1]!.at },
   );
-  m.overview.readiness.push({ host: 'pi', state: 'waiting.awaitTools' });
   return m;
 }
 
@@ -126,12 +125,11 @@ suite(hasChromium ? 'the serve page in Chromium' : `the serve page in Chromium (
     expect(await page.locator('#graph-box svg').textContent()).toContain('after merge 3');
     // The machines are drawn once they come near the viewport.
     await page.locator('#machines').scrollIntoViewIfNeeded();
-    for (const m of ['session', 'readiness', 'branch']) await page.locator(`#machine-${m} svg`).waitFor();
+    for (const m of ['session', 'branch']) await page.locator(`#machine-${m} svg`).waitFor();
     const marked = await page
       .locator('#machine-session svg .gccCurrent')
       .evaluateAll((els) => els.map((e) => e.textContent?.trim()));
     expect(marked.sort()).toEqual(['opening', 'ready']);
-    expect(await page.locator('#machine-readiness svg .gccCurrent').textContent()).toContain('awaitTools');
     expect(await text(page, '#sessions')).toContain('opening');
   });
 

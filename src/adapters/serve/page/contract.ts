@@ -49,10 +49,6 @@ export interface SessionInfo {
   branch: string;
   since: string;
 }
-interface ReadinessInfo {
-  host: string;
-  state: string;
-}
 
 /** GET /api/overview */
 export interface Overview {
@@ -70,9 +66,8 @@ export interface Overview {
   /** Names the history graph's current version: GET /api/graph when it differs from the one drawn. */
   graphTag: string;
   /** Mermaid stateDiagram-v2 sources, one per machine definition. */
-  machines: { branch: string; session: string; readiness: string };
+  machines: { branch: string; session: string };
   sessions: SessionInfo[];
-  readiness: ReadinessInfo[];
 }
 
 export interface FileChange {

@@ -48,9 +48,8 @@ const el = {
   searchResults: byId<HTMLOListElement>('search-results'),
   searchMore: byId<HTMLButtonElement>('search-more'),
   sessions: byId('sessions'),
-  readiness: byId('readiness'),
-  machines: { session: byId('machine-session'), readiness: byId('machine-readiness'), branch: byId('machine-branch') },
-  marks: { session: byId('marks-session'), readiness: byId('marks-readiness') },
+  machines: { session: byId('machine-session'), branch: byId('machine-branch') },
+  marks: { session: byId('marks-session') },
   nav: byId('sections'),
   help: byId<HTMLDialogElement>('help'),
 };
@@ -121,8 +120,6 @@ function drawDiagrams(o: Overview): void {
   drawGraph();
   // The captions say what is marked, and why nothing is when nothing is.
   el.marks.session.textContent = o.sessions.length > 0 ? "(the open sessions' states marked)" : '(no session open)';
-  const none = '(none reported: the barrier runs inside the Pi extension)';
-  el.marks.readiness.textContent = o.readiness.length > 0 ? '(current states marked)' : none;
   drawWhenSeen(
     el.machines.session,
     withCurrent(
@@ -131,15 +128,6 @@ function drawDiagrams(o: Overview): void {
       o.sessions.map((s) => s.state),
     ),
     'Session machine',
-  );
-  drawWhenSeen(
-    el.machines.readiness,
-    withCurrent(
-      o.machines.readiness,
-      'readiness',
-      o.readiness.map((r) => r.state),
-    ),
-    'Readiness machine',
   );
   const branchStates = o.branches.map((b) => b.state);
   drawWhenSeen(el.machines.branch, withCurrent(o.machines.branch, 'branch', branchStates), 'Branch machine');
@@ -154,7 +142,7 @@ function showOverview(o: Overview): void {
   document.title = `${o.project} · GCC memory`;
   renderRoadmap(o, el.objectives, el.milestones);
   renderBranches(o, el.failed, el.branches);
-  renderSessions(o, el.sessions, el.readiness);
+  renderSessions(o, el.sessions);
   fillBranchFilter(el.commitsBranch, o);
   fillBranchFilter(el.logBranch, o);
   drawDiagrams(o);
@@ -251,7 +239,7 @@ el.graphDraw.addEventListener('click', () => {
 onColourSchemeChange(() => {
   void followColourScheme().then((changed) => {
     if (!changed || !shown) return;
-    for (const box of [el.graph, el.machines.session, el.machines.readiness, el.machines.branch]) forget(box);
+    for (const box of [el.graph, el.machines.session, el.machines.branch]) forget(box);
     drawDiagrams(shown);
   });
 });

@@ -173,7 +173,7 @@ export function renderHit(hit: SearchHit): HTMLLIElement {
   );
 }
 
-export function renderSessions(o: Overview, sessions: HTMLElement, readiness: HTMLElement): void {
+export function renderSessions(o: Overview, sessions: HTMLElement): void {
   fill(
     sessions,
     ...o.sessions.map((s) =>
@@ -191,13 +191,6 @@ export function renderSessions(o: Overview, sessions: HTMLElement, readiness: HT
     ),
   );
   if (o.sessions.length === 0) sessions.append(h('li', { class: 'note' }, 'No sessions.'));
-  fill(
-    readiness,
-    ...o.readiness.map((r) =>
-      h('li', {}, h('span', { class: 'meta' }, r.host), ' ', h('span', { class: 'badge state' }, r.state)),
-    ),
-  );
-  if (o.readiness.length === 0) readiness.append(h('li', { class: 'note' }, 'No readiness barrier reported.'));
 }
 
 /** Fills a branch filter `<select>` with the branches, keeping the current choice. */
