@@ -169,8 +169,3 @@ function render(state: MemoryState): string {
     (config === null ? yamlOf({ config: { ...state.config } }) : `config:\n${config}`)
   );
 }
-
-/** The whole document through `yaml` in one go: the reference renderMetadata must equal. */
-export function renderMetadataWhole(state: MemoryState): string {
-  return METADATA_COMMENT + yamlLib().stringify(metadataObject(state), { lineWidth: 0 });
-}
