@@ -81,10 +81,10 @@ const files: Check = (v) => {
   }
   return null;
 };
-const object =
-  (shape: Shape): Check =>
-  (v) =>
-    isRecord(v) ? problemOf(shape, v) : 'is not an object';
+const object = (shape: Shape): Check => {
+  const fields = rows(shape);
+  return (v) => (isRecord(v) ? rowsProblem(fields, v, '') : 'is not an object');
+};
 const scalar: Check = (v) =>
   typeof v === 'string'
     ? text(MAX_LINE)(v)
@@ -103,6 +103,10 @@ const configObject: Check = (v) => {
 
 /** Field → check; a name ending in `?` is optional. */
 type Shape = Record<string, Check>;
+type Rows = readonly (readonly [string, Check, boolean])[];
+
+const rows = (shape: Shape): Rows =>
+  Object.entries(shape).map(([k, check]) => [k.replace('?', ''), check, k.endsWith('?')] as const);
 
 const commitShape: Shape = {
   id: pattern(COMMIT_HASH, 'a commit hash'),
@@ -147,24 +151,10 @@ const SHAPES: Record<EventType, Shape> = {
   'prompt.recorded': { session: text(SHORT_LINE), host: text(SHORT_LINE), text: text(MAX_LINE) },
 };
 
-const COMPILED = new Map<string, [string, Check, boolean][]>(
-  Object.entries(SHAPES).map(([type, shape]) => [
-    type,
-    Object.entries(shape).map(([k, check]) => [k.replace('?', ''), check, k.endsWith('?')]),
-  ]),
-);
+const COMPILED = new Map<string, Rows>(Object.entries(SHAPES).map(([type, shape]) => [type, rows(shape)]));
 
-function problemOf(shape: Shape, data: Record<string, unknown>): string | null {
-  const rows = Object.entries(shape).map(([k, check]) => [k.replace('?', ''), check, k.endsWith('?')] as const);
-  return rowsProblem(rows, data, '');
-}
-
-function rowsProblem(
-  rows: readonly (readonly [string, Check, boolean])[],
-  data: Record<string, unknown>,
-  where: string,
-): string | null {
-  for (const [key, check, optional] of rows) {
+function rowsProblem(fields: Rows, data: Record<string, unknown>, where: string): string | null {
+  for (const [key, check, optional] of fields) {
     const v = Object.hasOwn(data, key) ? data[key] : undefined;
     if (v === undefined && optional) continue;
     const p = v === undefined ? 'is missing' : check(v);
