@@ -317,7 +317,7 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent, refused?: Refuse
           removed: (prev?.removed ?? 0) + f.removed,
           at: e.at,
         };
-        if (!prev) dropOldestBeyond(owner.pending.files, PENDING_FILES);
+        if (!prev) dropOldestBeyond(owner.pending.files, PENDING_FILES, (f) => f.at);
       }
       // What failed since the last commit, and why, until the same call succeeds: a resuming
       // agent should not find out again by running it. A call gctx's own write guard refused
@@ -463,25 +463,20 @@ function addMilestone(
   pushWindow(d.milestones, { n: d.milestoneCount, title, branch, commits, status, at }, MILESTONE_WINDOW);
 }
 
-/** A session's record, created on first sight; the oldest are forgotten past SESSION_WINDOW. */
-/** Keep a dict of timed entries to `max`, dropping the oldest. */
-function dropOldestBeyond(files: Record<string, { at: string }>, max: number): void {
-  const keys = Object.keys(files);
+/** Keep a dict of timed entries to `max`, dropping the oldest by `time`. */
+function dropOldestBeyond<T>(dict: Record<string, T>, max: number, time: (x: T) => string): void {
+  const keys = Object.keys(dict);
   if (keys.length <= max) return;
   let oldest = keys[0]!;
-  for (const k of keys) if (files[k]!.at < files[oldest]!.at) oldest = k;
-  delete files[oldest];
+  for (const k of keys) if (time(dict[k]!) < time(dict[oldest]!)) oldest = k;
+  delete dict[oldest];
 }
 
+/** A session's record, created on first sight; the oldest are forgotten past SESSION_WINDOW. */
 function sessionOf(d: Draft<MemoryState>, id: string, host: string, at: string) {
   let s = d.sessions[id];
   if (!s) {
-    const ids = Object.keys(d.sessions);
-    if (ids.length >= SESSION_WINDOW) {
-      let oldest = ids[0]!;
-      for (const k of ids) if (d.sessions[k]!.since < d.sessions[oldest]!.since) oldest = k;
-      delete d.sessions[oldest];
-    }
+    dropOldestBeyond(d.sessions, SESSION_WINDOW - 1, (x) => x.since);
     s = { host, branch: d.lastMoved, own: false, life: 'idle', started: false, reason: '', since: at };
     d.sessions[id] = s;
   }

@@ -33,24 +33,12 @@ export interface InspectorHandle {
   stop(): void | Promise<void>;
 }
 
-function safeJson(v: unknown): string {
-  const seen = new WeakSet<object>();
-  return JSON.stringify(v, (_k, x: unknown) => {
-    if (typeof x === 'function') return `[function]`;
-    if (x && typeof x === 'object') {
-      if (seen.has(x)) return '[circular]';
-      seen.add(x);
-    }
-    return x;
-  });
-}
-
 export function jsonlRecorder(path: string): InspectorHandle {
   let on = true;
   const write = (record: unknown): void => {
     if (!on) return;
     try {
-      appendFileSync(path, `${safeJson(record)}\n`);
+      appendFileSync(path, `${JSON.stringify(record)}\n`);
     } catch {
       on = false; // fail open: a bad path costs the recording, never the session
     }
@@ -149,7 +137,7 @@ export function websocketInspector(url: string): InspectorHandle {
     start: connect,
     stop: () => undefined,
     send: (e: unknown) => {
-      outbox.push(safeJson(e));
+      outbox.push(JSON.stringify(e));
       if (outbox.length > 1000) outbox.shift();
       flush();
     },
