@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { AnyStateNode } from 'xstate';
 import { runViz } from '../../src/diagrams/cli.js';
-import { machineDocsMarkdown } from '../../src/diagrams/docs.js';
+import { machineDocsMarkdown } from '../../scripts/machine-docs.js';
 import { inspectorFromEnv } from '../../src/diagrams/inspect.js';
 import { MACHINE_NAMES, MACHINES, machineJson, machineMermaid } from '../../src/diagrams/mermaid.js';
 import { GccError } from '../../src/errors.js';

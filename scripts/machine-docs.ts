@@ -2,7 +2,7 @@
  * docs/machines.md, rendered from the machine definitions. scripts/gen-docs.ts writes
  * it; a test fails when the committed file differs, so the diagrams cannot go stale.
  */
-import { MACHINE_NAMES, machineMermaid, type MachineName } from './mermaid.js';
+import { MACHINE_NAMES, machineMermaid, type MachineName } from '../src/diagrams/mermaid.js';
 
 const ABOUT: Record<MachineName, { title: string; text: string }> = {
   branch: {
