@@ -264,7 +264,7 @@ function rejection(r: BranchRejected, state: MemoryState): GccError {
     case 'E_BRANCH_EXISTS':
       return branchExists(state, b, b);
     case 'E_BRANCH_NOT_FOUND':
-      return gccError('E_BRANCH_NOT_FOUND', `no branch named "${b}"`, 'see the branches with `gctx status`');
+      return notFound(b);
   }
 }
 
