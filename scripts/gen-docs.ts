@@ -5,7 +5,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { machineDocsMarkdown } from '../src/diagrams/docs.js';
+import { machineDocsMarkdown } from './machine-docs.js';
 import { operationDocsMarkdown } from './operation-docs.js';
 
 const FILES: [string, () => string][] = [

@@ -22,7 +22,8 @@ const CALLS = [
   'log --observation "Config files are TOML, up to 2 MB" --thought "A streaming parser avoids loading the whole file"',
   '# a hook records an edit of src/tokenizer.ts',
   'commit "Streaming TOML tokenizer with tests for tables and arrays" --title Tokenizer --check 1',
-  'branch try-lru --purpose "See whether an LRU cache beats re-parsing" --hypothesis "most files are re-read within a minute"',
+  'branch try-lru --purpose "See whether an LRU cache beats re-parsing" ' +
+    '--hypothesis "most files are re-read within a minute"',
   '# a hook records a write of src/cache.ts',
   'commit "LRU cache keyed by path+mtime; hit rate 92% on the fixture corpus"',
   'merge try-lru --synthesis "LRU cache kept: 92% hit rate, 11x faster warm loads"',

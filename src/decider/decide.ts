@@ -63,15 +63,20 @@ const fail = (error: GccError): Decision => ({ ok: false, error });
 const ok = (shared: Placed[], local: Placed[], message: string): Decision => ({ ok: true, shared, local, message });
 const on = (branch: string, e: NewEvent): Placed => ({ ...e, branch }) as Placed;
 
-export function text(field: string, value: unknown, required = true, max = MAX_TEXT): string | GccError {
+/** The text of a field, or a throw saying what is wrong with it (decide turns it into the decision). */
+function text(field: string, value: unknown, required = true, max = MAX_TEXT): string {
   if (typeof value !== 'string')
-    return gccError('E_INVALID_ARGUMENT', fieldSays.notA(field, 'text'), `pass the ${field} as a string`);
+    throw gccError('E_INVALID_ARGUMENT', fieldSays.notA(field, 'text'), `pass the ${field} as a string`);
   if (required && value.trim() === '')
-    return gccError('E_INVALID_ARGUMENT', fieldSays.empty(field), `give the ${field}: words, not only spaces`);
+    throw gccError('E_INVALID_ARGUMENT', fieldSays.empty(field), `give the ${field}: words, not only spaces`);
   if (value.length > max)
-    return gccError('E_INVALID_ARGUMENT', fieldSays.longer(field, max), 'summarize it; keep large output in files');
+    throw gccError('E_INVALID_ARGUMENT', fieldSays.longer(field, max), 'summarize it; keep large output in files');
   return value;
 }
+
+/** An optional field: undefined when absent or only spaces, else its text. */
+const optional = (field: string, value: string | undefined, max = MAX_TEXT): string | undefined =>
+  value !== undefined && value.trim() ? text(field, value, true, max) : undefined;
 
 /**
  * Files are UTF-8, which cannot hold a lone surrogate; make every string of a command
@@ -140,10 +145,10 @@ export function mergeFiles(...lists: readonly (readonly FileChange[])[]): FileCh
   return [...map.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
-function checkFiles(files: unknown): FileChange[] | GccError {
+function checkFiles(files: unknown): FileChange[] {
   if (files === undefined) return [];
   if (!Array.isArray(files) || files.length > MAX_ITEMS)
-    return gccError(
+    throw gccError(
       'E_INVALID_ARGUMENT',
       'files must be a list of paths',
       'gctx commit "…" --files src/a.ts --files src/b.ts',
@@ -159,7 +164,7 @@ function checkFiles(files: unknown): FileChange[] | GccError {
       rec.path.length > MAX_PATH ||
       /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(rec.path)
     ) {
-      return gccError(
+      throw gccError(
         'E_INVALID_ARGUMENT',
         `not a file path: ${JSON.stringify(rec?.path ?? f).slice(0, 80)}`,
         'name files relative to the project, e.g. src/parser.ts',
@@ -259,19 +264,20 @@ function rejection(r: BranchRejected, state: MemoryState): GccError {
     case 'E_BRANCH_EXISTS':
       return branchExists(state, b, b);
     case 'E_BRANCH_NOT_FOUND':
-      return gccError('E_BRANCH_NOT_FOUND', `no branch named "${b}"`, 'see the branches with `gctx status`');
+      return notFound(b);
   }
 }
 
-/** The branch machine's verdict on an event: the accepted events, or the error. */
-function through(state: MemoryState, name: string, e: Parameters<typeof branchStep>[2]): NewEvent[] | GccError {
+/** The branch machine's verdict on an event: the accepted events, or a throw of its rejection. */
+function through(state: MemoryState, name: string, e: Parameters<typeof branchStep>[2]): NewEvent[] {
   const b = state.branches[name];
   const step = branchStep(
     b?.life ?? 'unborn',
     { name, parent: name === MAIN ? null : (b?.parent ?? (e.type === 'branch.created' ? e.data.parent : MAIN)) },
     e,
   );
-  return step.rejected ? rejection(step.rejected, state) : step.accepted;
+  if (step.rejected) throw rejection(step.rejected, state);
+  return step.accepted;
 }
 
 const notFound = (name: string) =>
@@ -290,7 +296,13 @@ const PINS = new Set<Command['type']>(['commit', 'log', 'merge', 'abandon']);
  * first command that records where the session is pins it there, and its message says why.
  */
 export function decide(state: MemoryState, input: Command, ctx: DecideContext): Decision {
-  const d = decideCommand(state, input, ctx);
+  let d: Decision;
+  try {
+    d = decideCommand(state, input, ctx);
+  } catch (err) {
+    if (err instanceof GccError) return fail(err);
+    throw err;
+  }
   const moved = d.ok && PINS.has(input.type) ? drift(state, ctx.session) : null;
   if (!d.ok || !moved) return d;
   // A session that never chose a branch follows the clone's default: the default is pinned.
@@ -308,19 +320,13 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
   switch (cmd.type) {
     case 'commit': {
       const contribution = text('contribution', cmd.contribution);
-      if (contribution instanceof GccError) return fail(contribution);
-      const title =
-        cmd.title !== undefined && cmd.title.trim() ? text('title', cmd.title, true, MAX_LINE) : titleOf(contribution);
-      if (title instanceof GccError) return fail(title);
-      const next = cmd.next !== undefined && cmd.next.trim() ? text('next', cmd.next) : undefined;
-      if (next instanceof GccError) return fail(next);
+      const title = optional('title', cmd.title, MAX_LINE) ?? titleOf(contribution);
+      const next = optional('next', cmd.next);
       const explicit = checkFiles(cmd.files);
-      if (explicit instanceof GccError) return fail(explicit);
       const b = state.branches[here]!;
       const checks: Placed[] = [];
       for (const target of cmd.check ?? []) {
         const o = findObjective(state.objectives, target);
-        if (o instanceof GccError) return fail(o);
         if (!o.done) checks.push(on(MAIN, { type: 'objective.checked', data: { id: o.id, text: o.text } }));
       }
       const label = labelOf(lastLabel(b) + 1);
@@ -338,7 +344,6 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
         ...(next ? { next } : {}),
       };
       const accepted = through(state, here, { type: 'commit.recorded', data });
-      if (accepted instanceof GccError) return fail(accepted);
       return ok(
         [...accepted.map((e) => on(here, e)), ...checks],
         [],
@@ -347,18 +352,16 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
     }
     case 'branch': {
       const problem = newBranchNameProblem(cmd.name) ?? (cmd.name === MAIN ? 'main is the trunk' : null);
-      if (problem) return fail(badBranchName(state, cmd.name, problem));
+      if (problem) throw badBranchName(state, cmd.name, problem);
       // Branch folders must not collide on case-insensitive file systems.
       const clash = Object.keys(state.branches).find((n) => branchKey(n) === branchKey(cmd.name));
-      if (clash) return fail(branchExists(state, cmd.name, clash));
+      if (clash) throw branchExists(state, cmd.name, clash);
       const purpose = text('purpose', cmd.purpose);
-      if (purpose instanceof GccError) return fail(purpose);
       const hypotheses = (cmd.hypotheses ?? []).map((h) => normalizeLine(String(h))).filter((h) => h !== '');
       const accepted = through(state, cmd.name, {
         type: 'branch.created',
         data: { name: cmd.name, parent: here, purpose, hypotheses },
       });
-      if (accepted instanceof GccError) return fail(accepted);
       return ok(
         accepted.map((e) => on(cmd.name, e)),
         [switchTo(cmd.name, ctx.session)],
@@ -367,13 +370,11 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
     }
     case 'switch': {
       const b = state.branches[cmd.name];
-      if (!b || b.life === 'unborn') return fail(notFound(cmd.name));
+      if (!b || b.life === 'unborn') throw notFound(cmd.name);
       if (!isOpen(b))
-        return fail(
-          rejection(
-            { type: 'gcc.rejected', code: 'E_BRANCH_CLOSED', branch: cmd.name, refused: 'commit.recorded' },
-            state,
-          ),
+        throw rejection(
+          { type: 'gcc.rejected', code: 'E_BRANCH_CLOSED', branch: cmd.name, refused: 'commit.recorded' },
+          state,
         );
       // Where the pointer names another branch (see decide), switching to where one is pins it.
       if (cmd.name === here && !drift(state, ctx.session)) return ok([], [], `Already on ${cmd.name}`);
@@ -381,15 +382,13 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
     }
     case 'merge': {
       const synthesis = text('synthesis', cmd.synthesis);
-      if (synthesis instanceof GccError) return fail(synthesis);
       // The merge's own next step: it supersedes the merged branch's, which is not carried over.
-      const next = cmd.next !== undefined && cmd.next.trim() ? text('next', cmd.next) : undefined;
-      if (next instanceof GccError) return fail(next);
+      const next = optional('next', cmd.next);
       const src = state.branches[cmd.branch];
-      if (!src || src.life === 'unborn') return fail(notFound(cmd.branch));
+      if (!src || src.life === 'unborn') throw notFound(cmd.branch);
       const into = cmd.into ?? (src.parent !== null && isOpen(state.branches[src.parent]) ? src.parent : MAIN);
       const target = state.branches[into];
-      if (!target) return fail(notFound(into));
+      if (!target) throw notFound(into);
       const tried = triedOn(src);
       const files = mergeFiles(
         Object.entries(state.files)
@@ -410,7 +409,6 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
         type: 'branch.merged',
         data: { branch: cmd.branch, into, commit: id },
       });
-      if (closed instanceof GccError) return fail(closed);
       const commit = through(state, into, {
         type: 'commit.recorded',
         data: {
@@ -425,7 +423,6 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
           ...(next ? { next } : {}),
         },
       });
-      if (commit instanceof GccError) return fail(commit);
       // The synthesis commit leads the batch: readers of the log see the merge after its commit.
       // Whoever merges the branch it is on moves with it, by its own command.
       const local = here !== into ? [switchTo(into, ctx.session)] : [];
@@ -437,11 +434,9 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
     }
     case 'abandon': {
       const reason = text('reason', cmd.reason);
-      if (reason instanceof GccError) return fail(reason);
       const src = state.branches[cmd.branch];
-      if (!src || src.life === 'unborn') return fail(notFound(cmd.branch));
+      if (!src || src.life === 'unborn') throw notFound(cmd.branch);
       const closed = through(state, cmd.branch, { type: 'branch.abandoned', data: { branch: cmd.branch, reason } });
-      if (closed instanceof GccError) return fail(closed);
       const to = landing(state, src.parent ?? MAIN);
       const target = state.branches[to]!;
       const tried = triedOn(src);
@@ -459,7 +454,6 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
         abandon: { from: cmd.branch, tried, reason },
       };
       const commit = through(state, to, { type: 'commit.recorded', data: record });
-      if (commit instanceof GccError) return fail(commit);
       // The session that abandons the branch it is on moves by this command, as a merge's does: no drift to tell it of
       // later.
       const local = here === cmd.branch ? [switchTo(to, ctx.session)] : [];
@@ -471,27 +465,21 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
     }
     case 'roadmap': {
       if (cmd.action === 'add') {
-        const t = text('target', cmd.target, true, MAX_LINE);
-        if (t instanceof GccError) return fail(t);
-        const line = normalizeLine(t);
+        const line = normalizeLine(text('target', cmd.target, true, MAX_LINE));
         // Only control characters (or terminal codes, taken out by redaction) is no objective.
-        if (line === '') return fail(text('target', '', true) as GccError);
+        if (line === '') text('target', '');
         const same = sameObjective(state.objectives, line);
         if (same !== -1)
-          return fail(
-            gccError(
-              'E_OBJECTIVE_EXISTS',
-              `the roadmap already has it open, as objective ${same + 1}: ${flatText(state.objectives[same]!.text)}`,
-              `it is open; check it off when done: \`gctx roadmap check ${same + 1}\``,
-            ),
+          throw gccError(
+            'E_OBJECTIVE_EXISTS',
+            `the roadmap already has it open, as objective ${same + 1}: ${flatText(state.objectives[same]!.text)}`,
+            `it is open; check it off when done: \`gctx roadmap check ${same + 1}\``,
           );
         if (state.objectives.length >= MAX_OBJECTIVES)
-          return fail(
-            gccError(
-              'E_INVALID_ARGUMENT',
-              `the roadmap holds at most ${MAX_OBJECTIVES} objectives`,
-              'remove or check off some first: `gctx roadmap remove <number>`',
-            ),
+          throw gccError(
+            'E_INVALID_ARGUMENT',
+            `the roadmap holds at most ${MAX_OBJECTIVES} objectives`,
+            'remove or check off some first: `gctx roadmap remove <number>`',
           );
         return ok(
           [on(MAIN, { type: 'objective.added', data: { id: `o-${ctx.nonce.slice(0, 8)}`, text: line } })],
@@ -500,16 +488,13 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
         );
       }
       if (cmd.action !== 'check' && cmd.action !== 'uncheck' && cmd.action !== 'remove') {
-        return fail(
-          gccError(
-            'E_INVALID_ARGUMENT',
-            `unknown roadmap action ${JSON.stringify(cmd.action)}`,
-            'use add, check, uncheck or remove',
-          ),
+        throw gccError(
+          'E_INVALID_ARGUMENT',
+          `unknown roadmap action ${JSON.stringify(cmd.action)}`,
+          'use add, check, uncheck or remove',
         );
       }
       const o = findObjective(state.objectives, cmd.target);
-      if (o instanceof GccError) return fail(o);
       const type =
         cmd.action === 'check'
           ? 'objective.checked'
@@ -521,17 +506,12 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
       return ok([on(MAIN, { type, data: { id: o.id, text: o.text } })], [], `Objective ${verb}: ${flatText(o.text)}`);
     }
     case 'log': {
-      for (const f of ['observation', 'thought', 'action'] as const) {
-        const t = text(f, cmd[f], false);
-        if (t instanceof GccError) return fail(t);
-      }
+      for (const f of ['observation', 'thought', 'action'] as const) text(f, cmd[f], false);
       if (!cmd.observation.trim() && !cmd.thought.trim() && !cmd.action.trim()) {
-        return fail(
-          gccError(
-            'E_INVALID_ARGUMENT',
-            'an OTA entry needs an observation, a thought or an action',
-            'gctx log --observation "…" --thought "…" --action "…"',
-          ),
+        throw gccError(
+          'E_INVALID_ARGUMENT',
+          'an OTA entry needs an observation, a thought or an action',
+          'gctx log --observation "…" --thought "…" --action "…"',
         );
       }
       return ok(
@@ -546,26 +526,18 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
       );
     }
     case 'record-tool': {
-      for (const [f, v] of [
-        ['tool', cmd.tool],
-        ['input', cmd.input],
-        ['result', cmd.result],
-      ] as const) {
-        const t = text(f, v, f === 'tool');
-        if (t instanceof GccError) return fail(t);
-      }
+      text('tool', cmd.tool);
+      text('input', cmd.input, false);
+      text('result', cmd.result, false);
       // A tool's name and its host are shown on one line: flattened here, as a title is.
       const tool = normalizeLine(cmd.tool);
       if (!tool)
-        return fail(
-          gccError(
-            'E_INVALID_ARGUMENT',
-            'tool has no name once control characters and line breaks are removed',
-            'name the tool as the host does, e.g. Bash or Edit',
-          ),
+        throw gccError(
+          'E_INVALID_ARGUMENT',
+          'tool has no name once control characters and line breaks are removed',
+          'name the tool as the host does, e.g. Bash or Edit',
         );
       const files = checkFiles(cmd.files);
-      if (files instanceof GccError) return fail(files);
       const host = cmd.host ? oneLineField(cmd.host) : '';
       const data = {
         tool,
@@ -578,8 +550,7 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
       return ok([on(here, { type: 'tool.recorded', data })], [], `Recorded ${tool} on ${here}`);
     }
     case 'record-prompt': {
-      const t = text('text', cmd.text, false, MAX_LINE);
-      if (t instanceof GccError) return fail(t);
+      text('text', cmd.text, false, MAX_LINE);
       if (!cmd.text.trim()) return ok([], [], 'Nothing to record: the prompt is empty');
       // A checkpoint before a compaction hands the last prompt again: once is enough.
       if (state.lastPrompt?.text.trim() === cmd.text.slice(0, PROMPT_KEPT).trim())
@@ -597,7 +568,6 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
     }
     case 'config': {
       const c = coerceConfig(cmd.key, cmd.value);
-      if (c instanceof GccError) return fail(c);
       return ok([on(MAIN, { type: 'config.set', data: c })], [], `Set ${c.key} = ${String(c.value)}`);
     }
     case 'session': {
@@ -622,12 +592,10 @@ function decideCommand(state: MemoryState, input: Command, ctx: DecideContext): 
       );
     }
     default:
-      return fail(
-        gccError(
-          'E_INVALID_ARGUMENT',
-          `unknown command ${JSON.stringify((cmd as { type?: unknown }).type)}`,
-          'use commit, branch, switch, merge, abandon, roadmap, log, record-tool, record-prompt, config or session',
-        ),
+      throw gccError(
+        'E_INVALID_ARGUMENT',
+        `unknown command ${JSON.stringify((cmd as { type?: unknown }).type)}`,
+        'use commit, branch, switch, merge, abandon, roadmap, log, record-tool, record-prompt, config or session',
       );
   }
 }
@@ -643,9 +611,9 @@ function oneLineField(value: string, max = SHORT_LINE): string {
 function coerceConfig(
   key: string,
   value: string | number | boolean,
-): { key: keyof Config; value: Config[keyof Config] } | GccError {
+): { key: keyof Config; value: Config[keyof Config] } {
   if (typeof key !== 'string' || !Object.hasOwn(DEFAULT_CONFIG, key)) {
-    return gccError(
+    throw gccError(
       'E_CONFIG_KEY',
       `unknown config key ${JSON.stringify(key)}`,
       `use one of: ${Object.keys(DEFAULT_CONFIG).join(', ')}`,
@@ -656,11 +624,11 @@ function coerceConfig(
     const s = String(value).toLowerCase();
     if (['true', 'on', 'yes', '1'].includes(s)) return { key: k, value: true };
     if (['false', 'off', 'no', '0'].includes(s)) return { key: k, value: false };
-    return gccError('E_INVALID_ARGUMENT', `${key} takes true or false`, `gctx config set ${key} true`);
+    throw gccError('E_INVALID_ARGUMENT', `${key} takes true or false`, `gctx config set ${key} true`);
   }
   const n = Number(value);
   if (configValueProblem(k, n))
-    return gccError(
+    throw gccError(
       'E_INVALID_ARGUMENT',
       `${key} takes a whole number from 1 to ${CONFIG_MAX}`,
       `gctx config set ${key} 10`,

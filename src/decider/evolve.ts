@@ -15,6 +15,7 @@ import { diffLib } from '../runtime/lazy-deps.js';
 import { type Config, DEFAULT_CONFIG, type GccEvent, isLocalType, MAIN } from '../events/types.js';
 import { guardRefusal } from '../events/guard.js';
 import { MAX_OBJECTIVES } from '../events/rules.js';
+import type { BranchLifecycle, RejectCode } from '../machines/branch-machine.js';
 import { branchStep, sessionStep } from '../machines/steps.js';
 import { signalsOf } from '../machines/session.js';
 import { ruledOut, sameApproach } from './ruled-out.js';
@@ -90,23 +91,41 @@ function useLabel(b: Draft<BranchInfo>, label: string): void {
   }
 }
 
+/**
+ * What the fold absorbed rather than applied as written, for `gctx verify` (decider/contradictions.ts):
+ * a move the branch machine refused, with the branch's state then; a second initialization; a
+ * merge into a branch that is not open.
+ */
+export type Refusal =
+  | { code: RejectCode; life: BranchLifecycle }
+  | { code: 'E_ALREADY_INITIALIZED'; created: string }
+  | { code: 'E_MERGE_TARGET'; into: string };
+
+/** Told each refusal as the fold meets it; the fold goes on the same. */
+export type Refused = (e: GccEvent, r: Refusal) => void;
+
 function lifecycle(
   d: Draft<MemoryState>,
-  e: Extract<GccEvent, { type: 'branch.created' | 'branch.merged' | 'branch.abandoned' }>,
+  e: Extract<GccEvent, { type: 'branch.created' | 'commit.recorded' | 'branch.merged' | 'branch.abandoned' }>,
+  refused?: Refused,
 ): boolean {
-  const name = e.type === 'branch.created' ? e.data.name : e.data.branch;
+  const name = e.type === 'branch.created' ? e.data.name : e.type === 'commit.recorded' ? e.branch : e.data.branch;
   const b = d.branches[name];
   const context = {
     name,
     parent: name === MAIN ? null : (b?.parent ?? (e.type === 'branch.created' ? e.data.parent : MAIN)),
   };
   const step = branchStep(b?.life ?? 'unborn', context, e, 'fold');
-  if (step.rejected) return false;
+  if (step.rejected) {
+    refused?.(e, { code: step.rejected.code, life: b?.life ?? 'unborn' });
+    return false;
+  }
   if (b) b.life = step.life;
   return true;
 }
 
-export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
+/** `refused`: told what the fold absorbs (verify); commits are asked of the machine only then. */
+export function evolveDraft(d: Draft<MemoryState>, e: GccEvent, refused?: Refused): void {
   d.lastId = e.id > d.lastId ? e.id : d.lastId;
   d.events += 1;
   // A clone's own moves (switches, sessions, prompts) stay out of the branches every clone shares:
@@ -114,6 +133,7 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
   if (!isLocalType(e.type)) branchOf(d, e.branch, e.at).logged += 1;
   switch (e.type) {
     case 'memory.initialized': {
+      if (d.created) refused?.(e, { code: 'E_ALREADY_INITIALIZED', created: d.created });
       d.format = e.data.format;
       // Only the settings this version knows (validated with the event); others are a later version's.
       d.config = { ...DEFAULT_CONFIG };
@@ -159,7 +179,7 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
     case 'branch.created': {
       const existing = d.branches[e.data.name];
       // Created twice (a union of two clones that chose one name): the first creation stands.
-      if (!lifecycle(d, e)) return;
+      if (!lifecycle(d, e, refused)) return;
       const b = newBranch(e.data.name, e.data.parent, e.at, e.data.purpose, e.data.hypotheses);
       if (existing) {
         // Events of the branch arrived before its creation (a union): keep what they recorded.
@@ -175,6 +195,8 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
       return;
     }
     case 'commit.recorded': {
+      // Counted on its branch whatever the machine says: a commit is never lost to a union.
+      if (refused) lifecycle(d, e, refused);
       const owner = branchOf(d, e.branch, e.at);
       owner.commits += 1;
       useLabel(owner, e.data.label);
@@ -251,7 +273,7 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
     }
     case 'branch.merged': {
       const src = branchOf(d, e.data.branch, e.at);
-      if (!lifecycle(d, e)) {
+      if (!lifecycle(d, e, refused)) {
         // Abandoned on another clone first: its failed approach says it was merged too.
         if (src.life === 'abandoned') {
           const f = d.failed.findLast((x) => x.branch === src.name);
@@ -259,6 +281,7 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
         }
         return;
       }
+      if (d.branches[e.data.into]?.life !== 'active') refused?.(e, { code: 'E_MERGE_TARGET', into: e.data.into });
       src.mergedInto = e.data.into;
       src.closed = e.at;
       shelve(src);
@@ -266,7 +289,7 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
     }
     case 'branch.abandoned': {
       const b = branchOf(d, e.data.branch, e.at);
-      if (!lifecycle(d, e)) {
+      if (!lifecycle(d, e, refused)) {
         // Merged on another clone first: listed with the failed approaches all the same, as
         // merged and abandoned — whichever came first, readers see the one line.
         if (b.life === 'merged')
@@ -294,7 +317,7 @@ export function evolveDraft(d: Draft<MemoryState>, e: GccEvent): void {
           removed: (prev?.removed ?? 0) + f.removed,
           at: e.at,
         };
-        if (!prev) dropOldestBeyond(owner.pending.files, PENDING_FILES);
+        if (!prev) dropOldestBeyond(owner.pending.files, PENDING_FILES, (f) => f.at);
       }
       // What failed since the last commit, and why, until the same call succeeds: a resuming
       // agent should not find out again by running it. A call gctx's own write guard refused
@@ -440,25 +463,20 @@ function addMilestone(
   pushWindow(d.milestones, { n: d.milestoneCount, title, branch, commits, status, at }, MILESTONE_WINDOW);
 }
 
-/** A session's record, created on first sight; the oldest are forgotten past SESSION_WINDOW. */
-/** Keep a dict of timed entries to `max`, dropping the oldest. */
-function dropOldestBeyond(files: Record<string, { at: string }>, max: number): void {
-  const keys = Object.keys(files);
+/** Keep a dict of timed entries to `max`, dropping the oldest by `time`. */
+function dropOldestBeyond<T>(dict: Record<string, T>, max: number, time: (x: T) => string): void {
+  const keys = Object.keys(dict);
   if (keys.length <= max) return;
   let oldest = keys[0]!;
-  for (const k of keys) if (files[k]!.at < files[oldest]!.at) oldest = k;
-  delete files[oldest];
+  for (const k of keys) if (time(dict[k]!) < time(dict[oldest]!)) oldest = k;
+  delete dict[oldest];
 }
 
+/** A session's record, created on first sight; the oldest are forgotten past SESSION_WINDOW. */
 function sessionOf(d: Draft<MemoryState>, id: string, host: string, at: string) {
   let s = d.sessions[id];
   if (!s) {
-    const ids = Object.keys(d.sessions);
-    if (ids.length >= SESSION_WINDOW) {
-      let oldest = ids[0]!;
-      for (const k of ids) if (d.sessions[k]!.since < d.sessions[oldest]!.since) oldest = k;
-      delete d.sessions[oldest];
-    }
+    dropOldestBeyond(d.sessions, SESSION_WINDOW - 1, (x) => x.since);
     s = { host, branch: d.lastMoved, own: false, life: 'idle', started: false, reason: '', since: at };
     d.sessions[id] = s;
   }
@@ -497,23 +515,8 @@ export function replay(events: readonly GccEvent[]): MemoryState {
   return r.state();
 }
 
-/**
- * replay() one event at a time, for events streamed from the logs rather than held. `before`:
- * shown the state as it stands before each event is folded (verify's contradictions); it must
- * not change it.
- */
-export function replayer(before?: (s: MemoryState, e: GccEvent) => void): {
-  add(e: GccEvent): void;
-  state(): MemoryState;
-} {
+/** replay() one event at a time, for events streamed from the logs rather than held; `refused`: see evolveDraft. */
+export function replayer(refused?: Refused): { add(e: GccEvent): void; state(): MemoryState } {
   const d = initialState() as Draft<MemoryState>;
-  return {
-    add: before
-      ? (e) => {
-          before(d as MemoryState, e);
-          evolveDraft(d, e);
-        }
-      : (e) => evolveDraft(d, e),
-    state: () => freeze(d as MemoryState, true),
-  };
+  return { add: (e) => evolveDraft(d, e, refused), state: () => freeze(d as MemoryState, true) };
 }

@@ -1,5 +1,5 @@
 /** Finding objectives by number or text, and keeping their text to one clean line. */
-import { type GccError, gccError } from '../errors.js';
+import { gccError } from '../errors.js';
 import type { Objective } from './state.js';
 
 /** One line, whitespace folded, control characters (C0, DEL, C1) dropped: objectives live on one line of main.md. */
@@ -17,8 +17,8 @@ export function sameObjective(objectives: readonly Objective[], text: string): n
   return objectives.findIndex((o) => !o.done && key(o.text) === want);
 }
 
-/** By 1-based number as shown in main.md, by exact text, or by a unique case-insensitive part of it. */
-export function findObjective(objectives: readonly Objective[], target: string): Objective | GccError {
+/** By 1-based number as shown in main.md, by exact text, or by a unique case-insensitive part of it; else a throw. */
+export function findObjective(objectives: readonly Objective[], target: string): Objective {
   const t = normalizeLine(String(target));
   if (/^#?\d+$/.test(t)) {
     const o = objectives[Number(t.replace('#', '')) - 1];
@@ -32,7 +32,7 @@ export function findObjective(objectives: readonly Objective[], target: string):
   const hint = objectives.length
     ? `objectives are numbered 1 to ${objectives.length} in main.md`
     : 'there are no objectives yet: `gctx roadmap add "<text>"`';
-  return gccError(
+  throw gccError(
     'E_OBJECTIVE_NOT_FOUND',
     partial.length > 1
       ? `${JSON.stringify(t)} matches ${partial.length} objectives`

@@ -35,7 +35,10 @@ const RULED_OUT = new RegExp(
   'i',
 );
 /** "dead end: X", "not the cause: X". */
-const LEADING = /^(?<verb>dead end|not the cause|no effect|did not help|didn't help)\s*(?::|—|–| - )\s*(?<what>.+)$/i;
+const LEADING = new RegExp(
+  String.raw`^(?<verb>dead end|not the cause|no effect|did not help|didn't help)\s*(?::|—|–| - )\s*(?<what>.+)$`,
+  'i',
+);
 /** "reverted X because Y": a revert counts only with its reason. */
 const REVERTED = new RegExp(
   String.raw`^(?:we\s+|then\s+|and\s+)*(?:reverted\s+(?<what>.+?)|(?<what2>.+?)\s+(?:was|were|` +

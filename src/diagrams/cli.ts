@@ -3,16 +3,7 @@
  * newline) and throws a GccError on bad arguments; the CLI owns argv, printing and exit codes.
  */
 import { gccError } from '../errors.js';
-import {
-  MACHINE_NAMES,
-  MACHINES,
-  activeIds,
-  graphToMermaid,
-  machineGraph,
-  parseStateValue,
-  type MachineGraph,
-  type MachineName,
-} from './mermaid.js';
+import { graphToMermaid, MACHINE_NAMES, MACHINES, type MachineName, machineGraph, stateId } from './mermaid.js';
 
 const isMachine = (s: string): s is MachineName => (MACHINE_NAMES as string[]).includes(s);
 
@@ -33,35 +24,19 @@ export function runViz(args: { machine?: string; format?: 'mermaid' | 'json'; ac
     );
   }
   if (args.active !== undefined && args.machine === undefined) {
-    throw gccError(
-      'E_INVALID_ARGUMENT',
-      '--active needs a machine',
-      `e.g. \`gctx viz branch --active active.current.idle\``,
-    );
+    throw gccError('E_INVALID_ARGUMENT', '--active needs a machine', 'e.g. `gctx viz branch --active merged`');
   }
   const names = args.machine === undefined ? MACHINE_NAMES : [args.machine];
-  const graphs: Array<[MachineName, MachineGraph]> = names.map((name) => {
-    if (args.active === undefined) return [name, machineGraph(MACHINES[name]())];
-    let value;
-    try {
-      value = parseStateValue(args.active);
-    } catch {
-      throw gccError(
-        'E_INVALID_ARGUMENT',
-        `cannot read state "${args.active}"`,
-        'give a dotted path like `active.current.idle` or a JSON state value',
-      );
-    }
-    const ids = activeIds(MACHINES[name](), value);
-    const leafOk = ids.length > 0 && ids.some((id) => MACHINES[name]().getStateNodeById(id).type !== 'compound');
-    if (!leafOk) {
+  const graphs = names.map((name) => {
+    const active = args.active?.trim();
+    if (active !== undefined && stateId(MACHINES[name](), active) === null) {
       throw gccError(
         'E_INVALID_ARGUMENT',
         `"${args.active}" is not a state of the ${name} machine`,
         `see its states with \`gctx viz ${name} --format json\``,
       );
     }
-    return [name, machineGraph(MACHINES[name](), { active: value })];
+    return [name, machineGraph(MACHINES[name](), active === undefined ? {} : { active })] as const;
   });
   if (format === 'json') {
     const out = graphs.length === 1 ? graphs[0]![1] : Object.fromEntries(graphs);

@@ -6,14 +6,13 @@
  *                                     the page it serves embeds stately.ai, so viewing needs internet)
  *   GCC_INSPECT_FILE=inspect.jsonl    append every inspection event as one JSON line (offline)
  *
- * Pass `handle.inspect` to createActor(..., { inspect }) for the actors a host runs (Pi's
- * readiness barrier), and call `handle.stop()` when done. The branch and session machines run
- * as pure steps inside the engine (machines/steps.ts): each step is reported too, as the
- * snapshot of an actor named `branch:<name>` or `session:<id>`.
+ * The branch and session machines run as pure steps inside the engine (machines/steps.ts): each
+ * step is reported as the snapshot of an actor named `branch:<name>` or `session:<id>`; call
+ * `handle.stop()` when done.
  *
  * Never keeping the process alive: @statelyai/inspect's own WebSocket adapter retries every
  * 5 s forever, even after stop(), so a missing relay hangs Node. We use the package only for
- * its event conversion (createInspector, loaded with a dynamic import, so it is not needed at
+ * its event format (createInspector, loaded with a dynamic import, so it is not needed at
  * run time otherwise) and bring our own adapter on Node's global WebSocket: reconnect timers
  * are unref'd and end at stop(). An OPEN socket does hold the process, so the CLI calls
  * stop() when its work is done, and awaits it: a command or a hook exits right after its
@@ -22,57 +21,16 @@
  * recorder writes synchronously and holds nothing.
  */
 import { appendFileSync } from 'node:fs';
-import type { AnyStateMachine, InspectionEvent } from 'xstate';
+import type { AnyStateMachine } from 'xstate';
 import { branchMachine } from '../machines/branch-machine.js';
 import { sessionMachine } from '../machines/session.js';
 import { observeSteps, type StepRecord } from '../machines/steps.js';
 
 export interface InspectorHandle {
-  inspect?: (ev: InspectionEvent) => void;
   /** A pure step of the branch or session machine. */
   step?: (r: StepRecord) => void;
   /** Ends inspection; resolves once queued events went out (bounded by FLUSH_MS). */
   stop(): void | Promise<void>;
-}
-
-/** One JSON line per inspection event: small, stable, replayable into any viewer. */
-export function inspectionRecord(ev: InspectionEvent): Record<string, unknown> {
-  // actorRef is typed as ActorRefLike; at run time it is the full actor, with id and logic.
-  const ref = ev.actorRef as typeof ev.actorRef & { id?: string; logic?: { id?: unknown } };
-  const base = { type: ev.type, rootId: ev.rootId, sessionId: ref.sessionId, actor: ref.id ?? null, at: Date.now() };
-  switch (ev.type) {
-    case '@xstate.event':
-      return { ...base, event: ev.event, source: ev.sourceRef?.sessionId ?? null };
-    case '@xstate.snapshot': {
-      const s = ev.snapshot as { value?: unknown; status?: unknown; context?: unknown };
-      return { ...base, event: ev.event, value: s.value ?? null, status: s.status ?? null, context: s.context ?? null };
-    }
-    case '@xstate.actor': {
-      return { ...base, machine: typeof ref.logic?.id === 'string' ? ref.logic.id : null };
-    }
-    case '@xstate.action':
-      return { ...base, action: ev.action };
-    case '@xstate.microstep':
-      return {
-        ...base,
-        event: ev.event,
-        transitions: ev._transitions.map((t) => ({ source: t.source.id, target: t.target?.map((n) => n.id) ?? [] })),
-      };
-    default:
-      return base;
-  }
-}
-
-function safeJson(v: unknown): string {
-  const seen = new WeakSet<object>();
-  return JSON.stringify(v, (_k, x: unknown) => {
-    if (typeof x === 'function') return `[function]`;
-    if (x && typeof x === 'object') {
-      if (seen.has(x)) return '[circular]';
-      seen.add(x);
-    }
-    return x;
-  });
 }
 
 export function jsonlRecorder(path: string): InspectorHandle {
@@ -80,13 +38,12 @@ export function jsonlRecorder(path: string): InspectorHandle {
   const write = (record: unknown): void => {
     if (!on) return;
     try {
-      appendFileSync(path, `${safeJson(record)}\n`);
+      appendFileSync(path, `${JSON.stringify(record)}\n`);
     } catch {
       on = false; // fail open: a bad path costs the recording, never the session
     }
   };
   return {
-    inspect: (ev) => write(inspectionRecord(ev)),
     step: (r) =>
       write({
         type: '@gcc.step',
@@ -105,7 +62,6 @@ export function jsonlRecorder(path: string): InspectorHandle {
 }
 
 interface StatelyInspector {
-  inspect: { next?: (ev: InspectionEvent) => void };
   actor(
     actor: string,
     snapshot?: { status: string; value: unknown; context: unknown },
@@ -136,7 +92,6 @@ export function websocketInspector(url: string): InspectorHandle {
   /** Set while stop() waits for what is queued to go out. */
   let drained: (() => void) | null = null;
   const outbox: string[] = [];
-  const pending: InspectionEvent[] = [];
   let inspector: StatelyInspector | null = null;
   const steps: StepRecord[] = [];
   const known = new Set<string>();
@@ -153,7 +108,7 @@ export function websocketInspector(url: string): InspectorHandle {
     inspector!.event(actor, { type: r.event });
     inspector!.snapshot(actor, { status: 'active', value: r.to, context: {} }, { event: { type: r.event } });
   };
-  const sent = (): boolean => inspector !== null && pending.length === 0 && steps.length === 0 && outbox.length === 0;
+  const sent = (): boolean => inspector !== null && steps.length === 0 && outbox.length === 0;
 
   const flush = (): void => {
     while (ws?.readyState === WebSocket.OPEN && outbox.length > 0) ws.send(outbox.shift() ?? '');
@@ -182,7 +137,7 @@ export function websocketInspector(url: string): InspectorHandle {
     start: connect,
     stop: () => undefined,
     send: (e: unknown) => {
-      outbox.push(safeJson(e));
+      outbox.push(JSON.stringify(e));
       if (outbox.length > 1000) outbox.shift();
       flush();
     },
@@ -191,7 +146,6 @@ export function websocketInspector(url: string): InspectorHandle {
     .then((m) => {
       if (stopped) return;
       inspector = m.createInspector(adapter) as unknown as StatelyInspector;
-      for (const ev of pending.splice(0)) inspector.inspect.next?.(ev);
       for (const r of steps.splice(0)) report(r);
       connect();
     })
@@ -221,11 +175,6 @@ export function websocketInspector(url: string): InspectorHandle {
   };
 
   return {
-    inspect: (ev) => {
-      if (stopped) return;
-      if (inspector) inspector.inspect.next?.(ev);
-      else if (pending.length < 1000) pending.push(ev);
-    },
     step: (r) => {
       if (stopped) return;
       if (inspector) report(r);
@@ -267,9 +216,6 @@ export function inspectorFromEnv(env: Readonly<Record<string, string | undefined
     for (const p of parts) p.step?.(r);
   });
   return {
-    inspect: (ev) => {
-      for (const p of parts) p.inspect?.(ev);
-    },
     stop: async () => {
       unobserve();
       await Promise.all(parts.map((p) => p.stop()));

@@ -151,13 +151,11 @@ function verifyLogs(l: Layout, now: number, hooks: VerifyHooks, store: Store): P
     mkdirSync(shadow.local, { recursive: true });
     hooks.release?.();
     const contradictions = new Contradictions();
-    /** The log the event being folded was read from. */
-    let from = '';
-    const fold = replayer((s, e) => contradictions.see(s, e, from));
+    const fold = replayer(contradictions.refused);
     const build = new FullRebuild(shadow, 2 * LOG_WINDOW);
     try {
       store.stream((e, f) => {
-        from = f.rel;
+        contradictions.where = f.rel;
         fold.add(e);
         build.add(e);
       }, now);

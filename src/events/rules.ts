@@ -91,7 +91,8 @@ export function newBranchNameProblem(name: unknown): string | null {
 }
 
 /**
- * A name like `name` that newBranchNameProblem accepts, for a fix to suggest (`a..b` → `a-b`); null when none is near.
+ * A name like `name` that newBranchNameProblem accepts, for a fix to suggest (`a..b` → `a-b`);
+ * null when none is near.
  */
 export function branchNameLike(name: string): string | null {
   const segs = name

@@ -7,6 +7,7 @@
  * which travel through git, and this clone's local log, which never does. Which kind takes
  * an event is a property of its type (LOCAL_TYPES).
  */
+import type { Payload, SHAPES } from './validate.js';
 
 export const FORMAT_VERSION = 2 as const;
 
@@ -33,72 +34,8 @@ export interface FileChange {
   blob?: string;
 }
 
-/** What a MERGE integrates, on its synthesis commit. */
-export interface MergeRecord {
-  from: string;
-  tried: string;
-  learned: string;
-  integrated: string;
-}
-
-/** What an ABANDON records on the parent: the approach that failed and why. */
-export interface AbandonRecord {
-  from: string;
-  tried: string;
-  reason: string;
-}
-
-export interface EventPayloads {
-  'memory.initialized': { format: number; config: Config };
-  'objective.added': { id: string; text: string };
-  /** `text` names the objective for readers of the log (absent on events of format 1). */
-  'objective.checked': { id: string; text?: string };
-  'objective.unchecked': { id: string; text?: string };
-  'objective.removed': { id: string; text?: string };
-  'objective.edited': { id: string; text: string };
-  /** A person's edit of main.md's Notes section, kept as a unified patch (made with `diff`). */
-  'notes.patched': { patch: string };
-  'config.set': { key: keyof Config; value: Config[keyof Config] };
-  'branch.created': { name: string; parent: string; purpose: string; hypotheses: string[] };
-  'commit.recorded': {
-    /** Content-derived short hash; stable because it is stored, never recomputed. */
-    id: string;
-    /** Per-branch display label, C001, C002, ... (see docs/cli.md: what a label promises). */
-    label: string;
-    title: string;
-    contribution: string;
-    purpose: string;
-    previous: string;
-    files: FileChange[];
-    /** The next step, where the committer named one. */
-    next?: string;
-    /** Set on synthesis commits written by MERGE. */
-    merge?: MergeRecord;
-    /** Set on the record ABANDON writes on the parent. */
-    abandon?: AbandonRecord;
-  };
-  'branch.merged': { branch: string; into: string; commit: string };
-  'branch.abandoned': { branch: string; reason: string };
-  'ota.logged': { observation: string; thought: string; action: string };
-  'tool.recorded': {
-    tool: string;
-    input: string;
-    result: string;
-    isError: boolean;
-    files: FileChange[];
-    host?: string;
-  };
-  /** Damage that could not be restored from git, recorded so the loss is never silent. */
-  'memory.repaired': { segment: string; kept: number; lost: number; reason: string };
-  /** Local: a session's (or, without one, the clone's default) current branch moved. */
-  'branch.switched': { to: string; session?: string };
-  /** Local: a host session's lifecycle, as its machine emitted it. */
-  'session.started': { session: string; host: string; reason: string };
-  'session.compacted': { session: string; host: string };
-  'session.ended': { session: string; host: string; reason: string };
-  /** Local: what the user asked, in their words (redacted, bounded): their instructions are read from it. */
-  'prompt.recorded': { session: string; host: string; text: string };
-}
+/** Each event's payload, as its shape in validate.ts admits it. */
+export type EventPayloads = { [K in keyof typeof SHAPES]: Payload<(typeof SHAPES)[K]> };
 
 export type EventType = keyof EventPayloads;
 

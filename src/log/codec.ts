@@ -17,7 +17,7 @@ import { gccError } from '../errors.js';
 import { crc32 } from './crc32.js';
 import { EntryParser, lineOf, MACHINE_PREFIX, MACHINE_SUFFIX, TERMINATOR } from './parser.js';
 import { renderProse } from './prose.js';
-import { validateEvent } from './validate.js';
+import { validateEvent } from '../events/validate.js';
 
 function escapeJson(json: string): string {
   return json.replace(/[<>\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

@@ -10,7 +10,7 @@ import type { GccEvent } from '../events/types.js';
 import { type GccError, gccError } from '../errors.js';
 import { MAX_ENTRY_BYTES, MAX_ENTRY_READ } from '../events/rules.js';
 import { crc32 } from './crc32.js';
-import { NEWER_GCTX, validateEvent } from './validate.js';
+import { NEWER_GCTX, validateEvent } from '../events/validate.js';
 
 export const MACHINE_PREFIX = '<!-- gcc:e ';
 export const MACHINE_SUFFIX = ' -->';

@@ -43,11 +43,6 @@ export function flatText(text: string): string {
   return out;
 }
 
-/** True when the text holds a control character other than newline and tab, or a bidirectional control. */
-export function hasControl(text: string): boolean {
-  return CONTROL.test(text);
-}
-
 /** Text on one line, at most `max` characters: whitespace folded, control characters shown (above). */
 export function clip(text: string, max: number): string {
   const flat = flatText(text.replace(/\s+/g, ' ').trim());

@@ -12,10 +12,18 @@ import {
   type BranchRejected,
   guardKey,
 } from './branch-machine.js';
-import { emittedBy } from './effects.js';
 import { type SessionDomainEvent, type SessionLifecycle, sessionMachine, type SessionSignal } from './session.js';
 import type { NewEvent } from '../events/types.js';
 import { xstateLib } from '../runtime/lazy-deps.js';
+
+/**
+ * What `transition()` emitted. Emits come back typed by their setup names, but at run time every
+ * `emit` action is the built-in `xstate.emit` carrying the event in `params.event`
+ * (reference/xstate.md §1.4), so we match on that.
+ */
+export function emittedBy<E>(actions: readonly { type: string; params?: unknown }[]): E[] {
+  return actions.filter((a) => a.type === 'xstate.emit').map((a) => (a.params as { event: E }).event);
+}
 
 /** One transition of a branch or session machine, as an inspector sees it. */
 export interface StepRecord {
@@ -53,36 +61,24 @@ export interface BranchStep {
  */
 const outcomes = new Map<string, { to: BranchLifecycle; code: BranchRejected['code'] | null }>();
 
-function machineStep(
-  life: BranchLifecycle,
-  context: BranchContext,
-  event: BranchMachineEvent,
-): { to: BranchLifecycle; accepted: NewEvent[]; rejected: BranchRejected | null } {
-  const key = `${life}\u0000${event.type}\u0000${guardKey(context, event)}`;
-  const known = outcomes.get(key);
-  if (known) {
-    const rejected = known.code
-      ? { type: 'gcc.rejected' as const, code: known.code, branch: context.name, refused: event.type }
-      : null;
-    return { to: known.to, accepted: rejected ? [] : [{ type: event.type, data: event.data } as NewEvent], rejected };
-  }
-  const machine = branchMachine();
-  const snapshot = machine.resolveState({ value: life, context });
-  const [next, actions] = xstateLib().transition(machine, snapshot, event);
-  const out = emittedBy<BranchEmitted>(actions);
-  const rejected = (out.find((e) => e.type === 'gcc.rejected') as BranchRejected | undefined) ?? null;
-  const to = next.value as BranchLifecycle;
-  outcomes.set(key, { to, code: rejected?.code ?? null });
-  return { to, accepted: out.filter((e): e is NewEvent => e.type !== 'gcc.rejected'), rejected };
-}
-
+/** The machine's verdict on `event` for a branch in `life`: the event itself when legal, else the rejection. */
 export function branchStep(
   life: BranchLifecycle,
   context: BranchContext,
   event: BranchMachineEvent,
   origin: StepRecord['origin'] = 'decide',
 ): BranchStep {
-  const { to, accepted, rejected } = machineStep(life, context, event);
+  const key = `${life}\u0000${event.type}\u0000${guardKey(context, event)}`;
+  let outcome = outcomes.get(key);
+  if (!outcome) {
+    const machine = branchMachine();
+    const [next, actions] = xstateLib().transition(machine, machine.resolveState({ value: life, context }), event);
+    const refused = emittedBy<BranchEmitted>(actions).find((e): e is BranchRejected => e.type === 'gcc.rejected');
+    outcome = { to: next.value as BranchLifecycle, code: refused?.code ?? null };
+    outcomes.set(key, outcome);
+  }
+  const { to, code } = outcome;
+  const rejected = code ? { type: 'gcc.rejected' as const, code, branch: context.name, refused: event.type } : null;
   observer?.({
     machine: 'branch',
     id: context.name,
@@ -91,7 +87,8 @@ export function branchStep(
     to,
     origin,
   });
-  return { life: to, accepted, rejected };
+  // What the machine emits for a legal move is the event itself (branch-machine.ts `accept`).
+  return { life: to, accepted: rejected ? [] : [{ type: event.type, data: event.data } as NewEvent], rejected };
 }
 
 /** What the fold keeps of a session's machine. */

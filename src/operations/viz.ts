@@ -2,9 +2,9 @@ import { operation } from './operation.js';
 
 export default operation({
   name: 'viz',
-  summary: 'draw a state machine (branch, session, readiness) as a Mermaid state diagram from its definition',
+  summary: 'draw a state machine (branch, session) as a Mermaid state diagram from its definition',
   args: {
-    machine: { kind: 'string', help: 'branch, session or readiness (default: all).' },
+    machine: { kind: 'string', help: 'branch or session (default: all).' },
     format: { kind: 'enum', values: ['mermaid', 'json'], help: 'mermaid (default) or json.' },
     active: { kind: 'string', help: 'Highlight this state.' },
   },

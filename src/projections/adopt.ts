@@ -174,40 +174,35 @@ export function adoptMain(
   return { events, unadopted };
 }
 
-function configOf(text: string): Record<string, unknown> | null {
+/** A metadata.yaml's document, null when it is not YAML. */
+function parsed(text: string): Record<string, unknown> | null {
   try {
-    const doc = yamlLib().parse(text) as { config?: unknown } | null;
-    return doc && typeof doc.config === 'object' && doc.config !== null ? (doc.config as Record<string, unknown>) : {};
+    const doc = yamlLib().parse(text) as unknown;
+    return doc && typeof doc === 'object' ? (doc as Record<string, unknown>) : {};
   } catch {
     return null;
   }
 }
 
-function withoutConfig(text: string): unknown {
-  try {
-    const doc = yamlLib().parse(text) as Record<string, unknown> | null;
-    if (!doc || typeof doc !== 'object') return doc;
-    const { config: _config, proactive_commits: _p, ...rest } = doc;
-    return rest;
-  } catch {
-    return Symbol('unparseable');
-  }
+const configIn = (doc: Record<string, unknown>): Record<string, unknown> =>
+  typeof doc.config === 'object' && doc.config !== null ? { ...(doc.config as Record<string, unknown>) } : {};
+
+/** The document without what may be edited: `config:`, and the skill's top-level proactive_commits. */
+function generated(doc: Record<string, unknown> | null): string {
+  const { config: _config, proactive_commits: _p, ...rest } = doc ?? {};
+  return JSON.stringify(rest);
 }
 
 export function adoptMetadata(base: string, disk: string): Adoption {
   const events: NewEvent[] = [];
   const unadopted: string[] = [];
-  const b = configOf(base) ?? {};
-  const d = configOf(disk);
-  if (d === null) return { events, unadopted: ['metadata.yaml is not valid YAML'] };
+  const baseDoc = parsed(base);
+  const diskDoc = parsed(disk);
+  if (diskDoc === null) return { events, unadopted: ['metadata.yaml is not valid YAML'] };
+  const b = configIn(baseDoc ?? {});
+  const d = configIn(diskDoc);
   // The skill toggles proactive_commits at the top level; accept that spelling too.
-  const top = (() => {
-    try {
-      return (yamlLib().parse(disk) as Record<string, unknown> | null)?.proactive_commits;
-    } catch {
-      return undefined;
-    }
-  })();
+  const top = diskDoc.proactive_commits;
   if (top !== undefined && d.proactive_commits === b.proactive_commits) d.proactive_commits = top;
   for (const key of Object.keys(DEFAULT_CONFIG) as (keyof Config)[]) {
     const v = d[key];
@@ -219,7 +214,6 @@ export function adoptMetadata(base: string, disk: string): Adoption {
     events.push({ type: 'config.set', data: { key, value: v as Config[keyof Config] } });
   }
   for (const key of Object.keys(d)) if (!(key in DEFAULT_CONFIG)) unadopted.push(`unknown config key ${key}`);
-  if (JSON.stringify(withoutConfig(base)) !== JSON.stringify(withoutConfig(disk)))
-    unadopted.push('edits outside `config:` (those values are generated)');
+  if (generated(baseDoc) !== generated(diskDoc)) unadopted.push('edits outside `config:` (those values are generated)');
   return { events, unadopted };
 }

@@ -17,32 +17,21 @@ export type XState = typeof import('xstate');
 declare const GCTX_BUNDLED: boolean | undefined;
 
 const require = createRequire(import.meta.url);
-const bundled = typeof GCTX_BUNDLED === 'boolean';
-let yaml: Yaml | undefined;
-let diff: Diff | undefined;
-let xstate: XState | undefined;
-let shellQuote: ShellQuoteParse | undefined;
 
-export function yamlLib(): Yaml {
-  yaml ??= require(bundled ? './yaml.cjs' : 'yaml') as Yaml;
-  return yaml;
+/** A module required on first call: the package, or in the executable the file bundled next to it. */
+function lazy<T>(name: string, bundledFile: string): () => T {
+  let module: T | undefined;
+  return () => {
+    module ??= require(typeof GCTX_BUNDLED === 'boolean' ? bundledFile : name) as T;
+    return module;
+  };
 }
 
-export function diffLib(): Diff {
-  diff ??= require(bundled ? './diff.cjs' : 'diff') as Diff;
-  return diff;
-}
-
-export function xstateLib(): XState {
-  xstate ??= require(bundled ? './xstate.cjs' : 'xstate') as XState;
-  return xstate;
-}
-
+export const yamlLib = lazy<Yaml>('yaml', './yaml.cjs');
+export const diffLib = lazy<Diff>('diff', './diff.cjs');
+export const xstateLib = lazy<XState>('xstate', './xstate.cjs');
 /** shell-quote's tokenizer, for the write guard (a PreToolUse hook) alone. */
-export function shellQuoteParse(): ShellQuoteParse {
-  shellQuote ??= require(bundled ? './shell-quote.cjs' : 'shell-quote/parse.js') as ShellQuoteParse;
-  return shellQuote;
-}
+export const shellQuoteParse = lazy<ShellQuoteParse>('shell-quote/parse.js', './shell-quote.cjs');
 
 /*
  * Builtins only some paths call — git, hashing, random bytes, archives — taken when first

@@ -11,14 +11,8 @@ import type { Command } from '../../src/decider/commands.js';
 import { decide } from '../../src/decider/decide.js';
 import { evolve } from '../../src/decider/evolve.js';
 import { initialState } from '../../src/decider/state.js';
-import {
-  GitGraph,
-  RECENT_COMMITS,
-  gitGraphMermaid,
-  gitGraphModel,
-  gitGraphOf,
-  mermaidText,
-} from '../../src/diagrams/gitgraph.js';
+import { GitGraph, RECENT_COMMITS, mermaidText } from '../../src/diagrams/gitgraph.js';
+import { gitGraphMermaid, gitGraphModel, gitGraphOf } from '../support/gitgraph.js';
 import graphOperation from '../../src/operations/graph.js';
 import { argsOf } from '../../src/operations/schema.js';
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { replay } from '../../src/decider/evolve.js';
 import type { GccEvent } from '../../src/events/types.js';
-import { eventProblem } from '../../src/log/validate.js';
+import { eventProblem } from '../../src/events/validate.js';
 
 const init = (config: Record<string, unknown>) => ({
   id: '0190000000000abcdef012',

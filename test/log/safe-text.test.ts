@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { clip } from '../../src/context/budget.js';
 import { block, filesText, oneLine } from '../../src/log/prose.js';
-import { flatText, hasControl, LINE_BREAK, REPLACEMENT, safeText } from '../../src/log/safe-text.js';
+import { flatText, LINE_BREAK, REPLACEMENT, safeText } from '../../src/log/safe-text.js';
 
 /** What drives a terminal (C0 but newline and tab, DEL, C1) or reorders what it shows (the bidi controls). */
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
@@ -115,7 +115,7 @@ describe('flatText and the one-line renderers', () => {
         expect(oneLine(t, 1000)).toBe(t);
         expect(block(t)).toBe(t);
         expect(filesText([{ path: t, added: 2, removed: 1 }])).toBe(`${t} (+2 -1)`);
-        expect(hasControl(t)).toBe(false);
+        expect(safeText(t)).toBe(t);
       }),
     );
   });

@@ -5,7 +5,7 @@
 import { crc32 } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { eventProblem, FUTURE_SKEW_MS } from '../../src/log/validate.js';
+import { eventProblem, FUTURE_SKEW_MS } from '../../src/events/validate.js';
 import { MAX_TEXT } from '../../src/events/rules.js';
 import { parse, serialize } from '../../src/log/codec.js';
 import { FORMAT_VERSION, type GccEvent } from '../../src/events/types.js';

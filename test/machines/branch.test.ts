@@ -112,7 +112,7 @@ describe('branchStep keeps what the machine decided, and only where nothing else
     const { transition } = await import('xstate');
     const { branchMachine, BRANCH_LIFECYCLES } = await import('../../src/machines/branch-machine.js');
     const { branchStep } = await import('../../src/machines/steps.js');
-    const { emittedBy } = await import('../../src/machines/effects.js');
+    const { emittedBy } = await import('../../src/machines/steps.js');
     const events = [
       { type: 'branch.created', data: { name: 'x', parent: 'main', purpose: 'p', hypotheses: [] } },
       {

@@ -46,8 +46,3 @@ export function counted<S>(states: Record<string, (s: S) => void | Promise<void>
   }
   return { states: wrapped, ran };
 }
-
-/** Lets parked promises and queued microtasks settle (no timers involved). */
-export const flush = async (): Promise<void> => {
-  for (let i = 0; i < 5; i++) await Promise.resolve();
-};

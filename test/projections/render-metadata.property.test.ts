@@ -5,10 +5,15 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { renderMetadata, renderMetadataWhole } from '../../src/projections/render-metadata.js';
+import { METADATA_COMMENT, metadataObject, renderMetadata } from '../../src/projections/render-metadata.js';
+import { yamlLib } from '../../src/runtime/lazy-deps.js';
 import { dict, initialState, newBranch, type MemoryState } from '../../src/decider/state.js';
 import { hostileText } from '../support/arbitraries.js';
 import { runs } from '../support/runs.js';
+
+/** The whole document through `yaml` in one go: the reference renderMetadata must equal. */
+const renderMetadataWhole = (state: MemoryState): string =>
+  METADATA_COMMENT + yamlLib().stringify(metadataObject(state), { lineWidth: 0 });
 
 // Strings near the edge of what YAML writes unquoted (the direct path) as well as hostile ones.
 const nearPlain = fc.string({ unit: fc.constantFrom(...'aZ_/09.+@ ,()=-:#\'"yn~'), maxLength: 12 });

@@ -13,7 +13,6 @@ import { Memory } from '../../engine/memory.js';
 import { asProjectData } from '../../observer/framing.js';
 import { countInjection } from '../../observer/token-ledger.js';
 import { inspectorFromEnv } from '../../diagrams/inspect.js';
-import { createReadinessBarrier } from '../../machines/readiness.js';
 import { BRIEFING_TYPE, NOTICE_TYPE, briefingInContext } from './briefing-message.js';
 import { agentDir, DEFAULTS, ENV_VARS, resolveConfig } from './config.js';
 import { registerGccCommand } from './gcc-command.js';
@@ -21,6 +20,7 @@ import { HOST, installHookBridge } from './hook-bridge.js';
 import { planMcp, registerMcp, userServer, waitForMcpTools } from './mcp-channel.js';
 import { MemorySlot } from './memory-slot.js';
 import { registerMemoryTools } from './memory-tools.js';
+import { createReadinessBarrier } from './readiness.js';
 import type { SessionSignal } from '../../machines/session.js';
 import { IDENTITY_ENTRY, memoryIdentity } from './session-identity.js';
 
@@ -37,10 +37,7 @@ export default function gccPiExtension(pi: ExtensionAPI): void {
   // Armed now: Pi may submit the first prompt before session_start has run (seed 001).
   // Opt-in live inspection of this instance's machines (GCC_INSPECT / GCC_INSPECT_FILE).
   const inspector = inspectorFromEnv(process.env);
-  const barrier = createReadinessBarrier({
-    capMs: readyCapFromEnv(),
-    ...(inspector.inspect ? { inspect: inspector.inspect } : {}),
-  });
+  const barrier = createReadinessBarrier({ capMs: readyCapFromEnv() });
   /** One-shot notices for the next turn: each is told to the model exactly once. */
   const notices: string[] = [];
   const channel = { name: 'tools' as 'tools' | 'mcp', note: '' };

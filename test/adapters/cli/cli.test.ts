@@ -275,7 +275,7 @@ describe('gctx graph and viz', () => {
 
   it('viz prints each machine from its definition; unknown names are a user error', () => {
     const dir = tempProject();
-    for (const m of ['branch', 'session', 'readiness']) {
+    for (const m of ['branch', 'session']) {
       const r = gctx(dir, ['viz', m]);
       expect(r.code, m).toBe(0);
       expect(r.stdout).toMatch(/^stateDiagram-v2/);

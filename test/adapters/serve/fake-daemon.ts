@@ -21,7 +21,7 @@ import type {
   SearchHit,
   SearchResult,
 } from '../../../src/adapters/serve/page/contract.js';
-import { gitGraphMermaid } from '../../../src/diagrams/gitgraph.js';
+import { gitGraphMermaid } from '../../support/gitgraph.js';
 import { machineMermaid } from '../../../src/diagrams/mermaid.js';
 import type { GccEvent, NewEvent } from '../../../src/events/types.js';
 

@@ -1,11 +1,12 @@
 /**
- * Validation of events read from disk. A machine line with a valid CRC can still have been
- * written by anyone (a CRC is a checksum, not a signature), so an event from a log is
- * untrusted input held to the same rules as a command: known type, fields of the right
- * kind and size, names that are safe to turn into paths, ids of the right shape and not
- * from the future.
+ * The shape of each event's payload, once: the checks that events read from disk are held to,
+ * and, inferred from them, the payload types (types.ts). A machine line with a valid CRC can
+ * still have been written by anyone (a CRC is a checksum, not a signature), so an event from a
+ * log is untrusted input held to the same rules as a command: known type, fields of the right
+ * kind and size, names that are safe to turn into paths, ids of the right shape and not from
+ * the future.
  */
-import { EVENT_TYPES, type EventType, FORMAT_VERSION, type GccEvent, idTime } from '../events/types.js';
+import { type Config, EVENT_TYPES, type FileChange, FORMAT_VERSION, type GccEvent, idTime } from './types.js';
 import {
   branchNameProblem,
   COMMIT_HASH,
@@ -18,19 +19,30 @@ import {
   MAX_TEXT,
   OBJECTIVE_ID,
   SHORT_LINE,
-} from '../events/rules.js';
+} from './rules.js';
 
 /** How far ahead of this clock an event's id may be: clocks of a team's machines disagree a little. */
 export const FUTURE_SKEW_MS = 24 * 60 * 60 * 1000;
 
-type Check = (v: unknown) => string | null;
+/** What is wrong with a value, or null; `T` is what it admits, for the payload types. */
+type Check<T = unknown> = ((v: unknown) => string | null) & { readonly admits?: T };
+/** Field → check; a name ending in `?` is optional. */
+type Shape = Record<string, Check>;
+
+type Admits<C> = C extends Check<infer T> ? T : never;
+/** The payload a shape admits: its fields, those named with `?` optional. */
+export type Payload<S> = {
+  [K in keyof S as K extends `${string}?` ? never : K]: Admits<S[K]>;
+} & { [K in keyof S as K extends `${infer N}?` ? N : never]?: Admits<S[K]> } extends infer P
+  ? { [K in keyof P]: P[K] }
+  : never;
 
 const text =
-  (max: number): Check =>
+  (max: number): Check<string> =>
   (v) =>
     typeof v !== 'string' ? 'is not text' : v.length > max ? `is longer than ${max} characters` : null;
 const pattern =
-  (re: RegExp, what: string): Check =>
+  (re: RegExp, what: string): Check<string> =>
   (v) =>
     typeof v === 'string' && re.test(v) ? null : `is not ${what}`;
 /** Names already found valid: a history names few branches many times. */
@@ -41,12 +53,12 @@ function nameProblem(v: unknown): string | null {
   if (p === null && validNames.size < 100_000) validNames.add(v as string);
   return p;
 }
-const branch: Check = (v) => {
+const branch: Check<string> = (v) => {
   const p = nameProblem(v);
   return p ? `is not a valid branch name (${p})` : null;
 };
-const bool: Check = (v) => (typeof v === 'boolean' ? null : 'is not true or false');
-const count: Check = (v) =>
+const bool: Check<boolean> = (v) => (typeof v === 'boolean' ? null : 'is not true or false');
+const count: Check<number> = (v) =>
   typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= Number.MAX_SAFE_INTEGER
     ? null
     : 'is not a whole number';
@@ -55,13 +67,13 @@ const count: Check = (v) =>
  * since): the way out is an upgrade, not a repair that would drop what this one cannot read.
  */
 export const NEWER_GCTX = 'written by a newer gctx?';
-const format: Check = (v) =>
+const format: Check<number> = (v) =>
   count(v) ??
   ((v as number) > FORMAT_VERSION
     ? `is ${v as number}, above the ${FORMAT_VERSION} this gctx reads (${NEWER_GCTX})`
     : null);
 const texts =
-  (max: number): Check =>
+  (max: number): Check<string[]> =>
   (v) => {
     if (!Array.isArray(v)) return 'is not a list';
     if (v.length > MAX_ITEMS) return `has more than ${MAX_ITEMS} items`;
@@ -70,7 +82,7 @@ const texts =
   };
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const BLOB = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
-const files: Check = (v) => {
+const files: Check<FileChange[]> = (v) => {
   if (!Array.isArray(v)) return 'is not a list';
   if (v.length > MAX_ITEMS) return `has more than ${MAX_ITEMS} items`;
   for (const f of v) {
@@ -81,17 +93,18 @@ const files: Check = (v) => {
   }
   return null;
 };
-const object =
-  (shape: Shape): Check =>
-  (v) =>
-    isRecord(v) ? problemOf(shape, v) : 'is not an object';
-const scalar: Check = (v) =>
+const object = <S extends Shape>(shape: S): Check<Payload<S>> => {
+  const fields = rows(shape);
+  return (v) => (isRecord(v) ? rowsProblem(fields, v, '') : 'is not an object');
+};
+/** Typed as a setting's value: one of another type is refused with the key (configValueProblem). */
+const scalar: Check<Config[keyof Config]> = (v) =>
   typeof v === 'string'
     ? text(MAX_LINE)(v)
     : typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v))
       ? null
       : 'is not a value';
-const configObject: Check = (v) => {
+const configObject: Check<Config> = (v) => {
   if (!isRecord(v)) return 'is not an object';
   for (const [k, x] of Object.entries(v)) {
     if (scalar(x)) return `has a bad value for ${k}`;
@@ -101,31 +114,40 @@ const configObject: Check = (v) => {
   return null;
 };
 
-/** Field → check; a name ending in `?` is optional. */
-type Shape = Record<string, Check>;
+type Rows = readonly (readonly [string, Check, boolean])[];
 
-const commitShape: Shape = {
+const rows = (shape: Shape): Rows =>
+  Object.entries(shape).map(([k, check]) => [k.replace('?', ''), check, k.endsWith('?')] as const);
+
+const commitShape = {
+  /** Content-derived short hash; stable because it is stored, never recomputed. */
   id: pattern(COMMIT_HASH, 'a commit hash'),
+  /** Per-branch display label, C001, C002, ... (see docs/cli.md: what a label promises). */
   label: pattern(COMMIT_LABEL, 'a label like C001'),
   title: text(MAX_LINE),
   contribution: text(MAX_TEXT),
   purpose: text(MAX_TEXT),
   previous: text(MAX_TEXT),
   files,
+  /** The next step, where the committer named one. */
   'next?': text(MAX_TEXT),
+  /** Set on synthesis commits written by MERGE: what it integrates. */
   'merge?': object({ from: branch, tried: text(MAX_TEXT), learned: text(MAX_TEXT), integrated: text(MAX_TEXT) }),
+  /** Set on the record ABANDON writes on the parent: the approach that failed and why. */
   'abandon?': object({ from: branch, tried: text(MAX_TEXT), reason: text(MAX_TEXT) }),
 };
 
-const SHAPES: Record<EventType, Shape> = {
+export const SHAPES = {
   'memory.initialized': { format, config: configObject },
   'objective.added': { id: pattern(OBJECTIVE_ID, 'an objective id'), text: text(MAX_LINE) },
+  /** `text` names the objective for readers of the log (absent on events of format 1). */
   'objective.checked': { id: pattern(OBJECTIVE_ID, 'an objective id'), 'text?': text(MAX_LINE) },
   'objective.unchecked': { id: pattern(OBJECTIVE_ID, 'an objective id'), 'text?': text(MAX_LINE) },
   'objective.removed': { id: pattern(OBJECTIVE_ID, 'an objective id'), 'text?': text(MAX_LINE) },
   'objective.edited': { id: pattern(OBJECTIVE_ID, 'an objective id'), text: text(MAX_LINE) },
+  /** A person's edit of main.md's Notes section, kept as a unified patch (made with `diff`). */
   'notes.patched': { patch: text(MAX_TEXT) },
-  'config.set': { key: text(64), value: scalar },
+  'config.set': { key: text(64) as Check<keyof Config>, value: scalar },
   'branch.created': { name: branch, parent: branch, purpose: text(MAX_TEXT), hypotheses: texts(MAX_TEXT) },
   'commit.recorded': commitShape,
   'branch.merged': { branch, into: branch, commit: pattern(COMMIT_HASH, 'a commit hash') },
@@ -139,32 +161,22 @@ const SHAPES: Record<EventType, Shape> = {
     files,
     'host?': text(SHORT_LINE),
   },
+  /** Damage that could not be restored from git, recorded so the loss is never silent. */
   'memory.repaired': { segment: text(MAX_PATH), kept: count, lost: count, reason: text(MAX_TEXT) },
+  /** Local: a session's (or, without one, the clone's default) current branch moved. */
   'branch.switched': { to: branch, 'session?': text(SHORT_LINE) },
+  /** Local: a host session's lifecycle, as its machine emitted it. */
   'session.started': { session: text(SHORT_LINE), host: text(SHORT_LINE), reason: text(SHORT_LINE) },
   'session.compacted': { session: text(SHORT_LINE), host: text(SHORT_LINE) },
   'session.ended': { session: text(SHORT_LINE), host: text(SHORT_LINE), reason: text(SHORT_LINE) },
+  /** Local: what the user asked, in their words (redacted, bounded): their instructions are read from it. */
   'prompt.recorded': { session: text(SHORT_LINE), host: text(SHORT_LINE), text: text(MAX_LINE) },
-};
+} satisfies Record<string, Shape>;
 
-const COMPILED = new Map<string, [string, Check, boolean][]>(
-  Object.entries(SHAPES).map(([type, shape]) => [
-    type,
-    Object.entries(shape).map(([k, check]) => [k.replace('?', ''), check, k.endsWith('?')]),
-  ]),
-);
+const COMPILED = new Map<string, Rows>(Object.entries(SHAPES).map(([type, shape]) => [type, rows(shape)]));
 
-function problemOf(shape: Shape, data: Record<string, unknown>): string | null {
-  const rows = Object.entries(shape).map(([k, check]) => [k.replace('?', ''), check, k.endsWith('?')] as const);
-  return rowsProblem(rows, data, '');
-}
-
-function rowsProblem(
-  rows: readonly (readonly [string, Check, boolean])[],
-  data: Record<string, unknown>,
-  where: string,
-): string | null {
-  for (const [key, check, optional] of rows) {
+function rowsProblem(fields: Rows, data: Record<string, unknown>, where: string): string | null {
+  for (const [key, check, optional] of fields) {
     const v = Object.hasOwn(data, key) ? data[key] : undefined;
     if (v === undefined && optional) continue;
     const p = v === undefined ? 'is missing' : check(v);
