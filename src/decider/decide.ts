@@ -288,7 +288,7 @@ function switchTo(to: string, session: string | undefined): Placed {
 }
 
 /** Commands that record on the session's branch: they pin the session where it is, saying so. */
-const PINS = new Set<Command['type']>(['commit', 'log', 'merge', 'abandon']);
+const PINS = new Set<Command['type']>(['commit', 'log', 'record-tool', 'merge', 'abandon']);
 
 /**
  * A git checkout or a teammate's merge can leave the session's pointer naming a branch it is

@@ -4,6 +4,7 @@
  * and the ignore rules written once all of it checked out.
  */
 import { existsSync, lstatSync, readFileSync, writeFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { asGccError, gccError } from '../errors.js';
 import { ensureExclude } from '../store/git-exclude.js';
 import { takenByGit } from '../store/git-explain.js';
@@ -47,14 +48,16 @@ export function ensureIgnore({ store, warn }: Disk): void {
     /* missing */
   }
   if (text !== null) {
-    // gctx owns it: rules a commit brought (`!.local/`) would let `git add -A` take the ledger,
-    // the snapshot, the serve token. Not during a merge or rebase, which may be resolving it.
+    // Rules a commit brought stay as git has them (a rewrite would block the next pull touching the file) while
+    // this clone's own state stays ignored (`.local/.gitignore`); restored only when they would let `git add -A`
+    // take the ledger, the snapshot, the serve token. Not during a merge or rebase, which may be resolving it.
     if (text === GITIGNORE || lstatSync(ignore).isSymbolicLink() || (store.repo && midOperation(store.repo))) return;
+    if (store.repo && localIgnored(store)) return;
     try {
       writeTextAtomic(ignore, GITIGNORE); // a rename: never through a link
       warn(
-        '.GCC/.gitignore was changed (by hand or by a commit) and is restored: gctx owns it, so that only ' +
-          'events/ and aside/ travel through git; commit it: `git add .GCC/.gitignore`',
+        ".GCC/.gitignore was changed (by hand or by a commit) so that git would take this clone's own state " +
+          '(.GCC/.local/) and is restored; commit it: `git add .GCC/.gitignore`',
       );
     } catch (err) {
       warn(`could not restore ${ignore}: ${asGccError(err).message}`);
@@ -93,6 +96,16 @@ function keepLocalIgnored(store: Store, warn: (warning: string) => void): void {
 }
 
 const LOCAL_IGNORE = "# Written by gctx: this clone's own state never travels through git (docs/git.md).\n*\n";
+
+/** Whether git ignores this clone's own state (its ledger) under the rules as they stand. */
+function localIgnored(store: Store): boolean {
+  try {
+    runGit(store.layout.root, ['check-ignore', '-q', '--', relative(store.layout.root, store.layout.ledger)]);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function stashed(root: string): boolean {
   try {
@@ -157,7 +170,7 @@ function conflicted(store: Store, name: string): boolean {
 /** Every log against the ledger; a segment git left conflicted is resolved by union first. */
 export async function checkLogs({ store, now, lock, warn }: Disk): Promise<Checked> {
   if (store.journalDiffers()) {
-    for (const w of await store.withLock(() => store.reconcileJournal(now()), lock)) warn(w);
+    for (const w of await store.withLock(() => store.reconcileJournal(now()).said, lock)) warn(w);
   }
   for (let attempt = 0; ; attempt++) {
     try {

@@ -254,7 +254,7 @@ export async function repairMemory(root: string, now: () => Date): Promise<Repai
   };
   await store.withLock(() => {
     // This clone's own logs first, from its journal: nothing of them needs git then.
-    report.journal.push(...store.reconcileJournal(now()));
+    report.journal.push(...store.reconcileJournal(now()).said);
     const damage: GccError[] = [];
     const faults = new Set(store.check(now().getTime(), damage).ledgerFaults);
     readTrusted(store, now().getTime(), damage, faults);

@@ -1,12 +1,13 @@
 /** Catching up, under the lock, with what other writers (processes, git) did to the logs since this process looked. */
 import { lstatSync } from 'node:fs';
+import { crc32 } from '../log/crc32.js';
 import type { GccEvent } from '../events/types.js';
 import { gccError } from '../errors.js';
 import { events, explainChange, explainVanished } from './git-explain.js';
 import { headOf } from './git-probe.js';
 import { byId } from './ids.js';
 import { readLedger } from './ledger.js';
-import type { LogFile } from './logfile.js';
+import { type LogFile, readRange } from './logfile.js';
 import { LOCAL } from './segments.js';
 import type { OpenStore } from './open-store.js';
 
@@ -30,15 +31,13 @@ export function catchUpLogs(store: OpenStore, lastId: string, now?: number): Cat
   const torn: LogFile[] = [];
   let reset = false;
   const growing = new Set<LogFile>([store.local]);
-  if (somethingMoved(store)) {
-    // Under the lock, what a work-tree command did to this clone's own logs is mended first
-    // (journal-check.ts), as an open would.
-    if (store.lock.isHeld) {
-      const before = store.fromJournal.size;
-      const said = store.reconcileJournal(new Date(now ?? Date.now()));
-      store.warnings.push(...said);
-      if (said.length || store.fromJournal.size !== before) reset = true;
-    }
+  const headMoved = store.repo !== null && headOf(store.repo) !== store.head;
+  if (headMoved || somethingMoved(store) || (store.lock.isHeld && store.journalPending)) {
+    // What git or a work-tree command did to this clone's own logs is decided first (journal-check.ts), as an open
+    // would: under the lock mended and said, without it only which logs are read from their copy.
+    const r = store.reconcileJournal(new Date(now ?? Date.now()), store.lock.isHeld);
+    store.warnings.push(...r.said);
+    if (r.said.length || r.moved) reset = true;
     const disk = readLedger(store.layout.ledger);
     if (disk) {
       // Another process of this clone rotated: the segment open before may have grown up to
@@ -56,16 +55,8 @@ export function catchUpLogs(store: OpenStore, lastId: string, now?: number): Cat
         if (f.meta.size > 0) {
           // Gone: damage, unless git took it away or the ledger (as it now stands: a repair
           // rewrites it) no longer holds it as acknowledged.
-          // Without the lock, an own segment is read from its journal copy until an operation mends it.
-          if (!store.lock.isHeld && store.journaled(f.name)) {
-            store.fromJournal.add(f.name);
-            if (f.name === store.ledger.open) store.ledger.open = null;
-            store.logs.delete(f.name);
-            growing.add(store.file(f.name));
-            reset = true;
-            continue;
-          }
-          if ((disk ?? store.ledger).logs[f.name]?.size) {
+          // An own segment the journal check let go (git removed it, or took it to another line).
+          if (!store.journaled(f.name) && (disk ?? store.ledger).logs[f.name]?.size) {
             const why = explainVanished(store.place(store.layout.segment(f.name), f.name));
             if (why) {
               store.dirMtimes.clear(); // look again next time: the damage stands until mended
@@ -78,6 +69,7 @@ export function catchUpLogs(store: OpenStore, lastId: string, now?: number): Cat
         store.logs.delete(f.name);
       }
     }
+    if (headMoved) reset = rereadChanged(store, now) || reset;
     if (store.repo) store.head = headOf(store.repo);
   }
   if (store.ledger.open) growing.add(store.file(store.ledger.open));
@@ -133,6 +125,28 @@ function somethingMoved(store: OpenStore): boolean {
     }
   }
   return store.dirMtimes.size === 0;
+}
+
+/**
+ * After git moved HEAD, logs whose bytes are no longer those this process folded (a checkout or
+ * revert put others there) are read afresh, never appended to: true when one was. Acknowledged
+ * events gone that git does not explain are damage, as at open.
+ */
+function rereadChanged(store: OpenStore, now?: number): boolean {
+  let changed = false;
+  for (const f of store.logs.values()) {
+    if (f.name === LOCAL || f.unread || f.meta.size === 0) continue;
+    const size = f.sizeOnDisk();
+    if (size === null) continue;
+    if (size >= f.meta.size && crc32(readRange(f.path, 0, f.meta.size)) === f.meta.crc) continue;
+    if (size < acknowledgedSize(store, f)) {
+      const why = explainChange(store.place(f.path, f.name));
+      if (why) throw why;
+    }
+    f.load(now);
+    changed = true;
+  }
+  return changed;
 }
 
 /** What the ledger on disk (another process of this clone may have written it since) holds as acknowledged of a log. */

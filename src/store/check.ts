@@ -2,7 +2,7 @@
 import { existsSync, linkSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
 import { crc32 } from '../log/crc32.js';
-import { blobOf } from './git-probe.js';
+import { blobOf, gitPath, midOperation, runGit, trackedUnder } from './git-probe.js';
 import { GccError, gccError } from '../errors.js';
 import { events, explainChange, explainVanished, fixFor } from './git-explain.js';
 import { type LedgerEntry, ledgerFault } from './ledger.js';
@@ -11,6 +11,7 @@ import type { LogFile } from './logfile.js';
 import { foreignTail, intactDamage, ledgerDisagrees, selfContradicting } from './intact.js';
 import { assertRealLayout } from './paths.js';
 import { LOCAL } from './segments.js';
+import { SEGMENT_NAME } from './paths.js';
 import type { OpenStore } from './open-store.js';
 
 /** What check() found since the ledger was written. */
@@ -38,10 +39,10 @@ export interface Checked {
  * still holds it: git's copy put back when it holds every acknowledged byte. Created whole or
  * not at all (a link of a finished temporary file), so a reader beside never sees half of it.
  */
-function restoreFromIndex(store: OpenStore, name: string, entry: LedgerEntry): boolean {
+function restoreFromIndex(store: OpenStore, name: string, entry: LedgerEntry | undefined): boolean {
   const path = store.layout.segment(name);
   const blob = blobOf(store.layout.root, 'index', path);
-  if (!blob || blob.length < entry.size || crc32(blob.subarray(0, entry.size)) !== entry.crc) return false;
+  if (!blob || (entry && (blob.length < entry.size || crc32(blob.subarray(0, entry.size)) !== entry.crc))) return false;
   const tmp = `${path}.tmp-${process.pid}`;
   try {
     mkdirSync(dirname(path), { recursive: true });
@@ -54,6 +55,23 @@ function restoreFromIndex(store: OpenStore, name: string, entry: LedgerEntry): b
     rmSync(tmp, { force: true });
   }
 }
+
+/** Segments (relative paths) HEAD holds that the commit the ledger last saw did not; with none seen, all git tracks. */
+function pulled(store: OpenStore, events: string): string[] {
+  const since = store.ledger.head;
+  if (!since || !/^[0-9a-f]+$/.test(since)) return [...(trackedUnder(store.layout.root, store.layout.events) ?? [])];
+  try {
+    const args = ['diff', '--name-only', '-z', '--relative', '--no-renames', '--diff-filter=A', since, 'HEAD', '--'];
+    return runGit(store.layout.root, [...args, events])
+      .split('\0')
+      .filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+const deletedWarning = (name: string) =>
+  `.GCC/events/${name} had been deleted from the work tree and is restored from git; \`gctx forget\` removes memory on purpose`;
 
 const metaOf = (e: LedgerEntry): LogMeta => {
   const { sig: _sig, ...meta } = e;
@@ -94,12 +112,23 @@ export function checkLogs(store: OpenStore, now: number, collect?: GccError[]): 
     const why = explainVanished(store.place(store.layout.segment(name), name));
     if (why === null) out.replaced.push(name);
     else if (!own(name) && restoreFromIndex(store, name, store.ledger.logs[name]!)) {
-      out.warnings.push(
-        `.GCC/events/${name} had been deleted from the work tree and is restored from git; \`gctx forget\` removes memory on purpose`,
-      );
+      out.warnings.push(deletedWarning(name));
       names.push(name);
       onDisk.add(name);
     } else damage.push(why);
+  }
+  // A pull (HEAD moved since the ledger) brought a segment deleted before any gctx call read it: git's index has it.
+  if (store.repo && store.head !== store.ledger.head && !midOperation(store.repo)) {
+    const events = gitPath(store.layout.root, store.layout.events);
+    for (const rel of pulled(store, events)) {
+      const name = rel.slice(events.length + 1);
+      if (!SEGMENT_NAME.test(name) || onDisk.has(name) || store.ledger.logs[name] || own(name)) continue;
+      if (store.journaled(name) || !restoreFromIndex(store, name, undefined)) continue;
+      out.warnings.push(deletedWarning(name));
+      names.push(name);
+      onDisk.add(name);
+    }
+    names.sort();
   }
   for (const name of [...names, LOCAL]) {
     const f = store.file(name);
@@ -189,5 +218,7 @@ export function checkLogs(store: OpenStore, now: number, collect?: GccError[]): 
   // A segment git took away or rewrote is no longer this clone's to write: another commit
   // holds it under that name, and a file written there would stop git from coming back.
   if (store.ledger.open && out.replaced.includes(store.ledger.open)) store.ledger.open = null;
+  // A snapshot of the logs before git replaced one holds events no longer there: its epoch ends here.
+  if (out.replaced.length) store.ledger.epoch = '';
   return out;
 }

@@ -251,16 +251,6 @@ export function heldAtRefTips(root: string, rel: string): boolean | null {
   }
 }
 
-/** Paths (relative to `root`) of `dir`'s files in the commit HEAD names. */
-export function inHeadUnder(root: string, dir: string): Set<string> | null {
-  try {
-    const out = runGit(root, ['ls-tree', '-r', '-z', '--name-only', 'HEAD', '--', relative(root, dir) || '.']);
-    return new Set(out.split('\0').filter(Boolean));
-  } catch {
-    return null;
-  }
-}
-
 /** A file's bytes as git holds them at `rev` (a commit such as `HEAD` or a stash; `index` for the index), or null. */
 export function blobOf(root: string, rev: string, path: string): Buffer | null {
   try {

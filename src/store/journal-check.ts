@@ -15,10 +15,11 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse } from '../log/codec.js';
 import { hasConflictMarkers } from '../log/conflict.js';
-import { gitPath, runGit } from './git-probe.js';
+import { gitPath, midOperation, runGit } from './git-probe.js';
 import { type Journal, writeDurably } from './journal.js';
 import { signatureOf } from './log-meta.js';
 import { assertNoSymlink, type Layout } from './paths.js';
+import { recordSetAside, setAsideNames } from './set-aside.js';
 import type { GitRepo } from './git-probe.js';
 import type { Ledger } from './ledger.js';
 
@@ -173,6 +174,39 @@ function askGit(root: string, rels: readonly string[]): Map<string, Facts> | nul
   }
 }
 
+/** Reflog entries that make a commit here (not a checkout, reset, pull or fetch that only moves to one). */
+const MADE_HERE = /^(commit|cherry-pick|revert|am)\b|^rebase[^:]*\((pick|reword|edit|squash|fixup|continue)\)/;
+
+/**
+ * Who put `blob` at `rel` in HEAD's history: the abbreviated commit when it was made in another
+ * clone (pulled, merged or fetched here), null when this clone made it. The newest commit in
+ * HEAD's history that wrote this blob is held against every reflog's entries that made a commit
+ * here; a repository keeping no reflog is judged by the committer's email instead.
+ */
+function broughtBy(root: string, rel: string, blob: string): string | null {
+  try {
+    const args = ['log', '--full-history', '--no-abbrev', '--raw', '--format=%x00%H %ce', 'HEAD', '--', rel];
+    const found = runGit(root, args)
+      .split('\0')
+      .filter(Boolean)
+      .map((block) => block.split('\n').filter(Boolean));
+    const hit = found.find(([, ...raw]) => raw.some((l) => l.split(' ')[3] === blob)) ?? found[0];
+    if (!hit) return null;
+    const [commit, email] = hit[0]!.split(' ') as [string, string];
+    const made = runGit(root, ['log', '-g', '--all', '--format=%H %gs'])
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => [l.slice(0, l.indexOf(' ')), l.slice(l.indexOf(' ') + 1)] as const);
+    if (made.length === 0) {
+      const mine = runGit(root, ['config', 'user.email']).trim();
+      return email === mine ? null : commit.slice(0, 7);
+    }
+    return made.some(([sha, why]) => sha === commit && MADE_HERE.test(why)) ? null : commit.slice(0, 7);
+  } catch {
+    return null;
+  }
+}
+
 const eventsIn = (bytes: Buffer): number => {
   try {
     return parse(bytes, 'journal', 0, false).events.length;
@@ -184,18 +218,28 @@ const plural = (n: number) => `${n} event${n === 1 ? '' : 's'}`;
 
 /**
  * Bring the work tree in line with the journal for `names` (from differences), and trim copies
- * git now holds for good. Under the lock. Returns what the user is told.
+ * git now holds for good. Under the lock; `write` false (a long-lived process reading without
+ * it): only which own logs are read from their copy is decided, nothing written or said.
+ * Returns what the user is told.
  */
 export function reconcileJournal(
   s: JournalOwner,
-  names: readonly string[],
+  names: string[],
   trim: boolean,
   now: Date,
+  write = true,
 ): { said: string[]; ledgerChanged: boolean } {
   const j = s.journal!;
   const said: string[] = [];
   let ledgerChanged = false;
   const root = s.layout.root;
+  // Set aside earlier as a teammate's change to this clone's segment, and still that file: read from the copy.
+  // Every own log is decided again: one that no longer differs from its copy is read where it is.
+  s.fromJournal.clear();
+  const aside = setAsideNames(s.layout);
+  for (const name of names) if (aside.has(name) && j.size(name) != null) s.fromJournal.add(name);
+  names = names.filter((n) => !s.fromJournal.has(n));
+  trim &&= write;
   const segments = trim ? j.names().filter((n) => n !== 'local') : names.filter((n) => n !== 'local');
   const facts =
     s.repo && segments.length
@@ -205,6 +249,13 @@ export function reconcileJournal(
         )
       : null;
   const long = [...(facts?.values() ?? [])].some((f) => (f.head ?? f.index ?? '').length === 64);
+  // Read from its copy, not written back; what is recorded meanwhile goes to a new segment (git has seen this one).
+  const readFromCopy = (name: string) => {
+    s.fromJournal.add(name);
+    if (s.ledger.open !== name || !write) return;
+    s.ledger.open = null;
+    ledgerChanged = true;
+  };
   for (const name of names) {
     const path = workPath(s, name);
     const rel = gitPath(root, path);
@@ -219,6 +270,7 @@ export function reconcileJournal(
     const f = name === 'local' ? null : (facts?.get(rel) ?? null);
     if (f && !work) {
       if (f.touchedBy && !f.head && !f.index) {
+        if (!write) continue;
         j.drop(name);
         if (s.ledger.logs[name]) delete s.ledger.logs[name];
         if (s.ledger.open === name) s.ledger.open = null;
@@ -227,20 +279,36 @@ export function reconcileJournal(
         said.push(`${rel} was removed by commit ${by}: ${plural(eventsIn(copy))} no longer in memory`);
         continue;
       }
+      // A merge, revert or cherry-pick stopped on a conflict took it: read, not written back, until git finishes.
+      if (s.repo && midOperation(s.repo)) {
+        readFromCopy(name);
+        continue;
+      }
       if (f.otherRef) continue; // committed on another line: memory follows the code
       // A stash's tree holds every tracked file: it took the segment only if HEAD does not hold it.
       if (f.stash && !f.head) {
-        s.fromJournal.add(name);
-        // The stash has seen it: what is recorded meanwhile goes to a new segment.
-        if (s.ledger.open === name) {
-          s.ledger.open = null;
-          ledgerChanged = true;
-        }
+        readFromCopy(name);
         continue;
       }
     }
-    if (f && work && f.head === blobId(work, long) && !copy.subarray(0, work.length).equals(work)) {
-      j.replace(name, work); // git put other bytes there that HEAD holds: git's truth
+    if (f && work && f.head === blobId(work, long)) {
+      const by = broughtBy(root, rel, f.head);
+      if (by) {
+        // A commit made elsewhere (pulled) changed this clone's events: ours are read from the copy, theirs left unread.
+        readFromCopy(name);
+        if (!write) continue;
+        const why = `commit ${by} from another clone changed this clone's events in it; its ${plural(eventsIn(copy))} are read from this clone's journal`;
+        const told = recordSetAside(s.layout, name, why, now);
+        if (told) said.push(told);
+        continue;
+      }
+      if (!copy.subarray(0, work.length).equals(work)) {
+        if (write) j.replace(name, work); // a checkout or reset of this clone's own history put other bytes there: git's truth
+        continue;
+      }
+    }
+    if (!write) {
+      readFromCopy(name); // until an operation under the lock restores it
       continue;
     }
     // A file that is only short of the copy (cut, or torn by a crash) holds nothing to keep.

@@ -45,7 +45,7 @@ export function fsyncDir(dir: string): void {
   }
 }
 
-function readRange(path: string, from: number, to: number): Buffer {
+export function readRange(path: string, from: number, to: number): Buffer {
   const fd = openSync(path, 'r');
   try {
     const buf = Buffer.allocUnsafe(Math.max(0, to - from));

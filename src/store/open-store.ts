@@ -27,9 +27,10 @@ export interface OpenStore {
   longPass: (() => void) | undefined;
   /** Own segments read from their journal copy (journal-check.ts). */
   readonly fromJournal: Set<string>;
+  journalPending: boolean;
   /** Whether the journal holds a copy of a log. */
   journaled(name: string): boolean;
-  reconcileJournal(now: Date): string[];
+  reconcileJournal(now: Date, write?: boolean): { said: string[]; moved: boolean };
   readonly local: LogFile;
   file(name: string): LogFile;
   listSegments(warnings?: string[]): string[];

@@ -71,10 +71,6 @@ export function recordSetAside(l: Layout, name: string, why: string, now: Date):
 }
 
 /**
- * Whether `name` is a teammate's segment: git holds it (index or HEAD) and it is not one this
- * clone writes. Only such a file is set aside; this clone's own damage is repaired, not hidden.
- */
-/**
  * Whether the segment's bytes are git's own (index or HEAD): what is wrong came in a commit, not
  * from a change here (a line-ending conversion, an edit), which repair mends from git instead.
  */
@@ -89,6 +85,10 @@ export function asCommitted(l: Layout, name: string): boolean {
   return ['index', 'HEAD'].some((rev) => blobOf(l.root, rev, path)?.equals(bytes) === true);
 }
 
+/**
+ * Whether `name` is a teammate's segment: git holds it (index or HEAD) and it is not one this
+ * clone writes. Only such a file is set aside; this clone's own damage is repaired, not hidden.
+ */
 export function teammateSegment(l: Layout, name: string, own: (name: string) => boolean): boolean {
   if (own(name)) return false;
   try {

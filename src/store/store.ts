@@ -84,6 +84,8 @@ export class Store implements OpenStore {
   readonly journal: Journal | null;
   /** Own segments a stash holds: read from their copy until it is popped or dropped (journal-check.ts). */
   readonly fromJournal = new Set<string>();
+  /** A read without the lock found own logs differing from the journal (reconcileJournal). */
+  journalPending = false;
 
   constructor(readonly layout: Layout) {
     this.lock = new FileLock(layout.lock);
@@ -127,15 +129,22 @@ export class Store implements OpenStore {
     return this.journal?.size(name) != null;
   }
 
-  /** The work tree brought in line with the journal (journal-check.ts), under the lock: what the user is told. */
-  reconcileJournal(now: Date): string[] {
-    if (!this.journal) return [];
+  /**
+   * The work tree brought in line with the journal (journal-check.ts), under the lock: what the user is told. Without
+   * it (`write` false) only which own logs are read from their copy is decided. Returns whether that set changed too.
+   */
+  reconcileJournal(now: Date, write = true): { said: string[]; moved: boolean } {
+    if (!this.journal) return { said: [], moved: false };
     const names = differences(this);
+    // Found without the lock: the next operation under it mends and says it, though nothing moves in between.
+    this.journalPending = !write && names.length > 0;
     const before = new Set(this.fromJournal);
-    const r = reconcileJournal(this, names, wantsTrim(this), now);
-    for (const name of this.fromJournal) if (!before.has(name)) this.logs.delete(name);
+    const r = reconcileJournal(this, names, write && wantsTrim(this), now, write);
+    // A log whose place to read changed is read afresh from there.
+    const moved = [...before, ...this.fromJournal].filter((n) => before.has(n) !== this.fromJournal.has(n));
+    for (const name of moved) this.logs.delete(name);
     if (r.ledgerChanged) this.acknowledge([], false, true);
-    return r.said;
+    return { said: r.said, moved: moved.length > 0 };
   }
 
   /** Where a log stands for git-explain.ts: whether git may explain a change to it. */

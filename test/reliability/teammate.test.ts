@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { GccEvent } from '../../src/events/types.js';
 import { Memory } from '../../src/engine/memory.js';
-import { serialize } from '../../src/log/codec.js';
+import { parse, serialize } from '../../src/log/codec.js';
 import { cleanup, tempProject } from '../support/tmp.js';
 import { Sandbox, segmentFiles } from '../engine/git/support.js';
 
@@ -112,17 +112,24 @@ describe('views a teammate force-added are not this clone’s edits', SLOW, () =
   });
 });
 
-describe('gctx owns .GCC/.gitignore', SLOW, () => {
-  it("a teammate's `!.local/` never makes `git add -A` take the ledger, snapshot or serve token; gctx restores it", () => {
+describe('.GCC/.gitignore from a commit', SLOW, () => {
+  it("a teammate's `!.local/` never makes `git add -A` take the ledger, snapshot or serve token; the file stays as git has it", () => {
     const { s, a, b } = team();
-    writeFileSync(join(b, '.GCC', '.gitignore'), '/*\n!/.gitignore\n!/events/\n!/aside/\n!.local/\n!/.local/**\n');
+    const unignore = '/*\n!/.gitignore\n!/events/\n!/aside/\n!.local/\n!/.local/**\n';
+    writeFileSync(join(b, '.GCC', '.gitignore'), unignore);
     s.git(b, 'add', '.GCC/.gitignore');
     arrive(s, a, b, 'unignore .local');
     // Before any gctx call: the rules inside .local/ still hold.
     expect(s.git(a, 'add', '-A', '-n')).not.toMatch(/\.local/);
-    toldOnceAndWorking(s, a, /\.gitignore was changed .* restored/);
+    const v = s.gctx(a, 'verify');
+    expect(v.status, v.stdout + v.stderr).toBe(0);
     expect(s.git(a, 'add', '-A', '-n')).not.toMatch(/\.local/);
-    expect(s.git(a, 'status', '--porcelain')).toMatch(/ M \.GCC\/\.gitignore/);
+    expect(s.git(a, 'status', '--porcelain')).toBe('');
+    // A later change to it pulls cleanly: nothing of gctx's stands in the way.
+    writeFileSync(join(b, '.GCC', '.gitignore'), `${unignore}# more\n`);
+    s.git(b, 'add', '.GCC/.gitignore');
+    arrive(s, a, b, 'touch the ignore file again');
+    expect(s.ok(a, 'status')).toMatch(/2 open/);
   });
 });
 
@@ -205,6 +212,39 @@ describe("a teammate's segment that cannot be folded is set aside, never deleted
   });
 });
 
+describe("a teammate's commit that changes this clone's pushed segment", SLOW, () => {
+  it.each([
+    [
+      'an event of ours edited in place',
+      (events: GccEvent[]) => events.map((e) => ({ ...e, data: { ...e.data, text: INJECTED } }) as GccEvent),
+    ],
+    ['our last event dropped', (events: GccEvent[]) => events.slice(0, -1)],
+  ])('%s: the altered file is set aside, ours read from the journal, the work tree left as git has it', (_, alter) => {
+    const { s, a, b } = team();
+    const ours = segmentFiles(b).find((f) => readFileSync(f, 'utf8').includes('Write docs'))!;
+    const rel = ours.slice(b.length + 1);
+    const events = parse(readFileSync(ours)).events;
+    const touched = events.map((e) => (JSON.stringify(e.data).includes('Write docs') ? alter([e]) : [e])).flat();
+    writeFileSync(ours, serialize(touched));
+    s.git(b, 'add', rel);
+    arrive(s, a, b, 'edit their segment');
+    toldOnceAndWorking(
+      s,
+      a,
+      /set aside and is not read: commit [0-9a-f]{7} from another clone changed this clone's events/,
+    );
+    const status = s.ok(a, 'status');
+    expect(status).toMatch(/2 open/);
+    expect(status).not.toContain(INJECTED);
+    expect(s.git(a, 'status', '--porcelain')).toBe('');
+    expect(s.ok(a, 'doctor')).toMatch(/set aside: 1 file from git left unread/);
+    s.ok(a, 'log', '--observation', 'after their edit');
+    expect(s.ok(a, 'context', '--log')).toContain('after their edit');
+    const v = s.gctx(b, 'verify');
+    expect(v.status, v.stdout + v.stderr).toBe(0);
+  });
+});
+
 describe('memory leaves only when asked (`gctx forget`)', SLOW, () => {
   it("a teammate's segment deleted by hand is restored from git, told once; forgotten, it stays gone", () => {
     const { s, a, b } = team();
@@ -225,6 +265,18 @@ describe('memory leaves only when asked (`gctx forget`)', SLOW, () => {
     expect(existsSync(join(a, rel))).toBe(false);
     expect(segmentText(a)).not.toContain('teammate note');
     expect(s.gctx(a, 'verify').status).toBe(0);
+  });
+
+  it("a pulled segment deleted before any gctx call read it is restored from git's index, told once", () => {
+    const { s, a, b } = team();
+    s.ok(b, 'log', '--observation', 'teammate note');
+    s.git(b, 'add', '-A');
+    arrive(s, a, b, 'teammate log');
+    const rel = s.git(a, 'log', '-1', '--name-only', '--format=', '--', '.GCC/events').trim();
+    rmSync(join(a, rel));
+    toldOnceAndWorking(s, a, /had been deleted from the work tree and is restored from git/);
+    expect(segmentText(a)).toContain('teammate note');
+    expect(s.git(a, 'status', '--porcelain')).toBe('');
   });
 
   it('an own segment removed by hand comes back from the journal until `gctx forget` says it goes', () => {

@@ -56,6 +56,26 @@ describe("a git merge of this clone's own work", () => {
   }
 });
 
+describe('a tool call a hook records pins where it recorded', () => {
+  it('after a checkout took the branch away, a recorded call keeps the clone where it recorded through a later merge', () => {
+    const { s, dir } = flip();
+    const r = s.hook(dir, 'claude-code', {
+      session_id: 'pin',
+      cwd: dir,
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'echo recorded-on-main' },
+      tool_response: { stdout: 'ok', stderr: '', interrupted: false, isImage: false },
+      tool_use_id: 'toolu_pin',
+    });
+    expect(r.status, r.stderr).toBe(0);
+    s.commitAll(dir, 'm');
+    s.git(dir, 'merge', '-q', '--no-edit', 'feat');
+    expect(first(s.ok(dir, 'status'))).toMatch(/^On memory branch main/);
+    expect(s.ok(dir, 'context', '--log')).toContain('recorded-on-main');
+  });
+});
+
 describe('a teammate merges the branch this clone is on', () => {
   it('status and the briefing say so and name the commits the merge did not include; the next commit says where it went', () => {
     const s = new Sandbox(tempProject());

@@ -8,6 +8,7 @@ import { prng } from '../../reliability/helpers.js';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { Memory } from '../../../src/engine/memory.js';
 import { cleanup, tempProject } from '../../support/tmp.js';
 import { Sandbox } from './support.js';
 
@@ -86,6 +87,82 @@ describe("a teammate's revert", () => {
     expect(existsSync(ghost)).toBe(false);
     expect(s.ok(bob, 'verify')).toMatch(/^OK/);
   }, 300_000);
+});
+
+/** A memory commit that also changed code.txt, a later change to code.txt, and a revert of the first stopped on the conflict. */
+function conflictedRevert(s: Sandbox): { dir: string; seg: string } {
+  const dir = join(s.root, 'solo');
+  s.git(s.root, 'init', '-q', '-b', 'main', dir);
+  s.identity(dir, 'solo');
+  writeFileSync(join(dir, 'code.txt'), '1\n');
+  s.ok(dir, 'init');
+  s.commitAll(dir, 'start');
+  s.ok(dir, 'log', '--observation', 'a note to be reverted');
+  writeFileSync(join(dir, 'code.txt'), '2\n');
+  s.commitAll(dir, 'note and code');
+  const seg = s.git(dir, 'show', '--name-only', '--format=', 'HEAD', '--', '.GCC/events').trim();
+  writeFileSync(join(dir, 'code.txt'), '3\n');
+  s.commitAll(dir, 'more code');
+  expect(s.tryGit(dir, 'revert', '--no-edit', 'HEAD~1').status).not.toBe(0);
+  return { dir, seg };
+}
+
+describe('a revert stopped on a conflict', () => {
+  it('mid-revert the segment is read, not written back; once continued, the revert stays', () => {
+    const s = new Sandbox(tempProject('gcc-git-'));
+    const { dir, seg } = conflictedRevert(s);
+    expect(existsSync(join(dir, seg))).toBe(false);
+    const mid = s.gctx(dir, 'context', '--log');
+    expect(mid.status, mid.stderr).toBe(0);
+    expect(mid.stdout).toContain('a note to be reverted');
+    expect(existsSync(join(dir, seg))).toBe(false);
+    writeFileSync(join(dir, 'code.txt'), '3\n');
+    s.git(dir, 'add', 'code.txt');
+    s.git(dir, '-c', 'core.editor=true', 'revert', '--continue');
+    const after = s.gctx(dir, 'context', '--log');
+    expect(after.status, after.stderr).toBe(0);
+    expect(after.stdout).not.toContain('a note to be reverted');
+    expect(after.stderr).toMatch(/removed by commit [0-9a-f]{7}: 1 event no longer in memory/);
+    expect(existsSync(join(dir, seg))).toBe(false);
+    expect(s.git(dir, 'status', '--porcelain')).toBe('');
+    expect(s.gctx(dir, 'verify').status).toBe(0);
+  });
+});
+
+describe('a long-lived process (MCP server, daemon) after git took events away', () => {
+  const noted = (m: Memory) => m.events().some((e) => JSON.stringify(e.data).includes('to be taken away'));
+
+  it('a revert, then a checkout of a line without the branch: reads and the next operation fold what git left', async () => {
+    const s = new Sandbox(tempProject('gcc-git-'));
+    const dir = join(s.root, 'long');
+    s.git(s.root, 'init', '-q', '-b', 'main', dir);
+    s.identity(dir, 'long');
+    s.ok(dir, 'init');
+    s.commitAll(dir, 'start');
+    const m = await Memory.open(dir);
+    try {
+      await m.execute({ type: 'log', observation: 'to be taken away', thought: 't', action: 'a' });
+      s.commitAll(dir, 'note');
+      s.git(dir, 'revert', '--no-edit', 'HEAD');
+      m.refresh();
+      expect(noted(m)).toBe(false);
+      await m.execute({ type: 'log', observation: 'after the revert', thought: 't', action: 'a' });
+      expect(noted(m)).toBe(false);
+      expect(m.warnings.join('\n')).toMatch(/removed by commit [0-9a-f]{7}: 1 event no longer in memory/);
+
+      s.git(dir, 'checkout', '-qb', 'feat');
+      await m.execute({ type: 'branch', name: 'exp', purpose: 'only on feat' });
+      s.commitAll(dir, 'exp');
+      s.git(dir, 'checkout', '-q', 'main');
+      m.refresh();
+      expect(m.state.branches.exp).toBeUndefined();
+      await m.execute({ type: 'log', observation: 'back on main', thought: 't', action: 'a' });
+      expect(m.state.branches.exp).toBeUndefined();
+    } finally {
+      m.close();
+    }
+    expect(s.ok(dir, 'verify')).toMatch(/^OK/);
+  });
 });
 
 describe('the installed hooks refresh the views after every pull', () => {
