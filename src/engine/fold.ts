@@ -23,13 +23,11 @@ import { ledgerIdentity, type SnapshotLog, writeSnapshot } from '../store/snapsh
 import type { Store } from '../store/store.js';
 import type { Problem, VerifyHooks } from './integrity.js';
 import { newest, shared } from './reader.js';
-import { RecentEvents } from './recent.js';
 import { type Redact, setAsideNamed } from './aside.js';
 import { reconcileEdits, setAsideUnexplained } from './reconcile.js';
 import { SNAPSHOT_FORMAT } from './revive.js';
 import { FullRebuild, type ViewWriter } from './views.js';
-import { digestOf } from './same-state.js';
-import { snapshotDiffers, snapshotState } from './snapshot-state.js';
+import { digestOf, snapshotDiffers, snapshotState } from './snapshot-state.js';
 
 /** Events a long-lived process may run ahead of the snapshot before it writes a new one. */
 const SNAPSHOT_EVERY = 200;
@@ -59,8 +57,6 @@ export class Fold {
   private refold = false;
   /** The state was folded from the snapshot (and what was appended since), not replayed. */
   private fromSnap = false;
-  /** Each branch's latest events as folded here, for log.md's trims. */
-  private readonly recent = new RecentEvents(2 * LOG_WINDOW);
 
   constructor(
     private readonly layout: Layout,
@@ -100,7 +96,6 @@ export class Fold {
    * way, under the lock, rather than streaming the history a second time to write them after.
    */
   async load(redactor: () => Promise<Redact>): Promise<void> {
-    this.recent.clear();
     if (this.fromSnapshot()) return;
     const [epoch, lastId] = (this.views.readCheckpoint() ?? '').split(' ');
     if (epoch !== this.store.ledger.epoch || lastId !== this.store.ledger.lastId || !epoch) {
@@ -145,7 +140,6 @@ export class Fold {
    * the caller has dealt with them already.
    */
   replayAll(withViews: boolean, redact: Redact | null = null): void {
-    this.recent.clear();
     // The state being replaced is let go before the pass rather than kept live beside the one
     // it builds. Until the pass succeeds, the state is folded again before anything reads it.
     this._state = initialState();
@@ -192,9 +186,7 @@ export class Fold {
 
   private rewriteLog(branch: string): void {
     const shown = shownOf(this._state.branches[branch]?.logged ?? 0);
-    const latest =
-      this.recent.latest(this._state, branch, shown) ??
-      newest(this.store, { branch, limit: 2 * LOG_WINDOW, filter: shared }).reverse();
+    const latest = newest(this.store, { branch, limit: shown, filter: shared }).reverse();
     this.views.writeLog(this._state, branch, latest);
   }
 
@@ -238,11 +230,7 @@ export class Fold {
       this.replayAll(false);
       return;
     }
-    if (cu.added.length) {
-      const before = this._state;
-      this._state = evolveUnfrozen(this._state, cu.added);
-      this.recent.add(before, cu.added);
-    }
+    if (cu.added.length) this._state = evolveUnfrozen(this._state, cu.added);
   }
 
   /**
@@ -333,7 +321,7 @@ export class Fold {
       replayed.lastId === lastId &&
       replayed.events === events &&
       !problems.length &&
-      snapshotDiffers(this.layout, this.store, this.now().getTime(), digest, replayed, warn)
+      snapshotDiffers(this.layout, digest, replayed, warn)
     )
       this.snapshotAt = -1;
     if (released) {
@@ -417,7 +405,6 @@ export class Fold {
     const now = this.now();
     const before = this._state;
     const out = this.store.appendOperation(shared, local, this._state.lastId, now);
-    this.recent.add(this._state, out);
     this._state = evolveUnfrozen(this._state, out);
     this.saveSnapshot(false);
     try {
@@ -428,7 +415,8 @@ export class Fold {
       // retry and record it twice. Views are caches; the checkpoint still names the earlier
       // state, so the next operation or open rebuilds them.
       this.warnings.push(
-        `the events were recorded, but the views could not be written (${asGccError(err).message}); they are rebuilt on the next operation`,
+        `the events were recorded, but the views could not be written (${asGccError(err).message}); ` +
+          'they are rebuilt on the next operation',
       );
     }
     return out;
