@@ -20,6 +20,7 @@ import { VERSION } from '../runtime/version.js';
 import type { LockOptions } from '../store/lock.js';
 import type { Layout } from '../store/paths.js';
 import { ledgerIdentity, type SnapshotLog, writeSnapshot } from '../store/snapshot.js';
+import { signatureOf } from '../store/log-meta.js';
 import type { Store } from '../store/store.js';
 import type { Problem, VerifyHooks } from './integrity.js';
 import { newest, shared } from './reader.js';
@@ -199,7 +200,7 @@ export class Fold {
   /** A person edited main.md or metadata.yaml, or gctx never saw main.md as it is. */
   editsPending(): boolean {
     return (
-      reconcileEdits(this.layout, this.views, this._state, () => this.nonce(), null).dirty ||
+      reconcileEdits(this.layout, this.views, this._state, () => randomHex(8), null).dirty ||
       !this.views.hasSeen(this.layout.mainMd)
     );
   }
@@ -243,7 +244,7 @@ export class Fold {
     // Views taken away (deleted, or by a git command) are behind whatever the checkpoint says.
     // An operation, which rebuilds a log view it finds missing as it appends, asks only after
     // main.md, whose signature serves the hand-edit check below too.
-    const main = this.views.lookAt(this.layout.mainMd);
+    const main = signatureOf(this.layout.mainMd);
     const gone = main === null || (opening && this.viewsGone());
     const cp = gone ? null : this.views.readCheckpoint();
     let looked: ReadonlyMap<string, string | null> | undefined = new Map([[this.layout.mainMd, main]]);
@@ -275,7 +276,7 @@ export class Fold {
     }
     this.rebuilt = null;
     if (logsReplaced) return;
-    const adoption = reconcileEdits(this.layout, this.views, this._state, () => this.nonce(), redact, looked);
+    const adoption = reconcileEdits(this.layout, this.views, this._state, () => randomHex(8), redact, looked);
     this.warnings.push(...adoption.warnings);
     if (adoption.events.length)
       this.appendAndProject(
@@ -375,10 +376,6 @@ export class Fold {
     this.replayAll(true);
     this.views.checkpoint(this.stamp());
     this.rebuilt = null;
-  }
-
-  nonce(): string {
-    return randomHex(8);
   }
 
   /** Write the views a batch touched, from the states around it. */

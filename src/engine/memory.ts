@@ -21,6 +21,7 @@ import type { Decision } from '../decider/decide.js';
 import { currentBranch, type MemoryState } from '../decider/state.js';
 import { type Config, DEFAULT_CONFIG, FORMAT_VERSION, type GccEvent, MAIN } from '../events/types.js';
 import { asGccError, GccError, gccError } from '../errors.js';
+import { randomHex } from '../runtime/random.js';
 import { layout, type Layout } from '../store/paths.js';
 import { journalHolds } from '../store/journal.js';
 import { asFolderError, makeFolders, makeProblem } from '../store/project-folder.js';
@@ -301,7 +302,7 @@ export class Memory {
         }
         const d: Decision = decide(this.state, clean, {
           session,
-          nonce: this.fold.nonce(),
+          nonce: randomHex(8),
           ...(git && clean.type === 'commit' ? { gitFiles: redactFiles(git.files) } : {}),
         });
         if (!d.ok) throw d.error;
@@ -473,11 +474,6 @@ export class Memory {
     const out: GccEvent[] = [];
     this.store.stream((e) => out.push(e));
     return out;
-  }
-
-  /** The events of one branch, in id order (see events()). */
-  eventsOf(branch: string): GccEvent[] {
-    return this.events().filter((e) => e.branch === branch);
   }
 
   /** The newest events matching `q`, newest first, reading only the logs that reach that far. */

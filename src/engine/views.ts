@@ -61,14 +61,9 @@ export class ViewWriter {
     return this.cp;
   }
 
-  /** Whether the file is as gctx last wrote or checked it. `sig`: its signature, when just taken (lookAt). */
+  /** Whether the file is as gctx last wrote or checked it. `sig`: its signature, when just taken. */
   isSeen(path: string, sig = signatureOf(path)): boolean {
     return sig !== null && this.current().seen[basename(path)] === sig;
-  }
-
-  /** The file's signature as it is now (null when it is missing), for isSeen. */
-  lookAt(path: string): string | null {
-    return signatureOf(path);
   }
 
   hasSeen(path: string): boolean {
