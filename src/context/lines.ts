@@ -148,7 +148,7 @@ export function dropText(state: MemoryState, drop: CommitRef, max: number, room:
 }
 
 /** A branch merged on one clone and abandoned on another, in one line: neither a plain failure nor plain progress. */
-export function disputedLine(f: Failed): string {
+function disputedLine(f: Failed): string {
   const title = f.merged ? f.merged.title.replace(/^Merge [^:]*: /, '') : '';
   const into = `${f.merged?.into ?? 'main'}${title ? ` (${clip(title, 120)})` : ''}`;
   return `${f.branch}: merged into ${into} but abandoned elsewhere: ${clip(f.reason, 240)}`;

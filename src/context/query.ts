@@ -71,7 +71,7 @@ export interface ContextOptions {
   spell?: (q: ContextQuery) => string;
 }
 
-export const DEFAULT_BUDGET = 2000;
+const DEFAULT_BUDGET = 2000;
 /**
  * Commits a branch view shows by default, chosen with the resume benchmark (docs/benchmarks.md):
  * the smallest K whose view carries the branch's last decision and why, its next step and its
@@ -83,7 +83,7 @@ export const DEFAULT_LOG = 20;
 const page = (n: number | undefined): number => (n && Number.isInteger(n) && n > 0 ? n : 1);
 
 /** One commit, compactly: label, hash, date, contribution, files (`where` the rest are, when cut), next step. */
-export function commitBlock(b: BranchInfo | undefined, e: Commit, max = 600, where = '', stale = ''): string {
+function commitBlock(b: BranchInfo | undefined, e: Commit, max = 600, where = '', stale = ''): string {
   const d = e.data;
   const kind = d.merge ? ` (merge of ${d.merge.from})` : d.abandon ? ` (abandoned ${d.abandon.from})` : '';
   const head = `${displayLabel(b, d.label, d.id)} ${d.id} ${when(e.at)}${kind}: ${clip(d.contribution, max)}`;
@@ -322,7 +322,7 @@ function roadmapLines(s: MemoryState): string[] {
 }
 
 /** Lines of the roadmap a page shows when none is asked for: enough for a budget's worth. */
-export const FULL_PAGE_LINES = 60;
+const FULL_PAGE_LINES = 60;
 
 /**
  * The roadmap: main.md as it stands when it fits and no page is asked for; else its lines

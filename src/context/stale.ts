@@ -21,7 +21,7 @@ import { assertNoSymlink } from '../store/paths.js';
 import { writeTextAtomic } from '../store/text-file.js';
 import { crypto, diffLib } from '../runtime/lazy-deps.js';
 
-export interface StaleFile {
+interface StaleFile {
   path: string;
   deleted: boolean;
   /** Lines added and removed since the milestone; null when git could not tell. */

@@ -41,7 +41,7 @@ import { staleNote } from './stale.js';
  * commits the state keeps per branch (RECENT_COMMITS). On one branch, that is where the approaches
  * dropped along the way are written down (docs/benchmarks.md, the resume benchmark).
  */
-export const EARLIER_COMMITS = RECENT_COMMITS - 1;
+const EARLIER_COMMITS = RECENT_COMMITS - 1;
 
 export const defaultSpell = (q: ContextQuery): string => `context ${JSON.stringify(q)}`;
 export const when = (at: string): string => at.slice(0, 16).replace('T', ' ');

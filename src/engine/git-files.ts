@@ -46,7 +46,7 @@ const NUMSTAT = /^(\d+|-)\t(\d+|-)\t(.+)$/s;
 const RAW = /^:\d{6} \d{6} ([0-9a-f]+) ([0-9a-f]+) [A-Z]\d*$/;
 
 /** Where the files since a memory commit are counted from. */
-export interface Baseline {
+interface Baseline {
   /** HEAD when it was taken (null: no commit yet). */
   head: string | null;
   /** When (seconds): git commits of this clone's identity after it are this clone's work. */
@@ -55,7 +55,7 @@ export interface Baseline {
   files: Record<string, string | null>;
 }
 
-export interface GitFiles {
+interface GitFiles {
   /** With the blob each has in the work tree (none for a deleted file). */
   files: FileChange[];
   /** The baseline to keep once the commit is appended; none while git is mid-operation. */

@@ -18,7 +18,7 @@ const DELTA_MAX = 4 * 1024 * 1024;
 
 const DAMAGED = `${SNAPSHOT_FILE} fails its checksum (edited or damaged): not used; the state is folded from the logs`;
 
-export interface SnapshotState {
+interface SnapshotState {
   state: MemoryState;
   /** The snapshot's own event count. */
   at: number;

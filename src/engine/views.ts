@@ -35,7 +35,7 @@ interface Checkpoint {
  * Where the checkpoint is kept: the ledger (Store.views, Store.saveViews), written with the operation's
  * acknowledgement.
  */
-export interface CheckpointStore {
+interface CheckpointStore {
   views(): Record<string, unknown> | null;
   saveViews(views: Record<string, unknown>): void;
 }
