@@ -43,6 +43,9 @@ const SNAPSHOT_ON_CLOSE = 32;
  */
 const SNAPSHOT_FREE_BYTES = 128 * 1024;
 
+/** Why a hand edit is kept aside when no checkpoint names the state the views were written for. */
+const NO_RECORD = 'no record says which state it was written for';
+
 export class Fold {
   private _state: MemoryState = replayer().state();
   /**
@@ -160,16 +163,8 @@ export class Fold {
       // record vouches for (a fresh ledger, .GCC/.local removed, a checkpoint of another
       // state) is kept aside first, never lost.
       if (redact) {
-        const cp = this.views.readCheckpoint();
-        this.warnings.push(
-          ...setAsideUnexplained(
-            this.layout,
-            this.views,
-            this._state,
-            redact,
-            cp === null ? 'no record says which state it was written for' : undefined,
-          ),
-        );
+        const why = this.views.readCheckpoint() === null ? NO_RECORD : undefined;
+        this.warnings.push(...setAsideUnexplained(this.layout, this.views, this._state, redact, why));
       }
       const after = build.finish(this.views, this._state);
       for (const name of after.relabel) this.rewriteCommits(name);
@@ -255,18 +250,10 @@ export class Fold {
       // never overwritten.
       const otherFormat =
         cp !== null && cp.split(' ').slice(0, 3).join(' ') === this.stamp().split(' ').slice(0, 3).join(' ');
-      if (logsReplaced || otherFormat)
-        this.warnings.push(...setAsideUnexplained(this.layout, this.views, this._state, redact));
-      else if (cp === null)
-        this.warnings.push(
-          ...setAsideUnexplained(
-            this.layout,
-            this.views,
-            this._state,
-            redact,
-            'no record says which state it was written for',
-          ),
-        );
+      if (logsReplaced || otherFormat || cp === null) {
+        const why = logsReplaced || otherFormat ? undefined : NO_RECORD;
+        this.warnings.push(...setAsideUnexplained(this.layout, this.views, this._state, redact, why));
+      }
       // Views behind the state are rebuilt whole, never brought forward by appends: a writer that
       // died between its views and its checkpoint (or could not write the checkpoint) may have
       // left them ahead of what the checkpoint says, and appending would write entries twice.
