@@ -20,15 +20,20 @@ import {
   lastPromptLine,
   failedLines,
   failureLines,
+  fromParent,
   milestoneText,
   newestDrop,
   notesLine,
   pendingLine,
+  purposeOf,
   ruledOutLines,
   uncommittedLine,
 } from './lines.js';
 
 export const BRIEFING_BUDGET = 900;
+const TOOLS =
+  'Memory tools: commit after each milestone (what and why, and the next step); branch to try an alternative; ' +
+  'merge with a synthesis, or abandon with a reason.';
 const FAILED_SHOWN = 4;
 
 /** `uncommitted`: what git sees changed in the work tree since the last commit, shown when no hook logged the work. */
@@ -41,9 +46,7 @@ export function briefing(
 ): string {
   const here = currentBranch(state, session);
   const b = state.branches[here]!;
-  const lines: string[] = [
-    `Memory branch: ${here}${here === MAIN ? '' : ` (from ${b.parent ?? MAIN})`} — ${clip(b.purpose || 'no purpose recorded', 200)}`,
-  ];
+  const lines: string[] = [`Memory branch: ${here}${fromParent(here, b)} — ${purposeOf(b)}`];
   const moved = drift(state, session);
   if (moved) lines.push(driftText(state, moved, false));
   const open = state.objectives.map((o, i) => ({ ...o, n: i + 1 })).filter((o) => !o.done);
@@ -62,15 +65,13 @@ export function briefing(
   const whole = (label: string) => `context commit ${label}`;
   if (drop) {
     const label = displayLabel(b, drop.label, drop.id);
-    lines.push(
-      `Last milestone on ${here}: ${label} ${drop.at.slice(0, 10)} — ${dropText(state, drop, FAILED_SHOWN, 300, whole(label))}`,
-    );
+    const said = dropText(state, drop, FAILED_SHOWN, 300, whole(label));
+    lines.push(`Last milestone on ${here}: ${label} ${drop.at.slice(0, 10)} — ${said}`);
   }
   if (last) {
     const label = displayLabel(b, last.label, last.id);
-    lines.push(
-      `${drop ? 'Last progress before it' : `Last milestone on ${here}`}: ${label} ${last.at.slice(0, 10)} — ${milestoneText(last, 420, whole(label))}`,
-    );
+    const lead = drop ? 'Last progress before it' : `Last milestone on ${here}`;
+    lines.push(`${lead}: ${label} ${last.at.slice(0, 10)} — ${milestoneText(last, 420, whole(label))}`);
     if (last.files.length)
       lines.push(`  Files: ${filesFitted(last.files, 200, last.fileCount ?? last.files.length, `(${whole(label)})`)}`);
     const note = staleNote(stale, last.files);
@@ -107,9 +108,7 @@ export function briefing(
     );
   const notes = notesLine(state, 'context full');
   if (notes) lines.push(notes);
-  lines.push(
-    `Memory tools: commit after each milestone (what and why, and the next step); branch to try an alternative; merge with a synthesis, or abandon with a reason. ${followUps(state, b)}`,
-  );
+  lines.push(`${TOOLS} ${followUps(state, b)}`);
   return fitText(lines.join('\n'), budget, 'ask context for more').text;
 }
 

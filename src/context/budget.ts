@@ -19,7 +19,7 @@ export function estimateTokens(text: string): number {
   return Math.ceil(text.length / CHARS_PER_TOKEN);
 }
 
-export interface Fitted {
+interface Fitted {
   text: string;
   /** How many items made it in (the newest ones). */
   shown: number;

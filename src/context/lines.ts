@@ -16,9 +16,24 @@ import {
   type PendingFailure,
 } from '../decider/state.js';
 import { guardRefusal } from '../events/guard.js';
-import type { FileChange, GccEvent } from '../events/types.js';
+import { type FileChange, type GccEvent, MAIN } from '../events/types.js';
 import { filesFitted, summaryLine } from '../log/prose.js';
 import { clip } from './budget.js';
+
+/** ` (from feat)` after a branch's name, when it is not main. */
+export const fromParent = (name: string, b: BranchInfo): string => (name === MAIN ? '' : ` (from ${b.parent ?? MAIN})`);
+
+/** What a branch is for, clipped, as the briefing and status say it first. */
+export const purposeOf = (b: BranchInfo): string => clip(b.purpose || 'no purpose recorded', 200);
+
+/** `1 event`, `2 events`: a count with its noun. */
+export const count = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+/** gctx's own guard's refusals, in a few words rather than their reason's ninety tokens. */
+const REFUSED = {
+  git: 'it would overwrite memory not yet committed to git',
+  write: '.GCC/ is written through the memory tools',
+};
 
 const time = (at: string): string => `${at.slice(5, 10)} ${at.slice(11, 16)}`;
 
@@ -29,11 +44,11 @@ export function entryLine(e: GccEvent): string {
       const call = clip(e.data.input ? `${e.data.tool} ${e.data.input}` : e.data.tool, 200);
       // gctx's own guard refused it: said in a few words, not its reason's ninety tokens.
       const refused = e.data.isError ? guardRefusal(e.data.result) : null;
-      if (refused)
-        return `${time(e.at)} ${call} → blocked by gctx: ${refused === 'git' ? 'it would overwrite memory not yet committed to git' : '.GCC/ is written through the memory tools'}`;
+      if (refused) return `${time(e.at)} ${call} → blocked by gctx: ${REFUSED[refused]}`;
       const result = e.data.result.trim() ? clip(e.data.result, e.data.isError ? 300 : 160) : '';
       const files = e.data.files.length ? ` [${filesFitted(e.data.files, 160)}]` : '';
-      return `${time(e.at)} ${call}${e.data.isError ? ` → failed: ${result || '(no output)'}` : result ? ` → ${result}` : ''}${files}`;
+      const outcome = e.data.isError ? ` → failed: ${result || '(no output)'}` : result ? ` → ${result}` : '';
+      return `${time(e.at)} ${call}${outcome}${files}`;
     }
     case 'ota.logged': {
       // Each part named, in a word: which is the observation and which the action matters more
@@ -72,12 +87,10 @@ export function failedLines(
   whole = (branch: string) => `context branch ${branch}`,
 ): string[] {
   const plain = plainFailed(state);
-  const lines = plain
-    .slice(0, max)
-    .map(
-      (f) =>
-        `  - ${f.branch} (${f.at.slice(0, 10)}): ${clip(f.purpose, 120)} — dropped: ${clipTo(f.reason, 240, whole(f.branch), REASON_KEPT)}`,
-    );
+  const lines = plain.slice(0, max).map((f) => {
+    const why = clipTo(f.reason, 240, whole(f.branch), REASON_KEPT);
+    return `  - ${f.branch} (${f.at.slice(0, 10)}): ${clip(f.purpose, 120)} — dropped: ${why}`;
+  });
   const more = state.failedCount - lines.length - (state.failed.length - plain.length);
   if (lines.length && more > 0) lines.push(`  … ${more} earlier, newest first, ${where}`);
   return lines;
@@ -112,8 +125,8 @@ export function ruledOutLines(state: MemoryState, max: number, where: (branch: s
   const all = [...state.failedApproaches].reverse();
   const lines = all.slice(0, max).map((f) => `  - ${clip(f.what, 120)} (on ${f.branch}) — ${clip(f.why, 160)}`);
   const more = state.failedApproachCount - lines.length;
-  if (lines.length && more > 0)
-    lines.push(`  … ${more} more ruled out in earlier commits (${where(all[Math.min(max, all.length) - 1]!.branch)})`);
+  const oldest = all[Math.min(max, all.length) - 1]?.branch;
+  if (lines.length && more > 0) lines.push(`  … ${more} more ruled out in earlier commits (${where(oldest!)})`);
   return lines;
 }
 
@@ -135,9 +148,10 @@ export function dropText(state: MemoryState, drop: CommitRef, max: number, room:
 }
 
 /** A branch merged on one clone and abandoned on another, in one line: neither a plain failure nor plain progress. */
-export function disputedLine(f: Failed): string {
+function disputedLine(f: Failed): string {
   const title = f.merged ? f.merged.title.replace(/^Merge [^:]*: /, '') : '';
-  return `${f.branch}: merged into ${f.merged?.into ?? 'main'}${title ? ` (${clip(title, 120)})` : ''} but abandoned elsewhere: ${clip(f.reason, 240)}`;
+  const into = `${f.merged?.into ?? 'main'}${title ? ` (${clip(title, 120)})` : ''}`;
+  return `${f.branch}: merged into ${into} but abandoned elsewhere: ${clip(f.reason, 240)}`;
 }
 
 /** Branches both merged and abandoned, newest first: at most `max`; `whole`, where a clipped one is whole. */
@@ -152,7 +166,8 @@ export function disputedLines(
     .slice(0, max)
     .map((f) => {
       const line = disputedLine(f);
-      return `  - ${line}${line.endsWith('…') || f.reason.length >= REASON_KEPT ? ` (whole: ${whole(f.branch)})` : ''}`;
+      const cut = line.endsWith('…') || f.reason.length >= REASON_KEPT;
+      return `  - ${line}${cut ? ` (whole: ${whole(f.branch)})` : ''}`;
     });
 }
 
@@ -164,9 +179,9 @@ export function pendingLine(b: BranchInfo, max: number, where: string, room = In
   const p = b.pending;
   if (!p.turns) return null;
   const files = Object.values(p.files).sort((x, y) => (x.at < y.at ? 1 : x.at > y.at ? -1 : 0));
-  const head = `Since the last commit: ${p.turns} step${p.turns === 1 ? '' : 's'}, ${p.edits} edit${p.edits === 1 ? '' : 's'}`;
+  const head = `Since the last commit: ${count(p.turns, 'step')}, ${count(p.edits, 'edit')}`;
   if (!files.length) return `${head}.`;
-  const lead = `${head} in ${files.length} file${files.length === 1 ? '' : 's'}, newest first: `;
+  const lead = `${head} in ${count(files.length, 'file')}, newest first: `;
   return `${lead}${filesFitted(files.slice(0, max), room - lead.length - 1, files.length, where)}.`;
 }
 
@@ -189,15 +204,17 @@ export function uncommittedLine(
 export function failureLines(b: BranchInfo, max: number, where: string): string[] {
   const all = [...b.pending.failures].reverse();
   if (!all.length) return [];
-  const item = (f: PendingFailure, i: number) =>
-    `${clip(f.input ? `${f.tool} ${f.input}` : f.tool, i ? 120 : 160)} → ${clip(f.result.trim() || '(no output)', i ? 200 : 360)}`;
+  const item = (f: PendingFailure, i: number) => {
+    const call = clip(f.input ? `${f.tool} ${f.input}` : f.tool, i ? 120 : 160);
+    return `${call} → ${clip(f.result.trim() || '(no output)', i ? 200 : 360)}`;
+  };
   const more = all.length - Math.min(all.length, max) + b.pending.failuresDropped;
   if (all.length === 1 && !more) return [`Failing since the last commit (${time(all[0]!.at)}): ${item(all[0]!, 0)}`];
   const lines = [
     'Failing since the last commit, newest first:',
     ...all.slice(0, max).map((f, i) => `  - ${time(f.at)} ${item(f, i)}`),
   ];
-  if (more > 0) lines.push(`  … ${more} more failing call${more === 1 ? '' : 's'} ${where}`);
+  if (more > 0) lines.push(`  … ${count(more, 'more failing call')} ${where}`);
   return lines;
 }
 
@@ -230,7 +247,8 @@ export function milestoneText(last: LastCommit, max: number, pointer: string): s
   if (!m) return clipTo(last.contribution, max, pointer, CONTRIBUTION_KEPT);
   const learned = m.learned.trim() ? clip(m.learned, Math.floor(max / 3)) : '';
   const synthesis = clip(last.contribution, Math.max(60, max - (learned ? learned.length + 11 : 0)));
-  const whole = `merged ${clip(m.from, 60)}: ${synthesis}${learned ? `${/[.!?…]$/.test(synthesis) ? ' Learned' : '; learned'}: ${learned}` : ''}`;
+  const also = learned ? `${/[.!?…]$/.test(synthesis) ? ' Learned' : '; learned'}: ${learned}` : '';
+  const whole = `merged ${clip(m.from, 60)}: ${synthesis}${also}`;
   // The state keeps the head of each: cut there, or here, the commit has the whole.
   const cut =
     isCut(last.contribution, synthesis) ||
@@ -247,5 +265,6 @@ export function milestoneText(last: LastCommit, max: number, pointer: string): s
 export function notesLine(state: MemoryState, where: string): string | null {
   const notes = state.notes.split('\n').filter((l) => l.trim());
   if (!notes.length) return null;
-  return `Notes in main.md (${notes.length} line${notes.length === 1 ? '' : 's'}, ${where}): ${clip(notes[0]!.replace(/^[-*#>\s]+/, ''), 120)}`;
+  const first = clip(notes[0]!.replace(/^[-*#>\s]+/, ''), 120);
+  return `Notes in main.md (${count(notes.length, 'line')}, ${where}): ${first}`;
 }

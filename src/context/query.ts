@@ -14,7 +14,7 @@ import { renderCommit } from '../projections/render-commit.js';
 import { renderMain } from '../projections/render-main.js';
 import { METADATA_COMMENT, metadataObject, renderMetadata } from '../projections/render-metadata.js';
 import { CHARS_PER_TOKEN, clip, estimateTokens, fitItems, fitText, MIN_BUDGET } from './budget.js';
-import { disputedLines, entryLine, failedLines, failureLines, pendingLine } from './lines.js';
+import { count, disputedLines, entryLine, failedLines, failureLines, pendingLine } from './lines.js';
 import type { SearchResult } from './search-index.js';
 import { CONTEXT_LEVELS, type ContextLevel } from './levels.js';
 import { type StaleCheck, staleText } from './stale.js';
@@ -71,7 +71,7 @@ export interface ContextOptions {
   spell?: (q: ContextQuery) => string;
 }
 
-export const DEFAULT_BUDGET = 2000;
+const DEFAULT_BUDGET = 2000;
 /**
  * Commits a branch view shows by default, chosen with the resume benchmark (docs/benchmarks.md):
  * the smallest K whose view carries the branch's last decision and why, its next step and its
@@ -83,9 +83,10 @@ export const DEFAULT_LOG = 20;
 const page = (n: number | undefined): number => (n && Number.isInteger(n) && n > 0 ? n : 1);
 
 /** One commit, compactly: label, hash, date, contribution, files (`where` the rest are, when cut), next step. */
-export function commitBlock(b: BranchInfo | undefined, e: Commit, max = 600, where = '', stale = ''): string {
+function commitBlock(b: BranchInfo | undefined, e: Commit, max = 600, where = '', stale = ''): string {
   const d = e.data;
-  const head = `${displayLabel(b, d.label, d.id)} ${d.id} ${when(e.at)}${d.merge ? ` (merge of ${d.merge.from})` : d.abandon ? ` (abandoned ${d.abandon.from})` : ''}: ${clip(d.contribution, max)}`;
+  const kind = d.merge ? ` (merge of ${d.merge.from})` : d.abandon ? ` (abandoned ${d.abandon.from})` : '';
+  const head = `${displayLabel(b, d.label, d.id)} ${d.id} ${when(e.at)}${kind}: ${clip(d.contribution, max)}`;
   const more = [
     d.files.length ? `  Files: ${filesFitted(d.files, 300, d.files.length, where)}` : '',
     d.next ? `  Next: ${clip(d.next, 200)}` : '',
@@ -109,21 +110,18 @@ function branchView(
   const p = page(q.page);
   const commits = src.newest({ branch: name, limit: p * k, filter: (e) => e.type === 'commit.recorded' }) as Commit[];
   const shown = commits.slice((p - 1) * k);
-  const head = [
-    `Branch ${name} [${b.life}]${b.parent ? ` from ${b.parent}` : ''}, created ${when(b.created)}: ${clip(b.purpose, 400)}`,
-  ];
+  const from = b.parent ? ` from ${b.parent}` : '';
+  const head = [`Branch ${name} [${b.life}]${from}, created ${when(b.created)}: ${clip(b.purpose, 400)}`];
   if (b.hypotheses.length) head.push(`Hypotheses: ${b.hypotheses.map((h) => clip(h, 160)).join('; ')}`);
   if (b.life === 'abandoned') {
     const merged = s.failed.findLast((f) => f.branch === name && f.merged)?.merged;
-    head.push(
-      `Abandoned ${when(b.closed ?? '')}: ${clip(b.reason ?? '', 4000)}${merged ? ` (and merged into ${merged.into} on another clone)` : ''}`,
-    );
+    const also = merged ? ` (and merged into ${merged.into} on another clone)` : '';
+    head.push(`Abandoned ${when(b.closed ?? '')}: ${clip(b.reason ?? '', 4000)}${also}`);
   }
   if (b.life === 'merged') {
     const dropped = s.failed.findLast((f) => f.branch === name && f.merged);
-    head.push(
-      `Merged into ${b.mergedInto} ${when(b.closed ?? '')}${dropped ? `, and abandoned on another clone: ${clip(dropped.reason, 4000)}` : ''}`,
-    );
+    const also = dropped ? `, and abandoned on another clone: ${clip(dropped.reason, 4000)}` : '';
+    head.push(`Merged into ${b.mergedInto} ${when(b.closed ?? '')}${also}`);
   }
   // The branch's work since its last commit: what a session picking the branch up is in the middle of.
   const pending = pendingLine(b, 10, `in \`${(o.spell ?? defaultSpell)({ level: 'log', branch: name })}\``);
@@ -157,9 +155,9 @@ function branchView(
   const spell = o.spell ?? defaultSpell;
   const fit = fitItems(`${head.join('\n')}\n`, items, budget, (n) => {
     const left = shown.length - n + Math.max(0, older);
-    return left > 0
-      ? `… ${left} older commit${left === 1 ? '' : 's'}: ${n < shown.length ? spell({ level: 'branch', name, k: n, page: Math.floor(((p - 1) * k) / n) + 2 }) : spell(next(k))}\n`
-      : '';
+    const more: ContextQuery =
+      n < shown.length ? { level: 'branch', name, k: n, page: Math.floor(((p - 1) * k) / n) + 2 } : next(k);
+    return left > 0 ? `… ${count(left, 'older commit')}: ${spell(more)}\n` : '';
   });
   const truncated = fit.truncated || older > 0;
   const text = fit.text;
@@ -229,10 +227,13 @@ export function findCommit(src: ContextSource, ref: string, session?: string): C
     }
     if (hits.length === 1) return hits[0]!;
     if (hits.length > 1) {
+      const listed = hits.map((h) => `${displayLabel(b, h.data.label, h.data.id)} "${clip(h.data.title, 50)}"`);
+      const first = hits[0]!.data.id;
       throw gccError(
         'E_COMMIT_NOT_FOUND',
-        `${label} names ${hits.length} commits on ${branch} (numbered apart, each from the commits its writer had seen: two clones, or one whose git history was rewritten under it): ${hits.map((h) => `${displayLabel(b, h.data.label, h.data.id)} "${clip(h.data.title, 50)}"`).join(', ')}`,
-        `name one by its label with hash (${displayLabel(b, label, hits[0]!.data.id)}) or by its hash (${hits[0]!.data.id})`,
+        `${label} names ${hits.length} commits on ${branch} (numbered apart, each from the commits its writer had ` +
+          `seen: two clones, or one whose git history was rewritten under it): ${listed.join(', ')}`,
+        `name one by its label with hash (${displayLabel(b, label, first)}) or by its hash (${first})`,
       );
     }
     if (!m[1]) {
@@ -257,14 +258,17 @@ export function findCommit(src: ContextSource, ref: string, session?: string): C
   }
   // A hash, or a bare label no commit carries that reads as one.
   const hash = (!m || (!m[1] && !m[3])) && /^[0-9a-f]{4,40}$/i.test(want) ? findByHash(src, want.toLowerCase()) : [];
-  const named = (c: Commit) =>
-    `${c.data.id} (${c.branch}@${displayLabel(src.state.branches[c.branch], c.data.label, c.data.id)} "${clip(c.data.title, 50)}")`;
+  const named = (c: Commit) => {
+    const label = displayLabel(src.state.branches[c.branch], c.data.label, c.data.id);
+    return `${c.data.id} (${c.branch}@${label} "${clip(c.data.title, 50)}")`;
+  };
   if (several) {
     const { label, on } = several;
     const also = hash.length ? `; it also starts the hash of ${hash.map(named).join(', ')}` : '';
     throw gccError(
       'E_COMMIT_NOT_FOUND',
-      `${label} is not on ${m![1] ?? currentBranch(src.state, session)} and names commits on several branches (${on.join(', ')})${also}`,
+      `${label} is not on ${m![1] ?? currentBranch(src.state, session)} and names commits on several branches ` +
+        `(${on.join(', ')})${also}`,
       `name the branch: ${on.map((b) => `${b}@${label}`).join(' or ')}, or use the hash`,
     );
   }
@@ -318,7 +322,7 @@ function roadmapLines(s: MemoryState): string[] {
 }
 
 /** Lines of the roadmap a page shows when none is asked for: enough for a budget's worth. */
-export const FULL_PAGE_LINES = 60;
+const FULL_PAGE_LINES = 60;
 
 /**
  * The roadmap: main.md as it stands when it fits and no page is asked for; else its lines
@@ -350,7 +354,9 @@ function fullView(
     before > 0 && !lines[before]?.startsWith('## ')
       ? lines.slice(0, before).findLast((l) => l.startsWith('## '))
       : undefined;
-  const head = `# Project Roadmap, newest first${p > 1 ? `, page ${p}` : ''}${items.length ? '' : ` (nothing on this page: ${lines.length} lines)`}\n${section ? `${section} (continued)\n` : ''}`;
+  const empty = items.length ? '' : ` (nothing on this page: ${lines.length} lines)`;
+  const continued = section ? `${section} (continued)\n` : '';
+  const head = `# Project Roadmap, newest first${p > 1 ? `, page ${p}` : ''}${empty}\n${continued}`;
   const spell = o.spell ?? defaultSpell;
   const after = (shown: number): ContextQuery =>
     shown < items.length
@@ -389,8 +395,10 @@ function logView(
   const items = events.map((e, i) => `${entryLine(e)}${stale[i] ? ` (${stale[i]})` : ''}\n`);
   const spell = o.spell ?? defaultSpell;
   const before = (p - 1) * n;
-  const headFor = (k: number) =>
-    `Log of ${branch}, newest first: ${k ? `entries ${total - before} to ${total - before - k + 1} of ${total}` : `nothing on page ${p} (${total} entries)`}\n`;
+  const headFor = (k: number) => {
+    const range = `entries ${total - before} to ${total - before - k + 1} of ${total}`;
+    return `Log of ${branch}, newest first: ${k ? range : `nothing on page ${p} (${total} entries)`}\n`;
+  };
   const head = headFor(events.length);
   // The query for what follows when `shown` entries fit; pure, as fitItems probes it.
   const after = (shown: number): ContextQuery =>
@@ -461,11 +469,13 @@ function search(
   );
   const spell = o.spell ?? defaultSpell;
   const note = r.note ? `(${r.note})\n` : '';
+  const matches = `${count(r.total, 'match', 'matches')} for ${JSON.stringify(words)}`;
+  const some = r.match === 'any' ? ' (no entry has every word; these have some)' : '';
   const head =
     (r.hits.length
-      ? `${r.total} match${r.total === 1 ? '' : 'es'} for ${JSON.stringify(words)}${r.match === 'any' ? ' (no entry has every word; these have some)' : ''}, most relevant first${p > 1 ? `, page ${p}` : ''}:\n`
+      ? `${matches}${some}, most relevant first${p > 1 ? `, page ${p}` : ''}:\n`
       : r.total > 0
-        ? `Nothing on page ${p} (${r.total} match${r.total === 1 ? '' : 'es'} for ${JSON.stringify(words)} in ${r.pages} page${r.pages === 1 ? '' : 's'}).\n`
+        ? `Nothing on page ${p} (${matches} in ${count(r.pages, 'page')}).\n`
         : `No match for ${JSON.stringify(words)}.\n`) + note;
   const after = (shown: number): ContextQuery | null =>
     shown < items.length
@@ -512,11 +522,9 @@ export function contextQuery(src: ContextSource, q: ContextQuery, o: ContextOpti
     case 'commit': {
       const c = findCommit(src, q.id, o.session);
       const stale = staleText(src.stale?.([c.data.files])[0] ?? []);
-      const fit = fitText(
-        `${stale ? `${stale}\n` : ''}${renderCommit(c, displayLabel(src.state.branches[c.branch], c.data.label, c.data.id))}`,
-        budget,
-        'raise the budget to read the whole commit',
-      );
+      const label = displayLabel(src.state.branches[c.branch], c.data.label, c.data.id);
+      const text = `${stale ? `${stale}\n` : ''}${renderCommit(c, label)}`;
+      const fit = fitText(text, budget, 'raise the budget to read the whole commit');
       return {
         text: fit.text,
         truncated: fit.truncated,

@@ -21,7 +21,7 @@ import { assertNoSymlink } from '../store/paths.js';
 import { writeTextAtomic } from '../store/text-file.js';
 import { crypto, diffLib } from '../runtime/lazy-deps.js';
 
-export interface StaleFile {
+interface StaleFile {
   path: string;
   deleted: boolean;
   /** Lines added and removed since the milestone; null when git could not tell. */
@@ -36,6 +36,7 @@ const BLOB = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 /** Files larger than this are hashed but their lines not counted. */
 const COUNT_MAX = 2 * 1024 * 1024;
 const HASH_MAX = 64 * 1024 * 1024;
+const EDITS_MAX = 1_000;
 const CACHE_ENTRIES = 2000;
 const READ_TIMEOUT_MS = 3_000;
 
@@ -106,11 +107,17 @@ function oldTexts(root: string, blobs: readonly string[]): Map<string, Buffer> {
   }
 }
 
-function countLines(old: Buffer, now: Buffer): [number, number] | null {
+/** Lines added and removed between two texts; null for binary files and those over COUNT_MAX. */
+export function countLines(old: Buffer, now: Buffer): [number, number] | null {
   if (old.length > COUNT_MAX || now.length > COUNT_MAX || old.includes(0) || now.includes(0)) return null;
+  const [x, y] = [old.toString('utf8'), now.toString('utf8')];
+  // A diff past this many lines' edits costs seconds: both whole files count instead.
+  const parts = diffLib().diffLines(x, y, { maxEditLength: EDITS_MAX });
+  const whole = (t: string) => t.split('\n').length - (t.endsWith('\n') ? 1 : 0);
+  if (!parts) return [whole(y), whole(x)];
   let added = 0;
   let removed = 0;
-  for (const part of diffLib().diffLines(old.toString('utf8'), now.toString('utf8'))) {
+  for (const part of parts) {
     if (part.added) added += part.count ?? 0;
     else if (part.removed) removed += part.count ?? 0;
   }

@@ -17,16 +17,19 @@ import { clip, estimateTokens, fitText } from './budget.js';
 import {
   clipTo,
   constraintLines,
+  count,
   disputedLines,
   entryLine,
   lastPromptLine,
   dropText,
   failedLines,
   failureLines,
+  fromParent,
   milestoneText,
   newestDrop,
   notesLine,
   pendingLine,
+  purposeOf,
   ruledOutLines,
   uncommittedLine,
 } from './lines.js';
@@ -38,7 +41,7 @@ import { staleNote } from './stale.js';
  * commits the state keeps per branch (RECENT_COMMITS). On one branch, that is where the approaches
  * dropped along the way are written down (docs/benchmarks.md, the resume benchmark).
  */
-export const EARLIER_COMMITS = RECENT_COMMITS - 1;
+const EARLIER_COMMITS = RECENT_COMMITS - 1;
 
 export const defaultSpell = (q: ContextQuery): string => `context ${JSON.stringify(q)}`;
 export const when = (at: string): string => at.slice(0, 16).replace('T', ' ');
@@ -47,20 +50,17 @@ export function statusView(src: ContextSource, o: ContextOptions, budget: number
   const s = src.state;
   const here = currentBranch(s, o.session);
   const b = s.branches[here]!;
-  const lines: string[] = [
-    `On memory branch ${here}${here === MAIN ? '' : ` (from ${b.parent ?? MAIN})`}: ${clip(b.purpose || 'no purpose recorded', 200)}`,
-  ];
+  const spell = o.spell ?? defaultSpell;
+  const lines: string[] = [`On memory branch ${here}${fromParent(here, b)}: ${purposeOf(b)}`];
   const moved = drift(s, o.session);
   if (moved) lines.push(driftText(s, moved, false));
   const open = s.objectives.map((x, i) => ({ ...x, n: i + 1 })).filter((x) => !x.done);
   lines.push(`Objectives: ${open.length} open, ${s.objectives.length - open.length} done${open.length ? '' : '.'}`);
   for (const x of open.slice(0, 10)) lines.push(`  ${x.n}. ${clip(x.text, 160)}`);
-  if (open.length > 10)
-    lines.push(`  … ${open.length - 10} more in \`${(o.spell ?? defaultSpell)({ level: 'full' })}\``);
+  if (open.length > 10) lines.push(`  … ${open.length - 10} more in \`${spell({ level: 'full' })}\``);
   lines.push(...constraintLines(s, 8));
   // The newest commit first, as the branch view has it: an abandon recorded here is one (not
   // progress: the last progress follows it). A label two clones both used carries the hash: said once.
-  const spell = o.spell ?? defaultSpell;
   const named = (c: { label: string; id: string }) => {
     const shown = displayLabel(b, c.label, c.id);
     return {
@@ -76,9 +76,8 @@ export function statusView(src: ContextSource, o: ContextOptions, budget: number
   }
   if (b.last) {
     const n = named(b.last);
-    lines.push(
-      `${drop ? 'Last progress' : 'Last commit'} ${n.head} (${when(b.last.at)}): ${milestoneText(b.last, 300, n.whole)}`,
-    );
+    const lead = `${drop ? 'Last progress' : 'Last commit'} ${n.head} (${when(b.last.at)})`;
+    lines.push(`${lead}: ${milestoneText(b.last, 300, n.whole)}`);
     if (b.last.next) lines.push(`  Next: ${clip(b.last.next, 200)}`);
     const stale = staleNote(src.stale, b.last.files);
     if (stale) lines.push(`  ${stale}`);
@@ -89,34 +88,27 @@ export function statusView(src: ContextSource, o: ContextOptions, budget: number
   const pending = pendingLine(b, 10, logWhere) ?? uncommittedLine(src.uncommitted?.(here), 10);
   if (pending) lines.push(pending);
   lines.push(...failureLines(b, 5, logWhere));
-  const earlier = earlierCommits(src, here, EARLIER_COMMITS, o.spell ?? defaultSpell);
+  const earlier = earlierCommits(src, here, EARLIER_COMMITS, spell);
   if (earlier.length) lines.push('Earlier commits, newest first:', ...earlier);
   const active = Object.values(s.branches)
     .filter((x) => x.life === 'active' && x.name !== MAIN)
     .sort((x, y) => (x.created < y.created ? 1 : -1));
   const merged = Object.values(s.branches).filter((x) => x.life === 'merged');
   const abandoned = Object.values(s.branches).filter((x) => x.life === 'abandoned').length;
-  lines.push(
-    `Branches: ${active.length} open${merged.length ? `, ${merged.length} merged` : ''}${abandoned ? `, ${abandoned} abandoned` : ''}${active.length ? ':' : '.'}`,
-  );
+  const closed = `${merged.length ? `, ${merged.length} merged` : ''}${abandoned ? `, ${abandoned} abandoned` : ''}`;
+  lines.push(`Branches: ${active.length} open${closed}${active.length ? ':' : '.'}`);
   for (const x of active.slice(0, 8))
-    lines.push(
-      `  ${x.name === here ? '*' : ' '} ${x.name} (${x.commits} commit${x.commits === 1 ? '' : 's'}): ${clip(x.purpose, 120)}`,
-    );
+    lines.push(`  ${x.name === here ? '*' : ' '} ${x.name} (${count(x.commits, 'commit')}): ${clip(x.purpose, 120)}`);
   if (active.length > 8)
-    lines.push(
-      `  … ${active.length - 8} more in \`${(o.spell ?? defaultSpell)({ level: 'metadata', segment: 'branches' })}\``,
-    );
+    lines.push(`  … ${active.length - 8} more in \`${spell({ level: 'metadata', segment: 'branches' })}\``);
   // Commits made on a branch where its merge was not seen yet are in no synthesis: said until read elsewhere.
   const left = merged
     .filter((x) => x.late?.length)
     .slice(0, 3)
     .map((x) => `${x.name}: ${x.late!.map((c) => displayLabel(x, c.label, c.id)).join(', ')}`);
-  if (left.length)
-    lines.push(
-      `  ${merged.length} merged; commits made after their merge (\`gctx context --commit <branch>@<label>\`): ${left.join('; ')}.`,
-    );
-  const spellFull = (o.spell ?? defaultSpell)({ level: 'full' });
+  const late = '(`gctx context --commit <branch>@<label>`)';
+  if (left.length) lines.push(`  ${merged.length} merged; commits made after their merge ${late}: ${left.join('; ')}.`);
+  const spellFull = spell({ level: 'full' });
   const disputed = disputedLines(s, 5, (name) => `\`${spell({ level: 'branch', name })}\``);
   if (disputed.length) lines.push('Merged on one clone, abandoned on another:', ...disputed);
   const wholeBranch = (name: string) => `\`${spell({ level: 'branch', name })}\``;
@@ -124,11 +116,8 @@ export function statusView(src: ContextSource, o: ContextOptions, budget: number
   if (failed.length) lines.push('Failed approaches (do not retry without a new reason), newest first:', ...failed);
   const notes = notesLine(s, `\`${spellFull}\``);
   if (notes) lines.push(notes);
-  const fit = fitText(
-    lines.join('\n'),
-    budget,
-    `raise the budget, or ask for one part: \`${spellFull}\`, \`${(o.spell ?? defaultSpell)({ level: 'branch', name: here })}\``,
-  );
+  const parts = `\`${spellFull}\`, \`${spell({ level: 'branch', name: here })}\``;
+  const fit = fitText(lines.join('\n'), budget, `raise the budget, or ask for one part: ${parts}`);
   return {
     text: fit.text,
     truncated: fit.truncated,
@@ -184,9 +173,8 @@ export function beyondBriefing(src: ContextSource, o: ContextOptions, budget: nu
         .map((x) => `${x.name} (${x.commits} commit${x.commits === 1 ? '' : 's'})`)
         .join(', ')}${active.length > 8 ? `, +${active.length - 8} more` : ''}`,
     );
-  lines.push(
-    `More: \`${spell({ level: 'log', branch: here })}\` (every entry, newest first), \`${spell({ level: 'status' })}\` (where memory stands, in full).`,
-  );
+  const everyEntry = `\`${spell({ level: 'log', branch: here })}\` (every entry, newest first)`;
+  lines.push(`More: ${everyEntry}, \`${spell({ level: 'status' })}\` (where memory stands, in full).`);
   const fit = fitText(
     lines.join('\n'),
     budget,
@@ -220,10 +208,9 @@ function earlierCommits(src: ContextSource, here: string, max: number, spell: (q
     if (!b) break;
     if (out.length >= max) {
       // The list is full before it reached the branch this one came from: its commits, counted.
+      const where = `\`${spell({ level: 'branch', name })}\``;
       if (b.commits > 0)
-        more.push(
-          `  … and ${b.commits} commit${b.commits === 1 ? '' : 's'} on ${name}, where ${here} came from: \`${spell({ level: 'branch', name })}\``,
-        );
+        more.push(`  … and ${count(b.commits, 'commit')} on ${name}, where ${here} came from: ${where}`);
       break;
     }
     // The branch's newest commits looked at: listed, shown above as the last, or an abandon record.
@@ -235,15 +222,13 @@ function earlierCommits(src: ContextSource, here: string, max: number, spell: (q
       const label = displayLabel(b, c.label, c.id);
       const ref = name === here ? label : `${name}@${label}`;
       // Cut, it says where it is whole (the state keeps a commit's head only).
-      out.push(
-        `  ${ref} ${c.at.slice(0, 10)}: ${c.gist === undefined ? clip(c.title, 240) : clipTo(c.gist, 240, `\`${spell({ level: 'commit', id: ref })}\``, GIST_KEPT)}`,
-      );
+      const whole = `\`${spell({ level: 'commit', id: ref })}\``;
+      const said = c.gist === undefined ? clip(c.title, 240) : clipTo(c.gist, 240, whole, GIST_KEPT);
+      out.push(`  ${ref} ${c.at.slice(0, 10)}: ${said}`);
     }
     const left = b.commits - seen;
-    if (left > 0 && seen > 0)
-      more.push(
-        `  … ${left} older commit${left === 1 ? '' : 's'} on ${name}: \`${spell({ level: 'branch', name, k: seen, page: 2 })}\``,
-      );
+    const page2 = `\`${spell({ level: 'branch', name, k: seen, page: 2 })}\``;
+    if (left > 0 && seen > 0) more.push(`  … ${count(left, 'older commit')} on ${name}: ${page2}`);
     name = b.parent;
   }
   return out.length || more.length ? [...out, ...more] : [];

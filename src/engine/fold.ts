@@ -20,16 +20,15 @@ import { VERSION } from '../runtime/version.js';
 import type { LockOptions } from '../store/lock.js';
 import type { Layout } from '../store/paths.js';
 import { ledgerIdentity, type SnapshotLog, writeSnapshot } from '../store/snapshot.js';
+import { signatureOf } from '../store/log-meta.js';
 import type { Store } from '../store/store.js';
 import type { Problem, VerifyHooks } from './integrity.js';
 import { newest, shared } from './reader.js';
-import { RecentEvents } from './recent.js';
 import { type Redact, setAsideNamed } from './aside.js';
 import { reconcileEdits, setAsideUnexplained } from './reconcile.js';
 import { SNAPSHOT_FORMAT } from './revive.js';
 import { FullRebuild, type ViewWriter } from './views.js';
-import { digestOf } from './same-state.js';
-import { snapshotDiffers, snapshotState } from './snapshot-state.js';
+import { digestOf, snapshotDiffers, snapshotState } from './snapshot-state.js';
 
 /** Events a long-lived process may run ahead of the snapshot before it writes a new one. */
 const SNAPSHOT_EVERY = 200;
@@ -43,6 +42,9 @@ const SNAPSHOT_ON_CLOSE = 32;
  * nothing to fold. (Measured in docs/benchmarks.md.)
  */
 const SNAPSHOT_FREE_BYTES = 128 * 1024;
+
+/** Why a hand edit is kept aside when no checkpoint names the state the views were written for. */
+const NO_RECORD = 'no record says which state it was written for';
 
 export class Fold {
   private _state: MemoryState = replayer().state();
@@ -59,8 +61,6 @@ export class Fold {
   private refold = false;
   /** The state was folded from the snapshot (and what was appended since), not replayed. */
   private fromSnap = false;
-  /** Each branch's latest events as folded here, for log.md's trims. */
-  private readonly recent = new RecentEvents(2 * LOG_WINDOW);
 
   constructor(
     private readonly layout: Layout,
@@ -100,7 +100,6 @@ export class Fold {
    * way, under the lock, rather than streaming the history a second time to write them after.
    */
   async load(redactor: () => Promise<Redact>): Promise<void> {
-    this.recent.clear();
     if (this.fromSnapshot()) return;
     const [epoch, lastId] = (this.views.readCheckpoint() ?? '').split(' ');
     if (epoch !== this.store.ledger.epoch || lastId !== this.store.ledger.lastId || !epoch) {
@@ -145,7 +144,6 @@ export class Fold {
    * the caller has dealt with them already.
    */
   replayAll(withViews: boolean, redact: Redact | null = null): void {
-    this.recent.clear();
     // The state being replaced is let go before the pass rather than kept live beside the one
     // it builds. Until the pass succeeds, the state is folded again before anything reads it.
     this._state = initialState();
@@ -165,16 +163,8 @@ export class Fold {
       // record vouches for (a fresh ledger, .GCC/.local removed, a checkpoint of another
       // state) is kept aside first, never lost.
       if (redact) {
-        const cp = this.views.readCheckpoint();
-        this.warnings.push(
-          ...setAsideUnexplained(
-            this.layout,
-            this.views,
-            this._state,
-            redact,
-            cp === null ? 'no record says which state it was written for' : undefined,
-          ),
-        );
+        const why = this.views.readCheckpoint() === null ? NO_RECORD : undefined;
+        this.warnings.push(...setAsideUnexplained(this.layout, this.views, this._state, redact, why));
       }
       const after = build.finish(this.views, this._state);
       for (const name of after.relabel) this.rewriteCommits(name);
@@ -192,9 +182,7 @@ export class Fold {
 
   private rewriteLog(branch: string): void {
     const shown = shownOf(this._state.branches[branch]?.logged ?? 0);
-    const latest =
-      this.recent.latest(this._state, branch, shown) ??
-      newest(this.store, { branch, limit: 2 * LOG_WINDOW, filter: shared }).reverse();
+    const latest = newest(this.store, { branch, limit: shown, filter: shared }).reverse();
     this.views.writeLog(this._state, branch, latest);
   }
 
@@ -207,7 +195,7 @@ export class Fold {
   /** A person edited main.md or metadata.yaml, or gctx never saw main.md as it is. */
   editsPending(): boolean {
     return (
-      reconcileEdits(this.layout, this.views, this._state, () => this.nonce(), null).dirty ||
+      reconcileEdits(this.layout, this.views, this._state, () => randomHex(8), null).dirty ||
       !this.views.hasSeen(this.layout.mainMd)
     );
   }
@@ -238,11 +226,7 @@ export class Fold {
       this.replayAll(false);
       return;
     }
-    if (cu.added.length) {
-      const before = this._state;
-      this._state = evolveUnfrozen(this._state, cu.added);
-      this.recent.add(before, cu.added);
-    }
+    if (cu.added.length) this._state = evolveUnfrozen(this._state, cu.added);
   }
 
   /**
@@ -255,7 +239,7 @@ export class Fold {
     // Views taken away (deleted, or by a git command) are behind whatever the checkpoint says.
     // An operation, which rebuilds a log view it finds missing as it appends, asks only after
     // main.md, whose signature serves the hand-edit check below too.
-    const main = this.views.lookAt(this.layout.mainMd);
+    const main = signatureOf(this.layout.mainMd);
     const gone = main === null || (opening && this.viewsGone());
     const cp = gone ? null : this.views.readCheckpoint();
     let looked: ReadonlyMap<string, string | null> | undefined = new Map([[this.layout.mainMd, main]]);
@@ -266,18 +250,10 @@ export class Fold {
       // never overwritten.
       const otherFormat =
         cp !== null && cp.split(' ').slice(0, 3).join(' ') === this.stamp().split(' ').slice(0, 3).join(' ');
-      if (logsReplaced || otherFormat)
-        this.warnings.push(...setAsideUnexplained(this.layout, this.views, this._state, redact));
-      else if (cp === null)
-        this.warnings.push(
-          ...setAsideUnexplained(
-            this.layout,
-            this.views,
-            this._state,
-            redact,
-            'no record says which state it was written for',
-          ),
-        );
+      if (logsReplaced || otherFormat || cp === null) {
+        const why = logsReplaced || otherFormat ? undefined : NO_RECORD;
+        this.warnings.push(...setAsideUnexplained(this.layout, this.views, this._state, redact, why));
+      }
       // Views behind the state are rebuilt whole, never brought forward by appends: a writer that
       // died between its views and its checkpoint (or could not write the checkpoint) may have
       // left them ahead of what the checkpoint says, and appending would write entries twice.
@@ -287,7 +263,7 @@ export class Fold {
     }
     this.rebuilt = null;
     if (logsReplaced) return;
-    const adoption = reconcileEdits(this.layout, this.views, this._state, () => this.nonce(), redact, looked);
+    const adoption = reconcileEdits(this.layout, this.views, this._state, () => randomHex(8), redact, looked);
     this.warnings.push(...adoption.warnings);
     if (adoption.events.length)
       this.appendAndProject(
@@ -333,7 +309,7 @@ export class Fold {
       replayed.lastId === lastId &&
       replayed.events === events &&
       !problems.length &&
-      snapshotDiffers(this.layout, this.store, this.now().getTime(), digest, replayed, warn)
+      snapshotDiffers(this.layout, digest, replayed, warn)
     )
       this.snapshotAt = -1;
     if (released) {
@@ -389,10 +365,6 @@ export class Fold {
     this.rebuilt = null;
   }
 
-  nonce(): string {
-    return randomHex(8);
-  }
-
   /** Write the views a batch touched, from the states around it. */
   private project(before: MemoryState, events: readonly GccEvent[]): void {
     const plan = incrementalPlan(this.layout, before, this._state, events);
@@ -417,7 +389,6 @@ export class Fold {
     const now = this.now();
     const before = this._state;
     const out = this.store.appendOperation(shared, local, this._state.lastId, now);
-    this.recent.add(this._state, out);
     this._state = evolveUnfrozen(this._state, out);
     this.saveSnapshot(false);
     try {
@@ -428,7 +399,8 @@ export class Fold {
       // retry and record it twice. Views are caches; the checkpoint still names the earlier
       // state, so the next operation or open rebuilds them.
       this.warnings.push(
-        `the events were recorded, but the views could not be written (${asGccError(err).message}); they are rebuilt on the next operation`,
+        `the events were recorded, but the views could not be written (${asGccError(err).message}); ` +
+          'they are rebuilt on the next operation',
       );
     }
     return out;

@@ -30,8 +30,8 @@ import { readBlobs, gitEnv } from '../store/git-blobs.js';
 import { type GitRepo, gitProgram, headOf, midOperation, safeGit } from '../store/git-probe.js';
 import { assertNoSymlink } from '../store/paths.js';
 import { overwriteText } from '../store/text-file.js';
-import { gitHash, safePath, statOf } from '../context/stale.js';
-import { childProcess, diffLib, zlib } from '../runtime/lazy-deps.js';
+import { countLines, gitHash, safePath, statOf } from '../context/stale.js';
+import { childProcess, zlib } from '../runtime/lazy-deps.js';
 import { randomHex } from '../runtime/random.js';
 
 /** A file name as a reader sees it: control characters (a name can hold a line break) shown as `?`. */
@@ -40,16 +40,13 @@ const shown = (path: string): string => path.replace(/[\u0000-\u001f\u007f]/g, '
 const TIMEOUT_MS = 15_000;
 /** How long a read (status, the briefing) waits for git before going on without it. */
 const READ_TIMEOUT_MS = 3_000;
-/** Files larger than this are not counted in lines (as stale.ts). */
-const COUNT_MAX = 2 * 1024 * 1024;
-const EDITS_MAX = 1_000;
 
 const BLOB = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const NUMSTAT = /^(\d+|-)\t(\d+|-)\t(.+)$/s;
 const RAW = /^:\d{6} \d{6} ([0-9a-f]+) ([0-9a-f]+) [A-Z]\d*$/;
 
 /** Where the files since a memory commit are counted from. */
-export interface Baseline {
+interface Baseline {
   /** HEAD when it was taken (null: no commit yet). */
   head: string | null;
   /** When (seconds): git commits of this clone's identity after it are this clone's work. */
@@ -58,7 +55,7 @@ export interface Baseline {
   files: Record<string, string | null>;
 }
 
-export interface GitFiles {
+interface GitFiles {
   /** With the blob each has in the work tree (none for a deleted file). */
   files: FileChange[];
   /** The baseline to keep once the commit is appended; none while git is mid-operation. */
@@ -164,22 +161,8 @@ function writeLoose(repo: GitRepo, id: string, body: Buffer): void {
   }
 }
 
-function lines(old: Buffer | null, now: Buffer | null): [number, number] {
-  const [a, b] = [old ?? Buffer.alloc(0), now ?? Buffer.alloc(0)];
-  if (a.length > COUNT_MAX || b.length > COUNT_MAX || a.includes(0) || b.includes(0)) return [0, 0];
-  const [x, y] = [a.toString('utf8'), b.toString('utf8')];
-  // A diff past this many lines' edits costs seconds: both whole files count instead.
-  const parts = diffLib().diffLines(x, y, { maxEditLength: EDITS_MAX });
-  if (!parts)
-    return [y.split('\n').length - (y.endsWith('\n') ? 1 : 0), x.split('\n').length - (x.endsWith('\n') ? 1 : 0)];
-  let added = 0;
-  let removed = 0;
-  for (const part of parts) {
-    if (part.added) added += part.count ?? 0;
-    else if (part.removed) removed += part.count ?? 0;
-  }
-  return [added, removed];
-}
+const NONE = Buffer.alloc(0);
+const lines = (old: Buffer | null, now: Buffer | null) => countLines(old ?? NONE, now ?? NONE) ?? [0, 0];
 
 // ---------------------------------------------------------------- baselines
 

@@ -21,6 +21,7 @@ import type { Decision } from '../decider/decide.js';
 import { currentBranch, type MemoryState } from '../decider/state.js';
 import { type Config, DEFAULT_CONFIG, FORMAT_VERSION, type GccEvent, MAIN } from '../events/types.js';
 import { asGccError, GccError, gccError } from '../errors.js';
+import { randomHex } from '../runtime/random.js';
 import { layout, type Layout } from '../store/paths.js';
 import { journalHolds } from '../store/journal.js';
 import { asFolderError, makeFolders, makeProblem } from '../store/project-folder.js';
@@ -38,11 +39,49 @@ import { viewsFromGit, viewsFromGitWarning } from './reconcile.js';
 import type { MemorySearch } from './search.js';
 import { assertHoldsMemory, assertMayInitialize, checkLogs, type Disk, ensureIgnore, hasAnyLog } from './open-logs.js';
 import { Fold } from './fold.js';
-import type { ExecResult, ExecuteOptions, OpenOptions } from './options.js';
 import { ViewWriter } from './views.js';
-import { redactors, writeDeps } from './write-deps.js';
 
-export type { ExecResult, ExecuteOptions, OpenOptions } from './options.js';
+/** Loaded by the first write or settle: a process that only reads never decides or redacts. */
+const redactors = () => import('./redact-command.js');
+
+export interface OpenOptions {
+  /**
+   * Create `.GCC/` when missing: true as `gctx init` does; 'if-new' as an agent front does on
+   * its own (MCP, Pi's autoInit), unless git holds the memory in other commits — a commit from
+   * before it is checked out, and an initialisation there would travel back as a stray one.
+   */
+  create?: boolean | 'if-new';
+  /** Clock, injectable for tests. */
+  now?: () => Date;
+  /** Give up waiting for another process's lock after this long. */
+  lockTimeoutMs?: number;
+  /** Session used when a call names none. */
+  session?: string;
+  /**
+   * When ranked search's code is loaded: 'at-open' (the default), so that `context` answers a
+   * search at once; or 'on-demand', for a short-lived process that seldom searches (a CLI
+   * command, a hook), which then calls `loadSearch` before a search query.
+   */
+  search?: 'at-open' | 'on-demand';
+  /**
+   * Called as a pass over much of the history starts: a replay, a first read of logs, building
+   * the search index. A command-line process sets V8's heap flags there; the library does nothing.
+   */
+  onLongPass?: () => void;
+}
+
+export interface ExecuteOptions {
+  session?: string | undefined;
+  /** Fail with E_CONFLICT unless the session's branch holds this many events. */
+  expectedSeq?: number;
+}
+
+export interface ExecResult {
+  events: GccEvent[];
+  /** The session's branch after the operation. */
+  branch: string;
+  message: string;
+}
 
 export class Memory {
   private readonly fold: Fold;
@@ -242,8 +281,10 @@ export class Memory {
   async execute(cmd: Command, opts: ExecuteOptions = {}): Promise<ExecResult> {
     const session = opts.session ?? this.opts.session;
     try {
-      // Loaded by the first write: a process that only reads never decides or redacts.
-      const { decide, redactCommand, redactFiles, redact } = await writeDeps();
+      const [{ decide }, { redactCommand, redactFiles, redactSecrets: redact }] = await Promise.all([
+        import('../decider/decide.js'),
+        redactors(),
+      ]);
       const clean = redactCommand(cmd);
       // A merge records no files of its own, but what it brings in is the receiving branch's from
       // now on: its tree is kept as that branch's baseline, as a commit's is.
@@ -261,7 +302,7 @@ export class Memory {
         }
         const d: Decision = decide(this.state, clean, {
           session,
-          nonce: this.fold.nonce(),
+          nonce: randomHex(8),
           ...(git && clean.type === 'commit' ? { gitFiles: redactFiles(git.files) } : {}),
         });
         if (!d.ok) throw d.error;
@@ -435,17 +476,14 @@ export class Memory {
     return out;
   }
 
-  /** The events of one branch, in id order (see events()). */
-  eventsOf(branch: string): GccEvent[] {
-    return this.events().filter((e) => e.branch === branch);
-  }
-
   /** The newest events matching `q`, newest first, reading only the logs that reach that far. */
   newestEvents(q: NewestQuery): GccEvent[] {
     return newest(this.store, q);
   }
 
-  /** Changes whenever the logs were rewritten under this memory (a repair, a restore): caches keyed on it start over. */
+  /**
+   * Changes whenever the logs were rewritten under this memory (a repair, a restore): caches keyed on it start over.
+   */
   get epoch(): string {
     return this.store.ledger.epoch;
   }
@@ -472,11 +510,6 @@ export class Memory {
     this.store.lock.release();
     // The repeat guard of the next hook reads the snapshot alone: a new failed approach is written down now.
     this.fold.saveSnapshot(true, this.approachesMoved);
-  }
-
-  /** Raised for callers that want to tell an integrity failure from others. */
-  static isCorruption(err: unknown): boolean {
-    return err instanceof GccError && err.code === 'E_CORRUPT';
   }
 
   /** The logs exist at all (false for a folder with only a .gitignore). */

@@ -74,7 +74,7 @@ function fromGitWarning(l: Layout, path: string, how: 'git' | 'edited', redact: 
  * Compare main.md and metadata.yaml with what gctx wrote; with `redact` null only say whether
  * anything differs. `redact` is applied to all the person's text taken in, as events or set
  * aside. `looked`: signatures of either file taken a moment ago under the same lock, with
- * nothing written since (ViewWriter.lookAt), not taken again.
+ * nothing written since, not taken again.
  */
 export function reconcileEdits(
   l: Layout,

@@ -11,14 +11,14 @@ import type { Layout } from '../store/paths.js';
 import { ledgerIdentity, readSnapshot, removeSnapshot, SNAPSHOT_FILE, type SnapshotLog } from '../store/snapshot.js';
 import type { Store } from '../store/store.js';
 import { reviveState, SNAPSHOT_FORMAT } from './revive.js';
-import { digestOf, firstDifference } from './same-state.js';
+import { crypto } from '../runtime/lazy-deps.js';
 
 /** Log bytes appended since the snapshot beyond which an open replays (streamed) rather than holding them. */
 const DELTA_MAX = 4 * 1024 * 1024;
 
 const DAMAGED = `${SNAPSHOT_FILE} fails its checksum (edited or damaged): not used; the state is folded from the logs`;
 
-export interface SnapshotState {
+interface SnapshotState {
   state: MemoryState;
   /** The snapshot's own event count. */
   at: number;
@@ -76,24 +76,57 @@ function deltaSince(store: Store, logs: Record<string, SnapshotLog>, now: number
  * verify's check of the snapshot: `digest`, of the state an open folded from it (and what was
  * appended since), against `replayed`, the state verify folded from every log up to the same
  * event. A snapshot that gave another state (edited with its checksum made to match) is
- * removed and said, with where the two first differ; the caller writes it again from the logs.
- * Returns whether it differed.
+ * removed and said; the caller writes it again from the logs. Returns whether it differed.
  */
-export function snapshotDiffers(
-  l: Layout,
-  store: Store,
-  now: number,
-  digest: string,
-  replayed: MemoryState,
-  warn: (w: string) => void,
-): boolean {
+export function snapshotDiffers(l: Layout, digest: string, replayed: MemoryState, warn: (w: string) => void): boolean {
   if (digestOf(replayed) === digest) return false;
-  // Where they differ, read again: rare, so verify does not otherwise hold two states.
-  const got = snapshotState(l, store, now, warn);
-  const at = got && got.state.lastId === replayed.lastId ? firstDifference(got.state, replayed) : null;
   removeSnapshot(l);
-  warn(
-    `${SNAPSHOT_FILE}: holds a state the logs do not fold to${at ? ` (at ${at})` : ''}: not used; written again from the logs`,
-  );
+  warn(`${SNAPSHOT_FILE}: holds a state the logs do not fold to: not used; written again from the logs`);
   return true;
+}
+
+/**
+ * A digest of a value's data, the same for two values that hold the same data: key order and
+ * prototypes do not count, undefined members count as absent (a state read back from a
+ * snapshot differs from a replayed one in all three). Fed a piece at a time, so a large state is
+ * never one string.
+ */
+export function digestOf(value: unknown): string {
+  const hash = crypto().createHash('sha256');
+  let pending = '';
+  const put = (text: string) => {
+    pending += text;
+    if (pending.length >= 1 << 16) {
+      hash.update(pending);
+      pending = '';
+    }
+  };
+  const walk = (v: unknown): void => {
+    if (typeof v !== 'object' || v === null) {
+      put(v === undefined ? 'null' : JSON.stringify(v));
+      return;
+    }
+    if (Array.isArray(v)) {
+      put('[');
+      v.forEach((x, i) => {
+        if (i) put(',');
+        walk(x);
+      });
+      put(']');
+      return;
+    }
+    const o = v as Record<string, unknown>;
+    put('{');
+    let sep = '';
+    for (const k of Object.keys(o).sort()) {
+      if (o[k] === undefined) continue;
+      put(`${sep}${JSON.stringify(k)}:`);
+      sep = ',';
+      walk(o[k]);
+    }
+    put('}');
+  };
+  walk(value);
+  hash.update(pending);
+  return hash.digest('hex');
 }

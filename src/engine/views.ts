@@ -35,13 +35,12 @@ interface Checkpoint {
  * Where the checkpoint is kept: the ledger (Store.views, Store.saveViews), written with the operation's
  * acknowledgement.
  */
-export interface CheckpointStore {
+interface CheckpointStore {
   views(): Record<string, unknown> | null;
   saveViews(views: Record<string, unknown>): void;
 }
 
 export class ViewWriter {
-  private readonly madeDirs = new Set<string>();
   private cp: Checkpoint | null = null;
   /** What the store held when the checkpoint was last read or saved here: another object means another writer's. */
   private held: Record<string, unknown> | null | undefined;
@@ -62,14 +61,9 @@ export class ViewWriter {
     return this.cp;
   }
 
-  /** Whether the file is as gctx last wrote or checked it. `sig`: its signature, when just taken (lookAt). */
+  /** Whether the file is as gctx last wrote or checked it. `sig`: its signature, when just taken. */
   isSeen(path: string, sig = signatureOf(path)): boolean {
     return sig !== null && this.current().seen[basename(path)] === sig;
-  }
-
-  /** The file's signature as it is now (null when it is missing), for isSeen. */
-  lookAt(path: string): string | null {
-    return signatureOf(path);
   }
 
   hasSeen(path: string): boolean {
@@ -84,14 +78,10 @@ export class ViewWriter {
     else map[basename(path)] = sig;
   }
 
-  /** Folders found real since the last look (one rebuild): not looked at again. */
-  private checked: Set<string> | undefined;
-
-  ensureDir(dir: string): void {
-    if (this.madeDirs.has(dir)) return;
-    assertNoSymlink(this.l.root, dir, this.checked);
+  /** `checked`: folders found real earlier in the same operation, under the lock. */
+  ensureDir(dir: string, checked?: Set<string>): void {
+    assertNoSymlink(this.l.root, dir, checked);
     mkdirSync(dir, { recursive: true });
-    this.madeDirs.add(dir);
   }
 
   /**
@@ -102,7 +92,7 @@ export class ViewWriter {
   apply(writes: ReadonlyMap<string, FileWrite>, checked = new Set<string>()): Extract<FileWrite, { kind: 'append' }>[] {
     const missing: Extract<FileWrite, { kind: 'append' }>[] = [];
     for (const [path, w] of writes) {
-      this.ensureDir(dirname(path));
+      this.ensureDir(dirname(path), checked);
       if (w.kind === 'write') {
         assertNoSymlink(this.l.root, path, checked);
         replaceText(path, w.content);
@@ -139,32 +129,13 @@ export class ViewWriter {
 
   /** Write a file unless it already holds exactly this; returns whether it wrote. */
   put(path: string, text: string): boolean {
-    assertNoSymlink(this.l.root, path, this.checked);
+    assertNoSymlink(this.l.root, path);
     if (sameText(path, text)) return false;
     this.ensureDir(dirname(path));
     // main.md and metadata.yaml are read back as a person's edits: replaced whole, never seen half.
     if (path === this.l.mainMd || path === this.l.metadata) replaceText(path, text);
     else freshText(path, text);
     return true;
-  }
-
-  /**
-   * Within `fn`, a folder found real is not looked at again (many files written at once, under
-   * the lock); each file still is.
-   */
-  batch<T>(fn: () => T): T {
-    if (this.checked) return fn();
-    this.checked = new Set();
-    try {
-      return fn();
-    } finally {
-      this.checked = undefined;
-    }
-  }
-
-  /** Refuse a path that is, or lies under, a symbolic link (see batch). */
-  assertReal(path: string): void {
-    assertNoSymlink(this.l.root, path, this.checked);
   }
 
   /** main.md, metadata.yaml and every branch's summary.md, from the state. */
@@ -343,7 +314,7 @@ export class FullRebuild {
   finish(views: ViewWriter, state: MemoryState): { relabel: string[]; relog: string[] } {
     const relabel = new Set(this.lateCommits);
     try {
-      views.batch(() => this.place(views, state, relabel));
+      this.place(views, state, relabel);
     } finally {
       for (const f of this.commitFiles.values()) if (f.fd >= 0) closeSync(f.fd);
       rmSync(this.dir, { recursive: true, force: true });
@@ -357,7 +328,7 @@ export class FullRebuild {
     for (const b of Object.values(state.branches)) {
       const f = this.commitFiles.get(b.name);
       const target = this.l.commitOf(b.name);
-      views.assertReal(target);
+      assertNoSymlink(this.l.root, target);
       views.ensureDir(dirname(target));
       if (!f) views.put(target, commitHeader(b.name));
       else if (f.tmp) {

@@ -37,9 +37,3 @@ export async function read(ctx: RunContext, q: ContextQuery, budget?: number, at
 
 /** A command as a library caller sends it: `memory.execute({"type":"switch","name":"main"})`. */
 export const execute = (cmd: Record<string, unknown>): string => `memory.execute(${JSON.stringify(cmd)})`;
-
-/** `1 event`, `2 events`: a count with its noun. */
-export const count = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
-
-/** Words of free text: several positionals joined, as a shell splits them. */
-export const words = (v: unknown): string => (Array.isArray(v) ? v.join(' ') : String(v ?? ''));

@@ -52,17 +52,19 @@ export function queryOf(a: Args): ContextQuery {
     throw gccError(
       'E_INVALID_ARGUMENT',
       'a commit (id) and a search (text) were both asked for',
-      'ask for one: {"level":"commit","id":"C003"} / `gctx context --commit C003`, or {"level":"search","text":"retry"} / `gctx search retry`',
+      'ask for one: {"level":"commit","id":"C003"} / `gctx context --commit C003`, ' +
+        'or {"level":"search","text":"retry"} / `gctx search retry`',
     );
   }
   const level = a.level ?? (a.id ? 'commit' : a.text ? 'search' : 'status');
   const extra = (Object.keys(SPELLED) as (keyof Args)[]).filter((k) => given(k) && !TAKES[level].includes(k));
   if (extra.length) {
+    const them = extra.length === 1 ? 'it' : 'them';
     const takes = TAKES[level].length ? `; it reads ${TAKES[level].join(', ')}` : '';
     throw gccError(
       'E_INVALID_ARGUMENT',
       `level ${level} does not read ${extra.map((k) => `${k} (${SPELLED[k]})`).join(', ')}${takes}`,
-      `leave ${extra.length === 1 ? 'it' : 'them'} out, or ask for the level that reads ${extra.length === 1 ? 'it' : 'them'}`,
+      `leave ${them} out, or ask for the level that reads ${them}`,
     );
   }
   const some = <T extends object>(o: T): T =>
@@ -144,19 +146,23 @@ export function spellCli(q: ContextQuery, prefix = 'gctx'): string {
     case 'status':
       return `${prefix} status`;
     case 'full':
-      return `${prefix} context --full${q.k ? ` --k ${q.k}` : ''}${q.page ? ` --page ${q.page}` : ''}`;
+      return `${prefix} context --full${q.k ? ` --k ${q.k}` : ''}${pageOf(q)}`;
     case 'branch':
-      return `${prefix} context --branch${q.name ? ` ${q.name}` : ''}${q.k ? ` --k ${q.k}` : ''}${q.page ? ` --page ${q.page}` : ''}`;
+      return `${prefix} context --branch${q.name ? ` ${q.name}` : ''}${q.k ? ` --k ${q.k}` : ''}${pageOf(q)}`;
     case 'commit':
       return `${prefix} context --commit ${q.id}`;
     case 'log':
-      return `${prefix} context --log${q.n ? ` ${q.n}` : ''}${q.branch ? ` --on ${q.branch}` : ''}${q.page ? ` --page ${q.page}` : ''}`;
+      return `${prefix} context --log${q.n ? ` ${q.n}` : ''}${q.branch ? ` --on ${q.branch}` : ''}${pageOf(q)}`;
     case 'metadata':
       return `${prefix} context --metadata${q.segment ? ` ${q.segment}` : ''}`;
-    case 'search':
-      return `${prefix} search ${prefix === 'gctx' ? shellWord(q.text) : JSON.stringify(q.text)}${q.limit ? ` --limit ${q.limit}` : ''}${q.page ? ` --page ${q.page}` : ''}`;
+    case 'search': {
+      const words = prefix === 'gctx' ? shellWord(q.text) : JSON.stringify(q.text);
+      return `${prefix} search ${words}${q.limit ? ` --limit ${q.limit}` : ''}${pageOf(q)}`;
+    }
   }
 }
+
+const pageOf = (q: { page?: number }): string => (q.page ? ` --page ${q.page}` : '');
 
 /**
  * Text as one word a POSIX shell passes through unchanged: double quotes when nothing in it is special there, else

@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { asGccError } from '../errors.js';
 import { layout } from '../store/paths.js';
 import { readSetAside, setAsideNames } from '../store/set-aside.js';
-import { count } from './answers.js';
+import { count } from '../context/lines.js';
 import { operation } from './operation.js';
 
 function listDir(dir: string): string[] {
@@ -13,6 +13,10 @@ function listDir(dir: string): string[] {
   }
 }
 
+const LEDGER_REBUILT =
+  'acknowledged the logs as they stand (the ledger of what this clone acknowledged was missing or damaged)';
+const REPAIR_SAYS = '`gctx doctor --repair` restores from git or records the loss';
+
 interface Check {
   check: string;
   ok: boolean;
@@ -22,7 +26,8 @@ interface Check {
 export default operation({
   name: 'doctor',
   summary:
-    'diagnose a memory (versions, lock, integrity, set-aside files); with --repair, restore from git or record the loss',
+    'diagnose a memory (versions, lock, integrity, set-aside files); ' +
+    'with --repair, restore from git or record the loss',
   args: {
     repair: {
       kind: 'boolean',
@@ -60,23 +65,21 @@ export default operation({
           const r = await repairMemory(ctx.dir, () => new Date());
           const said = [
             ...r.journal,
-            ...(r.ledger
-              ? [
-                  'acknowledged the logs as they stand (the ledger of what this clone acknowledged was missing or damaged)',
-                ]
-              : []),
+            ...(r.ledger ? [LEDGER_REBUILT] : []),
             ...r.resolved.map((f) => `resolved the conflict markers in ${f} by union`),
             ...r.reacknowledged.map(
               (f) => `acknowledged ${f} as it stands (the ledger's entry for it was edited or damaged)`,
             ),
             ...r.rewritten.map(
               (w) =>
-                `rewrote ${w.file} as gctx wrote it: ${count(w.kept, 'event')}, none lost (the file as it was is kept at ${w.aside})`,
+                `rewrote ${w.file} as gctx wrote it: ${count(w.kept, 'event')}, none lost ` +
+                `(the file as it was is kept at ${w.aside})`,
             ),
             ...r.restored.map((f) => `restored ${f} from git`),
             ...r.salvaged.map(
               (s) =>
-                `salvaged ${count(s.kept, 'event')} of ${s.file} (${s.lost} lost; the damaged file is kept at ${s.aside})`,
+                `salvaged ${count(s.kept, 'event')} of ${s.file} ` +
+                `(${s.lost} lost; the damaged file is kept at ${s.aside})`,
             ),
             ...r.lost.map((x) => `${x.file}: ${count(x.events, 'event')} lost, recorded`),
             ...r.setAside,
@@ -114,7 +117,7 @@ export default operation({
         checks.push({
           check: 'integrity',
           ok: false,
-          detail: `${e.oneLine()}${repairSaid ? '' : ' — `gctx doctor --repair` restores from git or records the loss'}`,
+          detail: `${e.oneLine()}${repairSaid ? '' : ` — ${REPAIR_SAYS}`}`,
         });
       }
       const q = listDir(l.quarantine);
@@ -126,11 +129,12 @@ export default operation({
       // Only records that still describe the file: a segment fixed since is read again.
       const still = setAsideNames(l);
       const teammates = Object.entries(readSetAside(l)).filter(([n]) => still.has(n));
+      const unread = teammates.map(([n, r]) => `.GCC/events/${n} (${r.why})`);
       checks.push({
         check: 'set aside',
         ok: true,
         detail: teammates.length
-          ? `${count(teammates.length, 'file')} from git left unread: ${teammates.map(([n, r]) => `.GCC/events/${n} (${r.why})`).join('; ')}`
+          ? `${count(teammates.length, 'file')} from git left unread: ${unread.join('; ')}`
           : 'none',
       });
       const aside = listDir(l.aside);

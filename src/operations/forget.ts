@@ -1,4 +1,4 @@
-import { count } from './answers.js';
+import { count } from '../context/lines.js';
 import { operation } from './operation.js';
 
 export default operation({

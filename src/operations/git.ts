@@ -25,7 +25,8 @@ export default operation({
       const lines = [
         `git: ${r.repo}`,
         ...r.hooks.map((h) => `hook ${h.hook}: ${h.action}${h.why ? ` (${h.why})` : ''}`),
-        'No merge driver is needed: memory merges on every path (docs/git.md). The hooks only refresh the views sooner.',
+        'No merge driver is needed: memory merges on every path (docs/git.md). ' +
+          'The hooks only refresh the views sooner.',
       ];
       return { text: lines.join('\n'), data: { ok: true, ...r } };
     }

@@ -3,7 +3,8 @@ import { operation } from './operation.js';
 export default operation({
   name: 'graph',
   summary:
-    "the memory's history as a Mermaid gitGraph: branches, commits, merges, abandoned branches (the last 50 commits unless asked)",
+    "the memory's history as a Mermaid gitGraph: branches, commits, merges, abandoned branches " +
+    '(the last 50 commits unless asked)',
   args: {
     format: { kind: 'enum', values: ['mermaid', 'json'], help: 'mermaid (default) or json.' },
     last: { kind: 'number', help: 'Draw the last n commits (default 50).' },

@@ -32,7 +32,8 @@ export default operation({
       );
   },
   run: async (a, ctx) => {
-    const ready = `Memory ready in ${ctx.memory.gccDir}. Commit .GCC/ with your code to share it: only .GCC/events/ travels.`;
+    const share = 'Commit .GCC/ with your code to share it: only .GCC/events/ travels.';
+    const ready = `Memory ready in ${ctx.memory.gccDir}. ${share}`;
     if (!a.git) return { text: ready, data: { ok: true, dir: ctx.memory.gccDir } };
     const { installGit } = await import('../engine/git/install.js');
     const r = installGit(ctx.memory.root);

@@ -147,7 +147,7 @@ interface Base<F extends Fields> {
   wholePass?: (args: ArgsOf<F>) => WholePass | undefined;
 }
 
-export type WholePass = 'verify' | 'replay';
+type WholePass = 'verify' | 'replay';
 
 export type Operation<F extends Fields = Fields> =
   | (Base<F> & { needs: 'memory' | 'create'; run(args: ArgsOf<F>, ctx: RunContext): Promise<Answer> | Answer })

@@ -1,4 +1,4 @@
-import { count } from './answers.js';
+import { count } from '../context/lines.js';
 import { operation } from './operation.js';
 
 export default operation({
@@ -15,8 +15,9 @@ export default operation({
   needs: 'memory',
   run: async (_a, ctx) => {
     const r = await ctx.memory.replay();
+    const kept = r.kept.length ? ` Kept the previous versions in ${r.kept.join(', ')}` : '';
     return {
-      text: `Rebuilt the views from ${count(ctx.memory.state.events, 'event')}.${r.kept.length ? ` Kept the previous versions in ${r.kept.join(', ')}` : ''}`,
+      text: `Rebuilt the views from ${count(ctx.memory.state.events, 'event')}.${kept}`,
       data: { ok: true, ...r },
     };
   },

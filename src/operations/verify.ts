@@ -1,4 +1,4 @@
-import { count } from './answers.js';
+import { count } from '../context/lines.js';
 import { operation } from './operation.js';
 
 export default operation({
@@ -23,7 +23,8 @@ export default operation({
     const text = problems.length
       ? [...problems.map((p) => `${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`), ...said].join('\n')
       : [
-          `OK: ${count(ctx.memory.state.events, 'event')}; every log entry intact and as acknowledged; every view equals a rebuild`,
+          `OK: ${count(ctx.memory.state.events, 'event')}; ` +
+            'every log entry intact and as acknowledged; every view equals a rebuild',
           ...said,
         ].join('\n');
     return {

@@ -59,7 +59,10 @@ describe('hand edits', () => {
       ['Write docs', false],
       ['Added by a person', true],
     ]);
-    const types = m.eventsOf('main').map((e) => e.type);
+    const types = m
+      .events()
+      .filter((e) => e.branch === 'main')
+      .map((e) => e.type);
     expect(types).toContain('objective.edited');
     expect(types).toContain('objective.added');
     expect(m.verify()).toEqual([]);
@@ -81,7 +84,10 @@ describe('hand edits', () => {
     const p = await fresh();
     edit(p.main, (s) => `${s}Remember: the API rate limit is 100/min.\n`);
     const m = await Memory.open(p.dir);
-    const patch = m.eventsOf('main').find((e) => e.type === 'notes.patched');
+    const patch = m
+      .events()
+      .filter((e) => e.branch === 'main')
+      .find((e) => e.type === 'notes.patched');
     expect(patch?.type === 'notes.patched' && patch.data.patch).toMatch(/^\+Remember: the API rate limit/m);
     expect(m.state.notes).toBe('Remember: the API rate limit is 100/min.\n');
     expect(m.verify()).toEqual([]);
@@ -202,7 +208,12 @@ describe('hand edits', () => {
       expect(m.warnings).toEqual([]);
       expect(m.state.notes).toMatch(/the end of a very long note\n$/);
       expect(m.state.notes.split('\n').length).toBeGreaterThan(200_000);
-      expect(m.eventsOf('main').filter((e) => e.type === 'notes.patched')).toHaveLength(1);
+      expect(
+        m
+          .events()
+          .filter((e) => e.branch === 'main')
+          .filter((e) => e.type === 'notes.patched'),
+      ).toHaveLength(1);
       expect(m.verify()).toEqual([]);
     } finally {
       m.close();
@@ -258,7 +269,10 @@ describe('secrets typed into main.md by hand', () => {
         ['Write docs', false],
         ['Rotate [REDACTED]', false],
       ]);
-      const types = m.eventsOf('main').map((e) => e.type);
+      const types = m
+        .events()
+        .filter((e) => e.branch === 'main')
+        .map((e) => e.type);
       expect(types).toEqual(
         expect.arrayContaining(['objective.edited', 'objective.checked', 'objective.added', 'notes.patched']),
       );

@@ -1,4 +1,7 @@
-/** A top-level view deleted by hand is written again at the next open, byte for byte as before. */
+/**
+ * A top-level view deleted by hand is written again at the next open, byte for byte as before;
+ * the branches' folder deleted under a running process is made again by its next replay.
+ */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -24,5 +27,20 @@ describe('a deleted view', () => {
     } finally {
       again.close();
     }
+  });
+
+  it('the branches folder removed under a running process comes back with its replay', async () => {
+    const dir = tempProject();
+    const m = await Memory.open(dir, { create: true });
+    await m.execute({ type: 'branch', name: 'feat', purpose: 'try a cache' });
+    await m.execute({ type: 'commit', contribution: 'the cache holds entries' });
+    await m.replay();
+    const summary = join(dir, '.GCC', 'branches', 'feat', 'summary.md');
+    const before = readFileSync(summary, 'utf8');
+    rmSync(join(dir, '.GCC', 'branches'), { recursive: true });
+    await m.replay();
+    expect(readFileSync(summary, 'utf8')).toBe(before);
+    expect(m.verify()).toEqual([]);
+    m.close();
   });
 });
