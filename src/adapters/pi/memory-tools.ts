@@ -14,7 +14,7 @@ import { type Operation, operationsFor } from '../../operations/index.js';
 import { check, failure, perform, type Speaker } from '../../operations/runner.js';
 import { argsOf, jsonSchema } from '../../operations/schema.js';
 import { callIn } from '../cli/args.js';
-import type { MemorySlot } from './memory-slot.js';
+import type { MemorySlot } from './session.js';
 
 export const TOOL_PREFIX = 'gcc_';
 
