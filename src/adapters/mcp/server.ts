@@ -25,13 +25,18 @@ import {
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { Memory } from '../../engine/memory.js';
-import { asGccError, gccError } from '../../errors.js';
+import { gccError } from '../../errors.js';
 import { safeText } from '../../log/safe-text.js';
 import type { SessionSignal } from '../../machines/session.js';
 import { GCC_DIR } from '../../store/paths.js';
 import { VERSION } from '../../runtime/version.js';
+import { checkCall } from '../../operations/schema.js';
 import { StdioTransport, type Screen } from './stdio.js';
-import { argumentsFor, callTool, describeTools, errorResult, type McpTool, mcpTools } from './tools.js';
+import { callTool, errorText, MCP, toolsOf } from './tools.js';
+
+type McpTool = ReturnType<typeof toolsOf>[number];
+
+const mcpTools = (): Map<string, McpTool> => new Map(toolsOf(MCP).map((t) => [t.name, t]));
 
 interface McpOptions {
   /** Project folder; `.GCC/` is created there by the first tool call if missing. */
@@ -84,10 +89,14 @@ function screenToolCall(tools: ReadonlyMap<string, McpTool>): Screen {
     // An unknown tool, or null: served without them (the handler names the tools, or validates what is left).
     if (!t || args === null) return { ...request, params: rest };
     try {
-      argumentsFor(t, args);
+      checkCall(t.op, args, MCP);
       return request;
     } catch (err) {
-      return { jsonrpc: '2.0', id: request.id, result: errorResult(asGccError(err)) };
+      return {
+        jsonrpc: '2.0',
+        id: request.id,
+        result: { content: [{ type: 'text', ...errorText(err, MCP) }], isError: true },
+      };
     }
   };
 }
@@ -182,29 +191,40 @@ export function buildMcpServer(parts: McpServerParts): Server {
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: lazyValidator() },
   );
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: (listing ??= describeTools(tools)) }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: (listing ??= [...tools.values()].map(({ op, ...tool }) =>
+      op.readOnly ? { ...tool, annotations: { readOnlyHint: true } } : tool,
+    )),
+  }));
 
   server.setRequestHandler(CallToolRequestSchema, (request) =>
     parts.serial(async (): Promise<CallToolResult> => {
       const t = tools.get(request.params.name);
       // Said on the first answer after `.GCC/` was created, whether or not the call succeeded.
       let note = '';
-      try {
-        if (!t)
-          throw gccError(
-            'E_INVALID_ARGUMENT',
-            `unknown tool ${JSON.stringify(request.params.name)}`,
-            `use one of: ${[...tools.keys()].join(', ')}`,
-          );
-        const args = argumentsFor(t, request.params.arguments);
-        const { memory, initialized } = await parts.memory();
-        if (initialized) note = `Initialised GCC memory in ${memory.gccDir} (first use in this folder).\n`;
-        return await callTool(t, args, memory, parts.session, parts.budget, note);
-      } catch (err) {
-        return errorResult(asGccError(err), note);
-      } finally {
-        parts.afterCall?.();
-      }
+      const unknown = () =>
+        gccError(
+          'E_INVALID_ARGUMENT',
+          `unknown tool ${JSON.stringify(request.params.name)}`,
+          `use one of: ${[...tools.keys()].join(', ')}`,
+        );
+      const out = t
+        ? await callTool(t.op, request.params.arguments, MCP, {
+            session: parts.session,
+            budget: parts.budget,
+            memory: async () => {
+              const { memory, initialized } = await parts.memory();
+              if (initialized) note = `Initialised GCC memory in ${memory.gccDir} (first use in this folder).\n`;
+              return memory;
+            },
+          })
+        : { ...errorText(unknown(), MCP), facts: {} };
+      parts.afterCall?.();
+      const structured = Object.keys(out.facts).length ? { structuredContent: out.facts } : {};
+      // An error's code leads its text, the note after it.
+      if (out.code)
+        return { content: [{ type: 'text', text: `${out.text}${note && `\n${note.trimEnd()}`}` }], isError: true };
+      return { content: [{ type: 'text', text: note + out.text }], ...structured };
     }),
   );
   return server;
