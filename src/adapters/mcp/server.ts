@@ -7,7 +7,7 @@
  * Tool calls run one at a time: the engine already serialises writers across processes with
  * its lock, and queueing here keeps this process from polling its own lock.
  *
- * Framing, retries and the order of shutdown are the transport's and serveMcp's (stdio.ts).
+ * Framing is the SDK's `StdioServerTransport`; the order of shutdown is serveMcp's.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -18,6 +18,7 @@ import {
   ErrorCode,
   ListToolsRequestSchema,
   type CallToolResult,
+  type JSONRPCMessage,
   type JSONRPCRequest,
   type JSONRPCResponse,
   type Tool,
@@ -31,7 +32,7 @@ import type { SessionSignal } from '../../machines/session.js';
 import { GCC_DIR } from '../../store/paths.js';
 import { VERSION } from '../../runtime/version.js';
 import { checkCall } from '../../operations/schema.js';
-import { StdioTransport, type Screen } from './stdio.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { callTool, errorText, MCP, toolsOf } from './tools.js';
 
 type McpTool = ReturnType<typeof toolsOf>[number];
@@ -48,8 +49,9 @@ interface McpOptions {
 }
 
 const INSTRUCTIONS =
-  'Project memory shaped like git (GCC). Call context at the start of a task; commit after each coherent step (what changed, why, the next step); ' +
-  'branch before trying an alternative; merge with a synthesis when it worked, or abandon with a reason when it did not.';
+  'Project memory shaped like git (GCC). Call context at the start of a task; commit after each coherent step ' +
+  '(what changed, why, the next step); branch before trying an alternative; merge with a synthesis when it worked, ' +
+  'or abandon with a reason when it did not.';
 
 /**
  * The session a call acts for when it names none: an explicit one (--session, GCC_SESSION),
@@ -75,12 +77,14 @@ function lazyValidator(): jsonSchemaValidator {
  * counts as omitted (as coerce.ts treats a null argument); arguments that are not an object are
  * the tool's E_INVALID_ARGUMENT with its required and optional arguments, like any other bad input.
  */
-function screenToolCall(tools: ReadonlyMap<string, McpTool>): Screen {
+function screenToolCall(tools: ReadonlyMap<string, McpTool>) {
   return (request: JSONRPCRequest): JSONRPCRequest | JSONRPCResponse => {
     if (request.method !== 'tools/call') return request;
     const params = request.params ?? {};
     if (typeof params.name !== 'string') {
-      const message = `Invalid params: tools/call needs params.name, the tool to call (one of ${[...tools.keys()].join(', ')}), and params.arguments, an object`;
+      const message =
+        `Invalid params: tools/call needs params.name, the tool to call (one of ${[...tools.keys()].join(', ')}), ` +
+        'and params.arguments, an object';
       return { jsonrpc: '2.0', id: request.id, error: { code: ErrorCode.InvalidParams, message } };
     }
     const { arguments: args, ...rest } = params;
@@ -95,7 +99,7 @@ function screenToolCall(tools: ReadonlyMap<string, McpTool>): Screen {
       return {
         jsonrpc: '2.0',
         id: request.id,
-        result: { content: [{ type: 'text', ...errorText(err, MCP) }], isError: true },
+        result: { content: [{ type: 'text', text: errorText(err, MCP).text }], isError: true },
       };
     }
   };
@@ -230,13 +234,18 @@ export function buildMcpServer(parts: McpServerParts): Server {
   return server;
 }
 
-function createMcpServer(opts: McpOptions): {
-  server: Server;
-  holder: MemoryHolder;
-  idle: () => Promise<void>;
-  screen: Screen;
-  session: string;
-} {
+/**
+ * Serve over stdio until input ends; resolves once the memory is closed. The order matters:
+ * stop reading (end of stdin, SIGTERM/SIGINT, or stdout gone), answer every request already
+ * read (a call may first wait seconds for the lock behind other servers), close the memory
+ * (and with it any hold on the lock), and only then close the connection: closing it first
+ * would abort calls still running, so a commit would be recorded but never answered.
+ */
+export async function serveMcp(opts: McpOptions): Promise<void> {
+  const inspector =
+    process.env.GCC_INSPECT || process.env.GCC_INSPECT_FILE
+      ? (await import('../../diagrams/inspect.js')).inspectorFromEnv(process.env)
+      : null;
   const session = defaultSession(opts.session);
   const holder = new MemoryHolder(opts.dir, opts.session || process.env.CLAUDE_CODE_SESSION_ID ? null : { session });
   let tail: Promise<unknown> = Promise.resolve();
@@ -245,6 +254,7 @@ function createMcpServer(opts: McpOptions): {
     tail = run.catch(() => undefined);
     return run;
   };
+  const screen = screenToolCall(mcpTools());
   const server = buildMcpServer({
     session,
     budget: opts.budget,
@@ -252,33 +262,51 @@ function createMcpServer(opts: McpOptions): {
     serial,
     afterCall: () => holder.flushWarnings(),
   });
-  return { server, holder, idle: () => tail.then(() => undefined), screen: screenToolCall(mcpTools()), session };
-}
-
-/**
- * Serve over stdio until input ends; resolves once the memory is closed. The order matters:
- * stop reading (end of stdin, SIGTERM/SIGINT, or stdout gone), answer every request already
- * read and write every answer (a call may first wait seconds for the lock behind other
- * servers), let the tool queue fall idle, close the memory (and with it any hold on the lock),
- * and only then close the connection: closing it first would abort calls still running, so
- * a commit would be recorded but never answered.
- */
-export async function serveMcp(opts: McpOptions): Promise<void> {
-  const inspector =
-    process.env.GCC_INSPECT || process.env.GCC_INSPECT_FILE
-      ? (await import('../../diagrams/inspect.js')).inspectorFromEnv(process.env)
-      : null;
-  const { server, holder, idle, screen } = createMcpServer(opts);
-  const transport = new StdioTransport({ screen });
-  const stop = () => transport.stopReading();
+  const transport = new StdioServerTransport();
+  // Requests read and not yet answered (a cancelled one is never answered), by id.
+  const open = new Set<string>();
+  let settled = () => {};
+  const answered = (id: unknown) => {
+    open.delete(JSON.stringify(id));
+    if (!open.size) settled();
+  };
+  let stopped = () => {};
+  const inputEnded = new Promise<void>((resolve) => (stopped = resolve));
+  const stop = () => {
+    process.stdin.removeAllListeners('data');
+    process.stdin.pause();
+    stopped();
+  };
+  process.stdin.once('end', stop);
+  process.stdout.on('error', stop);
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
   await server.connect(transport);
+  // The transport gave up (a line over its buffer): nothing more will be answered.
+  server.onclose = () => {
+    open.clear();
+    settled();
+    stop();
+  };
+  const receive = transport.onmessage!;
+  const send = transport.send.bind(transport);
+  transport.send = (message: JSONRPCMessage) => {
+    if ('id' in message && !('method' in message)) answered(message.id);
+    return send(message);
+  };
+  transport.onmessage = (message: JSONRPCMessage) => {
+    if ('method' in message && message.method === 'notifications/cancelled') answered(message.params?.requestId);
+    if (!('method' in message && 'id' in message)) return receive(message);
+    open.add(JSON.stringify(message.id));
+    const screened = screen(message as JSONRPCRequest);
+    if ('method' in screened) receive(screened);
+    else void transport.send(screened);
+  };
   // Open an existing memory now, so the first call does not pay for it; never create one unasked.
   const opening = holder.exists ? holder.get().catch(() => undefined) : undefined;
-  await transport.inputEnded;
-  await transport.settled();
-  await idle();
+  await inputEnded;
+  if (open.size) await new Promise<void>((resolve) => (settled = resolve));
+  await tail;
   // A memory still opening when input ended would otherwise open after the close below.
   await opening;
   await holder.lifecycle([{ type: 'SHUTDOWN', reason: 'client left' }]);
