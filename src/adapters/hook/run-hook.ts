@@ -12,10 +12,15 @@
 import type { HookDecision, HookEnvelope } from '../../observer/envelope.js';
 import { handleHook } from '../../observer/handle.js';
 import type { HookMemory } from '../../observer/memory-port.js';
-import { answer, translate, type ClaudeStyleHost } from './claude-format.js';
-import { answerEnvelope, parseEnvelope } from './envelope-input.js';
+import {
+  answer,
+  answerEnvelope,
+  type ClaudeStyleHost,
+  HookInputError,
+  parseEnvelope,
+  translate,
+} from './claude-format.js';
 import { memoryServers } from './host-tools.js';
-import { HookInputError } from './input-error.js';
 import { findMemoryRoot, LazyHookMemory } from './lazy-memory.js';
 
 export type HookAgent = ClaudeStyleHost | 'generic';
