@@ -29,7 +29,6 @@ export const HOOK_EVENTS = [
 ] as const;
 export type ClaudeHookEvent = (typeof HOOK_EVENTS)[number];
 export type InstallAgent = 'claude-code' | 'codex';
-export const INSTALL_AGENTS: readonly InstallAgent[] = ['claude-code', 'codex'];
 
 /** What each host is given: its events, the calls its tool events are asked about, the command's arguments. */
 interface AgentSpec {
