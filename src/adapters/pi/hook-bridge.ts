@@ -18,13 +18,9 @@ import type { MemorySlot } from './session.js';
 
 export const HOST = 'pi';
 
-/** A Pi tool call in the hooks' vocabulary (host-tools.ts): Pi's calls each touch one file at most. */
-function toCanonical(toolName: string, input: unknown) {
-  const call = canonicalCalls(toolName, input, memoryServers())[0]!;
-  return { ...call, hostTool: toolName };
-}
-
 export function installHookBridge(pi: ExtensionAPI, slot: MemorySlot): void {
+  /** The memory the hook logs into: none when it is not open or the hook is switched off. */
+  const hooked = () => (slot.resolved && !slot.resolved.config.hook ? null : slot.memory);
   // Pi's tool_call cannot add context: the repeat guard's rides on the call's result.
   const repeats = new Map<string, string>();
 
@@ -32,26 +28,22 @@ export function installHookBridge(pi: ExtensionAPI, slot: MemorySlot): void {
     try {
       const resolved = slot.resolved;
       if (resolved && !resolved.config.hook) return undefined;
-      const call = toCanonical(event.toolName, event.input);
+      const env = envelope(slot, ctx.cwd, 'pre-tool', event.toolName, event.input);
       const memory = slot.memory;
       if (!memory) {
         // No memory to log into, but a `.GCC/` on disk is still not for generic writes.
         const gccDir = resolved ? join(resolved.memoryRoot, '.GCC') : undefined;
         if (!gccDir || !existsSync(gccDir)) return undefined;
         const reason = gccWriteReason({
-          tool: call.tool,
-          input: call.input,
+          tool: env.tool!,
+          input: env.input!,
           cwd: ctx.cwd,
           gccDir,
-          hostTool: call.hostTool,
+          hostTool: env.hostTool,
         });
         return reason ? { block: true, reason } : undefined;
       }
-      const decision = await handleHook(
-        memory,
-        envelope(slot, ctx.cwd, 'pre-tool', call),
-        hookOptions(slot, ctx.signal),
-      );
+      const decision = await handleHook(memory, env, hookOptions(slot, ctx.signal));
       if (decision.kind === 'block') return { block: true, reason: decision.reason };
       if (decision.kind === 'context') repeats.set(event.toolCallId, decision.text);
       return undefined;
@@ -63,8 +55,8 @@ export function installHookBridge(pi: ExtensionAPI, slot: MemorySlot): void {
   // The user's words are memory: what they typed (not what an extension sent), recorded redacted.
   pi.on('input', async (event, ctx) => {
     try {
-      const memory = slot.memory;
-      if (!memory || event.source === 'extension' || (slot.resolved && !slot.resolved.config.hook)) return undefined;
+      const memory = hooked();
+      if (!memory || event.source === 'extension') return undefined;
       await handleHook(
         memory,
         { host: HOST, session: slot.session, event: 'prompt', cwd: ctx.cwd, prompt: event.text },
@@ -79,8 +71,8 @@ export function installHookBridge(pi: ExtensionAPI, slot: MemorySlot): void {
   // Before Pi cuts the history: the user's last request and the agent's last words, kept.
   pi.on('session_before_compact', async (event) => {
     try {
-      const memory = slot.memory;
-      if (!memory || (slot.resolved && !slot.resolved.config.hook)) return undefined;
+      const memory = hooked();
+      if (!memory) return undefined;
       const messages = [...event.preparation.messagesToSummarize, ...event.preparation.turnPrefixMessages];
       await recordCheckpoint(memory, {
         host: HOST,
@@ -96,13 +88,16 @@ export function installHookBridge(pi: ExtensionAPI, slot: MemorySlot): void {
 
   pi.on('tool_result', async (event, ctx): Promise<ToolResultEventResult | undefined> => {
     try {
-      const memory = slot.memory;
+      const memory = hooked();
       const repeat = repeats.get(event.toolCallId);
       repeats.delete(event.toolCallId);
-      if (!memory || (slot.resolved && !slot.resolved.config.hook)) return undefined;
-      const call = toCanonical(event.toolName, event.input);
+      if (!memory) return undefined;
       const result = event.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
-      const env: HookEnvelope = { ...envelope(slot, ctx.cwd, 'post-tool', call), result, isError: event.isError };
+      const env = {
+        ...envelope(slot, ctx.cwd, 'post-tool', event.toolName, event.input),
+        result,
+        isError: event.isError,
+      };
       const decision = await handleHook(memory, env, hookOptions(slot, ctx.signal));
       const add = [repeat, decision.kind === 'guidance' ? decision.text : undefined].filter((t): t is string =>
         Boolean(t),
@@ -132,13 +127,10 @@ function checkpointOf(messages: readonly unknown[]): Checkpoint {
   return out;
 }
 
-function envelope(
-  slot: MemorySlot,
-  cwd: string,
-  event: 'pre-tool' | 'post-tool',
-  call: ReturnType<typeof toCanonical>,
-): HookEnvelope {
-  return { host: HOST, session: slot.session, event, cwd, tool: call.tool, hostTool: call.hostTool, input: call.input };
+/** A Pi tool call in the hooks' vocabulary (host-tools.ts): Pi's calls each touch one file at most. */
+function envelope(slot: MemorySlot, cwd: string, event: 'pre-tool' | 'post-tool', name: string, input: unknown) {
+  const { tool, input: canonical } = canonicalCalls(name, input, memoryServers())[0]!;
+  return { host: HOST, session: slot.session, event, cwd, tool, hostTool: name, input: canonical } as HookEnvelope;
 }
 
 function hookOptions(slot: MemorySlot, signal?: AbortSignal): Parameters<typeof handleHook>[2] {

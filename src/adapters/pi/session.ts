@@ -40,8 +40,9 @@ export class MemorySlot {
     const p = this.problem;
     if (!p) return '';
     return (
-      `GCC memory is unavailable in this session (${p.code}): ${p.what}. Remedy: ${p.remedy}. The session works ` +
-      'normally otherwise; memory tools will answer with this error until it is fixed and the session reloaded (/reload).'
+      `GCC memory is unavailable in this session (${p.code}): ${p.what}. Remedy: ${p.remedy}. The session ` +
+      'works normally otherwise; memory tools will answer with this error until it is fixed and the session ' +
+      'reloaded (/reload).'
     );
   }
 }
