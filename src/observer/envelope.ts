@@ -58,9 +58,9 @@ export interface HookEnvelope {
   /** compaction only: what the host's transcript held that the cut will drop. */
   checkpoint?: Checkpoint;
   /**
-   * post-tool only: file contents around the call, when the host could capture them (the Pi
-   * adapter snapshots on tool_call and reads again on tool_result). `null` means the file did
-   * not exist. Without it, line counts are derived from the input alone.
+   * post-tool only: file contents around the call, when the host reports them (Claude Code's
+   * structured patch, a Codex patch). `null` means the file did not exist. Without it, line
+   * counts are derived from the input alone.
    */
   fileStates?: FileState[];
 }

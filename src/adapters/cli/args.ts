@@ -141,7 +141,8 @@ export function helpOfAll(ops: readonly Operation[]): string {
       '  ',
     ),
     wrap(
-      '--dir defaults to the nearest folder upward with .GCC/. Lists answer newest first; `--page 2` goes further back. Exit codes: 0 ok, 1 user error, 2 corruption or internal error.',
+      '--dir defaults to the nearest folder upward with .GCC/. Lists answer newest first; `--page 2` goes ' +
+        'further back. Exit codes: 0 ok, 1 user error, 2 corruption or internal error.',
     ),
     '',
     'gctx help <command>, or gctx <command> --help: its options and an example.',
@@ -218,12 +219,8 @@ export function parseArgs(op: Operation, argv: readonly string[], prefix = 'gctx
     const inline = eq === -1 ? undefined : tok.slice(eq + 1);
     const g = globalArity(name);
     const f = flags.get(name);
-    if (!g && !f)
-      throw gccError(
-        'E_INVALID_ARGUMENT',
-        `unknown option --${name}${nearest(`--${name}`, [...[...flags.keys(), ...Object.keys(GLOBAL_FLAGS)].map((x) => `--${x}`)])}`,
-        usage,
-      );
+    const known = [...flags.keys(), ...Object.keys(GLOBAL_FLAGS)].map((x) => `--${x}`);
+    if (!g && !f) throw gccError('E_INVALID_ARGUMENT', `unknown option --${name}${nearest(`--${name}`, known)}`, usage);
     const arity = f ? f.arity : g!;
     let v: string;
     if (arity === 'flag') {

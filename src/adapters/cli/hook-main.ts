@@ -31,9 +31,12 @@ export async function hookCommand(opts: HookOptions): Promise<string | null> {
   const agent = opts.agent ?? 'generic';
   if (!(HOOK_AGENTS as readonly string[]).includes(agent)) {
     // A misconfigured hook must not block the agent either: say so on stderr, exit 0.
-    process.stderr.write(
-      `gctx hook: ${gccError('E_INVALID_ARGUMENT', `unknown --agent ${JSON.stringify(agent)}: it is one of ${HOOK_AGENTS.join(', ')}`, 'use --agent claude-code, --agent codex, or --agent generic (or no --agent) for the normalized envelope').oneLine()}\n`,
+    const e = gccError(
+      'E_INVALID_ARGUMENT',
+      `unknown --agent ${JSON.stringify(agent)}: it is one of ${HOOK_AGENTS.join(', ')}`,
+      'use --agent claude-code, --agent codex, or --agent generic (or no --agent) for the normalized envelope',
     );
+    process.stderr.write(`gctx hook: ${e.oneLine()}\n`);
     return null;
   }
   const input = await readStdin();

@@ -1,14 +1,20 @@
 /**
- * Claude Code's hook protocol (Codex speaks the same wire format): one JSON object on stdin
- * with `session_id`, `cwd`, `hook_event_name` and per-event fields; the answer on stdout is
- * JSON with `hookSpecificOutput` (a PreToolUse `permissionDecision`, or `additionalContext`
- * for the events that take it). Exit status is always 0: blocking goes through the JSON, so
- * a hook that fails can never block the agent.
+ * What a host sends `gctx hook` and gets back. Claude Code's protocol (Codex speaks the same
+ * wire format): one JSON object on stdin with `session_id`, `cwd`, `hook_event_name` and
+ * per-event fields; the answer on stdout is JSON with `hookSpecificOutput` (a PreToolUse
+ * `permissionDecision`, or `additionalContext` for the events that take it). Without
+ * `--agent`, stdin holds the normalized envelope itself and the answer is the decision as
+ * JSON. Exit status is always 0: blocking goes through the JSON, so a hook that fails can
+ * never block the agent.
  */
-import type { HookDecision, HookEnvelope, HookEventKind } from '../../observer/envelope.js';
+import type { CanonicalTool, HookDecision, HookEnvelope, HookEventKind } from '../../observer/envelope.js';
 import { canonicalCalls, fileStatesFrom, resultText } from './host-tools.js';
-import { HookInputError } from './input-error.js';
 import { transcriptCheckpoint } from './transcript.js';
+
+/** Input the hook cannot use: reported as one line on stderr, answered with no decision. */
+export class HookInputError extends Error {
+  override readonly name = 'HookInputError';
+}
 
 export type ClaudeStyleHost = 'claude-code' | 'codex';
 
@@ -130,4 +136,74 @@ export function answer(hostEvent: string, decision: HookDecision): string | null
     default:
       return null;
   }
+}
+
+const ENVELOPE_KEYS = [
+  'host',
+  'session',
+  'event',
+  'tool',
+  'cwd',
+  'hostTool',
+  'result',
+  'reason',
+  'prompt',
+  'input',
+  'isError',
+  'fileStates',
+] as const;
+const KINDS: readonly HookEventKind[] = [
+  'pre-tool',
+  'post-tool',
+  'session-start',
+  'prompt',
+  'compaction',
+  'compacted',
+  'stop',
+];
+const TOOLS: readonly CanonicalTool[] = [
+  'Read',
+  'Write',
+  'Edit',
+  'Bash',
+  'Grep',
+  'Glob',
+  'WebFetch',
+  'WebSearch',
+  'Task',
+  'Memory',
+  'Other',
+];
+
+/**
+ * The normalized envelope (`gctx hook` without `--agent`), checked field by field by hand
+ * rather than with a schema library, so a hook process loads nothing it does not need.
+ */
+export function parseEnvelope(payload: unknown): HookEnvelope {
+  if (!isObj(payload)) throw new HookInputError('expected one JSON object (the hook envelope) on stdin');
+  const bad = (why: string) => {
+    throw new HookInputError(why);
+  };
+  const given = ENVELOPE_KEYS.filter((k) => payload[k] !== undefined);
+  for (const key of given) {
+    const v = payload[key];
+    if (key === 'input') isObj(v) || bad('input must be an object');
+    else if (key === 'isError') typeof v === 'boolean' || bad('isError must be a boolean');
+    else if (key !== 'fileStates' && typeof v !== 'string') bad(`${key} must be a string`);
+  }
+  const { host, session, event, tool, fileStates } = payload;
+  if (!host) bad('missing host');
+  if (!session) bad('missing session');
+  if (!KINDS.includes(event as HookEventKind)) bad(`event must be one of ${KINDS.join(', ')}`);
+  if (tool !== undefined && !TOOLS.includes(tool as CanonicalTool)) bad(`tool must be one of ${TOOLS.join(', ')}`);
+  const text = (v: unknown) => v === null || typeof v === 'string';
+  const state = (f: unknown) => isObj(f) && typeof f.path === 'string' && text(f.before) && text(f.after);
+  if (fileStates !== undefined && !(Array.isArray(fileStates) && fileStates.every(state)))
+    bad('fileStates must be a list of {path, before, after}');
+  return Object.fromEntries(given.map((k) => [k, payload[k]])) as unknown as HookEnvelope;
+}
+
+/** The generic answer: the decision itself as JSON, or nothing for "no decision". */
+export function answerEnvelope(decision: HookDecision): string | null {
+  return decision.kind === 'none' ? null : JSON.stringify(decision);
 }

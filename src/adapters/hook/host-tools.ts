@@ -1,8 +1,10 @@
 /**
- * Host tool calls → the canonical vocabulary of src/observer/envelope.ts. Claude Code's names are
- * already canonical; its input shapes differ only for edits (one old/new pair, MultiEdit's
- * list, notebooks). Codex reports its shell as `Bash` and file edits as `apply_patch`.
- * The memory's own MCP tools map to `Memory`, which the hook logic never logs twice.
+ * Host tool calls → the canonical vocabulary of src/observer/envelope.ts, for every host. Claude
+ * Code's names are already canonical; its input shapes differ only for edits (one old/new pair,
+ * MultiEdit's list, notebooks). Codex reports its shell as `Bash` and file edits as
+ * `apply_patch`. Pi names its tools in lowercase, a file as `path` and edits as
+ * `{oldText, newText}`. The memory's own tools (MCP's `mcp__gcc__…`, Pi's in-process `gcc_…`)
+ * map to `Memory`, which the hook logic never logs twice and never takes for a file tool.
  */
 import type { CanonicalInput, CanonicalTool, FileState } from '../../observer/envelope.js';
 import { parsePatch } from './apply-patch.js';
@@ -42,7 +44,22 @@ export function canonicalCalls(name: string, rawInput: unknown, servers: readonl
   const input: Obj = isObj(rawInput) ? rawInput : {};
   const mcp = /^mcp__(.+?)__/.exec(name);
   if (mcp) return [{ tool: servers.includes(mcp[1]!) ? 'Memory' : 'Other', input }];
+  if (name.startsWith('gcc_')) return [{ tool: 'Memory', input }];
+  const path = str(input.path) === undefined ? {} : { file_path: str(input.path) };
   switch (name) {
+    case 'read':
+      return [{ tool: 'Read', input: { ...input, ...path } }];
+    case 'write':
+      return [{ tool: 'Write', input: { ...input, ...path } }];
+    case 'edit':
+      return [{ tool: 'Edit', input: { ...input, ...path, edits: piEdits(input) } }];
+    case 'bash':
+      return [{ tool: 'Bash', input }];
+    case 'grep':
+      return [{ tool: 'Grep', input }];
+    case 'find':
+    case 'ls':
+      return [{ tool: 'Glob', input: name === 'ls' ? { pattern: '*', path: str(input.path) ?? '.' } : input }];
     case 'Edit':
       return [
         {
@@ -103,6 +120,26 @@ export function canonicalCalls(name: string, rawInput: unknown, servers: readonl
     default:
       return [{ tool: SAME_NAME[name] ?? 'Other', input }];
   }
+}
+
+/**
+ * Pi's edit input, normalised the way Pi's own edit tool does before running: `edits` may come
+ * as a JSON string, as one object, or as legacy top-level `oldText`/`newText`.
+ */
+function piEdits(input: Obj): { old_string: string; new_string: string }[] {
+  let edits: unknown = input.edits;
+  if (typeof edits === 'string') {
+    try {
+      edits = JSON.parse(edits);
+    } catch {
+      edits = [];
+    }
+  }
+  const list = Array.isArray(edits) ? [...edits] : isObj(edits) ? [edits] : [];
+  if (typeof input.oldText === 'string' && typeof input.newText === 'string') list.push(input);
+  return list
+    .filter((e): e is Obj => isObj(e) && typeof e.oldText === 'string' && typeof e.newText === 'string')
+    .map((e) => ({ old_string: e.oldText as string, new_string: e.newText as string }));
 }
 
 /** Codex has sent the shell command both as a string and as argv (`["bash","-lc","…"]`). */

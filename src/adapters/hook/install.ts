@@ -29,7 +29,6 @@ export const HOOK_EVENTS = [
 ] as const;
 export type ClaudeHookEvent = (typeof HOOK_EVENTS)[number];
 export type InstallAgent = 'claude-code' | 'codex';
-export const INSTALL_AGENTS: readonly InstallAgent[] = ['claude-code', 'codex'];
 
 /** What each host is given: its events, the calls its tool events are asked about, the command's arguments. */
 interface AgentSpec {
@@ -105,8 +104,10 @@ function assertNoLinkUnder(project: string, file: string): void {
       const rel = relative(project, cur);
       throw gccError(
         'E_PATH_ESCAPE',
-        `${rel} is a symbolic link (the repository may have put it there); hook settings are written only to a real file in the project`,
-        `look at where it leads, then replace it with a real ${part === 'settings.json' ? 'file' : 'folder'}: rm ${rel}`,
+        `${rel} is a symbolic link (the repository may have put it there); hook settings are written only to a ` +
+          'real file in the project',
+        `look at where it leads, then replace it with a real ${part === 'settings.json' ? 'file' : 'folder'}: ` +
+          `rm ${rel}`,
       );
     }
   }
@@ -144,14 +145,17 @@ export function resolveHookCommand(
     return {
       command: `${shellQuote(node)} ${shellQuote(own)} ${args}`,
       warning: cached
-        ? `the hooks run this gctx by its path in npx's cache (${own}), which holds only until npx clears it. Fix: ${GLOBAL_FIX(agent)}`
+        ? `the hooks run this gctx by its path in npx's cache (${own}), which holds only until npx clears it. ` +
+          `Fix: ${GLOBAL_FIX(agent)}`
         : null,
     };
   }
   if (onPathOutside('gctx', env, root)) return { command: byName, warning: null };
   return {
     command: byName,
-    warning: `gctx is not on PATH, so every hook's \`${byName}\` fails with "gctx: not found" until it is (this gctx, inside the project, is not written into the settings). Fix: ${GLOBAL_FIX(agent)}`,
+    warning:
+      `gctx is not on PATH, so every hook's \`${byName}\` fails with "gctx: not found" until it is (this gctx, ` +
+      `inside the project, is not written into the settings). Fix: ${GLOBAL_FIX(agent)}`,
   };
 }
 
@@ -264,7 +268,8 @@ export function installClaudeHooks(opts: InstallOptions): InstallResult {
   if (opts.project !== undefined) assertNoLinkUnder(opts.project, opts.file);
   const before = existsSync(opts.file) ? readFileSync(opts.file, 'utf8') : null;
   const agent = opts.agent ?? 'claude-code';
-  const next = `${JSON.stringify(withHooks(readSettings(opts.file), opts.httpPort, opts.file, opts.command, agent), null, 2)}\n`;
+  const settings = withHooks(readSettings(opts.file), opts.httpPort, opts.file, opts.command, agent);
+  const next = `${JSON.stringify(settings, null, 2)}\n`;
   const changed = next !== before;
   if (changed) {
     makeFolders(dirname(opts.file));

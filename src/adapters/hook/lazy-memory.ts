@@ -5,7 +5,6 @@
  * process closes the memory, and releases its lock, only after they land.
  */
 import { join } from 'node:path';
-import { findMemoryRoot } from '../../store/paths.js';
 import { openIsLong } from '../../store/snapshot.js';
 import type { Config } from '../../events/types.js';
 import type { HookCommand, HookMemory } from '../../observer/memory-port.js';
@@ -28,8 +27,6 @@ const GCC = '.GCC';
  * rather than stall the agent behind a stuck holder for the engine's default 30 s.
  */
 export const HOOK_LOCK_TIMEOUT_MS = 3_000;
-
-export { findMemoryRoot };
 
 export class LazyHookMemory implements HookMemory {
   private memory: Memory | null = null;

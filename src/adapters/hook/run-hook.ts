@@ -12,11 +12,18 @@
 import type { HookDecision, HookEnvelope } from '../../observer/envelope.js';
 import { handleHook } from '../../observer/handle.js';
 import type { HookMemory } from '../../observer/memory-port.js';
-import { answer, translate, type ClaudeStyleHost } from './claude-format.js';
-import { answerEnvelope, parseEnvelope } from './envelope-input.js';
+import {
+  answer,
+  answerEnvelope,
+  type ClaudeStyleHost,
+  HookInputError,
+  parseEnvelope,
+  translate,
+} from './claude-format.js';
 import { memoryServers } from './host-tools.js';
-import { HookInputError } from './input-error.js';
-import { findMemoryRoot, LazyHookMemory } from './lazy-memory.js';
+import { LazyHookMemory } from './lazy-memory.js';
+import { findMemoryRoot } from '../../store/paths.js';
+import { asGccError } from '../../errors.js';
 
 export type HookAgent = ClaudeStyleHost | 'generic';
 export const HOOK_AGENTS: readonly HookAgent[] = ['claude-code', 'codex', 'generic'];
@@ -125,11 +132,8 @@ export async function runHook(req: HookRequest, memories: HookMemories = process
   }
 }
 
-function oneLine(err: unknown): string {
-  const e = err as { code?: unknown; message?: unknown; fix?: unknown };
-  const msg = typeof e?.message === 'string' ? e.message : String(err);
-  return `${typeof e?.code === 'string' ? `${e.code}: ` : ''}${msg}${typeof e?.fix === 'string' ? ` Fix: ${e.fix}` : ''}`.replace(
-    /\s*\n\s*/g,
-    ' ',
-  );
-}
+/** Anything thrown, on one line: its code, message and fix. */
+const oneLine = (err: unknown): string =>
+  asGccError(err)
+    .oneLine()
+    .replace(/\s*\n\s*/g, ' ');

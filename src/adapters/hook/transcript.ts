@@ -57,7 +57,7 @@ function tail(path: string): string {
 }
 
 /** The text of a message's content: a string, or its text parts (tool calls and results are not words). */
-function textOf(content: unknown): string {
+export function textOf(content: unknown): string {
   if (typeof content === 'string') return content.trim();
   if (!Array.isArray(content)) return '';
   return content

@@ -7,7 +7,7 @@
  * Tool calls run one at a time: the engine already serialises writers across processes with
  * its lock, and queueing here keeps this process from polling its own lock.
  *
- * Framing, retries and the order of shutdown are the transport's and serveMcp's (stdio.ts).
+ * Framing is the SDK's `StdioServerTransport`; the order of shutdown is serveMcp's.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -18,6 +18,7 @@ import {
   ErrorCode,
   ListToolsRequestSchema,
   type CallToolResult,
+  type JSONRPCMessage,
   type JSONRPCRequest,
   type JSONRPCResponse,
   type Tool,
@@ -25,13 +26,18 @@ import {
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { Memory } from '../../engine/memory.js';
-import { asGccError, gccError } from '../../errors.js';
+import { gccError } from '../../errors.js';
 import { safeText } from '../../log/safe-text.js';
 import type { SessionSignal } from '../../machines/session.js';
 import { GCC_DIR } from '../../store/paths.js';
 import { VERSION } from '../../runtime/version.js';
-import { StdioTransport, type Screen } from './stdio.js';
-import { argumentsFor, callTool, describeTools, errorResult, type McpTool, mcpTools } from './tools.js';
+import { checkCall } from '../../operations/schema.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { callTool, errorText, MCP, toolsOf } from './tools.js';
+
+type McpTool = ReturnType<typeof toolsOf>[number];
+
+const mcpTools = (): Map<string, McpTool> => new Map(toolsOf(MCP).map((t) => [t.name, t]));
 
 interface McpOptions {
   /** Project folder; `.GCC/` is created there by the first tool call if missing. */
@@ -43,8 +49,9 @@ interface McpOptions {
 }
 
 const INSTRUCTIONS =
-  'Project memory shaped like git (GCC). Call context at the start of a task; commit after each coherent step (what changed, why, the next step); ' +
-  'branch before trying an alternative; merge with a synthesis when it worked, or abandon with a reason when it did not.';
+  'Project memory shaped like git (GCC). Call context at the start of a task; commit after each coherent step ' +
+  '(what changed, why, the next step); branch before trying an alternative; merge with a synthesis when it worked, ' +
+  'or abandon with a reason when it did not.';
 
 /**
  * The session a call acts for when it names none: an explicit one (--session, GCC_SESSION),
@@ -70,12 +77,14 @@ function lazyValidator(): jsonSchemaValidator {
  * counts as omitted (as coerce.ts treats a null argument); arguments that are not an object are
  * the tool's E_INVALID_ARGUMENT with its required and optional arguments, like any other bad input.
  */
-function screenToolCall(tools: ReadonlyMap<string, McpTool>): Screen {
+function screenToolCall(tools: ReadonlyMap<string, McpTool>) {
   return (request: JSONRPCRequest): JSONRPCRequest | JSONRPCResponse => {
     if (request.method !== 'tools/call') return request;
     const params = request.params ?? {};
     if (typeof params.name !== 'string') {
-      const message = `Invalid params: tools/call needs params.name, the tool to call (one of ${[...tools.keys()].join(', ')}), and params.arguments, an object`;
+      const message =
+        `Invalid params: tools/call needs params.name, the tool to call (one of ${[...tools.keys()].join(', ')}), ` +
+        'and params.arguments, an object';
       return { jsonrpc: '2.0', id: request.id, error: { code: ErrorCode.InvalidParams, message } };
     }
     const { arguments: args, ...rest } = params;
@@ -84,10 +93,14 @@ function screenToolCall(tools: ReadonlyMap<string, McpTool>): Screen {
     // An unknown tool, or null: served without them (the handler names the tools, or validates what is left).
     if (!t || args === null) return { ...request, params: rest };
     try {
-      argumentsFor(t, args);
+      checkCall(t.op, args, MCP);
       return request;
     } catch (err) {
-      return { jsonrpc: '2.0', id: request.id, result: errorResult(asGccError(err)) };
+      return {
+        jsonrpc: '2.0',
+        id: request.id,
+        result: { content: [{ type: 'text', text: errorText(err, MCP).text }], isError: true },
+      };
     }
   };
 }
@@ -182,41 +195,57 @@ export function buildMcpServer(parts: McpServerParts): Server {
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: lazyValidator() },
   );
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: (listing ??= describeTools(tools)) }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: (listing ??= [...tools.values()].map(({ op, ...tool }) =>
+      op.readOnly ? { ...tool, annotations: { readOnlyHint: true } } : tool,
+    )),
+  }));
 
   server.setRequestHandler(CallToolRequestSchema, (request) =>
     parts.serial(async (): Promise<CallToolResult> => {
       const t = tools.get(request.params.name);
       // Said on the first answer after `.GCC/` was created, whether or not the call succeeded.
       let note = '';
-      try {
-        if (!t)
-          throw gccError(
-            'E_INVALID_ARGUMENT',
-            `unknown tool ${JSON.stringify(request.params.name)}`,
-            `use one of: ${[...tools.keys()].join(', ')}`,
-          );
-        const args = argumentsFor(t, request.params.arguments);
-        const { memory, initialized } = await parts.memory();
-        if (initialized) note = `Initialised GCC memory in ${memory.gccDir} (first use in this folder).\n`;
-        return await callTool(t, args, memory, parts.session, parts.budget, note);
-      } catch (err) {
-        return errorResult(asGccError(err), note);
-      } finally {
-        parts.afterCall?.();
-      }
+      const unknown = () =>
+        gccError(
+          'E_INVALID_ARGUMENT',
+          `unknown tool ${JSON.stringify(request.params.name)}`,
+          `use one of: ${[...tools.keys()].join(', ')}`,
+        );
+      const out = t
+        ? await callTool(t.op, request.params.arguments, MCP, {
+            session: parts.session,
+            budget: parts.budget,
+            memory: async () => {
+              const { memory, initialized } = await parts.memory();
+              if (initialized) note = `Initialised GCC memory in ${memory.gccDir} (first use in this folder).\n`;
+              return memory;
+            },
+          })
+        : { ...errorText(unknown(), MCP), facts: {} };
+      parts.afterCall?.();
+      const structured = Object.keys(out.facts).length ? { structuredContent: out.facts } : {};
+      // An error's code leads its text, the note after it.
+      if (out.code)
+        return { content: [{ type: 'text', text: `${out.text}${note && `\n${note.trimEnd()}`}` }], isError: true };
+      return { content: [{ type: 'text', text: note + out.text }], ...structured };
     }),
   );
   return server;
 }
 
-function createMcpServer(opts: McpOptions): {
-  server: Server;
-  holder: MemoryHolder;
-  idle: () => Promise<void>;
-  screen: Screen;
-  session: string;
-} {
+/**
+ * Serve over stdio until input ends; resolves once the memory is closed. The order matters:
+ * stop reading (end of stdin, SIGTERM/SIGINT, or stdout gone), answer every request already
+ * read (a call may first wait seconds for the lock behind other servers), close the memory
+ * (and with it any hold on the lock), and only then close the connection: closing it first
+ * would abort calls still running, so a commit would be recorded but never answered.
+ */
+export async function serveMcp(opts: McpOptions): Promise<void> {
+  const inspector =
+    process.env.GCC_INSPECT || process.env.GCC_INSPECT_FILE
+      ? (await import('../../diagrams/inspect.js')).inspectorFromEnv(process.env)
+      : null;
   const session = defaultSession(opts.session);
   const holder = new MemoryHolder(opts.dir, opts.session || process.env.CLAUDE_CODE_SESSION_ID ? null : { session });
   let tail: Promise<unknown> = Promise.resolve();
@@ -225,6 +254,7 @@ function createMcpServer(opts: McpOptions): {
     tail = run.catch(() => undefined);
     return run;
   };
+  const screen = screenToolCall(mcpTools());
   const server = buildMcpServer({
     session,
     budget: opts.budget,
@@ -232,33 +262,51 @@ function createMcpServer(opts: McpOptions): {
     serial,
     afterCall: () => holder.flushWarnings(),
   });
-  return { server, holder, idle: () => tail.then(() => undefined), screen: screenToolCall(mcpTools()), session };
-}
-
-/**
- * Serve over stdio until input ends; resolves once the memory is closed. The order matters:
- * stop reading (end of stdin, SIGTERM/SIGINT, or stdout gone), answer every request already
- * read and write every answer (a call may first wait seconds for the lock behind other
- * servers), let the tool queue fall idle, close the memory (and with it any hold on the lock),
- * and only then close the connection: closing it first would abort calls still running, so
- * a commit would be recorded but never answered.
- */
-export async function serveMcp(opts: McpOptions): Promise<void> {
-  const inspector =
-    process.env.GCC_INSPECT || process.env.GCC_INSPECT_FILE
-      ? (await import('../../diagrams/inspect.js')).inspectorFromEnv(process.env)
-      : null;
-  const { server, holder, idle, screen } = createMcpServer(opts);
-  const transport = new StdioTransport({ screen });
-  const stop = () => transport.stopReading();
+  const transport = new StdioServerTransport();
+  // Requests read and not yet answered (a cancelled one is never answered), by id.
+  const open = new Set<string>();
+  let settled = () => {};
+  const answered = (id: unknown) => {
+    open.delete(JSON.stringify(id));
+    if (!open.size) settled();
+  };
+  let stopped = () => {};
+  const inputEnded = new Promise<void>((resolve) => (stopped = resolve));
+  const stop = () => {
+    process.stdin.removeAllListeners('data');
+    process.stdin.pause();
+    stopped();
+  };
+  process.stdin.once('end', stop);
+  process.stdout.on('error', stop);
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
   await server.connect(transport);
+  // The transport gave up (a line over its buffer): nothing more will be answered.
+  server.onclose = () => {
+    open.clear();
+    settled();
+    stop();
+  };
+  const receive = transport.onmessage!;
+  const send = transport.send.bind(transport);
+  transport.send = (message: JSONRPCMessage) => {
+    if ('id' in message && !('method' in message)) answered(message.id);
+    return send(message);
+  };
+  transport.onmessage = (message: JSONRPCMessage) => {
+    if ('method' in message && message.method === 'notifications/cancelled') answered(message.params?.requestId);
+    if (!('method' in message && 'id' in message)) return receive(message);
+    open.add(JSON.stringify(message.id));
+    const screened = screen(message as JSONRPCRequest);
+    if ('method' in screened) receive(screened);
+    else void transport.send(screened);
+  };
   // Open an existing memory now, so the first call does not pay for it; never create one unasked.
   const opening = holder.exists ? holder.get().catch(() => undefined) : undefined;
-  await transport.inputEnded;
-  await transport.settled();
-  await idle();
+  await inputEnded;
+  if (open.size) await new Promise<void>((resolve) => (settled = resolve));
+  await tail;
   // A memory still opening when input ended would otherwise open after the close below.
   await opening;
   await holder.lifecycle([{ type: 'SHUTDOWN', reason: 'client left' }]);

@@ -13,7 +13,7 @@ import { operationNamed, operationsFor } from '../../operations/index.js';
 import { check, failure, perform, type Speaker } from '../../operations/runner.js';
 import { callIn, helpOf, nearest, parseArgs, splitWords, usageOf } from '../cli/args.js';
 import { writeErr, writeOut } from '../cli/write-out.js';
-import type { MemorySlot } from './memory-slot.js';
+import type { MemorySlot } from './session.js';
 
 const OUTPUT_ENTRY = 'gcc-output';
 const PREFIX = '/gcc';

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import type { Checkpoint, HookEnvelope } from '../../observer/envelope.js';
 import { gccWriteReason } from '../../observer/gcc-write-guard.js';
 import { handleHook, recordCheckpoint } from '../../observer/handle.js';
-import { FileSnapshots } from './file-snapshots.js';
-import type { MemorySlot } from './memory-slot.js';
-import { toCanonical } from './translate.js';
+import { canonicalCalls, memoryServers } from '../hook/host-tools.js';
+import { textOf } from '../hook/transcript.js';
+import type { MemorySlot } from './session.js';
 
 /**
  * Channel 2: every tool call Pi is about to run (codemode's nested calls included, since they
@@ -19,7 +19,8 @@ import { toCanonical } from './translate.js';
 export const HOST = 'pi';
 
 export function installHookBridge(pi: ExtensionAPI, slot: MemorySlot): void {
-  const snapshots = new FileSnapshots();
+  /** The memory the hook logs into: none when it is not open or the hook is switched off. */
+  const hooked = () => (slot.resolved && !slot.resolved.config.hook ? null : slot.memory);
   // Pi's tool_call cannot add context: the repeat guard's rides on the call's result.
   const repeats = new Map<string, string>();
 
@@ -27,32 +28,23 @@ export function installHookBridge(pi: ExtensionAPI, slot: MemorySlot): void {
     try {
       const resolved = slot.resolved;
       if (resolved && !resolved.config.hook) return undefined;
-      const call = toCanonical(event.toolName, event.input);
-      const path = typeof call.input.file_path === 'string' ? call.input.file_path : undefined;
+      const env = envelope(slot, ctx.cwd, 'pre-tool', event.toolName, event.input);
       const memory = slot.memory;
       if (!memory) {
         // No memory to log into, but a `.GCC/` on disk is still not for generic writes.
         const gccDir = resolved ? join(resolved.memoryRoot, '.GCC') : undefined;
         if (!gccDir || !existsSync(gccDir)) return undefined;
         const reason = gccWriteReason({
-          tool: call.tool,
-          input: call.input,
+          tool: env.tool!,
+          input: env.input!,
           cwd: ctx.cwd,
           gccDir,
-          hostTool: call.hostTool,
+          hostTool: env.hostTool,
         });
         return reason ? { block: true, reason } : undefined;
       }
-      if (path && (call.tool === 'Write' || call.tool === 'Edit')) snapshots.begin(event.toolCallId, path, ctx.cwd);
-      const decision = await handleHook(
-        memory,
-        envelope(slot, ctx.cwd, 'pre-tool', call),
-        hookOptions(slot, ctx.signal),
-      );
-      if (decision.kind === 'block') {
-        snapshots.drop(event.toolCallId);
-        return { block: true, reason: decision.reason };
-      }
+      const decision = await handleHook(memory, env, hookOptions(slot, ctx.signal));
+      if (decision.kind === 'block') return { block: true, reason: decision.reason };
       if (decision.kind === 'context') repeats.set(event.toolCallId, decision.text);
       return undefined;
     } catch {
@@ -63,8 +55,8 @@ export function installHookBridge(pi: ExtensionAPI, slot: MemorySlot): void {
   // The user's words are memory: what they typed (not what an extension sent), recorded redacted.
   pi.on('input', async (event, ctx) => {
     try {
-      const memory = slot.memory;
-      if (!memory || event.source === 'extension' || (slot.resolved && !slot.resolved.config.hook)) return undefined;
+      const memory = hooked();
+      if (!memory || event.source === 'extension') return undefined;
       await handleHook(
         memory,
         { host: HOST, session: slot.session, event: 'prompt', cwd: ctx.cwd, prompt: event.text },
@@ -79,8 +71,8 @@ export function installHookBridge(pi: ExtensionAPI, slot: MemorySlot): void {
   // Before Pi cuts the history: the user's last request and the agent's last words, kept.
   pi.on('session_before_compact', async (event) => {
     try {
-      const memory = slot.memory;
-      if (!memory || (slot.resolved && !slot.resolved.config.hook)) return undefined;
+      const memory = hooked();
+      if (!memory) return undefined;
       const messages = [...event.preparation.messagesToSummarize, ...event.preparation.turnPrefixMessages];
       await recordCheckpoint(memory, {
         host: HOST,
@@ -96,15 +88,16 @@ export function installHookBridge(pi: ExtensionAPI, slot: MemorySlot): void {
 
   pi.on('tool_result', async (event, ctx): Promise<ToolResultEventResult | undefined> => {
     try {
-      const memory = slot.memory;
-      const fileStates = snapshots.end(event.toolCallId);
+      const memory = hooked();
       const repeat = repeats.get(event.toolCallId);
       repeats.delete(event.toolCallId);
-      if (!memory || (slot.resolved && !slot.resolved.config.hook)) return undefined;
-      const call = toCanonical(event.toolName, event.input);
+      if (!memory) return undefined;
       const result = event.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
-      const env: HookEnvelope = { ...envelope(slot, ctx.cwd, 'post-tool', call), result, isError: event.isError };
-      if (fileStates) env.fileStates = fileStates;
+      const env = {
+        ...envelope(slot, ctx.cwd, 'post-tool', event.toolName, event.input),
+        result,
+        isError: event.isError,
+      };
       const decision = await handleHook(memory, env, hookOptions(slot, ctx.signal));
       const add = [repeat, decision.kind === 'guidance' ? decision.text : undefined].filter((t): t is string =>
         Boolean(t),
@@ -126,32 +119,18 @@ function checkpointOf(messages: readonly unknown[]): Checkpoint {
   const out: Checkpoint = {};
   for (let i = messages.length - 1; i >= 0 && (out.prompt === undefined || out.said === undefined); i--) {
     const m = messages[i] as { role?: unknown; content?: unknown } | null;
-    if (!m || typeof m !== 'object') continue;
-    const text =
-      typeof m.content === 'string'
-        ? m.content
-        : Array.isArray(m.content)
-          ? m.content
-              .filter(
-                (c): c is { type: 'text'; text: string } => !!c && c.type === 'text' && typeof c.text === 'string',
-              )
-              .map((c) => c.text)
-              .join('\n')
-          : '';
-    if (!text.trim()) continue;
-    if (m.role === 'user' && out.prompt === undefined) out.prompt = text.trim();
-    if (m.role === 'assistant' && out.said === undefined) out.said = text.trim();
+    const text = m && typeof m === 'object' ? textOf(m.content) : '';
+    if (!text) continue;
+    if (m!.role === 'user' && out.prompt === undefined) out.prompt = text;
+    if (m!.role === 'assistant' && out.said === undefined) out.said = text;
   }
   return out;
 }
 
-function envelope(
-  slot: MemorySlot,
-  cwd: string,
-  event: 'pre-tool' | 'post-tool',
-  call: ReturnType<typeof toCanonical>,
-): HookEnvelope {
-  return { host: HOST, session: slot.session, event, cwd, tool: call.tool, hostTool: call.hostTool, input: call.input };
+/** A Pi tool call in the hooks' vocabulary (host-tools.ts): Pi's calls each touch one file at most. */
+function envelope(slot: MemorySlot, cwd: string, event: 'pre-tool' | 'post-tool', name: string, input: unknown) {
+  const { tool, input: canonical } = canonicalCalls(name, input, memoryServers())[0]!;
+  return { host: HOST, session: slot.session, event, cwd, tool, hostTool: name, input: canonical } as HookEnvelope;
 }
 
 function hookOptions(slot: MemorySlot, signal?: AbortSignal): Parameters<typeof handleHook>[2] {

@@ -13,19 +13,23 @@ import { Memory } from '../../engine/memory.js';
 import { asProjectData } from '../../observer/framing.js';
 import { countInjection } from '../../observer/token-ledger.js';
 import { inspectorFromEnv } from '../../diagrams/inspect.js';
-import { BRIEFING_TYPE, NOTICE_TYPE, briefingInContext } from './briefing-message.js';
 import { agentDir, DEFAULTS, ENV_VARS, resolveConfig } from './config.js';
 import { registerGccCommand } from './gcc-command.js';
 import { HOST, installHookBridge } from './hook-bridge.js';
 import { planMcp, registerMcp, userServer, waitForMcpTools } from './mcp-channel.js';
-import { MemorySlot } from './memory-slot.js';
 import { registerMemoryTools } from './memory-tools.js';
 import { createReadinessBarrier } from './readiness.js';
 import type { SessionSignal } from '../../machines/session.js';
-import { IDENTITY_ENTRY, memoryIdentity } from './session-identity.js';
+import {
+  BRIEFING_TYPE,
+  briefingInContext,
+  IDENTITY_ENTRY,
+  MemorySlot,
+  memoryIdentity,
+  NOTICE_TYPE,
+} from './session.js';
 
 export { resolveConfig, type PiConfig, type ResolvedConfig } from './config.js';
-export { toCanonical } from './translate.js';
 
 /** How long a locked store may hold up an operation before the session moves on without it. */
 const LOCK_TIMEOUT_MS = 5_000;

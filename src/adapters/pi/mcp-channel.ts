@@ -3,7 +3,8 @@ import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { onPathOutside } from '../../runtime/on-path.js';
 import { gctxBin } from '../../runtime/self.js';
-import { MCP_TOOL_PREFIX } from './translate.js';
+/** Prefix Pi gives the tools of the `gcc` MCP server. */
+const MCP_TOOL_PREFIX = 'mcp__gcc__';
 
 /**
  * Channel 1, optional: `gctx mcp` registered through Pi's built-in MCP with direct exposure, so

@@ -1,7 +1,5 @@
-import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MESSAGE_LIMIT, StdioTransport } from '../../../src/adapters/mcp/stdio.js';
 import { Memory } from '../../../src/engine/memory.js';
 import { FileLock } from '../../../src/store/lock.js';
 import { layout } from '../../../src/store/paths.js';
@@ -22,45 +20,7 @@ async function contributions(dir: string): Promise<string[]> {
 const ping = (id: string | number) => ({ jsonrpc: '2.0', id, method: 'ping' });
 const errorOf = (messages: Message[], id: string | number | null) => byId(messages, id).map((m) => m.error?.code);
 
-describe('gctx mcp: a message over the size limit', () => {
-  it('is answered with Invalid Request, under its id when either end of the line shows it, and the server goes on', async () => {
-    const dir = tempProject();
-    const huge = 'x'.repeat(MESSAGE_LIMIT);
-    // The id first (as most clients write it), last (as the SDK's client does), and nowhere;
-    // a response's id is the client's own, so it is not used either.
-    const idFirst = toolCall(7, 'commit', { contribution: huge });
-    const idLast = {
-      method: 'tools/call',
-      params: { name: 'commit', arguments: { contribution: huge } },
-      jsonrpc: '2.0',
-      id: 'last',
-    };
-    const response = { result: { huge }, jsonrpc: '2.0', id: 9 };
-    const r = await exchange(
-      dir,
-      HANDSHAKE,
-      idFirst,
-      idLast,
-      `${'y'.repeat(MESSAGE_LIMIT + 1)}\n`,
-      response,
-      toolCall(8, 'commit', { contribution: 'small enough' }),
-    );
-    expect(r.code).toBe(0);
-    const refusals = [...byId(r.messages, 7), ...byId(r.messages, 'last'), ...byId(r.messages, null)];
-    expect(refusals).toHaveLength(4);
-    for (const m of refusals) {
-      expect(m.error?.code).toBe(-32600);
-      expect(m.error?.message).toMatch(
-        /over the limit of 8388608 bytes \(8 MiB\) for one line; it was skipped unread\. Send less: /,
-      );
-      expect(m.error?.data).toMatchObject({ limit: MESSAGE_LIMIT });
-    }
-    expect(byId(r.messages, null)[0]?.error?.data).toEqual({ limit: MESSAGE_LIMIT, bytes: MESSAGE_LIMIT + 1 });
-    expect(byId(r.messages, 9)).toEqual([]);
-    expect(byId(r.messages, 8)[0]?.result?.isError).toBeFalsy();
-    expect(await contributions(dir)).toEqual(['small enough']);
-  });
-
+describe('gctx mcp: a large message', () => {
   it("still takes a commit at the engine's text cap, however its characters are escaped", async () => {
     const dir = tempProject();
     // 1 Mi characters of CJK (3 bytes each in UTF-8): about 3 MiB on the line.
@@ -75,7 +35,7 @@ describe('gctx mcp: a message over the size limit', () => {
 });
 
 describe('gctx mcp: lines that are not JSON-RPC messages', () => {
-  it('answers a parse error (id null) for a line that is not JSON or not UTF-8, Invalid Request for JSON that is not JSON-RPC, and goes on', async () => {
+  it('skips a line that is not JSON or not JSON-RPC and goes on', async () => {
     const dir = tempProject();
     const r = await exchange(
       dir,
@@ -86,44 +46,23 @@ describe('gctx mcp: lines that are not JSON-RPC messages', () => {
       [ping(3)],
       '42\n',
       { id: 4, method: 'ping' },
-      { jsonrpc: '2.0', id: { x: 1 }, method: 'ping' },
-      { jsonrpc: '2.0', id: 5, method: 'ping', extra: true },
-      { jsonrpc: '2.0', id: 6, method: 7 },
-      { jsonrpc: '2.0', id: 12, result: 'not an object' },
       { jsonrpc: '2.0', id: 10, method: 'no/such/method' },
       ping(11),
     );
     expect(r.code).toBe(0);
-    const nulls = byId(r.messages, null).map((m) => [m.error?.code, m.error?.message]);
-    expect(nulls).toEqual([
-      [-32700, expect.stringMatching(/^Parse error: the line is not JSON \(.*\); send one JSON-RPC message per line$/)],
-      [-32700, expect.stringMatching(/^Parse error: the line is not JSON/)],
-      [-32700, 'Parse error: the line is not valid UTF-8; send one JSON-RPC message per line, in UTF-8'],
-      [-32600, 'Invalid Request: batches are not supported; send each message on a line of its own'],
-      [-32600, 'Invalid Request: a message is a JSON object'],
-      [-32600, 'Invalid Request: id must be a string or an integer'],
-      [-32600, 'Invalid Request: a response has an id and either result (an object) or error ({code, message})'],
-    ]);
-    expect(byId(r.messages, 4).map((m) => m.error)).toEqual([
-      { code: -32600, message: 'Invalid Request: jsonrpc must be "2.0"' },
-    ]);
-    expect(byId(r.messages, 5)[0]?.error?.message).toBe(
-      'Invalid Request: a request has only jsonrpc, id, method and params, not extra',
-    );
-    expect(byId(r.messages, 6)[0]?.error?.message).toBe('Invalid Request: method must be a string');
     expect(errorOf(r.messages, 10)).toEqual([-32601]);
     expect(byId(r.messages, 11)).toEqual([{ jsonrpc: '2.0', id: 11, result: {} }]);
-    expect(r.messages).toHaveLength(13);
+    expect(r.messages.map((m) => String(m.id)).sort()).toEqual(['10', '11', 'init']);
   });
 
-  it('ignores blank lines, takes CRLF line ends and a last line without its newline', async () => {
+  it('ignores blank lines and takes CRLF line ends', async () => {
     const dir = tempProject();
     const r = await exchange(
       dir,
       HANDSHAKE.replaceAll('\n', '\r\n'),
       '\n\r\n   \n\t\r\n',
       `${JSON.stringify(ping(1))}\r\n\n`,
-      JSON.stringify(ping(2)),
+      ping(2),
     );
     expect(r.code).toBe(0);
     expect(r.messages.map((m) => m.id)).toEqual(['init', 1, 2]);
@@ -182,48 +121,7 @@ async function holdLock(dir: string): Promise<FileLock> {
 
 /** A folder whose memory exists, so the lock file's folder does. */
 
-describe('gctx mcp: a request repeating an id (a retry)', () => {
-  it('is answered again with the same bytes and not run again, whether it came while the first ran or after', async () => {
-    const dir = await project();
-    const lock = await holdLock(dir);
-    const server = rawServer(dir);
-    const once = toolCall(5, 'commit', { contribution: 'sent twice, meant once' });
-    // The retry is read while the first copy waits for the lock: ping 6 is answered after both are read.
-    await server.write(HANDSHAKE, once, once, ping(6));
-    await server.answer(6);
-    lock.release();
-    await server.answer(5);
-    // And once more after the answer, with another _meta (a progress token): still the same call.
-    await server.write({ ...once, params: { ...once.params, _meta: { progressToken: 'p' } } }, ping(7));
-    await server.answer(7);
-    server.end();
-    const r = await server.exited;
-    expect(r.code).toBe(0);
-    const lines = r.stdout.split('\n').filter((l) => l && (JSON.parse(l) as Message).id === 5);
-    expect(lines).toHaveLength(3);
-    expect(new Set(lines).size).toBe(1);
-    expect(byId(r.messages, 5)[0]?.result?.isError).toBeFalsy();
-    expect(await contributions(dir)).toEqual(['sent twice, meant once']);
-  });
-
-  it('refuses an id reused for a different request', async () => {
-    const dir = tempProject();
-    const r = await exchange(
-      dir,
-      HANDSHAKE,
-      toolCall(5, 'commit', { contribution: 'first' }),
-      toolCall(5, 'commit', { contribution: 'second' }),
-    );
-    const [answer, refusal] = [byId(r.messages, 5).find((m) => m.result), byId(r.messages, 5).find((m) => m.error)];
-    expect(answer?.result?.isError).toBeFalsy();
-    expect(refusal?.error).toEqual({
-      code: -32600,
-      message:
-        'Invalid Request: id 5 was already used in this session for a different request; give each request a new id',
-    });
-    expect(await contributions(dir)).toEqual(['first']);
-  });
-
+describe('gctx mcp: a cancelled call', () => {
   it('does not answer a cancelled call (which still runs: a write cannot be taken back) and still exits', async () => {
     const dir = await project();
     const lock = await holdLock(dir);
@@ -252,14 +150,13 @@ describe('gctx mcp: shutting down', () => {
       const commits = Array.from({ length: calls }, (_, i) =>
         toolCall(i + 1, 'commit', { contribution: `server ${s} commit ${i + 1}` }),
       );
-      // The last call is sent twice, as a client that retries would: one commit, two answers.
-      return exchange(dir, HANDSHAKE, ...commits, commits.at(-1)!);
+      return exchange(dir, HANDSHAKE, ...commits);
     });
     const runs = await Promise.all(bursts);
     for (const r of runs) {
       expect(r.code).toBe(0);
       expect(r.messages.map((m) => m.id).sort()).toEqual(
-        [...Array.from({ length: calls }, (_, i) => i + 1), calls, 'init'].sort(),
+        [...Array.from({ length: calls }, (_, i) => i + 1), 'init'].sort(),
       );
       expect(r.messages.filter((m) => m.error || m.result?.isError)).toEqual([]);
     }
@@ -338,46 +235,4 @@ describe('gctx mcp: any chunking of a stream', () => {
       { numRuns: 8 },
     );
   });
-
-  it('decodes the same messages however the bytes are cut, and skips only the overlong (the transport alone, exact chunks)', async () => {
-    const limit = 160;
-    const texts = fc.array(fc.string({ unit: 'binary', maxLength: 70 }), { minLength: 1, maxLength: 6 });
-    const ends = fc.array(fc.constantFrom('\n', '\r\n', '\n\n', '\n \r\n'), { minLength: 6, maxLength: 6 });
-    await fc.assert(
-      fc.asyncProperty(texts, ends, fc.array(fc.nat(), { maxLength: 20 }), async (strings, seps, cutSeeds) => {
-        const requests = strings.map((text, id) => ({ jsonrpc: '2.0', id, method: 'echo', params: { text } }));
-        const stream = Buffer.from(requests.map((r, i) => JSON.stringify(r) + seps[i]).join(''));
-        const at = [...new Set(cutSeeds.map((s) => (s % (stream.length - 1)) + 1))].sort((x, y) => x - y);
-        const answers = await echoThrough(stream, at, limit);
-        // A CR before the newline counts as part of the line.
-        const size = (i: number) => Buffer.byteLength(JSON.stringify(requests[i])) + (seps[i] === '\r\n' ? 1 : 0);
-        expect(answers).toEqual(
-          requests.map((r, i) => (size(i) > limit ? { id: r.id, error: -32600 } : { id: r.id, echo: r.params.text })),
-        );
-      }),
-      { numRuns: 300 },
-    );
-  });
 });
-
-/** An echo server on the transport over in-memory streams, fed `stream` cut at `at`. */
-async function echoThrough(stream: Buffer, at: number[], limit: number): Promise<unknown[]> {
-  const stdin = new PassThrough();
-  const stdout = new PassThrough();
-  const transport = new StdioTransport({ stdin, stdout, limit });
-  transport.onmessage = (m) => {
-    if ('id' in m && 'method' in m)
-      void transport.send({ jsonrpc: '2.0', id: m.id, result: { echo: (m.params as { text: string }).text } });
-  };
-  await transport.start();
-  for (const [i, end] of [...at, stream.length].entries()) stdin.write(stream.subarray(i === 0 ? 0 : at[i - 1], end));
-  stdin.end();
-  await transport.inputEnded;
-  await transport.settled();
-  const out = String(stdout.read() ?? '');
-  return out
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as { id: number; result?: { echo: string }; error?: { code: number } })
-    .map((m) => (m.error ? { id: m.id, error: m.error.code } : { id: m.id, echo: m.result!.echo }));
-}

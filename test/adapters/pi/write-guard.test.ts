@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ResolvedConfig } from '../../../src/adapters/pi/config.js';
 import { installHookBridge } from '../../../src/adapters/pi/hook-bridge.js';
-import { MemorySlot } from '../../../src/adapters/pi/memory-slot.js';
+import { MemorySlot } from '../../../src/adapters/pi/session.js';
 import { Memory } from '../../../src/index.js';
 import { call, createHost, type Host, say, tempDir } from './harness.js';
 
