@@ -16,61 +16,22 @@ import { METADATA_COMMENT, metadataObject, renderMetadata } from '../projections
 import { CHARS_PER_TOKEN, clip, estimateTokens, fitItems, fitText, MIN_BUDGET } from './budget.js';
 import { count, disputedLines, entryLine, failedLines, failureLines, pendingLine } from './lines.js';
 import type { SearchResult } from './search-index.js';
-import { CONTEXT_LEVELS, type ContextLevel } from './levels.js';
+import {
+  CONTEXT_LEVELS,
+  type ContextAnswer,
+  type ContextLevel,
+  type ContextOptions,
+  type ContextQuery,
+  type ContextSource,
+} from './levels.js';
 import { type StaleCheck, staleText } from './stale.js';
 import { beyondBriefing, defaultSpell, pendingFiles, statusView, when } from './status.js';
 
-export type ContextQuery =
-  /**
-   * `beyond`: what the briefing leaves out, for a session a host briefed (the default CONTEXT answer); status
-   * otherwise.
-   */
-  | { level: 'status'; beyond?: boolean }
-  | { level: 'branch'; name?: string; page?: number; k?: number }
-  | { level: 'commit'; id: string }
-  | { level: 'log'; n?: number; page?: number; branch?: string }
-  | { level: 'metadata'; segment?: string }
-  | { level: 'full'; page?: number; k?: number }
-  | { level: 'search'; text: string; limit?: number; page?: number };
-
-export type { ContextLevel };
-
-/** Every query's level is a documented level and every documented level has a query. */
-const levelsAgree: [ContextQuery['level'], ContextLevel] extends [ContextLevel, ContextQuery['level']] ? true : never =
-  true;
-void levelsAgree;
-
-export interface ContextAnswer {
-  text: string;
-  data: unknown;
-  truncated: boolean;
-  tokens: number;
-  /** The query that shows what was left out (older, or less relevant); null when nothing was. */
-  next: ContextQuery | null;
-}
+export type { ContextAnswer, ContextLevel, ContextOptions, ContextQuery, ContextSource };
 
 type Commit = EventOf<'commit.recorded'>;
 
 /** What CONTEXT reads: the folded state, and events read back newest first. */
-export interface ContextSource {
-  state: MemoryState;
-  newest(q: { branch?: string; before?: string; limit: number; filter?: (e: GccEvent) => boolean }): GccEvent[];
-  /** Every event (of a branch), newest log first; stop by returning false. */
-  scan(q: { branch?: string; label?: number }, visit: (e: GccEvent) => boolean): void;
-  search(text: string, opts: { limit: number; page: number }): SearchResult;
-  /** What git sees changed in the work tree since the branch's last commit (null outside git). */
-  uncommitted?(branch: string): FileChange[] | null;
-  /** Which cited files changed since their milestone (context/stale.ts). */
-  stale?: StaleCheck;
-}
-
-export interface ContextOptions {
-  session?: string | undefined;
-  budget?: number | undefined;
-  /** How the asking front end spells a query ("gctx context --log --page 2"), for the notes. */
-  spell?: (q: ContextQuery) => string;
-}
-
 const DEFAULT_BUDGET = 2000;
 /**
  * Commits a branch view shows by default, chosen with the resume benchmark (docs/benchmarks.md):

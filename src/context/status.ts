@@ -33,7 +33,7 @@ import {
   ruledOutLines,
   uncommittedLine,
 } from './lines.js';
-import type { ContextAnswer, ContextOptions, ContextQuery, ContextSource } from './query.js';
+import type { ContextAnswer, ContextOptions, ContextQuery, ContextSource } from './levels.js';
 import { staleNote } from './stale.js';
 
 /**

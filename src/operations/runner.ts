@@ -11,20 +11,9 @@ import { asGccError, type GccError } from '../errors.js';
 import { safeText } from '../log/safe-text.js';
 import { countInjection } from '../observer/token-ledger.js';
 import { validAsGiven } from './fields.js';
-import type { Answer, Front, Operation } from './operation.js';
+import type { Answer, Operation, Speaker } from './operation.js';
 
-/** How a front end speaks to its caller. */
-export interface Speaker {
-  front: Front;
-  /** A CONTEXT query as this caller asks for it, for "how to see more" notes. */
-  spell(q: ContextQuery): string;
-  /** What a call of `op` takes: the fix of an argument error (a usage line, or the fields). */
-  usage(op: Operation): string;
-  /** A model reads the answers: `op` is called as a tool of this name, and memory is framed as project data. */
-  tool?(op: Operation): string;
-  /** A `gctx …` call quoted in a fix, in this caller's words; left as it is when not given. */
-  call?(words: string): string;
-}
+export type { Speaker };
 
 /** Where a call runs. */
 interface Place {

@@ -7,8 +7,7 @@ import * as z from 'zod';
 import { fieldSays, gccError } from '../errors.js';
 import { coerceArgs } from './coerce.js';
 import { fieldKinds } from './fields.js';
-import type { Field, Operation } from './operation.js';
-import type { Speaker } from './runner.js';
+import type { Field, Operation, Speaker } from './operation.js';
 
 function schemaOf(f: Field): z.ZodType {
   let s: z.ZodType;
