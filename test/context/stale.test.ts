@@ -13,11 +13,10 @@ import { Memory } from '../../src/index.js';
 import { staleChecker, staleText } from '../../src/context/stale.js';
 import type { FileChange } from '../../src/events/types.js';
 import { cleanup, tempProject } from '../support/tmp.js';
+import { git } from '../support/project.js';
 
 afterAll(cleanup);
 
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
 
 let shim = '';

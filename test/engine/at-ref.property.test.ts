@@ -16,13 +16,12 @@ import { DEFAULT_CONFIG, type GccEvent } from '../../src/events/types.js';
 import { parse, serialize } from '../../src/log/codec.js';
 import { Memory } from '../../src/engine/memory.js';
 import { cleanup, tempProject } from '../support/tmp.js';
+import { git } from '../support/project.js';
 import { call, connect, textOf } from '../adapters/mcp/client.js';
 import { runs } from '../support/runs.js';
 
 afterAll(cleanup);
 
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 const tryGit = (cwd: string, ...args: string[]) => spawnSync('git', args, { cwd, encoding: 'utf8' }).status === 0;
 
 const BRANCHES = ['main', 'b1', 'b2', 'b3'];

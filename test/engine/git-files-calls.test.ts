@@ -10,11 +10,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Memory } from '../../src/index.js';
 import { cleanup, tempProject } from '../support/tmp.js';
+import { git } from '../support/project.js';
 
 afterAll(cleanup);
 
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
 
 let calls = '';

@@ -4,17 +4,14 @@
  * out — with line counts, merged with what hooks logged and what --files names. Outside git,
  * hooks and --files only. Real git, the real CLI.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { gctx } from '../support/cli.js';
 import { cleanup, tempProject } from '../support/tmp.js';
+import { git, gitRepo } from '../support/project.js';
 
 afterAll(cleanup);
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
 /** The last commit's files; the blob each had is checked by test/context/stale.test.ts. */
 function lastFiles(dir: string, branch?: string): { path: string; added: number; removed: number }[] {
@@ -25,13 +22,7 @@ function lastFiles(dir: string, branch?: string): { path: string; added: number;
   return files.map(({ path, added, removed }) => ({ path, added, removed }));
 }
 
-function repo(): string {
-  const dir = tempProject();
-  git(dir, 'init', '-q', '-b', 'main');
-  git(dir, 'config', 'user.email', 't@e.invalid');
-  git(dir, 'config', 'user.name', 'T');
-  return dir;
-}
+const repo = (): string => gitRepo(tempProject());
 
 /** A repository with a.ts committed to git and a memory whose first commit saw it. */
 function withBaseline(a: string): string {

@@ -9,23 +9,21 @@ import { readLedger } from '../../src/store/ledger.js';
 import { signatureOf } from '../../src/store/log-meta.js';
 import { LOCAL } from '../../src/store/store.js';
 import { gctx } from '../support/cli.js';
-import { git, gitRepo, initialized, ok, segments } from '../support/project.js';
+import { git, gitRepo, initialized, ok, segments, template } from '../support/project.js';
 import { cleanup, tempProject } from '../support/tmp.js';
 
 afterAll(cleanup);
 afterEach(() => vi.restoreAllMocks());
 
-function project(withGit = false): string {
-  const dir = tempProject();
-  if (withGit) {
-    gitRepo(dir);
-  }
+function build(dir: string): void {
   ok(dir, 'init');
   ok(dir, 'roadmap', 'add', 'Parse configs');
   ok(dir, 'commit', 'first milestone');
   ok(dir, 'commit', 'second milestone');
-  return dir;
 }
+const plain = template(build);
+const inGit = template((dir) => build(gitRepo(dir)));
+const project = (withGit = false): string => (withGit ? inGit() : plain());
 
 describe('damage is reported, never silently accepted', () => {
   // Zeros over acknowledged bytes are corruption (test/reliability/integrity.test.ts); past them they are a torn tail.

@@ -17,6 +17,7 @@ import { Memory } from '../../src/engine/memory.js';
 import type { Command } from '../../src/decider/commands.js';
 import { gctx } from '../support/cli.js';
 import { cleanup, tempProject } from '../support/tmp.js';
+import { git } from '../support/project.js';
 import {
   acks,
   gaplessPerLog,
@@ -34,9 +35,6 @@ import {
 } from './helpers.js';
 
 afterAll(cleanup);
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
 describe('crash: SIGKILL at random moments', () => {
   it('keeps every acknowledged event, gapless logs, verifies, quarantines torn tails', {

@@ -16,12 +16,11 @@ import type { GccEvent } from '../../src/events/types.js';
 import { parse, serialize } from '../../src/log/codec.js';
 import { gctx } from '../support/cli.js';
 import { cleanup, tempProject } from '../support/tmp.js';
+import { git } from '../support/project.js';
 import { LONG, openSegment, prng, seed, segmentsOf, TIMEOUT } from './helpers.js';
 
 afterAll(cleanup);
 
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 const LOCAL_LOG = join('.GCC', '.local', 'local.md');
 
 async function memory(): Promise<string> {

@@ -2,17 +2,14 @@
  * What gctx says when a stash took a segment: the command it suggests names the part of the
  * stash that holds it, and works when followed. Real git, the real CLI.
  */
-import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { gctx } from '../support/cli.js';
 import { cleanup, tempProject } from '../support/tmp.js';
+import { git } from '../support/project.js';
 
 afterAll(cleanup);
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
 function repo(): string {
   const dir = tempProject();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse, serialize } from '../../src/log/codec.js';
 import { gctx } from '../support/cli.js';
-import { git, gitRepo, ok, segments } from '../support/project.js';
+import { git, gitRepo, ok, segments, template } from '../support/project.js';
 import { cleanup, tempProject } from '../support/tmp.js';
 
 afterAll(cleanup);
@@ -15,14 +15,17 @@ const TERMINATOR = '\n\n---\n\n';
 const ids = (dir: string) => segments(dir).flatMap((s) => parse(readFileSync(s)).events.map((e) => e.id));
 
 /** A memory whose open segment ends in an entry with a blank line in it (a line of two spaces in its prose). */
-function project(withGit = false): { dir: string; seg: string } {
-  const dir = tempProject();
-  if (withGit) {
-    gitRepo(dir);
-  }
+function build(dir: string): void {
   ok(dir, 'init');
   ok(dir, 'log', '--observation', 'first');
   ok(dir, 'log', '--observation', 'para one\n\npara two');
+}
+const plain = template(build);
+const inGit = template((dir) => build(gitRepo(dir)));
+function project(withGit = false): { dir: string; seg: string } {
+  const dir = withGit ? inGit() : plain();
+  // A copy's logs have new inodes: one open vouches for them, as the last write did for the original.
+  ok(dir, 'status');
   const [seg] = segments(dir);
   return { dir, seg: seg! };
 }

@@ -1,9 +1,10 @@
 /**
  * Project folders for the tests that run gctx for real: one with memory set up in this process
- * (no child process to start), a git repository with an identity, and gctx that must succeed.
+ * (no child process to start), a git repository with an identity, gctx that must succeed, and
+ * copies of a project built once per test file.
  */
-import { execFileSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { Memory } from '../../src/engine/memory.js';
@@ -48,4 +49,24 @@ export function segments(dir: string): string[] {
     .filter((n) => n.endsWith('.md'))
     .sort()
     .map((n) => join(root, n));
+}
+
+/**
+ * A project `build` makes once per test file, handed out as fresh copies: a copy is a few file
+ * writes where building it again is several processes (git, gctx). Every copied file has a new
+ * inode and change time, so git's index is refreshed for the copy to read as clean as the original.
+ */
+export function template(build: (dir: string) => void, prefix = 'gcc-test-'): () => string {
+  let made: string | undefined;
+  return () => {
+    if (made === undefined || !existsSync(made)) {
+      made = tempProject(`${prefix}template-`);
+      build(made);
+    }
+    const dir = tempProject(prefix);
+    cpSync(made, dir, { recursive: true, preserveTimestamps: true });
+    if (existsSync(join(dir, '.git')))
+      spawnSync('git', ['update-index', '-q', '--refresh'], { cwd: dir, stdio: 'ignore' });
+    return dir;
+  };
 }

@@ -6,14 +6,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, gctx } from '../../support/cli.js';
 import { readEvents } from '../../support/events.js';
 import { skipping } from '../../support/needs.js';
-import { segments } from '../../support/project.js';
+import { segments, template } from '../../support/project.js';
 import { cleanup, tempProject } from '../../support/tmp.js';
 
-function project() {
-  const dir = tempProject();
+const project = template((dir) => {
   expect(gctx(dir, ['init']).code).toBe(0);
-  return dir;
-}
+});
 
 /** The segment files under .GCC/events/: memory's truth, which gctx only ever appends to. */
 const segmentText = (dir: string) =>

@@ -9,15 +9,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { usageOf } from '../../../src/adapters/cli/args.js';
 import { operationNamed, operationsFor } from '../../../src/operations/index.js';
 import { gctx } from '../../support/cli.js';
+import { template } from '../../support/project.js';
 import { cleanup, tempProject } from '../../support/tmp.js';
 
 afterAll(cleanup);
 
-function project(): string {
-  const dir = tempProject('gcc-cli-gen-');
+const project = template((dir) => {
   expect(gctx(dir, ['init']).code).toBe(0);
-  return dir;
-}
+}, 'gcc-cli-gen-');
 
 const usage = (name: string) => usageOf(operationNamed(name)!);
 

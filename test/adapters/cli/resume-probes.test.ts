@@ -4,15 +4,14 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { gctx } from '../../support/cli.js';
-import { cleanup, tempProject } from '../../support/tmp.js';
+import { template } from '../../support/project.js';
+import { cleanup } from '../../support/tmp.js';
 
 afterAll(cleanup);
 
-function project() {
-  const dir = tempProject();
+const project = template((dir) => {
   run(dir, ['init']);
-  return dir;
-}
+});
 
 function run(dir: string, args: string[], env: NodeJS.ProcessEnv = {}): string {
   const r = gctx(dir, args, undefined, env);

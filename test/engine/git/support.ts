@@ -4,12 +4,13 @@
  * run with the test's own node.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GccEvent } from '../../../src/events/types.js';
 import { parse } from '../../../src/log/codec.js';
 import { byId } from '../../../src/store/ids.js';
 import { CLI } from '../../support/cli.js';
+import { tempProject } from '../../support/tmp.js';
 
 export { CLI };
 
@@ -19,6 +20,9 @@ export function gitEnv(home: string): NodeJS.ProcessEnv {
   mkdirSync(home, { recursive: true });
   return { ...env, HOME: home, XDG_CONFIG_HOME: home, GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0' };
 }
+
+/** The origin the first `Sandbox.origin()` of this test file built, which later ones copy. */
+let builtOrigin: string | undefined;
 
 export class Sandbox {
   readonly env: NodeJS.ProcessEnv;
@@ -59,8 +63,21 @@ export class Sandbox {
     return r.stdout;
   }
 
-  /** A bare repository to push to, and an initial commit on main with an initialised memory. */
+  /**
+   * A bare repository to push to, and an initial commit on main with an initialised memory:
+   * built once per test file, then copied (a copy is file writes; building is a dozen processes).
+   */
   origin(): string {
+    if (builtOrigin === undefined || !existsSync(builtOrigin)) {
+      const template = new Sandbox(tempProject('gcc-origin-'));
+      builtOrigin = template.buildOrigin();
+    }
+    const bare = join(this.root, 'origin.git');
+    cpSync(builtOrigin, bare, { recursive: true });
+    return bare;
+  }
+
+  private buildOrigin(): string {
     const bare = join(this.root, 'origin.git');
     this.git(this.root, 'init', '-q', '--bare', '-b', 'main', bare);
     const seed = join(this.root, 'seed');
