@@ -140,6 +140,9 @@ export const fieldSays = {
   longer: (field: string, max: number | bigint) => `${field} is longer than ${max} characters`,
 };
 
+/** The message of anything thrown, Error or not. */
+export const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
 /** Wrap anything thrown into a GccError so front ends have one shape to print. */
 export function asGccError(err: unknown): GccError {
   if (err instanceof GccError) return err;
@@ -160,6 +163,5 @@ export function asGccError(err: unknown): GccError {
       );
     }
   }
-  const message = err instanceof Error ? err.message : String(err);
-  return gccError('E_INTERNAL', message, 'run `gctx doctor` and report the output');
+  return gccError('E_INTERNAL', messageOf(err), 'run `gctx doctor` and report the output');
 }

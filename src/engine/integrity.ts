@@ -82,15 +82,15 @@ function trackedLocal(l: Layout, store: Store): Problem[] {
   const files = trackedUnder(l.root, l.local);
   if (!files?.size) return [];
   const shown = [...files].slice(0, 3).join(', ') + (files.size > 3 ? ', …' : '');
-  return [
-    {
-      file: relative(l.root, l.local),
-      message:
-        `git tracks ${files.size} ${files.size === 1 ? 'file' : 'files'} here (${shown}): this folder is the clone's own (ledger, local log, caches, serve token) and is never committed, ` +
-        'so what a clone trusts as its own would be what someone committed. Untrack it: `git rm -r --cached .GCC/.local` and commit; ' +
-        'then remove the files that came with the repository (`rm -r .GCC/.local` unless you committed them yourself: gctx makes the folder again)',
-    },
-  ];
+  const tracked = `git tracks ${files.size} ${files.size === 1 ? 'file' : 'files'} here (${shown})`;
+  const why =
+    "this folder is the clone's own (ledger, local log, caches, serve token) and is never committed, " +
+    'so what a clone trusts as its own would be what someone committed.';
+  const fix =
+    'Untrack it: `git rm -r --cached .GCC/.local` and commit; ' +
+    'then remove the files that came with the repository ' +
+    '(`rm -r .GCC/.local` unless you committed them yourself: gctx makes the folder again)';
+  return [{ file: relative(l.root, l.local), message: `${tracked}: ${why} ${fix}` }];
 }
 
 function verifyLogs(l: Layout, now: number, hooks: VerifyHooks, store: Store): Problem[] {

@@ -149,7 +149,8 @@ export function assertHoldsMemory(store: Store, initialized: boolean, create: bo
     .map((f) => f.rel);
   throw gccError(
     'E_NOT_INITIALIZED',
-    `no memory in ${store.layout.root} at this commit (other commits hold .GCC/events/); ${left.join(', ')} only holds events not committed yet, kept for when you return`,
+    `no memory in ${store.layout.root} at this commit (other commits hold .GCC/events/); ` +
+      `${left.join(', ')} only holds events not committed yet, kept for when you return`,
     'check out a commit that holds the memory (the branch you came from): those events join it there',
   );
 }

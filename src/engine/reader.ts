@@ -82,7 +82,10 @@ function stillHolds(f: LogFile, had: Decoded): boolean {
   }
 }
 
-/** A log's events, oldest first: kept ones, those kept and what it gained since, or a read of it; null for a log too large to keep. */
+/**
+ * A log's events, oldest first: kept ones, those kept and what it gained since, or a read of it;
+ * null for a log too large to keep.
+ */
 function keptEvents(store: Store, f: LogFile): GccEvent[] | null {
   if (f.meta.size > KEEP_BYTES) return null;
   let kept = decoded.get(store);

@@ -34,7 +34,8 @@ function keepAside(l: Layout, path: string, why: string[], redact: Redact): stri
   // Quoted lines of the edit are in the reason too: it is shown to the agent.
   const reason = `${basename(path)}: ${redact(why.join('; '))}.`;
   if (!kept) return `${reason} It could not be read to be kept, and the file was regenerated`;
-  return `${reason} Your version is kept at ${kept.target}${kept.redacted ? REDACTED_NOTE : ''} and the file was regenerated`;
+  const note = kept.redacted ? REDACTED_NOTE : '';
+  return `${reason} Your version is kept at ${kept.target}${note} and the file was regenerated`;
 }
 
 /**

@@ -271,7 +271,9 @@ export async function repairMemory(root: string, now: () => Date): Promise<Repai
           segment: 'ledger',
           kept: 0,
           lost: 0,
-          reason: `the ledger's entry for ${f.rel} was edited or damaged; the log, which reads whole, was acknowledged as it stands`,
+          reason:
+            `the ledger's entry for ${f.rel} was edited or damaged; ` +
+            'the log, which reads whole, was acknowledged as it stands',
         },
         branch: MAIN,
       });
@@ -324,6 +326,13 @@ export async function repairMemory(root: string, now: () => Date): Promise<Repai
         // A copy holding less than was acknowledged: the shortfall is a loss, on record.
         const lost = got.short ? Math.max(1, (entry?.seq ?? 0) - inGit - kept) : 0;
         if (lost) report.lost.push({ file: rel, events: lost });
+        const keptNote = kept
+          ? `, and the ${kept} ${kept === 1 ? 'event' : 'events'} the file held that git's copy lacks ` +
+            'were kept in a new segment'
+          : '';
+        const lostNote = lost
+          ? `; git's copy held less than was acknowledged: ${lost} ${lost === 1 ? 'event' : 'events'} lost`
+          : '';
         if (kept || lost)
           records.push({
             type: 'memory.repaired',
@@ -331,7 +340,7 @@ export async function repairMemory(root: string, now: () => Date): Promise<Repai
               segment: name,
               kept,
               lost,
-              reason: `${d.message}; restored from git${kept ? `, and the ${kept} ${kept === 1 ? 'event' : 'events'} the file held that git's copy lacks were kept in a new segment` : ''}${lost ? `; git's copy held less than was acknowledged: ${lost} ${lost === 1 ? 'event' : 'events'} lost` : ''}`,
+              reason: `${d.message}; restored from git${keptNote}${lostNote}`,
             },
             branch: MAIN,
           });
@@ -396,7 +405,8 @@ export async function repairMemory(root: string, now: () => Date): Promise<Repai
           kept: 0,
           lost: 0,
           reason:
-            'the ledger of what this clone acknowledged was missing or damaged; the logs were acknowledged as they stood',
+            'the ledger of what this clone acknowledged was missing or damaged; ' +
+            'the logs were acknowledged as they stood',
         },
         branch: MAIN,
       });

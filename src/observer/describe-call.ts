@@ -81,9 +81,14 @@ const DETAIL = new RegExp(
   String.raw`^E\s|\bassert(ion)?\b|^\s*(Expected|Received|expected|actual|got)\b|^\s*at\s|Traceback|` +
     String.raw`^\s*File "|\.\w+:\d+(:\d+)?\b`,
 );
-/** Progress and rulers: dots and percentages of a test run, lines of `=`/`-`/`_` with or without a heading. */
-const NOISE =
-  /^[\s.sxXFE]*(\[\s*\d+%\])?\s*$|^\s*[=\-_*~#]{4,}.*[=\-_*~#]{4,}\s*$|^\s*[=\-_*~#]{4,}\s*$|^\s*\d+%\s*[|█▏▎▍▌▋▊▉ ]*$/;
+/**
+ * Progress and rulers: dots and percentages of a test run, lines of `=`/`-`/`_` with or
+ * without a heading.
+ */
+const PROGRESS = String.raw`^[\s.sxXFE]*(\[\s*\d+%\])?\s*$`;
+const RULERS = String.raw`^\s*[=\-_*~#]{4,}.*[=\-_*~#]{4,}\s*$|^\s*[=\-_*~#]{4,}\s*$`;
+const BAR = String.raw`^\s*\d+%\s*[|█▏▎▍▌▋▊▉ ]*$`;
+const NOISE = new RegExp(`${PROGRESS}|${RULERS}|${BAR}`);
 
 /**
  * A failing call's output as what matters of it, within `limit` characters: the verdict lines (a

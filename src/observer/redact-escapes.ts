@@ -118,10 +118,14 @@ function stripped(text: string, track: boolean): { clean: string; places: number
  * (`ＡＰＩ_KEY`), a colon of East Asian text with the spaces around it (`password ： x`), and the
  * word for password in Chinese, Japanese and Korean, so the keyword rules see `password:x`.
  */
-const FOLD = /[\uff01-\uff5e]|[ \t\u3000]{0,4}[：﹕︓][ \t\u3000]{0,4}|パスワード|暗証番号|密码|密碼|口令|비밀번호/g;
+const PASSWORD_WORDS = 'パスワード|暗証番号|密码|密碼|口令|비밀번호';
+const WIDE_COLON = String.raw`[ \t\u3000]{0,4}[：﹕︓][ \t\u3000]{0,4}`;
+const FOLD = new RegExp(String.raw`[\uff01-\uff5e]|${WIDE_COLON}|${PASSWORD_WORDS}`, 'g');
+/** Whether a text holds anything FOLD would change: a full-width form, one of the colons, or a word. */
+const MAY_FOLD = new RegExp(String.raw`[\uff01-\uff5e\ufe13\ufe55]|${PASSWORD_WORDS}`);
 
 function folded(clean: string, places: number[]): Cleaned {
-  if (!/[\uff01-\uff5e\ufe13\ufe55]|パスワード|暗証番号|密[码碼]|口令|비밀번호/.test(clean)) return { clean, places };
+  if (!MAY_FOLD.test(clean)) return { clean, places };
   let out = '';
   const kept: number[] = [];
   let from = 0;

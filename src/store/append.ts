@@ -5,7 +5,7 @@
  * another (docs/git.md).
  */
 import type { GccEvent, Placed } from '../events/types.js';
-import { gccError } from '../errors.js';
+import { gccError, messageOf } from '../errors.js';
 import { serialize } from '../log/codec.js';
 import { randomHex } from '../runtime/random.js';
 import { takenByGit as gitTookIt } from './git-explain.js';
@@ -18,6 +18,11 @@ import type { OpenStore } from './open-store.js';
 
 /** A segment takes no more appends past this size. */
 export const SEGMENT_MAX = 1 << 20;
+
+/** The warning when the events stand but the ledger acknowledging them could not be written. */
+export const ledgerNotWritten = (err: unknown): string =>
+  `the events were recorded, but the ledger could not be written (${messageOf(err)}); ` +
+  'it is written again with the next operation';
 
 /**
  * The segment this clone appends to: the open one while it is under SEGMENT_MAX, still as
@@ -196,9 +201,7 @@ function acknowledgeWrites(store: OpenStore, done: readonly Written[]): void {
       true,
     );
   } catch (err) {
-    store.warnings.push(
-      `the events were recorded, but the ledger could not be written (${err instanceof Error ? err.message : String(err)}); it is written again with the next operation`,
-    );
+    store.warnings.push(ledgerNotWritten(err));
   }
   if (rotated) store.listSegments();
 }

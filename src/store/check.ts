@@ -71,7 +71,8 @@ function pulled(store: OpenStore, events: string): string[] {
 }
 
 const deletedWarning = (name: string) =>
-  `.GCC/events/${name} had been deleted from the work tree and is restored from git; \`gctx forget\` removes memory on purpose`;
+  `.GCC/events/${name} had been deleted from the work tree and is restored from git; ` +
+  '`gctx forget` removes memory on purpose';
 
 const metaOf = (e: LedgerEntry): LogMeta => {
   const { sig: _sig, ...meta } = e;
@@ -91,10 +92,13 @@ export function checkLogs(store: OpenStore, now: number, collect?: GccError[]): 
   assertRealLayout(store.layout);
   if (store.ledgerLost) {
     const fault = ledgerFault(store.layout.ledger);
+    const state = existsSync(fault) ? 'damaged' : 'missing';
     const e = gccError(
       'E_CORRUPT',
-      `${relative(store.layout.root, fault)} (part of what this clone acknowledged) is ${existsSync(fault) ? 'damaged' : 'missing'}, so the logs cannot be checked against it`,
-      "run `gctx doctor --repair`: it restores from git any committed segment that differs from git's copy, then acknowledges the logs as they stand",
+      `${relative(store.layout.root, fault)} (part of what this clone acknowledged) is ${state}, ` +
+        'so the logs cannot be checked against it',
+      "run `gctx doctor --repair`: it restores from git any committed segment that differs from git's copy, " +
+        'then acknowledges the logs as they stand',
       { file: relative(store.layout.root, fault) },
     );
     if (!collect) throw e;

@@ -115,7 +115,8 @@ const short = (commit: string) => commit.slice(0, 12);
 function onlyInReflog(shown: string, rel: string, what: string, h: Holding): GccError {
   return gccError(
     'E_CORRUPT',
-    `${shown} ${what}; only commit ${short(h.commit)} holds what was acknowledged, and no branch or tag reaches it any more (a reset or an amend left it behind)`,
+    `${shown} ${what}; only commit ${short(h.commit)} holds what was acknowledged, ` +
+      'and no branch or tag reaches it any more (a reset or an amend left it behind)',
     `bring them back: \`git checkout ${short(h.commit)} -- ${rel}\`; or run \`gctx doctor --repair\` to let them go`,
     { file: shown },
   );
@@ -231,7 +232,8 @@ export function explainVanished({ root, inGit, path, acknowledged }: LogPlace): 
     if (committedSomewhere(root, rel))
       return gccError(
         'E_CORRUPT',
-        `${shown} vanished (${held}); git took it away, but no commit holds all of them (the newest were never committed)`,
+        `${shown} vanished (${held}); ` +
+          'git took it away, but no commit holds all of them (the newest were never committed)',
         'restore it from a backup, or run `gctx doctor --repair` to record the loss and go on',
         { file: shown },
       );
@@ -282,16 +284,15 @@ export function explainChange({ root, inGit, path, acknowledged: entry }: LogPla
   const fix = stash
     ? `${stash.stash} holds a copy: \`git stash pop\` brings it back; or run \`gctx doctor --repair\``
     : asGitHolds
-      ? 'no commit holds them all (the newest were written after git last read the file, and never committed): restore it from a backup, or run `gctx doctor --repair` to record the loss'
+      ? 'no commit holds them all (the newest were written after git last read the file, and never committed): ' +
+        'restore it from a backup, or run `gctx doctor --repair` to record the loss'
       : isTracked
         ? `restore it: \`git checkout ${equalsIndex ? 'HEAD ' : ''}-- ${rel}\`, or run \`gctx doctor --repair\``
         : 'run `gctx doctor --repair`: what still reads is kept, the loss recorded';
-  return gccError(
-    'E_CORRUPT',
-    `${shown} changed under the memory: ${entry ? `its ${entry.size} acknowledged bytes (${plural(entry.seq, 'event')}) are not what they were` : 'it no longer reads'}`,
-    fix,
-    { file: shown },
-  );
+  const how = entry
+    ? `its ${entry.size} acknowledged bytes (${plural(entry.seq, 'event')}) are not what they were`
+    : 'it no longer reads';
+  return gccError('E_CORRUPT', `${shown} changed under the memory: ${how}`, fix, { file: shown });
 }
 
 /**

@@ -46,10 +46,11 @@ export function intactDamage(h: Held, entry: LedgerEntry, now?: number): GccErro
   const what = appended
     ? 'ends in text that is not an entry (written by something other than gctx)'
     : 'had its spacing edited (blank lines, trailing spaces or the `---` separators, as an editor trims or adds them)';
+  const aside = appended ? ', the text kept in .GCC/aside/' : '';
   return gccError(
     'E_CORRUPT',
     `${h.rel} ${what}; its ${events(entry.seq)} ${entry.seq === 1 ? 'is' : 'are'} intact`,
-    `run \`gctx doctor --repair\`: it rewrites the file as gctx wrote it, every event kept${appended ? ', the text kept in .GCC/aside/' : ''}`,
+    `run \`gctx doctor --repair\`: it rewrites the file as gctx wrote it, every event kept${aside}`,
     { file: h.rel },
   );
 }
@@ -115,7 +116,10 @@ export function foreignTail(h: { path: string; rel: string }, tail: number, now?
   const text = bytes ? bytes.toString('utf8').replace(/[\s-]+$/, '') : '';
   const s = text.endsWith(MACHINE_SUFFIX) ? salvage(Buffer.from(text, 'utf8'), now) : null;
   if (s && s.lost === 0 && s.stray === 0 && s.events.length > 0 && !s.events.at(-1)!.more) {
-    return `${h.rel} ends in a whole entry missing the \`---\` separator after it (trimmed by an editor?); this clone did not write it, so it is left out until the separator is back`;
+    return (
+      `${h.rel} ends in a whole entry missing the \`---\` separator after it (trimmed by an editor?); ` +
+      'this clone did not write it, so it is left out until the separator is back'
+    );
   }
   return `${h.rel} ends in an incomplete entry that this clone did not write; it is ignored`;
 }

@@ -294,16 +294,20 @@ export function reconcileJournal(
     if (f && work && f.head === blobId(work, long)) {
       const by = broughtBy(root, rel, f.head);
       if (by) {
-        // A commit made elsewhere (pulled) changed this clone's events: ours are read from the copy, theirs left unread.
+        // A commit made elsewhere (pulled) changed this clone's events:
+        // ours are read from the copy, theirs left unread.
         readFromCopy(name);
         if (!write) continue;
-        const why = `commit ${by} from another clone changed this clone's events in it; its ${plural(eventsIn(copy))} are read from this clone's journal`;
+        const why =
+          `commit ${by} from another clone changed this clone's events in it; ` +
+          `its ${plural(eventsIn(copy))} are read from this clone's journal`;
         const told = recordSetAside(s.layout, name, why, now);
         if (told) said.push(told);
         continue;
       }
       if (!copy.subarray(0, work.length).equals(work)) {
-        if (write) j.replace(name, work); // a checkout or reset of this clone's own history put other bytes there: git's truth
+        // A checkout or reset of this clone's own history put other bytes there: git's truth.
+        if (write) j.replace(name, work);
         continue;
       }
     }
@@ -323,11 +327,11 @@ export function reconcileJournal(
     mkdirSync(dirname(path), { recursive: true });
     writeDurably(path, copy);
     const cut = work !== null && copy.subarray(0, work.length).equals(work);
-    const was = !work ? 'missing' : cut ? 'cut short' : 'damaged (the damaged file is in .GCC/quarantine/)';
+    const damaged = 'damaged (the damaged file is in .GCC/quarantine/)';
+    const was = !work ? 'missing' : cut ? 'cut short' : damaged;
     const forget = '`gctx forget` removes memory on purpose';
-    said.push(
-      `restored ${rel} (${plural(eventsIn(copy))}) from this clone's journal in git's folder: it was ${was} (${forget})`,
-    );
+    const from = "from this clone's journal in git's folder";
+    said.push(`restored ${rel} (${plural(eventsIn(copy))}) ${from}: it was ${was} (${forget})`);
   }
   if (trim && facts) {
     for (const name of segments) {

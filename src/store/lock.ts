@@ -181,7 +181,8 @@ export class FileLock {
       const h = readHolder(this.path);
       throw gccError(
         'E_LOCKED',
-        `${this.path} is held by process ${h?.pid ?? '?'} on ${h?.host ?? '?'} since ${h?.at ?? '?'}, which is still running`,
+        `${this.path} is held by process ${h?.pid ?? '?'} on ${h?.host ?? '?'} since ${h?.at ?? '?'}, ` +
+          'which is still running',
         'wait for it to finish, or stop that process',
       );
     }

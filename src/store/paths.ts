@@ -213,7 +213,9 @@ export function assertRealLayout(l: Layout): void {
 /** The segment name for a new segment started at `now`, with a random tail. */
 export function newSegmentName(now: Date, random: string): string {
   const iso = now.toISOString();
-  const stamp = `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}T${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}Z`;
+  const day = `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}`;
+  const time = `${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}`;
+  const stamp = `${day}T${time}Z`;
   return `${iso.slice(0, 7)}/${stamp}-${random.slice(0, 6)}.md`;
 }
 

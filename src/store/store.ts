@@ -13,10 +13,10 @@
 import { lstatSync, mkdirSync, type Stats } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { GccEvent, Placed } from '../events/types.js';
-import { type GccError, gccError } from '../errors.js';
+import { type GccError, gccError, messageOf } from '../errors.js';
 import { assertEntrySize } from '../log/codec.js';
 import { randomHex } from '../runtime/random.js';
-import { appendBatch, appendOperation } from './append.js';
+import { appendBatch, appendOperation, ledgerNotWritten } from './append.js';
 import { type CatchUp, catchUpLogs } from './catch-up.js';
 import { type Checked, checkLogs } from './check.js';
 import { type GitRepo, findRepo, headOf } from './git-probe.js';
@@ -297,7 +297,7 @@ export class Store implements OpenStore {
       this.writeLedger(false);
     } catch (err) {
       this.warnings.push(
-        `the views' checkpoint could not be written (${err instanceof Error ? err.message : String(err)}); the views are rebuilt on the next open`,
+        `the views' checkpoint could not be written (${messageOf(err)}); the views are rebuilt on the next open`,
       );
     }
   }
@@ -320,9 +320,7 @@ export class Store implements OpenStore {
         try {
           this.writeLedger(held.sealedToo);
         } catch (err) {
-          this.warnings.push(
-            `the events were recorded, but the ledger could not be written (${err instanceof Error ? err.message : String(err)}); it is written again with the next operation`,
-          );
+          this.warnings.push(ledgerNotWritten(err));
         }
       }
     }

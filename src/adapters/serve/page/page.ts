@@ -173,8 +173,8 @@ async function runSearch(q: string, page: number): Promise<void> {
     search.pages = r.pages;
     el.searchResults.append(...r.hits.map(renderHit));
     const of = r.pages > 1 ? ` · page ${page} of ${r.pages}` : '';
-    el.searchStatus.textContent =
-      r.total === 0 ? `Nothing found for “${q}”.` : `${r.total} result${r.total === 1 ? '' : 's'} for “${q}”${of}`;
+    const found = `${r.total} result${r.total === 1 ? '' : 's'} for “${q}”${of}`;
+    el.searchStatus.textContent = r.total === 0 ? `Nothing found for “${q}”.` : found;
     el.searchMore.hidden = search.page >= search.pages;
   } catch (e) {
     if (gen === search.generation) el.searchStatus.textContent = message(e);

@@ -35,7 +35,8 @@ function time(iso: string): TemplateResult {
 }
 
 /** Text whose «…» spans (how search marks what matched) show as `<mark>`, the guillemets dropped. */
-const marked = (text: string) => text.split(/«([^«»]*)»/).map((part, i) => (i % 2 ? html`<mark>${part}</mark>` : part));
+const MARKED = /«([^«»]*)»/;
+const marked = (text: string) => text.split(MARKED).map((part, i) => (i % 2 ? html`<mark>${part}</mark>` : part));
 
 const plural = (n: number, one: string): string => `${n} ${n === 1 ? one : `${one}s`}`;
 
