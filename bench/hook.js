@@ -114,11 +114,10 @@ export async function run({ quick = false, long = false } = {}) {
   const { Memory } = await import('../dist/index.js');
   const small = mkdtempSync(join(tmpdir(), 'gcc-bench-hook-'));
   (await Memory.open(small, { create: true })).close();
+  // fixtureCopy commits its memory in a git repository already.
   const big = await fixtureCopy('h10000', { events: 10_000 });
-  for (const dir of [small, big.dir]) {
-    gitRepo(dir);
-    (await Memory.open(dir)).close();
-  }
+  gitRepo(small);
+  for (const dir of [small, big.dir]) (await Memory.open(dir)).close();
   const served = new Map();
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const base = { ...process.env };

@@ -100,6 +100,40 @@ const engineFirst = (filter) => ({
 });
 
 /**
+ * The hook door's modules loaded on demand. Each imports the door first, so that what the door
+ * shares with any of them is one chunk; and those that reach what the slim path
+ * (adapters/hook/slim-record) loads import it first too, so that the store, the codec, the decider
+ * and the redactors a logged call needs are one chunk more, rather than a dozen split along which
+ * of them uses what: every file costs a hook process its load.
+ */
+const HOOK_ON_DEMAND =
+  /\/dist\/(decider\/decide|engine\/redact-command|engine\/search|adapters\/hook\/slim-record|engine\/memory|observer\/gcc-write-guard|observer\/redact|diagrams\/inspect)\.js$/;
+const HOOK_AFTER_SLIM = /\/dist\/(engine\/memory|observer\/redact|decider\/decide|engine\/redact-command)\.js$/;
+
+/** Modules matching a rule's filter import its module first (engineFirst's, for several rules). */
+const importsFirst = (rules) => ({
+  name: 'imports-first',
+  setup(b) {
+    const filter = new RegExp(rules.map(([re]) => re.source).join('|'));
+    b.onLoad({ filter }, (args) => {
+      const first = rules
+        .filter(([re]) => re.test(args.path))
+        .map(([, m]) => `import ${JSON.stringify(`${root}${m}`)};\n`);
+      return {
+        contents: first.join('') + readFileSync(args.path, 'utf8'),
+        loader: 'js',
+        resolveDir: dirname(args.path),
+      };
+    });
+  },
+});
+const hookFirsts = importsFirst([
+  [HOOK_ON_DEMAND, 'dist/adapters/cli/hook-main.js'],
+  [HOOK_AFTER_SLIM, 'dist/adapters/hook/slim-record.js'],
+  [HOOK_AFTER_ENGINE, 'dist/engine/memory.js'],
+]);
+
+/**
  * The `main` door's modules loaded on demand, each after main.js: each imports it in the
  * bundle, so main's own modules are one chunk too rather than split along what each of
  * them uses (the engine's modules import it through memory.js).
@@ -282,7 +316,7 @@ for (const door of DOORS) {
     builtins,
     providerData,
     ...(door === 'main' ? [mainFirst, mainHolds] : []),
-    engineFirst(door === 'hook-main' ? HOOK_AFTER_ENGINE : AFTER_ENGINE),
+    door === 'hook-main' ? hookFirsts : engineFirst(AFTER_ENGINE),
   ];
   await emit({ ...common, ...esm, entryPoints: { [door]: `dist/adapters/cli/${door}.js` }, splitting: true, plugins });
 }

@@ -21,6 +21,7 @@ import type { LockOptions } from '../store/lock.js';
 import type { Layout } from '../store/paths.js';
 import { ledgerIdentity, type SnapshotLog, writeSnapshot } from '../store/snapshot.js';
 import { signatureOf } from '../store/log-meta.js';
+import { type SummaryLog, writeSummary } from './hook-summary.js';
 import type { Store } from '../store/store.js';
 import type { Problem, VerifyHooks } from './integrity.js';
 import { newest, shared } from './reader.js';
@@ -57,6 +58,8 @@ export class Fold {
   /** The snapshot's size, and the logs' total size it was taken at (saveSnapshot). */
   private snapshotBytes = 0;
   private snapshotLogBytes = 0;
+  /** Events were folded since the hook's summary (hook-summary.ts) was last written by this process. */
+  private summaryDue = false;
   /** The state was let go (verify) and could not be folded again: it is, before anything reads it. */
   private refold = false;
   /** The state was folded from the snapshot (and what was appended since), not replayed. */
@@ -390,6 +393,7 @@ export class Fold {
     const before = this._state;
     const out = this.store.appendOperation(shared, local, this._state.lastId, now);
     this._state = evolveUnfrozen(this._state, out);
+    this.summaryDue = true;
     this.saveSnapshot(false);
     try {
       this.project(before, out);
@@ -412,22 +416,43 @@ export class Fold {
     return n;
   }
 
+  /** The snapshot when due; the hook's summary with it, and on closing after this process appended. */
   saveSnapshot(closing: boolean, force = false): void {
-    if (this.refold) return;
+    if ((this.snapshot(closing, force) || (closing && this.summaryDue)) && !this.refold) this.saveSummary();
+  }
+
+  private saveSummary(): void {
+    const ledger = ledgerIdentity(this.layout);
+    if (this.snapshotAt < 0 || !this.store.ledger.epoch || ledger === null) return;
+    try {
+      const logs: Record<string, SummaryLog> = {};
+      for (const f of this.store.logs.values())
+        if (f.meta.size > 0) logs[f.name] = { size: f.meta.size, seq: f.meta.seq };
+      const behind = this._state.events - this.snapshotAt;
+      writeSummary(this.layout, { epoch: this.store.ledger.epoch, ledger, logs, behind, state: this._state });
+      this.summaryDue = false;
+    } catch {
+      /* a cache: the next hook takes the engine's path */
+    }
+  }
+
+  /** Write the snapshot when due; whether it was written. */
+  private snapshot(closing: boolean, force: boolean): boolean {
+    if (this.refold) return false;
     const behind = this._state.events - this.snapshotAt;
     const enough = force ? 1 : !closing ? SNAPSHOT_EVERY : this.snapshotAt < 0 ? 1 : SNAPSHOT_ON_CLOSE;
-    if (!this.store.ledger.epoch || behind <= 0) return;
+    if (!this.store.ledger.epoch || behind <= 0) return false;
     if (
       behind < enough &&
       !(closing && this.snapshotBytes <= this.logBytes() - this.snapshotLogBytes + SNAPSHOT_FREE_BYTES)
     )
-      return;
+      return false;
     try {
       const logs: Record<string, SnapshotLog> = {};
       for (const f of this.store.logs.values())
         if (f.meta.size > 0) logs[f.name] = { size: f.meta.size, seq: f.meta.seq, lastId: f.meta.lastId };
       const ledger = ledgerIdentity(this.layout);
-      if (ledger === null) return;
+      if (ledger === null) return false;
       this.snapshotBytes = writeSnapshot(this.layout, {
         format: SNAPSHOT_FORMAT,
         epoch: this.store.ledger.epoch,
@@ -437,8 +462,10 @@ export class Fold {
       });
       this.snapshotLogBytes = this.logBytes();
       this.snapshotAt = this._state.events;
+      return true;
     } catch {
       /* a cache: a read-only or full disk only costs the next open some time */
+      return false;
     }
   }
 }

@@ -46,8 +46,25 @@ export function fileChangesFor(
   return [];
 }
 
-/** Added and removed lines between two texts, with the `diff` package. */
+/** Lines with their line ends, as the `diff` package's diffLines splits a text. */
+const linesOf = (text: string): string[] => text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+
+/**
+ * Added and removed lines between two texts: the lines left once the common head and tail are
+ * taken off, when no line is on both sides of what is left (an edit's usual shape, and then
+ * exactly what a diff counts), else with the `diff` package, which a hook then loads.
+ */
 export function countLines(before: string, after: string): { added: number; removed: number } {
+  const a = linesOf(before);
+  const b = linesOf(after);
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const gone = a.slice(head, a.length - tail);
+  const come = b.slice(head, b.length - tail);
+  const left = new Set(gone);
+  if (!come.some((line) => left.has(line))) return { added: come.length, removed: gone.length };
   const changes = diffLib().diffLines(before, after, { maxEditLength: MAX_EDIT_LENGTH });
   if (!changes) {
     // Too different to diff cheaply: report it as a rewrite.

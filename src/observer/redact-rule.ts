@@ -46,7 +46,11 @@ export function leadStartingWord(lead: string, chars = 'A-Za-z0-9'): string {
   return `(?:${lead})(?<=(?:^|[^\\\\${chars}]|\\\\[nrt])(?:${lead}))`;
 }
 
-/** Build a rule; `source` is compiled with the `g` flag plus `flags`. */
+/**
+ * Build a rule; `source` is compiled with the `g` flag plus `flags` when the rule first runs: a
+ * text gives most rules no cause (their keywords), and building every pattern up front cost a
+ * hook process more than its redaction.
+ */
 export function rule(
   name: string,
   keywords: readonly string[],
@@ -54,7 +58,15 @@ export function rule(
   replace: Replacement = REDACTED,
   flags = '',
 ): RedactionRule {
-  return { name, keywords, pattern: new RegExp(source, `g${flags}`), replace };
+  let compiled: RegExp | undefined;
+  return {
+    name,
+    keywords,
+    get pattern() {
+      return (compiled ??= new RegExp(source, `g${flags}`));
+    },
+    replace,
+  };
 }
 
 /**

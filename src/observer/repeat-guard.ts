@@ -32,29 +32,6 @@ export interface ApproachSource {
   failedApproaches?: readonly Approach[];
 }
 
-const isText = (v: unknown): v is string => typeof v === 'string';
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** The failed approaches of a state read off disk (a snapshot), checked; null when it has none of the shape. */
-export function approachSourceOf(raw: unknown): ApproachSource | null {
-  if (!isRecord(raw) || !Array.isArray(raw.failed)) return null;
-  type Abandoned = ApproachSource['failed'][number];
-  const isAbandoned = (f: unknown): f is Abandoned =>
-    isRecord(f) && isText(f.branch) && isText(f.purpose) && isText(f.reason);
-  const isFiles = (v: unknown) => v === undefined || (Array.isArray(v) && v.every(isText));
-  const isApproach = (a: unknown): a is Approach =>
-    isRecord(a) && isText(a.what) && isText(a.why) && isText(a.branch) && isFiles(a.files);
-  const ruled = Array.isArray(raw.failedApproaches) ? raw.failedApproaches : [];
-  return {
-    failed: raw.failed
-      .filter(isAbandoned)
-      .map((f) => ({ branch: f.branch, purpose: f.purpose, reason: f.reason, merged: Boolean(f.merged) })),
-    failedApproaches: ruled
-      .filter(isApproach)
-      .map((a) => ({ what: a.what, why: a.why, branch: a.branch, files: a.files })),
-  };
-}
-
 /** Every approach the state records as failed (a branch merged elsewhere is not one). */
 export function approachesOf(s: ApproachSource): Approach[] {
   const abandoned = s.failed

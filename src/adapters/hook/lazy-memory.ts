@@ -5,14 +5,14 @@
  * process closes the memory, and releases its lock, only after they land.
  */
 import { join } from 'node:path';
-import { openIsLong } from '../../store/snapshot.js';
+import { findMemoryRoot } from '../../store/paths.js';
+import { ledgerIdentity, openIsLong } from '../../store/snapshot.js';
 import type { Config } from '../../events/types.js';
 import type { HookCommand, HookMemory } from '../../observer/memory-port.js';
 import type { Memory } from '../../engine/memory.js';
-import { SNAPSHOT_FORMAT } from '../../engine/revive.js';
-import { type ApproachSource, approachSourceOf } from '../../observer/repeat-guard.js';
+import { readSummary } from '../../engine/hook-summary.js';
+import type { ApproachSource } from '../../observer/repeat-guard.js';
 import { layout } from '../../store/paths.js';
-import { ledgerIdentity, readSnapshot } from '../../store/snapshot.js';
 import type { SlimState } from './slim-record.js';
 
 /** Loaded by the first event that records: a PreToolUse that decides nothing never loads it. */
@@ -120,16 +120,15 @@ export class LazyHookMemory implements HookMemory {
   }
 
   /**
-   * The failed approaches for the repeat guard: the open memory's, else the snapshot's (a
-   * PreToolUse opens no memory and reads no log; a large snapshot is not read either).
+   * The failed approaches for the repeat guard: the open memory's, else the hook summary's
+   * (engine/hook-summary.ts: a PreToolUse opens no memory and reads no log).
    */
   approaches(): ApproachSource | null {
     if (this.memory) return this.memory.state;
-    if (openIsLong(this.root)) return null;
     const l = layout(this.root);
-    const snap = readSnapshot(l, SNAPSHOT_FORMAT, approachSourceOf);
-    // Only this clone's own snapshot: one that arrived in a commit or a copy is not taken at its word.
-    return snap && snap.ledger === ledgerIdentity(l) ? snap.state : null;
+    const summary = readSummary(l);
+    // Only this clone's own: one that arrived in a commit or a copy is not taken at its word.
+    return summary && summary.ledger === ledgerIdentity(l) ? summary.state : null;
   }
 
   /** Wait for every write the hook logic started, including fire-and-forget ones. */

@@ -17,8 +17,8 @@ import { basename, join, relative } from 'node:path';
 import type { Command } from '../../decider/commands.js';
 import { decide } from '../../decider/decide.js';
 import { currentBranch, type MemoryState, PENDING_FILES } from '../../decider/state.js';
+import { readSummary, writeSummary } from '../../engine/hook-summary.js';
 import { redactCommand } from '../../engine/redact-command.js';
-import { reviveState, SNAPSHOT_FORMAT } from '../../engine/revive.js';
 import { type GccEvent, MAIN } from '../../events/types.js';
 import { assertEntrySize, parse, serialize } from '../../log/codec.js';
 import { LOG_WINDOW, logEntry } from '../../projections/render-log.js';
@@ -32,10 +32,10 @@ import { LogFile } from '../../store/logfile.js';
 import { assertNoSymlink, type Layout, layout, openNoFollow } from '../../store/paths.js';
 import { SEGMENT_MAX } from '../../store/append.js';
 import { LOCAL, listSegments } from '../../store/segments.js';
-import { ledgerIdentity, readSnapshot } from '../../store/snapshot.js';
+import { ledgerIdentity } from '../../store/snapshot.js';
 
 /**
- * Entries since the snapshot past which the engine takes the call: engine/fold.ts's SNAPSHOT_ON_CLOSE, so that its
+ * Events since the snapshot at which the engine takes the call: engine/fold.ts's SNAPSHOT_ON_CLOSE, so that its
  * close writes a new snapshot, and the slim path takes the calls after it again.
  */
 const MAX_TAIL = 32;
@@ -49,6 +49,9 @@ export interface SlimState {
   readonly journal: Journal | null;
   /** Signatures of the ledger's two files and of every log held against it. */
   readonly sigs: string;
+  /** The ledger file's identity, and the events folded since the snapshot (hook-summary.ts). */
+  readonly identity: string;
+  behind: number;
 }
 
 const logPath = (l: Layout, name: string) => (name === LOCAL ? l.localLog : l.segment(name));
@@ -98,14 +101,15 @@ function read(l: Layout): SlimState | null {
     const sig = signatureOf(logPath(l, name));
     if (!e || !e.sig || sig !== e.sig || journal!.size(name) !== e.size) return null;
   }
-  const snap = readSnapshot(l, SNAPSHOT_FORMAT, reviveState);
-  if (!snap || snap.epoch !== ledger.epoch || snap.ledger !== ledgerIdentity(l)) return null;
+  const identity = ledgerIdentity(l);
+  const snap = readSummary(l);
+  if (!snap || snap.epoch !== ledger.epoch || snap.ledger !== identity) return null;
   for (const name of Object.keys(snap.logs)) if (!ledger.logs[name]) return null;
   let tail: GccEvent[] = [];
   for (const [name, e] of Object.entries(ledger.logs)) {
-    const s = snap.logs[name] ?? { size: 0, seq: 0, lastId: '' };
+    const s = snap.logs[name] ?? { size: 0, seq: 0 };
     if (s.size === e.size && s.seq === e.seq) continue;
-    if (name !== open || s.size > e.size || e.seq - s.seq > MAX_TAIL) return null;
+    if (name !== open || s.size > e.size || snap.behind + e.seq - s.seq >= MAX_TAIL) return null;
     const bytes = readFileSync(logPath(l, name)).subarray(s.size, e.size);
     const p = parse(bytes, relative(l.root, logPath(l, name)), s.seq);
     if (p.tail || p.validLength !== bytes.length || p.events.length !== e.seq - s.seq) return null;
@@ -117,7 +121,8 @@ function read(l: Layout): SlimState | null {
   const seen = ledger.views?.seen as Record<string, unknown> | undefined;
   if (ledger.views?.stamp !== stampOf(ledger, state)) return null;
   for (const path of [l.mainMd, l.metadata]) if (!seen || seen[basename(path)] !== signatureOf(path)) return null;
-  return { l, ledger, state, repo, journal, sigs: sigs.join(' ') };
+  if (snap.behind + tail.length >= MAX_TAIL) return null;
+  return { l, ledger, state, repo, journal, sigs: sigs.join(' '), identity, behind: snap.behind + tail.length };
 }
 
 /** HEAD where the ledger saw it, and git's index neither being written nor changed since. */
@@ -283,6 +288,15 @@ function record(
     warnings.push(
       `the events were recorded, but the ledger could not be written (${String(err)}); it is written again with the next operation`,
     );
+    return { slim: s, branch: currentBranch(state, session), message: d.message, warnings };
+  }
+  s.behind += 1;
+  try {
+    const logs: Record<string, { size: number; seq: number }> = {};
+    for (const [name, e] of Object.entries(ledger.logs)) if (e.size > 0) logs[name] = { size: e.size, seq: e.seq };
+    writeSummary(l, { epoch: ledger.epoch!, ledger: s.identity, logs, behind: s.behind, state });
+  } catch {
+    // A cache: the next hook takes the engine's path, which writes it again.
   }
   return { slim: s, branch: currentBranch(state, session), message: d.message, warnings };
 }

@@ -109,4 +109,39 @@ describe('the slim path of a hook process', () => {
     expect(m.verify()).toEqual([]);
     m.close();
   });
+
+  it("reads the hook summary beside the ledger, never one edited or another clone's, and hands over at the snapshot's bound", async () => {
+    const dir = await project();
+    const summary = join(dir, '.GCC/.local/cache/hook.json');
+    const text = readFileSync(summary, 'utf8');
+    expect(text.length).toBeLessThan(statSync(join(dir, '.GCC/.local/cache/snapshot.json')).size);
+    // Edited in place (its CRC no longer holds): the engine's.
+    writeFileSync(summary, text.replace('"commit_after_edits":3', '"commit_after_edits":4'));
+    expect(readSlim(dir)).toBeNull();
+    // Another clone's (a copy beside another ledger file): the engine's too.
+    const other = await project();
+    writeFileSync(summary, readFileSync(join(other, '.GCC/.local/cache/hook.json')));
+    expect(readSlim(dir)).toBeNull();
+    rmSync(summary);
+    expect(readSlim(dir)).toBeNull();
+    // The engine's next close writes it again; the slim path then records until the snapshot is 32 events behind.
+    const m = await Memory.open(dir);
+    await m.execute(call(0));
+    m.close();
+    let slim = 0;
+    for (let i = 1; i <= 40; i++) {
+      const s = readSlim(dir);
+      if (s && (await slimRecord(s, call(i), undefined, 3_000))) slim++;
+      else {
+        const e = await Memory.open(dir);
+        await e.execute(call(i));
+        e.close();
+      }
+    }
+    expect(slim).toBeGreaterThanOrEqual(38);
+    const after = await Memory.open(dir);
+    expect(after.verify()).toEqual([]);
+    expect(after.events().filter((e) => e.type === 'tool.recorded')).toHaveLength(42);
+    after.close();
+  });
 });
