@@ -193,9 +193,14 @@ function commandWrite(
       // `-C dir` moves where the pathspecs are read from.
       const dir = g.values.get('C');
       const moved = dir === undefined ? cmd.cwd : dir === null ? undefined : moveDir(cmd.cwd, dir);
+      const sa = readArgs(args, takes);
+      // `--cached` / `--staged` touch only the index, which is how gctx's own fixes untrack a file.
+      const worktree = sa.flags.has('W') || sa.flags.has('worktree');
+      if (!worktree && (sa.flags.has('cached') || sa.flags.has('staged') || (sub === 'restore' && sa.flags.has('S'))))
+        return null;
       // Pathspec magic (`:!.GCC`, `:(exclude)`) leaves paths out or means more than it says.
       return into(
-        readArgs(args, takes).operands.filter((p) => !p?.startsWith(':')),
+        sa.operands.filter((p) => !p?.startsWith(':')),
         `git ${sub}`,
         moved,
         true,

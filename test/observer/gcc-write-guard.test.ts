@@ -57,7 +57,7 @@ const FLAGGED: [string, string][] = [
   ['tar czf .GCC/backup.tgz src', 'tar .GCC/backup.tgz'],
   ['unzip -o memory.zip -d .GCC', 'unzip .GCC'],
   ['git rm -r .GCC', 'git rm .GCC'],
-  ['git rm --cached .GCC/log.md', 'git rm .GCC/log.md'],
+  ['git restore --staged --worktree .GCC/log.md', 'git restore .GCC/log.md'],
   ['git mv .GCC/main.md notes.md', 'git mv .GCC/main.md'],
   ['git checkout HEAD~1 -- .GCC/main.md', 'git checkout .GCC/main.md'],
   ['git restore --source=HEAD .GCC', 'git restore .GCC'],
@@ -117,6 +117,9 @@ const UNFLAGGED: string[] = [
   'git restore src/a.ts',
   'git clean -fdx',
   'git clean -fd -e .GCC',
+  // Index only: how gctx's own fixes untrack a file.
+  'git rm -r --cached .GCC/.local',
+  'git restore --staged .GCC/main.md',
   "git checkout -- . ':!.GCC'",
   "git stash push -- ':!.GCC'",
   'git add .GCC && git commit -m "agent memory"',
