@@ -282,11 +282,17 @@ export async function serveMcp(opts: McpOptions): Promise<void> {
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
   await server.connect(transport);
-  // The transport gave up (a line over its buffer): nothing more will be answered.
-  server.onclose = () => {
-    open.clear();
-    settled();
+  // The transport closes itself on a line over its buffer: stop reading instead, so the calls
+  // already read are still answered (a commit recorded is a commit acknowledged), then close.
+  const closeTransport = transport.close.bind(transport);
+  let closing = false;
+  transport.close = () => {
+    if (closing) return closeTransport();
+    process.stderr.write('gctx mcp: a message over the 10 MiB line limit: no more input is read\n');
     stop();
+    // What the client still writes is drained unread, so it is not left blocked on a full pipe.
+    process.stdin.resume();
+    return Promise.resolve();
   };
   const receive = transport.onmessage!;
   const send = transport.send.bind(transport);
@@ -311,6 +317,7 @@ export async function serveMcp(opts: McpOptions): Promise<void> {
   await opening;
   await holder.lifecycle([{ type: 'SHUTDOWN', reason: 'client left' }]);
   holder.close();
+  closing = true;
   await server.close().catch(() => undefined);
   process.off('SIGTERM', stop);
   process.off('SIGINT', stop);

@@ -183,6 +183,23 @@ describe('gctx mcp: shutting down', () => {
     expect(await contributions(dir)).toEqual(['read before the signal']);
   });
 
+  it('answers the calls it read before a line over its limit, then stops reading and exits 0', async () => {
+    const dir = await project();
+    const lock = await holdLock(dir);
+    const server = rawServer(dir);
+    await server.write(HANDSHAKE, toolCall(2, 'commit', { contribution: 'read before the long line' }), ping(3));
+    await server.answer(3);
+    await server.write(`${'x'.repeat(11 * 1024 * 1024)}\n`, ping(4));
+    lock.release();
+    const r = await server.exited;
+    expect(r.code).toBe(0);
+    expect(byId(r.messages, 2)).toHaveLength(1);
+    expect(byId(r.messages, 2)[0]?.result?.isError).toBeFalsy();
+    expect(byId(r.messages, 4)).toEqual([]);
+    expect(r.stderr).toContain('10 MiB');
+    expect(await contributions(dir)).toEqual(['read before the long line']);
+  });
+
   it('ends cleanly when its stdout is gone (EPIPE)', async () => {
     const dir = tempProject();
     const server = rawServer(dir);
