@@ -77,7 +77,7 @@ function lazyValidator(): jsonSchemaValidator {
  * counts as omitted (as coerce.ts treats a null argument); arguments that are not an object are
  * the tool's E_INVALID_ARGUMENT with its required and optional arguments, like any other bad input.
  */
-function screenToolCall(tools: ReadonlyMap<string, McpTool>) {
+export function screenToolCall(tools: ReadonlyMap<string, McpTool> = mcpTools()) {
   return (request: JSONRPCRequest): JSONRPCRequest | JSONRPCResponse => {
     if (request.method !== 'tools/call') return request;
     const params = request.params ?? {};

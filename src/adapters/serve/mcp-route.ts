@@ -11,10 +11,10 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Memory } from '../../engine/memory.js';
 import type { SessionSignal } from '../../machines/session.js';
-import { buildMcpServer } from '../mcp/server.js';
+import { buildMcpServer, screenToolCall } from '../mcp/server.js';
 import { sendJson } from './server.js';
 
 /** An answer as it was sent, to send again for a retried request id. */
@@ -99,6 +99,7 @@ function recording(res: ServerResponse): { answer: Promise<Answer | null>; settl
 export class McpSessions {
   /** Least recently used first. */
   private readonly sessions = new Map<string, Session>();
+  private readonly screen = screenToolCall();
 
   constructor(private readonly opts: McpRouteOptions) {}
 
@@ -129,7 +130,13 @@ export class McpSessions {
   }
 
   /** One POST, counted in flight; a request id seen before gets its first answer. */
-  private async post(s: Session, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  private async post(s: Session, req: IncomingMessage, res: ServerResponse, given: unknown): Promise<void> {
+    // A tools/call the SDK's schema would refuse with a raw dump is answered as over stdio.
+    const body = isJSONRPCRequest(given) ? this.screen(given) : given;
+    if (isJSONRPCRequest(given) && !isJSONRPCRequest(body)) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return void res.end(JSON.stringify(body));
+    }
     const key = requestKey(body);
     const request = key === null ? '' : JSON.stringify(body);
     // A retry is the same id with the same request; a client that reuses ids for new requests gets new answers.

@@ -142,4 +142,27 @@ describe('gctx serve: MCP over Streamable HTTP', () => {
     expect(text(await call(c.client, 'context', {}))).toContain(before);
     await c.client.close();
   });
+
+  it('answers a malformed tools/call with the code and the fix, as over stdio, not a validation dump', async () => {
+    const c = await client(d.state, 'client-d');
+    const post = (id: number, params: unknown) =>
+      raw(d.state, {
+        method: 'POST',
+        path: '/mcp',
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          'Mcp-Session-Id': c.transport.sessionId!,
+          'Mcp-Protocol-Version': '2025-06-18',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params }),
+      });
+    const list = JSON.parse((await post(1, { name: 'commit', arguments: [1] })).body);
+    expect(list.result.isError).toBe(true);
+    expect(list.result.content[0].text).toMatch(/^E_INVALID_ARGUMENT[^]*\nFix: /);
+    const nameless = JSON.parse((await post(2, { arguments: {} })).body);
+    expect(nameless.error.code).toBe(-32602);
+    expect(nameless.error.message).toContain('params.name');
+    await c.client.close();
+  });
 });
