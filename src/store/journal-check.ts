@@ -300,7 +300,7 @@ export function reconcileJournal(
         if (!write) continue;
         const why =
           `commit ${by} from another clone changed this clone's events in it; ` +
-          `its ${plural(eventsIn(copy))} are read from this clone's journal`;
+          `this clone's ${plural(eventsIn(copy))} in it are read from its journal`;
         const told = recordSetAside(s.layout, name, why, now);
         if (told) said.push(told);
         continue;

@@ -139,6 +139,13 @@ class MemoryHolder {
     if (this.memory && !this.exists) this.forget();
     if (this.memory) return { memory: this.memory, initialized: false };
     const initialized = !this.exists;
+    // A bare folder gets a memory; a folder that is not there is a mistyped --dir, not a place to make one.
+    if (initialized && !existsSync(this.dir))
+      throw gccError(
+        'E_NOT_INITIALIZED',
+        `no folder ${this.dir}`,
+        "fix --dir in the MCP server's configuration, or create the folder",
+      );
     this.opening ??= Memory.open(this.dir, { create: 'if-new' });
     try {
       this.memory = await this.opening;

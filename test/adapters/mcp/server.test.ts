@@ -61,6 +61,17 @@ describe('gctx mcp: handshake and first use', () => {
     const second = await call(client, 'context');
     expect(textOf(second)).not.toContain('Initialised');
   });
+
+  it('makes no folder for a --dir that does not exist: the configuration is wrong', async () => {
+    const base = tempProject();
+    const missing = join(base, 'typo');
+    const c = await connect(base, ['--dir', missing], {}, undefined, false);
+    open.push(c);
+    const r = await call(c.client, 'context');
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toMatch(/^E_NOT_INITIALIZED: no folder .*typo\nFix: fix --dir/);
+    expect(existsSync(missing)).toBe(false);
+  });
 });
 
 describe('gctx mcp: the tools at work', () => {
