@@ -134,8 +134,10 @@ export async function run(argv: readonly string[]): Promise<number> {
   } catch (err) {
     closeMemory(memory);
     const e = failure(err, CLI);
-    if (json) writeOut(`${jsonText({ error: e.toJSON() })}\n`, e.exitCode);
-    writeErr(`gctx: ${e.oneLine()}\n`);
+    // An error may quote the words it was given, a pasted token among them.
+    const { redactSecrets } = await import('../../observer/redact.js');
+    if (json) writeOut(`${redactSecrets(jsonText({ error: e.toJSON() }))}\n`, e.exitCode);
+    writeErr(redactSecrets(`gctx: ${e.oneLine()}\n`));
     return e.exitCode;
   } finally {
     await inspector?.stop();

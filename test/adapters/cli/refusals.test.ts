@@ -36,3 +36,20 @@ describe('gctx serve with no memory', () => {
     expect(existsSync(join(dir, '.GCC'))).toBe(false);
   });
 });
+
+describe('an error that quotes the words it was given', () => {
+  it('redacts a token among them, on stderr and in --json', () => {
+    const dir = tempProject('gcc-refusal-secret-');
+    expect(gctx(dir, ['init']).code).toBe(0);
+    const token = `ghp_${'a1B2c3D4e5'.repeat(4).slice(0, 36)}`;
+    for (const args of [
+      ['switch', 'a', 'b', token],
+      ['switch', 'a', 'b', token, '--json'],
+    ]) {
+      const r = gctx(dir, args);
+      expect(r.code).toBe(1);
+      expect(`${r.stdout}${r.stderr}`).toContain('unexpected words');
+      expect(`${r.stdout}${r.stderr}`).not.toContain(token);
+    }
+  });
+});
