@@ -121,7 +121,8 @@ export const clean = (s: string, max: number) => s.slice(0, max).replace(CONTROL
 
 /** A snippet as shown: one line, the text's own « » as ‹ ›, SQLite's marks as « », at most SNIPPET_CHARS. */
 export function showSnippet(raw: string): string {
-  let s = raw.replace(/«/g, '‹').replace(/»/g, '›').replaceAll(RAW_OPEN, MARK_OPEN).replaceAll(RAW_CLOSE, MARK_CLOSE);
+  let s = raw.replace(/«/g, '‹').replace(/»/g, '›');
+  s = s.replaceAll(RAW_OPEN, MARK_OPEN).replaceAll(RAW_CLOSE, MARK_CLOSE);
   s = s.replace(CONTROL, ' ').replace(BIDI, '').replace(/\s+/g, ' ').trim().toWellFormed();
   if (s.length <= SNIPPET_CHARS) return s;
   s = s.slice(0, SNIPPET_CHARS - 1);
@@ -164,7 +165,8 @@ export class SearchIndex {
     const idx = new SearchIndex(new sqlite.DatabaseSync(path));
     try {
       idx.db.exec(
-        `PRAGMA busy_timeout = 30000; PRAGMA cache_size = -${CACHE_KIB}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL`,
+        `PRAGMA busy_timeout = 30000; PRAGMA cache_size = -${CACHE_KIB}; ` +
+          'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL',
       );
       const version = () => (idx.db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
       // Created under the write lock, by whichever process gets it first.

@@ -117,7 +117,8 @@ function read(l: Layout): SlimState | null {
   }
   const state = snap.state;
   for (const e of tail) if (!foldCall(state, e)) return null;
-  // The views are the state's (the checkpoint names it), and no hand edit of main.md or metadata.yaml waits to be adopted.
+  // The views are the state's (the checkpoint names it), and no hand edit of main.md or metadata.yaml
+  // waits to be adopted.
   const seen = ledger.views?.seen as Record<string, unknown> | undefined;
   if (ledger.views?.stamp !== stampOf(ledger, state)) return null;
   for (const path of [l.mainMd, l.metadata]) if (!seen || seen[basename(path)] !== signatureOf(path)) return null;
@@ -278,7 +279,8 @@ function record(
   } catch (err) {
     // The views are caches: the checkpoint keeps naming the earlier state, so the next open rebuilds them.
     warnings.push(
-      `the events were recorded, but the views could not be written (${String(err)}); they are rebuilt on the next operation`,
+      `the events were recorded, but the views could not be written (${String(err)}); ` +
+        'they are rebuilt on the next operation',
     );
   }
   try {
@@ -286,7 +288,8 @@ function record(
     writeLedger(l.ledger, ledger, new Set([LOCAL, open]), false, l.root);
   } catch (err) {
     warnings.push(
-      `the events were recorded, but the ledger could not be written (${String(err)}); it is written again with the next operation`,
+      `the events were recorded, but the ledger could not be written (${String(err)}); ` +
+        'it is written again with the next operation',
     );
     return { slim: s, branch: currentBranch(state, session), message: d.message, warnings };
   }

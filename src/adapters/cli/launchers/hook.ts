@@ -8,7 +8,8 @@ const INSTALL_USAGE = 'gctx hook install [--agent claude-code|codex] [--http] [-
 export default operation({
   name: 'hook',
   summary:
-    "read one hook event on stdin, print one decision (exits 0 whatever the input); install: write Claude Code's (or Codex's) hook settings",
+    'read one hook event on stdin, print one decision (exits 0 whatever the input); ' +
+    "install: write Claude Code's (or Codex's) hook settings",
   args: {
     verb: {
       kind: 'enum',
@@ -17,7 +18,9 @@ export default operation({
     },
     agent: {
       kind: 'string',
-      help: 'claude-code, codex, or generic: the normalized envelope, also when left out. install: claude-code (when left out) or codex.',
+      help:
+        'claude-code, codex, or generic: the normalized envelope, also when left out. ' +
+        'install: claude-code (when left out) or codex.',
     },
     http: { kind: 'boolean', help: 'install: send events to `gctx serve` over HTTP instead of a process per event.' },
     project: { kind: 'boolean', help: "install: the project's .claude/settings.json (the default)." },
@@ -44,9 +47,8 @@ export default operation({
     if (a.verb === 'install') return install(a, ctx.dir);
     if (a.http || a.project || a.user || a.port !== undefined) {
       // A misconfigured hook must not block the agent: say so on stderr, decide nothing.
-      process.stderr.write(
-        `gctx hook: ${gccError('E_INVALID_ARGUMENT', '--http, --project, --user and --port belong to `gctx hook install`', INSTALL_USAGE).oneLine()}\n`,
-      );
+      const misplaced = '--http, --project, --user and --port belong to `gctx hook install`';
+      process.stderr.write(`gctx hook: ${gccError('E_INVALID_ARGUMENT', misplaced, INSTALL_USAGE).oneLine()}\n`);
       return { text: '', data: {} };
     }
     const { hookCommand } = await import('../hook-main.js');
@@ -127,8 +129,10 @@ async function install(
     ...(a.http
       ? [
           `  http (http://127.0.0.1:${httpPort}/hooks/claude-code): ${byType('http').join(', ')}`,
-          `Claude Code sends the token from ${TOKEN_ENV}; set it where Claude Code starts: export ${TOKEN_ENV}="$(cat ${tokenFile})"`,
-          'Start the daemon with `gctx serve`. SessionStart stays a command hook: Claude Code runs no HTTP hooks for it.',
+          `Claude Code sends the token from ${TOKEN_ENV}; ` +
+            `set it where Claude Code starts: export ${TOKEN_ENV}="$(cat ${tokenFile})"`,
+          'Start the daemon with `gctx serve`. ' +
+            'SessionStart stays a command hook: Claude Code runs no HTTP hooks for it.',
         ]
       : []),
     ...notes.map((n) => `warning: ${n}`),
