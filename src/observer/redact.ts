@@ -294,6 +294,15 @@ function redactPersonText(text: string, gated: boolean): string {
     kept += text.slice(from);
     const again = cleanedWithPlaces(kept).clean;
     if (redact(again) === again) return kept;
+  } else {
+    // A rule rewrote more than its secret (a private key's armour): the text around the change kept as it was.
+    let p = 0;
+    while (p < clean.length && p < out.length && clean[p] === out[p]) p++;
+    let q = 0;
+    while (q < clean.length - p && q < out.length - p && clean[clean.length - 1 - q] === out[out.length - 1 - q]) q++;
+    const kept = text.slice(0, places[p]) + out.slice(p, out.length - q) + text.slice(places[clean.length - q]);
+    const again = cleanedWithPlaces(kept).clean;
+    if (redact(again) === again) return kept;
   }
   return out;
 }
