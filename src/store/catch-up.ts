@@ -8,6 +8,7 @@ import { headOf } from './git-probe.js';
 import { byId } from './ids.js';
 import { readLedger } from './ledger.js';
 import { type LogFile, readRange } from './logfile.js';
+import { signatureOf } from './log-meta.js';
 import { LOCAL } from './segments.js';
 import type { OpenStore } from './open-store.js';
 
@@ -127,6 +128,9 @@ function somethingMoved(store: OpenStore): boolean {
   return store.dirMtimes.size === 0;
 }
 
+/** Each log's signature when its folded bytes were last found intact after HEAD moved. */
+const verified = new WeakMap<LogFile, string>();
+
 /**
  * After git moved HEAD, logs whose bytes are no longer those this process folded (a checkout or
  * revert put others there) are read afresh, never appended to: true when one was. Acknowledged
@@ -138,7 +142,13 @@ function rereadChanged(store: OpenStore, now?: number): boolean {
     if (f.name === LOCAL || f.unread || f.meta.size === 0) continue;
     const size = f.sizeOnDisk();
     if (size === null) continue;
-    if (size >= f.meta.size && crc32(readRange(f.path, 0, f.meta.size)) === f.meta.crc) continue;
+    // A file not written since it was last found intact is not read again: git replaces what it changes.
+    const sig = signatureOf(f.path);
+    if (sig !== null && verified.get(f) === sig) continue;
+    if (size >= f.meta.size && crc32(readRange(f.path, 0, f.meta.size)) === f.meta.crc) {
+      if (sig !== null) verified.set(f, sig);
+      continue;
+    }
     if (size < acknowledgedSize(store, f)) {
       const why = explainChange(store.place(f.path, f.name));
       if (why) throw why;
